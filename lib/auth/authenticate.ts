@@ -1,0 +1,81 @@
+import { getAppKey } from '../app-keys/app-key.repo.js';
+import type { AppKey } from '../app-keys/app-key.js';
+import { toEpochSeconds } from '../clock.js';
+import { ForbiddenError, MissingPermissionError, UnauthorizedError } from '../errors.js';
+import { hashSecret, secretMatches } from './secrets.js';
+import { getToken } from '../oauth/oauth.repo.js';
+import { isLive } from '../oauth/oauth-token.js';
+import type { Runtime } from '../runtime.js';
+import { ipAllowed } from './ip-allow-list.js';
+import type { Principal } from './principal.js';
+import { grantCovers, type ScopeRequirement } from './scopes.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'appKeyCache'>;
+
+/** A hash no real token can match, so an unknown app id costs the same comparison as a known one. */
+const UNKNOWN_KEY_HASH = hashSecret('unknown-application-key');
+
+function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined): AppKey {
+  if (!key) throw new UnauthorizedError();
+  if (key.status !== 'ACTIVE') throw new UnauthorizedError('The application key is blocked');
+  if (!ipAllowed(key.ipAllowList, sourceIp)) {
+    throw new ForbiddenError(`Requests with this application key are not allowed from ${sourceIp ?? 'an unknown address'}`);
+  }
+  return key;
+}
+
+/**
+ * Checks an X-App-Id / X-App-Token pair, always against a fresh read of the key, so blocking,
+ * deleting or regenerating a key takes effect on its next request.
+ * @throws UnauthorizedError (wrong pair, blocked key), ForbiddenError (IP allow-list).
+ */
+export async function authenticateKeyPair(
+  deps: Deps,
+  appId: string,
+  appToken: string,
+  sourceIp: string | undefined,
+): Promise<Principal> {
+  const key = await getAppKey(deps, appId);
+  const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
+  const usable = checkKeyUsable(matches ? key : null, sourceIp);
+  return { projectId: usable.projectId, appId: usable.appId, via: 'key_pair', keyPermissions: usable.permissions, tokenScopes: null };
+}
+
+async function cachedKey(deps: Deps, appId: string): Promise<AppKey | null> {
+  const hit = deps.appKeyCache.get(appId);
+  if (hit !== undefined) return hit;
+  const key = await getAppKey(deps, appId);
+  deps.appKeyCache.set(appId, key);
+  return key;
+}
+
+/**
+ * Checks a bearer token: it must exist, be unexpired (checked here; TTL deletion lags) and its
+ * key must still be active and allow the caller's address. The key is read through a short
+ * cache, which is why a blocked key's tokens stop within a minute rather than at once.
+ * @throws UnauthorizedError, ForbiddenError.
+ */
+export async function authenticateToken(deps: Deps, accessToken: string, sourceIp: string | undefined): Promise<Principal> {
+  const token = await getToken(deps, hashSecret(accessToken));
+  if (!token || !isLive(token, toEpochSeconds(deps.clock.now()))) throw new UnauthorizedError();
+  const key = checkKeyUsable(await cachedKey(deps, token.appId), sourceIp);
+  if (key.projectId !== token.projectId) throw new UnauthorizedError();
+  return {
+    projectId: token.projectId,
+    appId: token.appId,
+    via: 'oauth_token',
+    keyPermissions: key.permissions,
+    tokenScopes: token.scopes,
+  };
+}
+
+/**
+ * @throws MissingPermissionError when the principal's scopes do not cover the endpoint.
+ */
+export function authorize(principal: Principal, need: ScopeRequirement): void {
+  // A token is limited by its own scopes and, like its key, by the key's current permissions.
+  if (!grantCovers(principal.tokenScopes, need) || !grantCovers(principal.keyPermissions, need)) {
+    const wanted = [need.side === 'server' ? 'api' : 'client_api', ...need.scopes].join(' or ');
+    throw new MissingPermissionError(`This operation needs the ${wanted} scope`);
+  }
+}

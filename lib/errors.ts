@@ -1,0 +1,145 @@
+/**
+ * The one table of error kinds. Every failure a client can cause is an AppError subclass
+ * carrying the HTTP status and the spec's error `key`; the responder in lib/http turns it into
+ * the wire error object. Anything else that escapes is a bug and becomes an opaque 500.
+ */
+export interface ErrorFields {
+  message: string;
+  details?: string;
+  resourceId?: string;
+  resourceType?: string;
+  /** Extra response headers, e.g. Retry-After on a quota error. */
+  headers?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly key: string;
+  readonly details: string | undefined;
+  readonly resourceId: string | undefined;
+  readonly resourceType: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, key: string, fields: ErrorFields) {
+    super(fields.message);
+    this.status = status;
+    this.key = key;
+    this.details = fields.details;
+    this.resourceId = fields.resourceId;
+    this.resourceType = fields.resourceType;
+    this.headers = fields.headers ?? {};
+  }
+}
+
+/** 400 with a caller-chosen key: the spec names several (invalid_scope, missing_parameters, ...). */
+export class BadRequestError extends AppError {
+  constructor(key: string, message: string, details?: string) {
+    super(400, key, { message, details });
+  }
+}
+
+export class InvalidPayloadError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_payload', { message: 'Invalid payload', details });
+  }
+}
+
+export class InvalidQueryParamsError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_query_params', { message: 'Invalid query params', details });
+  }
+}
+
+export class InvalidJsonError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_json', { message: 'Invalid JSON', details });
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(details?: string) {
+    super(401, 'unauthorized', { message: 'Unauthorized', details });
+  }
+}
+
+/** The caller is known but its request comes from outside the key's IP allow-list. */
+export class ForbiddenError extends AppError {
+  constructor(details: string) {
+    super(403, 'forbidden', { message: 'Forbidden', details });
+  }
+}
+
+/** The caller is known but neither its token scopes nor its key permissions cover the route. */
+export class MissingPermissionError extends AppError {
+  constructor(details: string) {
+    super(403, 'missing_required_permission', { message: 'Missing permission', details });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resourceType: string, resourceId: string) {
+    super(404, 'not_found', {
+      message: 'Resource not found',
+      details: `Cannot find ${resourceType} with id ${resourceId}`,
+      resourceId,
+      resourceType,
+    });
+  }
+}
+
+export class RouteNotFoundError extends AppError {
+  constructor(method: string, path: string) {
+    super(404, 'not_found', { message: 'Resource not found', details: `No route ${method} ${path}` });
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  constructor(method: string, path: string, allowed: string[]) {
+    super(405, 'method_not_allowed', {
+      message: 'Method not allowed',
+      details: `${method} is not supported on ${path}; use ${allowed.join(', ')}`,
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+
+export class DuplicateError extends AppError {
+  constructor(resourceType: string, details: string, resourceId?: string) {
+    super(409, 'duplicate_found', { message: 'Duplicated resource found', details, resourceType, resourceId });
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, 'payload_too_large', {
+      message: 'Payload too large',
+      details: `Request body must not exceed ${limitBytes} bytes`,
+    });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(expected: string, got: string | undefined) {
+    super(415, 'unsupported_media_type', {
+      message: 'Unsupported media type',
+      details: `Expected Content-Type ${expected}, got ${got ?? 'none'}`,
+    });
+  }
+}
+
+export class TooManyTokensError extends AppError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(429, 'oauth_token_limit_exceeded', {
+      message: 'OAuth token limit exceeded',
+      details: `The project already has ${limit} live OAuth tokens; the next slot frees in ${retryAfterSeconds} s`,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+/** A write kept losing a race (optimistic lock); the caller may retry. */
+export class ConflictRetryError extends AppError {
+  constructor(details: string) {
+    super(503, 'service_busy', { message: 'Service busy', details, headers: { 'Retry-After': '1' } });
+  }
+}

@@ -1,0 +1,179 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import { UnauthorizedError } from '../errors.js';
+import { randomIds } from '../ids.js';
+import { createLogger } from '../logger.js';
+import { defaultRuntime, type Runtime } from '../runtime.js';
+import { errorReply } from './error-responder.js';
+import type { HttpReply } from './reply.js';
+import { headerOf, parseBody, parseQuery } from './request.js';
+import type { RouteDef } from './route.js';
+import { validate } from './validate.js';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+export interface EndpointSchemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+
+export interface ApiRequest<S extends EndpointSchemas> {
+  runtime: Runtime;
+  requestId: string;
+  principal: Principal;
+  params: Out<S['params']>;
+  query: Out<S['query']>;
+  body: Out<S['body']>;
+  event: ApiEvent;
+}
+
+/** State the envelope keeps for one invocation, on its (per-invocation) Lambda context. */
+interface Invocation {
+  runtime: Runtime | null;
+  requestId: string;
+  startedAt: number;
+  principal: Principal | null;
+}
+
+interface ApiContext extends Context {
+  api: Invocation;
+}
+
+const noQuery = z.strictObject({});
+const bootLogger = createLogger('error');
+
+/** The credentials a request presents, decided by the route's accepted schemes. */
+function presentedToken(event: ApiEvent, route: RouteDef): string | undefined {
+  if (route.auth === 'none' || !route.auth.bearer) return undefined;
+  const authorization = headerOf(event, 'authorization');
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  if (match?.[1]) return match[1];
+  if (route.auth.serviceOAuthHeader) return headerOf(event, 'x-service-oauth')?.trim() || undefined;
+  return undefined;
+}
+
+async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef): Promise<Principal> {
+  if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
+  const sourceIp = event.requestContext?.http?.sourceIp;
+  const appId = headerOf(event, 'x-app-id');
+  const appToken = headerOf(event, 'x-app-token');
+  let principal: Principal;
+  if (appId && appToken) principal = await authenticateKeyPair(runtime, appId, appToken, sourceIp);
+  else {
+    const token = presentedToken(event, route);
+    if (!token) throw new UnauthorizedError();
+    principal = await authenticateToken(runtime, token, sourceIp);
+  }
+  if (route.scope) authorize(principal, route.scope);
+  return principal;
+}
+
+function toResult(reply: HttpReply, requestId: string): ApiResult {
+  const headers: Record<string, string> = {
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    ...(reply.body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+    ...reply.headers,
+  };
+  return {
+    statusCode: reply.statusCode,
+    headers,
+    ...(reply.body !== undefined ? { body: JSON.stringify(reply.body) } : {}),
+  };
+}
+
+/**
+ * The one middy chain. Its single middleware opens the invocation (request id, timer), writes
+ * the error reply for anything thrown, and logs one line per request with method, path,
+ * status, duration and request id (never headers, query strings or bodies: they hold secrets).
+ */
+function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  const log = (event: ApiEvent, inv: Invocation, status: number): void => {
+    (inv.runtime?.logger ?? bootLogger).info('request', {
+      method: event.requestContext?.http?.method ?? route.method,
+      path: event.rawPath,
+      route: `${route.method} ${route.path}`,
+      status,
+      ms: Date.now() - inv.startedAt,
+      request_id: inv.requestId,
+      project_id: inv.principal?.projectId,
+      auth: inv.principal?.via,
+    });
+  };
+  return {
+    name: 'api-envelope',
+    before: (request) => {
+      request.context.api = {
+        runtime: fixedRuntime ?? null,
+        requestId: (fixedRuntime?.ids ?? randomIds).requestId(),
+        startedAt: Date.now(),
+        principal: null,
+      };
+    },
+    after: (request) => {
+      if (request.response) log(request.event, request.context.api, request.response.statusCode ?? 200);
+    },
+    onError: (request) => {
+      const inv = request.context.api;
+      const reply = errorReply(request.error, inv.requestId, inv.runtime?.logger ?? bootLogger);
+      request.response = toResult(reply, inv.requestId);
+      log(request.event, inv, reply.statusCode);
+    },
+  };
+}
+
+function build<S extends EndpointSchemas, R>(
+  route: RouteDef,
+  schemas: S,
+  withPrincipal: boolean,
+  fn: (request: R) => Promise<HttpReply>,
+): (runtime?: Runtime) => ApiHandler {
+  return (fixedRuntime) => {
+    const base = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
+      const inv = context.api;
+      const runtime = fixedRuntime ?? defaultRuntime();
+      inv.runtime = runtime;
+      // Credentials first: an anonymous caller learns nothing from validation messages.
+      if (withPrincipal) inv.principal = await authenticate(runtime, event, route);
+      const query = validate(schemas.query ?? noQuery, parseQuery(event), 'query');
+      const params = validate(schemas.params ?? z.object({}), event.pathParameters ?? {}, 'params');
+      const body = validate(schemas.body ?? z.unknown(), parseBody(event, route.body), route.body === 'form' ? 'form' : 'json');
+      const request = { runtime, requestId: inv.requestId, principal: inv.principal, params, query, body, event };
+      return toResult(await fn(request as R), inv.requestId);
+    };
+    const handler = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+      .use(envelope(route, fixedRuntime))
+      .handler(base);
+    return handler as unknown as ApiHandler;
+  };
+}
+
+/**
+ * Builds an endpoint: authenticate and authorize per the route row, parse and validate with the
+ * route's schemas, call `fn`, shape the reply. Returns `makeHandler(runtime?)`: Lambda uses the
+ * container's runtime; tests pass their own (a local endpoint, a fixed clock).
+ */
+export function endpoint<S extends EndpointSchemas>(
+  route: RouteDef,
+  schemas: S,
+  fn: (request: ApiRequest<S>) => Promise<HttpReply>,
+): (runtime?: Runtime) => ApiHandler {
+  return build(route, schemas, true, fn);
+}
+
+/** An endpoint without credentials (only the unknown-route fallback). */
+export function openEndpoint<S extends EndpointSchemas>(
+  route: RouteDef,
+  schemas: S,
+  fn: (request: Omit<ApiRequest<S>, 'principal'>) => Promise<HttpReply>,
+): (runtime?: Runtime) => ApiHandler {
+  return build(route, schemas, false, fn);
+}

@@ -1,0 +1,11 @@
+/** What a handler's domain call turns into; the envelope adds the common headers. */
+export interface HttpReply {
+  statusCode: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown): HttpReply => ({ statusCode: 200, body });
+export const created = (body: unknown): HttpReply => ({ statusCode: 201, body });
+export const accepted = (body: unknown): HttpReply => ({ statusCode: 202, body });
+export const noContent = (): HttpReply => ({ statusCode: 204 });

@@ -1,0 +1,65 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { InvalidJsonError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError, BadRequestError } from '../errors.js';
+import type { RouteDef } from './route.js';
+
+/** Largest request body accepted (API Gateway's own limit is 10 MB; no endpoint needs more than this). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const JSON_TYPE = 'application/json';
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** Case-insensitive header lookup (API Gateway lower-cases HTTP API headers; other callers may not). */
+export function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+}
+
+const mediaType = (contentType: string | undefined): string | undefined =>
+  contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+
+function rawBody(event: APIGatewayProxyEventV2): string {
+  if (event.body === undefined || event.body === null) return '';
+  const buffer = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (buffer.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  return buffer.toString('utf8');
+}
+
+/** Turns `a=1&a=2` into an error rather than silently picking one value. */
+function uniqueParams(params: URLSearchParams, onDuplicate: (name: string) => never): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (Object.hasOwn(out, name)) onDuplicate(name);
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Decodes the body as the route declares. An empty body is `{}`; anything else must carry the
+ * route's media type (415 otherwise), parse (400 `invalid_json`) and fit MAX_BODY_BYTES (413).
+ */
+export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body']): unknown {
+  const text = rawBody(event);
+  if (kind === 'none' || text.trim() === '') return {};
+  const type = mediaType(headerOf(event, 'content-type'));
+  if (kind === 'json') {
+    if (type !== JSON_TYPE && !type?.endsWith('+json')) throw new UnsupportedMediaTypeError(JSON_TYPE, type);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new InvalidJsonError(error instanceof SyntaxError ? error.message : 'Malformed JSON body');
+    }
+  }
+  if (type !== FORM_TYPE) throw new UnsupportedMediaTypeError(FORM_TYPE, type);
+  return uniqueParams(new URLSearchParams(text), (name) => {
+    throw new BadRequestError('invalid_payload', 'Invalid payload', `Parameter ${name} is given more than once`);
+  });
+}
+
+/** Query parameters from the raw query string, so repeated parameters are seen and refused. */
+export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string> {
+  return uniqueParams(new URLSearchParams(event.rawQueryString ?? ''), (name) => {
+    throw new InvalidQueryParamsError(`Property .${name} is given more than once`);
+  });
+}

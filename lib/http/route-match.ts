@@ -1,0 +1,45 @@
+import type { RouteDef } from './route.js';
+
+export interface RouteMatch {
+  route: RouteDef;
+  /** Decoded path parameters, as API Gateway passes them. */
+  params: Record<string, string>;
+}
+
+/** Matches a concrete path against a template such as `/v1/vouchers/{code}`; segments are decoded. */
+export function matchPath(template: string, path: string): Record<string, string> | null {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i += 1) {
+    const w = want[i] ?? '';
+    const g = got[i] ?? '';
+    const name = /^\{(\w+)\}$/.exec(w)?.[1];
+    if (name) {
+      if (g === '') return null;
+      try {
+        params[name] = decodeURIComponent(g);
+      } catch {
+        return null;
+      }
+    } else if (w !== g) return null;
+  }
+  return params;
+}
+
+/** The route for a method and path, or the methods the path does support (for a 405). */
+export function findRoute(
+  routes: readonly RouteDef[],
+  method: string,
+  path: string,
+): { match: RouteMatch } | { allowed: string[] } {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method.toUpperCase()) return { match: { route, params } };
+    allowed.push(route.method);
+  }
+  return { allowed };
+}

@@ -1,0 +1,30 @@
+import type { ScopeRequirement } from '../auth/scopes.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One row of the route table (infra/routes.ts). It is the single description of an endpoint:
+ * API Gateway, the local server, the OpenAPI document and the handler's own auth all read it.
+ */
+export interface RouteDef {
+  operationId: string;
+  method: HttpMethod;
+  /** API Gateway path template, e.g. `/v1/vouchers/{code}`. */
+  path: string;
+  /** Handler module, relative to the repository root. */
+  handler: string;
+  /** What the handler does to the table: read-only handlers get read-only grants. */
+  access: 'read' | 'write';
+  /**
+   * Accepted credentials: the key pair only, or also an OAuth bearer token. `serviceOAuthHeader`
+   * also accepts the token in `X-Service-OAuth` (spec: DELETE /v1/vouchers/{code}).
+   */
+  auth: { keyPair: true; bearer: boolean; serviceOAuthHeader?: boolean } | 'none';
+  /** Scopes that cover the endpoint; null = no scope check (the OAuth endpoints themselves). */
+  scope: ScopeRequirement | null;
+  /** Request body encoding. */
+  body: 'json' | 'form' | 'none';
+  /** Which API serves it: the main cluster or the download cluster. */
+  cluster: 'api' | 'download';
+  summary: string;
+}

@@ -1,0 +1,45 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Clock, systemClock } from './clock.js';
+import { type Config, loadConfig } from './config.js';
+import { createDocumentClient } from './db/client.js';
+import { type Ids, randomIds } from './ids.js';
+import { createLogger, type Logger } from './logger.js';
+import { TtlCache } from './ttl-cache.js';
+import type { AppKey } from './app-keys/app-key.js';
+
+/** Everything domain code needs from the outside world, built once per container. */
+export interface Runtime {
+  tableName: string;
+  ddb: DynamoDBDocumentClient;
+  clock: Clock;
+  ids: Ids;
+  logger: Logger;
+  /**
+   * Application keys seen by bearer-token requests, kept briefly so a token request costs one
+   * read. Its age bounds how long a blocked or deleted key's tokens keep working (spec: < 60 s).
+   */
+  appKeyCache: TtlCache<AppKey | null>;
+}
+
+/** Seconds an application key may be served from cache to bearer-token requests. */
+export const APP_KEY_CACHE_SECONDS = 30;
+
+export function createRuntime(config: Config, overrides: Partial<Runtime> = {}): Runtime {
+  const clock = overrides.clock ?? systemClock;
+  return {
+    tableName: config.tableName,
+    ddb: overrides.ddb ?? createDocumentClient({ region: config.region, endpoint: config.dynamoDbEndpoint }),
+    clock,
+    ids: overrides.ids ?? randomIds,
+    logger: overrides.logger ?? createLogger(config.logLevel),
+    appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
+  };
+}
+
+let containerRuntime: Runtime | undefined;
+
+/** The runtime of this Lambda container (or local process), built from the environment on first use. */
+export function defaultRuntime(): Runtime {
+  containerRuntime ??= createRuntime(loadConfig(process.env));
+  return containerRuntime;
+}

@@ -1,0 +1,53 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../infra/local/api-gateway-event.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Parsed body as a plain record, for property assertions. */
+  json: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  method?: string;
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  form?: Record<string, string>;
+  json?: unknown;
+  body?: string;
+  sourceIp?: string;
+  pathParameters?: Record<string, string>;
+}
+
+/** Invokes a handler with the API Gateway event of the described request. */
+export async function call(handler: ApiHandler, options: CallOptions): Promise<Reply> {
+  const headers = { ...options.headers };
+  let body: string | undefined = options.body;
+  if (options.form) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const parts: HttpRequestParts = {
+    method: options.method ?? 'POST',
+    rawPath: options.path,
+    rawQueryString: options.query ?? '',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(options.sourceIp ? { sourceIp: options.sourceIp } : {}),
+    ...(options.pathParameters ? { pathParameters: options.pathParameters } : {}),
+  };
+  const result: APIGatewayProxyStructuredResultV2 = await handler(toApiGatewayEvent(parts), lambdaContext('test'));
+  const parsed: unknown = result.body ? JSON.parse(result.body) : undefined;
+  return {
+    status: result.statusCode ?? 200,
+    headers: (result.headers ?? {}) as Record<string, string>,
+    body: parsed,
+    json: (parsed ?? {}) as Record<string, unknown>,
+  };
+}
