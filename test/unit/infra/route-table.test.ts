@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fallbackRoute, routes } from '../../../infra/routes.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+function handlerFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? handlerFiles(full) : full.endsWith('.ts') ? [relative(root, full)] : [];
+  });
+}
+
+describe('route table', () => {
+  const all = [...routes, fallbackRoute];
+
+  it('gives every handler file under functions/ exactly one route', () => {
+    for (const file of handlerFiles(join(root, 'functions'))) {
+      expect(all.filter((r) => r.handler === file), file).toHaveLength(1);
+    }
+    expect(new Set(all.map((r) => r.handler)).size).toBe(all.length);
+  });
+
+  it('has one row per method and path, each pointing at a module exporting handler and makeHandler', async () => {
+    expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
+    for (const route of all) {
+      const mod = (await import(join(root, route.handler))) as Record<string, unknown>;
+      expect(typeof mod.handler, route.handler).toBe('function');
+      expect(typeof mod.makeHandler, route.handler).toBe('function');
+    }
+  });
+
+  it('publishes every route with its scopes in docs/auth.md', () => {
+    const doc = readFileSync(join(root, 'docs', 'auth.md'), 'utf8');
+    for (const route of routes) {
+      const scopes = route.scope ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ') : 'key pair only';
+      expect(doc, `${route.method} ${route.path}`).toContain(`| ${route.method} ${route.path} | ${scopes} |`);
+    }
+  });
+});
