@@ -102,6 +102,38 @@ async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promi
   }
 }
 
+interface DynamoProcess {
+  endpoint: string;
+  /** Resolves once the engine answers; rejects when it exits first or stays silent for 60 s. */
+  ready: Promise<void>;
+  /** Ends the process (safe to call twice) and resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Spawns DynamoDB Local and starts waiting for it; the caller awaits `ready` when it suits it. */
+function launchDynamo(port: number, dbPath: string | null): DynamoProcess {
+  const java = spawnDynamo(port, dbPath);
+  const running = (): boolean => java.exitCode === null && java.signalCode === null;
+  const kill = (): void => {
+    if (running()) java.kill('SIGTERM');
+  };
+  process.once('exit', kill);
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ region: localResources.region, endpoint, credentials: LOCAL_CREDENTIALS });
+  const ready = waitForDynamo(client, java).finally(() => client.destroy());
+  // The caller observes `ready`; this branch only keeps a failure before it does from counting as unhandled.
+  ready.catch(() => undefined);
+  return {
+    endpoint,
+    ready,
+    stop: async () => {
+      kill();
+      if (running()) await new Promise<void>((res) => java.once('exit', () => res()));
+      process.removeListener('exit', kill);
+    },
+  };
+}
+
 /** Creates the single table with its GSI and TTL unless it already exists (persisted runs). */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await client.send(new ListTablesCommand({}));
@@ -186,11 +218,7 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
   if (dynamoDir) mkdirSync(dynamoDir, { recursive: true });
   mkdirSync(s3Dir, { recursive: true });
 
-  const java = spawnDynamo(dynamoPort, dynamoDir);
-  const stopJava = (): void => {
-    if (java.exitCode === null) java.kill('SIGTERM');
-  };
-  process.once('exit', stopJava);
+  const dynamo = launchDynamo(dynamoPort, dynamoDir);
 
   const s3 = new S3rver({
     address: '127.0.0.1',
@@ -201,9 +229,9 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
   });
   let sqsServer: Awaited<ReturnType<typeof createSqsServer>> | undefined;
   try {
-    const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+    const dynamoEndpoint = dynamo.endpoint;
+    await Promise.all([dynamo.ready, s3.run()]);
     const ddb = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: LOCAL_CREDENTIALS });
-    await Promise.all([waitForDynamo(ddb, java), s3.run()]);
     await ensureTable(ddb, localResources.tableName);
     ddb.destroy();
 
@@ -225,16 +253,49 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
       stop: async () => {
         await new Promise<void>((res) => server.close(() => res()));
         await s3.close().catch(() => undefined);
-        stopJava();
-        await new Promise<void>((res) => (java.exitCode !== null ? res() : java.once('exit', () => res())));
-        process.removeListener('exit', stopJava);
+        await dynamo.stop();
         if (throwaway) rmSync(base, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    stopJava();
+    await dynamo.stop();
     sqsServer?.close();
     await s3.close().catch(() => undefined);
     throw error;
   }
+}
+
+export interface LocalDynamo {
+  dynamoEndpoint: string;
+  region: string;
+  tableName: string;
+  /** Ends DynamoDB Local and resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts only DynamoDB Local on the local runtime's data (`<dataDir>/dynamodb`, same flags as
+ * `startEngines`) and makes sure the table exists: for tools that need the data while the local
+ * runtime is not running. Never run it on a folder a running runtime uses.
+ * @throws JavaMissingError when Java 17+ is missing.
+ */
+export async function startDynamoOnly(options: { dataDir: string; port?: number }): Promise<LocalDynamo> {
+  checkJava();
+  const port = options.port || (await freePort());
+  const dbPath = join(options.dataDir, 'dynamodb');
+  mkdirSync(dbPath, { recursive: true });
+  const dynamo = launchDynamo(port, dbPath);
+  try {
+    await dynamo.ready;
+    const ddb = new DynamoDBClient({ region: localResources.region, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS });
+    try {
+      await ensureTable(ddb, localResources.tableName);
+    } finally {
+      ddb.destroy();
+    }
+  } catch (error) {
+    await dynamo.stop();
+    throw error;
+  }
+  return { dynamoEndpoint: dynamo.endpoint, region: localResources.region, tableName: localResources.tableName, stop: dynamo.stop };
 }

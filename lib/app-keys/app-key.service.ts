@@ -59,6 +59,15 @@ export async function listAppKeys(deps: Deps, projectId: string): Promise<AppKey
   return (await repo.listAppKeys(deps, projectId)).map(viewOf);
 }
 
+/**
+ * Lists a project's keys for an operator, who would read an empty list for a mistyped id as "no keys".
+ * @throws NotFoundError when the project does not exist.
+ */
+export async function listProjectAppKeys(deps: Deps, projectId: string): Promise<AppKeyView[]> {
+  if (!(await getProject(deps, projectId))) throw new NotFoundError('project', projectId);
+  return listAppKeys(deps, projectId);
+}
+
 export async function setKeyStatus(deps: Deps, appId: string, status: AppKey['status']): Promise<AppKeyView> {
   return viewOf(await repo.updateAppKey(deps, appId, { status }, deps.clock.now().toISOString()));
 }

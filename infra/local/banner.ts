@@ -1,0 +1,27 @@
+import { createOAuthTokenRoute } from '../routes.js';
+import type { LocalRuntime } from './start-local.js';
+
+/**
+ * What `npm start` prints once everything runs: where the API is, the dev key pair (a local,
+ * throwaway secret: printing it is the point) and a curl line to paste.
+ */
+export function bannerOf(runtime: Pick<LocalRuntime, 'apiUrl' | 'downloadUrl' | 'engines' | 'devKey'>, dataDir: string | null): string {
+  const { apiUrl, downloadUrl, engines, devKey } = runtime;
+  return [
+    '',
+    `promo-engine is running locally (${dataDir === null ? 'in memory: nothing is kept' : `data in ${dataDir}`})`,
+    `  API            ${apiUrl}`,
+    `  Download       ${downloadUrl}`,
+    `  DynamoDB       ${engines.dynamoEndpoint} (table ${engines.tableName})`,
+    '',
+    `Dev project      ${devKey.project_id}`,
+    `  X-App-Id       ${devKey.app_id}`,
+    `  X-App-Token    ${devKey.app_token}`,
+    '',
+    'Get an OAuth token:',
+    `  curl -s -X POST ${apiUrl}${createOAuthTokenRoute.path} -H "X-App-Id: ${devKey.app_id}" -H "X-App-Token: ${devKey.app_token}" -d grant_type=client_credentials -d scope=api`,
+    '',
+    'Ctrl-C stops everything.',
+    '',
+  ].join('\n');
+}

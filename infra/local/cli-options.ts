@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { LogLevel } from '../../lib/logger.js';
+
+/** A mistake in flags or environment: main prints its one-line message and exits 1. */
+export class UsageError extends Error {}
+
+export interface CliOptions {
+  help: boolean;
+  port: number;
+  downloadPort: number;
+  /** null = in-memory run. */
+  dataDir: string | null;
+  devKey: { appId: string; appToken: string } | undefined;
+  logLevel: LogLevel;
+}
+
+export const USAGE = `Usage: npm start [-- --in-memory]
+
+Runs the API on local engines (DynamoDB Local, s3rver, a local SQS) with the same handlers Lambda runs.
+
+  --in-memory        throwaway run: nothing is kept (also IN_MEMORY=1)
+  -h, --help         this text
+
+Environment:
+  PORT               API port (default 3000; 0 = any free port)
+  DOWNLOAD_PORT      download cluster port (default 3001)
+  DATA_DIR           data folder kept across restarts (default .data/ at the repository root)
+  DEV_APP_ID, DEV_APP_TOKEN   the dev project's key pair (both, or neither: then one is generated and kept)
+  LOG_LEVEL          debug, info, warn or error (default info)`;
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+function portOf(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`${name} must be a port number (0-65535), got '${value}'`);
+  return Number(value);
+}
+
+const truthy = (value: string | undefined): boolean => ['1', 'true', 'yes', 'on'].includes((value ?? '').toLowerCase());
+
+/**
+ * Reads `npm start`'s flags and environment.
+ * @throws UsageError on an unknown flag, a bad port or log level, or half a dev key pair.
+ */
+export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv, defaultDataDir: string): CliOptions {
+  let inMemory = truthy(env.IN_MEMORY);
+  let help = false;
+  for (const arg of argv) {
+    if (arg === '--in-memory') inMemory = true;
+    else if (arg === '--help' || arg === '-h') help = true;
+    else throw new UsageError(`Unknown argument '${arg}' (try --help)`);
+  }
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
+  const appId = env.DEV_APP_ID || undefined;
+  const appToken = env.DEV_APP_TOKEN || undefined;
+  if ((appId === undefined) !== (appToken === undefined)) {
+    throw new UsageError('Set both DEV_APP_ID and DEV_APP_TOKEN, or neither (then a dev key pair is generated)');
+  }
+  return {
+    help,
+    port: portOf('PORT', env.PORT, 3000),
+    downloadPort: portOf('DOWNLOAD_PORT', env.DOWNLOAD_PORT, 3001),
+    dataDir: inMemory ? null : env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir,
+    devKey: appId && appToken ? { appId, appToken } : undefined,
+    logLevel,
+  };
+}

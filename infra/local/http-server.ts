@@ -1,0 +1,255 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { APIGatewayProxyResultV2 } from 'aws-lambda';
+import { BadRequestError, PayloadTooLargeError } from '../../lib/errors.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
+import { errorReply } from '../../lib/http/error-responder.js';
+import type { HttpReply } from '../../lib/http/reply.js';
+import { MAX_BODY_BYTES } from '../../lib/http/request.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { findRoute } from '../../lib/http/route-match.js';
+import { randomIds } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.js';
+
+/** Imports a route's handler module (relative to the repository root) and returns its `handler` export. */
+export type HandlerLoader = (route: RouteDef) => Promise<ApiHandler>;
+
+export interface LocalHttpServerOptions {
+  /** The routes this server serves (one cluster's); anything else goes to `fallback`. */
+  routes: readonly RouteDef[];
+  fallback: RouteDef;
+  port: number;
+  host: string;
+  /** For lines the server writes itself (replies no handler made); handlers log their own. */
+  logger: Pick<Logger, 'info' | 'error'>;
+  loadHandler: HandlerLoader;
+  /** Largest accepted body; defaults to the handlers' own limit. */
+  maxBodyBytes?: number;
+}
+
+export interface LocalHttpServer {
+  port: number;
+  /** Stops accepting, lets requests in flight finish (cut after 5 s), and resolves once closed. */
+  close(): Promise<void>;
+}
+
+/** Imports handler modules as Lambda would: each route's file, its `handler` export, once. */
+export function moduleHandlerLoader(repoRoot: string): HandlerLoader {
+  const cache = new Map<string, Promise<ApiHandler>>();
+  return (route) => {
+    let loaded = cache.get(route.handler);
+    if (!loaded) {
+      loaded = import(pathToFileURL(join(repoRoot, route.handler)).href).then((mod: Record<string, unknown>) => {
+        if (typeof mod.handler !== 'function') throw new Error(`${route.handler} has no handler export`);
+        return mod.handler as ApiHandler;
+      });
+      cache.set(route.handler, loaded);
+    }
+    return loaded;
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+/** Collects the body, giving up (without reading further) as soon as it passes `limit`. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('aborted', () => reject(new Error('request aborted')));
+  });
+}
+
+/** Headers as API Gateway passes them: one string per name, repeated values joined by commas. */
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(req.headersDistinct)) if (values) out[name] = values.join(',');
+  return out;
+}
+
+function sourceIpOf(req: IncomingMessage): string {
+  const ip = req.socket.remoteAddress ?? '127.0.0.1';
+  return ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
+}
+
+function splitTarget(target: string): { rawPath: string; rawQueryString: string } {
+  let pathAndQuery = target;
+  // An absolute-form target (proxies send these) carries scheme and host first.
+  if (/^https?:\/\//i.test(target)) {
+    const url = new URL(target);
+    pathAndQuery = `${url.pathname}${url.search}`;
+  }
+  const q = pathAndQuery.indexOf('?');
+  return q < 0
+    ? { rawPath: pathAndQuery || '/', rawQueryString: '' }
+    : { rawPath: pathAndQuery.slice(0, q) || '/', rawQueryString: pathAndQuery.slice(q + 1) };
+}
+
+/** Writes a Lambda proxy result the way API Gateway (payload 2.0) turns it into an HTTP reply. */
+function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2): void {
+  if (typeof result !== 'object' || result === null || result.statusCode === undefined) {
+    // API Gateway's rule for a result that is not a proxy object: 200 with the value as JSON.
+    const body = typeof result === 'string' ? result : JSON.stringify(result);
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies && result.cookies.length > 0) headers['Set-Cookie'] = result.cookies;
+  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  res.writeHead(result.statusCode, headers);
+  res.end(body);
+}
+
+function writeReply(res: ServerResponse, reply: HttpReply, requestId: string, close: boolean): void {
+  const body = JSON.stringify(reply.body);
+  res.writeHead(reply.statusCode, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Request-Id': requestId,
+    ...(close ? { Connection: 'close' } : {}),
+    ...reply.headers,
+  });
+  res.end(body);
+}
+
+/**
+ * The local API Gateway: turns each HTTP request into the HTTP API (payload 2.0) event, picks
+ * the route like API Gateway (path parameters, route key; unmatched requests go to the
+ * fallback route, as to `$default`), and calls the route's Lambda handler module. Handlers log
+ * their own request line; this server logs only the replies it makes itself (body too large,
+ * a handler that failed outside its envelope, a malformed request), and never headers, query
+ * strings or bodies. Every reply it makes is the spec's error object.
+ */
+export async function startHttpServer(options: LocalHttpServerOptions): Promise<LocalHttpServer> {
+  const { routes, fallback, logger, loadHandler } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+
+  const answerItself = (req: IncomingMessage, res: ServerResponse, error: unknown, startedAt: number, close = false): void => {
+    const requestId = randomIds.requestId();
+    const reply = errorReply(error, requestId, logger);
+    const { rawPath } = splitTarget(req.url ?? '/');
+    if (!res.headersSent) writeReply(res, reply, requestId, close);
+    else res.destroy();
+    logger.info('request', {
+      method: req.method,
+      path: rawPath,
+      status: reply.statusCode,
+      ms: Date.now() - startedAt,
+      request_id: requestId,
+    });
+  };
+
+  /** Refuses an oversized body without reading it, then drops the connection it is still arriving on. */
+  const refuseBody = (req: IncomingMessage, res: ServerResponse, startedAt: number): void => {
+    answerItself(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt, true);
+    res.once('finish', () => {
+      // Give the client a moment to read the reply before the unread upload is cut off.
+      setTimeout(() => req.socket.destroy(), 200).unref();
+    });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const startedAt = Date.now();
+    try {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > maxBodyBytes) return refuseBody(req, res, startedAt);
+      let body: Buffer;
+      try {
+        body = await readBody(req, maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return refuseBody(req, res, startedAt);
+        res.destroy();
+        return;
+      }
+      const method = (req.method ?? 'GET').toUpperCase();
+      const { rawPath, rawQueryString } = splitTarget(req.url ?? '/');
+      const found = findRoute(routes, method, rawPath);
+      const route = 'match' in found ? found.match.route : fallback;
+      const params = 'match' in found ? found.match.params : {};
+      const event = toApiGatewayEvent({
+        method,
+        rawPath,
+        rawQueryString,
+        headers: headersOf(req),
+        body,
+        sourceIp: sourceIpOf(req),
+        ...(Object.keys(params).length > 0 ? { pathParameters: params } : {}),
+        routeKey: route === fallback ? '$default' : `${route.method} ${route.path}`,
+      });
+      const handler = await loadHandler(route);
+      const result = await handler(event, lambdaContext(route.operationId));
+      writeResult(res, result);
+    } catch (error) {
+      answerItself(req, res, error, startedAt);
+    }
+  };
+
+  const server: Server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res));
+  // Answer `Expect: 100-continue` ourselves, so an oversized upload is refused before it is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return refuseBody(req, res, Date.now());
+    res.writeContinue();
+    void handle(req, res);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomIds.requestId();
+    const reply = errorReply(new BadRequestError('bad_request', 'Bad request', 'Malformed HTTP request'), requestId, logger);
+    const body = JSON.stringify(reply.body);
+    socket.end(
+      `HTTP/1.1 ${reply.statusCode} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    logger.info('request', { status: reply.statusCode, request_id: requestId, error: error.code ?? 'malformed' });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use; choose another one`) : error);
+    };
+    server.once('error', onError);
+    server.listen(options.port, options.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        const cut = setTimeout(() => server.closeAllConnections(), 5000);
+        cut.unref();
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

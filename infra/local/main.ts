@@ -1,0 +1,76 @@
+import { JavaMissingError } from './engines.js';
+import { bannerOf } from './banner.js';
+import { parseCliOptions, USAGE, UsageError } from './cli-options.js';
+import { defaultDataDir, startLocal, type LocalRuntime } from './start-local.js';
+
+// `npm start`: parse flags and environment, start everything, print the banner, stop on a signal.
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+};
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseCliOptions(process.argv.slice(2), process.env, defaultDataDir);
+  } catch (error) {
+    if (error instanceof UsageError) fail(error.message);
+    throw error;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+
+  let runtime: LocalRuntime | undefined;
+  let stopRequested = false;
+  const shutdown = (reason: string): void => {
+    if (stopRequested) {
+      // A second Ctrl-C: leave now; the engines' exit hook still ends DynamoDB Local.
+      process.stderr.write(`${reason} again: exiting without waiting\n`);
+      process.exit(130);
+    }
+    stopRequested = true;
+    process.stderr.write(`${reason}: stopping...\n`);
+    if (!runtime) return; // start-up finishes first, then stops (see below)
+    void runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`Stopping failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  // Under tsx this process is a child of the tsx process: if that one dies without relaying a
+  // signal (it does not relay SIGHUP), stop rather than leave DynamoDB Local behind.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent process gone');
+  }, 1000).unref();
+
+  try {
+    runtime = await startLocal({
+      port: options.port,
+      downloadPort: options.downloadPort,
+      dataDir: options.dataDir,
+      logLevel: options.logLevel,
+      ...(options.devKey ? { devKey: options.devKey } : {}),
+    });
+  } catch (error) {
+    if (error instanceof JavaMissingError) fail(error.message);
+    // Ctrl-C during start-up reaches DynamoDB Local too, which then fails the start: not news.
+    if (stopRequested) process.exit(130);
+    const message = error instanceof Error ? error.message : String(error);
+    if (options.logLevel === 'debug' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    fail(`Could not start the local runtime: ${message}`);
+    return;
+  }
+  if (stopRequested) {
+    await runtime.stop();
+    process.exit(0);
+  }
+  process.stdout.write(`${bannerOf(runtime, options.dataDir)}\n`);
+}
+
+main().catch((error: unknown) => fail(`Local runtime failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -1,0 +1,219 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { systemClock } from '../../lib/clock.js';
+import { createDocumentClient } from '../../lib/db/client.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { randomIds } from '../../lib/ids.js';
+import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
+import { fallbackRoute, routes as routeTable } from '../routes.js';
+import { workers as workerTable, type WorkerDef } from '../workers.js';
+import { ensureDevKey } from './dev-key.js';
+import { startEngines, type Engines } from './engines.js';
+import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
+import { moduleHandlerLoader, startHttpServer, type LocalHttpServer } from './http-server.js';
+import { assertDataDirFree, removeRuntimeFile, writeRuntimeFile } from './runtime-file.js';
+import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
+
+export type { EngineEndpoints } from './handler-env.js';
+
+/** The repository root: route and worker handler paths are relative to it. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** `.data/` at the repository root: where a persistent run keeps its data unless told otherwise. */
+export const defaultDataDir = join(repoRoot, '.data');
+
+export interface StartLocalOptions {
+  /** API port (default 3000; 0 = any free port). */
+  port?: number;
+  /** Download cluster port (default 3001; 0 = any free port). */
+  downloadPort?: number;
+  /** Interface to listen on (default 127.0.0.1: the dev key pair must not be reachable from the network). */
+  host?: string;
+  /** Where data, the dev key and `runtime.json` live; null = in-memory run that keeps nothing. */
+  dataDir: string | null;
+  /** Engines already running (e.g. the test suite's): used as they are and left running on stop. */
+  engines?: EngineEndpoints;
+  /** DEV_APP_ID / DEV_APP_TOKEN: the dev project's key pair, instead of a generated one. */
+  devKey?: { appId: string; appToken: string };
+  /** Level for the handlers' and the server's logs (default info). */
+  logLevel?: LogLevel;
+  /** Sink for the runtime's own lines (default: JSON lines on stdout at `logLevel`). */
+  logger?: Logger;
+  /** Route table (default infra/routes.ts); each route is served on its cluster's server. */
+  routes?: readonly RouteDef[];
+  /** Worker table (default infra/workers.ts). */
+  workers?: readonly WorkerDef[];
+}
+
+export interface LocalRuntime {
+  apiUrl: string;
+  downloadUrl: string;
+  engines: EngineEndpoints;
+  devKey: IssuedKeyPair;
+  /** Stops pollers (after their batch in hand), servers and, if it started them, the engines. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The engines handler modules were pointed at in this process. Handlers build their runtime
+ * from the environment once per process (as once per Lambda container), so one process can
+ * serve one set of engines.
+ */
+let boundDynamoEndpoint: string | undefined;
+const dataDirsInUse = new Set<string>();
+
+function bindHandlerEnvironment(engines: EngineEndpoints, logLevel: LogLevel): void {
+  if (boundDynamoEndpoint !== undefined && boundDynamoEndpoint !== engines.dynamoEndpoint) {
+    throw new Error(
+      `Handlers in this process already use DynamoDB at ${boundDynamoEndpoint}; one process serves one set of engines`,
+    );
+  }
+  Object.assign(process.env, handlerEnvironment(engines, logLevel));
+  boundDynamoEndpoint = engines.dynamoEndpoint;
+}
+
+const endpointsOf = (engines: EngineEndpoints | Engines): EngineEndpoints => ({
+  dynamoEndpoint: engines.dynamoEndpoint,
+  s3Endpoint: engines.s3Endpoint,
+  sqsEndpoint: engines.sqsEndpoint,
+  region: engines.region,
+  tableName: engines.tableName,
+  bucketName: engines.bucketName,
+  queueUrls: { ...engines.queueUrls },
+});
+
+async function loadWorkerHandler(worker: WorkerDef): Promise<SqsWorkerHandler> {
+  const mod = (await import(pathToFileURL(join(repoRoot, worker.handler)).href)) as Record<string, unknown>;
+  if (typeof mod.handler !== 'function') throw new Error(`${worker.handler} has no handler export`);
+  return mod.handler as SqsWorkerHandler;
+}
+
+/**
+ * Runs the whole service locally: engines (or the given ones), the handler environment, the dev
+ * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and one
+ * SQS poller per worker. Writes `<dataDir>/runtime.json` while it runs (not in memory).
+ * @throws JavaMissingError when it has to start DynamoDB Local and Java 17+ is missing.
+ * @throws Error when the data folder is in use by another runtime, a port is taken, or a
+ * handler module does not load; whatever was started is stopped first.
+ */
+export async function startLocal(options: StartLocalOptions): Promise<LocalRuntime> {
+  const logLevel = options.logLevel ?? 'info';
+  const logger = options.logger ?? createLogger(logLevel);
+  const dataDir = options.dataDir === null ? null : resolve(options.dataDir);
+  const host = options.host ?? '127.0.0.1';
+  const routes = options.routes ?? routeTable;
+  const workers = options.workers ?? workerTable;
+
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+
+  try {
+    if (dataDir !== null) {
+      mkdirSync(dataDir, { recursive: true });
+      assertDataDirFree(dataDir, dataDirsInUse.has(dataDir));
+      dataDirsInUse.add(dataDir);
+      cleanups.push(() => {
+        dataDirsInUse.delete(dataDir);
+      });
+    }
+
+    let engines: EngineEndpoints;
+    if (options.engines) engines = endpointsOf(options.engines);
+    else {
+      const started = await startEngines({ dataDir });
+      cleanups.push(() => started.stop());
+      engines = endpointsOf(started);
+    }
+    bindHandlerEnvironment(engines, logLevel);
+
+    const ddb = createDocumentClient({ region: engines.region, endpoint: engines.dynamoEndpoint });
+    let devKey: IssuedKeyPair;
+    try {
+      devKey = await ensureDevKey(
+        { ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds },
+        { dataDir, fixed: options.devKey },
+      );
+    } finally {
+      ddb.destroy();
+    }
+
+    const loadHandler = moduleHandlerLoader(repoRoot);
+    // Loaded up front: a broken handler module fails the start, not some later request.
+    await Promise.all([...routes, fallbackRoute].map((route) => loadHandler(route)));
+    const serve = async (cluster: RouteDef['cluster'], port: number): Promise<LocalHttpServer> => {
+      const server = await startHttpServer({
+        routes: routes.filter((r) => r.cluster === cluster),
+        fallback: fallbackRoute,
+        port,
+        host,
+        logger,
+        loadHandler,
+      });
+      cleanups.push(() => server.close());
+      return server;
+    };
+    const api = await serve('api', options.port ?? 3000);
+    const download = await serve('download', options.downloadPort ?? 3001);
+    const urlHost = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+    const apiUrl = `http://${urlHost}:${api.port}`;
+    const downloadUrl = `http://${urlHost}:${download.port}`;
+
+    if (workers.length > 0) {
+      const sqsClient = new SQSClient({
+        region: engines.region,
+        endpoint: engines.sqsEndpoint,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      cleanups.push(() => sqsClient.destroy());
+      const pollers: SqsPoller[] = [];
+      cleanups.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+      for (const worker of workers) {
+        const queueUrl = engines.queueUrls[worker.queue];
+        if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${worker.queue}, which the engines did not create`);
+        pollers.push(
+          startSqsPoller({
+            sqsClient,
+            queueUrl,
+            handler: await loadWorkerHandler(worker),
+            batchSize: worker.batchSize,
+            timeoutSeconds: worker.timeoutSeconds,
+            functionName: worker.name,
+            logger,
+          }),
+        );
+      }
+    }
+
+    if (dataDir !== null) {
+      writeRuntimeFile(dataDir, {
+        pid: process.pid,
+        dynamoEndpoint: engines.dynamoEndpoint,
+        tableName: engines.tableName,
+        region: engines.region,
+        apiUrl,
+        downloadUrl,
+      });
+      cleanups.push(() => removeRuntimeFile(dataDir));
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      apiUrl,
+      downloadUrl,
+      engines,
+      devKey,
+      stop: () => {
+        stopping ??= stopAll();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+import type { LocalQueue } from './local/resources.js';
+
+/**
+ * One queue worker: a Lambda function fed by an SQS event source. Like the route table, this is
+ * written once and drives the stateless stack's event-source mappings and the local runtime's
+ * pollers.
+ */
+export interface WorkerDef {
+  /** Function name (kebab-case); also the Lambda context's `functionName` locally. */
+  name: string;
+  /** The queue it consumes: a name from `localResources.queues` (its dead-letter queue is implied). */
+  queue: LocalQueue['name'];
+  /** Handler module, relative to the repository root; exports `handler(event: SQSEvent)`. */
+  handler: string;
+  /** Messages per invocation, 1..10 (the SQS receive limit; Lambda's default is 10). */
+  batchSize: number;
+  /** The function's time limit; must stay below the queue's visibility timeout. */
+  timeoutSeconds: number;
+  summary: string;
+}
+
+/**
+ * Handlers return `{ batchItemFailures: [{ itemIdentifier: messageId }] }` for the messages to
+ * retry (ReportBatchItemFailures); everything else in the batch is deleted. Throwing fails the
+ * whole batch. Workers arrive with the features that enqueue work.
+ */
+export const workers: readonly WorkerDef[] = [];

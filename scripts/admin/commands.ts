@@ -1,0 +1,207 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { AppKeyView } from '../../lib/app-keys/app-key.js';
+import {
+  createAppKey,
+  createProject,
+  deleteAppKey,
+  listProjectAppKeys,
+  regenerateAppKey,
+  setKeyIpAllowList,
+  setKeyPermissions,
+  setKeyStatus,
+} from '../../lib/app-keys/app-key.service.js';
+import type { AdminDeps } from './target.js';
+import { UsageError } from './usage-error.js';
+
+export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | undefined>;
+
+/** A parsed command, ready to run once the target is open. */
+export type Action = (deps: AdminDeps) => Promise<unknown>;
+
+export interface Command {
+  group: 'project' | 'key';
+  name: string;
+  /** Positional placeholders after the command words, e.g. `<app_id>`. */
+  args: readonly string[];
+  /** The rest of the usage line: options in usage notation. */
+  synopsis: string;
+  summary: string;
+  options: OptionsConfig;
+  /** [flag as shown, meaning] for the help text. */
+  optionHelp: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Turns arguments into an action.
+   * @throws UsageError when the flags do not make a valid call.
+   */
+  prepare(args: readonly string[], values: Values): Action;
+}
+
+export const GROUPS = {
+  project: 'projects: each holds its own data and application keys',
+  key: "application keys (X-App-Id / X-App-Token pairs) of a project",
+} as const;
+
+/**
+ * The key as operators see it, field by field: listing the fields (rather than spreading the
+ * view) keeps anything added to the stored key, such as a hash, out of the output.
+ */
+export const keyJson = (v: AppKeyView) => ({
+  app_id: v.appId,
+  project_id: v.projectId,
+  name: v.name,
+  status: v.status,
+  permissions: v.permissions,
+  ip_allow_list: v.ipAllowList,
+  created_at: v.createdAt,
+  updated_at: v.updatedAt,
+});
+
+const text = (values: Values, name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const required = (values: Values, name: string): string => {
+  const value = text(values, name)?.trim();
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+};
+
+/** Exactly one of a list flag and its "back to default" switch. */
+function listOrDefault(values: Values, listFlag: string, defaultFlag: string): string[] | null {
+  const list = text(values, listFlag);
+  const reset = values[defaultFlag] === true;
+  if (list !== undefined && reset) throw new UsageError(`--${listFlag} and --${defaultFlag} exclude each other`);
+  if (list === undefined && !reset) throw new UsageError(`give --${listFlag} "<value> ..." or --${defaultFlag}`);
+  return reset ? null : list!.split(/\s+/).filter((part) => part.length > 0);
+}
+
+const appIdArg = ['<app_id>'] as const;
+
+const statusCommand = (name: 'block' | 'unblock', status: 'BLOCKED' | 'ACTIVE', summary: string): Command => ({
+  group: 'key',
+  name,
+  args: appIdArg,
+  synopsis: '',
+  summary,
+  options: {},
+  optionHelp: [],
+  prepare:
+    ([appId]) =>
+    async (deps) =>
+      keyJson(await setKeyStatus(deps, appId!, status)),
+});
+
+export const COMMANDS: readonly Command[] = [
+  {
+    group: 'project',
+    name: 'create',
+    args: [],
+    synopsis: '--name <name>',
+    summary: 'Creates a project with its first key pair and prints {project_id, app_id, app_token}. The token is shown only now.',
+    options: { name: { type: 'string' } },
+    optionHelp: [['--name <name>', 'the project name (required)']],
+    prepare: (_args, values) => {
+      const name = required(values, 'name');
+      return (deps) => createProject(deps, name);
+    },
+  },
+  {
+    group: 'key',
+    name: 'create',
+    args: [],
+    synopsis: '--project <project_id> [--name <name>]',
+    summary: 'Adds a key pair to a project and prints {project_id, app_id, app_token}. The token is shown only now.',
+    options: { project: { type: 'string' }, name: { type: 'string' } },
+    optionHelp: [
+      ['--project <project_id>', 'the project (required)'],
+      ['--name <name>', 'a label for the key (default "default")'],
+    ],
+    prepare: (_args, values) => {
+      const projectId = required(values, 'project');
+      const name = text(values, 'name')?.trim();
+      return (deps) => createAppKey(deps, projectId, name ? { name } : {});
+    },
+  },
+  {
+    group: 'key',
+    name: 'list',
+    args: [],
+    synopsis: '--project <project_id>',
+    summary: "Prints a project's keys as a JSON array (never a token or its hash). permissions null = all scopes, ip_allow_list null = any address.",
+    options: { project: { type: 'string' } },
+    optionHelp: [['--project <project_id>', 'the project (required)']],
+    prepare: (_args, values) => {
+      const projectId = required(values, 'project');
+      return async (deps) => (await listProjectAppKeys(deps, projectId)).map(keyJson);
+    },
+  },
+  statusCommand('block', 'BLOCKED', 'Blocks a key: its pair fails at once, its OAuth tokens within a minute. Prints the key.'),
+  statusCommand('unblock', 'ACTIVE', 'Makes a blocked key usable again. Prints the key.'),
+  {
+    group: 'key',
+    name: 'delete',
+    args: appIdArg,
+    synopsis: '',
+    summary: 'Deletes a key for good: its pair fails at once, its OAuth tokens within a minute. Prints {app_id, deleted}.',
+    options: {},
+    optionHelp: [],
+    prepare:
+      ([appId]) =>
+      async (deps) => {
+        await deleteAppKey(deps, appId!);
+        return { app_id: appId, deleted: true };
+      },
+  },
+  {
+    group: 'key',
+    name: 'regenerate',
+    args: appIdArg,
+    synopsis: '',
+    summary: 'Replaces a key\'s token and prints the new {project_id, app_id, app_token}. The old token fails at once; OAuth tokens made with the key keep working.',
+    options: {},
+    optionHelp: [],
+    prepare:
+      ([appId]) =>
+      (deps) =>
+        regenerateAppKey(deps, appId!),
+  },
+  {
+    group: 'key',
+    name: 'permissions',
+    args: appIdArg,
+    synopsis: '(--scopes "<scope> ..." | --all)',
+    summary: 'Sets the scopes a key may use (docs/auth.md lists them) and prints the key.',
+    options: { scopes: { type: 'string' }, all: { type: 'boolean' } },
+    optionHelp: [
+      ['--scopes "<scope> ..."', 'space-separated scopes, e.g. "vouchers campaigns"'],
+      ['--all', 'back to the default: every scope'],
+    ],
+    prepare: ([appId], values) => {
+      const scopes = listOrDefault(values, 'scopes', 'all');
+      return async (deps) => keyJson(await setKeyPermissions(deps, appId!, scopes));
+    },
+  },
+  {
+    group: 'key',
+    name: 'ip-allow-list',
+    args: appIdArg,
+    synopsis: '(--cidrs "<cidr> ..." | --any)',
+    summary: 'Limits the addresses a key (and its OAuth tokens) may be used from, and prints the key.',
+    options: { cidrs: { type: 'string' }, any: { type: 'boolean' } },
+    optionHelp: [
+      ['--cidrs "<cidr> ..."', 'space-separated IPv4/IPv6 CIDRs or addresses, e.g. "10.0.0.0/8 203.0.113.7"'],
+      ['--any', 'back to the default: any address'],
+    ],
+    prepare: ([appId], values) => {
+      const cidrs = listOrDefault(values, 'cidrs', 'any');
+      return async (deps) => keyJson(await setKeyIpAllowList(deps, appId!, cidrs));
+    },
+  },
+];
+
+export const commandsOf = (group: string): Command[] => COMMANDS.filter((c) => c.group === group);
+
+export const findCommand = (group: string, name: string): Command | undefined =>
+  COMMANDS.find((c) => c.group === group && c.name === name);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { handlerEnvironment, queueUrlVariables } from '../../../infra/local/handler-env.js';
+import { localResources } from '../../../infra/local/resources.js';
+import { loadConfig } from '../../../lib/config.js';
+
+const engines = {
+  dynamoEndpoint: 'http://127.0.0.1:1001',
+  s3Endpoint: 'http://127.0.0.1:1002',
+  sqsEndpoint: 'http://127.0.0.1:1003',
+  region: 'eu-central-1',
+  tableName: 'promo-engine',
+  bucketName: 'promo-engine-exports',
+  queueUrls: { 'promo-engine-jobs': 'http://q/jobs', 'promo-engine-jobs-dlq': 'http://q/jobs-dlq' },
+};
+
+describe('handler environment of the local runtime', () => {
+  it('names queue URL variables after the queue role', () => {
+    expect(queueUrlVariables({ name: 'promo-engine-jobs', deadLetter: 'promo-engine-jobs-dlq' })).toEqual({
+      queue: 'JOBS_QUEUE_URL',
+      deadLetter: 'JOBS_DLQ_URL',
+    });
+  });
+
+  it('gives handlers what lib/config.ts reads, pointed at the local engines', () => {
+    const env = handlerEnvironment(engines, 'warn');
+    expect(loadConfig(env)).toEqual({
+      tableName: 'promo-engine',
+      region: 'eu-central-1',
+      dynamoDbEndpoint: 'http://127.0.0.1:1001',
+      cluster: 'api',
+      logLevel: 'warn',
+    });
+  });
+
+  it('adds the S3 and SQS endpoints, the bucket, every queue URL and local-only credentials', () => {
+    const env = handlerEnvironment(engines, 'info');
+    expect(env).toMatchObject({
+      S3_ENDPOINT: 'http://127.0.0.1:1002',
+      SQS_ENDPOINT: 'http://127.0.0.1:1003',
+      BUCKET_NAME: 'promo-engine-exports',
+      JOBS_QUEUE_URL: 'http://q/jobs',
+      JOBS_DLQ_URL: 'http://q/jobs-dlq',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:1003',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+    for (const queue of localResources.queues) expect(env[queueUrlVariables(queue).queue]).toBeDefined();
+  });
+});
