@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const RUNTIME_FILE = 'runtime.json';
 
@@ -13,13 +14,50 @@ export interface RuntimeFile {
   downloadUrl: string;
 }
 
-function pidAlive(pid: number): boolean {
+/** `.data/` at the repository root: where the local runtime keeps its data unless told otherwise. */
+export const defaultDataDir = join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'), '.data');
+
+/** The data folder chosen by `DATA_DIR`, else the default. */
+export const dataDirFrom = (env: NodeJS.ProcessEnv): string => (env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir);
+
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * The local runtime using `dataDir`, when its runtime file exists and its process is alive.
+ * @throws Error when the file exists but is not what the runtime writes (rather than guess and
+ * start a second DynamoDB Local on data a live runtime may hold).
+ */
+export function runningRuntime(dataDir: string): RuntimeFile | null {
+  const file = join(dataDir, RUNTIME_FILE);
+  if (!existsSync(file)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new Error(`${file} is not valid JSON; delete it if the local runtime is not running`);
+  }
+  const r = (parsed ?? {}) as Partial<Record<keyof RuntimeFile, unknown>>;
+  const { pid, dynamoEndpoint, tableName, region } = r;
+  if (!Number.isInteger(pid) || (pid as number) <= 0 || typeof dynamoEndpoint !== 'string' || typeof tableName !== 'string' || typeof region !== 'string') {
+    throw new Error(`${file} lacks pid, dynamoEndpoint, tableName or region; delete it if the local runtime is not running`);
+  }
+  const runtime: RuntimeFile = {
+    pid: pid as number,
+    dynamoEndpoint,
+    tableName,
+    region,
+    apiUrl: typeof r.apiUrl === 'string' ? r.apiUrl : '',
+    downloadUrl: typeof r.downloadUrl === 'string' ? r.downloadUrl : '',
+  };
+  return pidAlive(runtime.pid) ? runtime : null;
 }
 
 /** The pid recorded in the data folder's runtime file, or null when there is none or it is unreadable. */

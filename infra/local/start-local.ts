@@ -14,7 +14,7 @@ import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
 import { moduleHandlerLoader, startHttpServer, type LocalHttpServer } from './http-server.js';
-import { assertDataDirFree, removeRuntimeFile, writeRuntimeFile } from './runtime-file.js';
+import { assertDataDirFree, removeRuntimeFile, writeRuntimeFile, defaultDataDir } from './runtime-file.js';
 import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
 
 export type { EngineEndpoints } from './handler-env.js';
@@ -23,7 +23,7 @@ export type { EngineEndpoints } from './handler-env.js';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** `.data/` at the repository root: where a persistent run keeps its data unless told otherwise. */
-export const defaultDataDir = join(repoRoot, '.data');
+export { defaultDataDir };
 
 export interface StartLocalOptions {
   /** API port (default 3000; 0 = any free port). */

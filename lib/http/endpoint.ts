@@ -100,7 +100,7 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
     (inv.runtime?.logger ?? bootLogger).info('request', {
       method: event.requestContext?.http?.method ?? route.method,
       path: event.rawPath,
-      route: `${route.method} ${route.path}`,
+      route: route.operationId,
       status,
       ms: Date.now() - inv.startedAt,
       request_id: inv.requestId,

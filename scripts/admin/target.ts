@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDynamoOnly } from '../../infra/local/engines.js';
 import { localResources } from '../../infra/local/resources.js';
+import { dataDirFrom, runningRuntime } from '../../infra/local/runtime-file.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import { randomIds } from '../../lib/ids.js';
@@ -29,11 +27,8 @@ export interface TargetFlags {
   region?: string | undefined;
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
 /** The local runtime's data folder: `DATA_DIR`, else `.data/` at the repo root. */
-export const localDataDir = (env: NodeJS.ProcessEnv): string =>
-  env.DATA_DIR ? resolve(env.DATA_DIR) : join(repoRoot, '.data');
+export const localDataDir = dataDirFrom;
 
 const isStage = (value: string): value is Stage => (STAGES as readonly string[]).includes(value);
 
@@ -79,56 +74,7 @@ export function targetSpecOf(flags: TargetFlags, env: NodeJS.ProcessEnv): Target
   return { kind: 'local', dataDir: localDataDir(env) };
 }
 
-/** What the local runtime writes to `<dataDir>/runtime.json` while it runs. */
-export interface RunningRuntime {
-  pid: number;
-  dynamoEndpoint: string;
-  tableName: string;
-  region: string;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * The local runtime using `dataDir`, when its `runtime.json` exists and its process is alive.
- * @throws Error when the file exists but is not what the runtime writes (rather than guess and
- * start a second DynamoDB Local on data a live runtime may hold).
- */
-export function runningRuntime(dataDir: string): RunningRuntime | null {
-  const file = join(dataDir, 'runtime.json');
-  if (!existsSync(file)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw new Error(`${file} is not valid JSON; delete it if the local runtime is not running`);
-  }
-  const r = (parsed ?? {}) as Record<string, unknown>;
-  if (
-    !Number.isInteger(r.pid) ||
-    (r.pid as number) <= 0 ||
-    typeof r.dynamoEndpoint !== 'string' ||
-    typeof r.tableName !== 'string' ||
-    typeof r.region !== 'string'
-  ) {
-    throw new Error(`${file} lacks pid, dynamoEndpoint, tableName or region; delete it if the local runtime is not running`);
-  }
-  const runtime: RunningRuntime = {
-    pid: r.pid as number,
-    dynamoEndpoint: r.dynamoEndpoint,
-    tableName: r.tableName,
-    region: r.region,
-  };
-  return pidAlive(runtime.pid) ? runtime : null;
-}
+export { runningRuntime };
 
 /** An open target: the deps to run a command with, and how to let go of them. */
 export interface Connection {

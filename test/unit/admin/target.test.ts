@@ -82,7 +82,7 @@ describe('finding a running local runtime', () => {
 
   it('uses runtime.json while its process is alive', () => {
     const file = JSON.stringify({ pid: process.pid, ...info, apiUrl: 'http://localhost:3000', downloadUrl: 'http://localhost:3001' });
-    expect(runningRuntime(dataDirWith(file))).toEqual({ pid: process.pid, ...info });
+    expect(runningRuntime(dataDirWith(file))).toEqual({ pid: process.pid, ...info, apiUrl: 'http://localhost:3000', downloadUrl: 'http://localhost:3001' });
   });
 
   it('ignores a runtime.json left behind by a process that has ended', () => {
