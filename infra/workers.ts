@@ -17,6 +17,10 @@ export interface WorkerDef {
   /** The function's time limit; must stay below the queue's visibility timeout. */
   timeoutSeconds: number;
   summary: string;
+  /** Export bucket access, if the worker writes or reads files. */
+  bucket?: 'read' | 'write' | null;
+  /** Other queues it sends messages to. */
+  sendsTo?: readonly string[];
 }
 
 /**

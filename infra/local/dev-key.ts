@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createProject, ensureKeyPair, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 

@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { UnauthorizedError } from '../errors.js';

@@ -27,4 +27,11 @@ export interface RouteDef {
   /** Which API serves it: the main cluster or the download cluster. */
   cluster: 'api' | 'download';
   summary: string;
+  /**
+   * Access to the export bucket and the queues, when the defaults do not fit (the stateless stack
+   * gives the download cluster bucket reads, and `exports`-scoped endpoints bucket reads plus the jobs queue).
+   */
+  bucket?: 'read' | 'write' | null;
+  /** Queue names (infra/local/resources.ts) the handler sends messages to. */
+  sendsTo?: readonly string[];
 }

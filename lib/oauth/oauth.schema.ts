@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** POST /v1/oauth/token, form-encoded. `grant_type`'s value is checked by the service (its own error key). */
 export const tokenRequestBody = z.object({

@@ -1,0 +1,12 @@
+/**
+ * The CDK app (`cdk.json` runs it with tsx). Synthesizes offline: everything comes from
+ * infra/config.ts and the route and worker tables, nothing from the environment or an account.
+ */
+import { App } from 'aws-cdk-lib';
+import { infraConfig } from './config.js';
+import { fallbackRoute, routes } from './routes.js';
+import { buildPromoEngineApp } from './stacks/promo-engine-app.js';
+import { workers } from './workers.js';
+
+const app = new App();
+buildPromoEngineApp(app, { config: infraConfig, routes, fallbackRoute, workers });

@@ -1,0 +1,44 @@
+/**
+ * The one description of how a handler is bundled, read by the `NodejsFunction` subclass and by
+ * `scripts/bundle-sizes.ts`, so the sizes the script prints are the sizes that deploy. Kept free
+ * of CDK imports so the script starts fast.
+ */
+export const houseBundling = {
+  /** esbuild target; matches the Lambda runtime in `house-function.ts`. */
+  target: 'node22',
+  format: 'esm',
+  minify: true,
+  sourceMap: true,
+  /** Stack traces need file and line, not the source text: keeps the .map small. */
+  sourcesContent: false,
+  /** Prefer packages' ESM entry points so esbuild can tree-shake them. */
+  mainFields: ['module', 'main'],
+  /**
+   * Bundled CommonJS dependencies still call `require` for Node built-ins; an ESM bundle has
+   * none, so one is made from the module's URL.
+   */
+  banner: "import { createRequire as __houseCreateRequire } from 'node:module';const require = __houseCreateRequire(import.meta.url);",
+} as const;
+
+/**
+ * The SDK is bundled (tree-shaken, minified, pinned to the version the tests ran against) except
+ * the credential providers that Lambda never reaches: the runtime always sets the execution
+ * role's credentials in the environment, so the default chain stops at `fromEnv` and the
+ * lazily `import()`ed SSO, INI, process, web-identity and login providers (with the STS/SSO
+ * clients they carry) would be dead weight, about 110 KiB of every bundle.
+ */
+export const lambdaExternalModules = [
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/nested-clients',
+  '@aws-sdk/token-providers',
+] as const;
+
+/** An API handler's minified bundle must stay below this (the performance issue's limit). */
+export const API_BUNDLE_LIMIT_BYTES = 400 * 1024;
+
+/** A queue worker's minified bundle must stay below this. */
+export const WORKER_BUNDLE_LIMIT_BYTES = 600 * 1024;

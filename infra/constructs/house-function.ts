@@ -1,0 +1,98 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { LogRetentionDays } from '../config.js';
+import { houseBundling, lambdaExternalModules } from './bundling-settings.js';
+
+/** The repository root: handler paths in the route table are relative to it. */
+export const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** CloudFormation metadata key naming the handler module a function was bundled from. */
+export const HANDLER_METADATA_KEY = 'promo-engine:handler';
+
+export interface HouseFunctionProps {
+  /** Handler module relative to the repository root, exporting `handler`. */
+  handlerFile: string;
+  description: string;
+  environment: Record<string, string>;
+  timeout: Duration;
+  memorySize: number;
+  logRetentionDays: LogRetentionDays;
+}
+
+const retention: Record<LogRetentionDays, RetentionDays> = {
+  7: RetentionDays.ONE_WEEK,
+  14: RetentionDays.TWO_WEEKS,
+  30: RetentionDays.ONE_MONTH,
+  60: RetentionDays.TWO_MONTHS,
+  90: RetentionDays.THREE_MONTHS,
+  180: RetentionDays.SIX_MONTHS,
+  365: RetentionDays.ONE_YEAR,
+};
+
+export const retentionOf = (days: LogRetentionDays): RetentionDays => retention[days];
+
+/**
+ * A Lambda function with the house defaults: explicit Node.js 22 runtime on arm64, a minified
+ * ESM bundle with source maps, X-Ray tracing, its own log group with a retention, and its own
+ * role that may only write to that log group (no AWS managed policy). Grants are added by the
+ * caller, from the route's access.
+ */
+export class HouseFunction extends NodejsFunction {
+  readonly handlerFile: string;
+
+  constructor(scope: Construct, id: string, props: HouseFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: retentionOf(props.logRetentionDays),
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.handlerFile}`,
+    });
+    super(scope, id, {
+      entry: join(repoRoot, props.handlerFile),
+      handler: 'handler',
+      projectRoot: repoRoot,
+      depsLockFilePath: join(repoRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      description: props.description,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      role,
+      awsSdkConnectionReuse: false,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: houseBundling.target,
+        minify: houseBundling.minify,
+        sourceMap: houseBundling.sourceMap,
+        sourcesContent: houseBundling.sourcesContent,
+        mainFields: [...houseBundling.mainFields],
+        banner: houseBundling.banner,
+        bundleAwsSDK: true,
+        externalModules: [...lambdaExternalModules],
+      },
+    });
+    this.handlerFile = props.handlerFile;
+    logGroup.grantWrite(role);
+    (this.node.defaultChild as CfnFunction).addMetadata(HANDLER_METADATA_KEY, props.handlerFile);
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime is pinned on purpose to Node.js 22 (LTS, supported by Lambda into 2027): the project is built and tested on Node 20/22, and nothing has been verified on 24 yet. Move to NODEJS_24_X together with the CI Node version and the esbuild target in bundling-settings.ts.',
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so CDK grants them on "*". Every other statement of this role names its resources.',
+    });
+  }
+}

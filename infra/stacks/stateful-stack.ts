@@ -1,0 +1,146 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, type ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { tableDesign } from '../../lib/db/table.js';
+import type { ClusterConfig, InfraConfig } from '../config.js';
+import { localResources } from '../local/resources.js';
+import type { WorkerDef } from '../workers.js';
+
+/** A queue with its dead-letter queue, keyed in `StatefulResources.queues` by its local name. */
+export interface QueuePair {
+  queue: IQueue;
+  deadLetter: IQueue;
+  visibilityTimeout: Duration;
+}
+
+/** What the stateless stack of the same region is given. */
+export interface StatefulResources {
+  table: ITable;
+  exportBucket: IBucket;
+  queues: ReadonlyMap<string, QueuePair>;
+}
+
+export interface StatefulStackProps extends StackProps {
+  cluster: ClusterConfig;
+  config: InfraConfig;
+  /** The queue workers; each queue's visibility timeout is 6x the longest timeout of its workers. */
+  workers: readonly WorkerDef[];
+}
+
+/** SQS must not hand a message to a second worker while the first may still be running (AWS: 6x the function timeout). */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+/** `promo-engine-jobs` → `Jobs`: construct ids from the local queue names. */
+const idOf = (queueName: string): string =>
+  queueName
+    .replace(new RegExp(`^${localResources.tableName}-`), '')
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * Everything that holds data in one region: the single table, the export bucket (with its
+ * access-log bucket) and the job queues with their dead-letter queues and alarms. Data outlives
+ * the stack: the table and buckets are retained on delete.
+ */
+export class StatefulStack extends Stack implements StatefulResources {
+  readonly table: Table;
+  readonly exportBucket: Bucket;
+  readonly accessLogBucket: Bucket;
+  readonly queues: ReadonlyMap<string, QueuePair>;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { config, cluster, workers } = props;
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: tableDesign.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableDesign.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDesign.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of Object.values(tableDesign.indexes)) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+
+    this.accessLogBucket = new Bucket(this, 'AccessLogBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // S3 server access logging can only deliver to SSE-S3 buckets.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(config.accessLogExpiryDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.accessLogBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket is the destination of the export bucket\'s server access logs; logging it too would need yet another bucket, or loop into itself.',
+    });
+
+    this.exportBucket = new Bucket(this, 'ExportBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: this.accessLogBucket,
+      serverAccessLogsPrefix: 'export-bucket/',
+      lifecycleRules: [
+        {
+          id: 'expire-export-files',
+          expiration: Duration.days(config.exportFileExpiryDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn) : null;
+    const queues = new Map<string, QueuePair>();
+    for (const local of localResources.queues) {
+      const longest = Math.max(
+        config.defaultWorkerTimeoutSeconds,
+        ...workers.filter((w) => w.queue === local.name).map((w) => w.timeoutSeconds),
+      );
+      const visibilityTimeout = Duration.seconds(VISIBILITY_TIMEOUT_FACTOR * longest);
+      const id = idOf(local.name);
+      const deadLetter = new Queue(this, `${id}DeadLetterQueue`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      const queue = new Queue(this, `${id}Queue`, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout,
+        deadLetterQueue: { queue: deadLetter, maxReceiveCount: local.maxReceiveCount },
+      });
+      const alarm = new Alarm(this, `${id}DeadLetterAlarm`, {
+        alarmDescription: `${cluster.label}: messages of ${local.name} failed ${local.maxReceiveCount} times and wait in its dead-letter queue`,
+        metric: deadLetter.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      if (alarmTopic) alarm.addAlarmAction(new SnsAction(alarmTopic));
+      queues.set(local.name, { queue, deadLetter, visibilityTimeout });
+    }
+    this.queues = queues;
+
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single table: --table of the operator CLI' });
+    new CfnOutput(this, 'Region', { value: this.region, description: 'The region: --region of the operator CLI' });
+    new CfnOutput(this, 'ExportBucketName', { value: this.exportBucket.bucketName });
+  }
+}

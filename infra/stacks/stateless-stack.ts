@@ -1,0 +1,213 @@
+import { type CfnElement, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
+import type { Construct } from 'constructs';
+import type { RouteDef } from '../../lib/http/route.js';
+import { type ClusterConfig, clusterHostNames, type InfraConfig } from '../config.js';
+import { HouseFunction } from '../constructs/house-function.js';
+import { RouteTableApi } from '../constructs/http-api.js';
+import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
+import { grantTableAccess } from '../constructs/table-access.js';
+import { queueUrlVariables } from '../local/handler-env.js';
+import { localResources } from '../local/resources.js';
+import type { WorkerDef } from '../workers.js';
+import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
+
+export interface StatelessStackProps extends StackProps {
+  cluster: ClusterConfig;
+  config: InfraConfig;
+  stateful: StatefulResources;
+  /** The route table (infra/routes.ts); every row becomes a route of one of the two APIs. */
+  routes: readonly RouteDef[];
+  /** Serves whatever no route matches, on both APIs. */
+  fallbackRoute: RouteDef;
+  workers: readonly WorkerDef[];
+}
+
+/** The queue export requests are put on; its workers write the files. */
+const EXPORT_QUEUE = localResources.queues[0].name;
+
+/** What a function may touch besides the table (`bucket` / `sendsTo` of RouteDef and WorkerDef). */
+export type ResourceNeeds = Pick<RouteDef, 'bucket' | 'sendsTo'>;
+
+/**
+ * Only export-related handlers see the bucket and the queue: the download cluster (it serves
+ * export files) reads the bucket, and endpoints under the `exports` scope also enqueue export
+ * jobs. A route that states `bucket` / `sendsTo` gets exactly that instead.
+ */
+export function resourceNeedsOfRoute(route: RouteDef): Required<ResourceNeeds> {
+  const own = route;
+  if (own.bucket !== undefined || own.sendsTo !== undefined) return { bucket: own.bucket ?? null, sendsTo: own.sendsTo ?? [] };
+  if (route.cluster === 'download') return { bucket: 'read', sendsTo: [] };
+  if (route.scope?.scopes.includes('exports')) return { bucket: 'read', sendsTo: [EXPORT_QUEUE] };
+  return { bucket: null, sendsTo: [] };
+}
+
+/** A worker reads its own queue through the event source; the bucket and other queues only when it states them. */
+export function resourceNeedsOfWorker(worker: WorkerDef): Required<ResourceNeeds> {
+  const own = worker;
+  return { bucket: own.bucket ?? null, sendsTo: own.sendsTo ?? [] };
+}
+
+const pascal = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * Everything that computes in one region: one function per handler of the route table, the
+ * main HTTP API and the download-cluster HTTP API (both generated from the table), the queue
+ * workers, and their least-privilege grants. Holds no data: it can be destroyed and redeployed.
+ */
+export class StatelessStack extends Stack {
+  readonly api: RouteTableApi;
+  readonly downloadApi: RouteTableApi;
+  /** Route operationId (or `worker:<name>`) → its function; the fallback's is shared by both APIs. */
+  readonly functions = new Map<string, HouseFunction>();
+
+  private readonly props: StatelessStackProps;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    this.props = props;
+    const { config, cluster } = props;
+    const domains = this.customDomains();
+
+    const apiName = `${config.appName}-${cluster.label}`;
+    this.api = new RouteTableApi(this, 'Api', {
+      apiName,
+      description: `Promotion engine API, cluster ${cluster.label}`,
+      throttle: config.api.throttle,
+      logRetentionDays: config.logRetentionDays,
+      ...(domains ? { customDomain: domains.api } : {}),
+    });
+    this.downloadApi = new RouteTableApi(this, 'DownloadApi', {
+      apiName: `${apiName}-download`,
+      description: `Promotion engine download cluster, cluster ${cluster.label}`,
+      throttle: config.api.throttle,
+      logRetentionDays: config.logRetentionDays,
+      ...(domains ? { customDomain: domains.download } : {}),
+    });
+
+    for (const route of props.routes) {
+      const api = route.cluster === 'download' ? this.downloadApi : this.api;
+      api.addRoute(route, this.routeFunction(route));
+    }
+    const fallback = this.routeFunction(props.fallbackRoute);
+    this.api.addRoute(props.fallbackRoute, fallback);
+    this.downloadApi.addRoute(props.fallbackRoute, fallback);
+
+    for (const worker of props.workers) this.addWorker(worker);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Base URL of the ${cluster.label} cluster` });
+    new CfnOutput(this, 'DownloadUrl', { value: this.downloadApi.url, description: `Base URL of the ${cluster.label} download cluster` });
+    new CfnOutput(this, 'Cluster', { value: cluster.label });
+    new CfnOutput(this, 'AdminCommand', {
+      value: Fn.join('', [`npm run admin -- --stage ${cluster.label} --table `, props.stateful.table.tableName, ` --region ${this.region}`]),
+      description: 'Points the operator CLI at this stage; append a command, e.g. project create --name Shop',
+    });
+  }
+
+  private baseEnvironment(): Record<string, string> {
+    return { TABLE_NAME: this.props.stateful.table.tableName, CLUSTER: this.props.cluster.label };
+  }
+
+  private routeFunction(route: RouteDef): HouseFunction {
+    const existing = this.functions.get(route.operationId);
+    if (existing) return existing;
+    const { config } = this.props;
+    const summary = route.path === '$default' ? `$default: ${route.summary}` : `${route.method} ${route.path}: ${route.summary}`;
+    const fn = new HouseFunction(this, pascal(route.operationId), {
+      handlerFile: route.handler,
+      description: summary.slice(0, 256),
+      environment: this.baseEnvironment(),
+      timeout: Duration.seconds(config.api.functionTimeoutSeconds),
+      memorySize: config.api.memorySizeMb,
+      logRetentionDays: config.logRetentionDays,
+    });
+    grantTableAccess(this.props.stateful.table, fn, route.access);
+    this.grantResources(fn, resourceNeedsOfRoute(route));
+    this.functions.set(route.operationId, fn);
+    return fn;
+  }
+
+  private addWorker(worker: WorkerDef): void {
+    const { config, stateful } = this.props;
+    const pair = stateful.queues.get(worker.queue);
+    if (!pair) throw new Error(`Worker ${worker.name} reads ${worker.queue}, which the stateful stack does not define`);
+    if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > pair.visibilityTimeout.toSeconds()) {
+      throw new Error(`Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${worker.queue}`);
+    }
+    const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
+      handlerFile: worker.handler,
+      description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
+      environment: { ...this.baseEnvironment(), [queueUrlVariables(localQueue(worker.queue)).queue]: pair.queue.queueUrl },
+      timeout: Duration.seconds(worker.timeoutSeconds),
+      memorySize: config.api.memorySizeMb,
+      logRetentionDays: config.logRetentionDays,
+    });
+    grantTableAccess(stateful.table, fn, 'write');
+    this.grantResources(fn, resourceNeedsOfWorker(worker));
+    fn.addEventSource(new SqsEventSource(pair.queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
+    this.functions.set(`worker:${worker.name}`, fn);
+  }
+
+  private grantResources(fn: HouseFunction, needs: Required<ResourceNeeds>): void {
+    const { stateful } = this.props;
+    if (needs.bucket) {
+      const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [stateful.exportBucket.arnForObjects('*')] }));
+      fn.addEnvironment('BUCKET_NAME', stateful.exportBucket.bucketName);
+      const bucketId = Stack.of(stateful.exportBucket).getLogicalId(stateful.exportBucket.node.defaultChild as CfnElement);
+      acknowledgeWildcards(fn.role ?? fn, [
+        {
+          finding: new RegExp(`^Resource::[^*]*${bucketId}[^*]*/\\*$`),
+          reason:
+            'Objects of the export bucket only: export file keys are generated per export, so no fixed ARN can name them; the actions are object-level and listed one by one, and lifecycle rules delete the files.',
+        },
+      ]);
+    }
+    for (const name of needs.sendsTo) {
+      const pair = stateful.queues.get(name);
+      if (!pair) throw new Error(`${fn.handlerFile} sends to ${name}, which the stateful stack does not define`);
+      pair.queue.grantSendMessages(fn);
+      fn.addEnvironment(queueUrlVariables(localQueue(name)).queue, pair.queue.queueUrl);
+    }
+  }
+
+  /** Certificates and zone for the custom domains, or null when no domain is configured. */
+  private customDomains(): { api: DomainSetting; download: DomainSetting } | null {
+    const { config, cluster } = this.props;
+    if (!config.domain) return null;
+    const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+      hostedZoneId: config.domain.hostedZoneId,
+      zoneName: config.domain.zoneName,
+    });
+    const hosts = clusterHostNames(cluster.label, config.domain.zoneName);
+    const certificate = new Certificate(this, 'Certificate', {
+      domainName: hosts.api,
+      subjectAlternativeNames: [hosts.download],
+      validation: CertificateValidation.fromDns(zone),
+    });
+    return {
+      api: { hostName: hosts.api, certificate, zone },
+      download: { hostName: hosts.download, certificate, zone },
+    };
+  }
+}
+
+interface DomainSetting {
+  hostName: string;
+  certificate: ICertificate;
+  zone: IHostedZone;
+}
+
+function localQueue(name: string): (typeof localResources.queues)[number] {
+  const queue = localResources.queues.find((q) => q.name === name);
+  if (!queue) throw new Error(`Unknown queue ${name}`);
+  return queue;
+}

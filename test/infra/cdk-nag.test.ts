@@ -1,0 +1,80 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, expect, it } from 'vitest';
+import { infraConfig } from '../../infra/config.js';
+import { localResources } from '../../infra/local/resources.js';
+import { fallbackRoute, routes } from '../../infra/routes.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { buildTestApp, testApp, withDomain } from './infra-support.js';
+
+/** cdk-nag's unacknowledged findings under `scope`, one line per rule and resource. */
+function findings(scope: IConstruct): string[] {
+  const report = new AwsSolutionsChecks().validateScope(scope);
+  return report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} (${v.severity}) at ${r.constructPath}: ${v.description}`));
+}
+
+/** Synthesizes with the app's own nag plugin: in memory, any violation (error or warning) throws. */
+function synthError(app: App): unknown {
+  try {
+    app.synth();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged in the deployed app: three regions and the pipeline', () => {
+    const { app, built } = buildTestApp();
+    expect(built.regions.size).toBe(infraConfig.clusters.length);
+    expect(built.pipeline).not.toBeNull();
+    const error = synthError(app);
+    expect(findings(app)).toEqual([]);
+    expect(error).toBeUndefined();
+  });
+
+  it('finds nothing unacknowledged once download and export routes, a worker and custom domains exist', () => {
+    const later: RouteDef[] = [
+      { ...fallbackRoute, operationId: 'download-fixture', method: 'GET', path: '/v1/exports/{id}', handler: 'functions/oauth/introspect-oauth-token.ts', cluster: 'download' },
+      {
+        ...fallbackRoute,
+        operationId: 'export-fixture',
+        method: 'POST',
+        path: '/v1/exports',
+        handler: 'functions/oauth/create-oauth-token.ts',
+        access: 'write',
+        scope: { side: 'server', scopes: ['exports'] },
+      },
+    ];
+    const { app } = buildTestApp({
+      pipeline: false,
+      clusters: ['api'],
+      config: withDomain(infraConfig),
+      routes: [...routes, ...later],
+      workers: [
+        {
+          name: 'export-worker-fixture',
+          queue: localResources.queues[0].name,
+          handler: 'functions/system/route-not-found.ts',
+          batchSize: 10,
+          timeoutSeconds: 60,
+          summary: 'fixture',
+          bucket: 'write',
+        } as never,
+      ],
+    });
+    const error = synthError(app);
+    expect(findings(app)).toEqual([]);
+    expect(error).toBeUndefined();
+  });
+
+  it('does report a non-compliant resource, so a clean result means something', () => {
+    const app = testApp();
+    new Bucket(new Stack(app, 'Careless'), 'OpenBucket');
+    const found = findings(app);
+    expect(found.some((f) => f.startsWith('AwsSolutions-S1 '))).toBe(true);
+    expect(found.some((f) => f.startsWith('AwsSolutions-S10 '))).toBe(true);
+  });
+});

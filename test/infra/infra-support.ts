@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { infraConfig, type InfraConfig } from '../../infra/config.js';
+import { fallbackRoute, routes } from '../../infra/routes.js';
+import { buildPromoEngineApp, type PromoEngineApp, type PromoEngineAppOptions } from '../../infra/stacks/promo-engine-app.js';
+import { workers } from '../../infra/workers.js';
+import type { RouteDef } from '../../lib/http/route.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** The feature flags of cdk.json: a bare `new App()` does not read them. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  return cdkJson.context ?? {};
+}
+
+/**
+ * An App with cdk.json's flags, bundling skipped for every stack (the real bundling runs in
+ * `cdk synth`) and the built-in CloudFormation validation off (slow, and `cdk synth` runs it).
+ */
+export function testApp(): App {
+  return new App({
+    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: false,
+  });
+}
+
+/** The real app (routes, workers, config), with options overridden. */
+export function buildTestApp(overrides: Partial<PromoEngineAppOptions> = {}): { app: App; built: PromoEngineApp } {
+  const app = testApp();
+  const built = buildPromoEngineApp(app, { config: infraConfig, routes, fallbackRoute, workers, ...overrides });
+  return { app, built };
+}
+
+export const withDomain = (config: InfraConfig): InfraConfig => ({
+  ...config,
+  domain: { zoneName: 'example.com', hostedZoneId: 'Z0123456789EXAMPLE' },
+});
+
+export const routeKeyOf = (route: RouteDef): string => (route.path === '$default' ? '$default' : `${route.method} ${route.path}`);
+
+type Resource = { Type: string; Properties?: Record<string, unknown>; Metadata?: Record<string, unknown> };
+
+export interface PolicyStatementJson {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const resourcesOf = (template: Template, type: string): Record<string, Resource> =>
+  template.findResources(type) as Record<string, Resource>;
+
+/** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id. */
+function logicalIdOf(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (typeof v.Ref === 'string') return v.Ref;
+    const getAtt = v['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
+  }
+  return undefined;
+}
+
+/** The logical id of the HTTP API named `name`. */
+export function apiNamed(template: Template, name: string): string {
+  const ids = Object.entries(resourcesOf(template, 'AWS::ApiGatewayV2::Api'))
+    .filter(([, r]) => r.Properties?.Name === name)
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one API named ${name}, found ${ids.length}`);
+  return ids[0] as string;
+}
+
+export interface ApiRoute {
+  routeKey: string;
+  functionId: string;
+  /** The handler module the function was bundled from (its `promo-engine:handler` metadata). */
+  handlerFile: unknown;
+}
+
+/** Every route of one API, followed through its integration to the function behind it. */
+export function routesOfApi(template: Template, apiLogicalId: string): ApiRoute[] {
+  const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
+  const functions = resourcesOf(template, 'AWS::Lambda::Function');
+  return Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'))
+    .filter((r) => logicalIdOf(r.Properties?.ApiId) === apiLogicalId)
+    .map((r) => {
+      const target = JSON.stringify(r.Properties?.Target);
+      const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1] ?? '';
+      const integration = integrations[integrationId];
+      const functionId = logicalIdOf(integration?.Properties?.IntegrationUri) ?? '';
+      return {
+        routeKey: String(r.Properties?.RouteKey),
+        functionId,
+        handlerFile: functions[functionId]?.Metadata?.['promo-engine:handler'],
+      };
+    });
+}
+
+/** The logical id of the function bundled from `handlerFile` (exactly one expected). */
+export function functionOfHandler(template: Template, handlerFile: string): string {
+  const ids = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))
+    .filter(([, r]) => r.Metadata?.['promo-engine:handler'] === handlerFile)
+    .map(([id]) => id);
+  if (ids.length !== 1) throw new Error(`expected one function for ${handlerFile}, found ${ids.length}`);
+  return ids[0] as string;
+}
+
+/** Every Allow statement that applies to a function's execution role: inline and attached policies. */
+export function roleStatementsOfFunction(template: Template, functionLogicalId: string): PolicyStatementJson[] {
+  const fn = resourcesOf(template, 'AWS::Lambda::Function')[functionLogicalId];
+  const roleId = logicalIdOf(fn?.Properties?.Role);
+  if (!roleId) throw new Error(`function ${functionLogicalId} has no role in this template`);
+  const role = resourcesOf(template, 'AWS::IAM::Role')[roleId];
+  const inline = ((role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatementJson[] } }[]).flatMap(
+    (p) => p.PolicyDocument.Statement,
+  );
+  const attached = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => logicalIdOf(r) === roleId))
+    .flatMap((p) => (p.Properties?.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement);
+  const managed = (role?.Properties?.ManagedPolicyArns ?? []) as unknown[];
+  if (managed.length > 0) throw new Error(`role ${roleId} has managed policies, which this check cannot see into`);
+  return [...inline, ...attached].filter((s) => s.Effect === 'Allow');
+}
+
+const actionsOf = (s: PolicyStatementJson): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+/** IAM action patterns (`dynamodb:Put*`, `*`) matched the way IAM does: case-insensitive globs. */
+export function allowedActions(statements: readonly PolicyStatementJson[], wanted: readonly string[]): string[] {
+  const patterns = statements.flatMap(actionsOf).map((a) => new RegExp(`^${a.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i'));
+  return wanted.filter((action) => patterns.some((p) => p.test(action)));
+}
+
+/** The DynamoDB actions that change data. */
+export const DYNAMODB_WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:TransactWriteItems',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+  'dynamodb:DeleteTable',
+  'dynamodb:UpdateTable',
+] as const;

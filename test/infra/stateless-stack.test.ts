@@ -1,0 +1,264 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { infraConfig } from '../../infra/config.js';
+import { localResources } from '../../infra/local/resources.js';
+import { fallbackRoute, routes } from '../../infra/routes.js';
+import { StatelessStack } from '../../infra/stacks/stateless-stack.js';
+import type { WorkerDef } from '../../infra/workers.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import {
+  allowedActions,
+  apiNamed,
+  buildTestApp,
+  DYNAMODB_WRITE_ACTIONS,
+  functionOfHandler,
+  roleStatementsOfFunction,
+  routeKeyOf,
+  routesOfApi,
+  withDomain,
+} from './infra-support.js';
+
+const { built } = buildTestApp({ pipeline: false, nag: false });
+const clusters = [...built.regions.entries()].map(([label, stacks]) => ({ label, stacks }));
+
+/** Route key → handler file, each key once: what an API must serve. */
+const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
+  ...rows.map((r): [string, string] => [routeKeyOf(r), r.handler]),
+  ['$default', fallbackRoute.handler],
+];
+
+describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
+  const template = Template.fromStack(stacks.stateless);
+  const api = apiNamed(template, `${infraConfig.appName}-${label}`);
+  const downloadApi = apiNamed(template, `${infraConfig.appName}-${label}-download`);
+
+  it('serves every api-cluster route of the route table exactly once, plus $default, each on the function of its handler', () => {
+    const served = routesOfApi(template, api).map((r) => [r.routeKey, r.handlerFile]);
+    const expected = expectedRoutes(routes.filter((r) => r.cluster === 'api'));
+    expect(served.map(([key]) => key).sort()).toEqual(expected.map(([key]) => key).sort());
+    expect(served.sort()).toEqual(expected.sort());
+    expect(served.map(([key]) => key)).toContain('POST /v1/oauth/token');
+    expect(served.map(([key]) => key)).toContain('POST /v1/oauth/introspect');
+  });
+
+  it('serves only the download-cluster routes and its own $default on the download API', () => {
+    const served = routesOfApi(template, downloadApi).map((r) => [r.routeKey, r.handlerFile]);
+    expect(served.sort()).toEqual(expectedRoutes(routes.filter((r) => r.cluster === 'download')).sort());
+  });
+
+  it('builds one function per route with the house defaults', () => {
+    for (const route of [...routes, fallbackRoute]) functionOfHandler(template, route.handler);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+    const functions = template.findResources('AWS::Lambda::Function');
+    for (const [id, fn] of Object.entries(functions)) {
+      expect(fn.Properties, id).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
+        Environment: { Variables: { CLUSTER: label, NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: expect.anything() } },
+      });
+      expect(fn.Properties.Environment.Variables.AWS_REGION, id).toBeUndefined();
+    }
+    const logGroups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+    for (const group of logGroups) expect(group.Properties.RetentionInDays).toBe(infraConfig.logRetentionDays);
+  });
+
+  it('gives read-only routes no way to write to the table, and writers the write actions', () => {
+    for (const route of [...routes, fallbackRoute]) {
+      const statements = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
+      const writes = allowedActions(statements, DYNAMODB_WRITE_ACTIONS);
+      if (route.access === 'read') expect(writes, route.handler).toEqual([]);
+      else expect(writes, route.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+      expect(allowedActions(statements, ['dynamodb:Query', 'dynamodb:GetItem']), route.handler).toEqual(['dynamodb:Query', 'dynamodb:GetItem']);
+      expect(allowedActions(statements, ['dynamodb:Scan']), route.handler).toEqual([]);
+    }
+  });
+
+  it('names the table and its index in every DynamoDB grant, never a wildcard', () => {
+    for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        const actions: string[] = [statement.Action].flat();
+        if (!actions.some((a) => a.startsWith('dynamodb:'))) continue;
+        expect(JSON.stringify(statement.Resource)).not.toContain('*');
+        expect(JSON.stringify(statement.Resource)).toContain('/index/GSI1');
+      }
+    }
+  });
+
+  it('keeps the bucket and queues away from routes that are not export-related', () => {
+    for (const route of [...routes, fallbackRoute].filter((r) => r.cluster === 'api' && !r.scope?.scopes.includes('exports'))) {
+      const statements = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
+      expect(allowedActions(statements, ['s3:GetObject', 's3:PutObject', 'sqs:SendMessage', 'sqs:ReceiveMessage']), route.handler).toEqual([]);
+    }
+  });
+
+  it('throttles both APIs\' default stage and writes JSON access logs without headers', () => {
+    for (const apiId of [api, downloadApi]) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        ApiId: { Ref: apiId },
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: infraConfig.api.throttle.rateLimit, ThrottlingBurstLimit: infraConfig.api.throttle.burstLimit },
+        AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
+      });
+    }
+    for (const stage of Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))) {
+      const format = JSON.parse(stage.Properties.AccessLogSettings.Format) as Record<string, string>;
+      expect(format.requestId).toBe('$context.requestId');
+      expect(Object.values(format).filter((v) => /header|authorization|querystring/i.test(v))).toEqual([]);
+    }
+  });
+
+  it('outputs the API URL, the download URL and the operator CLI\'s arguments', () => {
+    template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+    template.hasOutput('DownloadUrl', { Value: Match.anyValue() });
+    const admin = JSON.stringify(template.findOutputs('AdminCommand'));
+    expect(admin).toContain(`--stage ${label} --table `);
+    expect(admin).toContain(`--region ${stacks.stateless.region}`);
+  });
+
+  it('has no custom domain unless one is configured', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
+  });
+});
+
+describe('rows that arrive later', () => {
+  const downloadRoute: RouteDef = {
+    ...fallbackRoute,
+    operationId: 'download-export-fixture',
+    method: 'GET',
+    path: '/v1/exports/{exportId}',
+    handler: 'functions/oauth/introspect-oauth-token.ts',
+    cluster: 'download',
+    access: 'read',
+  };
+  const exportRoute: RouteDef = {
+    ...fallbackRoute,
+    operationId: 'create-export-fixture',
+    method: 'POST',
+    path: '/v1/exports',
+    handler: 'functions/oauth/create-oauth-token.ts',
+    cluster: 'api',
+    access: 'write',
+    scope: { side: 'server', scopes: ['exports'] },
+  };
+  const bulkRoute = {
+    ...fallbackRoute,
+    operationId: 'bulk-fixture',
+    method: 'POST',
+    path: '/v1/bulk-fixture',
+    handler: 'functions/system/route-not-found.ts',
+    access: 'write',
+    sendsTo: [localResources.queues[0].name],
+  } as RouteDef;
+  const worker: WorkerDef = {
+    name: 'export-fixture',
+    queue: localResources.queues[0].name,
+    handler: 'functions/system/route-not-found.ts',
+    batchSize: 5,
+    timeoutSeconds: 60,
+    summary: 'fixture worker',
+  };
+  const { built: later } = buildTestApp({
+    pipeline: false,
+    nag: false,
+    clusters: ['api'],
+    routes: [...routes, downloadRoute, exportRoute, bulkRoute],
+    workers: [worker],
+  });
+  const stack = later.regions.get('api')?.stateless;
+  if (!stack) throw new Error('no api stack');
+  const template = Template.fromStack(stack);
+  const functionOf = (operationId: string): string => {
+    const fn = stack.functions.get(operationId);
+    if (!fn) throw new Error(operationId);
+    return stack.getLogicalId(fn.node.defaultChild as never);
+  };
+
+  it('puts a download-cluster route on the download API only, beside its $default', () => {
+    const download = routesOfApi(template, apiNamed(template, `${infraConfig.appName}-api-download`)).map((r) => r.routeKey);
+    expect(download.sort()).toEqual(['$default', 'GET /v1/exports/{exportId}']);
+    const main = routesOfApi(template, apiNamed(template, `${infraConfig.appName}-api`)).map((r) => r.routeKey);
+    expect(main).not.toContain('GET /v1/exports/{exportId}');
+    expect(main).toContain('POST /v1/exports');
+  });
+
+  it('lets the download route read export files but not write them or the table', () => {
+    const statements = roleStatementsOfFunction(template, functionOf(downloadRoute.operationId));
+    expect(allowedActions(statements, ['s3:GetObject', 's3:PutObject', ...DYNAMODB_WRITE_ACTIONS])).toEqual(['s3:GetObject']);
+  });
+
+  it('lets an exports-scope route enqueue jobs and read files', () => {
+    const statements = roleStatementsOfFunction(template, functionOf(exportRoute.operationId));
+    expect(allowedActions(statements, ['sqs:SendMessage', 's3:GetObject', 's3:PutObject'])).toEqual(['sqs:SendMessage', 's3:GetObject']);
+  });
+
+  it('gives a route that states the queues it sends to exactly those, and no bucket', () => {
+    const statements = roleStatementsOfFunction(template, functionOf(bulkRoute.operationId));
+    expect(allowedActions(statements, ['sqs:SendMessage', 's3:GetObject', 's3:PutObject'])).toEqual(['sqs:SendMessage']);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^POST /v1/bulk-fixture'),
+      Environment: { Variables: Match.objectLike({ JOBS_QUEUE_URL: Match.anyValue() }) },
+    });
+  });
+
+  it('feeds a worker from its queue in batches of its batch size, reporting partial failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionOf(`worker:${worker.name}`) },
+      BatchSize: worker.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: worker.timeoutSeconds, Description: Match.stringLikeRegexp('^worker export-fixture') });
+    expect(allowedActions(roleStatementsOfFunction(template, functionOf(`worker:${worker.name}`)), ['sqs:ReceiveMessage', 'sqs:DeleteMessage'])).toEqual([
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+    ]);
+  });
+
+  it('refuses a worker whose timeout the queue\'s visibility timeout cannot cover', () => {
+    const { app, built: plain } = buildTestApp({ pipeline: false, nag: false, clusters: ['api'], workers: [] });
+    const stateful = plain.regions.get('api')?.stateful;
+    if (!stateful) throw new Error('no api stack');
+    const tooSlow: WorkerDef = { ...worker, name: 'too-slow', timeoutSeconds: infraConfig.defaultWorkerTimeoutSeconds + 1 };
+    const cluster = { label: 'api' as const, region: stateful.region };
+    expect(
+      () =>
+        new StatelessStack(app, 'TooSlow', {
+          env: { account: infraConfig.account, region: stateful.region },
+          cluster,
+          config: infraConfig,
+          stateful,
+          routes,
+          fallbackRoute,
+          workers: [tooSlow],
+        }),
+    ).toThrow(/visibility timeout/);
+  });
+});
+
+describe('custom domains', () => {
+  const { built: withDomains } = buildTestApp({ pipeline: false, nag: false, clusters: ['api', 'us1'], config: withDomain(infraConfig) });
+
+  it.each([
+    ['api', 'api.example.com', 'download.example.com'],
+    ['us1', 'us1.api.example.com', 'us1.download.example.com'],
+  ] as const)('serves %s on %s and %s with a DNS-validated certificate and alias records', (label, apiHost, downloadHost) => {
+    const stack = withDomains.regions.get(label)?.stateless;
+    if (!stack) throw new Error(label);
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::CertificateManager::Certificate', {
+      DomainName: apiHost,
+      SubjectAlternativeNames: [downloadHost],
+      ValidationMethod: 'DNS',
+    });
+    for (const host of [apiHost, downloadHost]) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: host });
+      template.hasResourceProperties('AWS::Route53::RecordSet', { Name: `${host}.`, Type: 'A', HostedZoneId: 'Z0123456789EXAMPLE' });
+    }
+    template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 2);
+    template.hasOutput('ApiUrl', { Value: `https://${apiHost}/` });
+    template.hasOutput('DownloadUrl', { Value: `https://${downloadHost}/` });
+  });
+});
