@@ -25,7 +25,7 @@ function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined): AppKe
 }
 
 /**
- * Checks an X-App-Id / X-App-Token pair, always against a fresh read of the key, so blocking,
+ * Checks an X-App-Id / X-App-Token pair, always against a fresh, strongly consistent read of the key, so blocking,
  * deleting or regenerating a key takes effect on its next request.
  * @throws UnauthorizedError (wrong pair, blocked key), ForbiddenError (IP allow-list).
  */
@@ -35,7 +35,7 @@ export async function authenticateKeyPair(
   appToken: string,
   sourceIp: string | undefined,
 ): Promise<Principal> {
-  const key = await getAppKey(deps, appId);
+  const key = await getAppKey(deps, appId, true);
   const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
   const usable = checkKeyUsable(matches ? key : null, sourceIp);
   return { projectId: usable.projectId, appId: usable.appId, via: 'key_pair', keyPermissions: usable.permissions, tokenScopes: null };
