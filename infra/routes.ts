@@ -31,6 +31,110 @@ export const introspectOAuthTokenRoute: RouteDef = {
   summary: 'Introspect an OAuth 2.0 access token',
 };
 
+export const createCampaignRoute: RouteDef = {
+  operationId: 'create-campaign',
+  method: 'POST',
+  path: '/v1/campaigns',
+  handler: 'functions/campaigns/create-campaign.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['campaigns'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Create a campaign (and, with vouchers_count, its first vouchers)',
+};
+
+export const listCampaignsRoute: RouteDef = {
+  operationId: 'list-campaigns',
+  method: 'GET',
+  path: '/v1/campaigns',
+  handler: 'functions/campaigns/list-campaigns.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['campaigns'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'List campaigns (filters, order, page)',
+};
+
+export const getCampaignRoute: RouteDef = {
+  operationId: 'get-campaign',
+  method: 'GET',
+  path: '/v1/campaigns/{campaignId}',
+  handler: 'functions/campaigns/get-campaign.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['campaigns'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get a campaign by id or name',
+};
+
+export const addCampaignVouchersRoute: RouteDef = {
+  operationId: 'add-vouchers-to-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/vouchers',
+  handler: 'functions/campaigns/add-campaign-vouchers.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['campaigns'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Add a voucher to a campaign',
+};
+
+export const getVoucherRoute: RouteDef = {
+  operationId: 'get-voucher',
+  method: 'GET',
+  path: '/v1/vouchers/{code}',
+  handler: 'functions/vouchers/get-voucher.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['vouchers'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get a voucher by code or id',
+};
+
+export const deleteVoucherRoute: RouteDef = {
+  operationId: 'delete-voucher',
+  method: 'DELETE',
+  path: '/v1/vouchers/{code}',
+  handler: 'functions/vouchers/delete-voucher.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true, serviceOAuthHeader: true },
+  scope: { side: 'server', scopes: ['vouchers'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Move a voucher to the bin, or delete it permanently with force=true',
+};
+
+export const listBinEntriesRoute: RouteDef = {
+  operationId: 'list-bin-entries',
+  method: 'GET',
+  path: '/v1/trash-bin',
+  handler: 'functions/bin/list-bin-entries.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['trash-bin'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'List the entries of the bin',
+};
+
+export const createCampaignTemplateRoute: RouteDef = {
+  operationId: 'create-campaign-template',
+  method: 'POST',
+  path: '/v1/templates/campaigns',
+  handler: 'functions/templates/create-campaign-template.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['templates'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Create a campaign template from a campaign or a promotion tier',
+};
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. */
 export const fallbackRoute: RouteDef = {
   operationId: 'route-not-found',
@@ -45,4 +149,15 @@ export const fallbackRoute: RouteDef = {
   summary: 'Error object for unknown routes and methods',
 };
 
-export const routes: readonly RouteDef[] = [createOAuthTokenRoute, introspectOAuthTokenRoute];
+export const routes: readonly RouteDef[] = [
+  createOAuthTokenRoute,
+  introspectOAuthTokenRoute,
+  createCampaignRoute,
+  listCampaignsRoute,
+  getCampaignRoute,
+  addCampaignVouchersRoute,
+  getVoucherRoute,
+  deleteVoucherRoute,
+  listBinEntriesRoute,
+  createCampaignTemplateRoute,
+];

@@ -137,6 +137,30 @@ export class TooManyTokensError extends AppError {
   }
 }
 
+/** A campaign that cannot do what was asked (Voucherify's `invalid_campaign`), e.g. generate vouchers for a promotion. */
+export class InvalidCampaignError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_campaign', { message: 'Invalid Campaign', details });
+  }
+}
+
+/** A code pattern that cannot produce the codes asked for: it would otherwise be searched forever. */
+export class CodeSpaceExhaustedError extends AppError {
+  constructor(details: string) {
+    super(400, 'code_space_exhausted', { message: 'Not enough codes left', details });
+  }
+}
+
+/** Voucherify's error for a campaign type that templates cannot hold (only discount and gift campaigns). */
+export class UnsupportedTemplateTypeError extends AppError {
+  constructor(campaignType: string) {
+    super(400, 'campaign_type_is_not_supported_by_campaign_template', {
+      message: 'Campaign of the given type is not supported by campaign template',
+      details: `Templates can be made from DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns or promotion tiers, not from ${campaignType}`,
+    });
+  }
+}
+
 /** A write kept losing a race (optimistic lock); the caller may retry. */
 export class ConflictRetryError extends AppError {
   constructor(details: string) {

@@ -27,4 +27,67 @@ export const keys = {
   appKeysOfProjectPartition: (projectId: string): string => `${project(projectId)}#APPKEYS`,
 
   oauthToken: (tokenHash: string): ItemKey => ({ PK: `OAUTH#${tokenHash}`, SK: 'OAUTH' }),
+
+  /** A campaign, with its voucher template, promotion tiers and the exact `vouchersCount`. */
+  campaign: (projectId: string, campaignId: string): ItemKey => ({
+    PK: `${project(projectId)}#CAMPAIGN#${campaignId}`,
+    SK: 'CAMPAIGN',
+  }),
+  /** Reserves a campaign name in its project (names are unique, case-sensitive); holds the campaign id. */
+  campaignName: (projectId: string, name: string): ItemKey => ({
+    PK: `${project(projectId)}#CAMPAIGN_NAME#${name}`,
+    SK: 'CAMPAIGN_NAME',
+  }),
+  /**
+   * A campaign's compact listing entry: the fields list filters and orders need, in one partition
+   * per project, so listing reads small items instead of whole campaigns.
+   */
+  campaignListEntry: (projectId: string, createdAt: string, campaignId: string): ItemKey => ({
+    PK: `${project(projectId)}#CAMPAIGNS`,
+    SK: `${createdAt}#${campaignId}`,
+  }),
+  campaignListPartition: (projectId: string): string => `${project(projectId)}#CAMPAIGNS`,
+  /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */
+  promotionTier: (projectId: string, tierId: string): ItemKey => ({
+    PK: `${project(projectId)}#PROMO_TIER#${tierId}`,
+    SK: 'PROMO_TIER',
+  }),
+
+  /** A voucher, keyed by its code: the key itself makes codes unique per project. */
+  voucher: (projectId: string, code: string): ItemKey => ({ PK: `${project(projectId)}#VOUCHER#${code}`, SK: 'VOUCHER' }),
+  /** GSI1 entry listing a campaign's vouchers by creation time. */
+  voucherByCampaign: (projectId: string, campaignId: string, createdAt: string, voucherId: string) => ({
+    GSI1PK: `${project(projectId)}#CAMPAIGN#${campaignId}#VOUCHERS`,
+    GSI1SK: `${createdAt}#${voucherId}`,
+  }),
+  campaignVouchersPartition: (projectId: string, campaignId: string): string =>
+    `${project(projectId)}#CAMPAIGN#${campaignId}#VOUCHERS`,
+  /** Points a voucher id at its code, written in the same transaction as the voucher. */
+  voucherId: (projectId: string, voucherId: string): ItemKey => ({
+    PK: `${project(projectId)}#VOUCHER_ID#${voucherId}`,
+    SK: 'VOUCHER_ID',
+  }),
+
+  /** A bin entry; entry ids sort by time, so the partition reads in deletion order. */
+  binEntry: (projectId: string, entryId: string): ItemKey => ({ PK: `${project(projectId)}#BIN`, SK: entryId }),
+  binPartition: (projectId: string): string => `${project(projectId)}#BIN`,
+
+  category: (projectId: string, categoryId: string): ItemKey => ({
+    PK: `${project(projectId)}#CATEGORY#${categoryId}`,
+    SK: 'CATEGORY',
+  }),
+  /** Reserves a category name; holds the category id. */
+  categoryName: (projectId: string, name: string): ItemKey => ({
+    PK: `${project(projectId)}#CATEGORY_NAME#${name}`,
+    SK: 'CATEGORY_NAME',
+  }),
+
+  campaignTemplate: (projectId: string, templateId: string): ItemKey => ({
+    PK: `${project(projectId)}#TEMPLATE#${templateId}`,
+    SK: 'CAMPAIGN_TEMPLATE',
+  }),
+  campaignTemplateName: (projectId: string, name: string): ItemKey => ({
+    PK: `${project(projectId)}#TEMPLATE_NAME#${name}`,
+    SK: 'CAMPAIGN_TEMPLATE_NAME',
+  }),
 } as const;

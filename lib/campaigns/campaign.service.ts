@@ -1,0 +1,191 @@
+import { camelize } from '../case.js';
+import { resolveCategory } from '../categories/category.service.js';
+import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { resolveCodeConfig } from '../vouchers/code-generator.js';
+import { assertCodesFit, generateVouchers } from '../vouchers/voucher-generation.js';
+import { assertGeneratesVouchers, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
+import { campaignFilterPredicate } from './campaign-filters.js';
+import type { CreateCampaignBody, ListCampaignsQuery, PromotionTierInput, ValidityHoursInput } from './campaign.schema.js';
+import type { CampaignListEntry } from './campaign.repo.js';
+import * as repo from './campaign.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** Campaign ids as this service makes them (`camp_` + base62); only such strings are looked up as ids. */
+const CAMPAIGN_ID = /^camp_[0-9A-Za-z]{1,64}$/;
+const MAX_NAME_LENGTH = 200;
+
+interface ValidityInput {
+  start_date?: string | null | undefined;
+  expiration_date?: string | null | undefined;
+  validity_timeframe?: { interval: string; duration: string } | null | undefined;
+  validity_day_of_week?: number[] | null | undefined;
+  validity_hours?: ValidityHoursInput | null | undefined;
+}
+
+/**
+ * The validity window of a campaign or tier.
+ * @throws InvalidPayloadError when expiration precedes start, or a timeframe comes without a start date (spec).
+ */
+function validityOf(input: ValidityInput, where: string): Validity {
+  const startDate = input.start_date ?? null;
+  const expirationDate = input.expiration_date ?? null;
+  if (startDate && expirationDate && expirationDate < startDate) {
+    throw new InvalidPayloadError(`Property ${where}expiration_date must not be before start_date`);
+  }
+  if (input.validity_timeframe && !startDate) {
+    throw new InvalidPayloadError(`Property ${where}start_date is required when validity_timeframe is given`);
+  }
+  return {
+    startDate,
+    expirationDate,
+    validityTimeframe: input.validity_timeframe ?? null,
+    validityDayOfWeek: input.validity_day_of_week ?? null,
+    validityHours: input.validity_hours ? camelize(input.validity_hours) : null,
+  };
+}
+
+function voucherTemplateOf(body: CreateCampaignBody): VoucherTemplate | null {
+  if (body.campaign_type === 'PROMOTION') return null;
+  const v = body.voucher;
+  return {
+    type: v.type,
+    discount: 'discount' in v ? camelize(v.discount) : null,
+    gift: 'gift' in v ? camelize(v.gift) : null,
+    loyaltyCard: 'loyalty_card' in v ? camelize(v.loyalty_card) : null,
+    redemptionQuantity: v.redemption?.quantity ?? null,
+    codeConfig: resolveCodeConfig(v.code_config ? camelize(v.code_config) : undefined),
+    isReferralCode: body.campaign_type === 'REFERRAL_PROGRAM' ? (body.voucher.is_referral_code ?? true) : false,
+  };
+}
+
+function tiersOf(deps: Deps, tiers: PromotionTierInput[], now: string): PromotionTier[] {
+  return tiers.map((t, index) => ({
+    id: deps.ids.id('promo'),
+    name: t.name,
+    banner: t.banner ?? null,
+    discount: t.action ? camelize(t.action.discount) : null,
+    metadata: t.metadata ?? {},
+    active: t.active ?? true,
+    hierarchy: t.hierarchy ?? index + 1,
+    createdAt: now,
+    updatedAt: null,
+    ...validityOf(t, `.promotion.tiers.${index}.`),
+  }));
+}
+
+/**
+ * Creates a campaign of any of the five types, then, when `vouchers_count` asks for it, its
+ * first vouchers (synchronously, up to MAX_VOUCHERS_ON_CREATE). The campaign reports
+ * IN_PROGRESS while they are generated, DONE after, FAILED if generation could not finish.
+ * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id),
+ *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes).
+ */
+export async function createCampaign(deps: Deps, projectId: string, body: CreateCampaignBody): Promise<Campaign> {
+  const now = deps.clock.now().toISOString();
+  const type = body.type ?? (body.campaign_type === 'PROMOTION' ? 'STATIC' : 'AUTO_UPDATE');
+  const vouchersWanted = body.vouchers_count ?? 0;
+  const validity = validityOf(body, '.');
+  const category = await resolveCategory(deps, projectId, { name: body.category, id: body.category_id });
+  const campaign: Campaign = {
+    id: deps.ids.id('camp'),
+    projectId,
+    name: body.name,
+    campaignType: body.campaign_type,
+    type,
+    voucher: voucherTemplateOf(body),
+    referralProgram:
+      body.campaign_type === 'REFERRAL_PROGRAM'
+        ? camelize(body.referral_program ?? { conversion_event_type: 'redemption' as const })
+        : null,
+    promotionTiers: body.campaign_type === 'PROMOTION' ? tiersOf(deps, body.promotion?.tiers ?? [], now) : null,
+    autoJoin: body.auto_join ?? false,
+    joinOnce: body.join_once ?? false,
+    useVoucherMetadataSchema: body.use_voucher_metadata_schema ?? false,
+    activityDurationAfterPublishing: body.activity_duration_after_publishing ?? null,
+    vouchersCount: 0,
+    active: body.active ?? true,
+    metadata: body.metadata ?? {},
+    createdAt: now,
+    updatedAt: null,
+    creationStatus: vouchersWanted > 0 ? 'IN_PROGRESS' : 'DONE',
+    vouchersGenerationStatus: vouchersWanted > 0 ? 'IN_PROGRESS' : 'DONE',
+    protected: false,
+    category,
+    ...validity,
+  };
+  if (vouchersWanted > 0) {
+    assertGeneratesVouchers(campaign);
+    assertCodesFit(campaign.voucher.codeConfig, vouchersWanted, 0);
+  }
+  if (!(await repo.insertCampaign(deps, campaign))) {
+    throw new DuplicateError('campaign', `Duplicated campaign exists with name ${campaign.name}`, campaign.name);
+  }
+  if (vouchersWanted === 0) return campaign;
+  assertGeneratesVouchers(campaign);
+  try {
+    await generateVouchers(deps, campaign, vouchersWanted, { category: null });
+  } catch (error) {
+    await repo.setCampaignStatus(deps, campaign, 'FAILED');
+    throw error;
+  }
+  await repo.setCampaignStatus(deps, campaign, 'DONE');
+  return requireCampaign(deps, projectId, campaign.id);
+}
+
+async function requireCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign> {
+  const found = await repo.getCampaign(deps, projectId, campaignId);
+  if (!found) throw new NotFoundError('campaign', campaignId);
+  return found;
+}
+
+/**
+ * A campaign by id or by name (Voucherify accepts either in `{campaignId}`); an id wins when a
+ * string is both.
+ * @throws NotFoundError with the given reference as resource_id.
+ */
+export async function findCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
+  const [byId, idForName] = await Promise.all([
+    CAMPAIGN_ID.test(idOrName) ? repo.getCampaign(deps, projectId, idOrName) : Promise.resolve(null),
+    idOrName.length <= MAX_NAME_LENGTH ? repo.getCampaignIdByName(deps, projectId, idOrName) : Promise.resolve(null),
+  ]);
+  if (byId) return byId;
+  const byName = idForName ? await repo.getCampaign(deps, projectId, idForName) : null;
+  if (!byName) throw new NotFoundError('campaign', idOrName);
+  return byName;
+}
+
+export interface CampaignPage {
+  campaigns: Campaign[];
+  /** All campaigns matching the query, on every page. */
+  total: number;
+}
+
+const sortKey = (order: ListCampaignsQuery['order']) =>
+  order.endsWith('updated_at') ? (e: CampaignListEntry) => `${e.updatedAt ?? e.createdAt}#${e.id}` : (e: CampaignListEntry) => `${e.createdAt}#${e.id}`;
+
+/**
+ * GET /v1/campaigns: filters and orders the project's compact list entries, counts them all
+ * for `total`, then reads only the campaigns of the requested page (one BatchGet of ≤ 100).
+ * The cost grows with the project's campaign count, not with the page number or the table.
+ */
+export async function listCampaigns(deps: Deps, projectId: string, query: ListCampaignsQuery): Promise<CampaignPage> {
+  const areaFilter = query.access_settings?.filter;
+  const wantsAreas = !!areaFilter && Object.values(areaFilter).some((ids) => ids && ids.length > 0);
+  const matches = campaignFilterPredicate(query.filters ?? {}, deps.clock.now());
+  const entries = (await repo.listCampaignEntries(deps, projectId)).filter(
+    (e) =>
+      !wantsAreas &&
+      (query.campaign_type === undefined || e.campaignType === query.campaign_type) &&
+      (query.campaign_status === undefined || e.creationStatus === query.campaign_status) &&
+      (query.is_referral_code === undefined || e.isReferralCode === query.is_referral_code) &&
+      matches(e),
+  );
+  const key = sortKey(query.order);
+  const direction = query.order.startsWith('-') ? -1 : 1;
+  entries.sort((a, b) => (key(a) < key(b) ? -direction : key(a) > key(b) ? direction : 0));
+  const start = (query.page - 1) * query.limit;
+  const pageIds = entries.slice(start, start + query.limit).map((e) => e.id);
+  return { campaigns: pageIds.length > 0 ? await repo.getCampaigns(deps, projectId, pageIds) : [], total: entries.length };
+}

@@ -1,0 +1,97 @@
+import type { Camelize } from '../case.js';
+import { InvalidCampaignError } from '../errors.js';
+import type { Category } from '../categories/category.js';
+import type { CodeConfig } from '../vouchers/code-generator.js';
+import type {
+  CAMPAIGN_STATUSES,
+  CAMPAIGN_TYPES,
+  DiscountInput,
+  GiftInput,
+  LoyaltyCardTemplateInput,
+  ReferralProgramInput,
+  ValidityHoursInput,
+  ValidityTimeframeInput,
+} from './campaign.schema.js';
+
+export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export type GenerationType = 'AUTO_UPDATE' | 'STATIC' | 'STANDALONE';
+export type VoucherType = 'DISCOUNT_VOUCHER' | 'GIFT_VOUCHER' | 'LOYALTY_CARD';
+
+export type Discount = Camelize<DiscountInput>;
+export type GiftTemplate = Camelize<GiftInput>;
+export type LoyaltyCardTemplate = Camelize<LoyaltyCardTemplateInput>;
+export type ValidityTimeframe = Camelize<ValidityTimeframeInput>;
+export type ValidityHours = Camelize<ValidityHoursInput>;
+export type ReferralProgram = Camelize<ReferralProgramInput>;
+
+/** When a voucher or tier is valid, beyond its `active` switch. */
+export interface Validity {
+  startDate: string | null;
+  expirationDate: string | null;
+  validityTimeframe: ValidityTimeframe | null;
+  validityDayOfWeek: number[] | null;
+  validityHours: ValidityHours | null;
+}
+
+/** What every voucher of the campaign starts from. */
+export interface VoucherTemplate {
+  type: VoucherType;
+  discount: Discount | null;
+  gift: GiftTemplate | null;
+  loyaltyCard: LoyaltyCardTemplate | null;
+  /** Allowed redemptions per voucher; null = unlimited. */
+  redemptionQuantity: number | null;
+  codeConfig: CodeConfig;
+  isReferralCode: boolean;
+}
+
+export interface PromotionTier extends Validity {
+  id: string;
+  name: string;
+  banner: string | null;
+  discount: Discount | null;
+  metadata: Record<string, unknown>;
+  active: boolean;
+  hierarchy: number;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface Campaign extends Validity {
+  id: string;
+  projectId: string;
+  name: string;
+  campaignType: CampaignType;
+  type: GenerationType;
+  /** Null for a promotion, which has tiers instead. */
+  voucher: VoucherTemplate | null;
+  referralProgram: ReferralProgram | null;
+  /** Null unless campaignType is PROMOTION. */
+  promotionTiers: PromotionTier[] | null;
+  autoJoin: boolean;
+  joinOnce: boolean;
+  useVoucherMetadataSchema: boolean;
+  activityDurationAfterPublishing: string | null;
+  /** Vouchers currently in the campaign; changed only in the transaction that adds or removes one. */
+  vouchersCount: number;
+  active: boolean;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string | null;
+  creationStatus: CampaignStatus;
+  vouchersGenerationStatus: CampaignStatus;
+  protected: boolean;
+  category: Category | null;
+}
+
+/** A campaign whose vouchers can be generated: not a promotion, not STANDALONE. */
+export type VoucherCampaign = Campaign & { voucher: VoucherTemplate };
+
+/** @throws InvalidCampaignError when the campaign cannot hold generated vouchers (Voucherify's wording). */
+export function assertGeneratesVouchers(campaign: Campaign): asserts campaign is VoucherCampaign {
+  if (campaign.campaignType === 'PROMOTION' || campaign.type === 'STANDALONE' || !campaign.voucher) {
+    const kind = campaign.campaignType === 'PROMOTION' ? 'PROMOTION' : campaign.type;
+    throw new InvalidCampaignError(`You can not generate vouchers for ${kind} type campaign.`);
+  }
+}

@@ -1,0 +1,68 @@
+import * as z from 'zod';
+import { InvalidQueryParamsError } from '../errors.js';
+
+/** A query integer: digits only (no sign, exponent or fraction), then range-checked. */
+export const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.int().min(min).max(max));
+
+/** A query boolean: exactly `true` or `false`. */
+export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+type Nested = { [key: string]: Nested | string };
+
+const MAX_DEPTH = 6;
+
+/**
+ * Reads bracketed query parameters as objects, the way Voucherify's clients send list filters:
+ * `filters[campaigns][conditions][$in][0]=A` becomes `{ filters: { campaigns: { conditions: { $in: ['A'] } } } }`.
+ * Numeric or empty segments (`[0]`, `[]`) make arrays. A parameter sent both as a value and as an
+ * object, or nested deeper than six levels, is refused. A bracketless `filters={...}` JSON value
+ * is read as its object.
+ * @throws InvalidQueryParamsError naming the parameter.
+ */
+export function nestQuery(flat: Record<string, string>): Record<string, unknown> {
+  const root: Nested = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+    if (!match) throw new InvalidQueryParamsError(`Property .${key} is not a valid parameter name`);
+    const segments = [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
+    if (segments.length > MAX_DEPTH + 1) throw new InvalidQueryParamsError(`Property .${key} is nested too deeply`);
+    let node: Nested = root;
+    segments.forEach((segment, i) => {
+      const name = segment === '' ? String(Object.keys(node).length) : segment;
+      if (i === segments.length - 1) {
+        if (Object.hasOwn(node, name)) throw new InvalidQueryParamsError(`Property .${key} is given more than once`);
+        node[name] = value;
+        return;
+      }
+      const next = node[name] ?? {};
+      if (typeof next === 'string') throw new InvalidQueryParamsError(`Property .${key} is given both as a value and as an object`);
+      node[name] = next;
+      node = next;
+    });
+  }
+  const out = arrays(root) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(out)) {
+    if (typeof value === 'string' && value.trim().startsWith('{')) {
+      try {
+        out[name] = JSON.parse(value) as unknown;
+      } catch {
+        throw new InvalidQueryParamsError(`Property .${name} is not valid JSON`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Objects whose keys are exactly 0..n-1 become arrays. */
+function arrays(node: Nested | string): unknown {
+  if (typeof node === 'string') return node;
+  const entries = Object.entries(node);
+  const isList = entries.length > 0 && entries.every(([k], i) => k === String(i));
+  if (isList) return entries.map(([, v]) => arrays(v));
+  return Object.fromEntries(entries.map(([k, v]) => [k, arrays(v)]));
+}

@@ -1,0 +1,11 @@
+import type { CampaignTemplate } from './campaign-template.js';
+
+/** The campaign template object of the spec. */
+export const toCampaignTemplateReply = (t: CampaignTemplate): Record<string, unknown> => ({
+  id: t.id,
+  name: t.name,
+  ...(t.description !== null ? { description: t.description } : {}),
+  campaign_type: t.campaignType,
+  created_at: t.createdAt,
+  object: 'campaign_template',
+});

@@ -1,0 +1,157 @@
+import type { VoucherCampaign } from '../campaigns/campaign.js';
+import type { Category } from '../categories/category.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { CodeSpaceExhaustedError, ConflictRetryError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { type CodeConfig, CodeSampler, codeCapacity, codeLength, MAX_CODE_LENGTH } from './code-generator.js';
+import type { Voucher } from './voucher.js';
+import { insertVouchers, MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** What a request may set on the vouchers it adds; everything else comes from the campaign. */
+export interface VoucherOverrides {
+  category: Category | null;
+  metadata?: Record<string, unknown> | undefined;
+  /** undefined = the campaign's; null = unlimited. */
+  redemptionQuantity?: number | null | undefined;
+  additionalInfo?: string | undefined;
+  startDate?: string | undefined;
+  expirationDate?: string | undefined;
+  /** Replaces the campaign's code configuration for these vouchers. */
+  codeConfig?: CodeConfig | undefined;
+}
+
+/**
+ * A new voucher of the campaign: its template's type and benefit, the campaign's validity, and
+ * the request's overrides. A gift card starts with its full amount, a loyalty card with its points.
+ * @throws InvalidPayloadError when the resulting expiration date precedes the start date.
+ */
+export function newVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, campaign: VoucherCampaign, code: string, o: VoucherOverrides): Voucher {
+  const t = campaign.voucher;
+  const startDate = o.startDate ?? campaign.startDate;
+  const expirationDate = o.expirationDate ?? campaign.expirationDate;
+  if (startDate && expirationDate && expirationDate < startDate) {
+    throw new InvalidPayloadError(`The voucher would expire (${expirationDate}) before it starts (${startDate})`);
+  }
+  return {
+    id: deps.ids.id('v'),
+    code,
+    projectId: campaign.projectId,
+    campaignId: campaign.id,
+    campaignName: campaign.name,
+    category: o.category,
+    type: t.type,
+    discount: t.discount,
+    gift: t.gift
+      ? { amount: t.gift.amount, subtractedAmount: 0, balance: t.gift.balance ?? t.gift.amount, effect: t.gift.effect ?? null }
+      : null,
+    loyaltyCard: t.loyaltyCard
+      ? {
+          points: t.loyaltyCard.points,
+          balance: t.loyaltyCard.points,
+          nextExpirationDate: null,
+          nextExpirationPoints: null,
+          pendingPoints: 0,
+          expiredPoints: 0,
+          subtractedPoints: 0,
+        }
+      : null,
+    startDate,
+    expirationDate,
+    validityTimeframe: campaign.validityTimeframe,
+    validityDayOfWeek: campaign.validityDayOfWeek,
+    validityHours: campaign.validityHours,
+    active: true,
+    additionalInfo: o.additionalInfo ?? null,
+    metadata: o.metadata ?? {},
+    isReferralCode: t.isReferralCode,
+    createdAt: deps.clock.now().toISOString(),
+    updatedAt: null,
+    holderId: null,
+    referrerId: null,
+    redemptionQuantity: o.redemptionQuantity === undefined ? t.redemptionQuantity : o.redemptionQuantity,
+    redeemedQuantity: 0,
+    redeemedPoints: 0,
+    publishCount: 0,
+  };
+}
+
+/**
+ * Checks up front that `count` more codes can exist: the code length fits, and the pattern's
+ * space holds them. With the campaign's own configuration its current vouchers count as used.
+ * @throws InvalidPayloadError (too long), CodeSpaceExhaustedError (too few codes left).
+ */
+export function assertCodesFit(config: CodeConfig, count: number, alreadyUsed: number): void {
+  const length = codeLength(config);
+  if (length > MAX_CODE_LENGTH) {
+    throw new InvalidPayloadError(`Codes of this code_config would have ${length} characters; at most ${MAX_CODE_LENGTH} are allowed`);
+  }
+  const capacity = codeCapacity(config);
+  if (BigInt(alreadyUsed) + BigInt(count) > capacity) {
+    throw new CodeSpaceExhaustedError(
+      `Pattern ${config.pattern} with a charset of ${config.charset.length} characters allows ${capacity} codes; ` +
+        `${alreadyUsed} are in use and ${count} more were requested`,
+    );
+  }
+}
+
+/**
+ * Generates `count` vouchers with random codes and adds them to the campaign, in transactions of
+ * up to MAX_VOUCHERS_PER_TRANSACTION vouchers that also raise its `vouchersCount`. A code already
+ * taken in the project is replaced by a fresh candidate (conditional puts: nothing is ever
+ * overwritten); a crowded pattern ends in CodeSpaceExhaustedError rather than a loop.
+ * @returns the vouchers, in creation order.
+ * @throws CodeSpaceExhaustedError, InvalidPayloadError, NotFoundError (campaign gone), ConflictRetryError.
+ */
+export async function generateVouchers(deps: Deps, campaign: VoucherCampaign, count: number, o: VoucherOverrides): Promise<Voucher[]> {
+  const config = o.codeConfig ?? campaign.voucher.codeConfig;
+  assertCodesFit(config, count, o.codeConfig ? 0 : campaign.vouchersCount);
+  const sampler = new CodeSampler(config, count);
+  const made: Voucher[] = [];
+  let pending: Voucher[] = [];
+  let conflicts = 0;
+  while (made.length < count) {
+    const batchSize = Math.min(MAX_VOUCHERS_PER_TRANSACTION, count - made.length);
+    while (pending.length < batchSize) {
+      const code = sampler.next();
+      if (code === null) {
+        throw new CodeSpaceExhaustedError(
+          `No free code left for pattern ${config.pattern} after ${sampler.offered} candidates; ${made.length} of ${count} vouchers were added`,
+        );
+      }
+      pending.push(newVoucher(deps, campaign, code, o));
+    }
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending);
+    if (outcome.kind === 'ok') {
+      made.push(...pending);
+      pending = [];
+      conflicts = 0;
+    } else if (outcome.kind === 'codes_taken') {
+      pending = pending.filter((v) => !outcome.codes.includes(v.code));
+    } else if (outcome.kind === 'campaign_missing') {
+      throw new NotFoundError('campaign', campaign.id);
+    } else {
+      conflicts += 1;
+      if (conflicts >= MAX_CONFLICT_ATTEMPTS) throw new ConflictRetryError(`Too many concurrent additions to campaign ${campaign.id}`);
+      await backoff(conflicts);
+    }
+  }
+  return made;
+}
+
+/**
+ * Adds one voucher with the caller's code.
+ * @throws DuplicateError when the code exists in the project (case-sensitive), NotFoundError, ConflictRetryError.
+ */
+export async function addVoucherWithCode(deps: Deps, campaign: VoucherCampaign, code: string, o: VoucherOverrides): Promise<Voucher> {
+  const voucher = newVoucher(deps, campaign, code, o);
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher]);
+    if (outcome.kind === 'ok') return voucher;
+    if (outcome.kind === 'codes_taken') throw new DuplicateError('voucher', `Duplicated voucher exists with code ${code}`, code);
+    if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);
+    await backoff(attempt);
+  }
+  throw new ConflictRetryError(`Too many concurrent additions to campaign ${campaign.id}`);
+}

@@ -1,0 +1,155 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { binEntryPut } from '../bin/bin.repo.js';
+import type { BinEntry } from '../bin/bin-entry.js';
+import { keys } from '../db/keys.js';
+import { tableDesign } from '../db/table.js';
+import { MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from './voucher.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+const ENTITY = 'voucher';
+const SCHEMA_VERSION = 1;
+
+/** Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter. */
+export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 2);
+
+export const toDomain = (item: Record<string, unknown>): Voucher => {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, entity: _e, v: _v, ...rest } = item;
+  return rest as unknown as Voucher;
+};
+
+/** A voucher by its code (case-sensitive), read consistently. */
+export async function getVoucherByCode(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.tableName, Key: keys.voucher(projectId, code), ConsistentRead: true }),
+  );
+  return res.Item ? toDomain(res.Item) : null;
+}
+
+export async function getVoucherCodeById(deps: Deps, projectId: string, voucherId: string): Promise<string | null> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.tableName, Key: keys.voucherId(projectId, voucherId), ConsistentRead: true }),
+  );
+  return res.Item ? (res.Item.code as string) : null;
+}
+
+/**
+ * What an insert came to: written; some codes already taken (nothing written); the campaign is
+ * gone; or a race lost on the campaign counter (retry as is).
+ */
+export type InsertOutcome =
+  | { kind: 'ok' }
+  | { kind: 'codes_taken'; codes: string[] }
+  | { kind: 'campaign_missing' }
+  | { kind: 'conflict' };
+
+/**
+ * Inserts vouchers of one campaign and raises its `vouchersCount` by their number in one
+ * transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
+ */
+export async function insertVouchers(deps: Deps, projectId: string, campaignId: string, vouchers: Voucher[]): Promise<InsertOutcome> {
+  if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
+    throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
+  }
+  const items: TransactItem[] = vouchers.flatMap((voucher): TransactItem[] => [
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: {
+          ...keys.voucher(projectId, voucher.code),
+          ...keys.voucherByCampaign(projectId, campaignId, voucher.createdAt, voucher.id),
+          entity: ENTITY,
+          v: SCHEMA_VERSION,
+          ...voucher,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: { ...keys.voucherId(projectId, voucher.id), entity: 'voucher_id', v: SCHEMA_VERSION, code: voucher.code },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
+  items.push({
+    Update: {
+      TableName: deps.tableName,
+      Key: keys.campaign(projectId, campaignId),
+      UpdateExpression: 'ADD vouchersCount :n',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':n': vouchers.length },
+    },
+  });
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return { kind: 'ok' };
+  if (!('failed' in outcome)) return { kind: 'conflict' };
+  if (outcome.failed.includes(items.length - 1)) return { kind: 'campaign_missing' };
+  const codes = outcome.failed.filter((i) => i % 2 === 0).map((i) => vouchers[i / 2]?.code ?? '');
+  if (codes.length === 0) throw new Error('A random voucher id collided');
+  return { kind: 'codes_taken', codes };
+}
+
+/** What a removal came to: done; the voucher changed or went meanwhile (re-read); or a lost race (retry). */
+export type RemoveOutcome = 'ok' | 'changed' | 'conflict';
+
+/**
+ * Removes a voucher, its id pointer and one from its campaign's `vouchersCount` together, and
+ * with `binEntry` also puts it in the bin, all in one transaction. The voucher item must still be
+ * the one read (same id), so a concurrent delete or a re-created code is never removed by mistake.
+ */
+export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null): Promise<RemoveOutcome> {
+  const p = voucher.projectId;
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: deps.tableName,
+        Key: keys.voucher(p, voucher.code),
+        ConditionExpression: 'id = :id',
+        ExpressionAttributeValues: { ':id': voucher.id },
+      },
+    },
+    { Delete: { TableName: deps.tableName, Key: keys.voucherId(p, voucher.id) } },
+  ];
+  if (voucher.campaignId) {
+    items.push({
+      Update: {
+        TableName: deps.tableName,
+        Key: keys.campaign(p, voucher.campaignId),
+        UpdateExpression: 'ADD vouchersCount :minusOne',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    });
+  }
+  if (binEntry) items.push(binEntryPut(deps, p, binEntry));
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return 'ok';
+  if (!('failed' in outcome)) return 'conflict';
+  if (outcome.failed.includes(0)) return 'changed';
+  throw new Error(`Voucher ${voucher.id} could not be removed: its campaign or bin entry id is in an unexpected state`);
+}
+
+/** Codes of a campaign's vouchers in creation order (GSI1; eventually consistent, like any index read). */
+export async function listCampaignVoucherCodes(deps: Deps, projectId: string, campaignId: string): Promise<string[]> {
+  const codes: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await deps.ddb.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        IndexName: tableDesign.indexes.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.campaignVouchersPartition(projectId, campaignId) },
+        ProjectionExpression: 'code',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of res.Items ?? []) codes.push(item.code as string);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return codes;
+}

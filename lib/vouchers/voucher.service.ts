@@ -1,0 +1,104 @@
+import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
+import { camelize } from '../case.js';
+import { assertGeneratesVouchers } from '../campaigns/campaign.js';
+import { findCampaign } from '../campaigns/campaign.service.js';
+import { resolveCategory } from '../categories/category.service.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { resolveCodeConfig } from './code-generator.js';
+import type { Voucher } from './voucher.js';
+import { addVoucherWithCode, generateVouchers } from './voucher-generation.js';
+import * as repo from './voucher.repo.js';
+import { type AddVouchersBody, codeSchema } from './voucher.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** Voucher ids as this service makes them; only such strings are looked up as ids. */
+const VOUCHER_ID = /^v_[0-9A-Za-z]{1,64}$/;
+
+/**
+ * POST /v1/campaigns/{campaignId}/vouchers with a count of 1 (or none): one voucher, with the
+ * caller's code or a generated one.
+ * @throws InvalidQueryParamsError for a count above 1 (bulk generation is not available yet),
+ *   NotFoundError (campaign, category), InvalidCampaignError, DuplicateError, CodeSpaceExhaustedError.
+ */
+export async function addVoucherToCampaign(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string,
+  vouchersCount: number | undefined,
+  body: AddVouchersBody,
+): Promise<Voucher> {
+  if ((vouchersCount ?? 1) > 1) throw new InvalidQueryParamsError('vouchers_count above 1 is not supported yet');
+  const campaign = await findCampaign(deps, projectId, campaignRef);
+  assertGeneratesVouchers(campaign);
+  const overrides = {
+    category: await resolveCategory(deps, projectId, { name: body.category, id: body.category_id }),
+    metadata: body.metadata,
+    redemptionQuantity: body.redemption ? body.redemption.quantity : undefined,
+    additionalInfo: body.additional_info,
+    startDate: body.start_date,
+    expirationDate: body.expiration_date,
+    codeConfig: body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined,
+  };
+  if (body.code !== undefined) return addVoucherWithCode(deps, campaign, body.code, overrides);
+  const [voucher] = await generateVouchers(deps, campaign, 1, overrides);
+  if (!voucher) throw new Error('Generating one voucher produced none');
+  return voucher;
+}
+
+/** A voucher by code, else by id; null when neither exists. */
+async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher | null> {
+  if (codeSchema.safeParse(codeOrId).success) {
+    const byCode = await repo.getVoucherByCode(deps, projectId, codeOrId);
+    if (byCode) return byCode;
+  }
+  if (!VOUCHER_ID.test(codeOrId)) return null;
+  const code = await repo.getVoucherCodeById(deps, projectId, codeOrId);
+  if (!code) return null;
+  const voucher = await repo.getVoucherByCode(deps, projectId, code);
+  return voucher?.id === codeOrId ? voucher : null;
+}
+
+/**
+ * GET /v1/vouchers/{code}: by code or id.
+ * @throws NotFoundError (resource_id = the given code or id).
+ */
+export async function getVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
+  const voucher = await findVoucher(deps, projectId, codeOrId);
+  if (!voucher) throw new NotFoundError('voucher', codeOrId);
+  return voucher;
+}
+
+/**
+ * DELETE /v1/vouchers/{code}: without `force` the voucher goes to the bin, with `force` it is
+ * gone for good; either way its code is free at once and its campaign's count drops by one in
+ * the same transaction. Of concurrent deletes of one voucher exactly one succeeds; the others
+ * find nothing. (Redemptions would be removed here too; none can exist yet.)
+ * @throws NotFoundError (resource_id = the given code), ConflictRetryError.
+ */
+export async function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, force: boolean): Promise<void> {
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    const voucher = await findVoucher(deps, projectId, codeOrId);
+    if (!voucher) throw new NotFoundError('voucher', codeOrId);
+    const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher));
+    if (outcome === 'ok') return;
+    if (outcome === 'conflict') await backoff(attempt);
+  }
+  throw new ConflictRetryError(`Too many concurrent changes to voucher ${codeOrId}`);
+}
+
+function binEntryOf(deps: Pick<Runtime, 'clock'>, voucher: Voucher): BinEntry {
+  const now = deps.clock.now();
+  return {
+    id: binEntryId(now),
+    createdAt: now.toISOString(),
+    deletedByUserId: null,
+    resourceId: voucher.id,
+    resourceType: 'voucher',
+    resourceName: voucher.code,
+    resourceParentId: voucher.campaignId,
+    snapshot: { ...voucher },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Discount, Validity, VoucherType } from '../campaigns/campaign.js';
+import type { Category } from '../categories/category.js';
+
+export interface Gift {
+  amount: number;
+  subtractedAmount: number;
+  balance: number;
+  effect: string | null;
+}
+
+export interface LoyaltyCard {
+  points: number;
+  balance: number;
+  nextExpirationDate: string | null;
+  nextExpirationPoints: number | null;
+  pendingPoints: number;
+  expiredPoints: number;
+  subtractedPoints: number;
+}
+
+export interface Voucher extends Validity {
+  id: string;
+  code: string;
+  projectId: string;
+  campaignId: string | null;
+  /** The campaign's name when the voucher was made (names cannot change yet). */
+  campaignName: string | null;
+  category: Category | null;
+  type: VoucherType;
+  discount: Discount | null;
+  gift: Gift | null;
+  loyaltyCard: LoyaltyCard | null;
+  active: boolean;
+  additionalInfo: string | null;
+  metadata: Record<string, unknown>;
+  isReferralCode: boolean;
+  createdAt: string;
+  updatedAt: string | null;
+  holderId: string | null;
+  referrerId: string | null;
+  /** Allowed redemptions; null = unlimited. */
+  redemptionQuantity: number | null;
+  redeemedQuantity: number;
+  redeemedPoints: number;
+  publishCount: number;
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { Campaign } from '../../../lib/campaigns/campaign.js';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { listEntryOf } from '../../../lib/campaigns/campaign.repo.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { keys } from '../../../lib/db/keys.js';
+import { resolveCodeConfig } from '../../../lib/vouchers/code-generator.js';
+import { campaignApi } from '../../support/api.js';
+import { newProject, testRuntime } from '../../support/runtime.js';
+
+const COUNT = 5000;
+
+function campaign(projectId: string, i: number): Campaign {
+  return {
+    id: `camp_scale${String(i).padStart(5, '0')}`,
+    projectId,
+    name: `Scale ${String(i).padStart(5, '0')}`,
+    campaignType: i % 2 === 0 ? 'DISCOUNT_COUPONS' : 'GIFT_VOUCHERS',
+    type: 'AUTO_UPDATE',
+    voucher: {
+      type: i % 2 === 0 ? 'DISCOUNT_VOUCHER' : 'GIFT_VOUCHER',
+      discount: i % 2 === 0 ? { type: 'PERCENT', percentOff: 5 } : null,
+      gift: i % 2 === 0 ? null : { amount: 100 },
+      loyaltyCard: null,
+      redemptionQuantity: null,
+      codeConfig: resolveCodeConfig(undefined),
+      isReferralCode: false,
+    },
+    referralProgram: null,
+    promotionTiers: null,
+    autoJoin: false,
+    joinOnce: false,
+    useVoucherMetadataSchema: false,
+    activityDurationAfterPublishing: null,
+    vouchersCount: 0,
+    active: true,
+    metadata: {},
+    createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+    updatedAt: null,
+    creationStatus: 'DONE',
+    vouchersGenerationStatus: 'DONE',
+    protected: false,
+    category: null,
+    startDate: null,
+    expirationDate: null,
+    validityTimeframe: null,
+    validityDayOfWeek: null,
+    validityHours: null,
+  };
+}
+
+/**
+ * Writes campaigns and their list entries as the repo does, but with BatchWriteItem: seeding
+ * 5,000 through transactions takes longer than this file may.
+ */
+async function seed(runtime: Runtime, campaigns: Campaign[]): Promise<void> {
+  const items = campaigns.flatMap((c) => [
+    { ...keys.campaign(c.projectId, c.id), entity: 'campaign', v: 1, ...c },
+    { ...keys.campaignListEntry(c.projectId, c.createdAt, c.id), entity: 'campaign_list_entry', v: 1, ...listEntryOf(c) },
+  ]);
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  for (let i = 0; i < batches.length; i += 20) {
+    await Promise.all(
+      batches.slice(i, i + 20).map(async (batch) => {
+        let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+        while (pending.length > 0) {
+          const res = await runtime.ddb.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: pending } }));
+          pending = (res.UnprocessedItems?.[runtime.tableName] ?? []) as typeof pending;
+        }
+      }),
+    );
+  }
+}
+
+describe('GET /v1/campaigns with 5,000 campaigns', () => {
+  it('serves page 50 from the project\'s list entries and one batch read, without a scan', async () => {
+    const runtime = testRuntime();
+    const pair = await newProject(runtime);
+    await seed(runtime, Array.from({ length: COUNT }, (_, i) => campaign(pair.project_id, i)));
+
+    const sent: { name: string; input: Record<string, unknown> }[] = [];
+    const send = runtime.ddb.send.bind(runtime.ddb);
+    runtime.ddb.send = ((command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+      sent.push({ name: command.constructor.name, input: command.input });
+      return send(command as never);
+    }) as typeof runtime.ddb.send;
+    const api = campaignApi(runtime, pair);
+
+    const startedAt = Date.now();
+    const reply = await api.listCampaigns('limit=100&page=50&order=created_at');
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect(reply.status).toBe(200);
+    expect(reply.json.total).toBe(COUNT);
+    const page = reply.json.campaigns as { name: string }[];
+    expect(page).toHaveLength(100);
+    expect(page[0]?.name).toBe('Scale 04900');
+    expect(page[99]?.name).toBe('Scale 04999');
+
+    const data = sent.filter((c) => !(c.name === 'GetCommand' && String((c.input.Key as { PK: string }).PK).startsWith('APPKEY#')));
+    expect(data.some((c) => c.name.includes('Scan'))).toBe(false);
+    const queries = data.filter((c) => c.name === 'QueryCommand');
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) {
+      expect(q.input.IndexName).toBeUndefined();
+      expect(q.input.ExpressionAttributeValues).toEqual({ ':pk': keys.campaignListPartition(pair.project_id) });
+    }
+    expect(data.filter((c) => c.name === 'BatchGetCommand')).toHaveLength(1);
+    expect(data.length).toBe(queries.length + 1);
+
+    const gifts = await api.listCampaigns('campaign_type=GIFT_VOUCHERS&limit=100&page=25&order=-created_at');
+    expect(gifts.json.total).toBe(COUNT / 2);
+    expect((gifts.json.campaigns as { name: string }[]).map((c) => c.name).at(-1)).toBe('Scale 00001');
+    expect((await api.listCampaigns('limit=100&page=51')).json).toMatchObject({ campaigns: [], total: COUNT });
+  }, 60_000);
+});

@@ -1,0 +1,109 @@
+import { makeHandler as makeListBin } from '../../functions/bin/list-bin-entries.js';
+import { makeHandler as makeAddVouchers } from '../../functions/campaigns/add-campaign-vouchers.js';
+import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
+import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-campaign.js';
+import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
+import { makeHandler as makeDeleteVoucher } from '../../functions/vouchers/delete-voucher.js';
+import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
+import {
+  addCampaignVouchersRoute,
+  createCampaignRoute,
+  deleteVoucherRoute,
+  getCampaignRoute,
+  getVoucherRoute,
+  listBinEntriesRoute,
+  listCampaignsRoute,
+} from '../../infra/routes.js';
+import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { matchPath } from '../../lib/http/route-match.js';
+import type { Runtime } from '../../lib/runtime.js';
+import { call, type CallOptions, type Reply } from './invoke.js';
+import { keyPairHeaders } from './runtime.js';
+
+/** Calls a handler as API Gateway would for its route: method and path parameters from the row. */
+export async function callRoute(handler: ApiHandler, route: RouteDef, options: Omit<CallOptions, 'method' | 'pathParameters'>): Promise<Reply> {
+  const params = matchPath(route.path, options.path);
+  if (!params) throw new Error(`${options.path} does not match ${route.path}`);
+  return call(handler, { ...options, method: route.method, pathParameters: params });
+}
+
+const enc = encodeURIComponent;
+
+/** The campaign and voucher endpoints of one runtime, called with one project's key pair (or other headers). */
+export function campaignApi(runtime: Runtime, pair: IssuedKeyPair) {
+  const handlers = {
+    createCampaign: makeCreateCampaign(runtime),
+    getCampaign: makeGetCampaign(runtime),
+    listCampaigns: makeListCampaigns(runtime),
+    addVouchers: makeAddVouchers(runtime),
+    getVoucher: makeGetVoucher(runtime),
+    deleteVoucher: makeDeleteVoucher(runtime),
+    listBin: makeListBin(runtime),
+  };
+  const auth = keyPairHeaders(pair);
+  return {
+    handlers,
+    createCampaign: (json: unknown, headers = auth) =>
+      callRoute(handlers.createCampaign, createCampaignRoute, { path: '/v1/campaigns', json, headers }),
+    listCampaigns: (query = '', headers = auth) =>
+      callRoute(handlers.listCampaigns, listCampaignsRoute, { path: '/v1/campaigns', query, headers }),
+    getCampaign: (ref: string, headers = auth) =>
+      callRoute(handlers.getCampaign, getCampaignRoute, { path: `/v1/campaigns/${enc(ref)}`, headers }),
+    addVoucher: (ref: string, json: unknown = {}, query = '', headers = auth) =>
+      callRoute(handlers.addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${enc(ref)}/vouchers`, json, query, headers }),
+    getVoucher: (code: string, headers = auth) =>
+      callRoute(handlers.getVoucher, getVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, headers }),
+    deleteVoucher: (code: string, query = '', headers = auth) =>
+      callRoute(handlers.deleteVoucher, deleteVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, query, headers }),
+    listBin: (query = '', headers = auth) => callRoute(handlers.listBin, listBinEntriesRoute, { path: '/v1/trash-bin', query, headers }),
+  };
+}
+
+export type CampaignApi = ReturnType<typeof campaignApi>;
+
+/** A valid creation body for each campaign type. */
+export const campaignBodies = {
+  DISCOUNT_COUPONS: (name: string) => ({
+    name,
+    campaign_type: 'DISCOUNT_COUPONS',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+  }),
+  GIFT_VOUCHERS: (name: string) => ({
+    name,
+    campaign_type: 'GIFT_VOUCHERS',
+    voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000, effect: 'APPLY_TO_ORDER' } },
+  }),
+  LOYALTY_PROGRAM: (name: string) => ({
+    name,
+    campaign_type: 'LOYALTY_PROGRAM',
+    voucher: {
+      type: 'LOYALTY_CARD',
+      loyalty_card: { points: 100, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_YEAR' } },
+    },
+  }),
+  REFERRAL_PROGRAM: (name: string) => ({
+    name,
+    campaign_type: 'REFERRAL_PROGRAM',
+    referral_program: { conversion_event_type: 'redemption' },
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } },
+  }),
+  PROMOTION: (name: string) => ({
+    name,
+    campaign_type: 'PROMOTION',
+    promotion: {
+      tiers: [
+        { name: 'Tier A', banner: '10% off', action: { discount: { type: 'PERCENT', percent_off: 10 } } },
+        { name: 'Tier B', action: { discount: { type: 'AMOUNT', amount_off: 3000, effect: 'APPLY_TO_ORDER' } }, metadata: { level: 'B' } },
+      ],
+    },
+  }),
+} as const;
+
+/** Creates a discount campaign (optionally with a voucher template code_config) and returns its id. */
+export async function newCampaign(api: CampaignApi, body: Record<string, unknown> = campaignBodies.DISCOUNT_COUPONS('Campaign')): Promise<Record<string, unknown>> {
+  const reply = await api.createCampaign(body);
+  if (reply.status !== 200) throw new Error(`campaign not created: ${JSON.stringify(reply.json)}`);
+  return reply.json;
+}
