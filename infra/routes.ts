@@ -42,6 +42,8 @@ export const createCampaignRoute: RouteDef = {
   body: 'json',
   cluster: 'api',
   summary: 'Create a campaign (and, with vouchers_count, its first vouchers)',
+  // Above 100 vouchers the generation is a job on the jobs queue.
+  sendsTo: ['promo-engine-jobs'],
 };
 
 export const listCampaignsRoute: RouteDef = {
@@ -80,7 +82,21 @@ export const addCampaignVouchersRoute: RouteDef = {
   scope: { side: 'server', scopes: ['campaigns'] },
   body: 'json',
   cluster: 'api',
-  summary: 'Add a voucher to a campaign',
+  summary: 'Add a voucher to a campaign, or (vouchers_count > 1) start generating many',
+  sendsTo: ['promo-engine-jobs'],
+};
+
+export const getAsyncActionRoute: RouteDef = {
+  operationId: 'get-async-action',
+  method: 'GET',
+  path: '/v1/async-actions/{asyncActionId}',
+  handler: 'functions/async-actions/get-async-action.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['async-actions'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get an async action: status, progress and result',
 };
 
 export const getVoucherRoute: RouteDef = {
@@ -135,6 +151,97 @@ export const createCampaignTemplateRoute: RouteDef = {
   summary: 'Create a campaign template from a campaign or a promotion tier',
 };
 
+export const createRewardRoute: RouteDef = {
+  operationId: 'create-reward',
+  method: 'POST',
+  path: '/v1/rewards',
+  handler: 'functions/rewards/create-reward.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['rewards'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Create a reward (CAMPAIGN, COIN or MATERIAL)',
+};
+
+export const getRewardRoute: RouteDef = {
+  operationId: 'get-reward',
+  method: 'GET',
+  path: '/v1/rewards/{rewardId}',
+  handler: 'functions/rewards/get-reward.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['rewards'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get a reward',
+};
+
+export const createCustomEventSchemaRoute: RouteDef = {
+  operationId: 'create-custom-event-schema',
+  method: 'POST',
+  path: '/v1/custom-event-schemas',
+  handler: 'functions/custom-event-schemas/create-custom-event-schema.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['metadata-schemas'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Define a custom event and the metadata it carries',
+};
+
+export const listCustomEventSchemasRoute: RouteDef = {
+  operationId: 'list-custom-event-schemas',
+  method: 'GET',
+  path: '/v1/custom-event-schemas',
+  handler: 'functions/custom-event-schemas/list-custom-event-schemas.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['metadata-schemas'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'List the custom event schemas of the project',
+};
+
+export const getCustomEventSchemaRoute: RouteDef = {
+  operationId: 'get-custom-event-schema',
+  method: 'GET',
+  path: '/v1/custom-event-schemas/{schemaId}',
+  handler: 'functions/custom-event-schemas/get-custom-event-schema.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['metadata-schemas'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get a custom event schema by id or event name',
+};
+
+export const trackCustomEventRoute: RouteDef = {
+  operationId: 'track-custom-event',
+  method: 'POST',
+  path: '/v1/events',
+  handler: 'functions/events/track-custom-event.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['events'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Track a custom event (Idempotency-Key supported)',
+};
+
+export const createRewardAssignmentRoute: RouteDef = {
+  operationId: 'create-reward-assignment',
+  method: 'POST',
+  path: '/v1/rewards/{rewardId}/assignments',
+  handler: 'functions/rewards/create-reward-assignment.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['rewards'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Assign a reward to a loyalty program at a price in points',
+};
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. */
 export const fallbackRoute: RouteDef = {
   operationId: 'route-not-found',
@@ -156,8 +263,16 @@ export const routes: readonly RouteDef[] = [
   listCampaignsRoute,
   getCampaignRoute,
   addCampaignVouchersRoute,
+  getAsyncActionRoute,
   getVoucherRoute,
   deleteVoucherRoute,
   listBinEntriesRoute,
   createCampaignTemplateRoute,
+  createRewardRoute,
+  getRewardRoute,
+  createCustomEventSchemaRoute,
+  listCustomEventSchemasRoute,
+  getCustomEventSchemaRoute,
+  trackCustomEventRoute,
+  createRewardAssignmentRoute,
 ];

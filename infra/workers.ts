@@ -28,4 +28,15 @@ export interface WorkerDef {
  * retry (ReportBatchItemFailures); everything else in the batch is deleted. Throwing fails the
  * whole batch. Workers arrive with the features that enqueue work.
  */
-export const workers: readonly WorkerDef[] = [];
+export const generateVouchersWorker: WorkerDef = {
+  name: 'generate-vouchers',
+  queue: 'promo-engine-jobs',
+  handler: 'functions/workers/generate-vouchers.ts',
+  // One job per invocation: a job is long (up to 100,000 vouchers), and Lambda scales out by concurrency.
+  batchSize: 1,
+  // 100,000 vouchers are ~2,050 transactions; the queue's visibility timeout follows at 6x.
+  timeoutSeconds: 300,
+  summary: 'Generates the vouchers of bulk async actions (CAMPAIGN.VOUCHERS_GENERATE)',
+};
+
+export const workers: readonly WorkerDef[] = [generateVouchersWorker];

@@ -8,6 +8,10 @@ const envSchema = z.object({
   /** The cluster label of this deployment: api, us1, as1. */
   CLUSTER: z.string().min(1).default('api'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** The jobs queue; set only on the functions that enqueue work (routes with `sendsTo`). */
+  JOBS_QUEUE_URL: z.url().optional(),
+  /** Set only by the local runtime and tests, like DYNAMODB_ENDPOINT. */
+  SQS_ENDPOINT: z.url().optional(),
 });
 
 export interface Config {
@@ -16,6 +20,9 @@ export interface Config {
   dynamoDbEndpoint: string | undefined;
   cluster: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Absent on functions that enqueue nothing; whoever sends jobs fails loudly without it. */
+  jobsQueueUrl?: string | undefined;
+  sqsEndpoint?: string | undefined;
 }
 
 /**
@@ -36,5 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
     cluster: e.CLUSTER,
     logLevel: e.LOG_LEVEL,
+    jobsQueueUrl: e.JOBS_QUEUE_URL,
+    sqsEndpoint: e.SQS_ENDPOINT,
   };
 }

@@ -167,3 +167,27 @@ export class ConflictRetryError extends AppError {
     super(503, 'service_busy', { message: 'Service busy', details, headers: { 'Retry-After': '1' } });
   }
 }
+
+/** Voucherify's error for a reward balance that does not fit the reward's campaign type. */
+export class InvalidBalanceError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_balance', { message: "Property 'parameters.campaign.balance' is invalid", details });
+  }
+}
+
+/** Metadata that breaks its schema (Voucherify's `metadata_validation_failed`); details name each property. */
+export class MetadataValidationError extends AppError {
+  constructor(details: string) {
+    super(400, 'metadata_validation_failed', { message: 'Metadata validation failed', details });
+  }
+}
+
+/** An `Idempotency-Key` already used with a different request (IETF idempotency-key draft: 422). */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor(key: string) {
+    super(422, 'idempotency_key_reused', {
+      message: 'Idempotency key reused',
+      details: `The Idempotency-Key ${key} was already used with a different request in the last 24 hours; send a new key`,
+    });
+  }
+}

@@ -37,9 +37,16 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
 }
 
 let containerRuntime: Runtime | undefined;
+let containerConfig: Config | undefined;
+
+/** The configuration of this Lambda container (or local process), parsed from the environment once. */
+export function defaultConfig(): Config {
+  containerConfig ??= loadConfig(process.env);
+  return containerConfig;
+}
 
 /** The runtime of this Lambda container (or local process), built from the environment on first use. */
 export function defaultRuntime(): Runtime {
-  containerRuntime ??= createRuntime(loadConfig(process.env));
+  containerRuntime ??= createRuntime(defaultConfig());
   return containerRuntime;
 }

@@ -3,10 +3,12 @@ import { resolveCategory } from '../categories/category.service.js';
 import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
+import type { JobQueue } from '../jobs/job.js';
+import { enqueueVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { assertCodesFit, generateVouchers } from '../vouchers/voucher-generation.js';
 import { assertGeneratesVouchers, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
 import { campaignFilterPredicate } from './campaign-filters.js';
-import type { CreateCampaignBody, ListCampaignsQuery, PromotionTierInput, ValidityHoursInput } from './campaign.schema.js';
+import { type CreateCampaignBody, type ListCampaignsQuery, MAX_SYNC_VOUCHERS_ON_CREATE, type PromotionTierInput, type ValidityHoursInput } from './campaign.schema.js';
 import type { CampaignListEntry } from './campaign.repo.js';
 import * as repo from './campaign.repo.js';
 
@@ -77,12 +79,18 @@ function tiersOf(deps: Deps, tiers: PromotionTierInput[], now: string): Promotio
 
 /**
  * Creates a campaign of any of the five types, then, when `vouchers_count` asks for it, its
- * first vouchers (synchronously, up to MAX_VOUCHERS_ON_CREATE). The campaign reports
- * IN_PROGRESS while they are generated, DONE after, FAILED if generation could not finish.
+ * first vouchers: up to MAX_SYNC_VOUCHERS_ON_CREATE within the request, more through an async
+ * action on the jobs queue (the reply then shows IN_PROGRESS). The campaign reports IN_PROGRESS
+ * while they are generated, DONE after, FAILED if generation could not finish.
  * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id),
- *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes).
+ *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes; checked before anything is written).
  */
-export async function createCampaign(deps: Deps, projectId: string, body: CreateCampaignBody): Promise<Campaign> {
+export async function createCampaign(
+  deps: Deps & { jobs: JobQueue },
+  projectId: string,
+  body: CreateCampaignBody,
+  requestId: string,
+): Promise<Campaign> {
   const now = deps.clock.now().toISOString();
   const type = body.type ?? (body.campaign_type === 'PROMOTION' ? 'STATIC' : 'AUTO_UPDATE');
   const vouchersWanted = body.vouchers_count ?? 0;
@@ -124,6 +132,15 @@ export async function createCampaign(deps: Deps, projectId: string, body: Create
   }
   if (vouchersWanted === 0) return campaign;
   assertGeneratesVouchers(campaign);
+  if (vouchersWanted > MAX_SYNC_VOUCHERS_ON_CREATE) {
+    try {
+      await enqueueVoucherGeneration(deps, campaign, vouchersWanted, { category: null }, { requestId, campaignCreation: true });
+    } catch (error) {
+      await repo.setCampaignStatus(deps, campaign, 'FAILED');
+      throw error;
+    }
+    return campaign;
+  }
   try {
     await generateVouchers(deps, campaign, vouchersWanted, { category: null });
   } catch (error) {

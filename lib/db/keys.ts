@@ -90,4 +90,73 @@ export const keys = {
     PK: `${project(projectId)}#TEMPLATE_NAME#${name}`,
     SK: 'CAMPAIGN_TEMPLATE_NAME',
   }),
+
+  /** A reward (CAMPAIGN, COIN or MATERIAL). */
+  reward: (projectId: string, rewardId: string): ItemKey => ({ PK: `${project(projectId)}#REWARD#${rewardId}`, SK: 'REWARD' }),
+  /** A reward assignment by its id (`rewa_...`). */
+  rewardAssignment: (projectId: string, assignmentId: string): ItemKey => ({
+    PK: `${project(projectId)}#REWARD_ASSIGNMENT#${assignmentId}`,
+    SK: 'REWARD_ASSIGNMENT',
+  }),
+  /** GSI1 entry listing a reward's assignments by creation time. */
+  rewardAssignmentByReward: (projectId: string, rewardId: string, createdAt: string, assignmentId: string) => ({
+    GSI1PK: `${project(projectId)}#REWARD#${rewardId}#ASSIGNMENTS`,
+    GSI1SK: `${createdAt}#${assignmentId}`,
+  }),
+  /** One reward on one campaign: the key itself makes the pair unique. Holds a copy of the assignment. */
+  rewardAssignmentPair: (projectId: string, rewardId: string, campaignId: string): ItemKey => ({
+    PK: `${project(projectId)}#REWARD_ASSIGNMENT#${rewardId}#${campaignId}`,
+    SK: 'REWARD_ASSIGNMENT_PAIR',
+  }),
+  /** GSI1 entry listing a campaign's reward assignments by creation time. */
+  rewardAssignmentByCampaign: (projectId: string, campaignId: string, createdAt: string, assignmentId: string) => ({
+    GSI1PK: `${project(projectId)}#CAMPAIGN#${campaignId}#REWARDS`,
+    GSI1SK: `${createdAt}#${assignmentId}`,
+  }),
+
+  /** A custom event schema, keyed by its event name (unique per project, case-sensitive). */
+  customEventSchema: (projectId: string, eventName: string): ItemKey => ({
+    PK: `${project(projectId)}#EVENT_SCHEMA#${eventName}`,
+    SK: 'EVENT_SCHEMA',
+  }),
+  /** GSI1 entry listing a project's custom event schemas by creation time. */
+  customEventSchemaListEntry: (projectId: string, createdAt: string, schemaId: string) => ({
+    GSI1PK: `${project(projectId)}#EVENT_SCHEMAS`,
+    GSI1SK: `${createdAt}#${schemaId}`,
+  }),
+  customEventSchemasPartition: (projectId: string): string => `${project(projectId)}#EVENT_SCHEMAS`,
+  /** Points a custom event schema id (`ms_...`) at its event name. */
+  customEventSchemaId: (projectId: string, schemaId: string): ItemKey => ({
+    PK: `${project(projectId)}#EVENT_SCHEMA_ID#${schemaId}`,
+    SK: 'EVENT_SCHEMA_ID',
+  }),
+
+  /** A customer by id (`cust_...`). */
+  customer: (projectId: string, customerId: string): ItemKey => ({
+    PK: `${project(projectId)}#CUSTOMER#${customerId}`,
+    SK: 'CUSTOMER',
+  }),
+  /** Points a customer `source_id` at the customer id: the key makes source ids unique per project. */
+  customerSourceId: (projectId: string, sourceId: string): ItemKey => ({
+    PK: `${project(projectId)}#CUSTOMER_SRC#${sourceId}`,
+    SK: 'CUSTOMER_SRC',
+  }),
+  /** A custom event, in its customer's partition (the customer's activity, in time order). */
+  customEvent: (projectId: string, customerId: string, createdAt: string, eventId: string): ItemKey => ({
+    PK: `${project(projectId)}#CUSTOMER#${customerId}#EVENTS`,
+    SK: `EVENT#${createdAt}#${eventId}`,
+  }),
+  customerEventsPartition: (projectId: string, customerId: string): string => `${project(projectId)}#CUSTOMER#${customerId}#EVENTS`,
+
+  /** An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by conditional writes. */
+  asyncAction: (projectId: string, asyncActionId: string): ItemKey => ({
+    PK: `${project(projectId)}#ASYNC_ACTION#${asyncActionId}`,
+    SK: 'ASYNC_ACTION',
+  }),
+
+  /** The first reply to a request sent with an `Idempotency-Key`, with the request's fingerprint. */
+  idempotencyRecord: (projectId: string, key: string): ItemKey => ({
+    PK: `${project(projectId)}#IDEMPOTENCY#${key}`,
+    SK: 'IDEMPOTENCY',
+  }),
 } as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * POST /v1/templates/campaigns. Exactly one of `campaign_id` and `promotion_tier_id` must be set

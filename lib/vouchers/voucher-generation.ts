@@ -1,6 +1,6 @@
 import type { VoucherCampaign } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, ConflictRetryError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { type CodeConfig, CodeSampler, codeCapacity, codeLength, MAX_CODE_LENGTH } from './code-generator.js';
@@ -96,6 +96,13 @@ export function assertCodesFit(config: CodeConfig, count: number, alreadyUsed: n
   }
 }
 
+/** A bulk job's guard failed: another worker moved the job on meanwhile, and nothing was written. */
+export class GenerationGuardFailed extends Error {
+  constructor() {
+    super('The generation guard failed: the job moved on meanwhile');
+  }
+}
+
 /**
  * Generates `count` vouchers with random codes and adds them to the campaign, in transactions of
  * up to MAX_VOUCHERS_PER_TRANSACTION vouchers that also raise its `vouchersCount`. A code already
@@ -104,7 +111,15 @@ export function assertCodesFit(config: CodeConfig, count: number, alreadyUsed: n
  * @returns the vouchers, in creation order.
  * @throws CodeSpaceExhaustedError, InvalidPayloadError, NotFoundError (campaign gone), ConflictRetryError.
  */
-export async function generateVouchers(deps: Deps, campaign: VoucherCampaign, count: number, o: VoucherOverrides): Promise<Voucher[]> {
+export async function generateVouchers(
+  deps: Deps,
+  campaign: VoucherCampaign,
+  count: number,
+  o: VoucherOverrides,
+  /** Written with the vouchers (then count ≤ MAX_VOUCHERS_PER_TRANSACTION): a failed guard throws GenerationGuardFailed. */
+  guard?: TransactItem,
+): Promise<Voucher[]> {
+  if (guard && count > MAX_VOUCHERS_PER_TRANSACTION) throw new Error(`A guarded generation holds at most ${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   const config = o.codeConfig ?? campaign.voucher.codeConfig;
   assertCodesFit(config, count, o.codeConfig ? 0 : campaign.vouchersCount);
   const sampler = new CodeSampler(config, count);
@@ -122,11 +137,13 @@ export async function generateVouchers(deps: Deps, campaign: VoucherCampaign, co
       }
       pending.push(newVoucher(deps, campaign, code, o));
     }
-    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending);
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard);
     if (outcome.kind === 'ok') {
       made.push(...pending);
       pending = [];
       conflicts = 0;
+    } else if (outcome.kind === 'guard_failed') {
+      throw new GenerationGuardFailed();
     } else if (outcome.kind === 'codes_taken') {
       pending = pending.filter((v) => !outcome.codes.includes(v.code));
     } else if (outcome.kind === 'campaign_missing') {

@@ -12,8 +12,11 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 const ENTITY = 'voucher';
 const SCHEMA_VERSION = 1;
 
-/** Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter. */
-export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 2);
+/**
+ * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
+ * and one slot for a caller's guard (a bulk job's progress checkpoint).
+ */
+export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / 2);
 
 export const toDomain = (item: Record<string, unknown>): Voucher => {
   const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, entity: _e, v: _v, ...rest } = item;
@@ -37,19 +40,27 @@ export async function getVoucherCodeById(deps: Deps, projectId: string, voucherI
 
 /**
  * What an insert came to: written; some codes already taken (nothing written); the campaign is
- * gone; or a race lost on the campaign counter (retry as is).
+ * gone; the caller's guard failed (nothing written); or a race lost on the campaign counter (retry as is).
  */
 export type InsertOutcome =
   | { kind: 'ok' }
   | { kind: 'codes_taken'; codes: string[] }
   | { kind: 'campaign_missing' }
+  | { kind: 'guard_failed' }
   | { kind: 'conflict' };
 
 /**
  * Inserts vouchers of one campaign and raises its `vouchersCount` by their number in one
  * transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
+ * A `guard` item (a conditional write of the caller's) joins the transaction: all or nothing.
  */
-export async function insertVouchers(deps: Deps, projectId: string, campaignId: string, vouchers: Voucher[]): Promise<InsertOutcome> {
+export async function insertVouchers(
+  deps: Deps,
+  projectId: string,
+  campaignId: string,
+  vouchers: Voucher[],
+  guard?: TransactItem,
+): Promise<InsertOutcome> {
   if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
     throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   }
@@ -75,6 +86,7 @@ export async function insertVouchers(deps: Deps, projectId: string, campaignId: 
       },
     },
   ]);
+  const guardIndex = guard ? items.push(guard) - 1 : -1;
   items.push({
     Update: {
       TableName: deps.tableName,
@@ -88,7 +100,8 @@ export async function insertVouchers(deps: Deps, projectId: string, campaignId: 
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };
   if (outcome.failed.includes(items.length - 1)) return { kind: 'campaign_missing' };
-  const codes = outcome.failed.filter((i) => i % 2 === 0).map((i) => vouchers[i / 2]?.code ?? '');
+  if (outcome.failed.includes(guardIndex)) return { kind: 'guard_failed' };
+  const codes = outcome.failed.filter((i) => i % 2 === 0 && i < 2 * vouchers.length).map((i) => vouchers[i / 2]?.code ?? '');
   if (codes.length === 0) throw new Error('A random voucher id collided');
   return { kind: 'codes_taken', codes };
 }

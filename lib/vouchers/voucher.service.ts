@@ -1,3 +1,4 @@
+import type { AsyncAction } from '../async-actions/async-action.js';
 import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
@@ -5,7 +6,9 @@ import { findCampaign } from '../campaigns/campaign.service.js';
 import { resolveCategory } from '../categories/category.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
+import { enqueueVoucherGeneration } from './bulk-generation.js';
 import { resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, generateVouchers } from './voucher-generation.js';
@@ -17,20 +20,26 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 /** Voucher ids as this service makes them; only such strings are looked up as ids. */
 const VOUCHER_ID = /^v_[0-9A-Za-z]{1,64}$/;
 
+/** What adding vouchers came to: the one voucher, or the async action generating many. */
+export type AddVouchersOutcome = { kind: 'voucher'; voucher: Voucher } | { kind: 'async'; action: AsyncAction };
+
 /**
- * POST /v1/campaigns/{campaignId}/vouchers with a count of 1 (or none): one voucher, with the
- * caller's code or a generated one.
- * @throws InvalidQueryParamsError for a count above 1 (bulk generation is not available yet),
- *   NotFoundError (campaign, category), InvalidCampaignError, DuplicateError, CodeSpaceExhaustedError.
+ * POST /v1/campaigns/{campaignId}/vouchers. With a count of 1 (or none): one voucher, with the
+ * caller's code or a generated one. With more: an async action whose job is on the queue; the
+ * code space is checked before anything is enqueued.
+ * @throws InvalidQueryParamsError (a code with a count above 1), NotFoundError (campaign, category),
+ *   InvalidCampaignError, DuplicateError, CodeSpaceExhaustedError.
  */
-export async function addVoucherToCampaign(
-  deps: Deps,
+export async function addVouchersToCampaign(
+  deps: Deps & { jobs: JobQueue },
   projectId: string,
   campaignRef: string,
   vouchersCount: number | undefined,
   body: AddVouchersBody,
-): Promise<Voucher> {
-  if ((vouchersCount ?? 1) > 1) throw new InvalidQueryParamsError('vouchers_count above 1 is not supported yet');
+  requestId: string,
+): Promise<AddVouchersOutcome> {
+  const count = vouchersCount ?? 1;
+  if (count > 1 && body.code !== undefined) throw new InvalidQueryParamsError('A code can be given only with vouchers_count 1');
   const campaign = await findCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   const overrides = {
@@ -42,10 +51,13 @@ export async function addVoucherToCampaign(
     expirationDate: body.expiration_date,
     codeConfig: body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined,
   };
-  if (body.code !== undefined) return addVoucherWithCode(deps, campaign, body.code, overrides);
+  if (count > 1) {
+    return { kind: 'async', action: await enqueueVoucherGeneration(deps, campaign, count, overrides, { requestId, campaignCreation: false }) };
+  }
+  if (body.code !== undefined) return { kind: 'voucher', voucher: await addVoucherWithCode(deps, campaign, body.code, overrides) };
   const [voucher] = await generateVouchers(deps, campaign, 1, overrides);
   if (!voucher) throw new Error('Generating one voucher produced none');
-  return voucher;
+  return { kind: 'voucher', voucher };
 }
 
 /** A voucher by code, else by id; null when neither exists. */

@@ -4,7 +4,7 @@ import { infraConfig } from '../../infra/config.js';
 import { localResources } from '../../infra/local/resources.js';
 import { fallbackRoute, routes } from '../../infra/routes.js';
 import { StatelessStack } from '../../infra/stacks/stateless-stack.js';
-import type { WorkerDef } from '../../infra/workers.js';
+import { workers, type WorkerDef } from '../../infra/workers.js';
 import type { RouteDef } from '../../lib/http/route.js';
 import {
   allowedActions,
@@ -46,9 +46,9 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     expect(served.sort()).toEqual(expectedRoutes(routes.filter((r) => r.cluster === 'download')).sort());
   });
 
-  it('builds one function per route with the house defaults', () => {
+  it('builds one function per route and per worker with the house defaults', () => {
     for (const route of [...routes, fallbackRoute]) functionOfHandler(template, route.handler);
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length);
     const functions = template.findResources('AWS::Lambda::Function');
     for (const [id, fn] of Object.entries(functions)) {
       expect(fn.Properties, id).toMatchObject({
@@ -87,10 +87,22 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
   });
 
-  it('keeps the bucket and queues away from routes that are not export-related', () => {
+  it('keeps the bucket and queues away from routes that are not export-related, and lets the enqueuing ones only send', () => {
     for (const route of [...routes, fallbackRoute].filter((r) => r.cluster === 'api' && !r.scope?.scopes.includes('exports'))) {
       const statements = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
-      expect(allowedActions(statements, ['s3:GetObject', 's3:PutObject', 'sqs:SendMessage', 'sqs:ReceiveMessage']), route.handler).toEqual([]);
+      const expected = route.sendsTo?.length ? ['sqs:SendMessage'] : [];
+      expect(allowedActions(statements, ['s3:GetObject', 's3:PutObject', 'sqs:SendMessage', 'sqs:ReceiveMessage']), route.handler).toEqual(expected);
+    }
+  });
+
+  it('feeds the voucher-generation worker from the jobs queue, with table writes and no way to send or read files', () => {
+    for (const worker of workers) {
+      const statements = roleStatementsOfFunction(template, functionOfHandler(template, worker.handler));
+      expect(allowedActions(statements, ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage', 's3:GetObject']), worker.handler).toEqual([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+      ]);
+      expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
     }
   });
 

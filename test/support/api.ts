@@ -1,3 +1,4 @@
+import { makeHandler as makeGetAsyncAction } from '../../functions/async-actions/get-async-action.js';
 import { makeHandler as makeListBin } from '../../functions/bin/list-bin-entries.js';
 import { makeHandler as makeAddVouchers } from '../../functions/campaigns/add-campaign-vouchers.js';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
@@ -9,6 +10,7 @@ import {
   addCampaignVouchersRoute,
   createCampaignRoute,
   deleteVoucherRoute,
+  getAsyncActionRoute,
   getCampaignRoute,
   getVoucherRoute,
   listBinEntriesRoute,
@@ -16,6 +18,7 @@ import {
 } from '../../infra/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
+import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
 import type { RouteDef } from '../../lib/http/route.js';
 import { matchPath } from '../../lib/http/route-match.js';
 import type { Runtime } from '../../lib/runtime.js';
@@ -31,13 +34,25 @@ export async function callRoute(handler: ApiHandler, route: RouteDef, options: O
 
 const enc = encodeURIComponent;
 
-/** The campaign and voucher endpoints of one runtime, called with one project's key pair (or other headers). */
-export function campaignApi(runtime: Runtime, pair: IssuedKeyPair) {
+/** A jobs queue that keeps what it is given (nothing runs it): for tests that deliver jobs by hand. */
+export class RecordingJobQueue implements JobQueue {
+  readonly sent: JobMessage[] = [];
+  async send(job: JobMessage): Promise<void> {
+    this.sent.push(job);
+  }
+}
+
+/**
+ * The campaign and voucher endpoints of one runtime, called with one project's key pair (or other
+ * headers). Bulk generation enqueues on `jobs` (default: a queue that only records).
+ */
+export function campaignApi(runtime: Runtime, pair: IssuedKeyPair, jobs: JobQueue = new RecordingJobQueue()) {
   const handlers = {
-    createCampaign: makeCreateCampaign(runtime),
+    getAsyncAction: makeGetAsyncAction(runtime),
+    createCampaign: makeCreateCampaign(runtime, jobs),
     getCampaign: makeGetCampaign(runtime),
     listCampaigns: makeListCampaigns(runtime),
-    addVouchers: makeAddVouchers(runtime),
+    addVouchers: makeAddVouchers(runtime, jobs),
     getVoucher: makeGetVoucher(runtime),
     deleteVoucher: makeDeleteVoucher(runtime),
     listBin: makeListBin(runtime),
@@ -58,6 +73,8 @@ export function campaignApi(runtime: Runtime, pair: IssuedKeyPair) {
     deleteVoucher: (code: string, query = '', headers = auth) =>
       callRoute(handlers.deleteVoucher, deleteVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, query, headers }),
     listBin: (query = '', headers = auth) => callRoute(handlers.listBin, listBinEntriesRoute, { path: '/v1/trash-bin', query, headers }),
+    getAsyncAction: (id: string, headers = auth) =>
+      callRoute(handlers.getAsyncAction, getAsyncActionRoute, { path: `/v1/async-actions/${enc(id)}`, headers }),
   };
 }
 

@@ -168,7 +168,7 @@ describe('POST /v1/campaigns', () => {
     ['a malformed date', { ...campaignBodies.DISCOUNT_COUPONS('X'), start_date: '2026-13-01' }],
     ['a weekday of 7', { ...campaignBodies.DISCOUNT_COUPONS('X'), validity_day_of_week: [7] }],
     ['vouchers on a promotion', { ...campaignBodies.PROMOTION('X'), vouchers_count: 1 }],
-    ['more vouchers than one request generates', { ...campaignBodies.DISCOUNT_COUPONS('X'), vouchers_count: 101 }],
+    ['more vouchers than a campaign is created with', { ...campaignBodies.DISCOUNT_COUPONS('X'), vouchers_count: 100_001 }],
     ['an empty name', campaignBodies.DISCOUNT_COUPONS('')],
   ])('refuses %s with 400 invalid_payload', async (_, body) => {
     const { api } = await setup();

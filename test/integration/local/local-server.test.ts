@@ -23,7 +23,8 @@ const serverLines: string[] = [];
 const logger = createLogger('info', (line) => serverLines.push(line));
 
 async function start(options: Partial<Parameters<typeof startLocal>[0]> = {}): Promise<LocalRuntime> {
-  const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, engines: engines(), logger, ...options });
+  // No workers unless a test asks: a default worker polling the suite's shared jobs queue would take other tests' messages.
+  const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, engines: engines(), logger, workers: [], ...options });
   started.push(local);
   return local;
 }

@@ -152,12 +152,12 @@ describe('POST /v1/campaigns/{campaignId}/vouchers', () => {
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_payload', details: expect.any(String) });
   });
 
-  it('refuses vouchers_count above 1 for now with 400 invalid_query_params saying so', async () => {
+  it('refuses a given code with vouchers_count above 1 with 400 invalid_query_params saying so', async () => {
     const { api } = await setup();
     const campaign = await newCampaign(api);
-    const reply = await api.addVoucher(campaign.id as string, {}, 'vouchers_count=2');
+    const reply = await api.addVoucher(campaign.id as string, { code: 'ONE-CODE' }, 'vouchers_count=2');
     expect(reply.status).toBe(400);
-    expect(reply.json).toMatchObject({ key: 'invalid_query_params', details: 'vouchers_count above 1 is not supported yet' });
+    expect(reply.json).toMatchObject({ key: 'invalid_query_params', details: 'A code can be given only with vouchers_count 1' });
     expect((await api.getCampaign(campaign.id as string)).json.vouchers_count).toBe(0);
   });
 

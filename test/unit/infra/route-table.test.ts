@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fallbackRoute, routes } from '../../../infra/routes.js';
+import { workers } from '../../../infra/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -15,9 +16,10 @@ function handlerFiles(dir: string): string[] {
 describe('route table', () => {
   const all = [...routes, fallbackRoute];
 
-  it('gives every handler file under functions/ exactly one route', () => {
+  it('gives every handler file under functions/ exactly one route, or exactly one worker row', () => {
     for (const file of handlerFiles(join(root, 'functions'))) {
-      expect(all.filter((r) => r.handler === file), file).toHaveLength(1);
+      const rows = all.filter((r) => r.handler === file).length + workers.filter((w) => w.handler === file).length;
+      expect(rows, file).toBe(1);
     }
     expect(new Set(all.map((r) => r.handler)).size).toBe(all.length);
   });

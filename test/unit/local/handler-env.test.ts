@@ -29,6 +29,8 @@ describe('handler environment of the local runtime', () => {
       dynamoDbEndpoint: 'http://127.0.0.1:1001',
       cluster: 'api',
       logLevel: 'warn',
+      jobsQueueUrl: engines.queueUrls['promo-engine-jobs'],
+      sqsEndpoint: 'http://127.0.0.1:1003',
     });
   });
 

@@ -1,0 +1,67 @@
+import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import type { Customer, CustomerFields } from './customer.js';
+import { customerFieldsOf } from './customer.mapper.js';
+import * as repo from './customer.repo.js';
+import type { CustomerInput } from './customer.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** Fields of `wanted` whose value differs from the customer's. */
+function changes(customer: Customer, wanted: CustomerFields): CustomerFields {
+  return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !same(customer[k as keyof Customer], v))) as CustomerFields;
+}
+
+async function applyChanges(deps: Deps, customer: Customer, wanted: CustomerFields): Promise<Customer> {
+  const diff = changes(customer, wanted);
+  if (Object.keys(diff).length === 0) return customer;
+  const updated = await repo.updateCustomerFields(deps, customer.projectId, customer.id, diff, deps.clock.now().toISOString());
+  if (!updated) throw new NotFoundError('customer', customer.id);
+  return updated;
+}
+
+async function bySourceId(deps: Deps, projectId: string, sourceId: string): Promise<Customer | null> {
+  const id = await repo.getCustomerIdBySourceId(deps, projectId, sourceId);
+  return id ? repo.getCustomer(deps, projectId, id) : null;
+}
+
+/**
+ * The customer a request names, created or updated as Voucherify does: by `id` (which must exist;
+ * `source_id` is then ignored), else by `source_id`, created on first use. The other fields sent
+ * replace the stored ones. A new source id yields one customer however many requests race for it:
+ * the creating write is conditional, and the losers read the winner's customer back.
+ * @throws NotFoundError (customer) for an unknown `id`.
+ */
+export async function upsertCustomer(deps: Deps, projectId: string, input: CustomerInput): Promise<Customer> {
+  const fields = customerFieldsOf(input);
+  if (input.id !== undefined) {
+    const existing = await repo.getCustomer(deps, projectId, input.id);
+    if (!existing) throw new NotFoundError('customer', input.id);
+    return applyChanges(deps, existing, fields);
+  }
+  const sourceId = input.source_id;
+  if (sourceId === undefined) throw new InvalidPayloadError('Property .customer must have source_id (or the id of an existing customer)');
+  const existing = await bySourceId(deps, projectId, sourceId);
+  if (existing) return applyChanges(deps, existing, fields);
+  const customer: Customer & { sourceId: string } = {
+    id: deps.ids.id('cust'),
+    projectId,
+    sourceId,
+    name: null,
+    email: null,
+    description: null,
+    phone: null,
+    birthdate: null,
+    address: null,
+    metadata: {},
+    ...fields,
+    createdAt: deps.clock.now().toISOString(),
+    updatedAt: null,
+  };
+  if (await repo.insertCustomer(deps, customer)) return customer;
+  const winner = await bySourceId(deps, projectId, sourceId);
+  if (!winner) throw new Error(`Customer with source id ${sourceId} was claimed but cannot be read`);
+  return applyChanges(deps, winner, fields);
+}

@@ -1,0 +1,28 @@
+export interface CustomerAddress {
+  city?: string;
+  state?: string;
+  line1?: string;
+  line2?: string;
+  country?: string;
+  postalCode?: string;
+}
+
+/** A customer, known by its id (`cust_...`) and usually by the merchant's `sourceId`. */
+export interface Customer {
+  id: string;
+  projectId: string;
+  sourceId: string | null;
+  name: string | null;
+  email: string | null;
+  description: string | null;
+  phone: string | null;
+  /** YYYY-MM-DD. */
+  birthdate: string | null;
+  address: CustomerAddress | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+/** Fields a request may set on a customer (absent = leave as is). */
+export type CustomerFields = Partial<Pick<Customer, 'name' | 'email' | 'description' | 'phone' | 'birthdate' | 'address' | 'metadata'>>;

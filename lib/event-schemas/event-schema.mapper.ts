@@ -1,0 +1,22 @@
+import type { CustomEventSchema } from './event-schema.js';
+
+/** Voucherify's custom event schema object; `deleted` only where true, `updated_at` only once updated. */
+export const toEventSchemaReply = (s: CustomEventSchema): Record<string, unknown> => ({
+  id: s.id,
+  name: s.name,
+  schema: {
+    properties: Object.fromEntries(
+      Object.entries(s.properties).map(([name, p]) => [name, { type: p.type, optional: p.optional, ...(p.deleted ? { deleted: true } : {}) }]),
+    ),
+  },
+  created_at: s.createdAt,
+  ...(s.updatedAt !== null ? { updated_at: s.updatedAt } : {}),
+  object: 'custom-event-schema',
+});
+
+export const toEventSchemaListReply = (schemas: CustomEventSchema[]): Record<string, unknown> => ({
+  object: 'list',
+  data_ref: 'data',
+  data: schemas.map(toEventSchemaReply),
+  total: schemas.length,
+});

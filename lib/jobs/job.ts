@@ -1,0 +1,24 @@
+import * as z from 'zod';
+
+/** Async action ids as this service makes them (`aa_` + base62). */
+export const ASYNC_ACTION_ID = /^aa_[0-9A-Za-z]{1,64}$/;
+
+/**
+ * A message on the jobs queue. It names the work only: what to generate (campaign, count,
+ * overrides) is read from the async action item, so a forged or stale message cannot ask for
+ * anything the API did not accept.
+ */
+export const jobMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('generate-vouchers'),
+    projectId: z.string().min(1).max(100),
+    asyncActionId: z.string().regex(ASYNC_ACTION_ID),
+  }),
+]);
+export type JobMessage = z.output<typeof jobMessageSchema>;
+
+/** Where jobs are put. The SQS implementation lives in sqs-job-queue.ts, imported only by the handlers that enqueue. */
+export interface JobQueue {
+  /** @throws Error when the queue refuses the message (the caller marks its async action FAILED). */
+  send(job: JobMessage): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import type { Reward, RewardAssignment } from './reward.js';
+
+function parametersReply(r: Reward): Record<string, unknown> {
+  switch (r.type) {
+    case 'CAMPAIGN':
+      return {
+        campaign: {
+          id: r.campaign.campaignId,
+          ...(r.campaign.balance !== null ? { balance: r.campaign.balance } : {}),
+          type: r.campaign.campaignType,
+        },
+      };
+    case 'COIN':
+      return { coin: { exchange_ratio: r.coin.exchangeRatio, points_ratio: r.coin.pointsRatio } };
+    case 'MATERIAL':
+      return { product: { id: r.product.productId, sku_id: r.product.skuId } };
+  }
+}
+
+/** The reward object (Voucherify's shape). */
+export const toRewardReply = (r: Reward): Record<string, unknown> => ({
+  id: r.id,
+  name: r.name,
+  type: r.type,
+  parameters: parametersReply(r),
+  stock: r.stock,
+  redeemed: r.redeemed,
+  attributes: {
+    ...(r.attributes.imageUrl !== undefined ? { image_url: r.attributes.imageUrl } : {}),
+    ...(r.attributes.description !== undefined ? { description: r.attributes.description } : {}),
+  },
+  metadata: r.metadata,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+  object: 'reward',
+});
+
+/** The reward assignment object of the spec. */
+export const toRewardAssignmentReply = (a: RewardAssignment): Record<string, unknown> => ({
+  id: a.id,
+  reward_id: a.rewardId,
+  related_object_id: a.campaignId,
+  related_object_type: 'campaign',
+  parameters: { loyalty: { points: a.points } },
+  created_at: a.createdAt,
+  updated_at: a.updatedAt,
+  object: 'reward_assignment',
+});

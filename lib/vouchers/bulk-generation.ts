@@ -1,0 +1,113 @@
+import type { AsyncAction } from '../async-actions/async-action.js';
+import {
+  failAsyncAction,
+  finishAsyncAction,
+  getAsyncAction,
+  insertAsyncAction,
+  progressItem,
+  startAsyncAction,
+} from '../async-actions/async-action.repo.js';
+import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
+import { getCampaign, setCampaignStatus } from '../campaigns/campaign.repo.js';
+import { AppError, ConflictRetryError } from '../errors.js';
+import type { JobQueue } from '../jobs/job.js';
+import type { Runtime } from '../runtime.js';
+import { assertCodesFit, GenerationGuardFailed, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
+import { MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/**
+ * Starts a bulk generation: checks up front that the code space holds `count` more codes, writes
+ * the async action (ENQUEUED) and puts its job on the queue. When the queue refuses, the action
+ * (and, for a new campaign, the campaign) is marked FAILED before the error goes on.
+ * @throws CodeSpaceExhaustedError, InvalidPayloadError (codes too long), Error (queue unavailable).
+ */
+export async function enqueueVoucherGeneration(
+  deps: Deps & { jobs: JobQueue },
+  campaign: VoucherCampaign,
+  count: number,
+  overrides: VoucherOverrides,
+  options: { requestId: string; campaignCreation: boolean },
+): Promise<AsyncAction> {
+  const config = overrides.codeConfig ?? campaign.voucher.codeConfig;
+  assertCodesFit(config, count, overrides.codeConfig ? 0 : campaign.vouchersCount);
+  const now = deps.clock.now().toISOString();
+  const action: AsyncAction = {
+    id: deps.ids.id('aa'),
+    projectId: campaign.projectId,
+    type: 'CAMPAIGN.VOUCHERS_GENERATE',
+    status: 'ENQUEUED',
+    requestId: options.requestId,
+    campaignId: campaign.id,
+    requested: count,
+    doneCount: 0,
+    campaignCreation: options.campaignCreation,
+    overrides,
+    failure: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
+  await insertAsyncAction(deps, action);
+  try {
+    await deps.jobs.send({ type: 'generate-vouchers', projectId: action.projectId, asyncActionId: action.id });
+  } catch (error) {
+    await failGeneration(deps, action.projectId, action.id, 'The generation job could not be enqueued');
+    throw error;
+  }
+  return action;
+}
+
+/**
+ * Marks a generation FAILED with a reason (and its new campaign's creation status with it).
+ * Does nothing to an action that is already final: a status never moves back.
+ */
+export async function failGeneration(deps: Deps, projectId: string, asyncActionId: string, reason: string): Promise<void> {
+  const failed = await failAsyncAction(deps, projectId, asyncActionId, reason, deps.clock.now().toISOString());
+  if (!failed?.campaignCreation) return;
+  const campaign = await getCampaign(deps, projectId, failed.campaignId);
+  if (campaign) await setCampaignStatus(deps, campaign, 'FAILED');
+}
+
+/**
+ * The worker's side of a bulk generation, safe to run any number of times for one action, even
+ * at once: it resumes from the action's `doneCount`, and each batch of vouchers is written in one
+ * transaction with the progress checkpoint (which holds only at the count this run read), so a
+ * batch is written once and `vouchers_count` stays exact. A final action is left as it is.
+ * A failure the request could have caused (code space full, campaign deleted) ends the action
+ * FAILED and returns; anything else (the table unavailable, contention) throws for a retry.
+ * @throws Error, ConflictRetryError: transient; the message should be retried.
+ */
+export async function runVoucherGeneration(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+  let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
+  if (!action) return getAsyncAction(deps, projectId, asyncActionId);
+  try {
+    const campaign = await getCampaign(deps, projectId, action.campaignId);
+    if (!campaign) {
+      await failGeneration(deps, projectId, asyncActionId, `Campaign ${action.campaignId} was deleted`);
+      return getAsyncAction(deps, projectId, asyncActionId);
+    }
+    assertGeneratesVouchers(campaign);
+    while (action.doneCount < action.requested) {
+      const n = Math.min(MAX_VOUCHERS_PER_TRANSACTION, action.requested - action.doneCount);
+      const guard = progressItem(deps, action, action.doneCount, n, deps.clock.now().toISOString());
+      try {
+        await generateVouchers(deps, campaign, n, action.overrides, guard);
+        action = { ...action, doneCount: action.doneCount + n };
+      } catch (error) {
+        if (!(error instanceof GenerationGuardFailed)) throw error;
+        const fresh = await getAsyncAction(deps, projectId, asyncActionId);
+        if (fresh?.status !== 'IN_PROGRESS') return fresh;
+        action = fresh;
+      }
+    }
+    if (action.campaignCreation) await setCampaignStatus(deps, campaign, 'DONE');
+    await finishAsyncAction(deps, action, deps.clock.now().toISOString());
+    return getAsyncAction(deps, projectId, asyncActionId);
+  } catch (error) {
+    if (!(error instanceof AppError) || error instanceof ConflictRetryError) throw error;
+    await failGeneration(deps, projectId, asyncActionId, `${error.message}: ${error.details ?? ''}`.trim());
+    return getAsyncAction(deps, projectId, asyncActionId);
+  }
+}

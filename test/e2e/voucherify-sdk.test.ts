@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
+import { localResources } from '../../infra/local/resources.js';
+import { createProject } from '../../lib/app-keys/app-key.service.js';
+import { silentLogger } from '../../lib/logger.js';
+import { engines, testRuntime } from '../support/runtime.js';
+
+let local: LocalRuntime;
+let sqs: SQSClient;
+const queueUrls: string[] = [];
+let client: ReturnType<typeof VoucherifyServerSide>;
+
+/**
+ * The official SDK against the whole local runtime (HTTP server, handlers, the real worker and
+ * poller), on the suite's engines but with a jobs queue of this file's own.
+ */
+beforeAll(async () => {
+  const e = engines();
+  sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const name = `sdk-${randomUUID().slice(0, 8)}`;
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+  const main = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: { VisibilityTimeout: '60', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount: 3 }) },
+    }),
+  );
+  queueUrls.push(main.QueueUrl ?? '', dlq.QueueUrl ?? '');
+  const [jobs] = localResources.queues;
+  local = await startLocal({
+    dataDir: null,
+    port: 0,
+    downloadPort: 0,
+    logger: silentLogger,
+    logLevel: 'error',
+    engines: { ...e, queueUrls: { [jobs.name]: main.QueueUrl ?? '', [jobs.deadLetter]: dlq.QueueUrl ?? '' } },
+  });
+  const pair = await createProject(testRuntime(), 'sdk project');
+  client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: local.apiUrl });
+});
+
+afterAll(async () => {
+  await local?.stop();
+  for (const url of queueUrls) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => undefined);
+  sqs?.destroy();
+});
+
+describe('the official Voucherify SDK against the local server', () => {
+  it('creates, lists and reads campaigns, adds vouchers one and many, reads and deletes them, and follows the async action', async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK campaign',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'AUTO_UPDATE',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 15 }, code_config: { pattern: 'SDK-#####', charset: 'ABCDEFGHJK' } },
+    });
+    expect(campaign).toMatchObject({ name: 'SDK campaign', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 0, object: 'campaign' });
+    expect(campaign.id).toMatch(/^camp_/);
+
+    const listed = await client.campaigns.list({ limit: 10, page: 1 });
+    expect(listed).toMatchObject({ object: 'list', data_ref: 'campaigns', total: 1 });
+    expect(listed.campaigns.map((c) => c.id)).toEqual([campaign.id]);
+
+    const one = await client.campaigns.addVoucher(campaign.id, { metadata: { source: 'sdk' } });
+    expect(one).toMatchObject({ campaign_id: campaign.id, type: 'DISCOUNT_VOUCHER', metadata: { source: 'sdk' } });
+    expect((one as { code: string }).code).toMatch(/^SDK-[A-K]{5}$/);
+    const code = (one as { code: string }).code;
+
+    const bulk = (await client.campaigns.addVoucher(campaign.id, {}, { vouchers_count: 40 })) as unknown as { async_action_id: string };
+    expect(bulk.async_action_id).toMatch(/^aa_/);
+    let action = await client.asyncActions.get(bulk.async_action_id);
+    for (let i = 0; i < 200 && action.status !== 'DONE' && action.status !== 'FAILED'; i += 1) {
+      await sleep(100);
+      action = await client.asyncActions.get(bulk.async_action_id);
+    }
+    expect(action).toMatchObject({ id: bulk.async_action_id, type: 'CAMPAIGN.VOUCHERS_GENERATE', status: 'DONE', progress: 100, object: 'async_action' });
+    expect(action.result).toEqual({ message: 'Generated 40 vouchers.', done_count: 40 });
+    expect((await client.campaigns.get(campaign.id)).vouchers_count).toBe(41);
+
+    const voucher = await client.vouchers.get(code);
+    expect(voucher).toMatchObject({ code, campaign: 'SDK campaign', campaign_id: campaign.id, object: 'voucher' });
+
+    await expect(client.vouchers.delete(code)).resolves.toBeFalsy();
+    await expect(client.vouchers.get(code)).rejects.toMatchObject({ code: 404, key: 'not_found', resource_type: 'voucher' });
+    expect((await client.campaigns.get(campaign.id)).vouchers_count).toBe(40);
+  });
+
+  it('deletes permanently with force', async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK force',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STATIC',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 100 } },
+    });
+    const { code } = (await client.campaigns.addVoucher(campaign.id)) as { code: string };
+    await client.vouchers.delete(code, { force: true });
+    await expect(client.vouchers.get(code)).rejects.toMatchObject({ code: 404 });
+  });
+});

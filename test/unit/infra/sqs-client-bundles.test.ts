@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { lambdaExternalModules } from '../../../infra/constructs/bundling-settings.js';
+import { fallbackRoute, routes } from '../../../infra/routes.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+async function bundledModules(handler: string): Promise<string[]> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, handler)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: join(root, 'cdk.out', 'sqs-bundle-check', 'index.mjs'),
+    external: [...lambdaExternalModules],
+    logLevel: 'silent',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+describe('SQS client in handler bundles', () => {
+  it('is bundled only into the handlers of routes that send to a queue', async () => {
+    for (const route of [...routes, fallbackRoute]) {
+      const hasSqs = (await bundledModules(route.handler)).some((m) => m.includes('@aws-sdk/client-sqs'));
+      expect(hasSqs, route.handler).toBe((route.sendsTo?.length ?? 0) > 0);
+    }
+  }, 60_000);
+});
