@@ -10,7 +10,7 @@ export const CAMPAIGN_STATUSES = ['DONE', 'IN_PROGRESS', 'FAILED', 'DRAFT', 'MOD
 /** Vouchers a campaign may be created with; above MAX_SYNC_VOUCHERS_ON_CREATE a worker generates them. */
 export const MAX_VOUCHERS_ON_CREATE = 100_000;
 /** Vouchers generated within the create request itself; more go to the jobs queue. */
-export const MAX_SYNC_VOUCHERS_ON_CREATE = 100;
+export const MAX_SYNC_VOUCHERS_ON_CREATE = 1;
 /** Promotion tiers per campaign: each needs a pointer item in the creating transaction (≤ 100 items). */
 export const MAX_PROMOTION_TIERS = 50;
 /** Serialized size limit of a `metadata` object: keeps every item well under DynamoDB's 400 KB. */

@@ -6,6 +6,9 @@ import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-ca
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
 import { makeHandler as makeDeleteVoucher } from '../../functions/vouchers/delete-voucher.js';
 import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
+import { makeHandler as makeVoucherWorker } from '../../functions/workers/generate-vouchers.js';
+import { lambdaContext } from '../../infra/local/api-gateway-event.js';
+import { toSqsRecord } from '../../infra/local/sqs-poller.js';
 import {
   addCampaignVouchersRoute,
   createCampaignRoute,
@@ -39,6 +42,17 @@ export class RecordingJobQueue implements JobQueue {
   readonly sent: JobMessage[] = [];
   async send(job: JobMessage): Promise<void> {
     this.sent.push(job);
+  }
+
+  /** Hands every job recorded so far to the real voucher worker, once each, as one SQS batch. */
+  async deliver(runtime: Runtime): Promise<void> {
+    const jobs = this.sent.splice(0);
+    if (jobs.length === 0) return;
+    const Records = jobs.map((job, i) =>
+      toSqsRecord({ MessageId: `job-${i}`, ReceiptHandle: `r-${i}`, Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } }, 'arn:aws:sqs:local:000000000000:jobs'),
+    );
+    const result = await makeVoucherWorker(runtime)({ Records }, lambdaContext('generate-vouchers'));
+    if (result.batchItemFailures.length > 0) throw new Error(`worker failed ${result.batchItemFailures.length} job(s)`);
   }
 }
 

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../lib/clock.js';
 import { getCampaign } from '../../../lib/campaigns/campaign.repo.js';
 import { ALPHANUMERIC } from '../../../lib/vouchers/code-generator.js';
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
-import { campaignApi, campaignBodies } from '../../support/api.js';
+import { campaignApi, campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { call } from '../../support/invoke.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
@@ -13,7 +13,8 @@ const at = Date.UTC(2026, 2, 1, 12, 0, 0);
 async function setup() {
   const runtime = testRuntime({ clock: new ManualClock(at) });
   const pair = await newProject(runtime);
-  return { runtime, pair, api: campaignApi(runtime, pair) };
+  const jobs = new RecordingJobQueue();
+  return { runtime, pair, jobs, api: campaignApi(runtime, pair, jobs) };
 }
 
 const emptyAssignments = { object: 'list', data_ref: 'data', data: [], total: 0 };
@@ -219,14 +220,27 @@ describe('POST /v1/campaigns', () => {
     expect(replies.filter((r) => r.status === 409)).toHaveLength(9);
   });
 
-  it('generates vouchers_count vouchers of the campaign pattern and reports DONE with the exact count', async () => {
-    const { runtime, pair, api } = await setup();
-    const reply = await api.createCampaign({
+  it('generates one voucher within the request and reports DONE', async () => {
+    const { runtime, pair, api, jobs } = await setup();
+    const reply = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('With one voucher'), vouchers_count: 1 });
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ vouchers_count: 1, creation_status: 'DONE', vouchers_generation_status: 'DONE' });
+    expect(jobs.sent).toHaveLength(0);
+    expect(await listCampaignVoucherCodes(runtime, pair.project_id, reply.json.id as string)).toHaveLength(1);
+  });
+
+  it('generates more than one voucher through the worker: IN_PROGRESS at first, then DONE with the exact count', async () => {
+    const { runtime, pair, api, jobs } = await setup();
+    const created = await api.createCampaign({
       ...campaignBodies.DISCOUNT_COUPONS('With vouchers'),
       vouchers_count: 60,
       voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: { pattern: 'SALE-####', charset: '0123456789' } },
     });
-    expect(reply.status).toBe(200);
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ vouchers_count: 0, creation_status: 'IN_PROGRESS', vouchers_generation_status: 'IN_PROGRESS' });
+    expect(jobs.sent).toHaveLength(1);
+    await jobs.deliver(runtime);
+    const reply = await api.getCampaign('With vouchers');
     expect(reply.json).toMatchObject({ vouchers_count: 60, creation_status: 'DONE', vouchers_generation_status: 'DONE' });
     const codes = await listCampaignVoucherCodes(runtime, pair.project_id, reply.json.id as string);
     expect(codes).toHaveLength(60);
@@ -236,7 +250,7 @@ describe('POST /v1/campaigns', () => {
   });
 
   it('refuses up front, creating nothing, when the pattern cannot hold vouchers_count codes', async () => {
-    const { api } = await setup();
+    const { runtime, api, jobs } = await setup();
     const body = {
       ...campaignBodies.DISCOUNT_COUPONS('Tiny'),
       vouchers_count: 3,
@@ -246,14 +260,17 @@ describe('POST /v1/campaigns', () => {
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ key: 'code_space_exhausted', details: expect.stringContaining('allows 2 codes') });
     expect((await api.getCampaign('Tiny')).status).toBe(404);
-    expect((await api.createCampaign({ ...body, vouchers_count: 2 })).json).toMatchObject({ vouchers_count: 2 });
+    expect((await api.createCampaign({ ...body, vouchers_count: 2 })).status).toBe(200);
+    await jobs.deliver(runtime);
+    expect((await api.getCampaign('Tiny')).json).toMatchObject({ vouchers_count: 2 });
   });
 
   it('marks the campaign FAILED when codes run out during generation', async () => {
-    const { runtime, pair, api } = await setup();
+    const { runtime, pair, api, jobs } = await setup();
     const config = { pattern: 'F#', charset: 'ab' };
     const voucher = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: config };
     await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('First'), vouchers_count: 2, voucher });
+    await jobs.deliver(runtime);
     const reply = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Second'), vouchers_count: 1, voucher });
     expect(reply.status).toBe(400);
     expect(reply.json.key).toBe('code_space_exhausted');
