@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
 import { campaignFiltersSchema } from './campaign-filters.js';
 import { CODE_CHARACTERS, MAX_CODE_LENGTH } from '../vouchers/code-generator.js';
+import { storableNumbers } from '../db/storable.js';
 
 /** Campaign types of the spec. */
 export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'REFERRAL_PROGRAM', 'PROMOTION'] as const;
@@ -22,7 +23,8 @@ export const isoDuration = z.iso.duration();
 
 export const metadataSchema = z
   .record(z.string(), z.unknown())
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `must not exceed ${MAX_METADATA_BYTES} bytes`);
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `must not exceed ${MAX_METADATA_BYTES} bytes`)
+  .superRefine(storableNumbers);
 
 const dayOfWeek = z.int().min(0).max(6);
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:mm');

@@ -70,6 +70,19 @@ describe('POST /v1/campaigns/{campaignId}/vouchers', () => {
     expect((await api.getCampaign(campaign.id as string)).json.vouchers_count).toBe(1);
   });
 
+  it('refuses metadata numbers the table cannot hold with 400, not 500', async () => {
+    const { api } = await setup();
+    const campaignId = (await newCampaign(api, campaignBodies.DISCOUNT_COUPONS('Numbers'))).id as string;
+    for (const metadata of [{ big: 2 ** 60 }, { tiny: 1e-300 }, { nested: { list: [1, 2 ** 54] } }]) {
+      const reply = await api.addVoucher(campaignId, { metadata });
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({ code: 400, key: 'invalid_payload', details: expect.stringContaining('.metadata.') });
+    }
+    const invalidCampaign = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Big'), metadata: { n: 2 ** 60 } });
+    expect(invalidCampaign.status).toBe(400);
+    expect((await api.addVoucher(campaignId, { metadata: { ok: 2 ** 52, small: 0.5 } })).status).toBe(200);
+  });
+
   it('finds the campaign by name and accepts vouchers_count=1', async () => {
     const { api } = await setup();
     await newCampaign(api, campaignBodies.DISCOUNT_COUPONS('By name'));
