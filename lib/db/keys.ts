@@ -159,4 +159,19 @@ export const keys = {
     PK: `${project(projectId)}#IDEMPOTENCY#${key}`,
     SK: 'IDEMPOTENCY',
   }),
+  /**
+   * A loyalty points bucket. All buckets of a campaign share one partition sorted by expiry date
+   * (no expiry sorts last), so the points-expiration export streams them in order with one Query;
+   * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).
+   */
+  pointsBucket: (projectId: string, campaignId: string, expiresKey: string, bucketId: string): ItemKey => ({
+    PK: `${project(projectId)}#LOYALTY#${campaignId}#BUCKETS`,
+    SK: `${expiresKey}#${bucketId}`,
+  }),
+  campaignBucketsPartition: (projectId: string, campaignId: string): string => `${project(projectId)}#LOYALTY#${campaignId}#BUCKETS`,
+  pointsBucketByCard: (projectId: string, voucherId: string, expiresKey: string, bucketId: string) => ({
+    GSI1PK: `${project(projectId)}#CARD#${voucherId}#BUCKETS`,
+    GSI1SK: `${expiresKey}#${bucketId}`,
+  }),
+  cardBucketsPartition: (projectId: string, voucherId: string): string => `${project(projectId)}#CARD#${voucherId}#BUCKETS`,
 } as const;
