@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -58,22 +59,13 @@ export async function insertAppKey(deps: Deps, key: AppKey): Promise<void> {
 }
 
 export async function listAppKeys(deps: Deps, projectId: string): Promise<AppKey[]> {
-  const out: AppKey[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: tableDesign.indexes.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.appKeysOfProjectPartition(projectId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(toDomain(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: tableDesign.indexes.gsi1.name,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.appKeysOfProjectPartition(projectId) },
+  });
+  return items.map(toDomain);
 }
 
 export type AppKeyPatch = Partial<Pick<AppKey, 'status' | 'tokenHash' | 'name'>> & {

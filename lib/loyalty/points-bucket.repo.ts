@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryPages } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
 import { expiresKeyOf, type PointsBucket } from './points-bucket.js';
@@ -51,21 +51,14 @@ export async function* campaignBucketPages(
   campaignId: string,
   options: BucketPageOptions = {},
 ): AsyncGenerator<PointsBucket[]> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.campaignBucketsPartition(projectId, campaignId) },
-        ScanIndexForward: options.ascending ?? true,
-        Limit: options.pageSize ?? 500,
-        ExclusiveStartKey: start,
-      }),
-    );
-    yield (res.Items ?? []).map(toBucket);
-    start = res.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages(deps.ddb, {
+    TableName: deps.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.campaignBucketsPartition(projectId, campaignId) },
+    ScanIndexForward: options.ascending ?? true,
+    Limit: options.pageSize ?? 500,
+  });
+  for await (const page of pages) yield page.map(toBucket);
 }
 
 /** Streams one loyalty card's buckets in expiry order (GSI1; eventually consistent). */
@@ -75,20 +68,13 @@ export async function* cardBucketPages(
   voucherId: string,
   options: BucketPageOptions = {},
 ): AsyncGenerator<PointsBucket[]> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: tableDesign.indexes.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.cardBucketsPartition(projectId, voucherId) },
-        ScanIndexForward: options.ascending ?? true,
-        Limit: options.pageSize ?? 500,
-        ExclusiveStartKey: start,
-      }),
-    );
-    yield (res.Items ?? []).map(toBucket);
-    start = res.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: tableDesign.indexes.gsi1.name,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.cardBucketsPartition(projectId, voucherId) },
+    ScanIndexForward: options.ascending ?? true,
+    Limit: options.pageSize ?? 500,
+  });
+  for await (const page of pages) yield page.map(toBucket);
 }
