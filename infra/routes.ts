@@ -242,6 +242,93 @@ export const createRewardAssignmentRoute: RouteDef = {
   summary: 'Assign a reward to a loyalty program at a price in points',
 };
 
+export const updateLoyaltyMemberBalanceRoute: RouteDef = {
+  operationId: 'update-loyalty-card-balance-1',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/balance',
+  handler: 'functions/loyalties/update-loyalty-member-balance.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['loyalties'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Add points to a loyalty card, or spend them (soonest-expiring first)',
+};
+
+export const listLoyaltyPointsExpirationRoute: RouteDef = {
+  operationId: 'list-points-expiration',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/points-expiration',
+  handler: 'functions/loyalties/list-loyalty-points-expiration.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['loyalties'] },
+  body: 'none',
+  cluster: 'api',
+  summary: "List a loyalty card's unexpired points buckets, soonest expiry first",
+};
+
+export const createEarningRulesRoute: RouteDef = {
+  operationId: 'create-earning-rule',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/earning-rules',
+  handler: 'functions/loyalties/create-earning-rules.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['loyalties'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Create earning rules of a loyalty program (custom events)',
+};
+
+export const createPointsExpirationExportRoute: RouteDef = {
+  operationId: 'create-points-expiration-export',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/points-expiration/export',
+  handler: 'functions/loyalties/create-points-expiration-export.ts',
+  access: 'write',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['loyalties', 'exports'] },
+  body: 'json',
+  cluster: 'api',
+  summary: 'Schedule a CSV export of a loyalty campaign\'s points expirations',
+  // The worker writes the file; this endpoint only enqueues.
+  bucket: null,
+  sendsTo: ['promo-engine-jobs'],
+};
+
+export const getExportRoute: RouteDef = {
+  operationId: 'get-export',
+  method: 'GET',
+  path: '/v1/exports/{exportId}',
+  handler: 'functions/exports/get-export.ts',
+  access: 'read',
+  auth: { keyPair: true, bearer: true },
+  scope: { side: 'server', scopes: ['exports'] },
+  body: 'none',
+  cluster: 'api',
+  summary: 'Get an export: status and, once DONE, its download URL',
+  // The download token is signed from the export item: no bucket, no queue.
+  bucket: null,
+  sendsTo: [],
+};
+
+/** The download cluster's row: same method and path as get-export, on the other API. The token is the credential. */
+export const downloadExportRoute: RouteDef = {
+  operationId: 'download-export',
+  method: 'GET',
+  path: '/v1/exports/{exportId}',
+  handler: 'functions/exports/download-export.ts',
+  access: 'read',
+  auth: 'none',
+  scope: null,
+  body: 'none',
+  cluster: 'download',
+  summary: 'Download an export file: 302 to a short-lived presigned S3 URL',
+  bucket: 'read',
+  sendsTo: [],
+};
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. */
 export const fallbackRoute: RouteDef = {
   operationId: 'route-not-found',
@@ -275,4 +362,10 @@ export const routes: readonly RouteDef[] = [
   getCustomEventSchemaRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
+  updateLoyaltyMemberBalanceRoute,
+  listLoyaltyPointsExpirationRoute,
+  createEarningRulesRoute,
+  createPointsExpirationExportRoute,
+  getExportRoute,
+  downloadExportRoute,
 ];

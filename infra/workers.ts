@@ -32,11 +32,14 @@ export const generateVouchersWorker: WorkerDef = {
   name: 'generate-vouchers',
   queue: 'promo-engine-jobs',
   handler: 'functions/workers/generate-vouchers.ts',
-  // One job per invocation: a job is long (up to 100,000 vouchers), and Lambda scales out by concurrency.
+  // One job per invocation: a job is long (up to 100,000 vouchers, or an export), and Lambda scales out by concurrency.
+  // One function consumes the queue (two event sources on one queue would each get a random share of every job type).
   batchSize: 1,
   // 100,000 vouchers are ~2,050 transactions; the queue's visibility timeout follows at 6x.
   timeoutSeconds: 300,
-  summary: 'Generates the vouchers of bulk async actions (CAMPAIGN.VOUCHERS_GENERATE)',
+  summary: 'Runs the jobs of the jobs queue: bulk voucher generation (CAMPAIGN.VOUCHERS_GENERATE) and export files',
+  // Export jobs write their CSV files to the export bucket.
+  bucket: 'write',
 };
 
 export const workers: readonly WorkerDef[] = [generateVouchersWorker];

@@ -12,6 +12,12 @@ const envSchema = z.object({
   JOBS_QUEUE_URL: z.url().optional(),
   /** Set only by the local runtime and tests, like DYNAMODB_ENDPOINT. */
   SQS_ENDPOINT: z.url().optional(),
+  /** The export bucket; set only on the functions with bucket access (routes / workers with `bucket`). */
+  BUCKET_NAME: z.string().min(1).optional(),
+  /** Set only by the local runtime and tests (s3rver), like DYNAMODB_ENDPOINT. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Base URL of this region's download cluster, for export `result.url`; set on the export endpoints. */
+  DOWNLOAD_BASE_URL: z.url().optional(),
 });
 
 export interface Config {
@@ -23,6 +29,11 @@ export interface Config {
   /** Absent on functions that enqueue nothing; whoever sends jobs fails loudly without it. */
   jobsQueueUrl?: string | undefined;
   sqsEndpoint?: string | undefined;
+  /** Absent on functions without bucket access; the export file store fails loudly without it. */
+  bucketName?: string | undefined;
+  s3Endpoint?: string | undefined;
+  /** Absent on functions that show no export; GET /v1/exports fails loudly without it. */
+  downloadBaseUrl?: string | undefined;
 }
 
 /**
@@ -45,5 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     jobsQueueUrl: e.JOBS_QUEUE_URL,
     sqsEndpoint: e.SQS_ENDPOINT,
+    bucketName: e.BUCKET_NAME,
+    s3Endpoint: e.S3_ENDPOINT,
+    downloadBaseUrl: e.DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
   };
 }

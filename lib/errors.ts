@@ -191,3 +191,22 @@ export class IdempotencyKeyReusedError extends AppError {
     });
   }
 }
+
+/** Points added with an expiration date in the past (Voucherify's `invalid_expiration_date`). */
+export class InvalidExpirationDateError extends AppError {
+  constructor(details: string) {
+    super(400, 'invalid_expiration_date', { message: 'Invalid Expiration Date', details });
+  }
+}
+
+/** A loyalty card asked to give more points than its unexpired balance holds. */
+export class NotEnoughPointsError extends AppError {
+  constructor(code: string, wanted: number, available: number) {
+    super(400, 'not_enough_points', {
+      message: 'Not enough points',
+      details: `Loyalty card ${code} has ${available} points available; ${wanted} were requested`,
+      resourceId: code,
+      resourceType: 'voucher',
+    });
+  }
+}

@@ -2,6 +2,8 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { localResources } from '../../infra/local/resources.js';
 import { generateVouchersWorker } from '../../infra/workers.js';
+import type { ExportFiles } from '../../lib/exports/export-files.js';
+import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
 import { handleJobRecords } from '../../lib/jobs/job-worker.js';
 import { defaultRuntime, type Runtime } from '../../lib/runtime.js';
 
@@ -9,10 +11,13 @@ const queue = localResources.queues.find((q) => q.name === generateVouchersWorke
 if (!queue) throw new Error(`Unknown queue ${generateVouchersWorker.queue}`);
 const { maxReceiveCount } = queue;
 
-/** The jobs-queue worker: generates the vouchers of bulk async actions. */
-export const makeHandler = (runtime?: Runtime) =>
+/**
+ * The jobs-queue worker (the queue's only consumer): generates the vouchers of bulk async actions
+ * and writes export files (`files`: the export bucket, built on the first export job).
+ */
+export const makeHandler = (runtime?: Runtime, files: ExportFiles = containerExportFiles) =>
   middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event) =>
-    handleJobRecords(runtime ?? defaultRuntime(), event.Records, { maxReceiveCount }),
+    handleJobRecords({ ...(runtime ?? defaultRuntime()), files }, event.Records, { maxReceiveCount }),
   );
 
 export const handler = makeHandler();

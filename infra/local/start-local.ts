@@ -162,6 +162,8 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     const urlHost = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     const apiUrl = `http://${urlHost}:${api.port}`;
     const downloadUrl = `http://${urlHost}:${download.port}`;
+    // Known only now (the port may be chosen by the system); handlers read their config on first request.
+    process.env.DOWNLOAD_BASE_URL = downloadUrl;
 
     if (workers.length > 0) {
       const sqsClient = new SQSClient({

@@ -131,6 +131,8 @@ export class StatelessStack extends Stack {
     });
     grantTableAccess(this.props.stateful.table, fn, route.access);
     this.grantResources(fn, resourceNeedsOfRoute(route));
+    // Export endpoints show `result.url` on this region's download cluster.
+    if (route.cluster === 'api' && route.scope?.scopes.includes('exports')) fn.addEnvironment('DOWNLOAD_BASE_URL', this.downloadApi.url);
     this.functions.set(route.operationId, fn);
     return fn;
   }

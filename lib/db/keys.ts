@@ -174,4 +174,19 @@ export const keys = {
     GSI1SK: `${expiresKey}#${bucketId}`,
   }),
   cardBucketsPartition: (projectId: string, voucherId: string): string => `${project(projectId)}#CARD#${voucherId}#BUCKETS`,
+  /**
+   * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
+   * so POST /v1/events finds every rule for its event name with one Query.
+   */
+  earningRule: (projectId: string, eventName: string, campaignId: string, ruleId: string): ItemKey => ({
+    PK: `${project(projectId)}#EARNING_RULES#${eventName}`,
+    SK: `${campaignId}#${ruleId}`,
+  }),
+  earningRulesOfEventPartition: (projectId: string, eventName: string): string => `${project(projectId)}#EARNING_RULES#${eventName}`,
+
+  /** An export (`exp_...`): its parameters, status and the per-export download signing secret. */
+  export: (projectId: string, exportId: string): ItemKey => ({
+    PK: `${project(projectId)}#EXPORT#${exportId}`,
+    SK: 'EXPORT',
+  }),
 } as const;

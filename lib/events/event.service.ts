@@ -3,6 +3,8 @@ import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../event-schemas/event-schema.service.js';
 import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
+import { planEarning } from '../loyalty/loyalty-earning.js';
+import { prepareCardChange } from '../loyalty/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEvent, TrackedEvent } from './event.js';
 import { putEventItem } from './event.repo.js';
@@ -12,10 +14,12 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /**
  * POST /v1/events: checks the event against the project's custom event schema, upserts its
- * customer, and stores it. `referral` and `loyalty` are stored with the event; loyalty earning and
- * referral conversion are not carried out yet. With an Idempotency-Key the event is stored once
- * and every retry gets the first reply.
- * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`),
+ * customer, and stores it. With `loyalty.code`, the card's program's earning rules for the event add
+ * their points (new buckets) in the same transaction as the event, so they are added exactly once
+ * per stored event; with an Idempotency-Key the event (and its points) is stored once and every
+ * retry gets the first reply.
+ * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`;
+ *   voucher: `loyalty.code` is no loyalty card),
  *   MetadataValidationError, IdempotencyKeyReusedError, ConflictRetryError.
  */
 export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<TrackedEvent> {
@@ -27,6 +31,7 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
   const schema = await requireEventSchema(deps, projectId, body.event);
   const metadata = body.metadata ?? {};
   validateEventMetadata(schema, metadata);
+  const earning = body.loyalty ? await planEarning(deps, projectId, body.event, body.loyalty.code, metadata, now) : null;
   const customer = await upsertCustomer(deps, projectId, body.customer);
   const event: CustomEvent = {
     id: deps.ids.id('evcus'),
@@ -40,9 +45,19 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     createdAt: now.toISOString(),
   };
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
-    const outcome = await commitOnce<TrackedEvent>(deps, idempotency, [putEventItem(deps, event)], { event, customer }, now);
+    const items = [putEventItem(deps, event)];
+    if (earning) {
+      const prepared = await prepareCardChange(deps, projectId, earning.code, { kind: 'add', buckets: earning.buckets }, now);
+      if (!prepared) {
+        await backoff(attempt);
+        continue;
+      }
+      items.push(...prepared.items);
+    }
+    const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
     if (outcome.ok) return outcome.reply;
-    if ('failed' in outcome) throw new Error(`Event id ${event.id} is already taken`);
+    if ('failed' in outcome && outcome.failed.includes(0)) throw new Error(`Event id ${event.id} is already taken`);
+    // The card changed since it was read (or a race was lost): re-read and re-plan.
     await backoff(attempt);
   }
   throw new ConflictRetryError(`Too many concurrent writes for event ${body.event}`);

@@ -1,13 +1,42 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
+import { EXPORT_ID } from '../exports/export.js';
+import type { ExportFiles } from '../exports/export-files.js';
+import { failExport, runPointsExpirationExport } from '../exports/points-expiration-export.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
-import { ASYNC_ACTION_ID, jobMessageSchema } from './job.js';
+import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema } from './job.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
+/** `files`: where export jobs write (the worker function passes the S3 store). */
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files: ExportFiles };
 
 /** Just enough of a message to name its async action, for marking it FAILED when the rest is malformed. */
 const actionRef = z.object({ projectId: z.string().min(1).max(100), asyncActionId: z.string().regex(ASYNC_ACTION_ID) });
+/** The same for an export, marked ERROR. */
+const exportRef = z.object({ projectId: z.string().min(1).max(100), exportId: z.string().regex(EXPORT_ID) });
+
+/** Runs a job; false when the thing it names does not exist. */
+async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {
+  switch (job.type) {
+    case 'generate-vouchers':
+      return (await runVoucherGeneration(deps, job.projectId, job.asyncActionId)) !== null;
+    case 'export-points-expiration':
+      return (await runPointsExpirationExport(deps, job.projectId, job.exportId)) !== null;
+  }
+}
+
+/** Marks the job's subject final with the reason (async action FAILED, export ERROR). */
+async function failJob(deps: Deps, job: JobMessage, reason: string): Promise<void> {
+  switch (job.type) {
+    case 'generate-vouchers':
+      return failGeneration(deps, job.projectId, job.asyncActionId, reason);
+    case 'export-points-expiration':
+      return failExport(deps, job.projectId, job.exportId, reason);
+  }
+}
+
+const subjectOf = (job: JobMessage): Record<string, string> =>
+  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
 
 function parseJson(body: string): unknown {
   try {
@@ -33,22 +62,21 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
     deps.logger.warn('malformed job message', { message_id: record.messageId, issues });
     const ref = actionRef.safeParse(raw);
     if (ref.success) await failGeneration(deps, ref.data.projectId, ref.data.asyncActionId, `Malformed job message: ${issues}`);
+    const ofExport = exportRef.safeParse(raw);
+    if (ofExport.success) await failExport(deps, ofExport.data.projectId, ofExport.data.exportId, `Malformed job message: ${issues}`);
     return false;
   }
   const job = parsed.data;
   try {
-    const action = await runVoucherGeneration(deps, job.projectId, job.asyncActionId);
-    if (!action) {
-      deps.logger.warn('job for an unknown async action', { message_id: record.messageId, async_action_id: job.asyncActionId });
+    if (!(await runJob(deps, job))) {
+      deps.logger.warn('job for an unknown subject', { message_id: record.messageId, type: job.type, ...subjectOf(job) });
       return false;
     }
     return true;
   } catch (error) {
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    deps.logger.error('job failed', { message_id: record.messageId, async_action_id: job.asyncActionId, receives, error: describe(error) });
-    if (receives >= maxReceiveCount) {
-      await failGeneration(deps, job.projectId, job.asyncActionId, `Gave up after ${receives} attempts: ${describe(error)}`);
-    }
+    deps.logger.error('job failed', { message_id: record.messageId, type: job.type, ...subjectOf(job), receives, error: describe(error) });
+    if (receives >= maxReceiveCount) await failJob(deps, job, `Gave up after ${receives} attempts: ${describe(error)}`);
     return false;
   }
 }

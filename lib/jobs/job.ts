@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { EXPORT_ID } from '../exports/export.js';
 
 /** Async action ids as this service makes them (`aa_` + base62). */
 export const ASYNC_ACTION_ID = /^aa_[0-9A-Za-z]{1,64}$/;
@@ -13,6 +14,11 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('generate-vouchers'),
     projectId: z.string().min(1).max(100),
     asyncActionId: z.string().regex(ASYNC_ACTION_ID),
+  }),
+  z.strictObject({
+    type: z.literal('export-points-expiration'),
+    projectId: z.string().min(1).max(100),
+    exportId: z.string().regex(EXPORT_ID),
   }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;

@@ -16,6 +16,13 @@ export interface LoyaltyCard {
   pendingPoints: number;
   expiredPoints: number;
   subtractedPoints: number;
+  /**
+   * Points held in ACTIVE buckets (lib/loyalty); the rest of `balance` was given without a bucket
+   * (a new card's starting points) and never expires. Absent = 0.
+   */
+  bucketedPoints?: number;
+  /** Raised by every points change; the optimistic lock of lib/loyalty. Absent = 0. */
+  revision?: number;
 }
 
 export interface Voucher extends Validity {

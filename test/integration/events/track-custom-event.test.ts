@@ -4,6 +4,7 @@ import { ManualClock } from '../../../lib/clock.js';
 import { getCustomerIdBySourceId } from '../../../lib/customers/customer.repo.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
 import { eventReplySchema } from '../../../lib/events/event.schema.js';
+import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
 
@@ -67,7 +68,11 @@ describe('POST /v1/events', () => {
   });
 
   it('stores the event, with referral and loyalty as sent, in its customer\'s activity', async () => {
-    const { runtime, api, projectId } = await setup();
+    const { runtime, pair, api, projectId } = await setup();
+    // A loyalty code must name a card (unknown cards are 404); this program has no earning rules.
+    const campaigns = campaignApi(runtime, pair);
+    await newCampaign(campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+    await campaigns.addVoucher('Club', { code: 'CARD-1' });
     const reply = await api.trackEvent(cartEvent('carol', { referral: { code: 'REF-1', referrer_id: 'cust_referrer' }, loyalty: { code: 'CARD-1' } }));
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ referral: null, loyalty: null });

@@ -214,7 +214,7 @@ describe('bulk voucher generation', () => {
     const jobs = new RecordingJobQueue();
     const { pair, api } = await setup(jobs);
     const created = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Doomed'), vouchers_count: 150 });
-    const job = jobs.sent[0] as JobMessage;
+    const job = jobs.sent[0] as Extract<JobMessage, { type: 'generate-vouchers' }>;
     const broken = { ...runtime, ddb: { send: () => Promise.reject(new Error('table unavailable')) } } as unknown as Runtime;
     const worker = makeWorker(broken);
     const early = record(JSON.stringify(job), 1);

@@ -24,8 +24,8 @@ describe('route table', () => {
     expect(new Set(all.map((r) => r.handler)).size).toBe(all.length);
   });
 
-  it('has one row per method and path, each pointing at a module exporting handler and makeHandler', async () => {
-    expect(new Set(routes.map((r) => `${r.method} ${r.path}`)).size).toBe(routes.length);
+  it('has one row per cluster, method and path, each pointing at a module exporting handler and makeHandler', async () => {
+    expect(new Set(routes.map((r) => `${r.cluster} ${r.method} ${r.path}`)).size).toBe(routes.length);
     for (const route of all) {
       const mod = (await import(join(root, route.handler))) as Record<string, unknown>;
       expect(typeof mod.handler, route.handler).toBe('function');
@@ -36,8 +36,11 @@ describe('route table', () => {
   it('publishes every route with its scopes in docs/auth.md', () => {
     const doc = readFileSync(join(root, 'docs', 'auth.md'), 'utf8');
     for (const route of routes) {
-      const scopes = route.scope ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ') : 'key pair only';
-      expect(doc, `${route.method} ${route.path}`).toContain(`| ${route.method} ${route.path} | ${scopes} |`);
+      const scopes = route.cluster === 'download'
+        ? 'download token'
+        : route.scope ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ') : 'key pair only';
+      const path = route.cluster === 'download' ? `${route.path} (download cluster)` : route.path;
+      expect(doc, `${route.method} ${path}`).toContain(`| ${route.method} ${path} | ${scopes} |`);
     }
   });
 });

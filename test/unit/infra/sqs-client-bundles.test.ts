@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { lambdaExternalModules } from '../../../infra/constructs/bundling-settings.js';
 import { fallbackRoute, routes } from '../../../infra/routes.js';
+import { workers } from '../../../infra/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -27,6 +28,13 @@ describe('SQS client in handler bundles', () => {
     for (const route of [...routes, fallbackRoute]) {
       const hasSqs = (await bundledModules(route.handler)).some((m) => m.includes('@aws-sdk/client-sqs'));
       expect(hasSqs, route.handler).toBe((route.sendsTo?.length ?? 0) > 0);
+    }
+  }, 60_000);
+
+  it('puts the S3 client only into handlers that write export files (the download route only presigns, without it)', async () => {
+    for (const target of [...routes, fallbackRoute, ...workers]) {
+      const hasS3 = (await bundledModules(target.handler)).some((m) => m.includes('@aws-sdk/client-s3'));
+      expect(hasS3, target.handler).toBe(target.bucket === 'write');
     }
   }, 60_000);
 });

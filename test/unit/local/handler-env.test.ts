@@ -31,6 +31,10 @@ describe('handler environment of the local runtime', () => {
       logLevel: 'warn',
       jobsQueueUrl: engines.queueUrls['promo-engine-jobs'],
       sqsEndpoint: 'http://127.0.0.1:1003',
+      bucketName: 'promo-engine-exports',
+      s3Endpoint: 'http://127.0.0.1:1002',
+      // The download cluster's URL is known only once its server listens: start-local sets it then.
+      downloadBaseUrl: undefined,
     });
   });
 

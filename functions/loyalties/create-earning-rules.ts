@@ -1,0 +1,14 @@
+import { createEarningRulesRoute } from '../../infra/routes.js';
+import { toEarningRuleReply } from '../../lib/earning-rules/earning-rule.mapper.js';
+import { campaignParams, createEarningRulesBody } from '../../lib/earning-rules/earning-rule.schema.js';
+import { createEarningRules } from '../../lib/earning-rules/earning-rule.service.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+
+export const schemas = { params: campaignParams, body: createEarningRulesBody };
+
+export const makeHandler = endpoint(createEarningRulesRoute, schemas, async ({ runtime, principal, params, body }) =>
+  ok((await createEarningRules(runtime, principal.projectId, params.campaignId, body)).map(toEarningRuleReply)),
+);
+
+export const handler = makeHandler();

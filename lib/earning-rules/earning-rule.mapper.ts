@@ -1,0 +1,21 @@
+import { snakeize } from '../case.js';
+import type { EarningRule } from './earning-rule.js';
+
+/** Voucherify's earning rule object (a custom event rule). */
+export const toEarningRuleReply = (r: EarningRule): Record<string, unknown> => ({
+  id: r.id,
+  created_at: r.createdAt,
+  updated_at: null,
+  validation_rule_id: null,
+  loyalty: snakeize(r.loyalty),
+  event: r.event,
+  custom_event: { schema_id: r.customEventSchemaId },
+  source: { ...(r.banner !== null ? { banner: r.banner } : {}), object_id: r.campaignId, object_type: 'campaign' },
+  active: r.active,
+  ...(r.startDate !== null ? { start_date: r.startDate } : {}),
+  ...(r.expirationDate !== null ? { expiration_date: r.expirationDate } : {}),
+  ...(r.expirationRules !== null ? { expiration_rules: snakeize(r.expirationRules) } : {}),
+  metadata: r.metadata,
+  automation_id: null,
+  object: 'earning_rule',
+});

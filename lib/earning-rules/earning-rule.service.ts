@@ -1,0 +1,52 @@
+import { camelize } from '../case.js';
+import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import { requireEventSchema } from '../event-schemas/event-schema.service.js';
+import { findLoyaltyCampaign } from '../loyalty/loyalty.service.js';
+import type { Runtime } from '../runtime.js';
+import type { EarningRule } from './earning-rule.js';
+import { insertEarningRules } from './earning-rule.repo.js';
+import { BUILT_IN_EVENTS, type CreateEarningRulesBody } from './earning-rule.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/**
+ * POST /v1/loyalties/{campaignId}/earning-rules: custom event rules of a loyalty program. Each
+ * rule's event must be defined by the project's custom event schemas (and match `custom_event.schema_id`
+ * when given). All rules are stored together or none.
+ * @throws NotFoundError (campaign: missing or not a loyalty program; custom_event_schema),
+ *   InvalidPayloadError (a built-in event, a schema id of another event, dates out of order).
+ */
+export async function createEarningRules(deps: Deps, projectId: string, campaignRef: string, body: CreateEarningRulesBody): Promise<EarningRule[]> {
+  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const now = deps.clock.now().toISOString();
+  const rules: EarningRule[] = [];
+  for (const [index, input] of body.entries()) {
+    if ((BUILT_IN_EVENTS as readonly string[]).includes(input.event)) {
+      throw new InvalidPayloadError(`[${index}].event ${input.event} needs orders, segments or tiers, which this service does not have; use a custom event`);
+    }
+    const schema = await requireEventSchema(deps, projectId, input.event);
+    if (input.custom_event && input.custom_event.schema_id !== schema.id) {
+      throw new InvalidPayloadError(`[${index}].custom_event.schema_id ${input.custom_event.schema_id} is not the schema of event ${input.event}`);
+    }
+    if (input.start_date && input.expiration_date && input.expiration_date < input.start_date) {
+      throw new InvalidPayloadError(`[${index}].expiration_date must not be before start_date`);
+    }
+    rules.push({
+      id: deps.ids.id('ern'),
+      projectId,
+      campaignId: campaign.id,
+      event: input.event,
+      customEventSchemaId: schema.id,
+      loyalty: camelize(input.loyalty),
+      banner: input.source?.banner ?? null,
+      active: input.active ?? true,
+      startDate: input.start_date ?? null,
+      expirationDate: input.expiration_date ?? null,
+      expirationRules: input.expiration_rules ? camelize(input.expiration_rules) : null,
+      metadata: input.metadata ?? {},
+      createdAt: now,
+    });
+  }
+  if (!(await insertEarningRules(deps, projectId, campaign.id, rules))) throw new NotFoundError('campaign', campaignRef);
+  return rules;
+}

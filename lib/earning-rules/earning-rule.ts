@@ -1,0 +1,41 @@
+import type { Camelize } from '../case.js';
+import type { ExpirationRules } from '../loyalty/expiration.js';
+import type { EarningRuleInput } from './earning-rule.schema.js';
+
+export type EarningRuleLoyalty = Camelize<EarningRuleInput['loyalty']>;
+
+/** A loyalty program's rule: a custom event of this name earns its card `loyalty` points. */
+export interface EarningRule {
+  id: string;
+  projectId: string;
+  campaignId: string;
+  /** The custom event name (the rule's partition key). */
+  event: string;
+  customEventSchemaId: string;
+  loyalty: EarningRuleLoyalty;
+  banner: string | null;
+  active: boolean;
+  startDate: string | null;
+  expirationDate: string | null;
+  /** Overrides the program's expiration rules for points this rule adds. */
+  expirationRules: ExpirationRules | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Whether the rule applies at `now` (its switch and its own validity window). */
+export const ruleApplies = (rule: EarningRule, now: string): boolean =>
+  rule.active && (rule.startDate === null || rule.startDate <= now) && (rule.expirationDate === null || now <= rule.expirationDate);
+
+/**
+ * Points a rule gives for an event's metadata: FIXED gives its points; PROPORTIONAL gives
+ * `points` for every whole `every` of the numeric metadata `property` (none when absent or not a number).
+ */
+export function pointsFor(rule: EarningRule, metadata: Record<string, unknown>): number {
+  const l = rule.loyalty;
+  if (l.type === 'FIXED') return l.points;
+  const { every, points, property } = l.customEvent.metadata;
+  const value = metadata[property];
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return 0;
+  return Math.floor(value / every) * points;
+}

@@ -1,0 +1,76 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../db/keys.js';
+import type { Runtime } from '../runtime.js';
+import type { Export } from './export.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+const ENTITY = 'export';
+const SCHEMA_VERSION = 1;
+
+const toDomain = (item: Record<string, unknown>): Export => {
+  const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
+  const e = rest as unknown as Export;
+  return { ...e, rowCount: e.rowCount ?? null, failure: e.failure ?? null, finishedAt: e.finishedAt ?? null };
+};
+
+/** Writes a new export; its id must be free. */
+export async function insertExport(deps: Deps, record: Export): Promise<void> {
+  await deps.ddb.send(
+    new PutCommand({
+      TableName: deps.tableName,
+      Item: { ...keys.export(record.projectId, record.id), entity: ENTITY, v: SCHEMA_VERSION, ...record },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+}
+
+export async function getExport(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: keys.export(projectId, exportId), ConsistentRead: true }));
+  return res.Item ? toDomain(res.Item) : null;
+}
+
+/** A conditional update; null when the condition failed (the export moved on, or never existed). */
+async function update(deps: Deps, projectId: string, exportId: string, set: string, condition: string, values: Record<string, unknown>): Promise<Export | null> {
+  try {
+    const res = await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: keys.export(projectId, exportId),
+        UpdateExpression: set,
+        ConditionExpression: `attribute_exists(PK) AND ${condition}`,
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return res.Attributes ? toDomain(res.Attributes) : null;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+}
+
+/** SCHEDULED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the export is final or missing. */
+export const startExport = (deps: Deps, projectId: string, exportId: string, now: string) =>
+  update(deps, projectId, exportId, 'SET #s = :ip, updatedAt = :now', '#s IN (:sch, :ip)', { ':ip': 'IN_PROGRESS', ':sch': 'SCHEDULED', ':now': now });
+
+/** IN_PROGRESS → DONE, only from IN_PROGRESS: a final export never moves. @returns null when it was not IN_PROGRESS. */
+export const finishExport = (deps: Deps, projectId: string, exportId: string, rowCount: number, now: string) =>
+  update(deps, projectId, exportId, 'SET #s = :done, rowCount = :n, updatedAt = :now, finishedAt = :now', '#s = :ip', {
+    ':done': 'DONE',
+    ':ip': 'IN_PROGRESS',
+    ':n': rowCount,
+    ':now': now,
+  });
+
+/** SCHEDULED / IN_PROGRESS → ERROR with the reason. @returns null when the export was already final or is missing. */
+export const failExportRecord = (deps: Deps, projectId: string, exportId: string, reason: string, now: string) =>
+  update(deps, projectId, exportId, 'SET #s = :err, failure = :why, updatedAt = :now, finishedAt = :now', '#s IN (:sch, :ip)', {
+    ':err': 'ERROR',
+    ':sch': 'SCHEDULED',
+    ':ip': 'IN_PROGRESS',
+    ':why': reason.slice(0, 1000),
+    ':now': now,
+  });

@@ -1,0 +1,52 @@
+import * as z from 'zod';
+import { EXPORT_ID, POINTS_EXPIRATION_FIELDS } from './export.js';
+import { exportFiltersSchema } from './export-filters.js';
+
+/**
+ * Sort orders an export can stream: the campaign's buckets are stored sorted by expiry, so only
+ * expiry orders are served (as Voucherify's reference lists); any other order is refused.
+ */
+export const EXPORT_ORDERS = ['expires_at', '-expires_at'] as const;
+
+const field = z.enum(POINTS_EXPIRATION_FIELDS, {
+  error: (issue) => `must be one of ${POINTS_EXPIRATION_FIELDS.join(', ')} (got ${JSON.stringify(issue.input)})`,
+});
+
+const parameters = z.strictObject({
+  fields: z
+    .array(field)
+    .min(1)
+    .refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' })
+    .optional(),
+  order: z
+    .enum(EXPORT_ORDERS, {
+      error: (issue) => `must be one of ${EXPORT_ORDERS.join(', ')} (got ${JSON.stringify(issue.input)}): exports are sorted by expiry only`,
+    })
+    .optional(),
+  filters: exportFiltersSchema.optional(),
+});
+
+/** POST /v1/loyalties/{campaignId}/points-expiration/export */
+export const createPointsExpirationExportBody = z.strictObject({ parameters: parameters.optional() });
+export type CreatePointsExpirationExportBody = z.output<typeof createPointsExpirationExportBody>;
+
+export const loyaltyCampaignParams = z.strictObject({ campaignId: z.string().min(1).max(1000) });
+
+export const exportParams = z.strictObject({ exportId: z.string().min(1).max(100) });
+
+/** The download cluster's query: the token from `result.url`. */
+/** Without a token the reply is the same 401 as with a wrong one. */
+export const downloadExportQuery = z.strictObject({ token: z.string().max(1000).optional() });
+
+/** The export object on the wire (Voucherify's ExportPointsExpiration). */
+export const exportReplySchema = z.strictObject({
+  id: z.string().regex(EXPORT_ID),
+  object: z.literal('export'),
+  created_at: z.iso.datetime(),
+  status: z.enum(['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR']),
+  channel: z.literal('API'),
+  exported_object: z.literal('points_expiration'),
+  parameters: z.record(z.string(), z.unknown()),
+  result: z.union([z.strictObject({ url: z.url() }), z.strictObject({ message: z.string() }), z.null()]),
+  user_id: z.null(),
+});

@@ -1,0 +1,50 @@
+/** Export ids as this service makes them (`exp_` + base62). */
+export const EXPORT_ID = /^exp_[0-9A-Za-z]{1,64}$/;
+
+export type ExportStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'DONE' | 'ERROR';
+
+/** Columns of a points-expiration export, in the order used when the request names none. */
+export const POINTS_EXPIRATION_FIELDS = ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'] as const;
+export type PointsExpirationField = (typeof POINTS_EXPIRATION_FIELDS)[number];
+
+/** One field's conditions; the operators of one field always combine with AND. */
+export interface FieldConditions {
+  $in?: string[];
+  $not_in?: string[];
+  $is?: string;
+  $is_not?: string;
+}
+
+export interface ExportFilters {
+  junction: 'and' | 'or';
+  conditions: Partial<Record<PointsExpirationField, FieldConditions>>;
+}
+
+export interface Export {
+  id: string;
+  projectId: string;
+  exportedObject: 'points_expiration';
+  channel: 'API';
+  status: ExportStatus;
+  /** The request's `parameters`, as sent (the reply echoes them). */
+  parameters: Record<string, unknown>;
+  campaignId: string;
+  /** Effective columns (the request's, or all six). */
+  fields: PointsExpirationField[];
+  /** Soonest expiry first unless false. */
+  ascending: boolean;
+  filters: ExportFilters;
+  /** Signs download tokens of this export (HMAC key); never leaves the table. */
+  downloadSecret: string;
+  /** Where the file is (deterministic per export, so a redelivered job overwrites it). */
+  objectKey: string;
+  rowCount: number | null;
+  /** Why the export ended in ERROR. */
+  failure: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** The export file's object key: one per export, so a rerun overwrites rather than adds a file. */
+export const exportObjectKey = (projectId: string, exportId: string): string => `exports/${projectId}/${exportId}.csv`;

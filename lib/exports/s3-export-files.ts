@@ -1,0 +1,87 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import type { Config } from '../config.js';
+import { defaultConfig } from '../runtime.js';
+import type { ExportFiles, FileUpload } from './export-files.js';
+import { createS3Presigner, LOCAL_S3_CREDENTIALS } from './s3-presigner.js';
+
+/** S3's smallest part but the last. */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+export interface S3ExportFilesOptions {
+  /** Bytes per part (default 5 MiB; tests lower it against s3rver, which does not enforce S3's minimum). */
+  partBytes?: number;
+}
+
+/**
+ * Export files in the export bucket: multipart uploads (one part in memory at a time), and
+ * presigned GET URLs (s3-presigner.ts).
+ * @throws Error at construction when the configuration names no bucket (BUCKET_NAME).
+ */
+export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>, options: S3ExportFilesOptions = {}): ExportFiles {
+  const bucket = config.bucketName;
+  if (!bucket) throw new Error('Invalid configuration: BUCKET_NAME is required by a function that reads or writes export files');
+  const partBytes = options.partBytes ?? MIN_PART_BYTES;
+  const local = config.s3Endpoint;
+  const client = new S3Client({
+    region: config.region,
+    ...(local ? { endpoint: local, forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS } : {}),
+    maxAttempts: 4,
+  });
+  const links = createS3Presigner(config);
+  return {
+    upload: async (key, { contentType, downloadName }): Promise<FileUpload> => {
+      const created = await client.send(
+        new CreateMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          ContentType: contentType,
+          ContentDisposition: `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"`,
+        }),
+      );
+      const uploadId = created.UploadId;
+      if (!uploadId) throw new Error(`S3 returned no upload id for ${key}`);
+      const parts: Array<{ PartNumber: number; ETag: string }> = [];
+      let buffered: Buffer[] = [];
+      let size = 0;
+      const sendPart = async (): Promise<void> => {
+        const body = Buffer.concat(buffered, size);
+        buffered = [];
+        size = 0;
+        const PartNumber = parts.length + 1;
+        const res = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: body }));
+        if (!res.ETag) throw new Error(`S3 returned no ETag for part ${PartNumber} of ${key}`);
+        parts.push({ PartNumber, ETag: res.ETag });
+      };
+      return {
+        write: async (chunk) => {
+          buffered.push(chunk);
+          size += chunk.length;
+          if (size >= partBytes) await sendPart();
+        },
+        complete: async () => {
+          if (size > 0 || parts.length === 0) await sendPart();
+          await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+        },
+        abort: async () => {
+          buffered = [];
+          await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+        },
+      };
+    },
+    presignGet: links.presignGet,
+  };
+}
+
+let containerFiles: ExportFiles | undefined;
+
+/** The export files of this container, built from its configuration on first use. */
+export const containerExportFiles: ExportFiles = {
+  upload: (key, options) => (containerFiles ??= createS3ExportFiles(defaultConfig())).upload(key, options),
+  presignGet: (key, seconds, now) => (containerFiles ??= createS3ExportFiles(defaultConfig())).presignGet(key, seconds, now),
+};

@@ -1,0 +1,76 @@
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { Config } from '../config.js';
+import { defaultConfig } from '../runtime.js';
+import type { ExportFileLinks } from './export-files.js';
+
+/** s3rver knows only its built-in account (and does not check SigV4 signatures, only their expiry). */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+const bytes = (data: SourceData): Buffer | string =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+
+/** SHA-256 / HMAC-SHA-256 over node:crypto, in the shape the signer takes. */
+class Sha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytes(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+}
+
+/**
+ * SigV4 query-presigned GET URLs of export files, without the S3 client (the download handler's
+ * bundle stays small): signed with the function's own credentials (Lambda puts its role's
+ * session in the environment), so a URL can never reach beyond what the role may read.
+ * @throws Error at construction when the configuration names no bucket (BUCKET_NAME).
+ */
+export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>): ExportFileLinks {
+  const bucket = config.bucketName;
+  if (!bucket) throw new Error('Invalid configuration: BUCKET_NAME is required by a function that reads export files');
+  const local = config.s3Endpoint?.replace(/\/+$/, '');
+  const signer = new SignatureV4({
+    service: 's3',
+    region: config.region,
+    credentials: local ? LOCAL_S3_CREDENTIALS : fromEnv(),
+    sha256: Sha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
+  const encodedKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+  return {
+    presignGet: async (key, expiresInSeconds, now) => {
+      const url = local ? new URL(`${local}/${bucket}/${encodedKey(key)}`) : new URL(`https://${bucket}.s3.${config.region}.amazonaws.com/${encodedKey(key)}`);
+      const signed = await signer.presign(
+        {
+          method: 'GET',
+          protocol: url.protocol,
+          hostname: url.hostname,
+          ...(url.port ? { port: Number(url.port) } : {}),
+          path: url.pathname,
+          query: {},
+          headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+        },
+        { expiresIn: expiresInSeconds, signingDate: now },
+      );
+      const query = Object.entries(signed.query ?? {})
+        .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`))
+        .join('&');
+      return `${url.origin}${url.pathname}?${query}`;
+    },
+  };
+}
+
+let containerLinks: ExportFileLinks | undefined;
+
+/** The presigner of this container, built from its configuration on first use. */
+export const containerExportLinks: ExportFileLinks = {
+  presignGet: (key, seconds, now) => (containerLinks ??= createS3Presigner(defaultConfig())).presignGet(key, seconds, now),
+};

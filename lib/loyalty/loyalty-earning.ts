@@ -1,0 +1,38 @@
+import { getCampaign } from '../campaigns/campaign.repo.js';
+import { ruleApplies, pointsFor } from '../earning-rules/earning-rule.js';
+import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
+import { NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { getVoucherByCode } from '../vouchers/voucher.repo.js';
+import { expiryOf } from './expiration.js';
+import { newBucket } from './loyalty.service.js';
+import type { PointsBucket } from './points-bucket.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids'>;
+
+/** Points an event earns a card: one bucket per applying rule (ids fixed, so a retried commit cannot add them twice). */
+export interface Earning {
+  code: string;
+  buckets: PointsBucket[];
+}
+
+/**
+ * What an event earns the loyalty card `code`: the card's program's active rules for the event
+ * name (one Query), each bucket expiring by the rule's own expiration rules or else the program's.
+ * Null when no rule gives points.
+ * @throws NotFoundError (voucher) when `code` names no loyalty card of a campaign.
+ */
+export async function planEarning(deps: Deps, projectId: string, eventName: string, code: string, metadata: Record<string, unknown>, now: Date): Promise<Earning | null> {
+  const card = await getVoucherByCode(deps, projectId, code);
+  if (!card?.loyaltyCard || !card.campaignId) throw new NotFoundError('voucher', code);
+  const campaignId = card.campaignId;
+  const at = now.toISOString();
+  const rules = (await listEarningRulesOfEvent(deps, projectId, eventName)).filter((r) => r.campaignId === campaignId && ruleApplies(r, at));
+  if (rules.length === 0) return null;
+  const programRules = (await getCampaign(deps, projectId, campaignId))?.voucher?.loyaltyCard?.expirationRules;
+  const buckets = rules.flatMap((rule) => {
+    const points = pointsFor(rule, metadata);
+    return points > 0 ? [newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at)] : [];
+  });
+  return buckets.length > 0 ? { code, buckets } : null;
+}

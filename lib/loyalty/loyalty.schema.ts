@@ -1,0 +1,62 @@
+import * as z from 'zod';
+import { queryInt } from '../http/query-params.js';
+
+const ref = z.string().min(1).max(1000);
+
+/** `{campaignId}` (id or name) and `{memberId}` (the card's code or id). */
+export const memberParams = z.strictObject({ campaignId: ref, memberId: ref });
+
+const MAX_POINTS = 1_000_000_000;
+
+/** POST /v1/loyalties/{campaignId}/members/{memberId}/balance (Voucherify's LoyaltiesMembersBalanceUpdateRequestBody). */
+export const balanceBody = z
+  .strictObject({
+    points: z
+      .int()
+      .min(-MAX_POINTS)
+      .max(MAX_POINTS)
+      .refine((p) => p !== 0, 'must not be 0'),
+    expiration_type: z.enum(['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING']).optional(),
+    expiration_date: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+    reason: z.string().max(1000).optional(),
+    source_id: z.string().max(1000).optional(),
+  })
+  .refine((b) => b.points > 0 || (b.expiration_type === undefined && b.expiration_date === undefined), {
+    message: 'expiration_type and expiration_date apply only to added points',
+  });
+export type BalanceBody = z.output<typeof balanceBody>;
+
+export const balanceReplySchema = z.strictObject({
+  points: z.int(),
+  total: z.int(),
+  balance: z.int().nonnegative(),
+  type: z.literal('loyalty_card'),
+  object: z.literal('balance'),
+  related_object: z.strictObject({ type: z.literal('voucher'), id: z.string() }),
+  operation_type: z.literal('MANUAL'),
+});
+
+export const pointsExpirationQuery = z.strictObject({
+  limit: queryInt(1, 100).default(10),
+  page: queryInt(1, 1_000_000).default(1),
+});
+export type PointsExpirationQuery = z.output<typeof pointsExpirationQuery>;
+
+export const pointsBucketReplySchema = z.strictObject({
+  id: z.string(),
+  voucher_id: z.string(),
+  campaign_id: z.string(),
+  bucket: z.strictObject({ total_points: z.int() }),
+  status: z.string(),
+  expires_at: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string().optional(),
+  object: z.literal('loyalty_points_bucket'),
+});
+
+export const pointsExpirationReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(pointsBucketReplySchema),
+  total: z.int(),
+});

@@ -1,0 +1,156 @@
+import type { Campaign } from '../campaigns/campaign.js';
+import { findCampaign } from '../campaigns/campaign.service.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
+import { BadRequestError, ConflictRetryError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { getVoucherByCode } from '../vouchers/voucher.repo.js';
+import { getVoucher } from '../vouchers/voucher.service.js';
+import { expiryOf, todayOf, type ExpirationRules } from './expiration.js';
+import { activeBucketPoints, type CardPlan, NotEnoughPoints, planChange, type PointsChange } from './loyalty-card.js';
+import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
+import type { PointsBucket } from './points-bucket.js';
+import type { BalanceBody, PointsExpirationQuery } from './loyalty.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** Bucket writes one points change may carry, leaving room for the card and a caller's items (event, idempotency record). */
+export const MAX_BUCKET_WRITES = MAX_TRANSACTION_ITEMS - 10;
+
+/** A loyalty program by id or name. @throws NotFoundError when there is none, or the campaign is another type. */
+export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: string): Promise<Campaign> {
+  const campaign = await findCampaign(deps, projectId, ref);
+  if (campaign.campaignType !== 'LOYALTY_PROGRAM') throw new NotFoundError('campaign', ref);
+  return campaign;
+}
+
+/** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
+async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
+  const voucher = await getVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  if (!voucher || voucher.campaignId !== campaign.id || !voucher.loyaltyCard) throw new NotFoundError('voucher', memberId);
+  return voucher;
+}
+
+/** A new bucket of `points` for a card, expiring on `expiresAt`. */
+export function newBucket(deps: Pick<Runtime, 'ids'>, card: Voucher, points: number, expiresAt: string | null, now: string): PointsBucket {
+  if (!card.campaignId) throw new Error(`Loyalty card ${card.id} has no campaign`);
+  return {
+    id: deps.ids.id('lopb'),
+    projectId: card.projectId,
+    campaignId: card.campaignId,
+    voucherId: card.id,
+    points,
+    status: 'ACTIVE',
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A card's current state and the plan of a change, ready to commit (items[0] is the card). */
+export interface PreparedChange {
+  voucher: Voucher;
+  plan: CardPlan;
+  items: TransactItem[];
+}
+
+/**
+ * Reads a card and its buckets and plans `change`. Returns null when the bucket index has not
+ * caught up with the card yet (the caller backs off and calls again). When the card holds more
+ * expired buckets than one transaction can move, some are moved first in a transaction of their
+ * own (a complete change by itself) and null is returned.
+ * @throws NotFoundError (voucher), NotEnoughPointsError, BadRequestError `too_many_points_buckets`.
+ */
+export async function prepareCardChange(deps: Deps, projectId: string, code: string, change: PointsChange, now: Date): Promise<PreparedChange | null> {
+  const voucher = await getVoucherByCode(deps, projectId, code);
+  if (!voucher?.loyaltyCard) throw new NotFoundError('voucher', code);
+  const buckets = await listCardBuckets(deps, projectId, voucher.id);
+  if (activeBucketPoints(buckets) !== (voucher.loyaltyCard.bucketedPoints ?? 0)) return null;
+  const state = { card: voucher.loyaltyCard, buckets };
+  const today = todayOf(now);
+  let plan: CardPlan;
+  try {
+    plan = planChange(state, change, today, MAX_BUCKET_WRITES);
+  } catch (error) {
+    if (error instanceof NotEnoughPoints) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available);
+    throw error;
+  }
+  if (plan.updates.length + plan.inserts.length > MAX_BUCKET_WRITES) {
+    const settle = planChange(state, { kind: 'none' }, today, MAX_BUCKET_WRITES);
+    if (settle.updates.length === 0) {
+      throw new BadRequestError('too_many_points_buckets', 'Too many points buckets', `Spending these points would touch more than ${MAX_BUCKET_WRITES} points buckets of card ${code}; spend fewer points at a time`);
+    }
+    await transact(deps, cardPlanItems(deps, voucher, settle, now.toISOString()));
+    return null;
+  }
+  return { voucher, plan, items: cardPlanItems(deps, voucher, plan, now.toISOString()) };
+}
+
+export interface BalanceChange {
+  voucher: Voucher;
+  points: number;
+  total: number;
+  balance: number;
+}
+
+function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefined, now: Date): string | null {
+  const type = body.expiration_type ?? (body.expiration_date !== undefined ? 'CUSTOM_DATE' : 'PROGRAM_RULES');
+  if (type === 'NON_EXPIRING') return null;
+  if (type === 'PROGRAM_RULES') return expiryOf(rules, now);
+  if (body.expiration_date === undefined) throw new InvalidExpirationDateError('expiration_date is required when expiration_type is CUSTOM_DATE');
+  const date = body.expiration_date.slice(0, 10);
+  if (date < todayOf(now)) throw new InvalidExpirationDateError('Expiration date cannot be set in the past');
+  return date;
+}
+
+/**
+ * POST /v1/loyalties/{campaignId}/members/{memberId}/balance. Adding puts the points in a new
+ * bucket expiring by the request (`expiration_type`/`expiration_date`) or the program's rules;
+ * subtracting takes them from the soonest-expiring unexpired buckets. The card and its buckets
+ * change in one transaction conditioned on what was read, retried on a lost race: concurrent
+ * spends can never take a card below zero.
+ * @throws NotFoundError (campaign, voucher), NotEnoughPointsError, InvalidExpirationDateError, ConflictRetryError.
+ */
+export async function updateMemberBalance(deps: Deps, projectId: string, campaignRef: string, memberId: string, body: BalanceBody): Promise<BalanceChange> {
+  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const member = await findMember(deps, campaign, memberId);
+  const now = deps.clock.now();
+  const change: PointsChange =
+    body.points > 0
+      ? { kind: 'add', buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())] }
+      : { kind: 'spend', points: -body.points };
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    const prepared = await prepareCardChange(deps, projectId, member.code, change, now);
+    if (prepared) {
+      const outcome = await transact(deps, prepared.items);
+      if (outcome.ok) return { voucher: prepared.voucher, points: body.points, total: prepared.plan.card.points, balance: prepared.plan.card.balance };
+    }
+    await backoff(attempt);
+  }
+  throw new ConflictRetryError(`Too many concurrent changes to loyalty card ${memberId}`);
+}
+
+export interface BucketPage {
+  buckets: PointsBucket[];
+  total: number;
+}
+
+/**
+ * GET /v1/loyalties/{campaignId}/members/{memberId}/points-expiration: the card's buckets that
+ * still hold unexpired points, soonest expiry first (an ACTIVE bucket past its date counts as gone
+ * even before a write moves it to EXPIRED).
+ * @throws NotFoundError (campaign, voucher).
+ */
+export async function listPointsExpiration(deps: Deps, projectId: string, campaignRef: string, memberId: string, query: PointsExpirationQuery): Promise<BucketPage> {
+  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const member = await findMember(deps, campaign, memberId);
+  const today = todayOf(deps.clock.now());
+  const live = (await listCardBuckets(deps, projectId, member.id)).filter(
+    (b) => b.status === 'ACTIVE' && b.points > 0 && (b.expiresAt === null || b.expiresAt >= today),
+  );
+  const start = (query.page - 1) * query.limit;
+  return { buckets: live.slice(start, start + query.limit), total: live.length };
+}
