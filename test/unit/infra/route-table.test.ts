@@ -43,4 +43,9 @@ describe('route table', () => {
       expect(doc, `${route.method} ${path}`).toContain(`| ${route.method} ${path} | ${scopes} |`);
     }
   });
+
+  it('lists every route in the README', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const route of routes) expect(readme, route.operationId).toContain(`| ${route.method} ${route.path} | ${route.cluster} | ${route.summary} |`);
+  });
 });
