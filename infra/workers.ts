@@ -28,10 +28,10 @@ export interface WorkerDef {
  * retry (ReportBatchItemFailures); everything else in the batch is deleted. Throwing fails the
  * whole batch. Workers arrive with the features that enqueue work.
  */
-export const generateVouchersWorker: WorkerDef = {
-  name: 'generate-vouchers',
+export const jobsWorker: WorkerDef = {
+  name: 'jobs-worker',
   queue: 'promo-engine-jobs',
-  handler: 'functions/workers/generate-vouchers.ts',
+  handler: 'functions/workers/jobs-worker.ts',
   // One job per invocation: a job is long (up to 100,000 vouchers, or an export), and Lambda scales out by concurrency.
   // One function consumes the queue (two event sources on one queue would each get a random share of every job type).
   batchSize: 1,
@@ -42,4 +42,4 @@ export const generateVouchersWorker: WorkerDef = {
   bucket: 'write',
 };
 
-export const workers: readonly WorkerDef[] = [generateVouchersWorker];
+export const workers: readonly WorkerDef[] = [jobsWorker];

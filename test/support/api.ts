@@ -6,7 +6,7 @@ import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-ca
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
 import { makeHandler as makeDeleteVoucher } from '../../functions/vouchers/delete-voucher.js';
 import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
-import { makeHandler as makeVoucherWorker } from '../../functions/workers/generate-vouchers.js';
+import { makeHandler as makeVoucherWorker } from '../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
 import {
@@ -51,7 +51,7 @@ export class RecordingJobQueue implements JobQueue {
     const Records = jobs.map((job, i) =>
       toSqsRecord({ MessageId: `job-${i}`, ReceiptHandle: `r-${i}`, Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } }, 'arn:aws:sqs:local:000000000000:jobs'),
     );
-    const result = await makeVoucherWorker(runtime)({ Records }, lambdaContext('generate-vouchers'));
+    const result = await makeVoucherWorker(runtime)({ Records }, lambdaContext('jobs-worker'));
     if (result.batchItemFailures.length > 0) throw new Error(`worker failed ${result.batchItemFailures.length} job(s)`);
   }
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeDownload } from '../../../functions/exports/download-export.js';
 import { makeHandler as makeGetExport } from '../../../functions/exports/get-export.js';
 import { makeHandler as makeCreateExport } from '../../../functions/loyalties/create-points-expiration-export.js';
-import { makeHandler as makeWorker } from '../../../functions/workers/generate-vouchers.js';
+import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
 import { createPointsExpirationExportRoute, downloadExportRoute, getExportRoute } from '../../../infra/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';

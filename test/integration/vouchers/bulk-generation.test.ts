@@ -4,7 +4,7 @@ import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SQSC
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
-import { makeHandler as makeWorker } from '../../../functions/workers/generate-vouchers.js';
+import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
 import { getAsyncAction } from '../../../lib/async-actions/async-action.repo.js';
 import { systemClock } from '../../../lib/clock.js';
