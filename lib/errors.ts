@@ -210,3 +210,22 @@ export class NotEnoughPointsError extends AppError {
     });
   }
 }
+
+/** A code that cannot do what was asked (Voucherify's `invalid_voucher`), e.g. a non-referral code sent as a referral. */
+export class InvalidVoucherError extends AppError {
+  constructor(code: string, details: string) {
+    super(400, 'invalid_voucher', { message: 'Invalid Voucher', details, resourceId: code, resourceType: 'voucher' });
+  }
+}
+
+/** A referrer converting their own referral code (Voucherify's `referrer_not_permitted_to_redeem`). */
+export class ReferrerNotPermittedError extends AppError {
+  constructor(code: string) {
+    super(400, 'referrer_not_permitted_to_redeem', {
+      message: 'voucher cannot be redeemed by referrer',
+      details: `The customer is the referrer of referral code ${code} and cannot convert it`,
+      resourceId: code,
+      resourceType: 'voucher',
+    });
+  }
+}

@@ -1,6 +1,7 @@
 import { camelize } from '../case.js';
 import { resolveCategory } from '../categories/category.service.js';
 import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
 import type { JobQueue } from '../jobs/job.js';
@@ -82,7 +83,8 @@ function tiersOf(deps: Deps, tiers: PromotionTierInput[], now: string): Promotio
  * first vouchers: up to MAX_SYNC_VOUCHERS_ON_CREATE within the request, more through an async
  * action on the jobs queue (the reply then shows IN_PROGRESS). The campaign reports IN_PROGRESS
  * while they are generated, DONE after, FAILED if generation could not finish.
- * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id),
+ * A referral program converting on a custom event names an existing custom event schema (resolveReferralProgram).
+ * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id, custom_event_schema),
  *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes; checked before anything is written).
  */
 export async function createCampaign(
@@ -105,7 +107,7 @@ export async function createCampaign(
     voucher: voucherTemplateOf(body),
     referralProgram:
       body.campaign_type === 'REFERRAL_PROGRAM'
-        ? camelize(body.referral_program ?? { conversion_event_type: 'redemption' as const })
+        ? await resolveReferralProgram(deps, projectId, body.referral_program ? camelize(body.referral_program) : undefined)
         : null,
     promotionTiers: body.campaign_type === 'PROMOTION' ? tiersOf(deps, body.promotion?.tiers ?? [], now) : null,
     autoJoin: body.auto_join ?? false,

@@ -184,6 +184,22 @@ export const keys = {
   }),
   earningRulesOfEventPartition: (projectId: string, eventName: string): string => `${project(projectId)}#EARNING_RULES#${eventName}`,
 
+  /**
+   * A referral conversion: one referred customer converted one referral code of one campaign. The
+   * key itself makes it once per (campaign, code, referred customer); a code's conversions share a
+   * partition. GSI1 lists a referrer's conversions by time.
+   */
+  referralConversion: (projectId: string, campaignId: string, code: string, refereeId: string): ItemKey => ({
+    PK: `${project(projectId)}#REFERRAL#${campaignId}#${code}`,
+    SK: `CONVERSION#${refereeId}`,
+  }),
+  referralConversionsOfCodePartition: (projectId: string, campaignId: string, code: string): string =>
+    `${project(projectId)}#REFERRAL#${campaignId}#${code}`,
+  referralConversionByReferrer: (projectId: string, referrerId: string, createdAt: string, conversionId: string) => ({
+    GSI1PK: `${project(projectId)}#CUSTOMER#${referrerId}#REFERRALS`,
+    GSI1SK: `${createdAt}#${conversionId}`,
+  }),
+
   /** An export (`exp_...`): its parameters, status and the per-export download signing secret. */
   export: (projectId: string, exportId: string): ItemKey => ({
     PK: `${project(projectId)}#EXPORT#${exportId}`,

@@ -1,10 +1,11 @@
 import { upsertCustomer } from '../customers/customer.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
-import { ConflictRetryError } from '../errors.js';
+import { ConflictRetryError, NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../event-schemas/event-schema.service.js';
 import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
 import { planEarning } from '../loyalty/loyalty-earning.js';
 import { prepareCardChange } from '../loyalty/loyalty.service.js';
+import { conversionItems, planReferral } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEvent, TrackedEvent } from './event.js';
 import { putEventItem } from './event.repo.js';
@@ -17,10 +18,12 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
  * customer, and stores it. With `loyalty.code`, the card's program's earning rules for the event add
  * their points (new buckets) in the same transaction as the event, so they are added exactly once
  * per stored event; with an Idempotency-Key the event (and its points) is stored once and every
- * retry gets the first reply.
+ * retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
+ * on this event, the event's customer converts the code for its referrer: recorded in the same
+ * transaction, once per (campaign, code, referred customer) however many events or retries come.
  * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`;
- *   voucher: `loyalty.code` is no loyalty card),
- *   MetadataValidationError, IdempotencyKeyReusedError, ConflictRetryError.
+ *   voucher: `loyalty.code` is no loyalty card or `referral.code` is unknown; campaign; customer: unknown referrer),
+ *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral), IdempotencyKeyReusedError, ConflictRetryError.
  */
 export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<TrackedEvent> {
   const now = deps.clock.now();
@@ -32,6 +35,7 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
   const metadata = body.metadata ?? {};
   validateEventMetadata(schema, metadata);
   const earning = body.loyalty ? await planEarning(deps, projectId, body.event, body.loyalty.code, metadata, now) : null;
+  const referral = body.referral ? await planReferral(deps, projectId, body.event, body.referral, body.customer) : null;
   const customer = await upsertCustomer(deps, projectId, body.customer);
   const event: CustomEvent = {
     id: deps.ids.id('evcus'),
@@ -46,6 +50,9 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
   };
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     const items = [putEventItem(deps, event)];
+    const conversionAt = items.length;
+    if (referral) items.push(...(await conversionItems(deps, referral, event)));
+    const converting = items.length > conversionAt;
     if (earning) {
       const prepared = await prepareCardChange(deps, projectId, earning.code, { kind: 'add', buckets: earning.buckets }, now);
       if (!prepared) {
@@ -57,6 +64,8 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
     if (outcome.ok) return outcome.reply;
     if ('failed' in outcome && outcome.failed.includes(0)) throw new Error(`Event id ${event.id} is already taken`);
+    // The referral code was deleted (or re-created) since it was read.
+    if (referral && converting && 'failed' in outcome && outcome.failed.includes(conversionAt + 1)) throw new NotFoundError('voucher', referral.code);
     // The card changed since it was read (or a race was lost): re-read and re-plan.
     await backoff(attempt);
   }

@@ -50,4 +50,6 @@ export interface Voucher extends Validity {
   redeemedQuantity: number;
   redeemedPoints: number;
   publishCount: number;
+  /** Referral conversions of a referral code by custom events (lib/referrals); not on the wire. Absent = 0. */
+  referralConversions?: number;
 }
