@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { VoucherifyServerSide } from '@voucherify/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
@@ -8,6 +8,7 @@ import { localResources } from '../../infra/local/resources.js';
 import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { silentLogger } from '../../lib/logger.js';
 import { engines, testRuntime } from '../support/runtime.js';
+import { createQueueWithDlq, deleteQueues } from '../support/queues.js';
 
 let local: LocalRuntime;
 let sqs: SQSClient;
@@ -46,16 +47,8 @@ async function exportWhenFinal(id: string): Promise<SdkExport> {
 beforeAll(async () => {
   const e = engines();
   sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const name = `sdk-loyalty-${randomUUID().slice(0, 8)}`;
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-  const main = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: name,
-      Attributes: { VisibilityTimeout: '60', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount: 3 }) },
-    }),
-  );
-  queueUrls.push(main.QueueUrl ?? '', dlq.QueueUrl ?? '');
+  const queue = await createQueueWithDlq(sqs, `sdk-loyalty-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
+  queueUrls.push(queue.url, queue.dlqUrl);
   const [jobs] = localResources.queues;
   local = await startLocal({
     dataDir: null,
@@ -63,7 +56,7 @@ beforeAll(async () => {
     downloadPort: 0,
     logger: silentLogger,
     logLevel: 'error',
-    engines: { ...e, queueUrls: { [jobs.name]: main.QueueUrl ?? '', [jobs.deadLetter]: dlq.QueueUrl ?? '' } },
+    engines: { ...e, queueUrls: { [jobs.name]: queue.url, [jobs.deadLetter]: queue.dlqUrl } },
   });
   pair = await createProject(testRuntime(), 'sdk loyalty project');
   client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: local.apiUrl });
@@ -71,7 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await local?.stop();
-  for (const url of queueUrls) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => undefined);
+  await deleteQueues(sqs, queueUrls);
   sqs?.destroy();
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import { bucketItem } from '../../../lib/loyalty/points-bucket.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 
 const DOWNLOAD_BASE = 'http://download.test';
 const BUCKETS = 10_000;
@@ -44,16 +45,9 @@ const pollers: SqsPoller[] = [];
 let seeded: { pair: IssuedKeyPair; campaignId: string; campaignName: string; buckets: PointsBucket[] };
 
 async function createQueue(name: string, visibility: number): Promise<{ url: string; dlq: string }> {
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-  const main = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: name,
-      Attributes: { VisibilityTimeout: String(visibility), RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount: 3 }) },
-    }),
-  );
-  queueUrls.push(main.QueueUrl ?? '', dlq.QueueUrl ?? '');
-  return { url: main.QueueUrl ?? '', dlq: dlq.QueueUrl ?? '' };
+  const queue = await createQueueWithDlq(sqs, name, { visibilityTimeoutSeconds: visibility });
+  queueUrls.push(queue.url, queue.dlqUrl);
+  return { url: queue.url, dlq: queue.dlqUrl };
 }
 
 function bucketsFor(projectId: string, campaignId: string): PointsBucket[] {
@@ -201,7 +195,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  for (const url of new Set(queueUrls)) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => undefined);
+  await deleteQueues(sqs, [...new Set(queueUrls)]);
   sqs.destroy();
   s3.destroy();
 });

@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  CreateQueueCommand,
-  DeleteQueueCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
@@ -13,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
 import { createLogger } from '../../../lib/logger.js';
 import { engines } from '../../support/runtime.js';
+import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 
 interface TestQueue {
   url: string;
@@ -33,29 +32,15 @@ beforeAll(() => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  for (const url of queues) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => undefined);
+  await deleteQueues(sqs, queues);
   sqs.destroy();
 });
 
 /** A queue of this test's own, with a dead-letter queue after `maxReceiveCount` receives and a 1 s visibility timeout. */
 async function newQueue(maxReceiveCount = 2): Promise<TestQueue> {
-  const name = `test-${randomUUID().slice(0, 8)}`;
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-  const main = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: name,
-      Attributes: {
-        VisibilityTimeout: '1',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount }),
-      },
-    }),
-  );
-  const url = main.QueueUrl ?? '';
-  const dlqUrl = dlq.QueueUrl ?? '';
-  queues.push(url, dlqUrl);
-  const arn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
-  return { url, dlqUrl, arn: arn.Attributes?.QueueArn ?? '' };
+  const queue = await createQueueWithDlq(sqs, `test-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 1, maxReceiveCount });
+  queues.push(queue.url, queue.dlqUrl);
+  return queue;
 }
 
 async function send(queueUrl: string, bodies: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
@@ -16,6 +16,7 @@ import { matchesConfig, resolveCodeConfig } from '../../../lib/vouchers/code-gen
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
 import { campaignApi, campaignBodies, type CampaignApi, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { call } from '../../support/invoke.js';
+import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 let runtime: Runtime;
@@ -29,20 +30,9 @@ beforeAll(async () => {
   const e = engines();
   runtime = testRuntime({ clock: systemClock });
   sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const name = `bulk-${randomUUID().slice(0, 8)}`;
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-  const main = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: name,
-      Attributes: {
-        VisibilityTimeout: '60',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount: 3 }),
-      },
-    }),
-  );
-  queueUrl = main.QueueUrl ?? '';
-  queueUrls.push(queueUrl, dlq.QueueUrl ?? '');
+  const queue = await createQueueWithDlq(sqs, `bulk-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
+  queueUrl = queue.url;
+  queueUrls.push(queue.url, queue.dlqUrl);
   const worker = makeWorker(runtime);
   for (let i = 0; i < 3; i += 1) {
     pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl, handler: worker, batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
@@ -51,7 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  for (const url of queueUrls) await sqs.send(new DeleteQueueCommand({ QueueUrl: url })).catch(() => undefined);
+  await deleteQueues(sqs, queueUrls);
   sqs.destroy();
 });
 
