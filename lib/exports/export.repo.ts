@@ -12,7 +12,7 @@ const SCHEMA_VERSION = 1;
 const toDomain = (item: Record<string, unknown>): Export => {
   const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
   const e = rest as unknown as Export;
-  return { ...e, rowCount: e.rowCount ?? null, failure: e.failure ?? null, finishedAt: e.finishedAt ?? null };
+  return { ...e, orderBy: e.orderBy ?? 'expires_at', rowCount: e.rowCount ?? null, failure: e.failure ?? null, finishedAt: e.finishedAt ?? null };
 };
 
 /** Writes a new export; its id must be free. */

@@ -2,7 +2,7 @@ import { findCampaign } from '../campaigns/campaign.service.js';
 import { InvalidCampaignError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
-import { EXPORT_ID, type Export, exportObjectKey, POINTS_EXPIRATION_FIELDS } from './export.js';
+import { EXPORT_ID, type Export, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
 import type { ExportFileLinks } from './export-files.js';
 import { normalizeFilters } from './export-filters.js';
 import { failExportRecord, getExport, insertExport } from './export.repo.js';
@@ -42,7 +42,7 @@ export async function createPointsExpirationExport(
     parameters: p ?? {},
     campaignId: campaign.id,
     fields: p?.fields ?? [...POINTS_EXPIRATION_FIELDS],
-    ascending: p?.order !== '-expires_at',
+    ...parseExportOrder(p?.order),
     filters: normalizeFilters(p?.filters),
     downloadSecret: deps.ids.secret(),
     objectKey: exportObjectKey(projectId, id),

@@ -7,6 +7,17 @@ export type ExportStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'DONE' | 'ERROR';
 export const POINTS_EXPIRATION_FIELDS = ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'] as const;
 export type PointsExpirationField = (typeof POINTS_EXPIRATION_FIELDS)[number];
 
+/** `parameters.order`: a field, ascending, or `-` and the field, descending. */
+export type ExportOrder = PointsExpirationField | `-${PointsExpirationField}`;
+
+/** The field and direction of an order (`expires_at` ascending when none is given). */
+export function parseExportOrder(order: ExportOrder | undefined): { orderBy: PointsExpirationField; ascending: boolean } {
+  if (order === undefined) return { orderBy: 'expires_at', ascending: true };
+  const ascending = !order.startsWith('-');
+  const name = ascending ? order : order.slice(1);
+  return { orderBy: POINTS_EXPIRATION_FIELDS.find((f) => f === name) ?? 'expires_at', ascending };
+}
+
 /** One field's conditions; the operators of one field always combine with AND. */
 export interface FieldConditions {
   $in?: string[];
@@ -31,7 +42,9 @@ export interface Export {
   campaignId: string;
   /** Effective columns (the request's, or all six). */
   fields: PointsExpirationField[];
-  /** Soonest expiry first unless false. */
+  /** The column rows are sorted by (stored before other orders existed: absent means expires_at). */
+  orderBy: PointsExpirationField;
+  /** Ascending by `orderBy` (soonest expiry first) unless false. */
   ascending: boolean;
   filters: ExportFilters;
   /** Signs download tokens of this export (HMAC key); never leaves the table. */

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -16,6 +19,7 @@ import { ManualClock, systemClock } from '../../../lib/clock.js';
 import { csvRow } from '../../../lib/exports/csv.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
 import { exportReplySchema } from '../../../lib/exports/export.schema.js';
+import { runPointsExpirationExport } from '../../../lib/exports/points-expiration-export.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
 import { createSqsJobQueue } from '../../../lib/jobs/sqs-job-queue.js';
 import type { JobQueue } from '../../../lib/jobs/job.js';
@@ -251,6 +255,63 @@ describe('points-expiration export', () => {
     expect(csv.split('\r\n')[1]?.split(',')[2]).toBe('');
   }, 30_000);
 
+  it('sorts by points and by -voucher_id through the external sort (500-row chunks, ~20 merged), checked line by line, leaving no temp files', async () => {
+    const jobs = new RecordingJobQueue();
+    const api = exportApi(seeded.pair, jobs);
+    const sortDir = await mkdtemp(join(tmpdir(), 'export-sort-it-'));
+    const today = TODAY;
+    const status = (b: PointsBucket) => (b.status === 'EXPIRED' || (b.expiresAt !== null && b.expiresAt < today) ? 'EXPIRED' : 'ACTIVE');
+    const cell = (b: PointsBucket, f: string): string | number =>
+      f === 'points' ? b.points : f === 'voucher_id' ? b.voucherId : f === 'status' ? status(b) : f === 'expires_at' ? (b.expiresAt ?? '') : f === 'campaign_id' ? b.campaignId : b.id;
+    const byId = (x: PointsBucket, y: PointsBucket) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+    const cases: Array<{ parameters: Record<string, unknown>; fields: string[]; keep: (b: PointsBucket) => boolean; sort: (x: PointsBucket, y: PointsBucket) => number }> = [
+      {
+        parameters: { fields: ['points', 'id', 'voucher_id'], order: 'points' },
+        fields: ['points', 'id', 'voucher_id'],
+        keep: () => true,
+        sort: (x, y) => x.points - y.points || byId(x, y),
+      },
+      {
+        parameters: { order: '-voucher_id', filters: { status: { conditions: { $is: 'ACTIVE' } } } },
+        fields: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'],
+        keep: (b) => status(b) === 'ACTIVE',
+        sort: (x, y) => -((x.voucherId < y.voucherId ? -1 : x.voucherId > y.voucherId ? 1 : 0) || byId(x, y)),
+      },
+    ];
+    try {
+      for (const c of cases) {
+        const reply = await api.create(seeded.campaignId, { parameters: c.parameters });
+        expect(reply.status).toBe(200);
+        const id = reply.json.id as string;
+        const done = await runPointsExpirationExport({ ...runtime, files, sort: { chunkRows: 500, tmpDir: sortDir } }, seeded.pair.project_id, id);
+        expect(done?.status).toBe('DONE');
+        const kept = seeded.buckets.filter((b) => b.status !== 'USED' && c.keep(b)).sort(c.sort);
+        expect(kept.length).toBeGreaterThan(2000);
+        expect(done?.rowCount).toBe(kept.length);
+        const expectedLines = (csvRow(c.fields) + kept.map((b) => csvRow(c.fields.map((f) => cell(b, f)))).join('')).split('\r\n');
+        const final = await api.get(id);
+        expect(final.json.parameters).toEqual(c.parameters);
+        const lines = (await downloadCsv(api, (final.json.result as { url: string }).url)).split('\r\n');
+        expect(lines.length).toBe(expectedLines.length);
+        for (let i = 0; i < expectedLines.length; i += 1) if (lines[i] !== expectedLines[i]) expect(`${i}: ${lines[i]}`).toBe(`${i}: ${expectedLines[i]}`);
+        expect(await readdir(sortDir)).toEqual([]);
+      }
+    } finally {
+      await rm(sortDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('sorts by -points through the queue with the default chunk size (one chunk, in memory)', async () => {
+    const api = exportApi(seeded.pair, sqsJobs());
+    const reply = await api.create(seeded.campaignId, { parameters: { fields: ['id', 'points'], order: '-points' } });
+    expect(reply.status).toBe(200);
+    const done = await waitFinal(api, reply.json.id as string);
+    expect(done.status).toBe('DONE');
+    const kept = seeded.buckets.filter((b) => b.status !== 'USED').sort((x, y) => y.points - x.points || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
+    const csv = await downloadCsv(api, (done.result as { url: string }).url);
+    expect(csv).toBe(csvRow(['id', 'points']) + kept.map((b) => csvRow([b.id, b.points])).join(''));
+  }, 30_000);
+
   it('combines filters with or and with $not_in / $is', async () => {
     const api = exportApi(seeded.pair, sqsJobs());
     const parameters = {
@@ -391,7 +452,8 @@ describe('points-expiration export', () => {
       [{ parameters: { fields: ['id', 'code'] } }, /parameters\.fields\.1.*"code"/],
       [{ parameters: { fields: [] } }, /parameters\.fields/],
       [{ parameters: { fields: ['id', 'id'] } }, /parameters\.fields must not name a field twice/],
-      [{ parameters: { order: 'points' } }, /parameters\.order.*"points"/],
+      [{ parameters: { order: 'created_at' } }, /parameters\.order.*"created_at"/],
+      [{ parameters: { order: '--points' } }, /parameters\.order.*"--points"/],
       [{ parameters: { order: '-created_at' } }, /parameters\.order/],
       [{ parameters: { filters: { points: { conditions: { $in: ['1'] } } } } }, /parameters\.filters.*points/],
       [{ parameters: { filters: { voucher_id: { conditions: { $like: 'v' } } } } }, /parameters\.filters\.voucher_id\.conditions.*\$like/],

@@ -45,7 +45,7 @@ describe('export filters', () => {
     expect(exportFiltersSchema.safeParse({ junction: 'xor' }).success).toBe(false);
   });
 
-  it('accepts the reference request body and refuses other orders and repeated fields', () => {
+  it('accepts the reference request body and accepts every field as an order (either way) and refuses other orders and repeated fields', () => {
     const body = {
       parameters: {
         fields: ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'],
@@ -54,7 +54,12 @@ describe('export filters', () => {
       },
     };
     expect(createPointsExpirationExportBody.safeParse(body).success).toBe(true);
-    expect(createPointsExpirationExportBody.safeParse({ parameters: { order: 'points' } }).success).toBe(false);
+    for (const order of ['points', '-points', 'id', '-voucher_id', 'campaign_id', '-status']) {
+      expect(createPointsExpirationExportBody.safeParse({ parameters: { order } }).success, order).toBe(true);
+    }
+    for (const order of ['created_at', '-created_at', '--points', 'Points', '+id', '']) {
+      expect(createPointsExpirationExportBody.safeParse({ parameters: { order } }).success, order).toBe(false);
+    }
     expect(createPointsExpirationExportBody.safeParse({ parameters: { fields: ['id', 'id'] } }).success).toBe(false);
   });
 });
