@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { AsyncAction } from './async-action.js';
+import { updateStatusIf } from '../db/status-update.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -34,32 +34,10 @@ export async function getAsyncAction(deps: Deps, projectId: string, asyncActionI
   return res.Item ? toDomain(res.Item) : null;
 }
 
-/** A conditional update; null when the condition failed (the action moved on, or never existed). */
-async function update(
-  deps: Deps,
-  projectId: string,
-  asyncActionId: string,
-  set: string,
-  condition: string,
-  values: Record<string, unknown>,
-): Promise<AsyncAction | null> {
-  try {
-    const res = await deps.ddb.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.asyncAction(projectId, asyncActionId),
-        UpdateExpression: set,
-        ConditionExpression: `attribute_exists(PK) AND ${condition}`,
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return res.Attributes ? toDomain(res.Attributes) : null;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
+/** A conditional status move; null when the condition failed (it moved on, or never existed). */
+async function update(deps: Deps, projectId: string, asyncActionId: string, set: string, condition: string, values: Record<string, unknown>): Promise<AsyncAction | null> {
+  const item = await updateStatusIf(deps, keys.asyncAction(projectId, asyncActionId), set, condition, values);
+  return item ? toDomain(item) : null;
 }
 
 /** ENQUEUED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the action is final or missing. */

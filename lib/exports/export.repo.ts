@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
 import type { Runtime } from '../runtime.js';
 import type { Export } from './export.js';
+import { updateStatusIf } from '../db/status-update.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -31,25 +31,10 @@ export async function getExport(deps: Deps, projectId: string, exportId: string)
   return res.Item ? toDomain(res.Item) : null;
 }
 
-/** A conditional update; null when the condition failed (the export moved on, or never existed). */
+/** A conditional status move; null when the condition failed (it moved on, or never existed). */
 async function update(deps: Deps, projectId: string, exportId: string, set: string, condition: string, values: Record<string, unknown>): Promise<Export | null> {
-  try {
-    const res = await deps.ddb.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.export(projectId, exportId),
-        UpdateExpression: set,
-        ConditionExpression: `attribute_exists(PK) AND ${condition}`,
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return res.Attributes ? toDomain(res.Attributes) : null;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
+  const item = await updateStatusIf(deps, keys.export(projectId, exportId), set, condition, values);
+  return item ? toDomain(item) : null;
 }
 
 /** SCHEDULED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the export is final or missing. */
