@@ -1,18 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
-import { localResources } from '../../infra/local/resources.js';
+import type { LocalRuntime } from '../../infra/local/start-local.js';
+import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
 import { createProject } from '../../lib/app-keys/app-key.service.js';
-import { silentLogger } from '../../lib/logger.js';
-import { engines, testRuntime } from '../support/runtime.js';
-import { createQueueWithDlq, deleteQueues } from '../support/queues.js';
+import { testRuntime } from '../support/runtime.js';
 
 let local: LocalRuntime;
-let sqs: SQSClient;
-const queueUrls: string[] = [];
+let runtime: OwnLocalRuntime;
 let client: ReturnType<typeof VoucherifyServerSide>;
 
 /**
@@ -20,27 +15,14 @@ let client: ReturnType<typeof VoucherifyServerSide>;
  * poller), on the suite's engines but with a jobs queue of this file's own.
  */
 beforeAll(async () => {
-  const e = engines();
-  sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const queue = await createQueueWithDlq(sqs, `sdk-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
-  queueUrls.push(queue.url, queue.dlqUrl);
-  const [jobs] = localResources.queues;
-  local = await startLocal({
-    dataDir: null,
-    port: 0,
-    downloadPort: 0,
-    logger: silentLogger,
-    logLevel: 'error',
-    engines: { ...e, queueUrls: { [jobs.name]: queue.url, [jobs.deadLetter]: queue.dlqUrl } },
-  });
+  runtime = await startLocalWithOwnQueue('sdk');
+  local = runtime.local;
   const pair = await createProject(testRuntime(), 'sdk project');
   client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: local.apiUrl });
 });
 
 afterAll(async () => {
-  await local?.stop();
-  await deleteQueues(sqs, queueUrls);
-  sqs?.destroy();
+  await runtime?.stop();
 });
 
 describe('the official Voucherify SDK against the local server', () => {
