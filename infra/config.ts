@@ -11,6 +11,15 @@ export type ClusterLabel = 'api' | 'us1' | 'as1';
 export interface ClusterConfig {
   label: ClusterLabel;
   region: string;
+  /** This region's per-project request budget, when it differs from `api.rateLimit`. */
+  rateLimit?: RateLimitConfig;
+}
+
+/** Per-project request budget of the API (lib/http/rate-limit.ts), shared by all its functions. */
+export interface RateLimitConfig {
+  /** Requests a project may send per window; 0 turns the limit off. */
+  requestsPerWindow: number;
+  windowSeconds: number;
 }
 
 /**
@@ -47,6 +56,8 @@ export interface InfraConfig {
   api: {
     /** Requests per second (steady) and burst for the whole default stage of each API. */
     throttle: { rateLimit: number; burstLimit: number };
+    /** Per project, counted in DynamoDB across all containers; a cluster may override it. */
+    rateLimit: RateLimitConfig;
     functionTimeoutSeconds: number;
     memorySizeMb: number;
   };
@@ -75,6 +86,7 @@ export const infraConfig: InfraConfig = {
   alarmTopicArn: null,
   api: {
     throttle: { rateLimit: 1000, burstLimit: 2000 },
+    rateLimit: { requestsPerWindow: 6000, windowSeconds: 60 },
     functionTimeoutSeconds: 10,
     memorySizeMb: 1024,
   },

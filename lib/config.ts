@@ -18,6 +18,10 @@ const envSchema = z.object({
   S3_ENDPOINT: z.url().optional(),
   /** Base URL of this region's download cluster, for export `result.url`; set on the export endpoints. */
   DOWNLOAD_BASE_URL: z.url().optional(),
+  /** Requests a project may send per rate-limit window, across all containers; 0 turns the limit off. (Plain regexes: z.coerce would add 2 KiB to every bundle.) */
+  RATE_LIMIT_REQUESTS: z.string().regex(/^\d{1,9}$/, 'a whole number').default('6000'),
+  /** 1 to 3600. */
+  RATE_LIMIT_WINDOW_SECONDS: z.string().regex(/^([1-9]\d{0,2}|[1-2]\d{3}|3[0-5]\d\d|3600)$/, 'a whole number of seconds from 1 to 3600').default('60'),
 });
 
 export interface Config {
@@ -34,6 +38,14 @@ export interface Config {
   s3Endpoint?: string | undefined;
   /** Absent on functions that show no export; GET /v1/exports fails loudly without it. */
   downloadBaseUrl?: string | undefined;
+  /** Per-project request budget; absent (or `limit` 0) = no limit and no X-Rate-Limit headers. */
+  rateLimit?: RateLimitSettings | undefined;
+}
+
+export interface RateLimitSettings {
+  /** Requests per window; 0 = off. */
+  limit: number;
+  windowSeconds: number;
 }
 
 /**
@@ -59,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     bucketName: e.BUCKET_NAME,
     s3Endpoint: e.S3_ENDPOINT,
     downloadBaseUrl: e.DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
+    rateLimit: { limit: Number(e.RATE_LIMIT_REQUESTS), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
   };
 }

@@ -229,3 +229,39 @@ export class ReferrerNotPermittedError extends AppError {
     });
   }
 }
+
+/**
+ * A dependency (DynamoDB, after the SDK's bounded retries) is throttling, failing or unreachable.
+ * The request may be retried as it is; with an Idempotency-Key it is safe to.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(details: string, retryAfterSeconds: number) {
+    super(503, 'service_unavailable', {
+      message: 'Service unavailable',
+      details,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+/** Another request with the same Idempotency-Key is still being carried out. */
+export class IdempotencyKeyInUseError extends AppError {
+  constructor(key: string, retryAfterSeconds: number) {
+    super(409, 'idempotency_key_in_use', {
+      message: 'Idempotency key in use',
+      details: `A request with the Idempotency-Key ${key} is still in progress; retry after it completes`,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+/** The project used up its request budget for the current window. */
+export class TooManyRequestsError extends AppError {
+  constructor(limit: number, windowSeconds: number, headers: Record<string, string>) {
+    super(429, 'too_many_requests', {
+      message: 'Too many requests',
+      details: `The project may send ${limit} requests per ${windowSeconds} s; wait for the next window`,
+      headers,
+    });
+  }
+}

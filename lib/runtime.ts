@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, systemClock } from './clock.js';
-import { type Config, loadConfig } from './config.js';
+import { type Config, loadConfig, type RateLimitSettings } from './config.js';
 import { createDocumentClient } from './db/client.js';
 import { type Ids, randomIds } from './ids.js';
 import { createLogger, type Logger } from './logger.js';
@@ -19,6 +19,8 @@ export interface Runtime {
    * read. Its age bounds how long a blocked or deleted key's tokens keep working (spec: < 60 s).
    */
   appKeyCache: TtlCache<AppKey | null>;
+  /** Per-project request budget shared by all containers (lib/http/rate-limit.ts); null = none. */
+  rateLimit?: RateLimitSettings | null;
 }
 
 /** Seconds an application key may be served from cache to bearer-token requests. */
@@ -33,6 +35,7 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
     ids: overrides.ids ?? randomIds,
     logger: overrides.logger ?? createLogger(config.logLevel),
     appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
+    rateLimit: overrides.rateLimit !== undefined ? overrides.rateLimit : (config.rateLimit ?? null),
   };
 }
 

@@ -5,6 +5,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { RouteDef } from '../../lib/http/route.js';
 import { randomIds } from '../../lib/ids.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
@@ -13,7 +14,7 @@ import { workers as workerTable, type WorkerDef } from '../workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
-import { moduleHandlerLoader, startHttpServer, type LocalHttpServer } from './http-server.js';
+import { moduleHandlerLoader, startHttpServer, type HandlerLoader, type LocalHttpServer } from './http-server.js';
 import { assertDataDirFree, removeRuntimeFile, writeRuntimeFile, defaultDataDir } from './runtime-file.js';
 import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
 
@@ -46,6 +47,8 @@ export interface StartLocalOptions {
   routes?: readonly RouteDef[];
   /** Worker table (default infra/workers.ts). */
   workers?: readonly WorkerDef[];
+  /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
+  wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
 }
 
 export interface LocalRuntime {
@@ -142,7 +145,16 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       ddb.destroy();
     }
 
-    const loadHandler = moduleHandlerLoader(repoRoot);
+    const loadModule = moduleHandlerLoader(repoRoot);
+    const wrap = options.wrapHandler;
+    const wrapped = new Map<RouteDef, Promise<ApiHandler>>();
+    const loadHandler: HandlerLoader = !wrap
+      ? loadModule
+      : (route) => {
+          let handler = wrapped.get(route);
+          if (!handler) wrapped.set(route, (handler = loadModule(route).then((h) => wrap(route, h))));
+          return handler;
+        };
     // Loaded up front: a broken handler module fails the start, not some later request.
     await Promise.all([...routes, fallbackRoute].map((route) => loadHandler(route)));
     const serve = async (cluster: RouteDef['cluster'], port: number): Promise<LocalHttpServer> => {

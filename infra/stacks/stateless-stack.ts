@@ -26,6 +26,9 @@ export interface StatelessStackProps extends StackProps {
   workers: readonly WorkerDef[];
 }
 
+/** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
+export const RATE_LIMIT_KEY_PATTERN = 'P#*#RATE#*';
+
 /** The queue export requests are put on; its workers write the files. */
 const EXPORT_QUEUE = localResources.queues[0].name;
 
@@ -121,15 +124,30 @@ export class StatelessStack extends Stack {
     if (existing) return existing;
     const { config } = this.props;
     const summary = route.path === '$default' ? `$default: ${route.summary}` : `${route.method} ${route.path}: ${route.summary}`;
+    const rateLimit = this.props.cluster.rateLimit ?? config.api.rateLimit;
     const fn = new HouseFunction(this, pascal(route.operationId), {
       handlerFile: route.handler,
       description: summary.slice(0, 256),
-      environment: this.baseEnvironment(),
+      environment: {
+        ...this.baseEnvironment(),
+        RATE_LIMIT_REQUESTS: String(rateLimit.requestsPerWindow),
+        RATE_LIMIT_WINDOW_SECONDS: String(rateLimit.windowSeconds),
+      },
       timeout: Duration.seconds(config.api.functionTimeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logRetentionDays: config.logRetentionDays,
     });
     grantTableAccess(this.props.stateful.table, fn, route.access);
+    // Read-only routes still count their requests: UpdateItem on the rate-limit counters only.
+    if (route.access === 'read' && route.auth !== 'none') {
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [this.props.stateful.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } },
+        }),
+      );
+    }
     this.grantResources(fn, resourceNeedsOfRoute(route));
     // Export endpoints show `result.url` on this region's download cluster.
     if (route.cluster === 'api' && route.scope?.scopes.includes('exports')) fn.addEnvironment('DOWNLOAD_BASE_URL', this.downloadApi.url);

@@ -1,10 +1,11 @@
 import type { AsyncAction } from './async-action.js';
+import type { AsyncActionReply } from './async-action.reply.js';
 
 /**
  * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE.
  * `result` appears once the action is final: `{message, done_count}` as Voucherify words it.
  */
-export function toAsyncActionReply(a: AsyncAction): Record<string, unknown> {
+export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
   const final = a.status === 'DONE' || a.status === 'FAILED';
   const result =
     a.status === 'DONE'

@@ -15,6 +15,12 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'appKeyCache'>;
 /** A hash no real token can match, so an unknown app id costs the same comparison as a known one. */
 const UNKNOWN_KEY_HASH = hashSecret('unknown-application-key');
 
+/**
+ * Longest X-App-Id looked up. Real ids are UUIDs; a longer value cannot name a key, and one over
+ * DynamoDB's 2 KB key limit would fail the read with a 500 instead of a 401.
+ */
+const MAX_APP_ID_LENGTH = 256;
+
 function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined): AppKey {
   if (!key) throw new UnauthorizedError();
   if (key.status !== 'ACTIVE') throw new UnauthorizedError('The application key is blocked');
@@ -35,7 +41,7 @@ export async function authenticateKeyPair(
   appToken: string,
   sourceIp: string | undefined,
 ): Promise<Principal> {
-  const key = await getAppKey(deps, appId, true);
+  const key = appId.length <= MAX_APP_ID_LENGTH ? await getAppKey(deps, appId, true) : null;
   const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
   const usable = checkKeyUsable(matches ? key : null, sourceIp);
   return { projectId: usable.projectId, appId: usable.appId, via: 'key_pair', keyPermissions: usable.permissions, tokenScopes: null };

@@ -1,5 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { tableDesign } from '../db/table.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -27,9 +28,11 @@ export interface CampaignListEntry {
   validityDayOfWeek: number[] | null;
   createdAt: string;
   updatedAt: string | null;
+  /** Creation number in the project (1, 2, 3, … without gaps): orders campaigns created in the same millisecond. */
+  sequence: number;
 }
 
-export const listEntryOf = (c: Campaign): CampaignListEntry => ({
+export const listEntryOf = (c: Campaign, sequence: number): CampaignListEntry => ({
   id: c.id,
   name: c.name,
   campaignType: c.campaignType,
@@ -45,6 +48,7 @@ export const listEntryOf = (c: Campaign): CampaignListEntry => ({
   validityDayOfWeek: c.validityDayOfWeek,
   createdAt: c.createdAt,
   updatedAt: c.updatedAt,
+  sequence,
 });
 
 const entryToDomain = (item: Record<string, unknown>): CampaignListEntry => {
@@ -65,13 +69,93 @@ const entryToDomain = (item: Record<string, unknown>): CampaignListEntry => {
     validityDayOfWeek: i.validityDayOfWeek ?? null,
     createdAt: i.createdAt,
     updatedAt: i.updatedAt ?? null,
+    sequence: i.sequence,
   };
 };
 
 /**
- * Every list entry of a project, oldest first: one Query over the project's compact entries
+ * The list entry item of a campaign, as insertCampaign writes it (exported so that bulk seeding
+ * in tests and the benchmark writes the real layout).
+ */
+export const listEntryItem = (campaign: Campaign, sequence: number): Record<string, unknown> => ({
+  ...keys.campaignListEntry(campaign.projectId, campaign.createdAt, campaign.id),
+  ...keys.campaignBySequence(campaign.projectId, sequence),
+  entity: 'campaign_list_entry',
+  v: SCHEMA_VERSION,
+  ...listEntryOf(campaign, sequence),
+});
+
+/** The campaign item itself, as insertCampaign writes it. */
+export const campaignItem = (campaign: Campaign): Record<string, unknown> => ({
+  ...keys.campaign(campaign.projectId, campaign.id),
+  entity: ENTITY,
+  v: SCHEMA_VERSION,
+  ...campaign,
+});
+
+/** The project's campaign counter: campaigns so far and the newest `createdAt`. */
+export interface CampaignCounter {
+  campaignCount: number;
+  lastCreatedAt: string;
+}
+
+export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Record<string, unknown> => ({
+  ...keys.campaignCounter(projectId),
+  entity: 'campaign_counter',
+  v: SCHEMA_VERSION,
+  campaignCount: counter.campaignCount,
+  lastCreatedAt: counter.lastCreatedAt,
+});
+
+/** The project's campaign counter, read strongly consistently; null before its first campaign. */
+export async function getCampaignCounter(deps: Deps, projectId: string): Promise<CampaignCounter | null> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.tableName, Key: keys.campaignCounter(projectId), ConsistentRead: true }),
+  );
+  if (!res.Item) return null;
+  return { campaignCount: res.Item.campaignCount as number, lastCreatedAt: res.Item.lastCreatedAt as string };
+}
+
+/**
+ * The ids of the campaigns numbered `from`..`to` (inclusive), in creation order or its reverse:
+ * one Query of GSI1 over that key range, reading only those entries whatever the page number.
+ * GSI1 is eventually consistent, so a campaign created a moment ago may be missing for a moment.
+ */
+export async function campaignIdsBySequence(
+  deps: Deps,
+  projectId: string,
+  from: number,
+  to: number,
+  descending: boolean,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await deps.ddb.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        IndexName: tableDesign.indexes.gsi1.name,
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.campaignSequencePartition(projectId),
+          ':from': keys.campaignSequenceSortKey(from),
+          ':to': keys.campaignSequenceSortKey(to),
+        },
+        ProjectionExpression: 'id',
+        ScanIndexForward: !descending,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of res.Items ?? []) ids.push(item.id as string);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/**
+ * Every list entry of a project, oldest first: Query pages over the project's compact entries
  * (about 300 bytes each, so 5,000 campaigns are two 1 MB pages), never a scan and never the
- * campaign items themselves.
+ * campaign items themselves. Only filtered or `updated_at`-ordered listings need this.
  */
 export async function listCampaignEntries(deps: Deps, projectId: string): Promise<CampaignListEntry[]> {
   const out: CampaignListEntry[] = [];
@@ -148,47 +232,62 @@ async function writeWithRetry(deps: Deps, items: TransactItem[], what: string): 
 }
 
 /**
- * Writes a new campaign, reserves its name, adds its list entry and points each promotion tier
- * id at it, all in one transaction.
- * @returns false when the name is taken in the project (nothing is written).
+ * Writes a new campaign, reserves its name, adds its list entry, counts it in the project's
+ * campaign counter and points each promotion tier id at it, all in one transaction. The counter
+ * gives the campaign its creation number and is conditioned on the count read, so concurrent
+ * creations in one project are serialized (a loser re-reads and retries) and numbers never
+ * repeat or skip. `createdAt` is raised to the counter's newest `createdAt` if the clock is
+ * behind it, so creation number order and `created_at` order always agree.
+ * @returns the campaign as written (its `createdAt` possibly raised), or null when the name is
+ *   taken in the project (nothing is written).
+ * @throws ConflictRetryError when contention outlasts the retries.
  */
-export async function insertCampaign(deps: Deps, campaign: Campaign): Promise<boolean> {
+export async function insertCampaign(deps: Deps, campaign: Campaign): Promise<Campaign | null> {
   const p = campaign.projectId;
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: { ...keys.campaignName(p, campaign.name), entity: 'campaign_name', v: SCHEMA_VERSION, campaignId: campaign.id },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: { ...keys.campaign(p, campaign.id), entity: ENTITY, v: SCHEMA_VERSION, ...campaign },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: { ...keys.campaignListEntry(p, campaign.createdAt, campaign.id), entity: 'campaign_list_entry', v: SCHEMA_VERSION, ...listEntryOf(campaign) },
-      },
-    },
-    ...(campaign.promotionTiers ?? []).map(
-      (tier): TransactItem => ({
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    const counter = await getCampaignCounter(deps, p);
+    const stamped = counter && counter.lastCreatedAt > campaign.createdAt ? { ...campaign, createdAt: counter.lastCreatedAt } : campaign;
+    const sequence = (counter?.campaignCount ?? 0) + 1;
+    const items: TransactItem[] = [
+      {
         Put: {
           TableName: deps.tableName,
-          Item: { ...keys.promotionTier(p, tier.id), entity: 'promotion_tier_ref', v: SCHEMA_VERSION, campaignId: campaign.id },
+          Item: { ...keys.campaignName(p, stamped.name), entity: 'campaign_name', v: SCHEMA_VERSION, campaignId: stamped.id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
-      }),
-    ),
-  ];
-  const failed = await writeWithRetry(deps, items, `campaign ${campaign.name}`);
-  if (failed.includes(0)) return false;
-  if (failed.length > 0) throw new Error(`Campaign ${campaign.id} could not be written: an id is already taken`);
-  return true;
+      },
+      {
+        Put: {
+          TableName: deps.tableName,
+          Item: campaignCounterItem(p, { campaignCount: sequence, lastCreatedAt: stamped.createdAt }),
+          ...(counter
+            ? { ConditionExpression: 'campaignCount = :read', ExpressionAttributeValues: { ':read': counter.campaignCount } }
+            : { ConditionExpression: 'attribute_not_exists(PK)' }),
+        },
+      },
+      { Put: { TableName: deps.tableName, Item: campaignItem(stamped), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: deps.tableName, Item: listEntryItem(stamped, sequence) } },
+      ...(stamped.promotionTiers ?? []).map(
+        (tier): TransactItem => ({
+          Put: {
+            TableName: deps.tableName,
+            Item: { ...keys.promotionTier(p, tier.id), entity: 'promotion_tier_ref', v: SCHEMA_VERSION, campaignId: stamped.id },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        }),
+      ),
+    ];
+    const outcome = await transact(deps, items);
+    if (outcome.ok) return stamped;
+    if ('failed' in outcome) {
+      if (outcome.failed.includes(0)) return null;
+      if (outcome.failed.some((index) => index !== 1)) {
+        throw new Error(`Campaign ${campaign.id} could not be written: an id is already taken`);
+      }
+    }
+    await backoff(attempt);
+  }
+  throw new ConflictRetryError(`Too many concurrent writes: campaign ${campaign.name}`);
 }
 
 /** Sets the creation and generation status of a campaign and of its list entry together. */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
 import { campaignFiltersSchema } from './campaign-filters.js';
 import { CODE_CHARACTERS, MAX_CODE_LENGTH } from '../vouchers/code-generator.js';
-import { storableNumbers } from '../db/storable.js';
+import { isStorableNumber, STORABLE_NUMBER_MESSAGE, storableNumbers } from '../db/storable.js';
 
 /** Campaign types of the spec. */
 export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'REFERRAL_PROGRAM', 'PROMOTION'] as const;
@@ -38,7 +38,7 @@ export const validityHoursSchema = z.strictObject({
 });
 
 /** Amounts are in the smallest currency unit. */
-const amount = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const amount = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE);
 const formula = z.string().min(1).max(2000);
 const unitProduct = z.strictObject({ id: z.string().min(1), source_id: z.string().optional(), name: z.string() });
 
@@ -61,7 +61,7 @@ const amountDiscount = z.strictObject({
 
 const percentDiscount = z.strictObject({
   type: z.literal('PERCENT'),
-  percent_off: z.number().min(0).max(100),
+  percent_off: z.number().min(0).max(100).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE),
   percent_off_formula: formula.optional(),
   amount_limit: amount.optional(),
   aggregated_amount_limit: z.int().nonnegative().optional(),
@@ -78,7 +78,7 @@ const fixedDiscount = z.strictObject({
 });
 
 const oneUnit = z.strictObject({
-  unit_off: z.number().nonnegative().optional(),
+  unit_off: z.number().nonnegative().refine(isStorableNumber, STORABLE_NUMBER_MESSAGE).optional(),
   unit_off_formula: formula.optional(),
   effect: z.enum(['ADD_NEW_ITEMS', 'ADD_MISSING_ITEMS']),
   unit_type: z.string().min(1),
@@ -90,7 +90,7 @@ const oneUnit = z.strictObject({
 const unitDiscount = z
   .strictObject({
     type: z.literal('UNIT'),
-    unit_off: z.number().nonnegative().optional(),
+    unit_off: z.number().nonnegative().refine(isStorableNumber, STORABLE_NUMBER_MESSAGE).optional(),
     unit_off_formula: formula.optional(),
     effect: z.enum(['ADD_MISSING_ITEMS', 'ADD_NEW_ITEMS', 'ADD_MANY_ITEMS', 'ADD_SAME_ITEMS']).optional(),
     unit_type: z.string().min(1).optional(),
@@ -193,13 +193,17 @@ const loyaltyVoucherTemplate = z.strictObject({
 export const referralProgramSchema = z.strictObject({
   conversion_event_type: z.enum(['redemption', 'custom_event']).optional(),
   custom_event: z.strictObject({ id: z.string().optional(), name: z.string().optional() }).optional(),
+  /** What the referred customer gets on conversion; the parent campaign is checked by resolveReferralProgram. */
   referee_reward: z
     .strictObject({
-      related_object_parent: z
-        .strictObject({ id: z.string().optional(), name: z.string().optional(), object: z.literal('CAMPAIGN').optional() })
-        .optional(),
-      type: z.enum(['LOYALTY_CARD', 'GIFT_VOUCHER']).optional(),
-      amount: z.int().nonnegative().optional(),
+      related_object_parent: z.strictObject({
+        id: z.string().min(1).max(1000).optional(),
+        name: nameSchema.optional(),
+        object: z.literal('CAMPAIGN').optional(),
+      }),
+      type: z.enum(['LOYALTY_CARD', 'GIFT_VOUCHER']),
+      /** Points, or gift credits in cents. */
+      amount: z.int().positive().max(1_000_000_000),
     })
     .optional(),
 });

@@ -98,7 +98,7 @@ export async function createCampaign(
   const vouchersWanted = body.vouchers_count ?? 0;
   const validity = validityOf(body, '.');
   const category = await resolveCategory(deps, projectId, { name: body.category, id: body.category_id });
-  const campaign: Campaign = {
+  const draft: Campaign = {
     id: deps.ids.id('camp'),
     projectId,
     name: body.name,
@@ -126,12 +126,11 @@ export async function createCampaign(
     ...validity,
   };
   if (vouchersWanted > 0) {
-    assertGeneratesVouchers(campaign);
-    assertCodesFit(campaign.voucher.codeConfig, vouchersWanted, 0);
+    assertGeneratesVouchers(draft);
+    assertCodesFit(draft.voucher.codeConfig, vouchersWanted, 0);
   }
-  if (!(await repo.insertCampaign(deps, campaign))) {
-    throw new DuplicateError('campaign', `Duplicated campaign exists with name ${campaign.name}`, campaign.name);
-  }
+  const campaign = await repo.insertCampaign(deps, draft);
+  if (!campaign) throw new DuplicateError('campaign', `Duplicated campaign exists with name ${draft.name}`, draft.name);
   if (vouchersWanted === 0) return campaign;
   assertGeneratesVouchers(campaign);
   if (vouchersWanted > MAX_SYNC_VOUCHERS_ON_CREATE) {
@@ -181,30 +180,49 @@ export interface CampaignPage {
   total: number;
 }
 
-const sortKey = (order: ListCampaignsQuery['order']) =>
-  order.endsWith('updated_at') ? (e: CampaignListEntry) => `${e.updatedAt ?? e.createdAt}#${e.id}` : (e: CampaignListEntry) => `${e.createdAt}#${e.id}`;
+const sortKey = (order: ListCampaignsQuery['order']) => {
+  const tie = (e: CampaignListEntry) => String(e.sequence).padStart(12, '0');
+  return order.endsWith('updated_at') ? (e: CampaignListEntry) => `${e.updatedAt ?? e.createdAt}#${tie(e)}` : (e: CampaignListEntry) => `${e.createdAt}#${tie(e)}`;
+};
+
+const isUnfiltered = (query: ListCampaignsQuery): boolean =>
+  query.campaign_type === undefined &&
+  query.campaign_status === undefined &&
+  query.is_referral_code === undefined &&
+  Object.keys(query.filters ?? {}).filter((k) => k !== 'junction').length === 0;
 
 /**
- * GET /v1/campaigns: filters and orders the project's compact list entries, counts them all
- * for `total`, then reads only the campaigns of the requested page (one BatchGet of ≤ 100).
- * The cost grows with the project's campaign count, not with the page number or the table.
+ * GET /v1/campaigns. Unfiltered and ordered by `created_at` (the default): `total` is the
+ * project's campaign counter (one GetItem) and the page is one key range of creation numbers
+ * (one GSI1 Query of `limit` entries), so page 50 costs what page 1 costs and nothing grows with
+ * the project. With a filter or an `updated_at` order, the project's compact list entries are
+ * read, filtered, ordered and counted in memory (see docs/architecture.md "Listing campaigns").
+ * Either way only the page's campaigns are read (one BatchGet of ≤ 100).
  */
 export async function listCampaigns(deps: Deps, projectId: string, query: ListCampaignsQuery): Promise<CampaignPage> {
   const areaFilter = query.access_settings?.filter;
   const wantsAreas = !!areaFilter && Object.values(areaFilter).some((ids) => ids && ids.length > 0);
+  if (wantsAreas) return { campaigns: [], total: 0 };
+  const start = (query.page - 1) * query.limit;
+  const descending = query.order.startsWith('-');
+  if (isUnfiltered(query) && query.order.endsWith('created_at')) {
+    const total = (await repo.getCampaignCounter(deps, projectId))?.campaignCount ?? 0;
+    if (start >= total) return { campaigns: [], total };
+    const [from, to] = descending ? [Math.max(1, total - start - query.limit + 1), total - start] : [start + 1, Math.min(total, start + query.limit)];
+    const pageIds = await repo.campaignIdsBySequence(deps, projectId, from, to, descending);
+    return { campaigns: pageIds.length > 0 ? await repo.getCampaigns(deps, projectId, pageIds) : [], total };
+  }
   const matches = campaignFilterPredicate(query.filters ?? {}, deps.clock.now());
   const entries = (await repo.listCampaignEntries(deps, projectId)).filter(
     (e) =>
-      !wantsAreas &&
       (query.campaign_type === undefined || e.campaignType === query.campaign_type) &&
       (query.campaign_status === undefined || e.creationStatus === query.campaign_status) &&
       (query.is_referral_code === undefined || e.isReferralCode === query.is_referral_code) &&
       matches(e),
   );
   const key = sortKey(query.order);
-  const direction = query.order.startsWith('-') ? -1 : 1;
+  const direction = descending ? -1 : 1;
   entries.sort((a, b) => (key(a) < key(b) ? -direction : key(a) > key(b) ? direction : 0));
-  const start = (query.page - 1) * query.limit;
   const pageIds = entries.slice(start, start + query.limit).map((e) => e.id);
   return { campaigns: pageIds.length > 0 ? await repo.getCampaigns(deps, projectId, pageIds) : [], total: entries.length };
 }

@@ -1,13 +1,7 @@
 import type { Category } from './category.js';
+import type { CategoryReply } from './category.reply.js';
 
-export interface CategoryReply {
-  id: string;
-  name: string;
-  hierarchy: number;
-  object: 'category';
-  created_at: string;
-  updated_at?: string;
-}
+export type { CategoryReply };
 
 export const toCategoryReply = (c: Category): CategoryReply => ({
   id: c.id,

@@ -11,6 +11,7 @@ export interface ItemKey {
 }
 
 const project = (projectId: string): string => `P#${projectId}`;
+const sequenceKey = (sequence: number): string => String(sequence).padStart(12, '0');
 
 export const keys = {
   project: (projectId: string): ItemKey => ({ PK: project(projectId), SK: 'PROJECT' }),
@@ -47,6 +48,18 @@ export const keys = {
     SK: `${createdAt}#${campaignId}`,
   }),
   campaignListPartition: (projectId: string): string => `${project(projectId)}#CAMPAIGNS`,
+  /** A project's campaign counter: how many campaigns exist and the latest `createdAt`, for `total` and page arithmetic. */
+  campaignCounter: (projectId: string): ItemKey => ({ PK: project(projectId), SK: 'CAMPAIGN_COUNTER' }),
+  /**
+   * GSI1 entry of a campaign list entry: its creation number (1, 2, 3, … with no gaps, campaigns are never
+   * deleted), zero-padded so that string order is number order. Page p of `limit` is one key range.
+   */
+  campaignBySequence: (projectId: string, sequence: number) => ({
+    GSI1PK: `${project(projectId)}#CAMPAIGN_SEQ`,
+    GSI1SK: sequenceKey(sequence),
+  }),
+  campaignSequencePartition: (projectId: string): string => `${project(projectId)}#CAMPAIGN_SEQ`,
+  campaignSequenceSortKey: (sequence: number): string => sequenceKey(sequence),
   /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */
   promotionTier: (projectId: string, tierId: string): ItemKey => ({
     PK: `${project(projectId)}#PROMO_TIER#${tierId}`,
@@ -160,6 +173,14 @@ export const keys = {
     SK: 'IDEMPOTENCY',
   }),
   /**
+   * A project's request counter for one fixed rate-limit window (`windowStart` in Unix seconds):
+   * a new item, in its own partition, each window, so a window's count never needs resetting.
+   */
+  rateLimitWindow: (projectId: string, windowStart: number): ItemKey => ({
+    PK: `${project(projectId)}#RATE#${windowStart}`,
+    SK: 'RATE_LIMIT',
+  }),
+  /**
    * A loyalty points bucket. All buckets of a campaign share one partition sorted by expiry date
    * (no expiry sorts last), so the points-expiration export streams them in order with one Query;
    * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).
@@ -174,6 +195,15 @@ export const keys = {
     GSI1SK: `${expiresKey}#${bucketId}`,
   }),
   cardBucketsPartition: (projectId: string, voucherId: string): string => `${project(projectId)}#CARD#${voucherId}#BUCKETS`,
+  /**
+   * A loyalty card transaction (a manual balance change with its reason and source id), in the
+   * card's own partition sorted by time, so a card's history is one Query.
+   */
+  cardTransaction: (projectId: string, voucherId: string, createdAt: string, transactionId: string): ItemKey => ({
+    PK: `${project(projectId)}#CARD#${voucherId}#TRANSACTIONS`,
+    SK: `${createdAt}#${transactionId}`,
+  }),
+  cardTransactionsPartition: (projectId: string, voucherId: string): string => `${project(projectId)}#CARD#${voucherId}#TRANSACTIONS`,
   /**
    * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
    * so POST /v1/events finds every rule for its event name with one Query.
@@ -198,6 +228,16 @@ export const keys = {
   referralConversionByReferrer: (projectId: string, referrerId: string, createdAt: string, conversionId: string) => ({
     GSI1PK: `${project(projectId)}#CUSTOMER#${referrerId}#REFERRALS`,
     GSI1SK: `${createdAt}#${conversionId}`,
+  }),
+
+  /**
+   * The voucher a customer holds in a campaign (code and voucher id): one per (holder, campaign).
+   * Put with `attribute_not_exists(PK)` in the transaction that publishes the voucher, so two
+   * concurrent publications to one customer cannot both commit; found with one GetItem.
+   */
+  heldVoucher: (projectId: string, customerId: string, campaignId: string): ItemKey => ({
+    PK: `${project(projectId)}#HOLDER#${customerId}#CAMPAIGN#${campaignId}`,
+    SK: 'HELD_VOUCHER',
   }),
 
   /** An export (`exp_...`): its parameters, status and the per-export download signing secret. */

@@ -28,14 +28,46 @@ export function unstorableNumberPath(value: unknown, path: (string | number)[] =
   return null;
 }
 
-/** A zod check (for `.superRefine`) that reports the first unstorable number at its path. */
+export const STORABLE_NUMBER_MESSAGE = 'must be an integer of at most 2^53 - 1 in magnitude, or a decimal of at least 1e-130 in magnitude';
+
+/** For `.refine` on a decimal field: a value DynamoDB can store as sent (1e-300 or 1e200 would fail the write with a 500). */
+export const isStorableNumber = (value: number): boolean => unstorableNumberPath(value) === null;
+
+/**
+ * Deepest nesting accepted in a client-owned document. DynamoDB refuses items nested beyond 32
+ * levels; metadata sits a few levels down (a voucher's snapshot in a bin entry), so half of that.
+ */
+export const MAX_DOCUMENT_DEPTH = 16;
+
+/**
+ * Where a client-owned document has a shape the table cannot store: an empty object key
+ * (DynamoDB refuses empty attribute names, even inside maps) or nesting deeper than MAX_DOCUMENT_DEPTH.
+ * @returns the path and the reason of the first such place, or null.
+ */
+export function unstorableShapePath(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; reason: string } | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (path.length >= MAX_DOCUMENT_DEPTH) return { path, reason: `must not be nested more than ${MAX_DOCUMENT_DEPTH} levels deep` };
+  const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (k === '') return { path, reason: 'must not have an empty property name' };
+    const found = unstorableShapePath(v, [...path, k]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * A zod check (for `.superRefine`) that reports the first place the table cannot store: a shape
+ * (empty key, too deep) or a number. Without it such a value would fail the write with a 500.
+ */
 export function storableNumbers(value: unknown, ctx: z.RefinementCtx): void {
+  const shape = unstorableShapePath(value);
+  if (shape) {
+    ctx.addIssue({ code: 'custom', path: shape.path, message: shape.reason });
+    return;
+  }
   const path = unstorableNumberPath(value);
   if (path) {
-    ctx.addIssue({
-      code: 'custom',
-      path,
-      message: 'must be an integer of at most 2^53 - 1 in magnitude, or a decimal of at least 1e-130 in magnitude',
-    });
+    ctx.addIssue({ code: 'custom', path, message: STORABLE_NUMBER_MESSAGE });
   }
 }

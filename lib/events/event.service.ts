@@ -1,10 +1,12 @@
 import { upsertCustomer } from '../customers/customer.service.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError, NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../event-schemas/event-schema.service.js';
 import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
 import { planEarning } from '../loyalty/loyalty-earning.js';
-import { prepareCardChange } from '../loyalty/loyalty.service.js';
+import { MAX_BUCKET_WRITES, prepareCardChange } from '../loyalty/loyalty.service.js';
+import type { PointsBucket } from '../loyalty/points-bucket.js';
+import { RefereeRewardIssuer } from '../referrals/referee-reward-issuer.js';
 import { conversionItems, planReferral } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEvent, TrackedEvent } from './event.js';
@@ -20,10 +22,13 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
  * per stored event; with an Idempotency-Key the event (and its points) is stored once and every
  * retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
  * on this event, the event's customer converts the code for its referrer: recorded in the same
- * transaction, once per (campaign, code, referred customer) however many events or retries come.
+ * transaction, once per (campaign, code, referred customer) however many events or retries come,
+ * and the program's referee reward goes to the event's customer in that transaction too (their
+ * card or gift voucher in the parent campaign, published to them if they hold none).
  * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`;
  *   voucher: `loyalty.code` is no loyalty card or `referral.code` is unknown; campaign; customer: unknown referrer),
- *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral), IdempotencyKeyReusedError, ConflictRetryError.
+ *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral),
+ *   CodeSpaceExhaustedError (no code left to publish the referee's reward voucher), IdempotencyKeyReusedError, ConflictRetryError.
  */
 export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<TrackedEvent> {
   const now = deps.clock.now();
@@ -48,26 +53,51 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     idempotencyKey: idempotency?.key ?? null,
     createdAt: now.toISOString(),
   };
+  const rewards = referral?.reward ? new RefereeRewardIssuer(deps, referral.reward, now) : null;
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     const items = [putEventItem(deps, event)];
     const conversionAt = items.length;
     if (referral) items.push(...(await conversionItems(deps, referral, event)));
     const converting = items.length > conversionAt;
-    if (earning) {
-      const prepared = await prepareCardChange(deps, projectId, earning.code, { kind: 'add', buckets: earning.buckets }, now);
-      if (!prepared) {
-        await backoff(attempt);
-        continue;
-      }
-      items.push(...prepared.items);
+    // Points for one card go in one change: a referee reward may land on the card the event earns on.
+    const cardChanges = new Map<string, PointsBucket[]>();
+    if (earning) cardChanges.set(earning.code, [...earning.buckets]);
+    const rewardAt = items.length;
+    let rewardItems = 0;
+    if (converting && rewards && referral) {
+      const writes = await rewards.writes(event.customerId, referral.referrerId);
+      if (writes.kind === 'points') cardChanges.set(writes.code, [...(cardChanges.get(writes.code) ?? []), writes.bucket]);
+      else rewardItems = items.push(...writes.items) - rewardAt;
     }
+    const prepared = await prepareCardChanges(deps, projectId, cardChanges, now);
+    if (!prepared) {
+      await backoff(attempt);
+      continue;
+    }
+    items.push(...prepared);
     const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
     if (outcome.ok) return outcome.reply;
     if ('failed' in outcome && outcome.failed.includes(0)) throw new Error(`Event id ${event.id} is already taken`);
     // The referral code was deleted (or re-created) since it was read.
     if (referral && converting && 'failed' in outcome && outcome.failed.includes(conversionAt + 1)) throw new NotFoundError('voucher', referral.code);
-    // The card changed since it was read (or a race was lost): re-read and re-plan.
+    if (rewards && 'failed' in outcome) rewards.failed(outcome.failed.filter((i) => i >= rewardAt && i < rewardAt + rewardItems).map((i) => i - rewardAt));
+    // A card changed since it was read (or a race was lost): re-read and re-plan.
     await backoff(attempt);
   }
   throw new ConflictRetryError(`Too many concurrent writes for event ${body.event}`);
+}
+
+/**
+ * The items of the points changes of up to two cards (the event's loyalty card, the referee's
+ * reward card), sharing one transaction's bucket budget; null when a card's buckets must be read again.
+ */
+async function prepareCardChanges(deps: Deps, projectId: string, changes: Map<string, PointsBucket[]>, now: Date): Promise<TransactItem[] | null> {
+  const budget = Math.floor(MAX_BUCKET_WRITES / Math.max(changes.size, 1));
+  const items: TransactItem[] = [];
+  for (const [code, buckets] of changes) {
+    const prepared = await prepareCardChange(deps, projectId, code, { kind: 'add', buckets }, now, budget);
+    if (!prepared) return null;
+    items.push(...prepared.items);
+  }
+  return items;
 }

@@ -8,7 +8,7 @@ export interface CustomEvent {
   type: string;
   customerId: string;
   metadata: Record<string, unknown>;
-  /** A referral conversion claimed by the event (recorded; its effects come with referral programs). */
+  /** A referral conversion claimed by the event (lib/referrals: the conversion and the referee reward commit with the event). */
   referral: { code: string; referrerId: string | null } | null;
   /** The loyalty card the event is attributed to; its program's earning rules add points (lib/loyalty/loyalty-earning.ts). */
   loyalty: { code: string } | null;

@@ -1,11 +1,13 @@
+import type * as z from 'zod';
 import type { Export } from './export.js';
+import type { exportReplySchema } from './export.schema.js';
 
 /**
  * The export object (Voucherify's ExportPointsExpiration). `result` is null until the export is
  * final: `{url}` once DONE (the download cluster, with a fresh token), `{message}` with the reason
  * once ERROR (as async actions report failures).
  */
-export function toExportReply(e: Export, downloadUrl: string | null = null) {
+export function toExportReply(e: Export, downloadUrl: string | null = null): z.output<typeof exportReplySchema> {
   return {
     id: e.id,
     object: 'export' as const,

@@ -63,7 +63,8 @@ export const exportReplySchema = z.strictObject({
   status: z.enum(['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR']),
   channel: z.literal('API'),
   exported_object: z.literal('points_expiration'),
-  parameters: z.record(z.string(), z.unknown()),
+  /** The request's parameters, echoed. */
+  parameters,
   result: z.union([z.strictObject({ url: z.url() }), z.strictObject({ message: z.string() }), z.null()]),
   user_id: z.null(),
 });

@@ -3,14 +3,16 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import * as z from 'zod';
 import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
-import { UnauthorizedError } from '../errors.js';
+import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { randomIds } from '../ids.js';
 import { createLogger } from '../logger.js';
 import { defaultRuntime, type Runtime } from '../runtime.js';
 import { errorReply } from './error-responder.js';
+import { idempotencyScopeOf, runOnce } from './idempotency.js';
+import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from './rate-limit.js';
 import type { HttpReply } from './reply.js';
 import { headerOf, parseBody, parseQuery } from './request.js';
-import type { RouteDef } from './route.js';
+import { idempotencyModeOf, type RouteDef } from './route.js';
 import { validate } from './validate.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -41,6 +43,8 @@ interface Invocation {
   requestId: string;
   startedAt: number;
   principal: Principal | null;
+  /** The project's rate-limit window once counted: every reply after authentication carries it. */
+  rateLimit: RateLimitState | null;
 }
 
 interface ApiContext extends Context {
@@ -49,6 +53,16 @@ interface ApiContext extends Context {
 
 const noQuery = z.strictObject({});
 const bootLogger = createLogger('error');
+/**
+ * The reply is written this long before Lambda would kill the function, so a caller gets the
+ * error object (503, retry) instead of API Gateway's bare 503 or a 30 s gateway timeout.
+ */
+const DEADLINE_MARGIN_MS = 500;
+
+function withRateLimitHeaders(result: ApiResult, inv: Invocation): ApiResult {
+  if (!inv.rateLimit) return result;
+  return { ...result, headers: { ...result.headers, ...rateLimitHeaders(inv.rateLimit) } };
+}
 
 /** The credentials a request presents, decided by the route's accepted schemes. */
 function presentedToken(event: ApiEvent, route: RouteDef): string | undefined {
@@ -116,15 +130,18 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
         requestId: (fixedRuntime?.ids ?? randomIds).requestId(),
         startedAt: Date.now(),
         principal: null,
+        rateLimit: null,
       };
     },
     after: (request) => {
-      if (request.response) log(request.event, request.context.api, request.response.statusCode ?? 200);
+      if (!request.response) return;
+      request.response = withRateLimitHeaders(request.response, request.context.api);
+      log(request.event, request.context.api, request.response.statusCode ?? 200);
     },
     onError: (request) => {
       const inv = request.context.api;
       const reply = errorReply(request.error, inv.requestId, inv.runtime?.logger ?? bootLogger);
-      request.response = toResult(reply, inv.requestId);
+      request.response = withRateLimitHeaders(toResult(reply, inv.requestId), inv);
       log(request.event, inv, reply.statusCode);
     },
   };
@@ -143,13 +160,44 @@ function build<S extends EndpointSchemas, R>(
       inv.runtime = runtime;
       // Credentials first: an anonymous caller learns nothing from validation messages.
       if (withPrincipal) inv.principal = await authenticate(runtime, event, route);
-      const query = validate(schemas.query ?? noQuery, parseQuery(event), 'query');
-      const params = validate(schemas.params ?? z.object({}), event.pathParameters ?? {}, 'params');
-      const body = validate(schemas.body ?? z.unknown(), parseBody(event, route.body), route.body === 'form' ? 'form' : 'json');
-      const request = { runtime, requestId: inv.requestId, principal: inv.principal, params, query, body, event };
-      return toResult(await fn(request as R), inv.requestId);
+      const principal = inv.principal;
+      const work = async (): Promise<HttpReply> => {
+        const rawQuery = parseQuery(event);
+        const rawBody = parseBody(event, route.body);
+        const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
+        const params = validate(schemas.params ?? z.object({}), event.pathParameters ?? {}, 'params');
+        const body = validate(schemas.body ?? z.unknown(), rawBody, route.body === 'form' ? 'form' : 'json');
+        const request = { runtime, requestId: inv.requestId, principal, params, query, body, event };
+        if (principal && idempotencyModeOf(route) === 'generic') {
+          // The request as sent (path, query and body, canonical), not as parsed: defaults must not hide a difference.
+          const scope = idempotencyScopeOf(event, principal.projectId, route.operationId, { path: event.rawPath, query: rawQuery, body: rawBody });
+          if (scope) return runOnce(runtime, scope, () => runtime.clock.now(), () => fn(request as R));
+        }
+        return fn(request as R);
+      };
+      if (!principal) return toResult(await work(), inv.requestId);
+
+      const counting = countRequest(runtime, runtime.rateLimit, principal.projectId, runtime.clock.now());
+      const windowSeconds = runtime.rateLimit?.windowSeconds ?? 0;
+      if (route.access === 'write') {
+        // A write must not happen over the limit: the count comes first (one round trip).
+        inv.rateLimit = await counting;
+        enforceRateLimit(inv.rateLimit, windowSeconds);
+        return toResult(await work(), inv.requestId);
+      }
+      // A read changes nothing, so it runs alongside the count and its reply is dropped if over the limit.
+      const [counted, outcome] = await Promise.allSettled([counting, work()]);
+      inv.rateLimit = counted.status === 'fulfilled' ? counted.value : null;
+      enforceRateLimit(inv.rateLimit, windowSeconds);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      return toResult(outcome.value, inv.requestId);
     };
-    const handler = middy<ApiEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    const handler = middy<ApiEvent, ApiResult, Error, ApiContext>({
+      timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
+      timeoutEarlyResponse: () => {
+        throw new ServiceUnavailableError('The request did not complete in time; retry after the delay in Retry-After', 1);
+      },
+    })
       .use(envelope(route, fixedRuntime))
       .handler(base);
     return handler as unknown as ApiHandler;

@@ -1,4 +1,5 @@
-import { AppError } from '../errors.js';
+import { dependencyFaultOf } from '../db/client.js';
+import { AppError, ServiceUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { HttpReply } from './reply.js';
 
@@ -15,9 +16,20 @@ export interface ErrorBody {
 
 /**
  * Turns anything thrown into the error reply. AppErrors are the caller's fault and are shown
- * as they are; anything else is ours: an opaque 500 whose detail goes to the log only.
+ * as they are. A dependency that throttles, fails or cannot be reached once the SDK's retries are
+ * spent is a 503 with `Retry-After` (the request may be sent again). Anything else is ours: an
+ * opaque 500 whose detail goes to the log only.
  */
-export function errorReply(error: unknown, requestId: string, logger: Pick<Logger, 'error'>): HttpReply {
+export function errorReply(error: unknown, requestId: string, logger: Pick<Logger, 'error'> & Partial<Pick<Logger, 'warn'>>): HttpReply {
+  const fault = dependencyFaultOf(error);
+  if (fault) {
+    (logger.warn ?? logger.error)('dependency fault', { request_id: requestId, fault: fault.kind, cause: fault.cause });
+    const details =
+      fault.kind === 'throttled'
+        ? 'The data store is throttling requests; retry after the delay in Retry-After'
+        : 'The data store did not answer in time; retry after the delay in Retry-After';
+    return errorReply(new ServiceUnavailableError(details, fault.retryAfterSeconds), requestId, logger);
+  }
   if (error instanceof AppError) {
     const body: ErrorBody = {
       code: error.status,

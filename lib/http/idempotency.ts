@@ -1,11 +1,14 @@
-import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash, randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { toEpochSeconds } from '../clock.js';
 import { keys } from '../db/keys.js';
 import { transact, type TransactItem, type TransactOutcome } from '../db/transact.js';
-import { BadRequestError, IdempotencyKeyReusedError } from '../errors.js';
+import { BadRequestError, IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import type { HttpReply } from './reply.js';
 import { headerOf } from './request.js';
 
 /**
@@ -20,6 +23,10 @@ import { headerOf } from './request.js';
  * is refused with 422 `idempotency_key_reused`. Failed requests record nothing, so they can be
  * retried with the same key. Operations adopting this must do everything that matters in their
  * final transaction and keep the steps before it idempotent (reads, upserts).
+ *
+ * That is the `transactional` path (`commitOnce`). Every other write POST takes the `generic` path
+ * (`runOnce`, run by the endpoint chain): a lease record around the operation, with a weaker
+ * guarantee spelled out on `runOnce`.
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** How long a key and its reply are kept (and honoured). */
@@ -125,4 +132,163 @@ export async function commitOnce<T>(deps: Deps, scope: IdempotencyScope | null, 
     return first !== undefined ? { ok: true, reply: first, replayed: true } : { ok: false, conflict: true };
   }
   return outcome;
+}
+
+/**
+ * How long a generic request holds its key before another request may take the key over. Longer
+ * than an API function may run (10 s), so a request still running is never taken over.
+ */
+export const IDEMPOTENCY_LEASE_SECONDS = 60;
+/** Replies above this size are stored gzip-compressed (an item holds at most 400 KB). */
+const COMPRESS_ABOVE_BYTES = 64 * 1024;
+/** Marks a reply served from the record of an earlier request with the same key. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+type GenericDeps = Pick<Runtime, 'ddb' | 'tableName' | 'logger'>;
+
+interface StoredReply {
+  statusCode: number;
+  headers?: Record<string, string>;
+  /** The body's JSON text, byte for byte as first sent (DynamoDB maps do not keep key order). */
+  body?: string;
+  bodyGz?: Uint8Array;
+}
+
+function storedReply(reply: HttpReply): StoredReply {
+  const text = reply.body === undefined ? undefined : JSON.stringify(reply.body);
+  const compress = text !== undefined && Buffer.byteLength(text) > COMPRESS_ABOVE_BYTES;
+  return {
+    statusCode: reply.statusCode,
+    ...(reply.headers ? { headers: reply.headers } : {}),
+    ...(text !== undefined ? (compress ? { bodyGz: gzipSync(text) } : { body: text }) : {}),
+  };
+}
+
+function replayOf(stored: StoredReply): HttpReply {
+  const text = stored.bodyGz ? gunzipSync(stored.bodyGz).toString('utf8') : stored.body;
+  return {
+    statusCode: stored.statusCode,
+    headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' },
+    ...(text !== undefined ? { body: JSON.parse(text) as unknown } : {}),
+  };
+}
+
+/**
+ * Claims the key for this request: succeeds if no live record exists, or the one there is an
+ * abandoned lease (its request crashed or timed out). Returns the record that blocked the claim.
+ */
+async function claim(deps: GenericDeps, scope: IdempotencyScope, owner: string, now: Date): Promise<Record<string, unknown> | null> {
+  const nowSeconds = toEpochSeconds(now);
+  const expiresAt = nowSeconds + IDEMPOTENCY_WINDOW_SECONDS;
+  const key = keys.idempotencyRecord(scope.projectId, scope.key);
+  try {
+    await deps.ddb.send(
+      new PutCommand({
+        TableName: deps.tableName,
+        Item: {
+          ...key,
+          entity: 'idempotency_record',
+          v: SCHEMA_VERSION,
+          fingerprint: scope.fingerprint,
+          state: 'IN_PROGRESS',
+          owner,
+          leaseUntil: nowSeconds + IDEMPOTENCY_LEASE_SECONDS,
+          createdAt: now.toISOString(),
+          expiresAt,
+          ttl: expiresAt,
+        },
+        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now OR (#state = :inProgress AND leaseUntil <= :now)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':now': nowSeconds, ':inProgress': 'IN_PROGRESS' },
+      }),
+    );
+    return null;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true }));
+    return res.Item ?? {};
+  }
+}
+
+/**
+ * Runs a POST at most once per project and key within 24 hours, whatever the operation (the
+ * generic path of every write POST; POST /v1/events has its own, transactional one):
+ * 1. claim the key with a lease record (conditional Put);
+ * 2. a retry whose key holds a finished reply gets that reply back (status, headers, body, plus
+ *    `Idempotent-Replayed: true`) without running anything; one whose key is leased by a running
+ *    request gets 409 `idempotency_key_in_use`;
+ * 3. run the operation; a success (status < 400) is recorded as the key's reply, a failure
+ *    deletes the lease so the same key can be sent again.
+ * The gap: if the process dies after the operation's write and before its reply is recorded (a
+ * Lambda timeout, a crash), the lease ends after IDEMPOTENCY_LEASE_SECONDS and a retry runs the
+ * operation again. Operations that must be exactly-once even then use the transactional path.
+ * @throws IdempotencyKeyReusedError (422) when the key was used with a different request;
+ *         IdempotencyKeyInUseError (409) while another request holds the key; whatever `run` throws.
+ */
+export async function runOnce(deps: GenericDeps, scope: IdempotencyScope, now: () => Date, run: () => Promise<HttpReply>): Promise<HttpReply> {
+  const owner = randomUUID();
+  const key = keys.idempotencyRecord(scope.projectId, scope.key);
+  for (let attempt = 0; ; attempt++) {
+    const at = now();
+    const blocking = await claim(deps, scope, owner, at);
+    if (!blocking) break;
+    const nowSeconds = toEpochSeconds(at);
+    // The record vanished or expired between the Put and the Get: claim again.
+    const live = typeof blocking.expiresAt === 'number' && blocking.expiresAt > nowSeconds;
+    if (live && blocking.fingerprint !== scope.fingerprint) throw new IdempotencyKeyReusedError(scope.key);
+    if (live && blocking.state === 'DONE') return replayOf(blocking.reply as StoredReply);
+    const leased = live && blocking.state === 'IN_PROGRESS' && typeof blocking.leaseUntil === 'number' && blocking.leaseUntil > nowSeconds;
+    if (leased || attempt >= 2) throw new IdempotencyKeyInUseError(scope.key, 1);
+  }
+
+  let reply: HttpReply;
+  try {
+    reply = await run();
+  } catch (error) {
+    await release(deps, key, owner);
+    throw error;
+  }
+  if (reply.statusCode >= 400) {
+    await release(deps, key, owner);
+    return reply;
+  }
+  try {
+    await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: key,
+        UpdateExpression: 'SET #state = :done, reply = :reply REMOVE leaseUntil',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':done': 'DONE', ':reply': storedReply(reply), ':owner': owner },
+      }),
+    );
+  } catch (error) {
+    // The operation is done: its reply is the truth for this caller even if it cannot be kept.
+    deps.logger.warn('idempotency reply not recorded', { project_id: scope.projectId, error: error instanceof Error ? error.name : typeof error });
+  }
+  return reply;
+}
+
+/**
+ * Frees the key after a failure, if this request still holds it, by expiring its record (an
+ * Update, not a Delete: one command class fewer in every bundle). A lost release ends with the lease.
+ */
+async function release(deps: GenericDeps, key: { PK: string; SK: string }, owner: string): Promise<void> {
+  try {
+    await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: key,
+        UpdateExpression: 'SET expiresAt = :expired REMOVE leaseUntil',
+        ConditionExpression: '#owner = :owner AND #state = :inProgress',
+        ExpressionAttributeNames: { '#owner': 'owner', '#state': 'state' },
+        ExpressionAttributeValues: { ':owner': owner, ':inProgress': 'IN_PROGRESS', ':expired': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) {
+      deps.logger.warn('idempotency lease not released', { error: error instanceof Error ? error.name : typeof error });
+    }
+  }
 }

@@ -34,4 +34,17 @@ export interface RouteDef {
   bucket?: 'read' | 'write' | null;
   /** Queue names (infra/local/resources.ts) the handler sends messages to. */
   sendsTo?: readonly string[];
+  /**
+   * How the endpoint honours an `Idempotency-Key` header (lib/http/idempotency.ts):
+   * `generic` = the endpoint chain runs the request at most once per key (lease record, reply
+   * replayed); `transactional` = the handler commits its effect and the key's record in one
+   * transaction itself; `none` = the header is ignored. Absent: `generic` for write POSTs,
+   * otherwise `none`.
+   */
+  idempotency?: 'generic' | 'transactional' | 'none';
+}
+
+/** The idempotency mode a route runs with (see RouteDef.idempotency). */
+export function idempotencyModeOf(route: RouteDef): 'generic' | 'transactional' | 'none' {
+  return route.idempotency ?? (route.method === 'POST' && route.access === 'write' ? 'generic' : 'none');
 }

@@ -5,8 +5,7 @@ import { NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
 import { expiryOf } from './expiration.js';
-import { newBucket } from './loyalty.service.js';
-import type { PointsBucket } from './points-bucket.js';
+import { newBucket, type PointsBucket } from './points-bucket.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids'>;
 

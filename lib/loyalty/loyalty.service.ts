@@ -8,8 +8,10 @@ import { getVoucherByCode } from '../vouchers/voucher.repo.js';
 import { getVoucher } from '../vouchers/voucher.service.js';
 import { expiryOf, todayOf, type ExpirationRules } from './expiration.js';
 import { activeBucketPoints, type CardPlan, NotEnoughPoints, planChange, type PointsChange } from './loyalty-card.js';
+import type { CardTransaction } from './card-transaction.js';
+import { putCardTransactionItem } from './card-transaction.repo.js';
 import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
-import type { PointsBucket } from './points-bucket.js';
+import { newBucket, type PointsBucket } from './points-bucket.js';
 import type { BalanceBody, PointsExpirationQuery } from './loyalty.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -34,22 +36,6 @@ async function findMember(deps: Deps, campaign: Campaign, memberId: string): Pro
   return voucher;
 }
 
-/** A new bucket of `points` for a card, expiring on `expiresAt`. */
-export function newBucket(deps: Pick<Runtime, 'ids'>, card: Voucher, points: number, expiresAt: string | null, now: string): PointsBucket {
-  if (!card.campaignId) throw new Error(`Loyalty card ${card.id} has no campaign`);
-  return {
-    id: deps.ids.id('lopb'),
-    projectId: card.projectId,
-    campaignId: card.campaignId,
-    voucherId: card.id,
-    points,
-    status: 'ACTIVE',
-    expiresAt,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 /** A card's current state and the plan of a change, ready to commit (items[0] is the card). */
 export interface PreparedChange {
   voucher: Voucher;
@@ -64,7 +50,15 @@ export interface PreparedChange {
  * own (a complete change by itself) and null is returned.
  * @throws NotFoundError (voucher), NotEnoughPointsError, BadRequestError `too_many_points_buckets`.
  */
-export async function prepareCardChange(deps: Deps, projectId: string, code: string, change: PointsChange, now: Date): Promise<PreparedChange | null> {
+export async function prepareCardChange(
+  deps: Deps,
+  projectId: string,
+  code: string,
+  change: PointsChange,
+  now: Date,
+  /** Bucket writes this change may use: less than MAX_BUCKET_WRITES when another card changes in the same transaction. */
+  maxBucketWrites = MAX_BUCKET_WRITES,
+): Promise<PreparedChange | null> {
   const voucher = await getVoucherByCode(deps, projectId, code);
   if (!voucher?.loyaltyCard) throw new NotFoundError('voucher', code);
   const buckets = await listCardBuckets(deps, projectId, voucher.id);
@@ -73,15 +67,15 @@ export async function prepareCardChange(deps: Deps, projectId: string, code: str
   const today = todayOf(now);
   let plan: CardPlan;
   try {
-    plan = planChange(state, change, today, MAX_BUCKET_WRITES);
+    plan = planChange(state, change, today, maxBucketWrites);
   } catch (error) {
     if (error instanceof NotEnoughPoints) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available);
     throw error;
   }
-  if (plan.updates.length + plan.inserts.length > MAX_BUCKET_WRITES) {
-    const settle = planChange(state, { kind: 'none' }, today, MAX_BUCKET_WRITES);
+  if (plan.updates.length + plan.inserts.length > maxBucketWrites) {
+    const settle = planChange(state, { kind: 'none' }, today, maxBucketWrites);
     if (settle.updates.length === 0) {
-      throw new BadRequestError('too_many_points_buckets', 'Too many points buckets', `Spending these points would touch more than ${MAX_BUCKET_WRITES} points buckets of card ${code}; spend fewer points at a time`);
+      throw new BadRequestError('too_many_points_buckets', 'Too many points buckets', `Spending these points would touch more than ${maxBucketWrites} points buckets of card ${code}; spend fewer points at a time`);
     }
     await transact(deps, cardPlanItems(deps, voucher, settle, now.toISOString()));
     return null;
@@ -111,7 +105,8 @@ function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefine
  * bucket expiring by the request (`expiration_type`/`expiration_date`) or the program's rules;
  * subtracting takes them from the soonest-expiring unexpired buckets. The card and its buckets
  * change in one transaction conditioned on what was read, retried on a lost race: concurrent
- * spends can never take a card below zero.
+ * spends can never take a card below zero. The same transaction records a card transaction
+ * (POINTS_ADDITION / POINTS_REMOVAL) keeping the request's `reason` and `source_id`.
  * @throws NotFoundError (campaign, voucher), NotEnoughPointsError, InvalidExpirationDateError, ConflictRetryError.
  */
 export async function updateMemberBalance(deps: Deps, projectId: string, campaignRef: string, memberId: string, body: BalanceBody): Promise<BalanceChange> {
@@ -122,11 +117,27 @@ export async function updateMemberBalance(deps: Deps, projectId: string, campaig
     body.points > 0
       ? { kind: 'add', buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())] }
       : { kind: 'spend', points: -body.points };
+  const transactionId = deps.ids.id('vtx');
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     const prepared = await prepareCardChange(deps, projectId, member.code, change, now);
     if (prepared) {
-      const outcome = await transact(deps, prepared.items);
-      if (outcome.ok) return { voucher: prepared.voucher, points: body.points, total: prepared.plan.card.points, balance: prepared.plan.card.balance };
+      const { card } = prepared.plan;
+      const record: CardTransaction = {
+        id: transactionId,
+        projectId,
+        campaignId: campaign.id,
+        voucherId: prepared.voucher.id,
+        type: body.points > 0 ? 'POINTS_ADDITION' : 'POINTS_REMOVAL',
+        source: 'API',
+        sourceId: body.source_id ?? null,
+        reason: body.reason ?? null,
+        points: body.points,
+        total: card.points,
+        balance: card.balance,
+        createdAt: now.toISOString(),
+      };
+      const outcome = await transact(deps, [...prepared.items, putCardTransactionItem(deps, record)]);
+      if (outcome.ok) return { voucher: prepared.voucher, points: body.points, total: card.points, balance: card.balance };
     }
     await backoff(attempt);
   }

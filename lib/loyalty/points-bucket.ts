@@ -1,3 +1,6 @@
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+
 /** Points a loyalty card earned in one go, spent and expired together. */
 export type PointsBucketStatus = 'ACTIVE' | 'EXPIRED' | 'USED';
 
@@ -18,3 +21,19 @@ export interface PointsBucket {
 
 /** Sort key part for the expiry: dates sort as text; "never" sorts after every date. */
 export const expiresKeyOf = (expiresAt: string | null): string => expiresAt ?? '9999-12-31';
+
+/** A new bucket of `points` for a card, expiring on `expiresAt`. */
+export function newBucket(deps: Pick<Runtime, 'ids'>, card: Voucher, points: number, expiresAt: string | null, now: string): PointsBucket {
+  if (!card.campaignId) throw new Error(`Loyalty card ${card.id} has no campaign`);
+  return {
+    id: deps.ids.id('lopb'),
+    projectId: card.projectId,
+    campaignId: card.campaignId,
+    voucherId: card.id,
+    points,
+    status: 'ACTIVE',
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -9,6 +9,7 @@ import type { CustomEvent } from '../events/event.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
+import { planRefereeReward, type RefereeReward, resolveRefereeReward } from './referee-reward.js';
 import type { ReferralConversion } from './referral-conversion.js';
 import { conversionExists, countConversionItem, putConversionItem } from './referral.repo.js';
 
@@ -21,12 +22,19 @@ export type ResolvedReferralProgram = NonNullable<Campaign['referralProgram']>;
  * Completes a REFERRAL_PROGRAM's `referral_program` at campaign creation. A `custom_event`
  * conversion needs `custom_event.id` (`ms_...`) or `.name` naming a custom event schema of the
  * project; both are stored, so conversions match events by name. Absent, the program converts on
- * redemption (Voucherify's default).
+ * redemption (Voucherify's default). A `referee_reward` must name a parent campaign that can give it
+ * (resolveRefereeReward).
  * @throws InvalidPayloadError (custom_event missing, or sent for a redemption program, or its id and name disagree),
- *   NotFoundError (custom_event_schema).
+ *   NotFoundError (custom_event_schema; campaign: the reward's parent), InvalidCampaignError (the parent cannot give the reward).
  */
 export async function resolveReferralProgram(deps: Deps, projectId: string, program: ResolvedReferralProgram | undefined): Promise<ResolvedReferralProgram> {
   if (!program) return { conversionEventType: 'redemption' };
+  const refereeReward = program.refereeReward ? await resolveRefereeReward(deps, projectId, program.refereeReward) : undefined;
+  const resolved = await resolveConversionEvent(deps, projectId, program);
+  return refereeReward ? { ...resolved, refereeReward } : resolved;
+}
+
+async function resolveConversionEvent(deps: Deps, projectId: string, program: ResolvedReferralProgram): Promise<ResolvedReferralProgram> {
   if (program.conversionEventType !== 'custom_event') {
     if (program.customEvent) {
       throw new InvalidPayloadError('Property .referral_program.custom_event is only allowed with conversion_event_type custom_event');
@@ -44,12 +52,13 @@ export async function resolveReferralProgram(deps: Deps, projectId: string, prog
   return { ...program, customEvent: { id: schema.id, name: schema.name } };
 }
 
-/** A referral an event will convert: the code, its campaign and the referrer who shares it. */
+/** A referral an event will convert: the code, its campaign, the referrer who shares it and the referee's reward. */
 export interface ReferralPlan {
   campaignId: string;
   code: string;
   voucherId: string;
   referrerId: string;
+  reward: RefereeReward | null;
 }
 
 /** A customer id from an id (`cust_...`) or a source id; null when neither names a customer. */
@@ -114,7 +123,8 @@ export async function planReferral(
   }
   const referrerId = await referrerOf(deps, projectId, voucher, referral.referrer_id);
   if ((await knownCustomerId(deps, projectId, customer)) === referrerId) throw new ReferrerNotPermittedError(code);
-  return { campaignId: campaign.id, code, voucherId: voucher.id, referrerId };
+  const reward = await planRefereeReward(deps, projectId, program.refereeReward);
+  return { campaignId: campaign.id, code, voucherId: voucher.id, referrerId, reward };
 }
 
 /**

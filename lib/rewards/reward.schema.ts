@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { metadataSchema } from '../campaigns/campaign.schema.js';
-import { storableNumbers } from '../db/storable.js';
+import { isStorableNumber, STORABLE_NUMBER_MESSAGE, storableNumbers } from '../db/storable.js';
 
 const MAX_RATIO = 1_000_000_000_000;
 const id = z.string().min(1).max(1000);
@@ -26,7 +26,7 @@ const coinReward = z.strictObject({
   type: z.literal('COIN'),
   parameters: z.strictObject({
     coin: z.strictObject({
-      exchange_ratio: numberLike(z.number().positive().max(MAX_RATIO), 'must be a positive number'),
+      exchange_ratio: numberLike(z.number().positive().max(MAX_RATIO).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE), 'must be a positive number'),
       points_ratio: numberLike(z.int().positive().max(MAX_RATIO), 'must be a positive integer').optional(),
     }),
   }),

@@ -1,7 +1,8 @@
 import type { CampaignTemplate } from './campaign-template.js';
+import type { CampaignTemplateReply } from './campaign-template.reply.js';
 
 /** The campaign template object of the spec. */
-export const toCampaignTemplateReply = (t: CampaignTemplate): Record<string, unknown> => ({
+export const toCampaignTemplateReply = (t: CampaignTemplate): CampaignTemplateReply => ({
   id: t.id,
   name: t.name,
   ...(t.description !== null ? { description: t.description } : {}),

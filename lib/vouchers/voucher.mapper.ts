@@ -2,6 +2,7 @@ import { snakeize } from '../case.js';
 import { noAssignments } from '../campaigns/campaign.mapper.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { Voucher } from './voucher.js';
+import type { VoucherReply } from './voucher.reply.js';
 
 /**
  * The id of a voucher's QR or barcode image: an opaque, URL-safe token naming the project and
@@ -13,7 +14,7 @@ export const assetId = (v: Pick<Voucher, 'projectId' | 'code'>, kind: 'qr' | 'ba
 const codePath = (code: string): string => `/v1/vouchers/${encodeURIComponent(code)}`;
 
 /** The voucher object of the spec: every field it lists, unset ones as null. */
-export function toVoucherReply(v: Voucher): Record<string, unknown> {
+export function toVoucherReply(v: Voucher): VoucherReply {
   return {
     id: v.id,
     code: v.code,

@@ -39,6 +39,61 @@ export async function getVoucherCodeById(deps: Deps, projectId: string, voucherI
 }
 
 /**
+ * The two writes storing a new voucher of a campaign: the voucher (index 0; its condition fails
+ * when the code is taken) and its id pointer (index 1). Neither overwrites anything.
+ */
+export function voucherPutItems(deps: Deps, campaignId: string, voucher: Voucher): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: {
+          ...keys.voucher(voucher.projectId, voucher.code),
+          ...keys.voucherByCampaign(voucher.projectId, campaignId, voucher.createdAt, voucher.id),
+          entity: ENTITY,
+          v: SCHEMA_VERSION,
+          ...voucher,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: { ...keys.voucherId(voucher.projectId, voucher.id), entity: 'voucher_id', v: SCHEMA_VERSION, code: voucher.code },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+}
+
+/** Raises a campaign's `vouchersCount` by `n`; its condition fails when the campaign is gone. */
+export const countVouchersItem = (deps: Deps, projectId: string, campaignId: string, n: number): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: keys.campaign(projectId, campaignId),
+    UpdateExpression: 'ADD vouchersCount :n',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':n': n },
+  },
+});
+
+/**
+ * Adds `amount` credits to a gift voucher: its `amount` (credits ever given) and `balance` both
+ * rise, as Voucherify's balance top-up does. Commutative, so it needs no read lock; the condition
+ * fails when the voucher is gone or was re-created under its code.
+ */
+export const creditGiftItem = (deps: Deps, voucher: Voucher, amount: number, now: string): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: keys.voucher(voucher.projectId, voucher.code),
+    UpdateExpression: 'SET gift.amount = gift.amount + :a, gift.balance = gift.balance + :a, updatedAt = :now',
+    ConditionExpression: 'id = :id AND attribute_exists(gift.balance)',
+    ExpressionAttributeValues: { ':a': amount, ':now': now, ':id': voucher.id },
+  },
+});
+
+/**
  * What an insert came to: written; some codes already taken (nothing written); the campaign is
  * gone; the caller's guard failed (nothing written); or a race lost on the campaign counter (retry as is).
  */
@@ -64,38 +119,9 @@ export async function insertVouchers(
   if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
     throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   }
-  const items: TransactItem[] = vouchers.flatMap((voucher): TransactItem[] => [
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: {
-          ...keys.voucher(projectId, voucher.code),
-          ...keys.voucherByCampaign(projectId, campaignId, voucher.createdAt, voucher.id),
-          entity: ENTITY,
-          v: SCHEMA_VERSION,
-          ...voucher,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: { ...keys.voucherId(projectId, voucher.id), entity: 'voucher_id', v: SCHEMA_VERSION, code: voucher.code },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-  ]);
+  const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, campaignId, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
-  items.push({
-    Update: {
-      TableName: deps.tableName,
-      Key: keys.campaign(projectId, campaignId),
-      UpdateExpression: 'ADD vouchersCount :n',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':n': vouchers.length },
-    },
-  });
+  items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length));
   const outcome = await transact(deps, items);
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };

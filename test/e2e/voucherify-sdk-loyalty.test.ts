@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VoucherifyServerSide } from '@voucherify/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../infra/local/start-local.js';
 import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
 import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
@@ -44,6 +44,11 @@ beforeAll(async () => {
   local = runtime.local;
   pair = await createProject(testRuntime(), 'sdk loyalty project');
   client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: local.apiUrl });
+});
+
+// Every reply the server gave in a test must match docs/openapi.json.
+afterEach(() => {
+  expect(runtime.contractViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {

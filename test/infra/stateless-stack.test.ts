@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
 import { localResources } from '../../infra/local/resources.js';
 import { fallbackRoute, routes } from '../../infra/routes.js';
-import { StatelessStack } from '../../infra/stacks/stateless-stack.js';
+import { RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
 import { workers, type WorkerDef } from '../../infra/workers.js';
 import type { RouteDef } from '../../lib/http/route.js';
 import {
@@ -12,6 +12,7 @@ import {
   buildTestApp,
   DYNAMODB_WRITE_ACTIONS,
   functionOfHandler,
+  type PolicyStatementJson,
   roleStatementsOfFunction,
   routeKeyOf,
   routesOfApi,
@@ -20,6 +21,10 @@ import {
 
 const { built } = buildTestApp({ pipeline: false, nag: false });
 const clusters = [...built.regions.entries()].map(([label, stacks]) => ({ label, stacks }));
+
+/** The one write a read-only route may do: UpdateItem on the rate-limit counters' keys, and nothing else. */
+const isRateLimitCounterGrant = (statement: PolicyStatementJson & { Condition?: unknown }): boolean =>
+  JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } });
 
 /** Route key → handler file, each key once: what an API must serve. */
 const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
@@ -65,10 +70,14 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     for (const group of logGroups) expect(group.Properties.RetentionInDays).toBe(infraConfig.logRetentionDays);
   });
 
-  it('gives read-only routes no way to write to the table, and writers the write actions', () => {
+  it('gives read-only routes no way to write to the table but their rate-limit counters, and writers the write actions', () => {
     for (const route of [...routes, fallbackRoute]) {
-      const statements = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
+      const all = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
+      const counters = all.filter(isRateLimitCounterGrant);
+      const statements = all.filter((s) => !isRateLimitCounterGrant(s));
       const writes = allowedActions(statements, DYNAMODB_WRITE_ACTIONS);
+      expect(counters.length, route.handler).toBe(route.access === 'read' && route.auth !== 'none' ? 1 : 0);
+      for (const counter of counters) expect(counter.Action, route.handler).toBe('dynamodb:UpdateItem');
       if (route.access === 'read') expect(writes, route.handler).toEqual([]);
       else expect(writes, route.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
       expect(allowedActions(statements, ['dynamodb:Query', 'dynamodb:GetItem']), route.handler).toEqual(['dynamodb:Query', 'dynamodb:GetItem']);
@@ -82,7 +91,8 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         const actions: string[] = [statement.Action].flat();
         if (!actions.some((a) => a.startsWith('dynamodb:'))) continue;
         expect(JSON.stringify(statement.Resource)).not.toContain('*');
-        expect(JSON.stringify(statement.Resource)).toContain('/index/GSI1');
+        // The counter grant names the table only: UpdateItem has no use for an index.
+        if (!isRateLimitCounterGrant(statement)) expect(JSON.stringify(statement.Resource)).toContain('/index/GSI1');
       }
     }
   });

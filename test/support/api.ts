@@ -32,7 +32,7 @@ import { keyPairHeaders } from './runtime.js';
 export async function callRoute(handler: ApiHandler, route: RouteDef, options: Omit<CallOptions, 'method' | 'pathParameters'>): Promise<Reply> {
   const params = matchPath(route.path, options.path);
   if (!params) throw new Error(`${options.path} does not match ${route.path}`);
-  return call(handler, { ...options, method: route.method, pathParameters: params });
+  return call(handler, { ...options, method: route.method, pathParameters: params, contract: route });
 }
 
 const enc = encodeURIComponent;

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../infra/local/api-gateway-event.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { assertReplyMatchesContract, assertReplyMatchesSomeRoute } from './reply-contract.js';
 
 export interface Reply {
   status: number;
@@ -20,6 +22,11 @@ export interface CallOptions {
   body?: string;
   sourceIp?: string;
   pathParameters?: Record<string, string>;
+  /**
+   * The route whose documented responses the reply must match (docs/openapi.json). Default: the
+   * route(s) of the method and path. `false` only for test-only routes that are not in the table.
+   */
+  contract?: RouteDef | false;
 }
 
 /** Invokes a handler with the API Gateway event of the described request. */
@@ -43,6 +50,9 @@ export async function call(handler: ApiHandler, options: CallOptions): Promise<R
     ...(options.pathParameters ? { pathParameters: options.pathParameters } : {}),
   };
   const result: APIGatewayProxyStructuredResultV2 = await handler(toApiGatewayEvent(parts), lambdaContext('test'));
+  const contractReply = { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body };
+  if (options.contract) assertReplyMatchesContract(options.contract, contractReply);
+  else if (options.contract === undefined) assertReplyMatchesSomeRoute(parts.method, options.path, contractReply);
   const parsed: unknown = result.body ? JSON.parse(result.body) : undefined;
   return {
     status: result.statusCode ?? 200,

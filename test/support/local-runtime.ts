@@ -4,10 +4,13 @@ import { localResources } from '../../infra/local/resources.js';
 import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createQueueWithDlq, deleteQueues } from './queues.js';
+import { contractProblems } from './reply-contract.js';
 import { engines } from './runtime.js';
 
 export interface OwnLocalRuntime {
   local: LocalRuntime;
+  /** Replies that did not match docs/openapi.json (each names the route and the problem); tests expect none. */
+  contractViolations: string[];
   stop(): Promise<void>;
 }
 
@@ -15,21 +18,29 @@ export interface OwnLocalRuntime {
  * The whole local runtime (HTTP servers, handlers, the real poller and worker) on the suite's
  * engines, but with a jobs queue of the caller's own so no other test file's jobs reach it.
  */
-export async function startLocalWithOwnQueue(prefix: string): Promise<OwnLocalRuntime> {
+export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?: string } = {}): Promise<OwnLocalRuntime> {
   const e = engines();
   const sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const queue = await createQueueWithDlq(sqs, `${prefix}-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
   const [jobs] = localResources.queues;
+  const contractViolations: string[] = [];
   const local = await startLocal({
-    dataDir: null,
+    dataDir: options.dataDir ?? null,
     port: 0,
     downloadPort: 0,
     logger: silentLogger,
     logLevel: 'error',
     engines: { ...e, queueUrls: { [jobs.name]: queue.url, [jobs.deadLetter]: queue.dlqUrl } },
+    wrapHandler: (route, handler) => async (event, context) => {
+      const result = await handler(event, context);
+      const problems = contractProblems(route, { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body });
+      for (const problem of problems) contractViolations.push(`${route.method} ${event.rawPath}: ${problem}`);
+      return result;
+    },
   });
   return {
     local,
+    contractViolations,
     stop: async () => {
       await local.stop();
       await deleteQueues(sqs, [queue.url, queue.dlqUrl]);

@@ -38,7 +38,9 @@ describe('route table', () => {
     for (const route of routes) {
       const scopes = route.cluster === 'download'
         ? 'download token'
-        : route.scope ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ') : 'key pair only';
+        : route.auth === 'none'
+          ? 'public (no credentials)'
+          : route.scope ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ') : 'key pair only';
       const path = route.cluster === 'download' ? `${route.path} (download cluster)` : route.path;
       expect(doc, `${route.method} ${path}`).toContain(`| ${route.method} ${path} | ${scopes} |`);
     }

@@ -35,6 +35,8 @@ describe('handler environment of the local runtime', () => {
       s3Endpoint: 'http://127.0.0.1:1002',
       // The download cluster's URL is known only once its server listens: start-local sets it then.
       downloadBaseUrl: undefined,
+      // No RATE_LIMIT_* variables locally: the generous default applies (6,000 requests a minute per project).
+      rateLimit: { limit: 6000, windowSeconds: 60 },
     });
   });
 

@@ -1,0 +1,27 @@
+import * as z from 'zod';
+
+const RESOURCE_TYPES = ['campaign', 'product', 'sku', 'voucher'] as const;
+
+/** One bin entry (lib/bin/bin.mapper.ts); not imported by handlers. */
+export const binEntryReplySchema = z.strictObject({
+  id: z.string(),
+  created_at: z.iso.datetime(),
+  deleted_by_user_id: z.string().nullable(),
+  resource_id: z.string(),
+  resource_type: z.enum(RESOURCE_TYPES),
+  resource_name: z.string(),
+  resource_parent_id: z.string().nullable(),
+  object: z.enum(RESOURCE_TYPES),
+});
+export type BinEntryReply = z.output<typeof binEntryReplySchema>;
+
+/** Voucherify's TrashBinListResponseBody: `total` counts this reply's entries. */
+export const binListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(binEntryReplySchema),
+  total: z.int().nonnegative(),
+  has_more: z.boolean(),
+  more_starting_after: z.string().optional(),
+});
+export type BinListReply = z.output<typeof binListReplySchema>;

@@ -1,0 +1,303 @@
+import type * as z from 'zod';
+import type { EndpointSchemas } from '../http/endpoint.js';
+import { idempotencyModeOf, type RouteDef } from '../http/route.js';
+import { isRecord, type JsonSchema, replyComponents, requestJsonSchema } from './json-schema.js';
+import { operationDocs, type SuccessReply } from './operations.js';
+import { replySchemas } from './reply-schemas.js';
+
+/** The interface version the spec labels (Versioning 2). */
+export const API_VERSION = 'v2018-08-01';
+
+/** One operation's inputs: its route-table row and the request schemas its handler validates with. */
+export interface OperationSource {
+  route: RouteDef;
+  schemas: EndpointSchemas;
+}
+
+export interface DocumentOptions {
+  /** DNS zone of the deployed clusters (`api.<zone>`, `us1.api.<zone>`, ...). */
+  zoneName: string;
+  /** Local runtime base URLs (`npm start`), listed after the deployed ones. */
+  local: { api: string; download: string };
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+const schemaRef = (name: string): JsonSchema => ({ $ref: `${SCHEMA_REF}${name}` });
+const responseRef = (status: number): JsonSchema => ({ $ref: `#/components/responses/Error${status}` });
+const headerRef = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'Invalid request: query, path or body fails its schema (invalid_query_params, invalid_payload, invalid_json, missing_parameters), or a domain rule refuses it',
+  401: 'No credentials, a wrong key pair, or an unknown, expired or revoked token (unauthorized)',
+  403: "Outside the key's IP allow-list (forbidden), or the token's scopes or the key's permissions do not cover the operation (missing_required_permission)",
+  404: 'The resource (or one the request names) does not exist in this project (not_found)',
+  405: 'The path exists but not with this method (method_not_allowed); `Allow` lists the methods',
+  409: 'A unique name or code is taken or the assignment exists (duplicate_found), or a request with the same Idempotency-Key is still running (idempotency_key_in_use)',
+  413: 'The body is larger than 1 MiB (payload_too_large)',
+  415: 'The body is not of the media type the operation reads (unsupported_media_type)',
+  422: 'The Idempotency-Key was used with a different request in the last 24 hours (idempotency_key_reused)',
+  429: "The project's request budget for the window is spent (too_many_requests), or, for a token request, the project has 1000 live OAuth tokens (oauth_token_limit_exceeded); `Retry-After` says when to retry",
+  500: 'Unexpected failure (internal_server_error); quote request_id to support',
+  503: 'A write kept losing a race with concurrent writes (service_busy), or the database is throttling or unreachable (service_unavailable); retry after `Retry-After` seconds',
+};
+
+const RETRY_STATUSES = new Set([429, 503]);
+
+/** The key of a path in `paths`: the route's template, made unique per method (see documentPath). */
+const pathParams = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+
+/**
+ * The `paths` key of each route. A path item holds one operation per method, but the download
+ * cluster serves the same method and path as the main cluster (GET /v1/exports/{exportId}); such
+ * a second route gets its parameters renamed `fooId` → `foo_Id`, as Voucherify's own document
+ * spells its download operation (`/v1/exports/{export_Id}`).
+ */
+export function documentPaths(routes: readonly RouteDef[]): Map<RouteDef, { path: string; renames: Map<string, string> }> {
+  const taken = new Set<string>();
+  const out = new Map<RouteDef, { path: string; renames: Map<string, string> }>();
+  const ordered = [...routes.filter((r) => r.cluster === 'api'), ...routes.filter((r) => r.cluster !== 'api')];
+  for (const route of ordered) {
+    const renames = new Map<string, string>();
+    let path = route.path;
+    if (taken.has(`${route.method} ${path}`)) {
+      for (const name of pathParams(path)) renames.set(name, name.replace(/Id$/, '_Id'));
+      path = path.replace(/\{([^}]+)\}/g, (_, name: string) => `{${renames.get(name) ?? name}}`);
+    }
+    if (taken.has(`${route.method} ${path}`)) throw new Error(`Two routes document as ${route.method} ${path}`);
+    taken.add(`${route.method} ${path}`);
+    out.set(route, { path, renames });
+  }
+  return out;
+}
+
+/**
+ * The error statuses an operation can answer: those of its kind (validation, an unavailable
+ * database, credentials and the project's rate limit, lookups by path, body parsing, idempotency
+ * keys), plus those its domain raises (operations.ts).
+ */
+export function errorStatusesOf(route: RouteDef, extra: readonly number[] = []): number[] {
+  const statuses = new Set<number>([400, 500, 503, ...extra]);
+  if (route.auth !== 'none') {
+    statuses.add(401).add(403).add(429);
+    if (pathParams(route.path).length > 0) statuses.add(404);
+  }
+  if (route.body !== 'none') statuses.add(413).add(415);
+  if (idempotencyModeOf(route) !== 'none') statuses.add(409).add(422);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'Makes the request safe to retry for 24 hours: a retry gets the first reply and the effect happens once; ' +
+    'the same key with a different request is refused (422), and while the first request runs a retry gets 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+function securityOf(route: RouteDef): JsonSchema[] {
+  if (route.auth === 'none') return [];
+  const schemes: JsonSchema[] = [{ 'X-App-Id': [], 'X-App-Token': [] }];
+  if (route.auth.bearer) schemes.push({ BearerToken: [] });
+  if (route.auth.serviceOAuthHeader) schemes.push({ 'X-Service-OAuth': [] });
+  return schemes;
+}
+
+/** Any one of these scopes (on the token and in the key's permissions) covers the operation. */
+function scopesOf(route: RouteDef): string[] | null {
+  if (!route.scope) return null;
+  return [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes];
+}
+
+function objectParts(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: Set<string> } {
+  const properties = isRecord(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return { properties, required };
+}
+
+function parametersOf(source: OperationSource, renames: Map<string, string>): JsonSchema[] {
+  const { route, schemas } = source;
+  const params: JsonSchema[] = [];
+  const path = schemas.params ? objectParts(requestJsonSchema(schemas.params)) : { properties: {}, required: new Set<string>() };
+  for (const name of pathParams(route.path)) {
+    const schema = path.properties[name];
+    if (!schema) throw new Error(`${route.operationId}: path parameter ${name} has no schema in the handler's params`);
+    params.push({ name: renames.get(name) ?? name, in: 'path', required: true, schema });
+  }
+  if (schemas.query) {
+    const query = objectParts(requestJsonSchema(schemas.query));
+    for (const [name, schema] of Object.entries(query.properties)) {
+      const nested = schema.type === 'object';
+      params.push({
+        name,
+        in: 'query',
+        ...(query.required.has(name) ? { required: true } : {}),
+        ...(nested ? { style: 'deepObject', explode: true } : {}),
+        schema,
+      });
+    }
+  }
+  if (idempotencyModeOf(route) !== 'none') params.push(IDEMPOTENCY_KEY);
+  return params;
+}
+
+function requestBodyOf(source: OperationSource): JsonSchema | null {
+  const { route, schemas } = source;
+  if (route.body === 'none' || !schemas.body) return null;
+  const mediaType = route.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  // An empty body is read as `{}`: the body is optional exactly when `{}` is a valid request.
+  const required = !schemas.body.safeParse({}).success;
+  return { required, content: { [mediaType]: { schema: requestJsonSchema(schemas.body) } } };
+}
+
+const COMMON_HEADERS = ['X-Request-Id', 'Cache-Control'];
+/** Written on every reply once the caller is authenticated and the project's rate limit is on (lib/http/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
+
+function successResponse(route: RouteDef, reply: SuccessReply): JsonSchema {
+  const names = [...COMMON_HEADERS, ...(route.auth === 'none' ? [] : RATE_LIMIT_HEADERS), ...(reply.headers ?? [])];
+  const headers = Object.fromEntries(names.map((h) => [h, headerRef(h)]));
+  const body = reply.body;
+  const schema = body === undefined ? null : typeof body === 'string' ? schemaRef(body) : { type: 'array', items: schemaRef(body.arrayOf) };
+  return {
+    description: reply.description,
+    headers,
+    ...(schema ? { content: { 'application/json': { schema } } } : {}),
+  };
+}
+
+function operationOf(source: OperationSource, renames: Map<string, string>, options: DocumentOptions): JsonSchema {
+  const { route } = source;
+  const doc = operationDocs[route.operationId];
+  if (!doc) throw new Error(`${route.operationId}: no entry in lib/openapi/operations.ts`);
+  const responses: JsonSchema = {};
+  for (const reply of doc.success) responses[String(reply.status)] = successResponse(route, reply);
+  for (const status of errorStatusesOf(route, doc.errors)) responses[String(status)] = responseRef(status);
+  const body = requestBodyOf(source);
+  const parameters = parametersOf(source, renames);
+  const scopes = scopesOf(route);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: [doc.tag],
+    ...(route.cluster === 'download' ? { servers: downloadServers(options) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+    security: securityOf(route),
+    ...(scopes ? { 'x-scopes': scopes } : {}),
+  };
+}
+
+const zoneVariable = (options: DocumentOptions): JsonSchema => ({
+  default: options.zoneName,
+  description: "DNS zone of the deployment's custom domain (infra/config.ts `domain.zoneName`)",
+});
+
+function apiServers(options: DocumentOptions): JsonSchema[] {
+  return [
+    {
+      url: 'https://{cluster}.{zone}',
+      description: 'A deployed cluster (region)',
+      variables: { cluster: { default: 'api', enum: ['api', 'us1.api', 'as1.api'] }, zone: zoneVariable(options) },
+    },
+    { url: options.local.api, description: 'Local runtime (npm start)' },
+  ];
+}
+
+function downloadServers(options: DocumentOptions): JsonSchema[] {
+  return [
+    {
+      url: 'https://{cluster}.{zone}',
+      description: "A deployed cluster's download API",
+      variables: { cluster: { default: 'download', enum: ['download', 'us1.download', 'as1.download'] }, zone: zoneVariable(options) },
+    },
+    { url: options.local.download, description: 'Local runtime download cluster (npm start)' },
+  ];
+}
+
+function errorResponses(): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
+    const headers: JsonSchema = Object.fromEntries(COMMON_HEADERS.map((h) => [h, headerRef(h)]));
+    if (RETRY_STATUSES.has(Number(status)) || status === '409') headers['Retry-After'] = headerRef('Retry-After');
+    if (status === '429') headers['X-Rate-Limit-Retry'] = headerRef('X-Rate-Limit-Retry');
+    if (status === '405') headers.Allow = headerRef('Allow');
+    out[`Error${status}`] = { description, headers, content: { 'application/json': { schema: schemaRef('Error') } } };
+  }
+  return out;
+}
+
+const HEADERS: JsonSchema = {
+  Allow: { description: 'Methods the path supports', schema: { type: 'string' } },
+  'Cache-Control': { description: 'Always `no-store`: replies carry tenant data and tokens', schema: { type: 'string', const: 'no-store' } },
+  Location: { description: 'Where the file is (a presigned URL)', schema: { type: 'string', format: 'uri' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  'X-Request-Id': { description: 'Identifier of the request; equals `request_id` of an error reply', schema: { type: 'string' } },
+  'X-Rate-Limit-Limit': { description: "Requests the project may send per window (when the project's rate limit is on)", schema: { type: 'integer' } },
+  'X-Rate-Limit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'X-Rate-Limit-Reset': { description: 'Unix time (s) at which the window ends', schema: { type: 'integer' } },
+  'X-Rate-Limit-Retry': { description: 'Unix time (s) from which requests are accepted again (over the limit only)', schema: { type: 'integer' } },
+};
+
+const SECURITY_SCHEMES: JsonSchema = {
+  'X-App-Id': { type: 'apiKey', in: 'header', name: 'X-App-Id', description: 'Application id of the key pair; send with X-App-Token' },
+  'X-App-Token': { type: 'apiKey', in: 'header', name: 'X-App-Token', description: 'Application token (secret) of the key pair; send with X-App-Id' },
+  BearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An OAuth 2.0 access token from POST /v1/oauth/token (client credentials, 900 s), in `Authorization: Bearer <token>`',
+  },
+  'X-Service-OAuth': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Service-OAuth',
+    description: 'An OAuth 2.0 access token in its own header (DELETE /v1/vouchers/{code} only)',
+  },
+};
+
+/** Sorts object keys where order carries no meaning, so the committed copy compares byte for byte. */
+function sortedKeys<T extends JsonSchema>(value: T): T {
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) as T;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of the API from the route table, each handler's request
+ * schemas and the reply schemas (lib/openapi/reply-schemas.ts). Deterministic: the same inputs
+ * give the same JSON text. Throws when a route has no operations.ts entry or a path parameter
+ * has no schema.
+ */
+export function buildOpenApiDocument(sources: readonly OperationSource[], options: DocumentOptions): JsonSchema {
+  const placed = documentPaths(sources.map((s) => s.route));
+  const paths: Record<string, JsonSchema> = {};
+  for (const source of sources) {
+    const at = placed.get(source.route);
+    if (!at) throw new Error(`${source.route.operationId}: no path`);
+    const item = (paths[at.path] ??= {});
+    item[source.route.method.toLowerCase()] = operationOf(source, at.renames, options);
+  }
+  const tags = [...new Set(sources.map((s) => operationDocs[s.route.operationId]?.tag).filter((t): t is string => !!t))].sort();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Promotion and loyalty engine API',
+      version: API_VERSION,
+      description:
+        "A promotion and loyalty engine speaking Voucherify's REST API (v2018-08-01). Authenticate with the key pair " +
+        '(X-App-Id + X-App-Token) or an OAuth 2.0 bearer token. `x-scopes` lists the scopes that cover an operation: ' +
+        "any one of them, in both the token's scope and the key's permissions. Replies carry `X-Request-Id`; errors are " +
+        'the Error object. Unknown paths answer 404 and known paths with another method 405 (Error405).',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: apiServers(options),
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: replyComponents(replySchemas as Readonly<Record<string, z.ZodType>>, SCHEMA_REF),
+      responses: sortedKeys(errorResponses()),
+      headers: HEADERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type * as z from 'zod';
+import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
+import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
+import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
+import { categoryReplySchema } from '../categories/category.reply.js';
+import { simpleCustomerReplySchema } from '../customers/customer.schema.js';
+import { earningRuleReplySchema } from '../earning-rules/earning-rule.schema.js';
+import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../event-schemas/event-schema.schema.js';
+import { eventReplySchema } from '../events/event.schema.js';
+import { exportReplySchema } from '../exports/export.schema.js';
+import { errorReplySchema } from '../http/error.reply.js';
+import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalty/loyalty.schema.js';
+import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.schema.js';
+import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.schema.js';
+import { campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
+import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { openApiDocumentReplySchema } from './document.reply.js';
+
+/**
+ * Every reply body the API writes, by its component name in the OpenAPI document. A schema used
+ * inside another (a category in a campaign, the customer in an event) becomes a `$ref` to its
+ * component, so each shape is described once.
+ */
+export const replySchemas = {
+  AsyncAction: asyncActionReplySchema,
+  AsyncActionAccepted: asyncActionAcceptedReplySchema,
+  BinEntry: binEntryReplySchema,
+  BinEntryList: binListReplySchema,
+  Campaign: campaignReplySchema,
+  CampaignList: campaignListReplySchema,
+  CampaignTemplate: campaignTemplateReplySchema,
+  Category: categoryReplySchema,
+  CustomEvent: eventReplySchema,
+  CustomEventSchema: eventSchemaReplySchema,
+  CustomEventSchemaList: eventSchemaListReplySchema,
+  EarningRule: earningRuleReplySchema,
+  Error: errorReplySchema,
+  Export: exportReplySchema,
+  LoyaltyCardBalance: balanceReplySchema,
+  LoyaltyPointsBucket: pointsBucketReplySchema,
+  LoyaltyPointsBucketList: pointsExpirationReplySchema,
+  OAuthToken: tokenReplySchema,
+  OAuthTokenIntrospection: introspectionReplySchema,
+  OpenApiDocument: openApiDocumentReplySchema,
+  PromotionTier: promotionTierReplySchema,
+  Reward: rewardReplySchema,
+  RewardAssignment: rewardAssignmentReplySchema,
+  SimpleCustomer: simpleCustomerReplySchema,
+  Voucher: voucherReplySchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type ReplyName = keyof typeof replySchemas;

@@ -1,0 +1,99 @@
+/**
+ * Bundles handlers exactly as they deploy (the settings of infra/constructs/bundling-settings.ts),
+ * for `scripts/bundle-sizes.ts` and the benchmark (`test/bench`), so both measure the same bytes.
+ */
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { API_BUNDLE_LIMIT_BYTES, houseBundling, lambdaExternalModules, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
+import { fallbackRoute, routes } from '../infra/routes.js';
+import { workers } from '../infra/workers.js';
+
+export const repoRoot = join(import.meta.dirname, '..');
+
+export interface BundleTarget {
+  kind: 'api' | 'worker';
+  label: string;
+  /** Handler module, relative to the repository root. */
+  handler: string;
+  /** Whether the function reads or writes the export bucket (its route's or worker's `bucket`). */
+  usesS3: boolean;
+  /** Whether it sends queue messages (a non-empty `sendsTo`). */
+  usesSqs: boolean;
+}
+
+export interface Bundle extends BundleTarget {
+  bytes: number;
+  mapBytes: number;
+  /** The minified module itself. */
+  js: Uint8Array;
+  metafile: Metafile;
+}
+
+/** Every deployed function once: the route table's handlers (with `$default`) and the queue workers. */
+export function bundleTargets(): BundleTarget[] {
+  const byHandler = new Map<string, BundleTarget>();
+  for (const route of [...routes, fallbackRoute]) {
+    const label = route === fallbackRoute ? '$default' : `${route.method} ${route.path}`;
+    const previous = byHandler.get(route.handler);
+    byHandler.set(route.handler, {
+      kind: 'api',
+      label: previous ? `${previous.label}, ${label}` : label,
+      handler: route.handler,
+      usesS3: (previous?.usesS3 ?? false) || !!route.bucket,
+      usesSqs: (previous?.usesSqs ?? false) || (route.sendsTo?.length ?? 0) > 0,
+    });
+  }
+  for (const worker of workers) {
+    byHandler.set(worker.handler, {
+      kind: 'worker',
+      label: `worker ${worker.name}`,
+      handler: worker.handler,
+      usesS3: !!worker.bucket,
+      usesSqs: (worker.sendsTo?.length ?? 0) > 0,
+    });
+  }
+  return [...byHandler.values()];
+}
+
+export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number =>
+  target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES;
+
+/** Bundles one entry point (a handler, or any module such as the benchmark's baseline) with the house settings. */
+export async function bundleEntry(entryPoint: string): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile'>> {
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [join(repoRoot, entryPoint)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    outfile: join(repoRoot, 'cdk.out', 'bundle-sizes', 'index.mjs'),
+    platform: 'node',
+    target: houseBundling.target,
+    format: houseBundling.format,
+    minify: houseBundling.minify,
+    sourcemap: houseBundling.sourceMap,
+    sourcesContent: houseBundling.sourcesContent,
+    mainFields: [...houseBundling.mainFields],
+    banner: { js: houseBundling.banner },
+    external: [...lambdaExternalModules],
+    logLevel: 'silent',
+  });
+  const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
+  const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
+  if (!js) throw new Error(`esbuild produced no bundle for ${entryPoint}`);
+  return { bytes: js.contents.byteLength, mapBytes: map?.contents.byteLength ?? 0, js: js.contents, metafile: result.metafile };
+}
+
+export async function bundleTarget(target: BundleTarget): Promise<Bundle> {
+  return { ...target, ...(await bundleEntry(target.handler)) };
+}
+
+/** The npm packages whose files went into a bundle (from its metafile), e.g. `@aws-sdk/client-s3`. */
+export function bundledPackages(metafile: Metafile): Set<string> {
+  const packages = new Set<string>();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.slice(input.lastIndexOf('node_modules/')));
+    if (match?.[1]) packages.add(match[1]);
+  }
+  return packages;
+}

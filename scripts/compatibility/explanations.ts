@@ -1,0 +1,194 @@
+import type { Difference, DifferenceKind, Location } from './compare.js';
+
+/**
+ * Why each remaining difference from Voucherify's reference is there. A rule names operations
+ * (or `*`), where the field is, a field pattern (`*` matches anything, including dots) and the
+ * kinds it covers. The first matching rule explains a difference; a difference on one of the seed
+ * spec's operations that no rule explains fails the compatibility test.
+ */
+interface Rule {
+  operations: readonly string[] | '*';
+  location: Location | '*';
+  fields: readonly string[];
+  kinds?: readonly DifferenceKind[];
+  reason: string;
+}
+
+const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign'] as const;
+const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', ...CAMPAIGN_OPS] as const;
+/** A campaign object's fields, wherever it appears (a list's items, a create or get reply). */
+const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`]);
+
+const rules: readonly Rule[] = [
+  // GET /v1/campaigns filters (docs/decisions.md "Listing campaigns")
+  {
+    operations: ['list-campaigns'],
+    location: 'query',
+    fields: ['filters.status.conditions.*', 'filters.active.*'],
+    reason:
+      'Operators without an operand are written like every other condition, `filters[status][conditions][$active]=` (an empty value), because a query string cannot carry the objects Voucherify\'s document types them as; `active` takes its operators under `conditions` too, as the other fields do',
+  },
+  {
+    operations: ['list-campaigns'],
+    location: 'query',
+    fields: ['filters.*.conditions.$more_than', 'filters.*.conditions.$less_than', 'filters.validity_day_of_week.conditions.$is[]'],
+    kinds: ['type'],
+    reason: 'Query values are text: ours are digit strings, checked (days; weekdays 0–6) and converted, the same values Voucherify reads as integers',
+  },
+  {
+    operations: ['list-campaigns'],
+    location: 'query',
+    fields: ['filters.validity_timeframe'],
+    reason: 'Not supported: matching a recurring validity timeframe needs validation-time arithmetic the listing does not do; refused with 400 invalid_query_params rather than ignored',
+  },
+  {
+    operations: ['list-campaigns'],
+    location: 'query',
+    fields: ['filters.junction'],
+    kinds: ['enum'],
+    reason: 'Upper-case AND / OR are accepted too (what the dashboard sends); lower-case is the documented form',
+  },
+  // The campaign object
+  {
+    operations: CAMPAIGN_OPS,
+    location: '*',
+    fields: inCampaign('description'),
+    reason: 'Campaign descriptions are not kept (not in the spec\'s campaign table); a request with one is refused by the strict body schema rather than silently dropped',
+  },
+  {
+    operations: VOUCHER_OPS,
+    location: '*',
+    fields: ['*discount.unit_off'],
+    kinds: ['type'],
+    reason: 'UNIT discounts take a number of units; we accept fractional units (the SDK types unit_off as number). Every integer Voucherify accepts is accepted, and the reply echoes what was sent',
+  },
+  {
+    operations: CAMPAIGN_OPS,
+    location: '*',
+    fields: inCampaign('voucher.gift.subtracted_amount'),
+    reason: 'A campaign\'s voucher template describes new gift vouchers, whose subtracted amount is always 0; the field lives on each voucher (`gift.subtracted_amount`), where it is replied',
+  },
+  {
+    operations: CAMPAIGN_OPS,
+    location: '*',
+    fields: inCampaign('voucher.validity_day_of_week', 'voucher.validity_hours'),
+    reason: 'Weekday and hour validity on the voucher template only matter to validation and redemption, which this service does not have; the campaign-level `validity_day_of_week` of the spec is kept',
+  },
+  {
+    operations: CAMPAIGN_OPS,
+    location: '*',
+    fields: [
+      ...inCampaign('readonly', 'loyalty_tiers_expiration', 'access_settings_assignments', 'access_settings_assignments.*'),
+      'access_settings',
+      'validation_rules',
+      'promotion.tiers[].validation_rules',
+      'promotion.tiers[].category',
+      'promotion.tiers[].category_id',
+    ],
+    reason: 'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Requests carrying them are refused (strict schemas), not half-applied',
+  },
+  {
+    operations: VOUCHER_OPS,
+    location: 'response',
+    fields: ['*validation_rules_assignments.data[].created_at', '*validation_rules_assignments.data[].updated_at'],
+    reason: 'The assignment list is always empty here (no validation rules), so its item shape has only the fields the spec lists for an assignment record',
+  },
+  {
+    operations: ['create-campaign'],
+    location: 'request',
+    fields: ['vouchers_count'],
+    kinds: ['type'],
+    reason: 'Every value is an integer; 0 (no vouchers yet) is a separate literal in our schema, which the comparison reads as a number',
+  },
+  // Async actions
+  {
+    operations: ['get-async-action'],
+    location: 'response',
+    fields: ['type', 'result.*'],
+    reason: 'The only async action here is CAMPAIGN.VOUCHERS_GENERATE; failure lists, reports and per-row errors belong to imports and bulk updates, which are not built. A failed generation reports its reason in `result.message`',
+  },
+  {
+    operations: ['list-bin-entries'],
+    location: 'query',
+    fields: ['filters'],
+    reason: 'The bin is listed with `limit`, `order` and `starting_after_id` (docs/decisions.md "Bin"); filters are refused with 400 rather than ignored',
+  },
+  // Rewards
+  {
+    operations: ['create-reward'],
+    location: 'request',
+    fields: ['parameters.coin.exchange_ratio', 'parameters.coin.points_ratio'],
+    kinds: ['type'],
+    reason: 'Voucherify\'s request schema types the ratios as strings while its reward object holds numbers; we take numbers, the type the reply shows',
+  },
+  {
+    operations: ['create-reward-assignment'],
+    location: '*',
+    fields: ['parameters.loyalty.auto_redeem', 'validation_rules'],
+    reason: 'Automatic reward redemption and validation rules are not built; the spec\'s body is `campaign` and `parameters.loyalty.points`, and anything else is refused',
+  },
+  // Loyalty
+  {
+    operations: ['update-loyalty-card-balance-1'],
+    location: 'response',
+    fields: ['type', 'operation_type'],
+    kinds: ['enum'],
+    reason: 'This endpoint changes loyalty cards by hand only: `type` is always loyalty_card and `operation_type` MANUAL (AUTOMATIC is for Voucherify\'s scheduled top-ups)',
+  },
+  {
+    operations: ['create-earning-rule'],
+    location: '*',
+    fields: [
+      '[].validation_rule_id',
+      '[].loyalty.points_formula',
+      '[].loyalty.calculation_type',
+      '[].loyalty.order',
+      '[].loyalty.order_items',
+      '[].loyalty.customer',
+      '[].loyalty.custom_event.metadata.points_formula',
+      '[].pending_points',
+      '[].validity_timeframe',
+      '[].validity_day_of_week',
+      '[].validity_hours',
+      '[].segment',
+      '[].loyalty_tier',
+    ],
+    reason: 'Earning rules on custom events only (docs/decisions.md "Loyalty points"): order, order-item, customer-metadata, segment and tier rules, formulas, pending points and validity windows need entities this service does not have; refused with 400',
+  },
+  // Exports
+  {
+    operations: ['create-points-expiration-export', 'get-export'],
+    location: '*',
+    fields: ['parameters.order'],
+    kinds: ['enum'],
+    reason: 'Ours orders by every exportable field, each way (the issue asks for it; docs/decisions.md "Exports"); expires_at and -expires_at are among them',
+  },
+  {
+    operations: ['create-points-expiration-export'],
+    location: 'response',
+    fields: ['status', 'channel'],
+    kinds: ['enum'],
+    reason: 'One export object for create and get: it is SCHEDULED when created (as the spec says) and moves on to IN_PROGRESS, DONE or ERROR; exports made through this API always have channel API',
+  },
+  {
+    operations: ['get-export'],
+    location: 'response',
+    fields: ['exported_object', 'parameters.fields[]', 'parameters.campaign_id', 'parameters.filters.*'],
+    reason: 'Only points-expiration exports exist here; Voucherify\'s get-export documents the union of every export type\'s parameters and filter grammar (customers, vouchers, redemptions, …). Ours echo a points-expiration export\'s parameters, whose filters take single values for $is / $is_not and lists for $in / $not_in',
+  },
+];
+
+const compiled = rules.map((rule) => ({
+  rule,
+  patterns: rule.fields.map((f) => new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`)),
+}));
+
+export function explanationFor(operationId: string, difference: Difference): string | null {
+  for (const { rule, patterns } of compiled) {
+    if (rule.operations !== '*' && !rule.operations.includes(operationId)) continue;
+    if (rule.location !== '*' && rule.location !== difference.location) continue;
+    if (rule.kinds && !rule.kinds.includes(difference.kind)) continue;
+    if (patterns.some((p) => p.test(difference.field))) return rule.reason;
+  }
+  return null;
+}

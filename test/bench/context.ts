@@ -1,0 +1,150 @@
+import { performance } from 'node:perf_hooks';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { lambdaContext, toApiGatewayEvent } from '../../infra/local/api-gateway-event.js';
+import type { Engines } from '../../infra/local/engines.js';
+import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { createDocumentClient } from '../../lib/db/client.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
+import type { RouteDef } from '../../lib/http/route.js';
+import { matchPath } from '../../lib/http/route-match.js';
+import { silentLogger } from '../../lib/logger.js';
+import { createRuntime, type Runtime } from '../../lib/runtime.js';
+import type { BenchOptions } from './stats.js';
+
+export interface BenchContext {
+  engines: Engines;
+  options: BenchOptions;
+  /** Progress lines go to stderr, so stdout holds only the table. */
+  progress(message: string): void;
+}
+
+/** A runtime on the bench's engines with its own DynamoDB client, as one Lambda container has. */
+export function benchRuntime(engines: Engines): Runtime {
+  return createRuntime(
+    { tableName: engines.tableName, region: engines.region, dynamoDbEndpoint: engines.dynamoEndpoint, cluster: 'api', logLevel: 'error' },
+    { ddb: createDocumentClient({ region: engines.region, endpoint: engines.dynamoEndpoint }), logger: silentLogger },
+  );
+}
+
+export const newBenchProject = (runtime: Runtime, name: string): Promise<IssuedKeyPair> => createProject(runtime, name);
+
+export const keyPairHeaders = (pair: IssuedKeyPair): Record<string, string> => ({ 'x-app-id': pair.app_id, 'x-app-token': pair.app_token });
+
+export interface BenchRequest {
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+}
+
+export interface BenchReply {
+  status: number;
+  json: Record<string, unknown>;
+}
+
+/**
+ * Invokes a handler with the API Gateway event of its route, as Lambda would (no reply-contract
+ * checks or other test wrappers: only what runs in AWS is timed).
+ */
+export async function invoke(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<BenchReply> {
+  const params = matchPath(route.path, request.path);
+  if (!params) throw new Error(`${request.path} does not match ${route.path}`);
+  const headers = { ...request.headers };
+  let body: string | undefined;
+  if (request.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(request.form).toString();
+  } else if (request.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  }
+  const event = toApiGatewayEvent({
+    method: route.method,
+    rawPath: request.path,
+    rawQueryString: request.query ?? '',
+    headers,
+    pathParameters: params,
+    routeKey: `${route.method} ${route.path}`,
+    ...(body !== undefined ? { body } : {}),
+  });
+  const result = await handler(event, lambdaContext('bench'));
+  return { status: result.statusCode ?? 200, json: (result.body ? JSON.parse(result.body) : {}) as Record<string, unknown> };
+}
+
+/** Like invoke, but a reply other than `status` is an error naming the route and the reply. */
+export async function invokeOk(handler: ApiHandler, route: RouteDef, request: BenchRequest, status = 200): Promise<Record<string, unknown>> {
+  const reply = await invoke(handler, route, request);
+  if (reply.status !== status) throw new Error(`${route.method} ${request.path} answered ${reply.status}: ${JSON.stringify(reply.json)}`);
+  return reply.json;
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+}
+
+export interface SentCommand {
+  name: string;
+  input: Record<string, unknown>;
+  /** Items the reply carried (Item, Items, BatchGet responses). */
+  itemsRead: number;
+}
+
+/** Records every DynamoDB command a runtime sends (and how many items came back), for call counts. */
+export function recordCommands(runtime: Runtime): { sent: SentCommand[]; reset(): void } {
+  const sent: SentCommand[] = [];
+  const send = runtime.ddb.send.bind(runtime.ddb);
+  runtime.ddb.send = (async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+    const out = (await send(command as never)) as Record<string, unknown>;
+    const responses = (out.Responses ?? {}) as Record<string, unknown[]>;
+    const itemsRead =
+      (out.Item ? 1 : 0) +
+      (Array.isArray(out.Items) ? out.Items.length : 0) +
+      (Array.isArray(out.Responses) ? 0 : Object.values(responses).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0));
+    sent.push({ name: command.constructor.name.replace(/Command$/, ''), input: command.input, itemsRead });
+    return out;
+  }) as typeof runtime.ddb.send;
+  return { sent, reset: () => void sent.splice(0) };
+}
+
+/** Writes items with BatchWriteItem, 25 at a time on `lanes` parallel lanes, retrying unprocessed items. */
+export async function batchPut(runtime: Runtime, items: readonly Record<string, unknown>[], lanes = 8): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < batches.length) {
+      const batch = batches[next++] ?? [];
+      let pending: Record<string, unknown>[] = batch.map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length > 0) {
+        const res = await runtime.ddb.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: pending as never } }));
+        pending = (res.UnprocessedItems?.[runtime.tableName] ?? []) as Record<string, unknown>[];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+}
+
+/**
+ * Times `subject` and `floor` alternately (`runs` pairs after `warmup` pairs), swapping which goes
+ * first on every pair, so drift and noise from other processes fall on both sides alike.
+ */
+export async function interleaved(
+  runs: number,
+  warmup: number,
+  subject: (i: number) => Promise<unknown>,
+  floor: (i: number) => Promise<unknown>,
+): Promise<{ subject: number[]; floor: number[] }> {
+  const out = { subject: [] as number[], floor: [] as number[] };
+  for (let i = 0; i < warmup + runs; i += 1) {
+    const order: Array<['subject' | 'floor', (i: number) => Promise<unknown>]> =
+      i % 2 === 0 ? [['subject', subject], ['floor', floor]] : [['floor', floor], ['subject', subject]];
+    for (const [side, fn] of order) {
+      const [t] = await timed(() => fn(i));
+      if (i >= warmup) out[side].push(t);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
+
+const run = promisify(execFile);
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** The README's walkthrough: the bash block between its walkthrough markers, as a newcomer would paste it. */
+function walkthroughScript(): string {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const section = /<!-- walkthrough:start -->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(readme);
+  if (!section?.[1]) throw new Error('README.md has no walkthrough block between its markers');
+  return section[1];
+}
+
+let runtime: OwnLocalRuntime;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'walkthrough-'));
+  // A data folder of its own, so the admin CLI in the walkthrough finds this runtime through runtime.json.
+  runtime = await startLocalWithOwnQueue('walkthrough', { dataDir });
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the README walkthrough', () => {
+  it('runs end to end as pasted: project, token, campaign, codes, loyalty points, export and download', async () => {
+    for (const tool of ['curl', 'jq']) {
+      await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
+        throw new Error(`${tool} is needed by the README walkthrough (.ci/run installs it)`);
+      });
+    }
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', walkthroughScript()], {
+      cwd: repoRoot,
+      env: { ...process.env, API: runtime.local.apiUrl, DATA_DIR: dataDir },
+      timeout: 150_000,
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    expect(stdout).toContain('"code": "SPRING-10"');
+    expect(stdout).toContain('"balance": 250');
+    const csv = stdout.slice(stdout.indexOf('voucher_id,points,expires_at'));
+    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    expect(header).toBe('voucher_id,points,expires_at');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^v_[^,]+,250,\d{4}-\d{2}-\d{2}$/);
+    expect(runtime.contractViolations).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHandler } from '../../../functions/system/get-openapi-document.js';
+import { getOpenApiDocumentRoute } from '../../../infra/routes.js';
+import { startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
+import { silentLogger } from '../../../lib/logger.js';
+import { callRoute } from '../../support/api.js';
+import { engines, testRuntime } from '../../support/runtime.js';
+
+const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as unknown;
+
+describe('GET /v1/openapi.json through its handler', () => {
+  it('serves the committed document without credentials, as JSON that no cache keeps', async () => {
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, { path: '/v1/openapi.json' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(committed);
+    expect(reply.headers['Content-Type']).toBe('application/json; charset=utf-8');
+    expect(reply.headers['Cache-Control']).toBe('no-store');
+    expect(reply.headers['X-Request-Id']).toMatch(/\S/);
+  });
+
+  it('lets browser tools on any origin read it', async () => {
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, {
+      path: '/v1/openapi.json',
+      headers: { origin: 'https://editor.swagger.io' },
+    });
+    expect(reply.headers['Access-Control-Allow-Origin']).toBe('*');
+  });
+
+  it('refuses query parameters with the error object', async () => {
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ code: 400, key: 'invalid_query_params', request_id: reply.headers['X-Request-Id'] });
+  });
+});
+
+describe('GET /v1/openapi.json on the local server', () => {
+  let local: LocalRuntime;
+
+  beforeAll(async () => {
+    local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, engines: engines(), logger: silentLogger, workers: [] });
+  });
+
+  afterAll(async () => {
+    await local?.stop();
+  });
+
+  it('serves the committed document over HTTP with no key pair or token', async () => {
+    const reply = await fetch(`${local.apiUrl}/v1/openapi.json`);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await reply.json()).toEqual(committed);
+  });
+
+  it('answers another method on the path with 405 and Allow: GET', async () => {
+    const reply = await fetch(`${local.apiUrl}/v1/openapi.json`, { method: 'DELETE' });
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get('allow')).toBe('GET');
+  });
+
+  it('is not served by the download cluster', async () => {
+    const reply = await fetch(`${local.downloadUrl}/v1/openapi.json`);
+    expect(reply.status).toBe(404);
+  });
+});

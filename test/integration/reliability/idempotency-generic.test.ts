@@ -1,0 +1,341 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { makeHandler as makeCreateTemplate } from '../../../functions/templates/create-campaign-template.js';
+import { makeHandler as makeCreateExport } from '../../../functions/loyalties/create-points-expiration-export.js';
+import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../infra/routes.js';
+import { ManualClock } from '../../../lib/clock.js';
+import { createDocumentClient } from '../../../lib/db/client.js';
+import { IDEMPOTENCY_LEASE_SECONDS, REPLAYED_HEADER, requestFingerprint, runOnce, type IdempotencyScope } from '../../../lib/http/idempotency.js';
+import { ok } from '../../../lib/http/reply.js';
+import { idempotencyModeOf } from '../../../lib/http/route.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
+import { eventApi, schemaBody } from '../../support/events-api.js';
+import type { Reply } from '../../support/invoke.js';
+import { loyaltyApi } from '../../support/loyalty-api.js';
+import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
+import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+
+const at = Date.UTC(2026, 8, 1, 8, 0, 0);
+const SECOND = 1000;
+
+interface Sent {
+  command: string;
+  pks: string[];
+}
+
+/** A runtime whose DynamoDB client records every command and the partition keys it names. */
+function recordingRuntime(clock: ManualClock): { runtime: Runtime; sent: Sent[] } {
+  const base = testRuntime({ clock });
+  const ddb = createDocumentClient({ region: engines().region, endpoint: engines().dynamoEndpoint });
+  const sent: Sent[] = [];
+  ddb.middlewareStack.add(
+    (next, context) => async (args) => {
+      const text = JSON.stringify(args.input);
+      const pks = [...text.matchAll(/"PK":(?:\{"S":)?"([^"]+)"/g)].map((m) => m[1] ?? '');
+      sent.push({ command: context.commandName ?? '', pks });
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommands' },
+  );
+  return { runtime: { ...base, ddb }, sent };
+}
+
+const isWrite = (s: Sent) => /Put|Update|Delete|TransactWrite|BatchWrite/.test(s.command);
+
+async function setup() {
+  const clock = new ManualClock(at);
+  const { runtime, sent } = recordingRuntime(clock);
+  const pair = await newProject(runtime);
+  const headers = keyPairHeaders(pair);
+  const jobs = new RecordingJobQueue();
+  const campaigns = campaignApi(runtime, pair, jobs);
+  const rewards = rewardApi(runtime, pair);
+  const loyalty = loyaltyApi(runtime, pair);
+  const events = eventApi(runtime, pair);
+  const keyed = (key: string) => ({ ...headers, 'idempotency-key': key });
+  /** Items of this project whose key starts with `pkPrefix` (and whose SK is `sk`): a test-only scan. */
+  const countItems = async (pkPrefix: string, sk?: string) => {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await runtime.ddb.send(
+        new ScanCommand({
+          TableName: runtime.tableName,
+          FilterExpression: sk === undefined ? 'begins_with(PK, :p)' : 'begins_with(PK, :p) AND SK = :sk',
+          ExpressionAttributeValues: { ':p': `P#${pair.project_id}#${pkPrefix}`, ...(sk === undefined ? {} : { ':sk': sk }) },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      count += page.Items?.length ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return count;
+  };
+  const state: Record<string, string> = {};
+  return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, loyalty, events, countItems, state };
+}
+
+type Ctx = Awaited<ReturnType<typeof setup>>;
+
+/** One case per generic route: what it needs first, one request, and how to count its effect. */
+interface RouteCase {
+  operationId: string;
+  prepare: (ctx: Ctx) => Promise<void>;
+  send: (ctx: Ctx, key: string) => Promise<Reply>;
+  effects: (ctx: Ctx) => Promise<number>;
+}
+
+const loyaltyProgram = {
+  name: 'Club',
+  campaign_type: 'LOYALTY_PROGRAM',
+  voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH' } } },
+};
+
+const cases: RouteCase[] = [
+  {
+    operationId: 'create-campaign',
+    prepare: async () => undefined,
+    send: (c, key) => c.campaigns.createCampaign(campaignBodies.DISCOUNT_COUPONS('Once'), c.keyed(key)),
+    effects: async (c) => (await c.campaigns.listCampaigns()).json.total as number,
+  },
+  {
+    operationId: 'add-vouchers-to-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Box'))),
+    send: (c, key) => c.campaigns.addVoucher('Box', {}, '', c.keyed(key)),
+    effects: async (c) => (await c.campaigns.getCampaign('Box')).json.vouchers_count as number,
+  },
+  {
+    operationId: 'create-campaign-template',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'))),
+    send: (c, key) =>
+      callRoute(makeCreateTemplate(c.runtime), createCampaignTemplateRoute, { path: '/v1/templates/campaigns', json: { name: 'Tpl', campaign_id: 'Source' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('TEMPLATE#', 'CAMPAIGN_TEMPLATE'),
+  },
+  {
+    operationId: 'create-reward',
+    prepare: async () => undefined,
+    send: (c, key) => c.rewards.createReward(rewardBodies.MATERIAL(), c.keyed(key)),
+    effects: (c) => c.countItems('REWARD#', 'REWARD'),
+  },
+  {
+    operationId: 'create-custom-event-schema',
+    prepare: async () => undefined,
+    send: (c, key) => c.events.createSchema(schemaBody('order_paid', { amount: 'number' }), c.keyed(key)),
+    effects: async (c) => (await c.events.listSchemas()).json.total as number,
+  },
+  {
+    operationId: 'create-reward-assignment',
+    prepare: async (c) => {
+      const club = await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+      const reward = await c.rewards.createReward(rewardBodies.MATERIAL('Prize'));
+      expect(reward.status).toBe(200);
+      c.state.clubId = club.id as string;
+      c.state.rewardId = reward.json.id as string;
+    },
+    send: (c, key) => c.rewards.assign(c.state.rewardId ?? '', { campaign: c.state.clubId, parameters: { loyalty: { points: 39 } } }, c.keyed(key)),
+    effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
+  },
+  {
+    operationId: 'update-loyalty-card-balance-1',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+      expect((await c.campaigns.addVoucher('Club', { code: 'CARD-1' })).status).toBe(200);
+    },
+    send: (c, key) => c.loyalty.updateBalance('Club', 'CARD-1', { points: 40 }, c.keyed(key)),
+    effects: async (c) => ((await c.campaigns.getVoucher('CARD-1')).json.loyalty_card as { balance: number }).balance / 40,
+  },
+  {
+    operationId: 'create-earning-rule',
+    prepare: async (c) => {
+      await c.events.createSchema(schemaBody('order_paid', { amount: 'number?' }));
+      await newCampaign(c.campaigns, loyaltyProgram);
+    },
+    send: (c, key) => c.loyalty.createEarningRules('Club', [{ event: 'order_paid', loyalty: { type: 'FIXED', points: 5 }, source: { banner: 'Paid order' } }], c.keyed(key)),
+    effects: (c) => c.countItems('EARNING_RULES#'),
+  },
+  {
+    operationId: 'create-points-expiration-export',
+    prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
+    send: (c, key) =>
+      callRoute(makeCreateExport(c.runtime, c.jobs), createPointsExpirationExportRoute, { path: '/v1/loyalties/Club/points-expiration/export', json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+];
+
+describe('Idempotency-Key on every write POST (generic path)', () => {
+  it('covers every write POST of the route table except the token endpoint, and events stay transactional', () => {
+    const writePosts = routes.filter((r) => r.method === 'POST' && r.access === 'write');
+    const generic = writePosts.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
+    expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
+    expect(writePosts.filter((r) => idempotencyModeOf(r) === 'transactional').map((r) => r.operationId)).toEqual(['track-custom-event']);
+    expect(writePosts.filter((r) => idempotencyModeOf(r) === 'none').map((r) => r.operationId)).toEqual(['generate-oauth-token']);
+  });
+
+  it.each(cases.map((c) => [c.operationId, c] as const))('%s: a retry with the same key gets the first reply and writes nothing', async (_, routeCase) => {
+    const ctx = await setup();
+    await routeCase.prepare(ctx);
+    const before = await routeCase.effects(ctx);
+    const first = await routeCase.send(ctx, 'retry-1');
+    expect(first.status).toBe(200);
+    expect(first.headers[REPLAYED_HEADER]).toBeUndefined();
+    const afterFirst = await routeCase.effects(ctx);
+    expect(afterFirst).toBeGreaterThan(before);
+
+    ctx.clock.advance(60 * 60 * SECOND);
+    const mark = ctx.sent.length;
+    const retry = await routeCase.send(ctx, 'retry-1');
+    const writes = ctx.sent.slice(mark).filter(isWrite);
+    expect(retry.status).toBe(first.status);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
+    // The only write a replay sends is its (refused) claim of the key.
+    expect(writes.length).toBeGreaterThan(0);
+    for (const write of writes) for (const pk of write.pks) expect(pk).toContain('#IDEMPOTENCY#');
+    expect(await routeCase.effects(ctx)).toBe(afterFirst);
+  });
+
+  it('creates one reward when 20 identical requests with one key race; the others get the same reply or 409 with Retry-After', async () => {
+    const ctx = await setup();
+    const replies = await Promise.all(Array.from({ length: 20 }, () => ctx.rewards.createReward(rewardBodies.COIN(), ctx.keyed('race-1'))));
+    const winners = replies.filter((r) => r.status === 200);
+    const busy = replies.filter((r) => r.status === 409);
+    expect(winners.length + busy.length).toBe(20);
+    expect(winners.length).toBeGreaterThanOrEqual(1);
+    for (const w of winners) expect(w.body).toEqual(winners[0]?.body);
+    for (const b of busy) {
+      expect(b.json).toMatchObject({ code: 409, key: 'idempotency_key_in_use' });
+      expect(b.headers['Retry-After']).toBe('1');
+    }
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
+    const after = await ctx.rewards.createReward(rewardBodies.COIN(), ctx.keyed('race-1'));
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(winners[0]?.body);
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
+  });
+
+  it('adds one voucher when 20 identical add-voucher requests with one key race', async () => {
+    const ctx = await setup();
+    await newCampaign(ctx.campaigns, campaignBodies.DISCOUNT_COUPONS('Race'));
+    const replies = await Promise.all(Array.from({ length: 20 }, () => ctx.campaigns.addVoucher('Race', {}, '', ctx.keyed('race-2'))));
+    expect(replies.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    expect((await ctx.campaigns.getCampaign('Race')).json.vouchers_count).toBe(1);
+  });
+
+  it('refuses the same key with a different body (or path) with 422 idempotency_key_reused, doing nothing', async () => {
+    const ctx = await setup();
+    expect((await ctx.rewards.createReward(rewardBodies.MATERIAL('A'), ctx.keyed('k-1'))).status).toBe(200);
+    const other = await ctx.rewards.createReward(rewardBodies.MATERIAL('B'), ctx.keyed('k-1'));
+    expect(other.status).toBe(422);
+    expect(other.json).toMatchObject({ code: 422, key: 'idempotency_key_reused' });
+    const otherRoute = await ctx.events.createSchema(schemaBody('signup'), ctx.keyed('k-1'));
+    expect(otherRoute.status).toBe(422);
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
+    expect((await ctx.events.listSchemas()).json.total).toBe(0);
+  });
+
+  it('treats bodies that differ only in key order as the same request', async () => {
+    const ctx = await setup();
+    const first = await ctx.rewards.createReward({ name: 'Coin', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 2 } } }, ctx.keyed('k-order'));
+    const again = await ctx.rewards.createReward({ parameters: { coin: { points_ratio: 2, exchange_ratio: 1 } }, type: 'COIN', name: 'Coin' }, ctx.keyed('k-order'));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
+  });
+
+  it('refuses a key over 255 characters or with control characters or spaces with 400 invalid_idempotency_key', async () => {
+    const ctx = await setup();
+    for (const key of ['k'.repeat(256), 'bad\u0001key', 'two words', '']) {
+      const reply = await ctx.rewards.createReward(rewardBodies.MATERIAL(), ctx.keyed(key));
+      expect(reply.status, JSON.stringify(key)).toBe(400);
+      expect(reply.json).toMatchObject({ code: 400, key: 'invalid_idempotency_key' });
+    }
+    expect((await ctx.rewards.createReward(rewardBodies.MATERIAL(), ctx.keyed('k'.repeat(255)))).status).toBe(200);
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
+  });
+
+  it('records nothing for a failed request: the same key works once the cause is fixed', async () => {
+    const ctx = await setup();
+    const missing = await ctx.campaigns.addVoucher('Later', { code: 'LATE-1' }, '', ctx.keyed('k-fail'));
+    expect(missing.status).toBe(404);
+    await newCampaign(ctx.campaigns, campaignBodies.DISCOUNT_COUPONS('Later'));
+    const fixed = await ctx.campaigns.addVoucher('Later', { code: 'LATE-1' }, '', ctx.keyed('k-fail'));
+    expect(fixed.status).toBe(200);
+    expect(fixed.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect((await ctx.campaigns.getCampaign('Later')).json.vouchers_count).toBe(1);
+  });
+
+  it('keeps keys per project: another project may use the same key for its own request', async () => {
+    const ctx = await setup();
+    const other = await newProject(ctx.runtime);
+    const mine = await ctx.rewards.createReward(rewardBodies.MATERIAL(), ctx.keyed('shared'));
+    const theirs = await rewardApi(ctx.runtime, other).createReward(rewardBodies.MATERIAL(), { ...keyPairHeaders(other), 'idempotency-key': 'shared' });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(theirs.json.id).not.toBe(mine.json.id);
+  });
+
+  it('runs the request again once the 24 h window has passed', async () => {
+    const ctx = await setup();
+    const first = await ctx.rewards.createReward(rewardBodies.MATERIAL(), ctx.keyed('k-day'));
+    ctx.clock.advance(24 * 3600 * SECOND);
+    const later = await ctx.rewards.createReward(rewardBodies.MATERIAL(), ctx.keyed('k-day'));
+    expect(later.status).toBe(200);
+    expect(later.json.id).not.toBe(first.json.id);
+    expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(2);
+  });
+});
+
+describe('runOnce (the lease behind the generic path)', () => {
+  const scopeOf = (projectId: string, key: string): IdempotencyScope => ({ projectId, key, fingerprint: requestFingerprint('op', { n: 1 }) });
+
+  it('answers 409 idempotency_key_in_use while the first request runs, then replays its reply', async () => {
+    const clock = new ManualClock(at);
+    const runtime = testRuntime({ clock });
+    const scope = scopeOf(`p_${Date.now()}_${Math.random()}`, 'lease-1');
+    let finish: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let runs = 0;
+    const first = runOnce(runtime, scope, () => clock.now(), async () => {
+      runs += 1;
+      await gate;
+      return ok({ id: 'one' });
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'two' }))).rejects.toMatchObject({
+      status: 409,
+      key: 'idempotency_key_in_use',
+      headers: { 'Retry-After': '1' },
+    });
+    finish();
+    expect(await first).toEqual(ok({ id: 'one' }));
+    const replay = await runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'three' }));
+    expect(replay).toEqual({ statusCode: 200, body: { id: 'one' }, headers: { [REPLAYED_HEADER]: 'true' } });
+    expect(runs).toBe(1);
+  });
+
+  it('lets a retry take over the key once the lease of a request that never finished has run out', async () => {
+    const clock = new ManualClock(at);
+    const runtime = testRuntime({ clock });
+    const scope = scopeOf(`p_${Date.now()}_${Math.random()}`, 'lease-2');
+    // A request that died mid-way (its process was killed): it never records nor releases.
+    void runOnce(runtime, scope, () => clock.now(), () => new Promise<never>(() => undefined));
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(runOnce(runtime, scope, () => clock.now(), async () => ok({}))).rejects.toMatchObject({ status: 409 });
+    clock.advance(IDEMPOTENCY_LEASE_SECONDS * SECOND);
+    expect(await runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'retried' }))).toEqual(ok({ id: 'retried' }));
+  });
+
+  it('stores a large reply compressed and replays it byte for byte', async () => {
+    const clock = new ManualClock(at);
+    const runtime = testRuntime({ clock });
+    const scope = scopeOf(`p_${Date.now()}_${Math.random()}`, 'big');
+    const body = { rows: Array.from({ length: 5000 }, (_, i) => ({ i, text: `row ${i} ${'x'.repeat(40)}` })) };
+    await runOnce(runtime, scope, () => clock.now(), async () => ok(body));
+    const replay = await runOnce(runtime, scope, () => clock.now(), async () => ok({}));
+    expect(replay.body).toEqual(body);
+  });
+});

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
+import * as r from '../../../infra/routes.js';
+import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
+import type { ExportFiles } from '../../../lib/exports/export-files.js';
+import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { campaignBodies, RecordingJobQueue } from '../api.js';
+import { schemaBody } from '../events-api.js';
+import { rewardBodies } from '../rewards-api.js';
+import { engines, keyPairHeaders, newProject } from '../runtime.js';
+import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
+
+/** One project holding one of each resource the API knows, and what identifies each. */
+export interface ProjectFixture {
+  pair: IssuedKeyPair;
+  accessToken: string;
+  /** Path-parameter name → values naming this project's resources (ids and, where the API accepts them, names or codes). */
+  refs: Record<string, string[]>;
+  /** Ids the server generated: none may ever reach another project. */
+  ids: string[];
+  /** Names and codes the project chose. */
+  names: string[];
+  /** Secrets: app token, access token, export download token. */
+  secrets: string[];
+  exportDownloadQuery: string;
+  exportId: string;
+}
+
+const must = (reply: RawReply, what: string, status = 200): Record<string, unknown> => {
+  if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${reply.text ?? ''}`);
+  return (reply.body ?? {}) as Record<string, unknown>;
+};
+
+function sqsRecord(body: string): SQSRecord {
+  return {
+    messageId: randomUUID(),
+    receiptHandle: 'r',
+    body,
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:000000000000:fixture',
+    awsRegion: 'local',
+  };
+}
+
+let sharedFiles: ExportFiles | undefined;
+/** The suite's export bucket on s3rver. */
+export const exportFiles = (): ExportFiles => {
+  const e = engines();
+  sharedFiles ??= createS3ExportFiles({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint });
+  return sharedFiles;
+};
+
+/** Runs every job recorded so far through the real worker (vouchers and exports). */
+export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Promise<void> {
+  for (const job of jobs.sent.splice(0)) {
+    const result = await makeWorker(runtime, exportFiles())({ Records: [sqsRecord(JSON.stringify(job))] }, {} as never);
+    if (result.batchItemFailures.length > 0) throw new Error(`fixture job failed: ${JSON.stringify(job)}`);
+  }
+}
+
+/**
+ * A fresh project with a campaign of each type, vouchers (one in the bin), a loyalty card with
+ * points, a custom event schema, a customer made by an event, an earning rule, two rewards and an
+ * assignment, a template, a finished async action, a DONE export and an OAuth token. `tag` makes
+ * every name and code unique to this project, so a leak of one is recognisable.
+ */
+export async function seedProject(runtime: Runtime, tag: string): Promise<ProjectFixture> {
+  const pair = await newProject(runtime, `fixture ${tag}`);
+  const jobs = new RecordingJobQueue();
+  const api = routeClient(runtime, { ...defaultExtras(), jobs });
+  const headers = keyPairHeaders(pair);
+  const n = (s: string) => `${tag}-${s}`;
+  const campaign = async (body: unknown, what: string) => must(await api(r.createCampaignRoute, { json: body, headers }), what);
+  const addVoucher = async (campaignId: string, json: unknown, query = '', status = 200) =>
+    must(await api(r.addCampaignVouchersRoute, { params: { campaignId }, json, query, headers }), `voucher in ${campaignId}`, status);
+
+  const discount = await campaign(campaignBodies.DISCOUNT_COUPONS(n('Discounts')), 'discount campaign');
+  const gift = await campaign(campaignBodies.GIFT_VOUCHERS(n('Gifts')), 'gift campaign');
+  const club = await campaign(campaignBodies.LOYALTY_PROGRAM(n('Club')), 'loyalty campaign');
+  const referral = await campaign(campaignBodies.REFERRAL_PROGRAM(n('Referrals')), 'referral campaign');
+  const promo = await campaign(campaignBodies.PROMOTION(n('Promo')), 'promotion campaign');
+  const tierIds = ((promo.promotion as { tiers?: { id: string }[] } | undefined)?.tiers ?? []).map((t) => t.id);
+  const [discountId, giftId, clubId] = [discount.id as string, gift.id as string, club.id as string];
+
+  const voucher = await addVoucher(discountId, { code: n('CODE-1') });
+  const giftCard = await addVoucher(giftId, { code: n('GIFT-1') });
+  const card = await addVoucher(clubId, { code: n('CARD-1') });
+  const binned = await addVoucher(discountId, { code: n('BINNED-1') });
+  must(await api(r.deleteVoucherRoute, { params: { code: n('BINNED-1') }, headers }), 'delete voucher', 204);
+  const action = await addVoucher(discountId, {}, 'vouchers_count=3', 202);
+
+  const schema = must(await api(r.createCustomEventSchemaRoute, { json: schemaBody(n('order_paid'), { amount: 'number?' }), headers }), 'event schema');
+  const rules = must(
+    await api(r.createEarningRulesRoute, { params: { campaignId: clubId }, json: [{ event: n('order_paid'), loyalty: { type: 'FIXED', points: 5 } }], headers }),
+    'earning rule',
+  ) as unknown as { id: string }[];
+  const tracked = must(
+    await api(r.trackCustomEventRoute, {
+      json: { event: n('order_paid'), customer: { source_id: n('customer') }, loyalty: { code: n('CARD-1') }, metadata: { amount: 10 } },
+      headers,
+    }),
+    'event',
+  );
+  const customerId = (tracked.customer as { id: string }).id;
+  must(await api(r.updateLoyaltyMemberBalanceRoute, { params: { campaignId: clubId, memberId: n('CARD-1') }, json: { points: 40 }, headers }), 'balance');
+
+  const material = must(await api(r.createRewardRoute, { json: rewardBodies.MATERIAL(n('Comic')), headers }), 'material reward');
+  const campaignReward = must(await api(r.createRewardRoute, { json: rewardBodies.CAMPAIGN(giftId, 500, n('Gift reward')), headers }), 'campaign reward');
+  const assignment = must(
+    await api(r.createRewardAssignmentRoute, { params: { rewardId: material.id as string }, json: { campaign: clubId, parameters: { loyalty: { points: 100 } } }, headers }),
+    'assignment',
+  );
+  const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
+  const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
+  await deliverJobs(runtime, jobs);
+  const done = must(await api(r.getExportRoute, { params: { exportId: exported.id as string }, headers }), 'get export');
+  const url = new URL((done.result as { url: string }).url);
+  const downloadToken = url.searchParams.get('token') ?? '';
+  const token = must(await api(r.createOAuthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
+  const accessToken = token.access_token as string;
+
+  const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
+  const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
+  return {
+    pair,
+    accessToken,
+    exportId: exported.id as string,
+    exportDownloadQuery: url.search.slice(1),
+    refs: {
+      campaignId: [...campaignIds, ...campaignNames],
+      code: [n('CODE-1'), n('GIFT-1'), n('CARD-1'), voucher.id as string, card.id as string, giftCard.id as string],
+      asyncActionId: [action.async_action_id as string],
+      rewardId: [material.id as string, campaignReward.id as string],
+      schemaId: [schema.id as string, n('order_paid')],
+      memberId: [n('CARD-1'), card.id as string],
+      exportId: [exported.id as string],
+    },
+    ids: [
+      pair.project_id,
+      pair.app_id,
+      ...campaignIds,
+      ...tierIds,
+      voucher.id as string,
+      giftCard.id as string,
+      card.id as string,
+      binned.id as string,
+      action.async_action_id as string,
+      schema.id as string,
+      ...rules.map((x) => x.id),
+      customerId,
+      material.id as string,
+      campaignReward.id as string,
+      assignment.id as string,
+      template.id as string,
+      exported.id as string,
+    ],
+    names: [...campaignNames, n('CODE-1'), n('GIFT-1'), n('CARD-1'), n('BINNED-1'), n('order_paid'), n('customer'), n('Comic'), n('Gift reward'), n('Template')],
+    secrets: [pair.app_token, accessToken, downloadToken],
+  };
+}

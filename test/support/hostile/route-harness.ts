@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type * as z from 'zod';
+import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../../infra/local/api-gateway-event.js';
+import { fallbackRoute, routes } from '../../../infra/routes.js';
+import { ManualClock, type Clock } from '../../../lib/clock.js';
+import { createDocumentClient } from '../../../lib/db/client.js';
+import type { ExportFileLinks } from '../../../lib/exports/export-files.js';
+import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
+import type { ApiHandler } from '../../../lib/http/endpoint.js';
+import type { RouteDef } from '../../../lib/http/route.js';
+import { randomIds } from '../../../lib/ids.js';
+import type { JobQueue } from '../../../lib/jobs/job.js';
+import { silentLogger, type Logger } from '../../../lib/logger.js';
+import { createRuntime, type Runtime } from '../../../lib/runtime.js';
+import { ensureTable } from '../../../infra/local/engines.js';
+import { RecordingJobQueue } from '../api.js';
+import { engines } from '../runtime.js';
+
+export const DOWNLOAD_BASE = 'http://download.hostile.test';
+
+/** Every row of the route table plus the `$default` fallback: a new route is covered without editing a test. */
+export const allRoutes: readonly RouteDef[] = [...routes, fallbackRoute];
+
+/** What a handler module exports (functions/<resource>/<verb>-<resource>.ts). */
+export interface HandlerModule {
+  schemas: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
+  makeHandler: (runtime?: Runtime, extra?: unknown) => ApiHandler;
+}
+
+export async function loadRoute(route: RouteDef): Promise<HandlerModule> {
+  const mod = (await import(new URL(`../../../${route.handler}`, import.meta.url).href)) as HandlerModule;
+  if (typeof mod.makeHandler !== 'function' || typeof mod.schemas !== 'object') {
+    throw new Error(`${route.handler} must export schemas and makeHandler(runtime)`);
+  }
+  return mod;
+}
+
+/** The test stand-ins a handler takes after its runtime: the jobs queue, the download base URL, the presigner. */
+export interface HandlerExtras {
+  jobs: JobQueue;
+  links: ExportFileLinks;
+}
+
+export function defaultExtras(): HandlerExtras {
+  const e = engines();
+  return { jobs: new RecordingJobQueue(), links: createS3Presigner({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) };
+}
+
+/**
+ * Builds the route's handler on `runtime`. Handlers take one optional stand-in after the runtime;
+ * which one is known from the row (routes that send to a queue take the jobs queue). A new route
+ * needing another stand-in fails loudly here (its handler would reach the container config: a 500).
+ */
+export function handlerFor(route: RouteDef, mod: HandlerModule, runtime: Runtime, extras: HandlerExtras): ApiHandler {
+  if (route.operationId === 'get-export') return mod.makeHandler(runtime, () => DOWNLOAD_BASE);
+  if (route.operationId === 'download-export') return mod.makeHandler(runtime, extras.links);
+  if ((route.sendsTo ?? []).length > 0) return mod.makeHandler(runtime, extras.jobs);
+  return mod.makeHandler(runtime);
+}
+
+/** Path parameter names of a template, in order: `/v1/a/{x}/b/{y}` → [x, y]. */
+export const pathParamNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+
+/** encodeURIComponent that survives lone surrogates (they cannot travel in UTF-8; API Gateway would see U+FFFD). */
+export function safeEncode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return encodeURIComponent(value.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+  }
+}
+
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => safeEncode(params[name] ?? ''));
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  pathParameters?: Record<string, string>;
+  query?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  text: string | undefined;
+  body: unknown;
+}
+
+/** One invocation with a hand-built API Gateway event; `mutate` can touch the event the way API Gateway never would (header case). */
+export async function invokeRaw(handler: ApiHandler, req: RawRequest, mutate?: (event: APIGatewayProxyEventV2) => void): Promise<RawReply> {
+  const parts: HttpRequestParts = {
+    method: req.method,
+    rawPath: req.path,
+    rawQueryString: req.query ?? '',
+    headers: req.headers ?? {},
+    ...(req.body !== undefined ? { body: req.body } : {}),
+    ...(req.pathParameters ? { pathParameters: req.pathParameters } : {}),
+  };
+  const event = toApiGatewayEvent(parts);
+  mutate?.(event);
+  const result = await handler(event, lambdaContext('hostile'));
+  const text = result.body;
+  let body: unknown;
+  if (text !== undefined && text !== '') body = JSON.parse(text) as unknown;
+  return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, text, body };
+}
+
+/** Why a reply breaks the contract (undefined when it keeps it): a success, or a 4xx error object whose code is the status. */
+export function contractViolation(reply: RawReply): string | undefined {
+  const { status, body } = reply;
+  if (status >= 500) return `server error ${status}`;
+  if (status >= 400) {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return `error ${status} without an error object`;
+    const e = body as Record<string, unknown>;
+    if (e.code !== status) return `error object code ${String(e.code)} differs from status ${status}`;
+    for (const field of ['key', 'message', 'request_id'] as const) {
+      if (typeof e[field] !== 'string' || e[field] === '') return `error object without a ${field} string`;
+    }
+    return undefined;
+  }
+  if (status === 204) return reply.text ? 'a 204 with a body' : undefined;
+  if (status === 302) return reply.headers.Location ? undefined : 'a 302 without Location';
+  if (status >= 200 && status < 300) return body !== null && typeof body === 'object' ? undefined : `a ${status} without a JSON body`;
+  return `unexpected status ${status}`;
+}
+
+/** A table of the test's own on DynamoDB Local (same design as the product's), so a scan sees only the test's items. */
+export interface OwnTable {
+  tableName: string;
+  runtime(options?: { clock?: Clock; logger?: Logger }): Runtime;
+  /** Every item of a project: keys under `P#<projectId>` and the credential items naming it. Sorted, comparable. */
+  snapshot(projectId: string): Promise<string[]>;
+  /** Every item of the table, serialised (for secrets-in-clear checks). */
+  scanAll(): Promise<string[]>;
+  drop(): Promise<void>;
+}
+
+export async function createOwnTable(prefix: string): Promise<OwnTable> {
+  const e = engines();
+  const tableName = `${prefix}-${randomUUID().slice(0, 8)}`;
+  const client = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(client, tableName);
+  const doc = createDocumentClient({ region: e.region, endpoint: e.dynamoEndpoint });
+  const scan = async (filter?: { expression: string; values: Record<string, unknown> }): Promise<string[]> => {
+    const out: string[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await doc.send(
+        new ScanCommand({
+          TableName: tableName,
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+          ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values } : {}),
+        }),
+      );
+      for (const item of res.Items ?? []) out.push(JSON.stringify(item, Object.keys(item).sort()));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out.sort();
+  };
+  return {
+    tableName,
+    runtime: (options = {}) =>
+      createRuntime(
+        { tableName, region: e.region, dynamoDbEndpoint: e.dynamoEndpoint, cluster: 'api', logLevel: 'error' },
+        { ddb: doc, clock: options.clock ?? new ManualClock(), ids: randomIds, logger: options.logger ?? silentLogger },
+      ),
+    snapshot: (projectId) =>
+      scan({ expression: 'begins_with(PK, :p) OR projectId = :id', values: { ':p': `P#${projectId}`, ':id': projectId } }),
+    scanAll: () => scan(),
+    drop: async () => {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    },
+  };
+}
+
+/** A logger that keeps every line (all levels), to look for secrets in what would reach CloudWatch. */
+export function capturingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const write = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    lines.push(JSON.stringify({ level, message, ...fields }));
+  };
+  return { lines, logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') } };
+}
+
+export interface RouteCall {
+  params?: Record<string, string>;
+  query?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Touches the event as API Gateway never would (raw header-name case). */
+  mutate?: (event: APIGatewayProxyEventV2) => void;
+}
+
+/** Calls any row of the route table on one runtime, building (once) its handler from its module. */
+export function routeClient(runtime: Runtime, extras: HandlerExtras = defaultExtras()) {
+  const handlers = new Map<string, Promise<ApiHandler>>();
+  const handlerOf = (route: RouteDef): Promise<ApiHandler> => {
+    const key = `${route.operationId}:${route.cluster}`;
+    let h = handlers.get(key);
+    if (!h) {
+      h = loadRoute(route).then((mod) => handlerFor(route, mod, runtime, extras));
+      handlers.set(key, h);
+    }
+    return h;
+  };
+  return async (route: RouteDef, options: RouteCall = {}): Promise<RawReply> => {
+    const headers = { ...options.headers };
+    let body: string | undefined;
+    if (options.form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const params = options.params ?? {};
+    return invokeRaw(await handlerOf(route), {
+      method: route.method,
+      path: fillPath(route.path, params),
+      pathParameters: params,
+      query: options.query ?? '',
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    }, options.mutate);
+  };
+}
+
+export type RouteClient = ReturnType<typeof routeClient>;
