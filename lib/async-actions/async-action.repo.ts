@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
-import type { TransactItem } from '../db/transact.js';
+import { ExtraItemsConflictError, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { AsyncAction } from './async-action.js';
 import { updateStatusIf } from '../db/status-update.js';
@@ -16,15 +16,24 @@ const toDomain = (item: Record<string, unknown>): AsyncAction => {
   return { ...a, failure: a.failure ?? null, finishedAt: a.finishedAt ?? null };
 };
 
-/** Writes a new action; its id must be free. */
-export async function insertAsyncAction(deps: Deps, action: AsyncAction): Promise<void> {
-  await deps.ddb.send(
-    new PutCommand({
-      TableName: deps.tableName,
-      Item: { ...keys.asyncAction(action.projectId, action.id), entity: ENTITY, v: SCHEMA_VERSION, ...action },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+/**
+ * Writes a new action; its id must be free. `extra` items (a new category's) join it in one
+ * transaction; their failed condition throws ExtraItemsConflictError (nothing is written).
+ */
+export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
+  const put = {
+    TableName: deps.tableName,
+    Item: { ...keys.asyncAction(action.projectId, action.id), entity: ENTITY, v: SCHEMA_VERSION, ...action },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  if (extra.length === 0) {
+    await deps.ddb.send(new PutCommand(put));
+    return;
+  }
+  const outcome = await transact(deps, [{ Put: put }, ...extra]);
+  if (outcome.ok) return;
+  if ('failed' in outcome && outcome.failed.some((i) => i > 0)) throw new ExtraItemsConflictError();
+  throw new Error(`Async action ${action.id} could not be written`);
 }
 
 export async function getAsyncAction(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {

@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
 import { tableDesign } from '../db/table.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
+import { backoff, ExtraItemsConflictError, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Campaign, CampaignStatus } from './campaign.js';
@@ -240,9 +240,11 @@ async function writeWithRetry(deps: Deps, items: TransactItem[], what: string): 
  * behind it, so creation number order and `created_at` order always agree.
  * @returns the campaign as written (its `createdAt` possibly raised), or null when the name is
  *   taken in the project (nothing is written).
- * @throws ConflictRetryError when contention outlasts the retries.
+ * `extra` items (a new category's) join the same transaction.
+ * @throws ConflictRetryError when contention outlasts the retries; ExtraItemsConflictError when a
+ *   condition of `extra` fails (nothing is written).
  */
-export async function insertCampaign(deps: Deps, campaign: Campaign): Promise<Campaign | null> {
+export async function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly TransactItem[] = []): Promise<Campaign | null> {
   const p = campaign.projectId;
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     const counter = await getCampaignCounter(deps, p);
@@ -277,10 +279,12 @@ export async function insertCampaign(deps: Deps, campaign: Campaign): Promise<Ca
         }),
       ),
     ];
+    const extraFrom = items.push(...extra) - extra.length;
     const outcome = await transact(deps, items);
     if (outcome.ok) return stamped;
     if ('failed' in outcome) {
       if (outcome.failed.includes(0)) return null;
+      if (outcome.failed.some((index) => index >= extraFrom)) throw new ExtraItemsConflictError();
       if (outcome.failed.some((index) => index !== 1)) {
         throw new Error(`Campaign ${campaign.id} could not be written: an id is already taken`);
       }

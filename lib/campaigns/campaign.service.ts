@@ -1,5 +1,5 @@
 import { camelize } from '../case.js';
-import { resolveCategory } from '../categories/category.service.js';
+import { withCategory } from '../categories/category.service.js';
 import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
@@ -97,7 +97,6 @@ export async function createCampaign(
   const type = body.type ?? (body.campaign_type === 'PROMOTION' ? 'STATIC' : 'AUTO_UPDATE');
   const vouchersWanted = body.vouchers_count ?? 0;
   const validity = validityOf(body, '.');
-  const category = await resolveCategory(deps, projectId, { name: body.category, id: body.category_id });
   const draft: Campaign = {
     id: deps.ids.id('camp'),
     projectId,
@@ -122,15 +121,19 @@ export async function createCampaign(
     creationStatus: vouchersWanted > 0 ? 'IN_PROGRESS' : 'DONE',
     vouchersGenerationStatus: vouchersWanted > 0 ? 'IN_PROGRESS' : 'DONE',
     protected: false,
-    category,
+    category: null,
     ...validity,
   };
   if (vouchersWanted > 0) {
     assertGeneratesVouchers(draft);
     assertCodesFit(draft.voucher.codeConfig, vouchersWanted, 0);
   }
-  const campaign = await repo.insertCampaign(deps, draft);
-  if (!campaign) throw new DuplicateError('campaign', `Duplicated campaign exists with name ${draft.name}`, draft.name);
+  // A new category is written in the campaign's transaction, so a refused campaign leaves none behind.
+  const campaign = await withCategory(deps, projectId, { name: body.category, id: body.category_id }, async ({ category, items }) => {
+    const inserted = await repo.insertCampaign(deps, { ...draft, category }, items);
+    if (!inserted) throw new DuplicateError('campaign', `Duplicated campaign exists with name ${draft.name}`, draft.name);
+    return inserted;
+  });
   if (vouchersWanted === 0) return campaign;
   assertGeneratesVouchers(campaign);
   if (vouchersWanted > MAX_SYNC_VOUCHERS_ON_CREATE) {

@@ -1,7 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, transact } from '../db/transact.js';
-import { ConflictRetryError } from '../errors.js';
+import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Category } from './category.js';
 
@@ -29,30 +28,24 @@ export async function getCategoryIdByName(deps: Deps, projectId: string, name: s
 }
 
 /**
- * Writes a category and reserves its name in one transaction.
- * @returns false when the name is already taken (nothing is written).
+ * The two puts of a new category (its name reservation and the category), for a transaction of
+ * the caller's: each holds only if its key is free, so a name taken meanwhile fails that write.
  */
-export async function insertCategory(deps: Deps, projectId: string, category: Category): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
-    const outcome = await transact(deps, [
-      {
-        Put: {
-          TableName: deps.tableName,
-          Item: { ...keys.categoryName(projectId, category.name), entity: 'category_name', v: SCHEMA_VERSION, categoryId: category.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
+export function categoryPutItems(deps: Pick<Runtime, 'tableName'>, projectId: string, category: Category): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: { ...keys.categoryName(projectId, category.name), entity: 'category_name', v: SCHEMA_VERSION, categoryId: category.id },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-      {
-        Put: {
-          TableName: deps.tableName,
-          Item: { ...keys.category(projectId, category.id), entity: ENTITY, v: SCHEMA_VERSION, ...category },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
+    },
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: { ...keys.category(projectId, category.id), entity: ENTITY, v: SCHEMA_VERSION, ...category },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-    ]);
-    if (outcome.ok) return true;
-    if ('failed' in outcome) return false;
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError('Too many concurrent writes of this category');
+    },
+  ];
 }

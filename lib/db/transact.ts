@@ -38,6 +38,16 @@ export async function transact(deps: Deps, items: TransactItem[]): Promise<Trans
   }
 }
 
+/**
+ * A condition on items a caller added to another write failed (e.g. a new category's name was
+ * taken meanwhile): nothing was written, and the caller re-plans those items and tries again.
+ */
+export class ExtraItemsConflictError extends Error {
+  constructor() {
+    super('A condition on the extra items of a write failed');
+  }
+}
+
 /** Attempts before a contended write gives up (ConflictRetryError at the caller). */
 export const MAX_CONFLICT_ATTEMPTS = 40;
 

@@ -10,6 +10,7 @@ import {
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign, setCampaignStatus } from '../campaigns/campaign.repo.js';
 import { AppError, ConflictRetryError } from '../errors.js';
+import type { TransactItem } from '../db/transact.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { assertCodesFit, GenerationGuardFailed, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
@@ -29,6 +30,8 @@ export async function enqueueVoucherGeneration(
   count: number,
   overrides: VoucherOverrides,
   options: { requestId: string; campaignCreation: boolean },
+  /** Written with the action (a new category's items); see insertAsyncAction. */
+  extra: readonly TransactItem[] = [],
 ): Promise<AsyncAction> {
   const config = overrides.codeConfig ?? campaign.voucher.codeConfig;
   assertCodesFit(config, count, overrides.codeConfig ? 0 : campaign.vouchersCount);
@@ -49,7 +52,7 @@ export async function enqueueVoucherGeneration(
     updatedAt: now,
     finishedAt: null,
   };
-  await insertAsyncAction(deps, action);
+  await insertAsyncAction(deps, action, extra);
   try {
     await deps.jobs.send({ type: 'generate-vouchers', projectId: action.projectId, asyncActionId: action.id });
   } catch (error) {

@@ -118,6 +118,8 @@ export async function generateVouchers(
   o: VoucherOverrides,
   /** Written with the vouchers (then count ≤ MAX_VOUCHERS_PER_TRANSACTION): a failed guard throws GenerationGuardFailed. */
   guard?: TransactItem,
+  /** Written with the first transaction of vouchers (a new category's items); see insertVouchers. */
+  extra: readonly TransactItem[] = [],
 ): Promise<Voucher[]> {
   if (guard && count > MAX_VOUCHERS_PER_TRANSACTION) throw new Error(`A guarded generation holds at most ${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   const config = o.codeConfig ?? campaign.voucher.codeConfig;
@@ -126,6 +128,7 @@ export async function generateVouchers(
   const made: Voucher[] = [];
   let pending: Voucher[] = [];
   let conflicts = 0;
+  let extraPending = extra;
   while (made.length < count) {
     const batchSize = Math.min(MAX_VOUCHERS_PER_TRANSACTION, count - made.length);
     while (pending.length < batchSize) {
@@ -137,10 +140,11 @@ export async function generateVouchers(
       }
       pending.push(newVoucher(deps, campaign, code, o));
     }
-    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard);
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending);
     if (outcome.kind === 'ok') {
       made.push(...pending);
       pending = [];
+      extraPending = [];
       conflicts = 0;
     } else if (outcome.kind === 'guard_failed') {
       throw new GenerationGuardFailed();
@@ -161,10 +165,17 @@ export async function generateVouchers(
  * Adds one voucher with the caller's code.
  * @throws DuplicateError when the code exists in the project (case-sensitive), NotFoundError, ConflictRetryError.
  */
-export async function addVoucherWithCode(deps: Deps, campaign: VoucherCampaign, code: string, o: VoucherOverrides): Promise<Voucher> {
+export async function addVoucherWithCode(
+  deps: Deps,
+  campaign: VoucherCampaign,
+  code: string,
+  o: VoucherOverrides,
+  /** Written in the voucher's transaction (a new category's items); see insertVouchers. */
+  extra: readonly TransactItem[] = [],
+): Promise<Voucher> {
   const voucher = newVoucher(deps, campaign, code, o);
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
-    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher]);
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher], undefined, extra);
     if (outcome.kind === 'ok') return voucher;
     if (outcome.kind === 'codes_taken') throw new DuplicateError('voucher', `Duplicated voucher exists with code ${code}`, code);
     if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);

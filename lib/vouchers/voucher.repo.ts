@@ -3,7 +3,7 @@ import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import { keys } from '../db/keys.js';
 import { tableDesign } from '../db/table.js';
-import { MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
+import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 
@@ -107,7 +107,8 @@ export type InsertOutcome =
 /**
  * Inserts vouchers of one campaign and raises its `vouchersCount` by their number in one
  * transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
- * A `guard` item (a conditional write of the caller's) joins the transaction: all or nothing.
+ * A `guard` item (a conditional write of the caller's) joins the transaction: all or nothing;
+ * so do `extra` items (a new category's), whose failed condition throws ExtraItemsConflictError.
  */
 export async function insertVouchers(
   deps: Deps,
@@ -115,18 +116,21 @@ export async function insertVouchers(
   campaignId: string,
   vouchers: Voucher[],
   guard?: TransactItem,
+  extra: readonly TransactItem[] = [],
 ): Promise<InsertOutcome> {
   if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
     throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   }
   const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, campaignId, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
+  const extraFrom = items.push(...extra) - extra.length;
   items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length));
   const outcome = await transact(deps, items);
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };
   if (outcome.failed.includes(items.length - 1)) return { kind: 'campaign_missing' };
   if (outcome.failed.includes(guardIndex)) return { kind: 'guard_failed' };
+  if (outcome.failed.some((i) => i >= extraFrom && i < items.length - 1)) throw new ExtraItemsConflictError();
   const codes = outcome.failed.filter((i) => i % 2 === 0 && i < 2 * vouchers.length).map((i) => vouchers[i / 2]?.code ?? '');
   if (codes.length === 0) throw new Error('A random voucher id collided');
   return { kind: 'codes_taken', codes };

@@ -3,7 +3,7 @@ import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
 import { findCampaign } from '../campaigns/campaign.service.js';
-import { resolveCategory } from '../categories/category.service.js';
+import { withCategory } from '../categories/category.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
@@ -42,22 +42,26 @@ export async function addVouchersToCampaign(
   if (count > 1 && body.code !== undefined) throw new InvalidQueryParamsError('A code can be given only with vouchers_count 1');
   const campaign = await findCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
-  const overrides = {
-    category: await resolveCategory(deps, projectId, { name: body.category, id: body.category_id }),
-    metadata: body.metadata,
-    redemptionQuantity: body.redemption ? body.redemption.quantity : undefined,
-    additionalInfo: body.additional_info,
-    startDate: body.start_date,
-    expirationDate: body.expiration_date,
-    codeConfig: body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined,
-  };
-  if (count > 1) {
-    return { kind: 'async', action: await enqueueVoucherGeneration(deps, campaign, count, overrides, { requestId, campaignCreation: false }) };
-  }
-  if (body.code !== undefined) return { kind: 'voucher', voucher: await addVoucherWithCode(deps, campaign, body.code, overrides) };
-  const [voucher] = await generateVouchers(deps, campaign, 1, overrides);
-  if (!voucher) throw new Error('Generating one voucher produced none');
-  return { kind: 'voucher', voucher };
+  const codeConfig = body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined;
+  // A new category is written in the same transaction as the voucher (or the async action), so a refused request leaves none.
+  return withCategory(deps, projectId, { name: body.category, id: body.category_id }, async ({ category, items }): Promise<AddVouchersOutcome> => {
+    const overrides = {
+      category,
+      metadata: body.metadata,
+      redemptionQuantity: body.redemption ? body.redemption.quantity : undefined,
+      additionalInfo: body.additional_info,
+      startDate: body.start_date,
+      expirationDate: body.expiration_date,
+      codeConfig,
+    };
+    if (count > 1) {
+      return { kind: 'async', action: await enqueueVoucherGeneration(deps, campaign, count, overrides, { requestId, campaignCreation: false }, items) };
+    }
+    if (body.code !== undefined) return { kind: 'voucher', voucher: await addVoucherWithCode(deps, campaign, body.code, overrides, items) };
+    const [voucher] = await generateVouchers(deps, campaign, 1, overrides, undefined, items);
+    if (!voucher) throw new Error('Generating one voucher produced none');
+    return { kind: 'voucher', voucher };
+  });
 }
 
 /** A voucher by code, else by id; null when neither exists. */

@@ -13,17 +13,10 @@ const SEED = process.env.HOSTILE_SEED === undefined ? undefined : Number(process
 
 /**
  * Side effects a refused write may leave today, each with its reason; every other change fails the test.
- * - A category named by `category` is found or created before the campaign or voucher is written (not in
- *   its transaction), so a request refused afterwards (duplicate name, bad tiers, code space) leaves the
- *   new category behind. Harmless (the next request with that name reuses it); reported in
- *   docs/reliability.md as the one known partial write of domain data.
- * - A request carrying an `Idempotency-Key` leaves the key's record (lib/http/idempotency.ts): bookkeeping
- *   of the key, not domain data, and it never makes a later request succeed or fail wrongly.
+ * (None today: a new category is written in the creating transaction, and a refused Idempotency-Key
+ *   request deletes its lease record.)
  */
 const KNOWN_SIDE_EFFECTS: readonly { entity: string; routes: readonly string[] | 'all'; onlyWithIdempotencyKey?: boolean }[] = [
-  { entity: 'category', routes: ['create-campaign', 'add-vouchers-to-campaign'] },
-  { entity: 'category_name', routes: ['create-campaign', 'add-vouchers-to-campaign'] },
-  { entity: 'idempotency_record', routes: 'all', onlyWithIdempotencyKey: true },
 ];
 const isKnownSideEffect = (operationId: string, item: string, withKey: boolean): boolean => {
   const entity = (JSON.parse(item) as { entity?: string }).entity;
