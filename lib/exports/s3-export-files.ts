@@ -2,6 +2,7 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
@@ -19,7 +20,8 @@ export interface S3ExportFilesOptions {
 }
 
 /**
- * Export files in the export bucket: multipart uploads (one part in memory at a time), and
+ * Export files in the export bucket: multipart uploads (one part in memory at a time; a file smaller
+ * than one part is a single PutObject), and
  * presigned GET URLs (s3-presigner.ts).
  * @throws Error at construction when the configuration names no bucket (BUCKET_NAME).
  */
@@ -36,25 +38,26 @@ export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName'
   const links = createS3Presigner(config);
   return {
     upload: async (key, { contentType, downloadName }): Promise<FileUpload> => {
-      const created = await client.send(
-        new CreateMultipartUploadCommand({
-          Bucket: bucket,
-          Key: key,
-          ContentType: contentType,
-          ContentDisposition: `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"`,
-        }),
-      );
-      const uploadId = created.UploadId;
-      if (!uploadId) throw new Error(`S3 returned no upload id for ${key}`);
+      const headers = { Bucket: bucket, Key: key, ContentType: contentType, ContentDisposition: `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"` };
+      // The multipart upload starts with the first full part: a file that fits in one part is one PutObject instead of three calls.
+      let uploadId: string | undefined;
       const parts: Array<{ PartNumber: number; ETag: string }> = [];
       let buffered: Buffer[] = [];
       let size = 0;
-      const sendPart = async (): Promise<void> => {
+      const takeBuffered = (): Buffer => {
         const body = Buffer.concat(buffered, size);
         buffered = [];
         size = 0;
+        return body;
+      };
+      const sendPart = async (): Promise<void> => {
+        if (!uploadId) {
+          const created = await client.send(new CreateMultipartUploadCommand(headers));
+          if (!created.UploadId) throw new Error(`S3 returned no upload id for ${key}`);
+          uploadId = created.UploadId;
+        }
         const PartNumber = parts.length + 1;
-        const res = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: body }));
+        const res = await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber, Body: takeBuffered() }));
         if (!res.ETag) throw new Error(`S3 returned no ETag for part ${PartNumber} of ${key}`);
         parts.push({ PartNumber, ETag: res.ETag });
       };
@@ -65,12 +68,17 @@ export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName'
           if (size >= partBytes) await sendPart();
         },
         complete: async () => {
-          if (size > 0 || parts.length === 0) await sendPart();
+          if (!uploadId) {
+            await client.send(new PutObjectCommand({ ...headers, Body: takeBuffered() }));
+            return;
+          }
+          if (size > 0) await sendPart();
           await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
         },
         abort: async () => {
           buffered = [];
-          await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
+          size = 0;
+          if (uploadId) await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
         },
       };
     },
