@@ -1,54 +1,12 @@
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
 import { listCampaignsRoute } from '../../infra/routes.js';
 import { campaignCounterItem, campaignItem, listEntryItem } from '../../lib/campaigns/campaign.repo.js';
-import type { Campaign } from '../../lib/campaigns/campaign.js';
-import { resolveCodeConfig } from '../../lib/vouchers/code-generator.js';
+import { seededCampaign } from '../support/seeded-campaigns.js';
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';
 import { check, type Check, type Section } from './report.js';
 import { median, ms, percentile } from './stats.js';
 
 const CAMPAIGNS = 5000;
-
-/** A stored campaign as create-campaign writes it; even numbers discount, odd gift vouchers. */
-export function seededCampaign(projectId: string, i: number): Campaign {
-  const discount = i % 2 === 0;
-  return {
-    id: `camp_bench${String(i).padStart(6, '0')}`,
-    projectId,
-    name: `Bench ${String(i).padStart(6, '0')}`,
-    campaignType: discount ? 'DISCOUNT_COUPONS' : 'GIFT_VOUCHERS',
-    type: 'AUTO_UPDATE',
-    voucher: {
-      type: discount ? 'DISCOUNT_VOUCHER' : 'GIFT_VOUCHER',
-      discount: discount ? { type: 'PERCENT', percentOff: 5 } : null,
-      gift: discount ? null : { amount: 100 },
-      loyaltyCard: null,
-      redemptionQuantity: null,
-      codeConfig: resolveCodeConfig(undefined),
-      isReferralCode: false,
-    },
-    referralProgram: null,
-    promotionTiers: null,
-    autoJoin: false,
-    joinOnce: false,
-    useVoucherMetadataSchema: false,
-    activityDurationAfterPublishing: null,
-    vouchersCount: 0,
-    active: true,
-    metadata: { tier: i % 7 },
-    createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
-    updatedAt: null,
-    creationStatus: 'DONE',
-    vouchersGenerationStatus: 'DONE',
-    protected: false,
-    category: null,
-    startDate: null,
-    expirationDate: null,
-    validityTimeframe: null,
-    validityDayOfWeek: null,
-    validityHours: null,
-  };
-}
 
 /** Item 6: GET /v1/campaigns page 1 against page 50 (limit 100) over 5,000 campaigns, unfiltered and filtered. */
 export async function benchListing(ctx: BenchContext): Promise<Section[]> {
@@ -57,7 +15,7 @@ export async function benchListing(ctx: BenchContext): Promise<Section[]> {
   const pair = await newBenchProject(runtime, 'bench listing');
   const p = pair.project_id;
   ctx.progress(`6. seeding ${CAMPAIGNS} campaigns (campaign item, list entry, counter) with BatchWriteItem`);
-  const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => seededCampaign(p, i));
+  const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => seededCampaign(p, i, 'Bench', 6, { tier: i % 7 }));
   const last = campaigns.at(-1);
   await batchPut(runtime, [
     ...campaigns.flatMap((c, i) => [campaignItem(c), listEntryItem(c, i + 1)]),

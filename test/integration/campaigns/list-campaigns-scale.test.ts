@@ -4,50 +4,11 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignCounterItem, campaignItem, listEntryItem } from '../../../lib/campaigns/campaign.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { keys } from '../../../lib/db/keys.js';
-import { resolveCodeConfig } from '../../../lib/vouchers/code-generator.js';
 import { campaignApi } from '../../support/api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
+import { seededCampaign } from '../../support/seeded-campaigns.js';
 
 const COUNT = 5000;
-
-function campaign(projectId: string, i: number): Campaign {
-  return {
-    id: `camp_scale${String(i).padStart(5, '0')}`,
-    projectId,
-    name: `Scale ${String(i).padStart(5, '0')}`,
-    campaignType: i % 2 === 0 ? 'DISCOUNT_COUPONS' : 'GIFT_VOUCHERS',
-    type: 'AUTO_UPDATE',
-    voucher: {
-      type: i % 2 === 0 ? 'DISCOUNT_VOUCHER' : 'GIFT_VOUCHER',
-      discount: i % 2 === 0 ? { type: 'PERCENT', percentOff: 5 } : null,
-      gift: i % 2 === 0 ? null : { amount: 100 },
-      loyaltyCard: null,
-      redemptionQuantity: null,
-      codeConfig: resolveCodeConfig(undefined),
-      isReferralCode: false,
-    },
-    referralProgram: null,
-    promotionTiers: null,
-    autoJoin: false,
-    joinOnce: false,
-    useVoucherMetadataSchema: false,
-    activityDurationAfterPublishing: null,
-    vouchersCount: 0,
-    active: true,
-    metadata: {},
-    createdAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
-    updatedAt: null,
-    creationStatus: 'DONE',
-    vouchersGenerationStatus: 'DONE',
-    protected: false,
-    category: null,
-    startDate: null,
-    expirationDate: null,
-    validityTimeframe: null,
-    validityDayOfWeek: null,
-    validityHours: null,
-  };
-}
 
 /**
  * Writes campaigns, their list entries and the project's counter as the repo does, but with
@@ -76,7 +37,7 @@ describe('GET /v1/campaigns with 5,000 campaigns', () => {
   it('serves unfiltered page 50 from the counter, one key range of the sequence index and one batch read', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    await seed(runtime, Array.from({ length: COUNT }, (_, i) => campaign(pair.project_id, i)));
+    await seed(runtime, Array.from({ length: COUNT }, (_, i) => seededCampaign(pair.project_id, i, 'Scale', 5)));
 
     const sent: { name: string; input: Record<string, unknown> }[] = [];
     const send = runtime.ddb.send.bind(runtime.ddb);
