@@ -4,7 +4,7 @@ import { localResources } from '../../infra/local/resources.js';
 import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createQueueWithDlq, deleteQueues } from './queues.js';
-import { contractProblems } from './reply-contract.js';
+import { contractCheckingWrapper } from './reply-contract.js';
 import { engines } from './runtime.js';
 
 export interface OwnLocalRuntime {
@@ -31,12 +31,7 @@ export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?
     logger: silentLogger,
     logLevel: 'error',
     engines: { ...e, queueUrls: { [jobs.name]: queue.url, [jobs.deadLetter]: queue.dlqUrl } },
-    wrapHandler: (route, handler) => async (event, context) => {
-      const result = await handler(event, context);
-      const problems = contractProblems(route, { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body });
-      for (const problem of problems) contractViolations.push(`${route.method} ${event.rawPath}: ${problem}`);
-      return result;
-    },
+    wrapHandler: contractCheckingWrapper(contractViolations),
   });
   return {
     local,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { findRoute } from '../../lib/http/route-match.js';
+import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { RouteDef } from '../../lib/http/route.js';
 import { fallbackRoute, routes } from '../../infra/routes.js';
 
@@ -155,4 +156,21 @@ export function assertReplyMatchesSomeRoute(method: string, path: string, reply:
   const problems = candidates.map((route) => contractProblems(route, reply));
   if (problems.some((p) => p.length === 0)) return;
   throw new Error(`Reply to ${method} ${path} does not match docs/openapi.json:\n  ${problems.flat().join('\n  ')}\nBody: ${(reply.body ?? '').slice(0, 2000)}`);
+}
+
+/**
+ * A `wrapHandler` for startLocal that checks every reply of a route of the table against the
+ * document and records each problem in `violations` (test-only routes pass unchecked). Tests
+ * expect `violations` to stay empty.
+ */
+export function contractCheckingWrapper(violations: string[]): (route: RouteDef, handler: ApiHandler) => ApiHandler {
+  return (route, handler) => {
+    if (route !== fallbackRoute && !routes.includes(route)) return handler;
+    return async (event, context) => {
+      const result = await handler(event, context);
+      const problems = contractProblems(route, { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body });
+      for (const problem of problems) violations.push(`${route.method} ${event.rawPath}: ${problem}`);
+      return result;
+    };
+  };
 }

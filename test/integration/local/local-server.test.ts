@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fallbackRoute, introspectOAuthTokenRoute, routes } from '../../../infra/routes.js';
 import { startHttpServer, type LocalHttpServer } from '../../../infra/local/http-server.js';
 import { defaultDataDir, startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
@@ -14,6 +14,7 @@ import { createLogger } from '../../../lib/logger.js';
 import { MAX_BODY_BYTES } from '../../../lib/http/request.js';
 import type { RouteDef } from '../../../lib/http/route.js';
 import type { WorkerDef } from '../../../infra/workers.js';
+import { contractCheckingWrapper } from '../../support/reply-contract.js';
 import { engines } from '../../support/runtime.js';
 import { received } from './fixtures/echo-worker.js';
 
@@ -21,10 +22,21 @@ const started: Array<{ stop(): Promise<void> }> = [];
 const tempDirs: string[] = [];
 const serverLines: string[] = [];
 const logger = createLogger('info', (line) => serverLines.push(line));
+/** Replies of the table's routes that broke docs/openapi.json (checked after every test). */
+const contractViolations: string[] = [];
 
 async function start(options: Partial<Parameters<typeof startLocal>[0]> = {}): Promise<LocalRuntime> {
   // No workers unless a test asks: a default worker polling the suite's shared jobs queue would take other tests' messages.
-  const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, engines: engines(), logger, workers: [], ...options });
+  const local = await startLocal({
+    dataDir: null,
+    port: 0,
+    downloadPort: 0,
+    engines: engines(),
+    logger,
+    workers: [],
+    wrapHandler: contractCheckingWrapper(contractViolations),
+    ...options,
+  });
   started.push(local);
   return local;
 }
@@ -91,6 +103,10 @@ beforeAll(async () => {
   });
   local = await start();
   apiPort = Number(new URL(local.apiUrl).port);
+});
+
+afterEach(() => {
+  expect(contractViolations.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {
