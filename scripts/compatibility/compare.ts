@@ -20,9 +20,34 @@ export interface OperationRef {
   operation: JsonObject;
 }
 
+/** Where Voucherify has the operation. */
+export interface ReferenceRoute {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+/** Fields as plain data (sorted), for the committed snapshot of the reference. */
+export type SerializedFields = Record<string, { types: JsonType[]; enum?: string[] }>;
+
+/** Voucherify's side of one of our operations: its route and its fields, or null when it has no such operation. */
+export interface ReferenceOperation extends ReferenceRoute {
+  fields: Record<Location, SerializedFields>;
+}
+
+/**
+ * The reference reduced to what the comparison reads (field paths, JSON types, enum values: data,
+ * no prose), keyed by our operationId. Committed, so the report and its test work on a checkout
+ * without `../shared/`; regenerated from the reference by `npm run compatibility` where it exists.
+ */
+export interface ReferenceSnapshot {
+  source: string;
+  operations: Record<string, ReferenceOperation | null>;
+}
+
 export interface OperationComparison {
   ours: OperationRef;
-  theirs: OperationRef | null;
+  theirs: ReferenceRoute | null;
   /** Response status compared (ours; Voucherify's same status when it has it). */
   status: string | null;
   differences: Difference[];
@@ -133,32 +158,71 @@ function parentOf(field: string): string {
   return dot > 0 ? field.slice(0, dot) : '';
 }
 
-/** Compares each of our operations with Voucherify's operation of the same id or route. */
-export function compareDocuments(oursDoc: JsonObject, theirsDoc: JsonObject): OperationComparison[] {
-  const ourReader = new SchemaReader(oursDoc);
+function serialize(fields: FieldMap): SerializedFields {
+  const out: SerializedFields = {};
+  for (const path of [...fields.keys()].sort()) {
+    const info = fields.get(path);
+    if (!info) continue;
+    out[path] = { types: [...info.types].sort(), ...(info.enumValues ? { enum: [...info.enumValues].sort() } : {}) };
+  }
+  return out;
+}
+
+function deserialize(fields: SerializedFields): FieldMap {
+  return new Map(Object.entries(fields).map(([path, f]) => [path, { types: new Set(f.types), enumValues: f.enum ? new Set(f.enum) : null }]));
+}
+
+function operationFields(reader: SchemaReader, op: JsonObject, status: string | null): Record<Location, FieldMap> {
+  return {
+    request: reader.fields(requestSchema(reader, op)),
+    query: queryFields(reader, op),
+    response: status ? reader.fields(responseSchema(reader, op, status)) : new Map(),
+  };
+}
+
+/** Voucherify's operation for each of ours (same operationId, else same method and path), reduced to its fields. */
+export function referenceSnapshot(oursDoc: JsonObject, theirsDoc: JsonObject, source: string): ReferenceSnapshot {
   const theirReader = new SchemaReader(theirsDoc);
   const theirOps = operationsOf(theirsDoc);
-  return operationsOf(oursDoc).map((ours) => {
+  const operations: Record<string, ReferenceOperation | null> = {};
+  for (const ours of operationsOf(oursDoc).sort((a, b) => (a.operationId < b.operationId ? -1 : 1))) {
     const theirs = counterpart(ours, theirOps);
+    if (!theirs) {
+      operations[ours.operationId] = null;
+      continue;
+    }
     const status = successStatuses(ours.operation)[0] ?? null;
-    const ourFields: Record<Location, FieldMap> = {
-      request: ourReader.fields(requestSchema(ourReader, ours.operation)),
-      query: queryFields(ourReader, ours.operation),
-      response: status ? ourReader.fields(responseSchema(ourReader, ours.operation, status)) : new Map(),
+    const theirStatus = status && successStatuses(theirs.operation).includes(status) ? status : (successStatuses(theirs.operation)[0] ?? null);
+    const fields = operationFields(theirReader, theirs.operation, theirStatus);
+    operations[ours.operationId] = {
+      operationId: theirs.operationId,
+      method: theirs.method,
+      path: theirs.path,
+      fields: { request: serialize(fields.request), query: serialize(fields.query), response: serialize(fields.response) },
     };
+  }
+  return { source, operations };
+}
+
+/** Compares each of our operations with Voucherify's, as the snapshot holds it. */
+export function compareWithReference(oursDoc: JsonObject, reference: ReferenceSnapshot): OperationComparison[] {
+  const ourReader = new SchemaReader(oursDoc);
+  return operationsOf(oursDoc).map((ours) => {
+    const theirs = reference.operations[ours.operationId] ?? null;
+    const status = successStatuses(ours.operation)[0] ?? null;
+    const ourFields = operationFields(ourReader, ours.operation, status);
     const differences: Difference[] = [];
     let extras = 0;
     if (theirs) {
-      const theirStatus = status && successStatuses(theirs.operation).includes(status) ? status : successStatuses(theirs.operation)[0];
-      const theirFields: Record<Location, FieldMap> = {
-        request: theirReader.fields(requestSchema(theirReader, theirs.operation)),
-        query: queryFields(theirReader, theirs.operation),
-        response: theirStatus ? theirReader.fields(responseSchema(theirReader, theirs.operation, theirStatus)) : new Map(),
-      };
       for (const location of ['request', 'query', 'response'] as const) {
-        extras += compareFields(location, ourFields[location], theirFields[location], differences);
+        extras += compareFields(location, ourFields[location], deserialize(theirs.fields[location]), differences);
       }
     }
-    return { ours, theirs, status, differences, extras, ourFields };
+    return { ours, theirs: theirs ? { operationId: theirs.operationId, method: theirs.method, path: theirs.path } : null, status, differences, extras, ourFields };
   });
+}
+
+/** Compares each of our operations with Voucherify's operation of the same id or route. */
+export function compareDocuments(oursDoc: JsonObject, theirsDoc: JsonObject): OperationComparison[] {
+  return compareWithReference(oursDoc, referenceSnapshot(oursDoc, theirsDoc, ''));
 }
