@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeDownload } from '../../../functions/exports/download-export.js';
 import { makeHandler as makeGetExport } from '../../../functions/exports/get-export.js';
@@ -30,6 +29,7 @@ import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
+import { sqsRecord as record } from '../../support/sqs-record.js';
 
 const DOWNLOAD_BASE = 'http://download.test';
 const BUCKETS = 10_000;
@@ -154,19 +154,6 @@ async function downloadCsv(api: ReturnType<typeof exportApi>, url: string): Prom
   return file.text();
 }
 
-function record(body: string, receiveCount = 1): SQSRecord {
-  return {
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body,
-    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:test',
-    awsRegion: 'local',
-  };
-}
 
 async function objectKeys(projectId: string): Promise<string[]> {
   const res = await s3.send(new ListObjectsV2Command({ Bucket: engines().bucketName, Prefix: `exports/${projectId}/` }));

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { addCampaignVouchersRoute, createCampaignRoute, getAsyncActionRoute, getCampaignRoute } from '../../../infra/routes.js';
@@ -8,6 +6,7 @@ import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js'
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { defaultExtras, routeClient } from '../../support/hostile/route-harness.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { sqsRecord as record } from '../../support/sqs-record.js';
 
 /**
  * Races the issue lists that no other file covers. Covered elsewhere: 20 parallel adds of one code
@@ -17,19 +16,6 @@ import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.j
  * one idempotency key (events/idempotency).
  */
 
-function record(body: string): SQSRecord {
-  return {
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body,
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:races',
-    awsRegion: 'local',
-  };
-}
 
 async function setup() {
   const runtime = testRuntime({ clock: systemClock });

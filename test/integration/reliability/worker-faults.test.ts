@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { localResources } from '../../../infra/local/resources.js';
@@ -23,6 +22,7 @@ import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { defaultExtras, routeClient } from '../../support/hostile/route-harness.js';
 import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { sqsRecord as record } from '../../support/sqs-record.js';
 
 /**
  * Faults in the worker and the local runtime. Covered elsewhere: a poison message reaching the
@@ -49,19 +49,6 @@ afterAll(async () => {
   s3.destroy();
 });
 
-function record(body: string, receiveCount: number): SQSRecord {
-  return {
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body,
-    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:faults',
-    awsRegion: 'local',
-  };
-}
 
 /** A promise that never settles: the process holding it is gone. */
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);

@@ -18,6 +18,7 @@ import { campaignApi, campaignBodies, type CampaignApi, newCampaign, RecordingJo
 import { call } from '../../support/invoke.js';
 import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { sqsRecord as record } from '../../support/sqs-record.js';
 
 let runtime: Runtime;
 let sqs: SQSClient;
@@ -61,24 +62,6 @@ async function waitForFinal(api: CampaignApi, id: string): Promise<Record<string
   throw new Error(`async action ${id} did not finish`);
 }
 
-function record(body: string, receiveCount = 1): SQSRecord {
-  return {
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body,
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '0',
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:test',
-    awsRegion: 'local',
-  };
-}
 
 const deliver = (records: SQSRecord[]) => makeWorker(runtime)({ Records: records } satisfies SQSEvent, {} as never);
 

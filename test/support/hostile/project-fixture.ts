@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { SQSRecord } from 'aws-lambda';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import * as r from '../../../infra/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
@@ -11,6 +9,7 @@ import { schemaBody } from '../events-api.js';
 import { rewardBodies } from '../rewards-api.js';
 import { engines, keyPairHeaders, newProject } from '../runtime.js';
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
+import { sqsRecord } from '../sqs-record.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -33,19 +32,6 @@ const must = (reply: RawReply, what: string, status = 200): Record<string, unkno
   return (reply.body ?? {}) as Record<string, unknown>;
 };
 
-function sqsRecord(body: string): SQSRecord {
-  return {
-    messageId: randomUUID(),
-    receiptHandle: 'r',
-    body,
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:fixture',
-    awsRegion: 'local',
-  };
-}
 
 let sharedFiles: ExportFiles | undefined;
 /** The suite's export bucket on s3rver. */
