@@ -1,5 +1,6 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { backoff, ExtraItemsConflictError, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
@@ -128,28 +129,19 @@ export async function campaignIdsBySequence(
   to: number,
   descending: boolean,
 ): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: tableDesign.indexes.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.campaignSequencePartition(projectId),
-          ':from': keys.campaignSequenceSortKey(from),
-          ':to': keys.campaignSequenceSortKey(to),
-        },
-        ProjectionExpression: 'id',
-        ScanIndexForward: !descending,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) ids.push(item.id as string);
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: tableDesign.indexes.gsi1.name,
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': keys.campaignSequencePartition(projectId),
+      ':from': keys.campaignSequenceSortKey(from),
+      ':to': keys.campaignSequenceSortKey(to),
+    },
+    ProjectionExpression: 'id',
+    ScanIndexForward: !descending,
+  });
+  return items.map((item) => item.id as string);
 }
 
 /**
@@ -158,21 +150,12 @@ export async function campaignIdsBySequence(
  * campaign items themselves. Only filtered or `updated_at`-ordered listings need this.
  */
 export async function listCampaignEntries(deps: Deps, projectId: string): Promise<CampaignListEntry[]> {
-  const out: CampaignListEntry[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.campaignListPartition(projectId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(entryToDomain(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.campaignListPartition(projectId) },
+  });
+  return items.map(entryToDomain);
 }
 
 /** Campaigns by id (≤ 100), in the order asked; ids whose campaign is gone are left out. */

@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import { transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
@@ -39,20 +39,11 @@ export async function insertEarningRules(deps: Deps, projectId: string, campaign
 
 /** Every rule triggered by an event name, of any campaign (one Query on the event's partition, read consistently). */
 export async function listEarningRulesOfEvent(deps: Deps, projectId: string, eventName: string): Promise<EarningRule[]> {
-  const out: EarningRule[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.earningRulesOfEventPartition(projectId, eventName) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(toDomain(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.earningRulesOfEventPartition(projectId, eventName) },
+    ConsistentRead: true,
+  });
+  return items.map(toDomain);
 }

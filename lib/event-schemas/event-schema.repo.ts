@@ -1,5 +1,6 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, transact } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
@@ -75,20 +76,11 @@ export async function getEventSchemaNameById(deps: Deps, projectId: string, sche
  * consistent, so a schema made a moment ago may be missing for a moment).
  */
 export async function listEventSchemas(deps: Deps, projectId: string): Promise<CustomEventSchema[]> {
-  const out: CustomEventSchema[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: tableDesign.indexes.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.customEventSchemasPartition(projectId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(toDomain(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: tableDesign.indexes.gsi1.name,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.customEventSchemasPartition(projectId) },
+  });
+  return items.map(toDomain);
 }

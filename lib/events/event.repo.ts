@@ -1,5 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEvent } from './event.js';
@@ -19,23 +19,14 @@ export const putEventItem = (deps: Deps, e: CustomEvent): TransactItem => ({
 
 /** A customer's events, oldest first (one Query on the customer's event partition). */
 export async function listEventsOfCustomer(deps: Deps, projectId: string, customerId: string): Promise<CustomEvent[]> {
-  const out: CustomEvent[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :event)',
-        ExpressionAttributeValues: { ':pk': keys.customerEventsPartition(projectId, customerId), ':event': 'EVENT#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) {
-      const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
-      out.push(rest as unknown as CustomEvent);
-    }
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :event)',
+    ExpressionAttributeValues: { ':pk': keys.customerEventsPartition(projectId, customerId), ':event': 'EVENT#' },
+    ConsistentRead: true,
+  });
+  return items.map((item) => {
+    const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
+    return rest as unknown as CustomEvent;
+  });
 }

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import { keys } from '../db/keys.js';
+import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -178,21 +179,12 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
 
 /** Codes of a campaign's vouchers in creation order (GSI1; eventually consistent, like any index read). */
 export async function listCampaignVoucherCodes(deps: Deps, projectId: string, campaignId: string): Promise<string[]> {
-  const codes: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: tableDesign.indexes.gsi1.name,
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.campaignVouchersPartition(projectId, campaignId) },
-        ProjectionExpression: 'code',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) codes.push(item.code as string);
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return codes;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: tableDesign.indexes.gsi1.name,
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.campaignVouchersPartition(projectId, campaignId) },
+    ProjectionExpression: 'code',
+  });
+  return items.map((item) => item.code as string);
 }
