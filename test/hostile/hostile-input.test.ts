@@ -11,26 +11,11 @@ import { keyPairHeaders } from '../support/runtime.js';
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
 const SEED = process.env.HOSTILE_SEED === undefined ? undefined : Number(process.env.HOSTILE_SEED);
 
-/**
- * Side effects a refused write may leave today, each with its reason; every other change fails the test.
- * (None today: a new category is written in the creating transaction, and a refused Idempotency-Key
- *   request deletes its lease record.)
- */
-const KNOWN_SIDE_EFFECTS: readonly { entity: string; routes: readonly string[] | 'all'; onlyWithIdempotencyKey?: boolean }[] = [
-];
-const isKnownSideEffect = (operationId: string, item: string, withKey: boolean): boolean => {
-  const entity = (JSON.parse(item) as { entity?: string }).entity;
-  return KNOWN_SIDE_EFFECTS.some(
-    (k) => k.entity === entity && (k.routes === 'all' || k.routes.includes(operationId)) && (!k.onlyWithIdempotencyKey || withKey),
-  );
-};
-
 interface RouteStats {
   route: string;
   cases: number;
   statuses: Record<string, number>;
   writeFailuresChecked: number;
-  knownSideEffects: number;
   ms: number;
 }
 const stats: RouteStats[] = [];
@@ -88,7 +73,7 @@ describe('hostile input on every route of the route table', () => {
           const known = [...Object.values(fixture.refs).flat(), ...fixture.names];
           const strings = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...known) }, { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) });
           const headers = route.auth === 'none' ? {} : keyPairHeaders(fixture.pair);
-          const tally: RouteStats = { route: route.operationId, cases: 0, statuses: {}, writeFailuresChecked: 0, knownSideEffects: 0, ms: 0 };
+          const tally: RouteStats = { route: route.operationId, cases: 0, statuses: {}, writeFailuresChecked: 0, ms: 0 };
           let before = route.access === 'write' ? await table.snapshot(projectId) : [];
 
           await fc.assert(
@@ -104,10 +89,9 @@ describe('hostile input on every route of the route table', () => {
               const after = await table.snapshot(projectId);
               if (reply.status >= 400) {
                 tally.writeFailuresChecked += 1;
-                const withKey = c.request.headers?.['idempotency-key'] !== undefined;
-                tally.knownSideEffects += after.filter((i) => !before.includes(i) && isKnownSideEffect(route.operationId, i, withKey)).length;
-                const added = after.filter((i) => !before.includes(i) && !isKnownSideEffect(route.operationId, i, withKey));
-                const removed = before.filter((i) => !after.includes(i) && !isKnownSideEffect(route.operationId, i, withKey));
+                // A refused write leaves the project exactly as it was: no item added, changed or removed.
+                const added = after.filter((i) => !before.includes(i));
+                const removed = before.filter((i) => !after.includes(i));
                 if (added.length + removed.length > 0) {
                   throw new Error(`failed write (${reply.status}) changed the project: +${added.join('\n+').slice(0, 800)} -${removed.join('\n-').slice(0, 800)} for ${c.summary}`);
                 }
