@@ -50,7 +50,9 @@ export function createDocumentClient(options: DynamoOptions): DynamoDBDocumentCl
     },
   });
   return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
+    // Client maps (metadata, schema properties) may have a key named `constructor`; the marshaller
+    // tells plain objects from class instances by `constructor.name`, and would refuse such a map.
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
 }
 

@@ -35,7 +35,7 @@ export function pointsFor(rule: EarningRule, metadata: Record<string, unknown>):
   const l = rule.loyalty;
   if (l.type === 'FIXED') return l.points;
   const { every, points, property } = l.customEvent.metadata;
-  const value = metadata[property];
+  const value = Object.hasOwn(metadata, property) ? metadata[property] : undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return 0;
   return Math.floor(value / every) * points;
 }

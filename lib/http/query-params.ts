@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { InvalidQueryParamsError } from '../errors.js';
+import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
 
 /** A query integer: digits only (no sign, exponent or fraction), then range-checked. */
 export const queryInt = (min: number, max: number) =>
@@ -31,6 +32,8 @@ export function nestQuery(flat: Record<string, string>): Record<string, unknown>
     if (!match) throw new InvalidQueryParamsError(`Property .${key} is not a valid parameter name`);
     const segments = [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
     if (segments.length > MAX_DEPTH + 1) throw new InvalidQueryParamsError(`Property .${key} is nested too deeply`);
+    // `a[__proto__][x]=1` would otherwise walk into Object.prototype and write there.
+    if (segments.includes(FORBIDDEN_KEY)) throw new InvalidQueryParamsError(`Property .${key}: ${new ForbiddenKeyError().message}`);
     let node: Nested = root;
     segments.forEach((segment, i) => {
       const name = segment === '' ? String(Object.keys(node).length) : segment;
@@ -39,7 +42,7 @@ export function nestQuery(flat: Record<string, string>): Record<string, unknown>
         node[name] = value;
         return;
       }
-      const next = node[name] ?? {};
+      const next = Object.hasOwn(node, name) ? (node[name] as Nested | string) : {};
       if (typeof next === 'string') throw new InvalidQueryParamsError(`Property .${key} is given both as a value and as an object`);
       node[name] = next;
       node = next;
@@ -49,8 +52,9 @@ export function nestQuery(flat: Record<string, string>): Record<string, unknown>
   for (const [name, value] of Object.entries(out)) {
     if (typeof value === 'string' && value.trim().startsWith('{')) {
       try {
-        out[name] = JSON.parse(value) as unknown;
-      } catch {
+        out[name] = parseJsonText(value);
+      } catch (error) {
+        if (error instanceof ForbiddenKeyError) throw new InvalidQueryParamsError(`Property .${name}: ${error.message}`);
         throw new InvalidQueryParamsError(`Property .${name} is not valid JSON`);
       }
     }

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidJsonError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError, BadRequestError } from '../errors.js';
+import { InvalidJsonError, InvalidPayloadError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
 import type { RouteDef } from './route.js';
 
 /** Largest request body accepted (API Gateway's own limit is 10 MB; no endpoint needs more than this). */
@@ -25,11 +26,12 @@ function rawBody(event: APIGatewayProxyEventV2): string {
   return buffer.toString('utf8');
 }
 
-/** Turns `a=1&a=2` into an error rather than silently picking one value. */
-function uniqueParams(params: URLSearchParams, onDuplicate: (name: string) => never): Record<string, string> {
+/** Turns `a=1&a=2` (or a `__proto__` name, see json-text.ts) into an error rather than silently picking or dropping a value. */
+function uniqueParams(params: URLSearchParams, shown: (name: string) => string, refuse: (details: string) => never): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of params) {
-    if (Object.hasOwn(out, name)) onDuplicate(name);
+    if (name === FORBIDDEN_KEY) refuse(`${shown(name)}: ${new ForbiddenKeyError().message}`);
+    if (Object.hasOwn(out, name)) refuse(`${shown(name)} is given more than once`);
     out[name] = value;
   }
   return out;
@@ -46,20 +48,21 @@ export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body'])
   if (kind === 'json') {
     if (type !== JSON_TYPE && !type?.endsWith('+json')) throw new UnsupportedMediaTypeError(JSON_TYPE, type);
     try {
-      return JSON.parse(text) as unknown;
+      return parseJsonText(text);
     } catch (error) {
+      if (error instanceof ForbiddenKeyError) throw new InvalidPayloadError(error.message);
       throw new InvalidJsonError(error instanceof SyntaxError ? error.message : 'Malformed JSON body');
     }
   }
   if (type !== FORM_TYPE) throw new UnsupportedMediaTypeError(FORM_TYPE, type);
-  return uniqueParams(new URLSearchParams(text), (name) => {
-    throw new BadRequestError('invalid_payload', 'Invalid payload', `Parameter ${name} is given more than once`);
+  return uniqueParams(new URLSearchParams(text), (name) => `Parameter ${name}`, (details) => {
+    throw new InvalidPayloadError(details);
   });
 }
 
 /** Query parameters from the raw query string, so repeated parameters are seen and refused. */
 export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string> {
-  return uniqueParams(new URLSearchParams(event.rawQueryString ?? ''), (name) => {
-    throw new InvalidQueryParamsError(`Property .${name} is given more than once`);
+  return uniqueParams(new URLSearchParams(event.rawQueryString ?? ''), (name) => `Property .${name}`, (details) => {
+    throw new InvalidQueryParamsError(details);
   });
 }

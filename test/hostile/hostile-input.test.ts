@@ -9,7 +9,12 @@ import { keyPairHeaders } from '../support/runtime.js';
 
 /** Cases per route: small in `npm test`, ≥ 1,000 in `npm run test:hostile`. */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
-const SEED = process.env.HOSTILE_SEED === undefined ? undefined : Number(process.env.HOSTILE_SEED);
+/**
+ * The quick run in `npm test` replays one fixed seed, so CI is reproducible; the full run draws a new
+ * seed each time to keep exploring (fast-check prints it with any counterexample; HOSTILE_SEED replays it).
+ */
+const QUICK_SEED = 20261122;
+const SEED = process.env.HOSTILE_SEED !== undefined ? Number(process.env.HOSTILE_SEED) : RUNS <= 100 ? QUICK_SEED : undefined;
 
 interface RouteStats {
   route: string;
@@ -19,6 +24,8 @@ interface RouteStats {
   ms: number;
 }
 const stats: RouteStats[] = [];
+/** What Object.prototype holds before any case: a request that adds to it has polluted every object of the process. */
+const prototypeNames = Object.getOwnPropertyNames(Object.prototype).join();
 
 afterAll(() => {
   if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, JSON.stringify({ runsPerRoute: RUNS, seed: SEED ?? null, routes: stats }, null, 2));
@@ -81,6 +88,7 @@ describe('hostile input on every route of the route table', () => {
               const reply = await invokeRaw(handler, c.request);
               tally.cases += 1;
               tally.statuses[reply.status] = (tally.statuses[reply.status] ?? 0) + 1;
+              if (Object.getOwnPropertyNames(Object.prototype).join() !== prototypeNames) throw new Error(`Object.prototype was changed by ${c.summary}`);
               const violation = contractViolation(reply);
               if (violation) throw new Error(`${violation} for ${c.summary}: ${reply.text?.slice(0, 500)}`);
               // A request broken in several places may be refused for an earlier part (query, path) with a 400.

@@ -32,6 +32,9 @@ export interface JsonSchema {
 export const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as unknown as JsonSchema;
 
+/** Names every plain object inherits, and the one that sets a prototype: as map keys, query segments and extra fields. */
+export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+
 /** Strings that make keys, paths and parsers trip: separators, traversal, escapes, control and unpaired UTF-16. */
 export const nastyStrings: readonly string[] = [
   '',
@@ -189,7 +192,9 @@ export function validish(schema: JsonSchema, ctx: Ctx): fc.Arbitrary<unknown> {
         { requiredKeys: Object.keys(props).filter((k) => required.has(k)) },
       );
       if (typeof s.additionalProperties === 'object' && Object.keys(props).length === 0) {
-        const names = s.propertyNames ? stringArb(resolve(s.propertyNames, ctx), { ...ctx, strings: undefined }) : fc.string({ maxLength: 12 });
+        const free = s.propertyNames ? stringArb(resolve(s.propertyNames, ctx), { ...ctx, strings: undefined }) : fc.string({ maxLength: 12 });
+        // Map keys (metadata, schema properties) that every plain object already has: they broke storage once.
+        const names = fc.oneof({ weight: 4, arbitrary: free }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) });
         return fc.dictionary(names, validish(s.additionalProperties, deeper), { maxKeys: 3 });
       }
       return record;
@@ -234,7 +239,7 @@ export const bodyMutation = (): fc.Arbitrary<BodyMutation> =>
       arbitrary: fc.record({
         kind: fc.constant('extra' as const),
         pick: fc.nat(),
-        key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'extra', '', '$where', 'a.b', '#'), fc.string({ maxLength: 10 })),
+        key: fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'extra', '', '$where', 'a.b', '#'), fc.string({ maxLength: 10 })),
         value: hostileValue(),
       }),
     },
@@ -311,7 +316,7 @@ export const queryMutation = (): fc.Arbitrary<QueryMutation> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), pick: fc.nat() }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('unknown' as const), name: fc.constantFrom('x', 'filters[a][b][c][d][e][f][g][h]', 'a[]', '[', ']', '__proto__', 'limit[0]'), value: hostileString() }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('unknown' as const), name: fc.constantFrom('x', 'filters[a][b][c][d][e][f][g][h]', 'a[]', '[', ']', '__proto__', 'limit[0]', 'filters[__proto__][polluted]', 'filters[constructor][prototype][polluted]'), value: hostileString() }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('number' as const), pick: fc.nat(), value: fc.constantFrom(...nastyNumbers) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('value' as const), pick: fc.nat(), value: hostileString() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('raw' as const), text: fc.constantFrom('%', '%ZZ', '&&&', '=', 'a=%E0%A4%A', '&=&=', 'a==b', '%00=%00', 'a=1&a=1&a=1') }) },

@@ -45,4 +45,21 @@ describe('nestQuery', () => {
       expect((error as AppError).key).toBe('invalid_query_params');
     }
   });
+
+  it('refuses __proto__ segments and JSON keys without touching Object.prototype, and keeps constructor as data', () => {
+    const queries: Record<string, string>[] = [{ 'filters[__proto__][polluted]': 'yes' }, { 'a[b][__proto__][polluted]': 'yes' }, { filters: '{"__proto__":{"polluted":"yes"}}' }];
+    for (const query of queries) {
+      try {
+        nestQuery(query);
+        throw new Error(`accepted ${JSON.stringify(query)}`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ key: 'invalid_query_params' });
+      }
+    }
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+    expect(nestQuery({ 'filters[constructor][prototype]': 'x', 'filters[toString]': 'y' })).toEqual({
+      filters: { constructor: { prototype: 'x' }, toString: 'y' },
+    });
+  });
 });

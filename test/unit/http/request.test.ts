@@ -52,6 +52,20 @@ describe('request parsing', () => {
     expect(thrown(() => parseQuery(event(undefined, undefined, 'limit=1&limit=2')))).toMatchObject({ key: 'invalid_query_params' });
   });
 
+  it('refuses __proto__ as a key at any depth of a JSON body, however it is spelt, and keeps other prototype names as data', () => {
+    for (const body of ['{"__proto__":{"x":1}}', '{"a":[{"b":{"__proto__":1}}]}', '{"\\u005f_proto__":1}']) {
+      expect(thrown(() => parseBody(event(body, 'application/json'), 'json'))).toMatchObject({ status: 400, key: 'invalid_payload' });
+    }
+    const parsed = parseBody(event('{"constructor":{"prototype":"p"},"toString":"\\u0061","note":"__proto__"}', 'application/json'), 'json');
+    expect(parsed).toEqual({ constructor: { prototype: 'p' }, toString: 'a', note: '__proto__' });
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+  });
+
+  it('refuses __proto__ as a form or query parameter name rather than dropping it', () => {
+    expect(thrown(() => parseBody(event('__proto__=1', 'application/x-www-form-urlencoded'), 'form'))).toMatchObject({ status: 400, key: 'invalid_payload' });
+    expect(thrown(() => parseQuery(event(undefined, undefined, '__proto__=1')))).toMatchObject({ key: 'invalid_query_params' });
+  });
+
   it('matches path templates and decodes parameters', () => {
     expect(matchPath('/v1/vouchers/{code}', '/v1/vouchers/A%23B%2F1')).toEqual({ code: 'A#B/1' });
     expect(matchPath('/v1/vouchers/{code}', '/v1/vouchers/')).toBeNull();
