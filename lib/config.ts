@@ -1,27 +1,27 @@
-import * as z from 'zod';
+import * as z from './zod.js';
 
 const envSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  AWS_REGION: z.string().min(1).default('eu-central-1'),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'eu-central-1'),
   /** Set only by the local runtime and tests; in AWS the SDK's default endpoint is right. */
-  DYNAMODB_ENDPOINT: z.url().optional(),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
   /** The cluster label of this deployment: api, us1, as1. */
-  CLUSTER: z.string().min(1).default('api'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  CLUSTER: z._default(z.string().check(z.minLength(1)), 'api'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
   /** The jobs queue; set only on the functions that enqueue work (routes with `sendsTo`). */
-  JOBS_QUEUE_URL: z.url().optional(),
+  JOBS_QUEUE_URL: z.optional(z.url()),
   /** Set only by the local runtime and tests, like DYNAMODB_ENDPOINT. */
-  SQS_ENDPOINT: z.url().optional(),
+  SQS_ENDPOINT: z.optional(z.url()),
   /** The export bucket; set only on the functions with bucket access (routes / workers with `bucket`). */
-  BUCKET_NAME: z.string().min(1).optional(),
+  BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
   /** Set only by the local runtime and tests (s3rver), like DYNAMODB_ENDPOINT. */
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.optional(z.url()),
   /** Base URL of this region's download cluster, for export `result.url`; set on the export endpoints. */
-  DOWNLOAD_BASE_URL: z.url().optional(),
+  DOWNLOAD_BASE_URL: z.optional(z.url()),
   /** Requests a project may send per rate-limit window, across all containers; 0 turns the limit off. (Plain regexes: z.coerce would add 2 KiB to every bundle.) */
-  RATE_LIMIT_REQUESTS: z.string().regex(/^\d{1,9}$/, 'a whole number').default('6000'),
+  RATE_LIMIT_REQUESTS: z._default(z.string().check(z.regex(/^\d{1,9}$/, 'a whole number')), '6000'),
   /** 1 to 3600. */
-  RATE_LIMIT_WINDOW_SECONDS: z.string().regex(/^([1-9]\d{0,2}|[1-2]\d{3}|3[0-5]\d\d|3600)$/, 'a whole number of seconds from 1 to 3600').default('60'),
+  RATE_LIMIT_WINDOW_SECONDS: z._default(z.string().check(z.regex(/^([1-9]\d{0,2}|[1-2]\d{3}|3[0-5]\d\d|3600)$/, 'a whole number of seconds from 1 to 3600')), '60'),
 });
 
 export interface Config {

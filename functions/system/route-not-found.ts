@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../lib/zod.js';
 import { fallbackRoute, routes } from '../../infra/routes.js';
 import { openEndpoint } from '../../lib/http/endpoint.js';
 import { rejectUnroutable } from '../../lib/http/unroutable.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
 export const asyncActionReplySchema = z.strictObject({
@@ -6,12 +6,12 @@ export const asyncActionReplySchema = z.strictObject({
   type: z.literal('CAMPAIGN.VOUCHERS_GENERATE'),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),
-  result: z.strictObject({ message: z.string(), done_count: z.int().nonnegative() }).optional(),
+  result: z.optional(z.strictObject({ message: z.string(), done_count: z.int().check(z.nonnegative()) })),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   request_id: z.string(),
-  processing_time: z.int().nonnegative().optional(),
-  progress: z.int().min(0).max(100),
+  processing_time: z.optional(z.int().check(z.nonnegative())),
+  progress: z.int().check(z.minimum(0), z.maximum(100)),
   object: z.literal('async_action'),
 });
 export type AsyncActionReply = z.output<typeof asyncActionReplySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 const RESOURCE_TYPES = ['campaign', 'product', 'sku', 'voucher'] as const;
 
@@ -6,11 +6,11 @@ const RESOURCE_TYPES = ['campaign', 'product', 'sku', 'voucher'] as const;
 export const binEntryReplySchema = z.strictObject({
   id: z.string(),
   created_at: z.iso.datetime(),
-  deleted_by_user_id: z.string().nullable(),
+  deleted_by_user_id: z.nullable(z.string()),
   resource_id: z.string(),
   resource_type: z.enum(RESOURCE_TYPES),
   resource_name: z.string(),
-  resource_parent_id: z.string().nullable(),
+  resource_parent_id: z.nullable(z.string()),
   object: z.enum(RESOURCE_TYPES),
 });
 export type BinEntryReply = z.output<typeof binEntryReplySchema>;
@@ -20,8 +20,8 @@ export const binListReplySchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('data'),
   data: z.array(binEntryReplySchema),
-  total: z.int().nonnegative(),
+  total: z.int().check(z.nonnegative()),
   has_more: z.boolean(),
-  more_starting_after: z.string().optional(),
+  more_starting_after: z.optional(z.string()),
 });
 export type BinListReply = z.output<typeof binListReplySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import type { CampaignListEntry } from './campaign.repo.js';
 
 /**
@@ -10,70 +10,79 @@ import type { CampaignListEntry } from './campaign.repo.js';
  */
 
 /** One value or a list of them: `$in=a` is read as `$in[0]=a`. */
-const list = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).min(1).max(100));
+const list = <T extends z.ZodMiniType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).check(z.minLength(1), z.maxLength(100)));
 const flag = z.literal('', { error: 'takes no value' });
-const text = z.string().min(1).max(200);
+const text = z.string().check(z.minLength(1), z.maxLength(200));
 
 const stringConditions = z.strictObject({
-  $in: list(text).optional(),
-  $not_in: list(text).optional(),
-  $is: text.optional(),
-  $is_not: text.optional(),
-  $has_value: flag.optional(),
-  $is_unknown: flag.optional(),
-  $starts_with: text.optional(),
-  $ends_with: text.optional(),
-  $contains: text.optional(),
-  $not_contain: text.optional(),
+  $in: z.optional(list(text)),
+  $not_in: z.optional(list(text)),
+  $is: z.optional(text),
+  $is_not: z.optional(text),
+  $has_value: z.optional(flag),
+  $is_unknown: z.optional(flag),
+  $starts_with: z.optional(text),
+  $ends_with: z.optional(text),
+  $contains: z.optional(text),
+  $not_contain: z.optional(text),
 });
 type StringConditions = z.output<typeof stringConditions>;
 
-const days = z.string().regex(/^\d{1,5}$/, 'must be a number of days').transform(Number);
+const days = z.pipe(z.string().check(z.regex(/^\d{1,5}$/, 'must be a number of days')), z.transform(Number));
 const dateConditions = z.strictObject({
-  $after: z.iso.datetime({ offset: true }).optional(),
-  $before: z.iso.datetime({ offset: true }).optional(),
-  $has_value: flag.optional(),
-  $is_unknown: flag.optional(),
-  $more_than: days.optional(),
-  $less_than: days.optional(),
+  $after: z.optional(z.iso.datetime({ offset: true })),
+  $before: z.optional(z.iso.datetime({ offset: true })),
+  $has_value: z.optional(flag),
+  $is_unknown: z.optional(flag),
+  $more_than: z.optional(days),
+  $less_than: z.optional(days),
 });
 type DateConditions = z.output<typeof dateConditions>;
 
-const field = <T extends z.ZodType>(conditions: T) =>
+const field = <T extends z.ZodMiniType>(conditions: T) =>
   z.strictObject({
-    conditions: conditions.refine((c) => Object.keys(c as object).length > 0, 'needs at least one operator'),
+    conditions: conditions.check(z.refine((c) => Object.keys(c as object).length > 0, 'needs at least one operator')),
   });
 
-const weekday = z.string().regex(/^[0-6]$/, 'must be a day 0 to 6').transform(Number);
+const weekday = z.pipe(z.string().check(z.regex(/^[0-6]$/, 'must be a day 0 to 6')), z.transform(Number));
 
 export const campaignFiltersSchema = z.strictObject({
-  junction: z.enum(['and', 'or', 'AND', 'OR']).optional(),
-  campaigns: field(stringConditions).optional(),
-  campaigns_id: field(stringConditions).optional(),
-  campaign_status: field(stringConditions).optional(),
-  voucher_type: field(stringConditions).optional(),
-  categories: field(stringConditions).optional(),
-  category_ids: field(stringConditions).optional(),
-  type: field(z.strictObject({ $in: list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC'])).optional(), $not_in: list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC'])).optional() })).optional(),
-  is_referral_code: field(z.strictObject({ $is: z.enum(['TRUE', 'FALSE']).optional(), $is_not: z.enum(['TRUE', 'FALSE']).optional() })).optional(),
-  active: field(
-    z.strictObject({ $enabled: flag.optional(), $disabled: flag.optional(), $expired: flag.optional(), $active: flag.optional() }),
-  ).optional(),
-  status: field(
-    z.strictObject({
-      $active: flag.optional(),
-      $failed: flag.optional(),
-      $in_progress: flag.optional(),
-      $expired: flag.optional(),
-      before_start: flag.optional(),
-    }),
-  ).optional(),
-  created_date: field(dateConditions).optional(),
-  updated_at: field(dateConditions).optional(),
-  start_date: field(dateConditions).optional(),
-  expiration_date: field(dateConditions).optional(),
-  validity_day_of_week: field(z.strictObject({ $is: list(weekday) })).optional(),
+  junction: z.optional(z.enum(['and', 'or', 'AND', 'OR'])),
+  campaigns: z.optional(field(stringConditions)),
+  campaigns_id: z.optional(field(stringConditions)),
+  campaign_status: z.optional(field(stringConditions)),
+  voucher_type: z.optional(field(stringConditions)),
+  categories: z.optional(field(stringConditions)),
+  category_ids: z.optional(field(stringConditions)),
+  type: z.optional(
+    field(
+      z.strictObject({
+        $in: z.optional(list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC']))),
+        $not_in: z.optional(list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC']))),
+      }),
+    ),
+  ),
+  is_referral_code: z.optional(field(z.strictObject({ $is: z.optional(z.enum(['TRUE', 'FALSE'])), $is_not: z.optional(z.enum(['TRUE', 'FALSE'])) }))),
+  active: z.optional(
+    field(z.strictObject({ $enabled: z.optional(flag), $disabled: z.optional(flag), $expired: z.optional(flag), $active: z.optional(flag) })),
+  ),
+  status: z.optional(
+    field(
+      z.strictObject({
+        $active: z.optional(flag),
+        $failed: z.optional(flag),
+        $in_progress: z.optional(flag),
+        $expired: z.optional(flag),
+        before_start: z.optional(flag),
+      }),
+    ),
+  ),
+  created_date: z.optional(field(dateConditions)),
+  updated_at: z.optional(field(dateConditions)),
+  start_date: z.optional(field(dateConditions)),
+  expiration_date: z.optional(field(dateConditions)),
+  validity_day_of_week: z.optional(field(z.strictObject({ $is: list(weekday) }))),
 });
 export type CampaignFilters = z.output<typeof campaignFiltersSchema>;
 

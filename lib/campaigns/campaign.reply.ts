@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
 import {
   CAMPAIGN_STATUSES,
@@ -29,56 +29,56 @@ export const validationRulesAssignmentSchema = z.strictObject({
   related_object_id: z.string(),
   related_object_type: z.string(),
   object: z.literal('validation_rules_assignment'),
-  validation_status: z.string().optional(),
-  validation_omitted_rules: z.array(z.string()).optional(),
+  validation_status: z.optional(z.string()),
+  validation_omitted_rules: z.optional(z.array(z.string())),
 });
 
 export const validationRulesAssignmentListSchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('data'),
   data: z.array(validationRulesAssignmentSchema),
-  total: z.int().nonnegative(),
+  total: z.int().check(z.nonnegative()),
 });
 
 /** `code_config` as stored: length, charset and pattern always; the rest once set. */
 export const codeConfigReplySchema = z.strictObject({
-  length: z.int().positive(),
+  length: z.int().check(z.positive()),
   charset: z.string(),
   pattern: z.string(),
-  prefix: z.string().optional(),
-  postfix: z.string().optional(),
-  initial_count: z.int().nonnegative().optional(),
+  prefix: z.optional(z.string()),
+  postfix: z.optional(z.string()),
+  initial_count: z.optional(z.int().check(z.nonnegative())),
 });
 
 /** Validity fields that are set; unset ones are left out, as Voucherify does. */
 const validityShape = {
-  start_date: timestamp.optional(),
-  expiration_date: timestamp.optional(),
-  validity_timeframe: validityTimeframeSchema.optional(),
-  validity_day_of_week: validityDayOfWeekSchema.optional(),
-  validity_hours: validityHoursSchema.optional(),
+  start_date: z.optional(timestamp),
+  expiration_date: z.optional(timestamp),
+  validity_timeframe: z.optional(validityTimeframeSchema),
+  validity_day_of_week: z.optional(validityDayOfWeekSchema),
+  validity_hours: z.optional(validityHoursSchema),
 };
 
 const campaignVoucherTemplateSchema = z.strictObject({
   type: z.enum(VOUCHER_TYPES),
-  discount: discountSchema.optional(),
-  gift: giftSchema.optional(),
-  loyalty_card: loyaltyCardTemplateSchema.optional(),
-  redemption: z.strictObject({ quantity: z.int().nonnegative().nullable() }),
+  discount: z.optional(discountSchema),
+  gift: z.optional(giftSchema),
+  loyalty_card: z.optional(loyaltyCardTemplateSchema),
+  redemption: z.strictObject({ quantity: z.nullable(z.int().check(z.nonnegative())) }),
   code_config: codeConfigReplySchema,
   is_referral_code: z.boolean(),
-  start_date: timestamp.optional(),
-  expiration_date: timestamp.optional(),
-  validity_timeframe: validityTimeframeSchema.optional(),
+  start_date: z.optional(timestamp),
+  expiration_date: z.optional(timestamp),
+  validity_timeframe: z.optional(validityTimeframeSchema),
 });
 
 export const promotionTierReplySchema = z.strictObject({
   id: z.string(),
   created_at: timestamp,
-  updated_at: timestamp.optional(),
+  updated_at: z.optional(timestamp),
   name: z.string(),
-  banner: z.string().optional(),
-  action: z.strictObject({ discount: discountSchema.optional() }),
+  banner: z.optional(z.string()),
+  action: z.strictObject({ discount: z.optional(discountSchema) }),
   metadata: z.record(z.string(), z.unknown()),
   hierarchy: z.int(),
   promotion_id: z.string(),
@@ -86,20 +86,20 @@ export const promotionTierReplySchema = z.strictObject({
     id: z.string(),
     ...validityShape,
     active: z.boolean(),
-    category_id: z.string().nullable(),
+    category_id: z.nullable(z.string()),
     object: z.literal('campaign'),
   }),
   campaign_id: z.string(),
   active: z.boolean(),
   ...validityShape,
   summary: z.strictObject({
-    redemptions: z.strictObject({ total_redeemed: z.int().nonnegative() }),
-    orders: z.strictObject({ total_amount: z.int().nonnegative(), total_discount_amount: z.int().nonnegative() }),
+    redemptions: z.strictObject({ total_redeemed: z.int().check(z.nonnegative()) }),
+    orders: z.strictObject({ total_amount: z.int().check(z.nonnegative()), total_discount_amount: z.int().check(z.nonnegative()) }),
   }),
   object: z.literal('promotion_tier'),
   // Voucherify spells it without the s on promotion tiers.
   validation_rule_assignments: validationRulesAssignmentListSchema,
-  category_id: z.string().nullable(),
+  category_id: z.nullable(z.string()),
   categories: z.array(categoryReplySchema),
 });
 
@@ -109,33 +109,33 @@ export const campaignReplySchema = z.strictObject({
   name: z.string(),
   campaign_type: z.enum(CAMPAIGN_TYPES),
   type: z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE']),
-  voucher: campaignVoucherTemplateSchema.optional(),
-  referral_program: referralProgramSchema.optional(),
+  voucher: z.optional(campaignVoucherTemplateSchema),
+  referral_program: z.optional(referralProgramSchema),
   auto_join: z.boolean(),
   join_once: z.boolean(),
   use_voucher_metadata_schema: z.boolean(),
   ...validityShape,
-  activity_duration_after_publishing: z.iso.duration().optional(),
-  vouchers_count: z.int().nonnegative(),
+  activity_duration_after_publishing: z.optional(z.iso.duration()),
+  vouchers_count: z.int().check(z.nonnegative()),
   active: z.boolean(),
   metadata: z.record(z.string(), z.unknown()),
   created_at: timestamp,
-  updated_at: timestamp.optional(),
-  category: z.string().optional(),
+  updated_at: z.optional(timestamp),
+  category: z.optional(z.string()),
   creation_status: z.enum(CAMPAIGN_STATUSES),
   vouchers_generation_status: z.enum(CAMPAIGN_STATUSES),
   protected: z.boolean(),
   validation_rules_assignments: validationRulesAssignmentListSchema,
-  promotion: z
-    .strictObject({
+  promotion: z.optional(
+    z.strictObject({
       object: z.literal('list'),
       data_ref: z.literal('tiers'),
       tiers: z.array(promotionTierReplySchema),
-      total: z.int().nonnegative(),
+      total: z.int().check(z.nonnegative()),
       has_more: z.boolean(),
-    })
-    .optional(),
-  category_id: z.string().nullable(),
+    }),
+  ),
+  category_id: z.nullable(z.string()),
   categories: z.array(categoryReplySchema),
   object: z.literal('campaign'),
 });
@@ -146,14 +146,14 @@ const accessSettingsAssignmentsSchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('data'),
   data: z.array(z.record(z.string(), z.unknown())),
-  total: z.int().nonnegative(),
+  total: z.int().check(z.nonnegative()),
 });
 
 /** GET /v1/campaigns. */
 export const campaignListReplySchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('campaigns'),
-  campaigns: z.array(campaignReplySchema.extend({ access_settings_assignments: accessSettingsAssignmentsSchema.optional() })),
-  total: z.int().nonnegative(),
+  campaigns: z.array(z.extend(campaignReplySchema, { access_settings_assignments: z.optional(accessSettingsAssignmentsSchema) })),
+  total: z.int().check(z.nonnegative()),
 });
 export type CampaignListReply = z.output<typeof campaignListReplySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
 import { campaignFiltersSchema } from './campaign-filters.js';
 import { CODE_CHARACTERS, MAX_CODE_LENGTH } from '../vouchers/code-generator.js';
@@ -18,208 +18,218 @@ export const MAX_PROMOTION_TIERS = 50;
 export const MAX_METADATA_BYTES = 16 * 1024;
 
 /** ISO 8601 date-time with `Z` or an offset; normalised to UTC milliseconds (`...000Z`), as Voucherify replies. */
-export const dateTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
+export const dateTime = z.pipe(z.iso.datetime({ offset: true }), z.transform((s: string) => new Date(s).toISOString()));
 export const isoDuration = z.iso.duration();
 
 export const metadataSchema = z
   .record(z.string(), z.unknown())
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `must not exceed ${MAX_METADATA_BYTES} bytes`)
-  .superRefine(storableNumbers);
+  .check(
+    z.refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `must not exceed ${MAX_METADATA_BYTES} bytes`),
+    z.superRefine(storableNumbers),
+  );
 
-const dayOfWeek = z.int().min(0).max(6);
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:mm');
+const dayOfWeek = z.int().check(z.minimum(0), z.maximum(6));
+const clockTime = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:mm'));
 
 export const validityTimeframeSchema = z.strictObject({ interval: isoDuration, duration: isoDuration });
-export const validityDayOfWeekSchema = z.array(dayOfWeek).max(7);
+export const validityDayOfWeekSchema = z.array(dayOfWeek).check(z.maxLength(7));
 export const validityHoursSchema = z.strictObject({
   daily: z
-    .array(z.strictObject({ start_time: clockTime, expiration_time: clockTime, days_of_week: z.array(dayOfWeek).max(7) }))
-    .max(50),
+    .array(z.strictObject({ start_time: clockTime, expiration_time: clockTime, days_of_week: z.array(dayOfWeek).check(z.maxLength(7)) }))
+    .check(z.maxLength(50)),
 });
 
 /** Amounts are in the smallest currency unit. */
-const amount = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE);
-const formula = z.string().min(1).max(2000);
-const unitProduct = z.strictObject({ id: z.string().min(1), source_id: z.string().optional(), name: z.string() });
+const amount = z
+  .number()
+  .check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE));
+const formula = z.string().check(z.minLength(1), z.maxLength(2000));
+const unitProduct = z.strictObject({ id: z.string().check(z.minLength(1)), source_id: z.optional(z.string()), name: z.string() });
 
 const amountDiscount = z.strictObject({
   type: z.literal('AMOUNT'),
   amount_off: amount,
-  amount_off_formula: formula.optional(),
-  aggregated_amount_limit: z.int().nonnegative().optional(),
-  effect: z
-    .enum([
+  amount_off_formula: z.optional(formula),
+  aggregated_amount_limit: z.optional(z.int().check(z.nonnegative())),
+  effect: z.optional(
+    z.enum([
       'APPLY_TO_ORDER',
       'APPLY_TO_ITEMS',
       'APPLY_TO_ITEMS_PROPORTIONALLY',
       'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY',
       'APPLY_TO_ITEMS_BY_QUANTITY',
-    ])
-    .optional(),
-  is_dynamic: z.boolean().optional(),
+    ]),
+  ),
+  is_dynamic: z.optional(z.boolean()),
 });
 
 const percentDiscount = z.strictObject({
   type: z.literal('PERCENT'),
-  percent_off: z.number().min(0).max(100).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE),
-  percent_off_formula: formula.optional(),
-  amount_limit: amount.optional(),
-  aggregated_amount_limit: z.int().nonnegative().optional(),
-  effect: z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS']).optional(),
-  is_dynamic: z.boolean().optional(),
+  percent_off: z.number().check(z.minimum(0), z.maximum(100), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE)),
+  percent_off_formula: z.optional(formula),
+  amount_limit: z.optional(amount),
+  aggregated_amount_limit: z.optional(z.int().check(z.nonnegative())),
+  effect: z.optional(z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'])),
+  is_dynamic: z.optional(z.boolean()),
 });
 
 const fixedDiscount = z.strictObject({
   type: z.literal('FIXED'),
   fixed_amount: amount,
-  fixed_amount_formula: formula.optional(),
-  effect: z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS']).optional(),
-  is_dynamic: z.boolean().optional(),
+  fixed_amount_formula: z.optional(formula),
+  effect: z.optional(z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'])),
+  is_dynamic: z.optional(z.boolean()),
 });
 
 const oneUnit = z.strictObject({
-  unit_off: z.number().nonnegative().refine(isStorableNumber, STORABLE_NUMBER_MESSAGE).optional(),
-  unit_off_formula: formula.optional(),
+  unit_off: z.optional(z.number().check(z.nonnegative(), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE))),
+  unit_off_formula: z.optional(formula),
   effect: z.enum(['ADD_NEW_ITEMS', 'ADD_MISSING_ITEMS']),
-  unit_type: z.string().min(1),
-  product: unitProduct.optional(),
-  sku: unitProduct.optional(),
+  unit_type: z.string().check(z.minLength(1)),
+  product: z.optional(unitProduct),
+  sku: z.optional(unitProduct),
 });
 
 /** UNIT covers Voucherify's single-unit and multiple-unit (`units`, effect ADD_MANY_ITEMS) forms. */
 const unitDiscount = z
   .strictObject({
     type: z.literal('UNIT'),
-    unit_off: z.number().nonnegative().refine(isStorableNumber, STORABLE_NUMBER_MESSAGE).optional(),
-    unit_off_formula: formula.optional(),
-    effect: z.enum(['ADD_MISSING_ITEMS', 'ADD_NEW_ITEMS', 'ADD_MANY_ITEMS', 'ADD_SAME_ITEMS']).optional(),
-    unit_type: z.string().min(1).optional(),
-    units: z.array(oneUnit).min(1).max(50).optional(),
-    product: unitProduct.optional(),
-    sku: unitProduct.optional(),
-    is_dynamic: z.boolean().optional(),
+    unit_off: z.optional(z.number().check(z.nonnegative(), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE))),
+    unit_off_formula: z.optional(formula),
+    effect: z.optional(z.enum(['ADD_MISSING_ITEMS', 'ADD_NEW_ITEMS', 'ADD_MANY_ITEMS', 'ADD_SAME_ITEMS'])),
+    unit_type: z.optional(z.string().check(z.minLength(1))),
+    units: z.optional(z.array(oneUnit).check(z.minLength(1), z.maxLength(50))),
+    product: z.optional(unitProduct),
+    sku: z.optional(unitProduct),
+    is_dynamic: z.optional(z.boolean()),
   })
-  .refine((d) => (d.units ? d.effect === 'ADD_MANY_ITEMS' && !d.unit_type : !!d.unit_type && d.effect !== 'ADD_MANY_ITEMS'), {
-    message: 'needs either unit_type, or units with effect ADD_MANY_ITEMS',
-  });
+  .check(
+    z.refine((d) => (d.units ? d.effect === 'ADD_MANY_ITEMS' && !d.unit_type : !!d.unit_type && d.effect !== 'ADD_MANY_ITEMS'), {
+      message: 'needs either unit_type, or units with effect ADD_MANY_ITEMS',
+    }),
+  );
 
 export const discountSchema = z.discriminatedUnion('type', [amountDiscount, percentDiscount, fixedDiscount, unitDiscount]);
 
 export const giftSchema = z.strictObject({
-  amount: z.int().nonnegative(),
-  balance: z.int().nonnegative().optional(),
-  effect: z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS']).optional(),
+  amount: z.int().check(z.nonnegative()),
+  balance: z.optional(z.int().check(z.nonnegative())),
+  effect: z.optional(z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'])),
 });
 
 export const expirationRulesSchema = z
   .strictObject({
     period_type: z.enum(['FIXED_DAY_OF_YEAR', 'MONTH']),
-    period_value: z.int().min(1).max(1200).optional(),
-    rounding_type: z.enum(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH']).optional(),
-    rounding_value: z.int().min(0).max(12).optional(),
-    fixed_month: z.int().min(1).max(12).optional(),
-    fixed_day: z.int().min(1).max(31).optional(),
+    period_value: z.optional(z.int().check(z.minimum(1), z.maximum(1200))),
+    rounding_type: z.optional(z.enum(['END_OF_MONTH', 'END_OF_QUARTER', 'END_OF_HALF_YEAR', 'END_OF_YEAR', 'PARTICULAR_MONTH'])),
+    rounding_value: z.optional(z.int().check(z.minimum(0), z.maximum(12))),
+    fixed_month: z.optional(z.int().check(z.minimum(1), z.maximum(12))),
+    fixed_day: z.optional(z.int().check(z.minimum(1), z.maximum(31))),
   })
-  .refine((r) => r.period_type !== 'MONTH' || r.period_value !== undefined, {
-    message: 'period_value is required when period_type is MONTH',
-  })
-  .refine((r) => r.period_type !== 'FIXED_DAY_OF_YEAR' || (r.fixed_month !== undefined && r.fixed_day !== undefined), {
-    message: 'fixed_month and fixed_day are required when period_type is FIXED_DAY_OF_YEAR',
-  });
+  .check(
+    z.refine((r) => r.period_type !== 'MONTH' || r.period_value !== undefined, {
+      message: 'period_value is required when period_type is MONTH',
+    }),
+    z.refine((r) => r.period_type !== 'FIXED_DAY_OF_YEAR' || (r.fixed_month !== undefined && r.fixed_day !== undefined), {
+      message: 'fixed_month and fixed_day are required when period_type is FIXED_DAY_OF_YEAR',
+    }),
+  );
 
 export const loyaltyCardTemplateSchema = z.strictObject({
-  points: z.int().nonnegative(),
-  expiration_rules: expirationRulesSchema.optional(),
+  points: z.int().check(z.nonnegative()),
+  expiration_rules: z.optional(expirationRulesSchema),
 });
 
-const codePart = z.string().max(MAX_CODE_LENGTH).regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces');
+const codePart = z.string().check(z.maxLength(MAX_CODE_LENGTH), z.regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces'));
 
 /** `code_config` as a client sends it; completed by resolveCodeConfig. */
 export const codeConfigSchema = z.strictObject({
-  length: z.int().min(1).max(MAX_CODE_LENGTH).optional(),
-  charset: codePart.min(1).optional(),
-  prefix: codePart.optional(),
-  postfix: codePart.optional(),
-  pattern: codePart.min(1).optional(),
-  initial_count: z.int().nonnegative().optional(),
+  length: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_CODE_LENGTH))),
+  charset: z.optional(codePart.check(z.minLength(1))),
+  prefix: z.optional(codePart),
+  postfix: z.optional(codePart),
+  pattern: z.optional(codePart.check(z.minLength(1))),
+  initial_count: z.optional(z.int().check(z.nonnegative())),
 });
 
-export const redemptionSchema = z.strictObject({ quantity: z.int().nonnegative().max(1_000_000_000).nullable().optional() });
+export const redemptionSchema = z.strictObject({
+  quantity: z.optional(z.nullable(z.int().check(z.nonnegative(), z.maximum(1_000_000_000)))),
+});
 
-const nameSchema = z.string().min(1).max(200);
+const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
 const baseShape = {
   name: nameSchema,
-  type: z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE']).optional(),
-  join_once: z.boolean().optional(),
-  auto_join: z.boolean().optional(),
-  use_voucher_metadata_schema: z.boolean().optional(),
-  vouchers_count: z.int().min(0).max(MAX_VOUCHERS_ON_CREATE).optional(),
-  start_date: dateTime.nullable().optional(),
-  expiration_date: dateTime.nullable().optional(),
-  validity_timeframe: validityTimeframeSchema.nullable().optional(),
-  validity_day_of_week: validityDayOfWeekSchema.nullable().optional(),
-  validity_hours: validityHoursSchema.nullable().optional(),
-  activity_duration_after_publishing: isoDuration.nullable().optional(),
-  category_id: z.string().min(1).max(100).nullable().optional(),
-  category: nameSchema.nullable().optional(),
-  metadata: metadataSchema.optional(),
-  active: z.boolean().optional(),
+  type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE'])),
+  join_once: z.optional(z.boolean()),
+  auto_join: z.optional(z.boolean()),
+  use_voucher_metadata_schema: z.optional(z.boolean()),
+  vouchers_count: z.optional(z.int().check(z.minimum(0), z.maximum(MAX_VOUCHERS_ON_CREATE))),
+  start_date: z.optional(z.nullable(dateTime)),
+  expiration_date: z.optional(z.nullable(dateTime)),
+  validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
+  validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
+  validity_hours: z.optional(z.nullable(validityHoursSchema)),
+  activity_duration_after_publishing: z.optional(z.nullable(isoDuration)),
+  category_id: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(100)))),
+  category: z.optional(z.nullable(nameSchema)),
+  metadata: z.optional(metadataSchema),
+  active: z.optional(z.boolean()),
 };
 
 const discountVoucherTemplate = z.strictObject({
-  type: z.literal('DISCOUNT_VOUCHER').default('DISCOUNT_VOUCHER'),
+  type: z._default(z.literal('DISCOUNT_VOUCHER'), 'DISCOUNT_VOUCHER'),
   discount: discountSchema,
-  code_config: codeConfigSchema.optional(),
-  redemption: redemptionSchema.optional(),
+  code_config: z.optional(codeConfigSchema),
+  redemption: z.optional(redemptionSchema),
 });
 
-const referralVoucherTemplate = discountVoucherTemplate.extend({ is_referral_code: z.boolean().optional() });
+const referralVoucherTemplate = z.extend(discountVoucherTemplate, { is_referral_code: z.optional(z.boolean()) });
 
 const giftVoucherTemplate = z.strictObject({
-  type: z.literal('GIFT_VOUCHER').default('GIFT_VOUCHER'),
+  type: z._default(z.literal('GIFT_VOUCHER'), 'GIFT_VOUCHER'),
   gift: giftSchema,
-  code_config: codeConfigSchema.optional(),
-  redemption: redemptionSchema.optional(),
+  code_config: z.optional(codeConfigSchema),
+  redemption: z.optional(redemptionSchema),
 });
 
 const loyaltyVoucherTemplate = z.strictObject({
-  type: z.literal('LOYALTY_CARD').default('LOYALTY_CARD'),
+  type: z._default(z.literal('LOYALTY_CARD'), 'LOYALTY_CARD'),
   loyalty_card: loyaltyCardTemplateSchema,
-  code_config: codeConfigSchema.optional(),
-  redemption: redemptionSchema.optional(),
+  code_config: z.optional(codeConfigSchema),
+  redemption: z.optional(redemptionSchema),
 });
 
 export const referralProgramSchema = z.strictObject({
-  conversion_event_type: z.enum(['redemption', 'custom_event']).optional(),
-  custom_event: z.strictObject({ id: z.string().optional(), name: z.string().optional() }).optional(),
+  conversion_event_type: z.optional(z.enum(['redemption', 'custom_event'])),
+  custom_event: z.optional(z.strictObject({ id: z.optional(z.string()), name: z.optional(z.string()) })),
   /** What the referred customer gets on conversion; the parent campaign is checked by resolveReferralProgram. */
-  referee_reward: z
-    .strictObject({
+  referee_reward: z.optional(
+    z.strictObject({
       related_object_parent: z.strictObject({
-        id: z.string().min(1).max(1000).optional(),
-        name: nameSchema.optional(),
-        object: z.literal('CAMPAIGN').optional(),
+        id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+        name: z.optional(nameSchema),
+        object: z.optional(z.literal('CAMPAIGN')),
       }),
       type: z.enum(['LOYALTY_CARD', 'GIFT_VOUCHER']),
       /** Points, or gift credits in cents. */
-      amount: z.int().positive().max(1_000_000_000),
-    })
-    .optional(),
+      amount: z.int().check(z.positive(), z.maximum(1_000_000_000)),
+    }),
+  ),
 });
 
 export const promotionTierSchema = z.strictObject({
   name: nameSchema,
-  banner: z.string().max(1000).optional(),
-  action: z.strictObject({ discount: discountSchema }).optional(),
-  metadata: metadataSchema.optional(),
-  active: z.boolean().optional(),
-  hierarchy: z.int().min(0).max(1_000_000).optional(),
-  start_date: dateTime.nullable().optional(),
-  expiration_date: dateTime.nullable().optional(),
-  validity_timeframe: validityTimeframeSchema.nullable().optional(),
-  validity_day_of_week: validityDayOfWeekSchema.nullable().optional(),
-  validity_hours: validityHoursSchema.nullable().optional(),
+  banner: z.optional(z.string().check(z.maxLength(1000))),
+  action: z.optional(z.strictObject({ discount: discountSchema })),
+  metadata: z.optional(metadataSchema),
+  active: z.optional(z.boolean()),
+  hierarchy: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  start_date: z.optional(z.nullable(dateTime)),
+  expiration_date: z.optional(z.nullable(dateTime)),
+  validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
+  validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
+  validity_hours: z.optional(z.nullable(validityHoursSchema)),
 });
 
 const campaignBodies = z.discriminatedUnion('campaign_type', [
@@ -230,13 +240,15 @@ const campaignBodies = z.discriminatedUnion('campaign_type', [
     ...baseShape,
     campaign_type: z.literal('REFERRAL_PROGRAM'),
     voucher: referralVoucherTemplate,
-    referral_program: referralProgramSchema.optional(),
+    referral_program: z.optional(referralProgramSchema),
   }),
   z.strictObject({
     ...baseShape,
     campaign_type: z.literal('PROMOTION'),
-    vouchers_count: z.literal(0, { error: 'must be 0: a promotion has no vouchers' }).optional(),
-    promotion: z.strictObject({ tiers: z.array(promotionTierSchema).max(MAX_PROMOTION_TIERS).nullable().optional() }).optional(),
+    vouchers_count: z.optional(z.literal(0, { error: 'must be 0: a promotion has no vouchers' })),
+    promotion: z.optional(
+      z.strictObject({ tiers: z.optional(z.nullable(z.array(promotionTierSchema).check(z.maxLength(MAX_PROMOTION_TIERS)))) }),
+    ),
   }),
 ]);
 
@@ -248,7 +260,7 @@ export const createCampaignBody = z.preprocess(
 export type CreateCampaignBody = z.output<typeof campaignBodies>;
 
 /** Path of the campaign endpoints: an id or a name. */
-export const campaignParams = z.strictObject({ campaignId: z.string().min(1).max(1000) });
+export const campaignParams = z.strictObject({ campaignId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
 export type DiscountInput = z.output<typeof discountSchema>;
 export type GiftInput = z.output<typeof giftSchema>;
@@ -260,7 +272,10 @@ export type PromotionTierInput = z.output<typeof promotionTierSchema>;
 export type CodeConfigBody = z.output<typeof codeConfigSchema>;
 
 const EXPANDS = ['category', 'access_settings_assignments'] as const;
-const idList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1).max(100)).max(100));
+const idList = z.preprocess(
+  (v) => (typeof v === 'string' ? [v] : v),
+  z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)),
+);
 
 /**
  * GET /v1/campaigns. Bracketed parameters (`filters[...]`, `access_settings[...]`) are read as
@@ -269,23 +284,19 @@ const idList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.
 export const listCampaignsQuery = z.preprocess(
   (q) => nestQuery(q as Record<string, string>),
   z.strictObject({
-    limit: queryInt(1, 100).default(10),
-    page: queryInt(1, 100).default(1),
-    campaign_type: z.enum(CAMPAIGN_TYPES).optional(),
-    campaign_status: z.enum(CAMPAIGN_STATUSES).optional(),
-    is_referral_code: queryBoolean.optional(),
-    expand: z
-      .string()
-      .transform((s) => s.split(','))
-      .pipe(z.array(z.enum(EXPANDS)))
-      .optional(),
-    order: z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']).default('-created_at'),
-    filters: campaignFiltersSchema.optional(),
-    access_settings: z
-      .strictObject({
-        filter: z.strictObject({ areas_ids: idList.optional(), area_all_stores_ids: idList.optional(), area_stores_ids: idList.optional() }),
-      })
-      .optional(),
+    limit: z._default(queryInt(1, 100), 10),
+    page: z._default(queryInt(1, 100), 1),
+    campaign_type: z.optional(z.enum(CAMPAIGN_TYPES)),
+    campaign_status: z.optional(z.enum(CAMPAIGN_STATUSES)),
+    is_referral_code: z.optional(queryBoolean),
+    expand: z.optional(z.pipe(z.pipe(z.string(), z.transform((s: string) => s.split(','))), z.array(z.enum(EXPANDS)))),
+    order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
+    filters: z.optional(campaignFiltersSchema),
+    access_settings: z.optional(
+      z.strictObject({
+        filter: z.strictObject({ areas_ids: z.optional(idList), area_all_stores_ids: z.optional(idList), area_stores_ids: z.optional(idList) }),
+      }),
+    ),
   }),
 );
 export type ListCampaignsQuery = z.output<typeof listCampaignsQuery>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /** The category object of campaign and voucher replies. */
 export const categoryReplySchema = z.strictObject({
@@ -7,6 +7,6 @@ export const categoryReplySchema = z.strictObject({
   hierarchy: z.int(),
   object: z.literal('category'),
   created_at: z.iso.datetime(),
-  updated_at: z.iso.datetime().optional(),
+  updated_at: z.optional(z.iso.datetime()),
 });
 export type CategoryReply = z.output<typeof categoryReplySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { metadataSchema } from '../campaigns/campaign.schema.js';
 import { storableNumbers } from '../db/storable.js';
 
@@ -7,20 +7,22 @@ export const MAX_SOURCE_ID_BYTES = 1500;
 
 export const sourceId = z
   .string()
-  .min(1, 'must not be empty')
-  .max(1500)
-  .refine((s) => Buffer.byteLength(s) <= MAX_SOURCE_ID_BYTES, `must not exceed ${MAX_SOURCE_ID_BYTES} bytes`);
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(1500),
+    z.refine((s) => Buffer.byteLength(s) <= MAX_SOURCE_ID_BYTES, `must not exceed ${MAX_SOURCE_ID_BYTES} bytes`),
+  );
 
 const calendarDate = z.iso.date();
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => z.string().check(z.maxLength(max));
 
 const addressSchema = z.strictObject({
-  city: text(200).optional(),
-  state: text(200).optional(),
-  line_1: text(500).optional(),
-  line_2: text(500).optional(),
-  country: text(200).optional(),
-  postal_code: text(50).optional(),
+  city: z.optional(text(200)),
+  state: z.optional(text(200)),
+  line_1: z.optional(text(500)),
+  line_2: z.optional(text(500)),
+  country: z.optional(text(200)),
+  postal_code: z.optional(text(50)),
 });
 
 /**
@@ -29,27 +31,27 @@ const addressSchema = z.strictObject({
  */
 export const customerInput = z
   .strictObject({
-    id: z.string().min(1).max(1000).optional(),
-    source_id: sourceId.optional(),
-    name: text(500).optional(),
-    email: text(254).optional(),
-    description: text(5000).optional(),
-    phone: text(100).optional(),
-    birthdate: calendarDate.optional(),
+    id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+    source_id: z.optional(sourceId),
+    name: z.optional(text(500)),
+    email: z.optional(text(254)),
+    description: z.optional(text(5000)),
+    phone: z.optional(text(100)),
+    birthdate: z.optional(calendarDate),
     /** Deprecated by Voucherify in favour of birthdate; taken as birthdate when that is absent. */
-    birthday: calendarDate.optional(),
-    address: addressSchema.nullable().optional(),
-    metadata: metadataSchema.superRefine(storableNumbers).optional(),
+    birthday: z.optional(calendarDate),
+    address: z.optional(z.nullable(addressSchema)),
+    metadata: z.optional(metadataSchema.check(z.superRefine(storableNumbers))),
   })
-  .refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' });
+  .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
 export type CustomerInput = z.output<typeof customerInput>;
 
 /** The simple customer object of event replies. */
 export const simpleCustomerReplySchema = z.strictObject({
-  id: z.string().regex(/^cust_/),
-  name: z.string().optional(),
-  email: z.string().optional(),
-  source_id: z.string().optional(),
+  id: z.string().check(z.regex(/^cust_/)),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+  source_id: z.optional(z.string()),
   metadata: z.record(z.string(), z.unknown()),
   object: z.literal('customer'),
 });

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 
 /** Smallest non-zero magnitude a DynamoDB number can hold. */
 const MIN_MAGNITUDE = 1e-130;
@@ -60,7 +60,7 @@ export function unstorableShapePath(value: unknown, path: (string | number)[] = 
  * A zod check (for `.superRefine`) that reports the first place the table cannot store: a shape
  * (empty key, too deep) or a number. Without it such a value would fail the write with a 500.
  */
-export function storableNumbers(value: unknown, ctx: z.RefinementCtx): void {
+export function storableNumbers(value: unknown, ctx: z.core.$RefinementCtx): void {
   const shape = unstorableShapePath(value);
   if (shape) {
     ctx.addIssue({ code: 'custom', path: shape.path, message: shape.reason });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { dateTime, expirationRulesSchema, metadataSchema } from '../campaigns/campaign.schema.js';
 import { eventName } from '../event-schemas/event-schema.schema.js';
 
@@ -13,14 +13,18 @@ export const BUILT_IN_EVENTS = [
   'customer.loyalty.tier.prolonged',
 ] as const;
 
-const points = z.int().min(1).max(1_000_000_000);
+const points = z.int().check(z.minimum(1), z.maximum(1_000_000_000));
 
 const fixed = z.strictObject({ type: z.literal('FIXED'), points });
 const proportional = z.strictObject({
   type: z.literal('PROPORTIONAL'),
   calculation_type: z.literal('CUSTOM_EVENT_METADATA'),
   custom_event: z.strictObject({
-    metadata: z.strictObject({ every: z.int().min(1).max(1_000_000_000), points, property: z.string().min(1).max(300) }),
+    metadata: z.strictObject({
+      every: z.int().check(z.minimum(1), z.maximum(1_000_000_000)),
+      points,
+      property: z.string().check(z.minLength(1), z.maxLength(300)),
+    }),
   }),
 });
 
@@ -28,23 +32,23 @@ const proportional = z.strictObject({
 export const earningRuleInput = z.strictObject({
   event: eventName,
   loyalty: z.discriminatedUnion('type', [fixed, proportional]),
-  custom_event: z.strictObject({ schema_id: z.string().min(1).max(100) }).optional(),
-  source: z.strictObject({ banner: z.string().max(1000).optional() }).optional(),
-  active: z.boolean().optional(),
-  start_date: dateTime.optional(),
-  expiration_date: dateTime.optional(),
-  expiration_rules: expirationRulesSchema.optional(),
-  metadata: metadataSchema.optional(),
+  custom_event: z.optional(z.strictObject({ schema_id: z.string().check(z.minLength(1), z.maxLength(100)) })),
+  source: z.optional(z.strictObject({ banner: z.optional(z.string().check(z.maxLength(1000))) })),
+  active: z.optional(z.boolean()),
+  start_date: z.optional(dateTime),
+  expiration_date: z.optional(dateTime),
+  expiration_rules: z.optional(expirationRulesSchema),
+  metadata: z.optional(metadataSchema),
 });
 export type EarningRuleInput = z.output<typeof earningRuleInput>;
 
 /** Rules per request: they are written in one transaction. */
 export const MAX_RULES_PER_REQUEST = 50;
 
-export const createEarningRulesBody = z.array(earningRuleInput).min(1).max(MAX_RULES_PER_REQUEST);
+export const createEarningRulesBody = z.array(earningRuleInput).check(z.minLength(1), z.maxLength(MAX_RULES_PER_REQUEST));
 export type CreateEarningRulesBody = z.output<typeof createEarningRulesBody>;
 
-export const campaignParams = z.strictObject({ campaignId: z.string().min(1).max(1000) });
+export const campaignParams = z.strictObject({ campaignId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
 export const earningRuleReplySchema = z.strictObject({
   id: z.string(),
@@ -54,11 +58,11 @@ export const earningRuleReplySchema = z.strictObject({
   loyalty: z.discriminatedUnion('type', [fixed, proportional]),
   event: z.string(),
   custom_event: z.strictObject({ schema_id: z.string() }),
-  source: z.strictObject({ banner: z.string().optional(), object_id: z.string(), object_type: z.literal('campaign') }),
+  source: z.strictObject({ banner: z.optional(z.string()), object_id: z.string(), object_type: z.literal('campaign') }),
   active: z.boolean(),
-  start_date: z.string().optional(),
-  expiration_date: z.string().optional(),
-  expiration_rules: expirationRulesSchema.optional(),
+  start_date: z.optional(z.string()),
+  expiration_date: z.optional(z.string()),
+  expiration_rules: z.optional(expirationRulesSchema),
   metadata: z.record(z.string(), z.unknown()),
   automation_id: z.null(),
   object: z.literal('earning_rule'),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { PROPERTY_TYPES } from './event-schema.js';
 
 /** Spec limit on custom event names (Limits table). */
@@ -6,12 +6,12 @@ export const MAX_EVENT_NAME_LENGTH = 300;
 /** Properties per schema: keeps the schema item, read on every event, small. */
 export const MAX_SCHEMA_PROPERTIES = 100;
 
-export const eventName = z.string({ error: 'is required' }).min(1, 'must not be empty').max(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`);
+export const eventName = z.string({ error: 'is required' }).check(z.minLength(1, 'must not be empty'), z.maxLength(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`));
 
 const propertyDefinition = z.strictObject({
   type: z.enum(PROPERTY_TYPES),
   optional: z.boolean({ error: 'is required (true or false)' }),
-  deleted: z.boolean().optional(),
+  deleted: z.optional(z.boolean()),
 });
 
 /** POST /v1/custom-event-schemas: Voucherify's custom event schema (management API) request. */
@@ -20,24 +20,24 @@ export const createEventSchemaBody = z.strictObject({
   schema: z.strictObject(
     {
       properties: z
-        .record(z.string().min(1).max(100), propertyDefinition)
-        .refine((p) => Object.keys(p).length <= MAX_SCHEMA_PROPERTIES, `must define at most ${MAX_SCHEMA_PROPERTIES} properties`),
+        .record(z.string().check(z.minLength(1), z.maxLength(100)), propertyDefinition)
+        .check(z.refine((p) => Object.keys(p).length <= MAX_SCHEMA_PROPERTIES, `must define at most ${MAX_SCHEMA_PROPERTIES} properties`)),
     },
     { error: 'is required' },
   ),
 });
 export type CreateEventSchemaBody = z.output<typeof createEventSchemaBody>;
 
-export const eventSchemaParams = z.strictObject({ schemaId: z.string().min(1).max(1000) });
+export const eventSchemaParams = z.strictObject({ schemaId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
-const propertyReply = z.strictObject({ type: z.enum(PROPERTY_TYPES), optional: z.boolean(), deleted: z.literal(true).optional() });
+const propertyReply = z.strictObject({ type: z.enum(PROPERTY_TYPES), optional: z.boolean(), deleted: z.optional(z.literal(true)) });
 
 export const eventSchemaReplySchema = z.strictObject({
-  id: z.string().regex(/^ms_/),
+  id: z.string().check(z.regex(/^ms_/)),
   name: z.string(),
   schema: z.strictObject({ properties: z.record(z.string(), propertyReply) }),
   created_at: z.iso.datetime(),
-  updated_at: z.iso.datetime().optional(),
+  updated_at: z.optional(z.iso.datetime()),
   object: z.literal('custom-event-schema'),
 });
 
@@ -45,5 +45,5 @@ export const eventSchemaListReplySchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('data'),
   data: z.array(eventSchemaReplySchema),
-  total: z.int().nonnegative(),
+  total: z.int().check(z.nonnegative()),
 });

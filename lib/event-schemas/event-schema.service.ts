@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { DuplicateError, MetadataValidationError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEventSchema, EventPropertyDefinition, PropertyType } from './event-schema.js';

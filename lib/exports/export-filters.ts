@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import type { ExportFilters, FieldConditions, PointsExpirationField } from './export.js';
 
 /**
@@ -16,22 +16,22 @@ import type { ExportFilters, FieldConditions, PointsExpirationField } from './ex
  */
 export const FILTERABLE_FIELDS = ['id', 'campaign_id', 'voucher_id', 'status'] as const satisfies readonly PointsExpirationField[];
 
-const value = z.string().min(1).max(200);
-const values = z.array(value).min(1).max(1000);
+const value = z.string().check(z.minLength(1), z.maxLength(200));
+const values = z.array(value).check(z.minLength(1), z.maxLength(1000));
 
 const conditions = z
-  .strictObject({ $in: values.optional(), $not_in: values.optional(), $is: value.optional(), $is_not: value.optional() })
-  .refine((c) => Object.values(c).some((v) => v !== undefined), { error: 'needs at least one operator: $in, $not_in, $is, $is_not' });
+  .strictObject({ $in: z.optional(values), $not_in: z.optional(values), $is: z.optional(value), $is_not: z.optional(value) })
+  .check(z.refine((c) => Object.values(c).some((v) => v !== undefined), { error: 'needs at least one operator: $in, $not_in, $is, $is_not' }));
 
 const fieldFilter = z.strictObject({ conditions });
 
 export const exportFiltersSchema = z.strictObject({
-  junction: z.enum(['and', 'or']).optional(),
-  id: fieldFilter.optional(),
-  campaign_id: fieldFilter.optional(),
-  voucher_id: fieldFilter.optional(),
-  status: fieldFilter.optional(),
-} satisfies Record<'junction' | (typeof FILTERABLE_FIELDS)[number], z.ZodType>);
+  junction: z.optional(z.enum(['and', 'or'])),
+  id: z.optional(fieldFilter),
+  campaign_id: z.optional(fieldFilter),
+  voucher_id: z.optional(fieldFilter),
+  status: z.optional(fieldFilter),
+} satisfies Record<'junction' | (typeof FILTERABLE_FIELDS)[number], z.ZodMiniType>);
 export type ExportFiltersInput = z.output<typeof exportFiltersSchema>;
 
 /** The request's filters in the stored form: the junction and each field's conditions. */

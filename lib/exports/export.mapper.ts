@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 import type { Export } from './export.js';
 import type { exportReplySchema } from './export.schema.js';
 

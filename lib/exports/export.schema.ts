@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { EXPORT_ID, type ExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
 import { exportFiltersSchema } from './export-filters.js';
 
@@ -30,34 +30,35 @@ const field = z.enum(POINTS_EXPIRATION_FIELDS, {
 });
 
 const parameters = z.strictObject({
-  fields: z
-    .array(field)
-    .min(1)
-    .refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' })
-    .optional(),
-  order: z
-    .enum(EXPORT_ORDERS, {
+  fields: z.optional(
+    z.array(field).check(
+      z.minLength(1),
+      z.refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' }),
+    ),
+  ),
+  order: z.optional(
+    z.enum(EXPORT_ORDERS, {
       error: (issue) => `must be one of ${EXPORT_ORDERS.join(', ')} (got ${JSON.stringify(issue.input)})`,
-    })
-    .optional(),
-  filters: exportFiltersSchema.optional(),
+    }),
+  ),
+  filters: z.optional(exportFiltersSchema),
 });
 
 /** POST /v1/loyalties/{campaignId}/points-expiration/export */
-export const createPointsExpirationExportBody = z.strictObject({ parameters: parameters.optional() });
+export const createPointsExpirationExportBody = z.strictObject({ parameters: z.optional(parameters) });
 export type CreatePointsExpirationExportBody = z.output<typeof createPointsExpirationExportBody>;
 
-export const loyaltyCampaignParams = z.strictObject({ campaignId: z.string().min(1).max(1000) });
+export const loyaltyCampaignParams = z.strictObject({ campaignId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
-export const exportParams = z.strictObject({ exportId: z.string().min(1).max(100) });
+export const exportParams = z.strictObject({ exportId: z.string().check(z.minLength(1), z.maxLength(100)) });
 
 /** The download cluster's query: the token from `result.url`. */
 /** Without a token the reply is the same 401 as with a wrong one. */
-export const downloadExportQuery = z.strictObject({ token: z.string().max(1000).optional() });
+export const downloadExportQuery = z.strictObject({ token: z.optional(z.string().check(z.maxLength(1000))) });
 
 /** The export object on the wire (Voucherify's ExportPointsExpiration). */
 export const exportReplySchema = z.strictObject({
-  id: z.string().regex(EXPORT_ID),
+  id: z.string().check(z.regex(EXPORT_ID)),
   object: z.literal('export'),
   created_at: z.iso.datetime(),
   status: z.enum(['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR']),

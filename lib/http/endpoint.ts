@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
@@ -20,12 +20,12 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 export interface EndpointSchemas {
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
+  params?: z.core.$ZodType;
+  query?: z.core.$ZodType;
+  body?: z.core.$ZodType;
 }
 
-type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+type Out<T> = T extends z.core.$ZodType ? z.output<T> : Record<string, never>;
 
 export interface ApiRequest<S extends EndpointSchemas> {
   runtime: Runtime;

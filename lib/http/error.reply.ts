@@ -1,17 +1,17 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /**
  * The spec's error object, as lib/http/error-responder.ts writes it for every failure. `error`
  * (a validation rule's own message) is part of the spec's object but no rule produces it here yet.
  */
 export const errorReplySchema = z.strictObject({
-  code: z.int().min(400).max(599),
+  code: z.int().check(z.minimum(400), z.maximum(599)),
   key: z.string(),
   message: z.string(),
-  details: z.string().optional(),
+  details: z.optional(z.string()),
   request_id: z.string(),
-  resource_id: z.string().optional(),
-  resource_type: z.string().optional(),
-  error: z.strictObject({ message: z.string() }).optional(),
+  resource_id: z.optional(z.string()),
+  resource_type: z.optional(z.string()),
+  error: z.optional(z.strictObject({ message: z.string() })),
 });
 export type ErrorReply = z.output<typeof errorReplySchema>;

@@ -1,17 +1,13 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { InvalidQueryParamsError } from '../errors.js';
 import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
 
 /** A query integer: digits only (no sign, exponent or fraction), then range-checked. */
 export const queryInt = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.int().min(min).max(max));
+  z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer')), z.transform(Number)), z.int().check(z.minimum(min), z.maximum(max)));
 
 /** A query boolean: exactly `true` or `false`. */
-export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+export const queryBoolean = z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'));
 
 type Nested = { [key: string]: Nested | string };
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from '../zod.js';
 import { AppError, BadRequestError, InvalidPayloadError, InvalidQueryParamsError } from '../errors.js';
 
 /** Where a value came from decides the error key the spec and Voucherify use for it. */
@@ -44,8 +44,8 @@ function errorFor(source: InputSource, issues: readonly z.core.$ZodIssue[]): App
  * @throws AppError (400) with the key that fits the source: invalid_query_params,
  *   missing_parameters (form bodies, as the spec's introspection) or invalid_payload.
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, source: InputSource): z.output<S> {
-  const result = schema.safeParse(value);
+export function validate<S extends z.core.$ZodType>(schema: S, value: unknown, source: InputSource): z.output<S> {
+  const result = z.safeParse(schema, value);
   if (!result.success) throw errorFor(source, result.error.issues);
   return result.data;
 }

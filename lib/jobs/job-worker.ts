@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { EXPORT_ID } from '../exports/export.js';
 import type { ExportFiles } from '../exports/export-files.js';
 import { failExport, runPointsExpirationExport } from '../exports/points-expiration-export.js';
@@ -11,9 +11,9 @@ import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema } from './job.js';
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files: ExportFiles };
 
 /** Just enough of a message to name its async action, for marking it FAILED when the rest is malformed. */
-const actionRef = z.object({ projectId: z.string().min(1).max(100), asyncActionId: z.string().regex(ASYNC_ACTION_ID) });
+const actionRef = z.object({ projectId: z.string().check(z.minLength(1), z.maxLength(100)), asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)) });
 /** The same for an export, marked ERROR. */
-const exportRef = z.object({ projectId: z.string().min(1).max(100), exportId: z.string().regex(EXPORT_ID) });
+const exportRef = z.object({ projectId: z.string().check(z.minLength(1), z.maxLength(100)), exportId: z.string().check(z.regex(EXPORT_ID)) });
 
 /** Runs a job; false when the thing it names does not exist. */
 async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {

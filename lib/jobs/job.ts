@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { EXPORT_ID } from '../exports/export.js';
 
 /** Async action ids as this service makes them (`aa_` + base62). */
@@ -12,13 +12,13 @@ export const ASYNC_ACTION_ID = /^aa_[0-9A-Za-z]{1,64}$/;
 export const jobMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('generate-vouchers'),
-    projectId: z.string().min(1).max(100),
-    asyncActionId: z.string().regex(ASYNC_ACTION_ID),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
   z.strictObject({
     type: z.literal('export-points-expiration'),
-    projectId: z.string().min(1).max(100),
-    exportId: z.string().regex(EXPORT_ID),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    exportId: z.string().check(z.regex(EXPORT_ID)),
   }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;

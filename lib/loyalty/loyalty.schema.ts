@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { queryInt } from '../http/query-params.js';
 
-const ref = z.string().min(1).max(1000);
+const ref = z.string().check(z.minLength(1), z.maxLength(1000));
 
 /** `{campaignId}` (id or name) and `{memberId}` (the card's code or id). */
 export const memberParams = z.strictObject({ campaignId: ref, memberId: ref });
@@ -11,25 +11,27 @@ const MAX_POINTS = 1_000_000_000;
 /** POST /v1/loyalties/{campaignId}/members/{memberId}/balance (Voucherify's LoyaltiesMembersBalanceUpdateRequestBody). */
 export const balanceBody = z
   .strictObject({
-    points: z
-      .int()
-      .min(-MAX_POINTS)
-      .max(MAX_POINTS)
-      .refine((p) => p !== 0, 'must not be 0'),
-    expiration_type: z.enum(['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING']).optional(),
-    expiration_date: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
-    reason: z.string().max(1000).optional(),
-    source_id: z.string().max(1000).optional(),
+    points: z.int().check(
+      z.minimum(-MAX_POINTS),
+      z.maximum(MAX_POINTS),
+      z.refine((p) => p !== 0, 'must not be 0'),
+    ),
+    expiration_type: z.optional(z.enum(['PROGRAM_RULES', 'CUSTOM_DATE', 'NON_EXPIRING'])),
+    expiration_date: z.optional(z.union([z.iso.date(), z.iso.datetime({ offset: true })])),
+    reason: z.optional(z.string().check(z.maxLength(1000))),
+    source_id: z.optional(z.string().check(z.maxLength(1000))),
   })
-  .refine((b) => b.points > 0 || (b.expiration_type === undefined && b.expiration_date === undefined), {
-    message: 'expiration_type and expiration_date apply only to added points',
-  });
+  .check(
+    z.refine((b) => b.points > 0 || (b.expiration_type === undefined && b.expiration_date === undefined), {
+      message: 'expiration_type and expiration_date apply only to added points',
+    }),
+  );
 export type BalanceBody = z.output<typeof balanceBody>;
 
 export const balanceReplySchema = z.strictObject({
   points: z.int(),
   total: z.int(),
-  balance: z.int().nonnegative(),
+  balance: z.int().check(z.nonnegative()),
   type: z.literal('loyalty_card'),
   object: z.literal('balance'),
   related_object: z.strictObject({ type: z.literal('voucher'), id: z.string() }),
@@ -37,8 +39,8 @@ export const balanceReplySchema = z.strictObject({
 });
 
 export const pointsExpirationQuery = z.strictObject({
-  limit: queryInt(1, 100).default(10),
-  page: queryInt(1, 1_000_000).default(1),
+  limit: z._default(queryInt(1, 100), 10),
+  page: z._default(queryInt(1, 1_000_000), 1),
 });
 export type PointsExpirationQuery = z.output<typeof pointsExpirationQuery>;
 
@@ -48,9 +50,9 @@ export const pointsBucketReplySchema = z.strictObject({
   campaign_id: z.string(),
   bucket: z.strictObject({ total_points: z.int() }),
   status: z.string(),
-  expires_at: z.string().optional(),
+  expires_at: z.optional(z.string()),
   created_at: z.string(),
-  updated_at: z.string().optional(),
+  updated_at: z.optional(z.string()),
   object: z.literal('loyalty_points_bucket'),
 });
 

@@ -1,26 +1,26 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /** POST /v1/oauth/token, form-encoded. `grant_type`'s value is checked by the service (its own error key). */
 export const tokenRequestBody = z.object({
   grant_type: z.string({ error: 'is required' }),
-  scope: z.string().max(2000).optional(),
+  scope: z.optional(z.string().check(z.maxLength(2000))),
 });
 
 /** POST /v1/oauth/introspect, form-encoded. */
 export const introspectRequestBody = z.object({
-  access_token: z.string({ error: 'is required' }).min(1, 'is required').max(512),
+  access_token: z.string({ error: 'is required' }).check(z.minLength(1, 'is required'), z.maxLength(512)),
 });
 
 export const tokenReplySchema = z.object({
   access_token: z.string(),
   client_id: z.string(),
-  expires_at: z.number().int(),
-  expires_in: z.number().int(),
+  expires_at: z.int(),
+  expires_in: z.int(),
   scope: z.string(),
   token_type: z.literal('Bearer'),
 });
 
 export const introspectionReplySchema = z.union([
-  tokenReplySchema.extend({ active: z.literal(true) }),
+  z.extend(tokenReplySchema, { active: z.literal(true) }),
   z.strictObject({ active: z.literal(false) }),
 ]);

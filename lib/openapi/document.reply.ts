@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /** GET /v1/openapi.json: an OpenAPI 3.1 document (its own structure is checked by test/unit/openapi). */
 export const openApiDocumentReplySchema = z.looseObject({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { queryBoolean } from '../http/query-params.js';
 
 /** A JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) as plain data. */
@@ -34,7 +34,7 @@ function queryNumberOverride(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }
     return;
   }
   if (!def || !isQueryNumber(def)) return;
-  const target = z.toJSONSchema(def.out as z.ZodType, { target: 'draft-2020-12' });
+  const target = z.toJSONSchema(def.out as z.core.$ZodType, { target: 'draft-2020-12' });
   if (ctx.jsonSchema.default !== undefined) target.default = ctx.jsonSchema.default;
   delete target.$schema;
   for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
@@ -64,7 +64,7 @@ export function tidy(node: unknown): unknown {
 }
 
 /** A request schema as a client sends it (`io: 'input'`): defaults are optional, transforms are not shown. */
-export function requestJsonSchema(schema: z.ZodType): JsonSchema {
+export function requestJsonSchema(schema: z.core.$ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
@@ -78,7 +78,7 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
  * Reply schemas as components: one registry, so a schema nested in another (a category in a
  * campaign) is a `$ref` to its own component rather than a copy.
  */
-export function replyComponents(schemas: Readonly<Record<string, z.ZodType>>, refPrefix: string): Record<string, JsonSchema> {
+export function replyComponents(schemas: Readonly<Record<string, z.core.$ZodType>>, refPrefix: string): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
   const { schemas: converted } = z.toJSONSchema(registry, {

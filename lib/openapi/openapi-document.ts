@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from '../zod.js';
 import type { EndpointSchemas } from '../http/endpoint.js';
 import { idempotencyModeOf, type RouteDef } from '../http/route.js';
 import { isRecord, type JsonSchema, replyComponents, requestJsonSchema } from './json-schema.js';
@@ -146,7 +146,7 @@ function requestBodyOf(source: OperationSource): JsonSchema | null {
   if (route.body === 'none' || !schemas.body) return null;
   const mediaType = route.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   // An empty body is read as `{}`: the body is optional exactly when `{}` is a valid request.
-  const required = !schemas.body.safeParse({}).success;
+  const required = !z.safeParse(schemas.body, {}).success;
   return { required, content: { [mediaType]: { schema: requestJsonSchema(schemas.body) } } };
 }
 
@@ -294,7 +294,7 @@ export function buildOpenApiDocument(sources: readonly OperationSource[], option
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
-      schemas: replyComponents(replySchemas as Readonly<Record<string, z.ZodType>>, SCHEMA_REF),
+      schemas: replyComponents(replySchemas as Readonly<Record<string, z.core.$ZodType>>, SCHEMA_REF),
       responses: sortedKeys(errorResponses()),
       headers: HEADERS,
       securitySchemes: SECURITY_SCHEMES,

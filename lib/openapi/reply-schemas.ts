@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
@@ -47,6 +47,6 @@ export const replySchemas = {
   RewardAssignment: rewardAssignmentReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   Voucher: voucherReplySchema,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

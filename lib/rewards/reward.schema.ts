@@ -1,23 +1,23 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { metadataSchema } from '../campaigns/campaign.schema.js';
 import { isStorableNumber, STORABLE_NUMBER_MESSAGE, storableNumbers } from '../db/storable.js';
 
 const MAX_RATIO = 1_000_000_000_000;
-const id = z.string().min(1).max(1000);
+const id = z.string().check(z.minLength(1), z.maxLength(1000));
 /** Voucherify's request schema types the coin ratios as strings and its replies as numbers: take both. */
-const numberLike = (inner: z.ZodNumber, error: string) =>
-  z.union([inner, z.string().regex(/^\d+(\.\d+)?$/).transform(Number).pipe(inner)], { error });
+const numberLike = (inner: z.ZodMiniType<number, number>, error: string) =>
+  z.union([inner, z.pipe(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), inner)], { error });
 
 const common = {
-  name: z.string({ error: 'is required' }).min(1).max(200),
-  metadata: metadataSchema.superRefine(storableNumbers).optional(),
+  name: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200)),
+  metadata: z.optional(metadataSchema.check(z.superRefine(storableNumbers))),
 };
 
 const campaignReward = z.strictObject({
   ...common,
   type: z.literal('CAMPAIGN'),
   parameters: z.strictObject({
-    campaign: z.strictObject({ id, balance: z.int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional() }),
+    campaign: z.strictObject({ id, balance: z.optional(z.int().check(z.minimum(-Number.MAX_SAFE_INTEGER), z.maximum(Number.MAX_SAFE_INTEGER))) }),
   }),
 });
 
@@ -26,8 +26,11 @@ const coinReward = z.strictObject({
   type: z.literal('COIN'),
   parameters: z.strictObject({
     coin: z.strictObject({
-      exchange_ratio: numberLike(z.number().positive().max(MAX_RATIO).refine(isStorableNumber, STORABLE_NUMBER_MESSAGE), 'must be a positive number'),
-      points_ratio: numberLike(z.int().positive().max(MAX_RATIO), 'must be a positive integer').optional(),
+      exchange_ratio: numberLike(
+        z.number().check(z.positive(), z.maximum(MAX_RATIO), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE)),
+        'must be a positive number',
+      ),
+      points_ratio: z.optional(numberLike(z.int().check(z.positive(), z.maximum(MAX_RATIO)), 'must be a positive integer')),
     }),
   }),
 });
@@ -37,14 +40,18 @@ const materialReward = z.strictObject({
   type: z.literal('MATERIAL'),
   parameters: z.strictObject({
     // `sku` is how the official JS SDK's types name `sku_id`: taken as an alias.
-    product: z
-      .strictObject({ id, sku_id: id.nullable().optional(), sku: id.optional() })
-      .transform(({ sku, ...p }) => ({ ...p, sku_id: p.sku_id ?? sku ?? null })),
+    product: z.pipe(
+      z.strictObject({ id, sku_id: z.optional(z.nullable(id)), sku: z.optional(id) }),
+      z.transform(({ sku, ...p }) => ({ ...p, sku_id: p.sku_id ?? sku ?? null })),
+    ),
   }),
-  stock: z.int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-  attributes: z
-    .strictObject({ image_url: z.url({ protocol: /^https?$/ }).max(2000).optional(), description: z.string().max(5000).optional() })
-    .optional(),
+  stock: z.optional(z.nullable(z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER)))),
+  attributes: z.optional(
+    z.strictObject({
+      image_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
+      description: z.optional(z.string().check(z.maxLength(5000))),
+    }),
+  ),
 });
 
 const PARAMETER_TYPES = { campaign: 'CAMPAIGN', coin: 'COIN', product: 'MATERIAL' } as const;
@@ -63,15 +70,15 @@ function inferType(input: unknown): unknown {
 export const createRewardBody = z.preprocess(inferType, z.discriminatedUnion('type', [campaignReward, coinReward, materialReward]));
 export type CreateRewardBody = z.output<typeof createRewardBody>;
 
-export const rewardParams = z.strictObject({ rewardId: z.string().min(1).max(1000) });
+export const rewardParams = z.strictObject({ rewardId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
 /** POST /v1/rewards/{rewardId}/assignments (spec): the campaign and the reward's price in points. */
 export const createRewardAssignmentBody = z.strictObject({
-  campaign: z.string({ error: 'is required' }).min(1).max(1000),
+  campaign: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000)),
   parameters: z.strictObject(
     {
       loyalty: z.strictObject(
-        { points: z.int({ error: 'must be a positive integer' }).positive('must be a positive integer').max(Number.MAX_SAFE_INTEGER) },
+        { points: z.int({ error: 'must be a positive integer' }).check(z.positive('must be a positive integer'), z.maximum(Number.MAX_SAFE_INTEGER)) },
         { error: 'is required' },
       ),
     },
@@ -83,36 +90,36 @@ export type CreateRewardAssignmentBody = z.output<typeof createRewardAssignmentB
 const dateTimeReply = z.iso.datetime();
 
 export const rewardReplySchema = z.strictObject({
-  id: z.string().regex(/^rew_/),
+  id: z.string().check(z.regex(/^rew_/)),
   name: z.string(),
   type: z.enum(['CAMPAIGN', 'COIN', 'MATERIAL']),
   parameters: z.union([
     z.strictObject({
       campaign: z.strictObject({
         id: z.string(),
-        balance: z.int().optional(),
+        balance: z.optional(z.int()),
         type: z.enum(['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM']),
       }),
     }),
     z.strictObject({ coin: z.strictObject({ exchange_ratio: z.number(), points_ratio: z.int() }) }),
-    z.strictObject({ product: z.strictObject({ id: z.string(), sku_id: z.string().nullable() }) }),
+    z.strictObject({ product: z.strictObject({ id: z.string(), sku_id: z.nullable(z.string()) }) }),
   ]),
-  stock: z.int().nullable(),
-  redeemed: z.int().nullable(),
-  attributes: z.strictObject({ image_url: z.string().optional(), description: z.string().optional() }),
+  stock: z.nullable(z.int()),
+  redeemed: z.nullable(z.int()),
+  attributes: z.strictObject({ image_url: z.optional(z.string()), description: z.optional(z.string()) }),
   metadata: z.record(z.string(), z.unknown()),
   created_at: dateTimeReply,
-  updated_at: dateTimeReply.nullable(),
+  updated_at: z.nullable(dateTimeReply),
   object: z.literal('reward'),
 });
 
 export const rewardAssignmentReplySchema = z.strictObject({
-  id: z.string().regex(/^rewa_/),
+  id: z.string().check(z.regex(/^rewa_/)),
   reward_id: z.string(),
   related_object_id: z.string(),
   related_object_type: z.literal('campaign'),
-  parameters: z.strictObject({ loyalty: z.strictObject({ points: z.int().positive() }) }),
+  parameters: z.strictObject({ loyalty: z.strictObject({ points: z.int().check(z.positive()) }) }),
   created_at: dateTimeReply,
-  updated_at: dateTimeReply.nullable(),
+  updated_at: z.nullable(dateTimeReply),
   object: z.literal('reward_assignment'),
 });

@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /** The campaign template object of the spec (lib/templates/campaign-template.mapper.ts); not imported by handlers. */
 export const campaignTemplateReplySchema = z.strictObject({
   id: z.string(),
   name: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   campaign_type: z.enum(['DISCOUNT_COUPONS', 'GIFT_VOUCHERS']),
   created_at: z.iso.datetime(),
   object: z.literal('campaign_template'),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { VOUCHER_TYPES, validationRulesAssignmentListSchema } from '../campaigns/campaign.reply.js';
 import { discountSchema, validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from '../campaigns/campaign.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
@@ -15,55 +15,55 @@ const asset = z.strictObject({ id: z.string(), url: z.string() });
 export const voucherReplySchema = z.strictObject({
   id: z.string(),
   code: z.string(),
-  campaign: z.string().nullable(),
-  campaign_id: z.string().nullable(),
-  category: z.string().nullable(),
-  category_id: z.string().nullable(),
+  campaign: z.nullable(z.string()),
+  campaign_id: z.nullable(z.string()),
+  category: z.nullable(z.string()),
+  category_id: z.nullable(z.string()),
   categories: z.array(categoryReplySchema),
   type: z.enum(VOUCHER_TYPES),
-  discount: discountSchema.nullable(),
-  gift: z
-    .strictObject({
-      amount: z.int().nonnegative(),
-      subtracted_amount: z.int().nonnegative(),
+  discount: z.nullable(discountSchema),
+  gift: z.nullable(
+    z.strictObject({
+      amount: z.int().check(z.nonnegative()),
+      subtracted_amount: z.int().check(z.nonnegative()),
       balance: z.int(),
-      effect: z.string().optional(),
-    })
-    .nullable(),
-  loyalty_card: z
-    .strictObject({
+      effect: z.optional(z.string()),
+    }),
+  ),
+  loyalty_card: z.nullable(
+    z.strictObject({
       points: z.int(),
       balance: z.int(),
-      next_expiration_date: z.iso.date().optional(),
-      next_expiration_points: z.int().optional(),
+      next_expiration_date: z.optional(z.iso.date()),
+      next_expiration_points: z.optional(z.int()),
       pending_points: z.int(),
       expired_points: z.int(),
       subtracted_points: z.int(),
-    })
-    .nullable(),
-  start_date: timestamp.nullable(),
-  expiration_date: timestamp.nullable(),
-  validity_timeframe: validityTimeframeSchema.nullable(),
-  validity_day_of_week: validityDayOfWeekSchema.nullable(),
-  validity_hours: validityHoursSchema.nullable(),
+    }),
+  ),
+  start_date: z.nullable(timestamp),
+  expiration_date: z.nullable(timestamp),
+  validity_timeframe: z.nullable(validityTimeframeSchema),
+  validity_day_of_week: z.nullable(validityDayOfWeekSchema),
+  validity_hours: z.nullable(validityHoursSchema),
   active: z.boolean(),
-  additional_info: z.string().nullable(),
+  additional_info: z.nullable(z.string()),
   metadata: z.record(z.string(), z.unknown()),
   assets: z.strictObject({ qr: asset, barcode: asset }),
   is_referral_code: z.boolean(),
   created_at: timestamp,
-  updated_at: timestamp.nullable(),
-  holder_id: z.string().nullable(),
-  referrer_id: z.string().nullable(),
+  updated_at: z.nullable(timestamp),
+  holder_id: z.nullable(z.string()),
+  referrer_id: z.nullable(z.string()),
   validation_rules_assignments: validationRulesAssignmentListSchema,
   redemption: z.strictObject({
-    quantity: z.int().nonnegative().nullable(),
-    redeemed_quantity: z.int().nonnegative(),
-    redeemed_points: z.int().nonnegative(),
+    quantity: z.nullable(z.int().check(z.nonnegative())),
+    redeemed_quantity: z.int().check(z.nonnegative()),
+    redeemed_points: z.int().check(z.nonnegative()),
     object: z.literal('list'),
     url: z.string(),
   }),
-  publish: z.strictObject({ object: z.literal('list'), count: z.int().nonnegative(), url: z.string() }),
+  publish: z.strictObject({ object: z.literal('list'), count: z.int().check(z.nonnegative()), url: z.string() }),
   object: z.literal('voucher'),
 });
 export type VoucherReply = z.output<typeof voucherReplySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { queryBoolean, queryInt } from '../http/query-params.js';
 import { codeConfigSchema, dateTime, metadataSchema, redemptionSchema } from '../campaigns/campaign.schema.js';
 import { CODE_CHARACTERS, MAX_CODE_LENGTH } from './code-generator.js';
@@ -8,40 +8,40 @@ export const MAX_VOUCHERS_PER_REQUEST = 100_000;
 
 export const codeSchema = z
   .string()
-  .min(1)
-  .max(MAX_CODE_LENGTH)
-  .regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces');
+  .check(z.minLength(1), z.maxLength(MAX_CODE_LENGTH), z.regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces'));
 
-export const addVouchersQuery = z.strictObject({ vouchers_count: queryInt(1, MAX_VOUCHERS_PER_REQUEST).optional() });
+export const addVouchersQuery = z.strictObject({ vouchers_count: z.optional(queryInt(1, MAX_VOUCHERS_PER_REQUEST)) });
 
 /** POST /v1/campaigns/{campaignId}/vouchers: the spec's fields, nothing else. */
 export const addVouchersBody = z
   .strictObject({
-    code: codeSchema.optional(),
-    code_config: codeConfigSchema.optional(),
-    category: z.string().min(1).max(200).optional(),
-    category_id: z.string().min(1).max(100).optional(),
-    metadata: metadataSchema.optional(),
-    redemption: redemptionSchema.optional(),
-    additional_info: z.string().max(1000).optional(),
-    start_date: dateTime.optional(),
-    expiration_date: dateTime.optional(),
+    code: z.optional(codeSchema),
+    code_config: z.optional(codeConfigSchema),
+    category: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    category_id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    metadata: z.optional(metadataSchema),
+    redemption: z.optional(redemptionSchema),
+    additional_info: z.optional(z.string().check(z.maxLength(1000))),
+    start_date: z.optional(dateTime),
+    expiration_date: z.optional(dateTime),
   })
-  .refine((b) => !(b.category !== undefined && b.category_id !== undefined), {
-    message: 'pass either category or category_id, not both',
-    path: ['category_id'],
-  })
-  .refine((b) => !(b.code !== undefined && b.code_config !== undefined), {
-    message: 'pass either code or code_config, not both',
-    path: ['code_config'],
-  })
-  .refine((b) => !b.start_date || !b.expiration_date || b.start_date <= b.expiration_date, {
-    message: 'must not be before start_date',
-    path: ['expiration_date'],
-  });
+  .check(
+    z.refine((b) => !(b.category !== undefined && b.category_id !== undefined), {
+      message: 'pass either category or category_id, not both',
+      path: ['category_id'],
+    }),
+    z.refine((b) => !(b.code !== undefined && b.code_config !== undefined), {
+      message: 'pass either code or code_config, not both',
+      path: ['code_config'],
+    }),
+    z.refine((b) => !b.start_date || !b.expiration_date || b.start_date <= b.expiration_date, {
+      message: 'must not be before start_date',
+      path: ['expiration_date'],
+    }),
+  );
 export type AddVouchersBody = z.output<typeof addVouchersBody>;
 
 /** GET and DELETE /v1/vouchers/{code}: a code or a voucher id. Any string: one that cannot exist is simply not found. */
-export const voucherParams = z.strictObject({ code: z.string().min(1).max(1000) });
+export const voucherParams = z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
-export const deleteVoucherQuery = z.strictObject({ force: queryBoolean.optional() });
+export const deleteVoucherQuery = z.strictObject({ force: z.optional(queryBoolean) });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as z from 'zod';
+import * as z from '../../../lib/zod.js';
 
 /** The subset of JSON Schema (draft 2020-12, as zod 4 writes it) the generators read. */
 export interface JsonSchema {
@@ -29,7 +29,7 @@ export interface JsonSchema {
   maxItems?: number;
 }
 
-export const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
+export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as unknown as JsonSchema;
 
 /** Names every plain object inherits, and the one that sets a prototype: as map keys, query segments and extra fields. */

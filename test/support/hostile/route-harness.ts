@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '../../../lib/zod.js';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../../infra/local/api-gateway-event.js';
 import { fallbackRoute, routes } from '../../../infra/routes.js';
 import { ManualClock, type Clock } from '../../../lib/clock.js';
@@ -26,7 +26,7 @@ export const allRoutes: readonly RouteDef[] = [...routes, fallbackRoute];
 
 /** What a handler module exports (functions/<resource>/<verb>-<resource>.ts). */
 export interface HandlerModule {
-  schemas: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
+  schemas: { params?: z.core.$ZodType; query?: z.core.$ZodType; body?: z.core.$ZodType };
   makeHandler: (runtime?: Runtime, extra?: unknown) => ApiHandler;
 }
 

@@ -7,23 +7,30 @@ import { workers } from '../../../infra/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-async function bundledModules(handler: string): Promise<string[]> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, handler)],
-    bundle: true,
-    write: false,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: join(root, 'cdk.out', 'sqs-bundle-check', 'index.mjs'),
-    external: [...lambdaExternalModules],
-    logLevel: 'silent',
-  });
-  return Object.keys(result.metafile.inputs);
+const bundles = new Map<string, Promise<string[]>>();
+
+/** The modules esbuild puts in a handler's bundle (each handler bundled once for every check below). */
+function bundledModules(handler: string): Promise<string[]> {
+  let modules = bundles.get(handler);
+  if (!modules) {
+    modules = build({
+      absWorkingDir: root,
+      entryPoints: [join(root, handler)],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: join(root, 'cdk.out', 'sqs-bundle-check', 'index.mjs'),
+      external: [...lambdaExternalModules],
+      logLevel: 'silent',
+    }).then((result) => Object.keys(result.metafile.inputs));
+    bundles.set(handler, modules);
+  }
+  return modules;
 }
 
-describe('SQS client in handler bundles', () => {
+describe('SQS client, S3 client and zod in handler bundles', () => {
   it('is bundled only into the handlers of routes that send to a queue', async () => {
     for (const route of [...routes, fallbackRoute]) {
       const hasSqs = (await bundledModules(route.handler)).some((m) => m.includes('@aws-sdk/client-sqs'));
@@ -35,6 +42,14 @@ describe('SQS client in handler bundles', () => {
     for (const target of [...routes, fallbackRoute, ...workers]) {
       const hasS3 = (await bundledModules(target.handler)).some((m) => m.includes('@aws-sdk/client-s3'));
       expect(hasS3, target.handler).toBe(target.bucket === 'write');
+    }
+  }, 60_000);
+
+  it('carries zod/mini only: classic zod (about 60 KiB more, and slower to load) is in no function', async () => {
+    for (const target of [...routes, fallbackRoute, ...workers]) {
+      const modules = await bundledModules(target.handler);
+      expect(modules.filter((m) => m.includes('node_modules/zod/v4/classic/')), target.handler).toEqual([]);
+      expect(modules.some((m) => m.includes('node_modules/zod/v4/mini/')), target.handler).toBe(true);
     }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../lib/zod.js';
 import { downloadExportRoute, routes } from '../../../infra/routes.js';
 import type { RouteDef } from '../../../lib/http/route.js';
 import { API_VERSION, buildOpenApiDocument, documentPaths } from '../../../lib/openapi/openapi-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import * as z from '../../../lib/zod.js';
 import { toAsyncActionReply } from '../../../lib/async-actions/async-action.mapper.js';
 import type { AsyncAction } from '../../../lib/async-actions/async-action.js';
 import { toBinListReply } from '../../../lib/bin/bin.mapper.js';
@@ -211,8 +211,8 @@ const validityOf = ({ startDate, expirationDate, validityTimeframe, validityDayO
   validityHours,
 });
 
-function expectValid(schema: z.ZodType, reply: unknown): void {
-  const result = schema.safeParse(reply);
+function expectValid(schema: z.core.$ZodType, reply: unknown): void {
+  const result = z.safeParse(schema, reply);
   expect(result.success ? [] : result.error.issues, JSON.stringify(reply).slice(0, 300)).toEqual([]);
 }
 
