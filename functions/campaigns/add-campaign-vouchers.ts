@@ -1,5 +1,5 @@
 import { addCampaignVouchersRoute } from '../../infra/routes.js';
-import { campaignParams } from '../../lib/campaigns/campaign.schema.js';
+import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { accepted, ok } from '../../lib/http/reply.js';
 import type { JobQueue } from '../../lib/jobs/job.js';

@@ -1,6 +1,6 @@
 import { getCampaignRoute } from '../../infra/routes.js';
 import { toCampaignReply } from '../../lib/campaigns/campaign.mapper.js';
-import { campaignParams } from '../../lib/campaigns/campaign.schema.js';
+import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { findCampaign } from '../../lib/campaigns/campaign.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';

@@ -1,7 +1,7 @@
 import { deleteVoucherRoute } from '../../infra/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { noContent } from '../../lib/http/reply.js';
-import { deleteVoucherQuery, voucherParams } from '../../lib/vouchers/voucher.schema.js';
+import { deleteVoucherQuery, voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
 import { deleteVoucher } from '../../lib/vouchers/voucher.service.js';
 
 export const schemas = { params: voucherParams, query: deleteVoucherQuery };

@@ -2,7 +2,7 @@ import { getVoucherRoute } from '../../infra/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
-import { voucherParams } from '../../lib/vouchers/voucher.schema.js';
+import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
 import { getVoucher } from '../../lib/vouchers/voucher.service.js';
 
 export const schemas = { params: voucherParams };

@@ -7,9 +7,10 @@ import { resolveCodeConfig } from '../vouchers/code-generator.js';
 import type { JobQueue } from '../jobs/job.js';
 import { enqueueVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { assertCodesFit, generateVouchers } from '../vouchers/voucher-generation.js';
-import { assertGeneratesVouchers, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
+import { assertGeneratesVouchers, MAX_SYNC_VOUCHERS_ON_CREATE, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
 import { campaignFilterPredicate } from './campaign-filters.js';
-import { type CreateCampaignBody, type ListCampaignsQuery, MAX_SYNC_VOUCHERS_ON_CREATE, type PromotionTierInput, type ValidityHoursInput } from './campaign.schema.js';
+import type { CreateCampaignBody, ListCampaignsQuery, PromotionTierInput } from './campaign.schema.js';
+import type { ValidityHoursInput } from './voucher-template.schema.js';
 import type { CampaignListEntry } from './campaign.repo.js';
 import * as repo from './campaign.repo.js';
 

@@ -3,15 +3,24 @@ import { InvalidCampaignError } from '../errors.js';
 import type { Category } from '../categories/category.js';
 import type { CodeConfig } from '../vouchers/code-generator.js';
 import type {
-  CAMPAIGN_STATUSES,
-  CAMPAIGN_TYPES,
   DiscountInput,
   GiftInput,
   LoyaltyCardTemplateInput,
-  ReferralProgramInput,
   ValidityHoursInput,
   ValidityTimeframeInput,
-} from './campaign.schema.js';
+} from './voucher-template.schema.js';
+import type { ReferralProgramInput } from './campaign.schema.js';
+
+/** Campaign types of the spec. */
+export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'REFERRAL_PROGRAM', 'PROMOTION'] as const;
+export const CAMPAIGN_STATUSES = ['DONE', 'IN_PROGRESS', 'FAILED', 'DRAFT', 'MODIFYING'] as const;
+
+/** Vouchers a campaign may be created with; above MAX_SYNC_VOUCHERS_ON_CREATE a worker generates them. */
+export const MAX_VOUCHERS_ON_CREATE = 100_000;
+/** Vouchers generated within the create request itself; more go to the jobs queue. */
+export const MAX_SYNC_VOUCHERS_ON_CREATE = 1;
+/** Promotion tiers per campaign: each needs a pointer item in the creating transaction (≤ 100 items). */
+export const MAX_PROMOTION_TIERS = 50;
 
 export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

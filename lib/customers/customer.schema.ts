@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { metadataSchema } from '../campaigns/campaign.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
 import { storableNumbers } from '../db/storable.js';
 
 /** Source ids are part of an item key (2048-byte limit): bounded in bytes, not only characters. */

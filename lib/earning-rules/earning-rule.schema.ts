@@ -1,5 +1,7 @@
 import * as z from '../zod.js';
-import { dateTime, expirationRulesSchema, metadataSchema } from '../campaigns/campaign.schema.js';
+import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
+import { dateTime } from '../date-time.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
 import { eventName } from '../event-schemas/event-schema.schema.js';
 
 /** Events Voucherify itself raises; earning rules on them need orders, segments or tiers (not built). */

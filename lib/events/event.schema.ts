@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { metadataSchema } from '../campaigns/campaign.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
 import { storableNumbers } from '../db/storable.js';
 import { customerInput, simpleCustomerReplySchema } from '../customers/customer.schema.js';
 import { eventName } from '../event-schemas/event-schema.schema.js';

@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { metadataSchema } from '../campaigns/campaign.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
 import { isStorableNumber, STORABLE_NUMBER_MESSAGE, storableNumbers } from '../db/storable.js';
 
 const MAX_RATIO = 1_000_000_000_000;

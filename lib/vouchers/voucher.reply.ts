@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { VOUCHER_TYPES, validationRulesAssignmentListSchema } from '../campaigns/campaign.reply.js';
-import { discountSchema, validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from '../campaigns/campaign.schema.js';
+import { discountSchema, validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
 
 /*

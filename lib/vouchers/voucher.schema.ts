@@ -1,14 +1,15 @@
 import * as z from '../zod.js';
-import { queryBoolean, queryInt } from '../http/query-params.js';
-import { codeConfigSchema, dateTime, metadataSchema, redemptionSchema } from '../campaigns/campaign.schema.js';
-import { CODE_CHARACTERS, MAX_CODE_LENGTH } from './code-generator.js';
+import { queryInt } from '../http/query-params.js';
+import { codeConfigSchema, redemptionSchema } from '../campaigns/voucher-template.schema.js';
+import { dateTime } from '../date-time.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
+import { codeSchema } from './voucher-params.schema.js';
+
+// Importers of the request pieces that moved out may keep reading them here.
+export { codeSchema, deleteVoucherQuery, voucherParams } from './voucher-params.schema.js';
 
 /** Upper bound of `vouchers_count` on POST /v1/campaigns/{campaignId}/vouchers. */
 export const MAX_VOUCHERS_PER_REQUEST = 100_000;
-
-export const codeSchema = z
-  .string()
-  .check(z.minLength(1), z.maxLength(MAX_CODE_LENGTH), z.regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces'));
 
 export const addVouchersQuery = z.strictObject({ vouchers_count: z.optional(queryInt(1, MAX_VOUCHERS_PER_REQUEST)) });
 
@@ -40,8 +41,3 @@ export const addVouchersBody = z
     }),
   );
 export type AddVouchersBody = z.output<typeof addVouchersBody>;
-
-/** GET and DELETE /v1/vouchers/{code}: a code or a voucher id. Any string: one that cannot exist is simply not found. */
-export const voucherParams = z.strictObject({ code: z.string().check(z.minLength(1), z.maxLength(1000)) });
-
-export const deleteVoucherQuery = z.strictObject({ force: z.optional(queryBoolean) });

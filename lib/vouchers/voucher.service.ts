@@ -13,7 +13,8 @@ import { resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, generateVouchers } from './voucher-generation.js';
 import * as repo from './voucher.repo.js';
-import { type AddVouchersBody, codeSchema } from './voucher.schema.js';
+import type { AddVouchersBody } from './voucher.schema.js';
+import { codeSchema } from './voucher-params.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
