@@ -1,6 +1,6 @@
 import { listCampaignsRoute } from '../../infra/routes.js';
 import { toCampaignListReply } from '../../lib/campaigns/campaign.mapper.js';
-import { listCampaignsQuery } from '../../lib/campaigns/campaign.schema.js';
+import { listCampaignsQuery } from '../../lib/campaigns/campaign-list.schema.js';
 import { listCampaigns } from '../../lib/campaigns/campaign.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';

@@ -1,16 +1,15 @@
 import * as z from '../zod.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
+import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './campaign.js';
+import { referralProgramSchema } from './campaign.schema.js';
 import {
-  CAMPAIGN_STATUSES,
-  CAMPAIGN_TYPES,
   discountSchema,
   giftSchema,
   loyaltyCardTemplateSchema,
-  referralProgramSchema,
   validityDayOfWeekSchema,
   validityHoursSchema,
   validityTimeframeSchema,
-} from './campaign.schema.js';
+} from './voucher-template.schema.js';
 
 /*
  * Reply schemas of the campaign endpoints (lib/campaigns/campaign.mapper.ts writes these shapes).

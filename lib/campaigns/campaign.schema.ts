@@ -1,9 +1,7 @@
 import * as z from '../zod.js';
 import { dateTime, isoDuration } from '../date-time.schema.js';
-import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
-import { campaignFiltersSchema } from './campaign-filters.schema.js';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES, MAX_PROMOTION_TIERS, MAX_VOUCHERS_ON_CREATE } from './campaign.js';
+import { MAX_PROMOTION_TIERS, MAX_VOUCHERS_ON_CREATE } from './campaign.js';
 import {
   codeConfigSchema,
   discountSchema,
@@ -14,13 +12,6 @@ import {
   validityHoursSchema,
   validityTimeframeSchema,
 } from './voucher-template.schema.js';
-
-// Importers of the pieces that moved out (tests, the OpenAPI generator) may keep reading them here.
-export { CAMPAIGN_STATUSES, CAMPAIGN_TYPES, MAX_PROMOTION_TIERS, MAX_SYNC_VOUCHERS_ON_CREATE, MAX_VOUCHERS_ON_CREATE } from './campaign.js';
-export { campaignParams } from './campaign-params.schema.js';
-export { dateTime, isoDuration } from '../date-time.schema.js';
-export { MAX_METADATA_BYTES, metadataSchema } from '../metadata.schema.js';
-export * from './voucher-template.schema.js';
 
 const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -127,33 +118,3 @@ export type CreateCampaignBody = z.output<typeof campaignBodies>;
 
 export type ReferralProgramInput = z.output<typeof referralProgramSchema>;
 export type PromotionTierInput = z.output<typeof promotionTierSchema>;
-
-const EXPANDS = ['category', 'access_settings_assignments'] as const;
-const idList = z.preprocess(
-  (v) => (typeof v === 'string' ? [v] : v),
-  z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)),
-);
-
-/**
- * GET /v1/campaigns. Bracketed parameters (`filters[...]`, `access_settings[...]`) are read as
- * objects first (nestQuery); unknown parameters and values are refused.
- */
-export const listCampaignsQuery = z.preprocess(
-  (q) => nestQuery(q as Record<string, string>),
-  z.strictObject({
-    limit: z._default(queryInt(1, 100), 10),
-    page: z._default(queryInt(1, 100), 1),
-    campaign_type: z.optional(z.enum(CAMPAIGN_TYPES)),
-    campaign_status: z.optional(z.enum(CAMPAIGN_STATUSES)),
-    is_referral_code: z.optional(queryBoolean),
-    expand: z.optional(z.pipe(z.pipe(z.string(), z.transform((s: string) => s.split(','))), z.array(z.enum(EXPANDS)))),
-    order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
-    filters: z.optional(campaignFiltersSchema),
-    access_settings: z.optional(
-      z.strictObject({
-        filter: z.strictObject({ areas_ids: z.optional(idList), area_all_stores_ids: z.optional(idList), area_stores_ids: z.optional(idList) }),
-      }),
-    ),
-  }),
-);
-export type ListCampaignsQuery = z.output<typeof listCampaignsQuery>;

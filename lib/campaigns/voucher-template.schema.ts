@@ -1,7 +1,10 @@
 import * as z from '../zod.js';
 import { isoDuration } from '../date-time.schema.js';
 import { isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../db/storable.js';
-import { CODE_CHARACTERS, MAX_CODE_LENGTH } from '../vouchers/code-generator.js';
+import { codeConfigSchema } from '../vouchers/code-config.schema.js';
+
+// Importers of the code pieces that moved out may keep reading them here.
+export { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
 
 /*
  * What a campaign's vouchers carry (discount, gift, loyalty card, code config, redemption, validity),
@@ -121,21 +124,7 @@ export const loyaltyCardTemplateSchema = z.strictObject({
   expiration_rules: z.optional(expirationRulesSchema),
 });
 
-const codePart = z.string().check(z.maxLength(MAX_CODE_LENGTH), z.regex(CODE_CHARACTERS, 'must hold printable ASCII characters without spaces'));
 
-/** `code_config` as a client sends it; completed by resolveCodeConfig. */
-export const codeConfigSchema = z.strictObject({
-  length: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_CODE_LENGTH))),
-  charset: z.optional(codePart.check(z.minLength(1))),
-  prefix: z.optional(codePart),
-  postfix: z.optional(codePart),
-  pattern: z.optional(codePart.check(z.minLength(1))),
-  initial_count: z.optional(z.int().check(z.nonnegative())),
-});
-
-export const redemptionSchema = z.strictObject({
-  quantity: z.optional(z.nullable(z.int().check(z.nonnegative(), z.maximum(1_000_000_000)))),
-});
 
 export type DiscountInput = z.output<typeof discountSchema>;
 export type GiftInput = z.output<typeof giftSchema>;

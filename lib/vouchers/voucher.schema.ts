@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { queryInt } from '../http/query-params.js';
-import { codeConfigSchema, redemptionSchema } from '../campaigns/voucher-template.schema.js';
+import { codeConfigSchema, redemptionSchema } from './code-config.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { codeSchema } from './voucher-params.schema.js';
