@@ -2,12 +2,11 @@ import * as z from '../zod.js';
 import { dateTime, isoDuration } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { MAX_PROMOTION_TIERS, MAX_VOUCHERS_ON_CREATE } from './campaign.js';
+import { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
 import {
-  codeConfigSchema,
   discountSchema,
   giftSchema,
   loyaltyCardTemplateSchema,
-  redemptionSchema,
   validityDayOfWeekSchema,
   validityHoursSchema,
   validityTimeframeSchema,

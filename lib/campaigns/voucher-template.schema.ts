@@ -1,10 +1,6 @@
 import * as z from '../zod.js';
 import { isoDuration } from '../date-time.schema.js';
 import { isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../db/storable.js';
-import { codeConfigSchema } from '../vouchers/code-config.schema.js';
-
-// Importers of the code pieces that moved out may keep reading them here.
-export { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
 
 /*
  * What a campaign's vouchers carry (discount, gift, loyalty card, code config, redemption, validity),
@@ -131,4 +127,3 @@ export type GiftInput = z.output<typeof giftSchema>;
 export type LoyaltyCardTemplateInput = z.output<typeof loyaltyCardTemplateSchema>;
 export type ValidityTimeframeInput = z.output<typeof validityTimeframeSchema>;
 export type ValidityHoursInput = z.output<typeof validityHoursSchema>;
-export type CodeConfigBody = z.output<typeof codeConfigSchema>;

@@ -5,9 +5,6 @@ import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { codeSchema } from './voucher-params.schema.js';
 
-// Importers of the request pieces that moved out may keep reading them here.
-export { codeSchema, deleteVoucherQuery, voucherParams } from './voucher-params.schema.js';
-
 /** Upper bound of `vouchers_count` on POST /v1/campaigns/{campaignId}/vouchers. */
 export const MAX_VOUCHERS_PER_REQUEST = 100_000;
 
