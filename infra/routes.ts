@@ -265,7 +265,9 @@ export const updateLoyaltyMemberBalanceRoute: RouteDef = {
   body: 'json',
   cluster: 'api',
   summary: 'Add points to a loyalty card, or spend them (soonest-expiring first)',
-  idempotency: 'generic',
+  // The card change and the key's record commit in one transaction (lib/loyalty/loyalty.service.ts):
+  // points must not move twice when a reply is lost after the write.
+  idempotency: 'transactional',
 };
 
 export const listLoyaltyPointsExpirationRoute: RouteDef = {

@@ -1,5 +1,6 @@
 import { updateLoyaltyMemberBalanceRoute } from '../../infra/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
+import { idempotencyScopeOf } from '../../lib/http/idempotency.js';
 import { ok } from '../../lib/http/reply.js';
 import { toBalanceReply } from '../../lib/loyalty/loyalty.mapper.js';
 import { balanceBody, memberParams } from '../../lib/loyalty/loyalty.schema.js';
@@ -7,8 +8,10 @@ import { updateMemberBalance } from '../../lib/loyalty/loyalty.service.js';
 
 export const schemas = { params: memberParams, body: balanceBody };
 
-export const makeHandler = endpoint(updateLoyaltyMemberBalanceRoute, schemas, async ({ runtime, principal, params, body }) =>
-  ok(toBalanceReply(await updateMemberBalance(runtime, principal.projectId, params.campaignId, params.memberId, body))),
-);
+export const makeHandler = endpoint(updateLoyaltyMemberBalanceRoute, schemas, async ({ runtime, principal, params, body, event }) => {
+  // The card is part of the request: the same key and body sent to another card is another request.
+  const idempotency = idempotencyScopeOf(event, principal.projectId, updateLoyaltyMemberBalanceRoute.operationId, { params, body });
+  return ok(toBalanceReply(await updateMemberBalance(runtime, principal.projectId, params.campaignId, params.memberId, body, idempotency)));
+});
 
 export const handler = makeHandler();

@@ -8,7 +8,7 @@ export const toBalanceReply = (c: BalanceChange): Record<string, unknown> => ({
   balance: c.balance,
   type: 'loyalty_card',
   object: 'balance',
-  related_object: { type: 'voucher', id: c.voucher.id },
+  related_object: { type: 'voucher', id: c.voucherId },
   operation_type: 'MANUAL',
 });
 

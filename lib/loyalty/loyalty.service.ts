@@ -2,6 +2,7 @@ import type { Campaign } from '../campaigns/campaign.js';
 import { findCampaign } from '../campaigns/campaign.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import { BadRequestError, ConflictRetryError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
+import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
@@ -83,8 +84,9 @@ export async function prepareCardChange(
   return { voucher, plan, items: cardPlanItems(deps, voucher, plan, now.toISOString()) };
 }
 
+/** The outcome of a manual points change; also the reply an Idempotency-Key replays, so it stays small. */
 export interface BalanceChange {
-  voucher: Voucher;
+  voucherId: string;
   points: number;
   total: number;
   balance: number;
@@ -106,13 +108,27 @@ function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefine
  * subtracting takes them from the soonest-expiring unexpired buckets. The card and its buckets
  * change in one transaction conditioned on what was read, retried on a lost race: concurrent
  * spends can never take a card below zero. The same transaction records a card transaction
- * (POINTS_ADDITION / POINTS_REMOVAL) keeping the request's `reason` and `source_id`.
- * @throws NotFoundError (campaign, voucher), NotEnoughPointsError, InvalidExpirationDateError, ConflictRetryError.
+ * (POINTS_ADDITION / POINTS_REMOVAL) keeping the request's `reason` and `source_id`, and, with an
+ * Idempotency-Key, the record of the reply: a retry after a lost reply (a timeout once the write
+ * committed) replays it instead of changing the card again, so points move exactly once.
+ * @throws NotFoundError (campaign, voucher), NotEnoughPointsError, InvalidExpirationDateError,
+ *   IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function updateMemberBalance(deps: Deps, projectId: string, campaignRef: string, memberId: string, body: BalanceBody): Promise<BalanceChange> {
+export async function updateMemberBalance(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string,
+  memberId: string,
+  body: BalanceBody,
+  idempotency: IdempotencyScope | null = null,
+): Promise<BalanceChange> {
+  const now = deps.clock.now();
+  if (idempotency) {
+    const first = await recordedReply<BalanceChange>(deps, idempotency, now);
+    if (first !== undefined) return first;
+  }
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
   const member = await findMember(deps, campaign, memberId);
-  const now = deps.clock.now();
   const change: PointsChange =
     body.points > 0
       ? { kind: 'add', buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())] }
@@ -136,8 +152,9 @@ export async function updateMemberBalance(deps: Deps, projectId: string, campaig
         balance: card.balance,
         createdAt: now.toISOString(),
       };
-      const outcome = await transact(deps, [...prepared.items, putCardTransactionItem(deps, record)]);
-      if (outcome.ok) return { voucher: prepared.voucher, points: body.points, total: card.points, balance: card.balance };
+      const reply: BalanceChange = { voucherId: prepared.voucher.id, points: body.points, total: card.points, balance: card.balance };
+      const outcome = await commitOnce(deps, idempotency, [...prepared.items, putCardTransactionItem(deps, record)], reply, now);
+      if (outcome.ok) return outcome.reply;
     }
     await backoff(attempt);
   }

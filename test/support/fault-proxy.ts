@@ -9,9 +9,11 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `transaction-throttled`: a TransactionCanceledException whose reasons say `ThrottlingError`;
  * - `server-error`: HTTP 500 `InternalServerError`;
  * - `hang`: accept the request and never answer;
- * - `reset`: drop the connection without a reply.
+ * - `reset`: drop the connection without a reply;
+ * - `lost-reply`: forward it (the engine applies it) and drop the connection instead of relaying
+ *   the reply: a write that committed while its caller saw a network failure.
  */
-export type FaultAction = 'pass' | 'throttle' | 'provisioned' | 'request-limit' | 'transaction-throttled' | 'server-error' | 'hang' | 'reset';
+export type FaultAction = 'pass' | 'throttle' | 'provisioned' | 'request-limit' | 'transaction-throttled' | 'server-error' | 'hang' | 'reset' | 'lost-reply';
 
 /** The DynamoDB operation (X-Amz-Target without its prefix, e.g. `TransactWriteItems`) and the JSON request. */
 export type FaultRule = (operation: string, body: string) => FaultAction;
@@ -51,15 +53,21 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
     'server-error': 0,
     hang: 0,
     reset: 0,
+    'lost-reply': 0,
   };
   const log: { operation: string; action: FaultAction }[] = [];
   const sockets = new Set<Socket>();
   const upstream = new URL(target);
 
-  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, loseReply = false): void => {
     const out = httpRequest(
       { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (reply) => {
+        if (loseReply) {
+          reply.resume();
+          reply.on('end', () => req.socket.destroy());
+          return;
+        }
         res.writeHead(reply.statusCode ?? 500, reply.headers);
         reply.pipe(res);
       },
@@ -100,6 +108,8 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
           return undefined;
         case 'reset':
           return req.socket.destroy();
+        case 'lost-reply':
+          return forward(req, res, body, true);
       }
     });
   });

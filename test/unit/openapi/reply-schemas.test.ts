@@ -303,7 +303,7 @@ describe('reply schemas of the OpenAPI document', () => {
     expectValid(replySchemas.Export, toExportReply(exportRecord));
     expectValid(replySchemas.Export, toExportReply({ ...exportRecord, status: 'DONE' }, 'https://download.example.com/v1/exports/exp_abc?token=t'));
     expectValid(replySchemas.Export, toExportReply({ ...exportRecord, status: 'ERROR', failure: 'boom' }));
-    expectValid(replySchemas.LoyaltyCardBalance, toBalanceReply({ voucher, points: -5, total: 20, balance: 15 }));
+    expectValid(replySchemas.LoyaltyCardBalance, toBalanceReply({ voucherId: voucher.id, points: -5, total: 20, balance: 15 }));
     expectValid(replySchemas.LoyaltyPointsBucketList, toBucketPageReply({ buckets: [bucket, { ...bucket, expiresAt: null, updatedAt: later }], total: 2 }));
   });
 
