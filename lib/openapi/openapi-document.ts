@@ -82,18 +82,24 @@ export function errorStatusesOf(route: RouteDef, extra: readonly number[] = []):
     if (pathParams(route.path).length > 0) statuses.add(404);
   }
   if (route.body !== 'none') statuses.add(413).add(415);
-  if (idempotencyModeOf(route) !== 'none') statuses.add(409).add(422);
+  const idempotency = idempotencyModeOf(route);
+  // Only the generic lease answers 409 while the first request runs; a transactional route replays the winner.
+  if (idempotency !== 'none') statuses.add(422);
+  if (idempotency === 'generic') statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 }
 
-const IDEMPOTENCY_KEY = {
+const idempotencyKeyParameter = (mode: 'generic' | 'transactional') => ({
   name: 'Idempotency-Key',
   in: 'header',
   description:
     'Makes the request safe to retry for 24 hours: a retry gets the first reply and the effect happens once; ' +
-    'the same key with a different request is refused (422), and while the first request runs a retry gets 409.',
+    (mode === 'generic'
+      ? 'the same key with a different request is refused (422), and while the first request runs a retry gets 409.'
+      : 'the same key with a different request is refused (422). The effect and the record of its reply commit together, ' +
+        'so a concurrent copy gets the first reply too, and a retry after a lost reply never repeats the effect.'),
   schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
+});
 
 function securityOf(route: RouteDef): JsonSchema[] {
   if (route.auth === 'none') return [];
@@ -137,7 +143,8 @@ function parametersOf(source: OperationSource, renames: Map<string, string>): Js
       });
     }
   }
-  if (idempotencyModeOf(route) !== 'none') params.push(IDEMPOTENCY_KEY);
+  const idempotency = idempotencyModeOf(route);
+  if (idempotency !== 'none') params.push(idempotencyKeyParameter(idempotency));
   return params;
 }
 
