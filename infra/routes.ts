@@ -294,7 +294,9 @@ export const createEarningRulesRoute: RouteDef = {
   body: 'json',
   cluster: 'api',
   summary: 'Create earning rules of a loyalty program (custom events)',
-  idempotency: 'generic',
+  // The rules and the key's record commit in one transaction (lib/earning-rules/earning-rule.service.ts):
+  // rules stored twice would make every event earn twice.
+  idempotency: 'transactional',
 };
 
 export const createPointsExpirationExportRoute: RouteDef = {

@@ -1,6 +1,7 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
 import { queryAll } from '../db/query.js';
-import { transact, type TransactItem } from '../db/transact.js';
+import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
 
@@ -14,11 +15,18 @@ const toDomain = (item: Record<string, unknown>): EarningRule => {
   return rest as unknown as EarningRule;
 };
 
+/** Where a rule is stored: enough to read it back (a replayed Idempotency-Key records these, not the rules). */
+export interface EarningRuleRef {
+  id: string;
+  event: string;
+  campaignId: string;
+}
+
 /**
- * Stores rules in one transaction, each under its event's partition. The campaign must still exist.
- * @returns false when the campaign is gone (nothing written).
+ * The items storing rules in one transaction, each under its event's partition, and last a check
+ * that the campaign still exists (its index is `items.length - 1`).
  */
-export async function insertEarningRules(deps: Deps, projectId: string, campaignId: string, rules: EarningRule[]): Promise<boolean> {
+export function earningRuleItems(deps: Deps, projectId: string, campaignId: string, rules: EarningRule[]): TransactItem[] {
   const items: TransactItem[] = rules.map((r) => ({
     Put: {
       TableName: deps.tableName,
@@ -27,14 +35,21 @@ export async function insertEarningRules(deps: Deps, projectId: string, campaign
     },
   }));
   items.push({ ConditionCheck: { TableName: deps.tableName, Key: keys.campaign(projectId, campaignId), ConditionExpression: 'attribute_exists(PK)' } });
-  for (;;) {
-    const outcome = await transact(deps, items);
-    if (outcome.ok) return true;
-    if ('failed' in outcome) {
-      if (outcome.failed.includes(items.length - 1)) return false;
-      throw new Error('A random earning rule id collided');
-    }
-  }
+  return items;
+}
+
+/** Rules by reference, in the order given (consistent Gets; rules are never changed or deleted, so all are there). */
+export async function getEarningRules(deps: Deps, projectId: string, refs: EarningRuleRef[]): Promise<EarningRule[]> {
+  const items = await Promise.all(
+    refs.map(async (ref) => {
+      const res = await deps.ddb.send(
+        new GetCommand({ TableName: deps.tableName, Key: keys.earningRule(projectId, ref.event, ref.campaignId, ref.id), ConsistentRead: true }),
+      );
+      if (!res.Item) throw new Error(`Earning rule ${ref.id} of a recorded reply is missing`);
+      return toDomain(res.Item);
+    }),
+  );
+  return items;
 }
 
 /** Every rule triggered by an event name, of any campaign (one Query on the event's partition, read consistently). */

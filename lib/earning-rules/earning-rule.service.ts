@@ -1,10 +1,12 @@
 import { camelize } from '../case.js';
-import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { ConflictRetryError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import { requireEventSchema } from '../event-schemas/event-schema.service.js';
+import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
 import { findLoyaltyCampaign } from '../loyalty/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
-import { insertEarningRules } from './earning-rule.repo.js';
+import { earningRuleItems, getEarningRules, type EarningRuleRef } from './earning-rule.repo.js';
 import { BUILT_IN_EVENTS, type CreateEarningRulesBody } from './earning-rule.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -12,13 +14,27 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 /**
  * POST /v1/loyalties/{campaignId}/earning-rules: custom event rules of a loyalty program. Each
  * rule's event must be defined by the project's custom event schemas (and match `custom_event.schema_id`
- * when given). All rules are stored together or none.
+ * when given). All rules are stored together or none, with the record of an Idempotency-Key in the
+ * same transaction: a retry after a lost reply must not store the rules twice, since every event
+ * would then earn twice. The record keeps where the rules are, and a replay reads them back.
  * @throws NotFoundError (campaign: missing or not a loyalty program; custom_event_schema),
- *   InvalidPayloadError (a built-in event, a schema id of another event, dates out of order).
+ *   InvalidPayloadError (a built-in event, a schema id of another event, dates out of order),
+ *   IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function createEarningRules(deps: Deps, projectId: string, campaignRef: string, body: CreateEarningRulesBody): Promise<EarningRule[]> {
+export async function createEarningRules(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string,
+  body: CreateEarningRulesBody,
+  idempotency: IdempotencyScope | null = null,
+): Promise<EarningRule[]> {
+  const at = deps.clock.now();
+  if (idempotency) {
+    const first = await recordedReply<EarningRuleRef[]>(deps, idempotency, at);
+    if (first !== undefined) return getEarningRules(deps, projectId, first);
+  }
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
-  const now = deps.clock.now().toISOString();
+  const now = at.toISOString();
   const rules: EarningRule[] = [];
   for (const [index, input] of body.entries()) {
     if ((BUILT_IN_EVENTS as readonly string[]).includes(input.event)) {
@@ -47,6 +63,16 @@ export async function createEarningRules(deps: Deps, projectId: string, campaign
       createdAt: now,
     });
   }
-  if (!(await insertEarningRules(deps, projectId, campaign.id, rules))) throw new NotFoundError('campaign', campaignRef);
-  return rules;
+  const items = earningRuleItems(deps, projectId, campaign.id, rules);
+  const refs: EarningRuleRef[] = rules.map((r) => ({ id: r.id, event: r.event, campaignId: r.campaignId }));
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    const outcome = await commitOnce(deps, idempotency, items, refs, at);
+    if (outcome.ok) return outcome.replayed ? getEarningRules(deps, projectId, outcome.reply) : rules;
+    if ('failed' in outcome) {
+      if (outcome.failed.includes(items.length - 1)) throw new NotFoundError('campaign', campaignRef);
+      throw new Error('A random earning rule id collided');
+    }
+    await backoff(attempt);
+  }
+  throw new ConflictRetryError(`Too many concurrent writes for the earning rules of campaign ${campaignRef}`);
 }

@@ -12,7 +12,6 @@ import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import type { Reply } from '../../support/invoke.js';
-import { loyaltyApi } from '../../support/loyalty-api.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
@@ -51,7 +50,6 @@ async function setup() {
   const jobs = new RecordingJobQueue();
   const campaigns = campaignApi(runtime, pair, jobs);
   const rewards = rewardApi(runtime, pair);
-  const loyalty = loyaltyApi(runtime, pair);
   const events = eventApi(runtime, pair);
   const keyed = (key: string) => ({ ...headers, 'idempotency-key': key });
   /** Items of this project whose key starts with `pkPrefix` (and whose SK is `sk`): a test-only scan. */
@@ -74,7 +72,7 @@ async function setup() {
     return count;
   };
   const state: Record<string, string> = {};
-  return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, loyalty, events, countItems, state };
+  return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, events, countItems, state };
 }
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
@@ -138,15 +136,6 @@ const cases: RouteCase[] = [
     effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
   },
   {
-    operationId: 'create-earning-rule',
-    prepare: async (c) => {
-      await c.events.createSchema(schemaBody('order_paid', { amount: 'number?' }));
-      await newCampaign(c.campaigns, loyaltyProgram);
-    },
-    send: (c, key) => c.loyalty.createEarningRules('Club', [{ event: 'order_paid', loyalty: { type: 'FIXED', points: 5 }, source: { banner: 'Paid order' } }], c.keyed(key)),
-    effects: (c) => c.countItems('EARNING_RULES#'),
-  },
-  {
     operationId: 'create-points-expiration-export',
     prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
     send: (c, key) =>
@@ -156,12 +145,16 @@ const cases: RouteCase[] = [
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
-  it('covers every write POST of the route table except the token endpoint; events and points changes stay transactional', () => {
+  it('covers every write POST of the route table except the token endpoint; events, points changes and earning rules stay transactional', () => {
     const writePosts = routes.filter((r) => r.method === 'POST' && r.access === 'write');
     const generic = writePosts.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
-    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/balance-idempotency.test.ts.
-    expect(writePosts.filter((r) => idempotencyModeOf(r) === 'transactional').map((r) => r.operationId).sort()).toEqual(['track-custom-event', 'update-loyalty-card-balance-1']);
+    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts.
+    expect(writePosts.filter((r) => idempotencyModeOf(r) === 'transactional').map((r) => r.operationId).sort()).toEqual([
+      'create-earning-rule',
+      'track-custom-event',
+      'update-loyalty-card-balance-1',
+    ]);
     expect(writePosts.filter((r) => idempotencyModeOf(r) === 'none').map((r) => r.operationId)).toEqual(['generate-oauth-token']);
   });
 
