@@ -64,8 +64,10 @@ describe('POST /v1/loyalties/{campaignId}/members/{memberId}/balance with an Ide
   });
 
   it('spends the points once when the reply of the committed spend is lost and the client retries with the key', async () => {
-    const { loyalty, keyed, balanceOf, transactions, viaProxy } = await setup();
+    const { clock, loyalty, keyed, balanceOf, transactions, viaProxy } = await setup();
     expect((await loyalty.updateBalance('Club', 'CARD-1', { points: 100 })).status).toBe(200);
+    // Card transactions sort by time, then by random id: the spend must come later to be listed second.
+    clock.advance(1000);
     const proxy = await startFaultProxy(engines().dynamoEndpoint, (operation) => (operation === 'TransactWriteItems' ? 'lost-reply' : 'pass'));
     proxies.push(proxy);
     expect((await (await viaProxy(proxy)).updateBalance('Club', 'CARD-1', { points: -30 }, keyed('spend-30'))).status).toBe(503);
