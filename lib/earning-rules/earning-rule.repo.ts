@@ -39,8 +39,8 @@ export function earningRuleItems(deps: Deps, projectId: string, campaignId: stri
 }
 
 /** Rules by reference, in the order given (consistent Gets; rules are never changed or deleted, so all are there). */
-export async function getEarningRules(deps: Deps, projectId: string, refs: EarningRuleRef[]): Promise<EarningRule[]> {
-  const items = await Promise.all(
+export function getEarningRules(deps: Deps, projectId: string, refs: EarningRuleRef[]): Promise<EarningRule[]> {
+  return Promise.all(
     refs.map(async (ref) => {
       const res = await deps.ddb.send(
         new GetCommand({ TableName: deps.tableName, Key: keys.earningRule(projectId, ref.event, ref.campaignId, ref.id), ConsistentRead: true }),
@@ -49,7 +49,6 @@ export async function getEarningRules(deps: Deps, projectId: string, refs: Earni
       return toDomain(res.Item);
     }),
   );
-  return items;
 }
 
 /** Every rule triggered by an event name, of any campaign (one Query on the event's partition, read consistently). */
