@@ -3,15 +3,14 @@ import { toEarningRuleReply } from '../../lib/earning-rules/earning-rule.mapper.
 import { campaignParams, createEarningRulesBody } from '../../lib/earning-rules/earning-rule.schema.js';
 import { createEarningRules } from '../../lib/earning-rules/earning-rule.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
-import { idempotencyScopeOf } from '../../lib/http/idempotency.js';
-import { ok } from '../../lib/http/reply.js';
+import { idempotencyScopeOf, okCommitted } from '../../lib/http/idempotency.js';
 
 export const schemas = { params: campaignParams, body: createEarningRulesBody };
 
 export const makeHandler = endpoint(createEarningRulesRoute, schemas, async ({ runtime, principal, params, body, event }) => {
   // The campaign is part of the request: the same key and rules sent to another program is another request.
   const idempotency = idempotencyScopeOf(event, principal.projectId, createEarningRulesRoute.operationId, { params, body });
-  return ok((await createEarningRules(runtime, principal.projectId, params.campaignId, body, idempotency)).map(toEarningRuleReply));
+  return okCommitted(await createEarningRules(runtime, principal.projectId, params.campaignId, body, idempotency), (rules) => rules.map(toEarningRuleReply));
 });
 
 export const handler = makeHandler();

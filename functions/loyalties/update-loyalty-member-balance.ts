@@ -1,7 +1,6 @@
 import { updateLoyaltyMemberBalanceRoute } from '../../infra/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
-import { idempotencyScopeOf } from '../../lib/http/idempotency.js';
-import { ok } from '../../lib/http/reply.js';
+import { idempotencyScopeOf, okCommitted } from '../../lib/http/idempotency.js';
 import { toBalanceReply } from '../../lib/loyalty/loyalty.mapper.js';
 import { balanceBody, memberParams } from '../../lib/loyalty/loyalty.schema.js';
 import { updateMemberBalance } from '../../lib/loyalty/loyalty.service.js';
@@ -11,7 +10,7 @@ export const schemas = { params: memberParams, body: balanceBody };
 export const makeHandler = endpoint(updateLoyaltyMemberBalanceRoute, schemas, async ({ runtime, principal, params, body, event }) => {
   // The card is part of the request: the same key and body sent to another card is another request.
   const idempotency = idempotencyScopeOf(event, principal.projectId, updateLoyaltyMemberBalanceRoute.operationId, { params, body });
-  return ok(toBalanceReply(await updateMemberBalance(runtime, principal.projectId, params.campaignId, params.memberId, body, idempotency)));
+  return okCommitted(await updateMemberBalance(runtime, principal.projectId, params.campaignId, params.memberId, body, idempotency), toBalanceReply);
 });
 
 export const handler = makeHandler();

@@ -2,7 +2,7 @@ import { camelize } from '../case.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import { requireEventSchema } from '../event-schemas/event-schema.service.js';
-import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
+import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
 import { findLoyaltyCampaign } from '../loyalty/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
@@ -27,11 +27,11 @@ export async function createEarningRules(
   campaignRef: string,
   body: CreateEarningRulesBody,
   idempotency: IdempotencyScope | null = null,
-): Promise<EarningRule[]> {
+): Promise<Committed<EarningRule[]>> {
   const at = deps.clock.now();
   if (idempotency) {
     const first = await recordedReply<EarningRuleRef[]>(deps, idempotency, at);
-    if (first !== undefined) return getEarningRules(deps, projectId, first);
+    if (first !== undefined) return { value: await getEarningRules(deps, projectId, first), replayed: true };
   }
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
   const now = at.toISOString();
@@ -67,7 +67,7 @@ export async function createEarningRules(
   const refs: EarningRuleRef[] = rules.map((r) => ({ id: r.id, event: r.event, campaignId: r.campaignId }));
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     const outcome = await commitOnce(deps, idempotency, items, refs, at);
-    if (outcome.ok) return outcome.replayed ? getEarningRules(deps, projectId, outcome.reply) : rules;
+    if (outcome.ok) return { value: outcome.replayed ? await getEarningRules(deps, projectId, outcome.reply) : rules, replayed: outcome.replayed };
     if ('failed' in outcome) {
       if (outcome.failed.includes(items.length - 1)) throw new NotFoundError('campaign', campaignRef);
       throw new Error('A random earning rule id collided');

@@ -2,7 +2,7 @@ import { upsertCustomer } from '../customers/customer.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError, NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../event-schemas/event-schema.service.js';
-import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
+import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
 import { planEarning } from '../loyalty/loyalty-earning.js';
 import { MAX_BUCKET_WRITES, prepareCardChange } from '../loyalty/loyalty.service.js';
 import type { PointsBucket } from '../loyalty/points-bucket.js';
@@ -30,11 +30,11 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
  *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral),
  *   CodeSpaceExhaustedError (no code left to publish the referee's reward voucher), IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<TrackedEvent> {
+export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<Committed<TrackedEvent>> {
   const now = deps.clock.now();
   if (idempotency) {
     const first = await recordedReply<TrackedEvent>(deps, idempotency, now);
-    if (first !== undefined) return first;
+    if (first !== undefined) return { value: first, replayed: true };
   }
   const schema = await requireEventSchema(deps, projectId, body.event);
   const metadata = body.metadata ?? {};
@@ -76,7 +76,7 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     }
     items.push(...prepared);
     const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
-    if (outcome.ok) return outcome.reply;
+    if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
     if ('failed' in outcome && outcome.failed.includes(0)) throw new Error(`Event id ${event.id} is already taken`);
     // The referral code was deleted (or re-created) since it was read.
     if (referral && converting && 'failed' in outcome && outcome.failed.includes(conversionAt + 1)) throw new NotFoundError('voucher', referral.code);

@@ -116,6 +116,19 @@ export function recordReplyItem(deps: Deps, scope: IdempotencyScope, reply: unkn
 
 export type CommitOutcome<T> = { ok: true; reply: T; replayed: boolean } | Exclude<TransactOutcome, { ok: true }>;
 
+/** What a transactional operation returns: its result, and whether that is the first request's, replayed for a retry. */
+export interface Committed<T> {
+  value: T;
+  replayed: boolean;
+}
+
+/** 200 with `map(value)`, marked `Idempotent-Replayed: true` (as the generic path marks it) when replayed. */
+export const okCommitted = <T>(committed: Committed<T>, map: (value: T) => unknown): HttpReply => ({
+  statusCode: 200,
+  body: map(committed.value),
+  ...(committed.replayed ? { headers: { [REPLAYED_HEADER]: 'true' } } : {}),
+});
+
 /**
  * Commits an operation's final write (`items`, at most 99) and, when the request has a key, the
  * record of its `reply`, all or nothing. If another request with the key committed first, nothing

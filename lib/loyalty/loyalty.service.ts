@@ -2,7 +2,7 @@ import type { Campaign } from '../campaigns/campaign.js';
 import { findCampaign } from '../campaigns/campaign.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import { BadRequestError, ConflictRetryError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
-import { commitOnce, recordedReply, type IdempotencyScope } from '../http/idempotency.js';
+import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
@@ -121,11 +121,11 @@ export async function updateMemberBalance(
   memberId: string,
   body: BalanceBody,
   idempotency: IdempotencyScope | null = null,
-): Promise<BalanceChange> {
+): Promise<Committed<BalanceChange>> {
   const now = deps.clock.now();
   if (idempotency) {
     const first = await recordedReply<BalanceChange>(deps, idempotency, now);
-    if (first !== undefined) return first;
+    if (first !== undefined) return { value: first, replayed: true };
   }
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
   const member = await findMember(deps, campaign, memberId);
@@ -154,7 +154,7 @@ export async function updateMemberBalance(
       };
       const reply: BalanceChange = { voucherId: prepared.voucher.id, points: body.points, total: card.points, balance: card.balance };
       const outcome = await commitOnce(deps, idempotency, [...prepared.items, putCardTransactionItem(deps, record)], reply, now);
-      if (outcome.ok) return outcome.reply;
+      if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
     }
     await backoff(attempt);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { getCustomerIdBySourceId } from '../../../lib/customers/customer.repo.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
+import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
 
@@ -33,6 +34,8 @@ describe('POST /v1/events with an Idempotency-Key', () => {
     const retry = await api.trackEvent({ metadata: { amount: 10 }, customer: { source_id: 'ann' }, event: 'order_paid' }, 'key-1');
     expect(retry.status).toBe(200);
     expect(retry.json).toEqual(first.json);
+    expect(first.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
     const events = await eventsOf('ann');
     expect(events).toHaveLength(1);
     expect(events[0]?.idempotencyKey).toBe('key-1');
@@ -43,6 +46,8 @@ describe('POST /v1/events with an Idempotency-Key', () => {
     const replies = await Promise.all(Array.from({ length: 20 }, () => api.trackEvent(paid('race'), 'race-key')));
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     for (const reply of replies) expect(reply.json).toEqual(replies[0]?.json);
+    // One request committed; the others lost the commit race and replay its reply.
+    expect(replies.filter((r) => r.headers[REPLAYED_HEADER] === undefined)).toHaveLength(1);
     expect(await eventsOf('race')).toHaveLength(1);
   });
 

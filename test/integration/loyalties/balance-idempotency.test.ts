@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
+import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
 import { listCardTransactions } from '../../../lib/loyalty/card-transaction.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
@@ -59,6 +60,7 @@ describe('POST /v1/loyalties/{campaignId}/members/{memberId}/balance with an Ide
     const retry = await loyalty.updateBalance('Club', 'CARD-1', { points: 40, source_id: 'pos-1' }, keyed('add-40'));
     expect(retry.status).toBe(200);
     expect(retry.json).toMatchObject({ points: 40, total: 40, balance: 40, object: 'balance' });
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
     expect(await balanceOf('CARD-1')).toBe(40);
     expect((await transactions()).map((t) => t.points)).toEqual([40]);
   });
@@ -81,13 +83,16 @@ describe('POST /v1/loyalties/{campaignId}/members/{memberId}/balance with an Ide
     const { clock, loyalty, keyed, balanceOf, transactions } = await setup();
     const first = await loyalty.updateBalance('Club', 'CARD-1', { points: 25 }, keyed('k-1'));
     expect(first.status).toBe(200);
+    expect(first.headers[REPLAYED_HEADER]).toBeUndefined();
     clock.advance(HOUR);
     const later = await loyalty.updateBalance('Club', 'CARD-1', { points: 25 }, keyed('k-1'));
     expect(later.json).toEqual(first.json);
+    expect(later.headers[REPLAYED_HEADER]).toBe('true');
 
     const copies = await Promise.all(Array.from({ length: 20 }, () => loyalty.updateBalance('Club', 'CARD-1', { points: 7 }, keyed('k-2'))));
     expect(copies.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(copies.map((r) => JSON.stringify(r.json))).size).toBe(1);
+    expect(copies.filter((r) => r.headers[REPLAYED_HEADER] === undefined)).toHaveLength(1);
     expect(await balanceOf('CARD-1')).toBe(32);
     expect((await transactions()).map((t) => t.points)).toEqual([25, 7]);
   });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { listEarningRulesOfEvent } from '../../../lib/earning-rules/earning-rule.repo.js';
+import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
@@ -63,6 +64,7 @@ describe('POST /v1/loyalties/{campaignId}/earning-rules with an Idempotency-Key'
 
     const retry = await loyalty.createEarningRules('Club', rules, keyed('rules-1'));
     expect(retry.status).toBe(200);
+    expect(retry.headers[REPLAYED_HEADER]).toBe('true');
     const replied = retry.json as unknown as { id: string; loyalty: { points: number } }[];
     expect(replied.map((r) => r.loyalty.points)).toEqual([5, 2]);
     const stored = await storedRules();
@@ -79,6 +81,7 @@ describe('POST /v1/loyalties/{campaignId}/earning-rules with an Idempotency-Key'
     const later = await loyalty.createEarningRules('Club', rules, keyed('k-1'));
     expect(later.status).toBe(200);
     expect(JSON.stringify(later.body)).toBe(JSON.stringify(first.body));
+    expect([first.headers[REPLAYED_HEADER], later.headers[REPLAYED_HEADER]]).toEqual([undefined, 'true']);
 
     const copies = await Promise.all(Array.from({ length: 10 }, () => loyalty.createEarningRules('Club', [rules[1]], keyed('k-2'))));
     expect(copies.map((r) => r.status)).toEqual(Array(10).fill(200));
