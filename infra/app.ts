@@ -4,9 +4,9 @@
  */
 import { App } from 'aws-cdk-lib';
 import { infraConfig } from './config.js';
-import { fallbackRoute, routes } from './routes.js';
+import { routeNotFoundRoute, routes } from '../lib/api/routes.js';
 import { buildPromoEngineApp } from './stacks/promo-engine-app.js';
-import { workers } from './workers.js';
+import { workers } from '../lib/api/workers.js';
 
 const app = new App();
-buildPromoEngineApp(app, { config: infraConfig, routes, fallbackRoute, workers });
+buildPromoEngineApp(app, { config: infraConfig, routes, routeNotFoundRoute, workers });

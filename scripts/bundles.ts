@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { API_BUNDLE_LIMIT_BYTES, houseBundling, lambdaExternalModules, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
-import { fallbackRoute, routes } from '../infra/routes.js';
-import { workers } from '../infra/workers.js';
+import { routeNotFoundRoute, routes } from '../lib/api/routes.js';
+import { workers } from '../lib/api/workers.js';
 
 export const repoRoot = join(import.meta.dirname, '..');
 
@@ -32,15 +32,15 @@ export interface Bundle extends BundleTarget {
 /** Every deployed function once: the route table's handlers (with `$default`) and the queue workers. */
 export function bundleTargets(): BundleTarget[] {
   const byHandler = new Map<string, BundleTarget>();
-  for (const route of [...routes, fallbackRoute]) {
-    const label = route === fallbackRoute ? '$default' : `${route.method} ${route.path}`;
+  for (const route of [...routes, routeNotFoundRoute]) {
+    const label = route === routeNotFoundRoute ? '$default' : `${route.method} ${route.path}`;
     const previous = byHandler.get(route.handler);
     byHandler.set(route.handler, {
       kind: 'api',
       label: previous ? `${previous.label}, ${label}` : label,
       handler: route.handler,
-      usesS3: (previous?.usesS3 ?? false) || !!route.bucket,
-      usesSqs: (previous?.usesSqs ?? false) || (route.sendsTo?.length ?? 0) > 0,
+      usesS3: (previous?.usesS3 ?? false) || !!route.needs.bucket,
+      usesSqs: (previous?.usesSqs ?? false) || route.needs.sendsTo.length > 0,
     });
   }
   for (const worker of workers) {
@@ -48,8 +48,8 @@ export function bundleTargets(): BundleTarget[] {
       kind: 'worker',
       label: `worker ${worker.name}`,
       handler: worker.handler,
-      usesS3: !!worker.bucket,
-      usesSqs: (worker.sendsTo?.length ?? 0) > 0,
+      usesS3: !!worker.needs.bucket,
+      usesSqs: worker.needs.sendsTo.length > 0,
     });
   }
   return [...byHandler.values()];

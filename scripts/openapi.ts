@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { infraConfig } from '../infra/config.js';
-import { routes } from '../infra/routes.js';
+import { routes } from '../lib/api/routes.js';
 import { loadOperationSources } from '../lib/openapi/load-sources.js';
 import { buildOpenApiDocument } from '../lib/openapi/openapi-document.js';
 import { compressDocument } from '../lib/openapi/served-document.js';

@@ -1,4 +1,4 @@
-import { getAsyncActionRoute } from '../../infra/routes.js';
+import { getAsyncActionRoute } from '../../lib/api/routes.js';
 import { toAsyncActionReply } from '../../lib/async-actions/async-action.mapper.js';
 import { asyncActionParams } from '../../lib/async-actions/async-action.schema.js';
 import { findAsyncAction } from '../../lib/async-actions/async-action.service.js';

@@ -1,4 +1,4 @@
-import { listBinEntriesRoute } from '../../infra/routes.js';
+import { listBinEntriesRoute } from '../../lib/api/routes.js';
 import { toBinListReply } from '../../lib/bin/bin.mapper.js';
 import { listBinQuery } from '../../lib/bin/bin.schema.js';
 import { listBin } from '../../lib/bin/bin.service.js';

@@ -1,4 +1,4 @@
-import { createCampaignRoute } from '../../infra/routes.js';
+import { createCampaignRoute } from '../../lib/api/routes.js';
 import { toCampaignReply } from '../../lib/campaigns/campaign.mapper.js';
 import { createCampaignBody } from '../../lib/campaigns/campaign.schema.js';
 import { createCampaign } from '../../lib/campaigns/campaign.service.js';

@@ -1,4 +1,4 @@
-import { getCampaignRoute } from '../../infra/routes.js';
+import { getCampaignRoute } from '../../lib/api/routes.js';
 import { toCampaignReply } from '../../lib/campaigns/campaign.mapper.js';
 import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { findCampaign } from '../../lib/campaigns/campaign.service.js';

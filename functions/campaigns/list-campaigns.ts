@@ -1,4 +1,4 @@
-import { listCampaignsRoute } from '../../infra/routes.js';
+import { listCampaignsRoute } from '../../lib/api/routes.js';
 import { toCampaignListReply } from '../../lib/campaigns/campaign.mapper.js';
 import { listCampaignsQuery } from '../../lib/campaigns/campaign-list.schema.js';
 import { listCampaigns } from '../../lib/campaigns/campaign.service.js';

@@ -1,4 +1,4 @@
-import { trackCustomEventRoute } from '../../infra/routes.js';
+import { trackCustomEventRoute } from '../../lib/api/routes.js';
 import { toEventReply } from '../../lib/events/event.mapper.js';
 import { trackEventBody } from '../../lib/events/event.schema.js';
 import { trackCustomEvent } from '../../lib/events/event.service.js';

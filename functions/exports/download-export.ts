@@ -1,7 +1,7 @@
-import { downloadExportRoute } from '../../infra/routes.js';
+import { downloadExportRoute } from '../../lib/api/routes.js';
 import type { ExportFileLinks } from '../../lib/exports/export-files.js';
 import { downloadExportQuery, exportParams } from '../../lib/exports/export.schema.js';
-import { resolveExportDownload } from '../../lib/exports/export.service.js';
+import { downloadExport } from '../../lib/exports/export.service.js';
 import { containerExportLinks } from '../../lib/exports/s3-presigner.js';
 import { openEndpoint } from '../../lib/http/endpoint.js';
 import { redirect } from '../../lib/http/reply.js';
@@ -12,7 +12,7 @@ export const schemas = { params: exportParams, query: downloadExportQuery };
 /** The download cluster: the token is the credential; the file comes from a presigned S3 URL (no 6 MB response limit). */
 export const makeHandler = (runtime?: Runtime, files: ExportFileLinks = containerExportLinks) =>
   openEndpoint(downloadExportRoute, schemas, async ({ runtime, params, query }) =>
-    redirect(await resolveExportDownload({ ...runtime, files }, params.exportId, query.token ?? '')),
+    redirect(await downloadExport({ ...runtime, files }, params.exportId, query.token ?? '')),
   )(runtime);
 
 export const handler = makeHandler();

@@ -1,4 +1,4 @@
-import { getExportRoute } from '../../infra/routes.js';
+import { getExportRoute } from '../../lib/api/routes.js';
 import { containerDownloadBaseUrl } from '../../lib/exports/download-base.js';
 import { toExportReply } from '../../lib/exports/export.mapper.js';
 import { exportParams } from '../../lib/exports/export.schema.js';

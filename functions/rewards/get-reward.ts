@@ -1,4 +1,4 @@
-import { getRewardRoute } from '../../infra/routes.js';
+import { getRewardRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { toRewardReply } from '../../lib/rewards/reward.mapper.js';

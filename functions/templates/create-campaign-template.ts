@@ -1,4 +1,4 @@
-import { createCampaignTemplateRoute } from '../../infra/routes.js';
+import { createCampaignTemplateRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { toCampaignTemplateReply } from '../../lib/templates/campaign-template.mapper.js';

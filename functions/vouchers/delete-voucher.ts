@@ -1,4 +1,4 @@
-import { deleteVoucherRoute } from '../../infra/routes.js';
+import { deleteVoucherRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { noContent } from '../../lib/http/reply.js';
 import { deleteVoucherQuery, voucherParams } from '../../lib/vouchers/voucher-params.schema.js';

@@ -1,4 +1,4 @@
-import { getVoucherRoute } from '../../infra/routes.js';
+import { getVoucherRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';

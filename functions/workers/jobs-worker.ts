@@ -1,13 +1,13 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { localResources } from '../../infra/local/resources.js';
-import { jobsWorker } from '../../infra/workers.js';
+import { resources } from '../../lib/api/resources.js';
+import { jobsWorker } from '../../lib/api/workers.js';
 import type { ExportFiles } from '../../lib/exports/export-files.js';
 import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
 import { handleJobRecords } from '../../lib/jobs/job-worker.js';
 import { defaultRuntime, type Runtime } from '../../lib/runtime.js';
 
-const queue = localResources.queues.find((q) => q.name === jobsWorker.queue);
+const queue = resources.queues.find((q) => q.name === jobsWorker.queue);
 if (!queue) throw new Error(`Unknown queue ${jobsWorker.queue}`);
 const { maxReceiveCount } = queue;
 

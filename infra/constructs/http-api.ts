@@ -16,7 +16,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { ARecord, AaaaRecord, type IHostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import type { LogRetentionDays } from '../config.js';
 import { retentionOf } from './house-function.js';
 

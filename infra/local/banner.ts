@@ -1,4 +1,4 @@
-import { createOAuthTokenRoute } from '../routes.js';
+import { generateOauthTokenRoute } from '../../lib/api/routes.js';
 import type { LocalRuntime } from './start-local.js';
 
 /**
@@ -19,7 +19,7 @@ export function bannerOf(runtime: Pick<LocalRuntime, 'apiUrl' | 'downloadUrl' | 
     `  X-App-Token    ${devKey.app_token}`,
     '',
     'Get an OAuth token:',
-    `  curl -s -X POST ${apiUrl}${createOAuthTokenRoute.path} -H "X-App-Id: ${devKey.app_id}" -H "X-App-Token: ${devKey.app_token}" -d grant_type=client_credentials -d scope=api`,
+    `  curl -s -X POST ${apiUrl}${generateOauthTokenRoute.path} -H "X-App-Id: ${devKey.app_id}" -H "X-App-Token: ${devKey.app_token}" -d grant_type=client_credentials -d scope=api`,
     '',
     'Ctrl-C stops everything.',
     '',

@@ -10,7 +10,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { createSqsServer } from 'local-aws-sqs';
 import S3rver from 's3rver';
 import { tableDesign } from '../../lib/db/table.js';
-import { localResources } from './resources.js';
+import { resources } from '../../lib/api/resources.js';
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -119,7 +119,7 @@ function launchDynamo(port: number, dbPath: string | null): DynamoProcess {
   };
   process.once('exit', kill);
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ region: localResources.region, endpoint, credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient({ region: resources.region, endpoint, credentials: LOCAL_CREDENTIALS });
   const ready = waitForDynamo(client, java).finally(() => client.destroy());
   // The caller observes `ready`; this branch only keeps a failure before it does from counting as unhandled.
   ready.catch(() => undefined);
@@ -180,7 +180,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 /** Creates each queue after its dead-letter queue, with the redrive policy Lambda's event source relies on. */
 async function ensureQueues(client: SQSClient): Promise<Record<string, string>> {
   const urls: Record<string, string> = {};
-  for (const q of localResources.queues) {
+  for (const q of resources.queues) {
     const dlq = await client.send(new CreateQueueCommand({ QueueName: q.deadLetter }));
     urls[q.deadLetter] = dlq.QueueUrl ?? '';
     const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
@@ -205,7 +205,7 @@ async function ensureQueues(client: SQSClient): Promise<Record<string, string>> 
  */
 export async function startEngines(options: EngineOptions): Promise<Engines> {
   checkJava();
-  const region = localResources.region;
+  const region = resources.region;
   const [dynamoPort, s3Port, sqsPort] = await Promise.all([
     options.dynamoPort || freePort(),
     options.s3Port || freePort(),
@@ -225,14 +225,14 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
     port: s3Port,
     silent: true,
     directory: s3Dir,
-    configureBuckets: [{ name: localResources.bucketName }],
+    configureBuckets: [{ name: resources.bucketName }],
   });
   let sqsServer: Awaited<ReturnType<typeof createSqsServer>> | undefined;
   try {
     const dynamoEndpoint = dynamo.endpoint;
     await Promise.all([dynamo.ready, s3.run()]);
     const ddb = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: LOCAL_CREDENTIALS });
-    await ensureTable(ddb, localResources.tableName);
+    await ensureTable(ddb, resources.tableName);
     ddb.destroy();
 
     sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', region, emulateQueueCreationLifecycle: false });
@@ -247,8 +247,8 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
       s3Endpoint: `http://127.0.0.1:${s3Port}`,
       sqsEndpoint,
       region,
-      tableName: localResources.tableName,
-      bucketName: localResources.bucketName,
+      tableName: resources.tableName,
+      bucketName: resources.bucketName,
       queueUrls,
       stop: async () => {
         await new Promise<void>((res) => server.close(() => res()));
@@ -287,9 +287,9 @@ export async function startDynamoOnly(options: { dataDir: string; port?: number 
   const dynamo = launchDynamo(port, dbPath);
   try {
     await dynamo.ready;
-    const ddb = new DynamoDBClient({ region: localResources.region, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS });
+    const ddb = new DynamoDBClient({ region: resources.region, endpoint: dynamo.endpoint, credentials: LOCAL_CREDENTIALS });
     try {
-      await ensureTable(ddb, localResources.tableName);
+      await ensureTable(ddb, resources.tableName);
     } finally {
       ddb.destroy();
     }
@@ -297,5 +297,5 @@ export async function startDynamoOnly(options: { dataDir: string; port?: number 
     await dynamo.stop();
     throw error;
   }
-  return { dynamoEndpoint: dynamo.endpoint, region: localResources.region, tableName: localResources.tableName, stop: dynamo.stop };
+  return { dynamoEndpoint: dynamo.endpoint, region: resources.region, tableName: resources.tableName, stop: dynamo.stop };
 }

@@ -1,19 +1,7 @@
 import type { Engines } from './engines.js';
-import { localResources } from './resources.js';
+import { queueUrlVariables, resources } from '../../lib/api/resources.js';
 
 export type EngineEndpoints = Omit<Engines, 'stop'>;
-
-/** `promo-engine-jobs` → `JOBS`: the queue's role, as its URL's environment variable names it. */
-const roleOf = (queueName: string): string =>
-  queueName
-    .replace(new RegExp(`^${localResources.tableName}-`), '')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .toUpperCase();
-
-/** The variable holding a queue's URL for handlers and workers: `JOBS_QUEUE_URL`, `JOBS_DLQ_URL`. */
-export function queueUrlVariables(queue: { name: string; deadLetter: string }): { queue: string; deadLetter: string } {
-  return { queue: `${roleOf(queue.name)}_QUEUE_URL`, deadLetter: `${roleOf(queue.name)}_DLQ_URL` };
-}
 
 /**
  * The environment the Lambda functions get from the stacks, pointed at the local engines:
@@ -38,7 +26,7 @@ export function handlerEnvironment(engines: EngineEndpoints, logLevel: string): 
     AWS_ENDPOINT_URL_SQS: engines.sqsEndpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
-  for (const queue of localResources.queues) {
+  for (const queue of resources.queues) {
     const names = queueUrlVariables(queue);
     const url = engines.queueUrls[queue.name];
     const dlqUrl = engines.queueUrls[queue.deadLetter];

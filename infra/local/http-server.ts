@@ -8,7 +8,7 @@ import type { ApiHandler } from '../../lib/http/endpoint.js';
 import { errorReply } from '../../lib/http/error-responder.js';
 import type { HttpReply } from '../../lib/http/reply.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { findRoute } from '../../lib/http/route-match.js';
 import { randomIds } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';

@@ -6,11 +6,11 @@ import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { randomIds } from '../../lib/ids.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
-import { fallbackRoute, routes as routeTable } from '../routes.js';
-import { workers as workerTable, type WorkerDef } from '../workers.js';
+import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
+import { workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -156,11 +156,11 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
           return handler;
         };
     // Loaded up front: a broken handler module fails the start, not some later request.
-    await Promise.all([...routes, fallbackRoute].map((route) => loadHandler(route)));
+    await Promise.all([...routes, routeNotFoundRoute].map((route) => loadHandler(route)));
     const serve = async (cluster: RouteDef['cluster'], port: number): Promise<LocalHttpServer> => {
       const server = await startHttpServer({
         routes: routes.filter((r) => r.cluster === cluster),
-        fallback: fallbackRoute,
+        fallback: routeNotFoundRoute,
         port,
         host,
         logger,

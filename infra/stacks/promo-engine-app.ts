@@ -1,15 +1,15 @@
 import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import type { ClusterLabel, InfraConfig } from '../config.js';
 import { PipelineStack } from '../pipeline/pipeline-stack.js';
-import type { WorkerDef } from '../workers.js';
+import type { WorkerDef } from '../../lib/api/workers.js';
 import { addRegionStacks, type RegionInputs, type RegionStacks } from './region-stacks.js';
 
 export interface PromoEngineAppOptions {
   config: InfraConfig;
   routes: readonly RouteDef[];
-  fallbackRoute: RouteDef;
+  routeNotFoundRoute: RouteDef;
   workers: readonly WorkerDef[];
   /** Build only these clusters (default: all configured). */
   clusters?: readonly ClusterLabel[];
@@ -33,7 +33,7 @@ export function buildPromoEngineApp(app: App, options: PromoEngineAppOptions): P
   const wanted = new Set(options.clusters ?? config.clusters.map((c) => c.label));
   const inputs = new Map<ClusterLabel, RegionInputs>();
   for (const cluster of config.clusters) {
-    inputs.set(cluster.label, { config, cluster, routes: options.routes, fallbackRoute: options.fallbackRoute, workers: options.workers });
+    inputs.set(cluster.label, { config, cluster, routes: options.routes, routeNotFoundRoute: options.routeNotFoundRoute, workers: options.workers });
   }
 
   const regions = new Map<ClusterLabel, RegionStacks>();

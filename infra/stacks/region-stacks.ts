@@ -1,7 +1,7 @@
 import type { Construct } from 'constructs';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import type { ClusterConfig, InfraConfig } from '../config.js';
-import type { WorkerDef } from '../workers.js';
+import type { WorkerDef } from '../../lib/api/workers.js';
 import { StatefulStack } from './stateful-stack.js';
 import { StatelessStack } from './stateless-stack.js';
 
@@ -10,7 +10,7 @@ export interface RegionInputs {
   config: InfraConfig;
   cluster: ClusterConfig;
   routes: readonly RouteDef[];
-  fallbackRoute: RouteDef;
+  routeNotFoundRoute: RouteDef;
   workers: readonly WorkerDef[];
 }
 
@@ -50,7 +50,7 @@ export function addRegionStacks(scope: Construct, idPrefix: string, inputs: Regi
     config,
     stateful,
     routes: inputs.routes,
-    fallbackRoute: inputs.fallbackRoute,
+    routeNotFoundRoute: inputs.routeNotFoundRoute,
     workers: inputs.workers,
   });
   stateless.addStackDependency(stateful, "reads the table, bucket and queues");

@@ -8,8 +8,8 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDesign } from '../../lib/db/table.js';
 import type { ClusterConfig, InfraConfig } from '../config.js';
-import { localResources } from '../local/resources.js';
-import type { WorkerDef } from '../workers.js';
+import { resources } from '../../lib/api/resources.js';
+import type { WorkerDef } from '../../lib/api/workers.js';
 
 /** A queue with its dead-letter queue, keyed in `StatefulResources.queues` by its local name. */
 export interface QueuePair {
@@ -38,7 +38,7 @@ export const VISIBILITY_TIMEOUT_FACTOR = 6;
 /** `promo-engine-jobs` → `Jobs`: construct ids from the local queue names. */
 const idOf = (queueName: string): string =>
   queueName
-    .replace(new RegExp(`^${localResources.tableName}-`), '')
+    .replace(new RegExp(`^${resources.tableName}-`), '')
     .split(/[^A-Za-z0-9]+/)
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
@@ -108,7 +108,7 @@ export class StatefulStack extends Stack implements StatefulResources {
 
     const alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn) : null;
     const queues = new Map<string, QueuePair>();
-    for (const local of localResources.queues) {
+    for (const local of resources.queues) {
       const longest = Math.max(
         config.defaultWorkerTimeoutSeconds,
         ...workers.filter((w) => w.queue === local.name).map((w) => w.timeoutSeconds),

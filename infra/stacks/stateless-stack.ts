@@ -4,15 +4,14 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct } from 'constructs';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { ResourceNeeds, RouteDef } from '../../lib/api/route.js';
 import { type ClusterConfig, clusterHostNames, type InfraConfig } from '../config.js';
 import { HouseFunction } from '../constructs/house-function.js';
 import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
-import { queueUrlVariables } from '../local/handler-env.js';
-import { localResources } from '../local/resources.js';
-import type { WorkerDef } from '../workers.js';
+import { queueNamed, queueUrlVariables, resources } from '../../lib/api/resources.js';
+import type { WorkerDef } from '../../lib/api/workers.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -22,37 +21,12 @@ export interface StatelessStackProps extends StackProps {
   /** The route table (infra/routes.ts); every row becomes a route of one of the two APIs. */
   routes: readonly RouteDef[];
   /** Serves whatever no route matches, on both APIs. */
-  fallbackRoute: RouteDef;
+  routeNotFoundRoute: RouteDef;
   workers: readonly WorkerDef[];
 }
 
 /** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
 export const RATE_LIMIT_KEY_PATTERN = 'P#*#RATE#*';
-
-/** The queue export requests are put on; its workers write the files. */
-const EXPORT_QUEUE = localResources.queues[0].name;
-
-/** What a function may touch besides the table (`bucket` / `sendsTo` of RouteDef and WorkerDef). */
-export type ResourceNeeds = Pick<RouteDef, 'bucket' | 'sendsTo'>;
-
-/**
- * Only export-related handlers see the bucket and the queue: the download cluster (it serves
- * export files) reads the bucket, and endpoints under the `exports` scope also enqueue export
- * jobs. A route that states `bucket` / `sendsTo` gets exactly that instead.
- */
-export function resourceNeedsOfRoute(route: RouteDef): Required<ResourceNeeds> {
-  const own = route;
-  if (own.bucket !== undefined || own.sendsTo !== undefined) return { bucket: own.bucket ?? null, sendsTo: own.sendsTo ?? [] };
-  if (route.cluster === 'download') return { bucket: 'read', sendsTo: [] };
-  if (route.scope?.scopes.includes('exports')) return { bucket: 'read', sendsTo: [EXPORT_QUEUE] };
-  return { bucket: null, sendsTo: [] };
-}
-
-/** A worker reads its own queue through the event source; the bucket and other queues only when it states them. */
-export function resourceNeedsOfWorker(worker: WorkerDef): Required<ResourceNeeds> {
-  const own = worker;
-  return { bucket: own.bucket ?? null, sendsTo: own.sendsTo ?? [] };
-}
 
 const pascal = (name: string): string =>
   name
@@ -100,9 +74,9 @@ export class StatelessStack extends Stack {
       const api = route.cluster === 'download' ? this.downloadApi : this.api;
       api.addRoute(route, this.routeFunction(route));
     }
-    const fallback = this.routeFunction(props.fallbackRoute);
-    this.api.addRoute(props.fallbackRoute, fallback);
-    this.downloadApi.addRoute(props.fallbackRoute, fallback);
+    const fallback = this.routeFunction(props.routeNotFoundRoute);
+    this.api.addRoute(props.routeNotFoundRoute, fallback);
+    this.downloadApi.addRoute(props.routeNotFoundRoute, fallback);
 
     for (const worker of props.workers) this.addWorker(worker);
 
@@ -148,9 +122,7 @@ export class StatelessStack extends Stack {
         }),
       );
     }
-    this.grantResources(fn, resourceNeedsOfRoute(route));
-    // Export endpoints show `result.url` on this region's download cluster.
-    if (route.cluster === 'api' && route.scope?.scopes.includes('exports')) fn.addEnvironment('DOWNLOAD_BASE_URL', this.downloadApi.url);
+    this.grantResources(fn, route.needs);
     this.functions.set(route.operationId, fn);
     return fn;
   }
@@ -165,18 +137,18 @@ export class StatelessStack extends Stack {
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,
       description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
-      environment: { ...this.baseEnvironment(), [queueUrlVariables(localQueue(worker.queue)).queue]: pair.queue.queueUrl },
+      environment: { ...this.baseEnvironment(), [queueUrlVariables(queueNamed(worker.queue)).queue]: pair.queue.queueUrl },
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logRetentionDays: config.logRetentionDays,
     });
     grantTableAccess(stateful.table, fn, 'write');
-    this.grantResources(fn, resourceNeedsOfWorker(worker));
+    this.grantResources(fn, worker.needs);
     fn.addEventSource(new SqsEventSource(pair.queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
     this.functions.set(`worker:${worker.name}`, fn);
   }
 
-  private grantResources(fn: HouseFunction, needs: Required<ResourceNeeds>): void {
+  private grantResources(fn: HouseFunction, needs: ResourceNeeds): void {
     const { stateful } = this.props;
     if (needs.bucket) {
       const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
@@ -195,8 +167,10 @@ export class StatelessStack extends Stack {
       const pair = stateful.queues.get(name);
       if (!pair) throw new Error(`${fn.handlerFile} sends to ${name}, which the stateful stack does not define`);
       pair.queue.grantSendMessages(fn);
-      fn.addEnvironment(queueUrlVariables(localQueue(name)).queue, pair.queue.queueUrl);
+      fn.addEnvironment(queueUrlVariables(queueNamed(name)).queue, pair.queue.queueUrl);
     }
+    // Export replies show `result.url` on this region's download cluster.
+    if (needs.env.includes('DOWNLOAD_BASE_URL')) fn.addEnvironment('DOWNLOAD_BASE_URL', this.downloadApi.url);
   }
 
   /** Certificates and zone for the custom domains, or null when no domain is configured. */
@@ -224,10 +198,4 @@ interface DomainSetting {
   hostName: string;
   certificate: ICertificate;
   zone: IHostedZone;
-}
-
-function localQueue(name: string): (typeof localResources.queues)[number] {
-  const queue = localResources.queues.find((q) => q.name === name);
-  if (!queue) throw new Error(`Unknown queue ${name}`);
-  return queue;
 }

@@ -2,7 +2,7 @@ import * as z from '../zod.js';
 import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
-import { eventName } from '../event-schemas/event-schema.schema.js';
+import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 
 /** Events Voucherify itself raises; earning rules on them need orders, segments or tiers (not built). */
 export const BUILT_IN_EVENTS = [

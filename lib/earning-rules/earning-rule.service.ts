@@ -1,9 +1,9 @@
 import { camelize } from '../case.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError, InvalidPayloadError, NotFoundError } from '../errors.js';
-import { requireEventSchema } from '../event-schemas/event-schema.service.js';
+import { requireEventSchema } from '../custom-event-schemas/event-schema.service.js';
 import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
-import { findLoyaltyCampaign } from '../loyalty/loyalty.service.js';
+import { findLoyaltyCampaign } from '../loyalties/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
 import { earningRuleItems, getEarningRules, type EarningRuleRef } from './earning-rule.repo.js';
@@ -21,7 +21,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
  *   InvalidPayloadError (a built-in event, a schema id of another event, dates out of order),
  *   IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function createEarningRules(
+export async function createEarningRule(
   deps: Deps,
   projectId: string,
   campaignRef: string,

@@ -1,5 +1,5 @@
 import type { Camelize } from '../case.js';
-import type { ExpirationRules } from '../loyalty/expiration.js';
+import type { ExpirationRules } from '../loyalties/expiration.js';
 import type { EarningRuleInput } from './earning-rule.schema.js';
 
 export type EarningRuleLoyalty = Camelize<EarningRuleInput['loyalty']>;

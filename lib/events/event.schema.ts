@@ -2,7 +2,7 @@ import * as z from '../zod.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { storableNumbers } from '../db/storable.js';
 import { customerInput, simpleCustomerReplySchema } from '../customers/customer.schema.js';
-import { eventName } from '../event-schemas/event-schema.schema.js';
+import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 
 const code = z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000));
 

@@ -1,11 +1,11 @@
 import { upsertCustomer } from '../customers/customer.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError, NotFoundError } from '../errors.js';
-import { requireEventSchema, validateEventMetadata } from '../event-schemas/event-schema.service.js';
+import { requireEventSchema, validateEventMetadata } from '../custom-event-schemas/event-schema.service.js';
 import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
-import { planEarning } from '../loyalty/loyalty-earning.js';
-import { MAX_BUCKET_WRITES, prepareCardChange } from '../loyalty/loyalty.service.js';
-import type { PointsBucket } from '../loyalty/points-bucket.js';
+import { planEarning } from '../loyalties/loyalty-earning.js';
+import { MAX_BUCKET_WRITES, prepareCardChange } from '../loyalties/loyalty.service.js';
+import type { PointsBucket } from '../loyalties/points-bucket.js';
 import { RefereeRewardIssuer } from '../referrals/referee-reward-issuer.js';
 import { conversionItems, planReferral } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';

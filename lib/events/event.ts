@@ -10,7 +10,7 @@ export interface CustomEvent {
   metadata: Record<string, unknown>;
   /** A referral conversion claimed by the event (lib/referrals: the conversion and the referee reward commit with the event). */
   referral: { code: string; referrerId: string | null } | null;
-  /** The loyalty card the event is attributed to; its program's earning rules add points (lib/loyalty/loyalty-earning.ts). */
+  /** The loyalty card the event is attributed to; its program's earning rules add points (lib/loyalties/loyalty-earning.ts). */
   loyalty: { code: string } | null;
   /** The Idempotency-Key the event was sent with, if any. */
   idempotencyKey: string | null;

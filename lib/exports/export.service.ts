@@ -81,7 +81,7 @@ export async function getExportWithUrl(deps: Deps, projectId: string, exportId: 
  * 401, so a caller cannot tell an unknown export from a bad token.
  * @throws UnauthorizedError.
  */
-export async function resolveExportDownload(deps: Deps & { files: ExportFileLinks }, exportId: string, token: string): Promise<string> {
+export async function downloadExport(deps: Deps & { files: ExportFileLinks }, exportId: string, token: string): Promise<string> {
   const claims = readDownloadToken(token);
   if (!claims || !EXPORT_ID.test(exportId)) throw new UnauthorizedError('Invalid or expired download token');
   const now = deps.clock.now();

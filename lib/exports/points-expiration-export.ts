@@ -1,5 +1,5 @@
-import type { PointsBucket } from '../loyalty/points-bucket.js';
-import { campaignBucketPages } from '../loyalty/points-bucket.repo.js';
+import type { PointsBucket } from '../loyalties/points-bucket.js';
+import { campaignBucketPages } from '../loyalties/points-bucket.repo.js';
 import type { Runtime } from '../runtime.js';
 import { csvRow } from './csv.js';
 import type { Export, PointsExpirationField } from './export.js';

@@ -12,7 +12,7 @@ import { idempotencyScopeOf, runOnce } from './idempotency.js';
 import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from './rate-limit.js';
 import type { HttpReply } from './reply.js';
 import { headerOf, parseBody, parseQuery } from './request.js';
-import { idempotencyModeOf, type RouteDef } from './route.js';
+import { idempotencyModeOf, type RouteDef } from '../api/route.js';
 import { validate } from './validate.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidJsonError, InvalidPayloadError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
 import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../api/route.js';
 
 /** Largest request body accepted (API Gateway's own limit is 10 MB; no endpoint needs more than this). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../api/route.js';
 
 export interface RouteMatch {
   route: RouteDef;

@@ -57,7 +57,7 @@ export function resolveTokenScopes(requested: string | undefined, permissions: S
  * revision, so N concurrent requests with K free slots yield exactly min(N, K) tokens.
  * @throws BadRequestError (grant type, scope), TooManyTokensError (cap), ConflictRetryError (lost races).
  */
-export async function issueToken(
+export async function generateOauthToken(
   deps: Deps,
   principal: Principal,
   request: { grantType: string; scope: string | undefined },
@@ -109,7 +109,7 @@ function toReply(accessToken: string, token: OAuthToken, now: number): TokenRepl
  * Describes a token of the caller's project. Unknown, expired, foreign and revoked (key blocked
  * or deleted) tokens are all simply inactive: the reply then carries `active: false` and nothing else.
  */
-export async function introspectToken(deps: Deps, principal: Principal, accessToken: string): Promise<IntrospectionReply> {
+export async function introspectOauthToken(deps: Deps, principal: Principal, accessToken: string): Promise<IntrospectionReply> {
   const token = await getToken(deps, hashSecret(accessToken));
   const now = toEpochSeconds(deps.clock.now());
   if (!token || token.projectId !== principal.projectId || !isLive(token, now)) return { active: false };

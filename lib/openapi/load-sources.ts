@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EndpointSchemas } from '../http/endpoint.js';
-import type { RouteDef } from '../http/route.js';
+import type { RouteDef } from '../api/route.js';
 import type { OperationSource } from './openapi-document.js';
 
 /**

@@ -1,8 +1,7 @@
 import * as z from '../zod.js';
 import type { EndpointSchemas } from '../http/endpoint.js';
-import { idempotencyModeOf, type RouteDef } from '../http/route.js';
+import { idempotencyModeOf, type RouteDef, type SuccessReply } from '../api/route.js';
 import { isRecord, type JsonSchema, replyComponents, requestJsonSchema } from './json-schema.js';
-import { operationDocs, type SuccessReply } from './operations.js';
 import { replySchemas } from './reply-schemas.js';
 
 /** The interface version the spec labels (Versioning 2). */
@@ -73,7 +72,7 @@ export function documentPaths(routes: readonly RouteDef[]): Map<RouteDef, { path
 /**
  * The error statuses an operation can answer: those of its kind (validation, an unavailable
  * database, credentials and the project's rate limit, lookups by path, body parsing, idempotency
- * keys), plus those its domain raises (operations.ts).
+ * keys), plus those its domain raises (the row's `errors`).
  */
 export function errorStatusesOf(route: RouteDef, extra: readonly number[] = []): number[] {
   const statuses = new Set<number>([400, 500, 503, ...extra]);
@@ -175,19 +174,18 @@ function successResponse(route: RouteDef, reply: SuccessReply): JsonSchema {
 
 function operationOf(source: OperationSource, renames: Map<string, string>, options: DocumentOptions): JsonSchema {
   const { route } = source;
-  const doc = operationDocs[route.operationId];
-  if (!doc) throw new Error(`${route.operationId}: no entry in lib/openapi/operations.ts`);
+  if (route.success.length === 0) throw new Error(`${route.operationId}: its row declares no success reply`);
   const responses: JsonSchema = {};
-  for (const reply of doc.success) responses[String(reply.status)] = successResponse(route, reply);
-  for (const status of errorStatusesOf(route, doc.errors)) responses[String(status)] = responseRef(status);
+  for (const reply of route.success) responses[String(reply.status)] = successResponse(route, reply);
+  for (const status of errorStatusesOf(route, route.errors)) responses[String(status)] = responseRef(status);
   const body = requestBodyOf(source);
   const parameters = parametersOf(source, renames);
   const scopes = scopesOf(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(doc.description ? { description: doc.description } : {}),
-    tags: [doc.tag],
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
     ...(route.cluster === 'download' ? { servers: downloadServers(options) } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
@@ -272,7 +270,7 @@ function sortedKeys<T extends JsonSchema>(value: T): T {
 /**
  * Builds the OpenAPI 3.1 document of the API from the route table, each handler's request
  * schemas and the reply schemas (lib/openapi/reply-schemas.ts). Deterministic: the same inputs
- * give the same JSON text. Throws when a route has no operations.ts entry or a path parameter
+ * give the same JSON text. Throws when a route declares no success reply or a path parameter
  * has no schema.
  */
 export function buildOpenApiDocument(sources: readonly OperationSource[], options: DocumentOptions): JsonSchema {
@@ -284,7 +282,7 @@ export function buildOpenApiDocument(sources: readonly OperationSource[], option
     const item = (paths[at.path] ??= {});
     item[source.route.method.toLowerCase()] = operationOf(source, at.renames, options);
   }
-  const tags = [...new Set(sources.map((s) => operationDocs[s.route.operationId]?.tag).filter((t): t is string => !!t))].sort();
+  const tags = [...new Set(sources.map((s) => s.route.tag))].sort();
   return {
     openapi: '3.1.0',
     info: {

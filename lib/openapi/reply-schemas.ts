@@ -5,11 +5,11 @@ import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema 
 import { categoryReplySchema } from '../categories/category.reply.js';
 import { simpleCustomerReplySchema } from '../customers/customer.schema.js';
 import { earningRuleReplySchema } from '../earning-rules/earning-rule.schema.js';
-import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../event-schemas/event-schema.schema.js';
+import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.schema.js';
 import { eventReplySchema } from '../events/event.schema.js';
 import { exportReplySchema } from '../exports/export.schema.js';
 import { errorReplySchema } from '../http/error.reply.js';
-import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalty/loyalty.schema.js';
+import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.schema.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.schema.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.schema.js';
 import { campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';

@@ -19,7 +19,7 @@ export function decompressDocument(base64: string): string {
 let parsed: unknown;
 
 /** The committed OpenAPI document (docs/openapi.json), decompressed once per container. */
-export function openApiDocument(): unknown {
+export function getOpenapiDocument(): unknown {
   parsed ??= JSON.parse(decompressDocument(compressedOpenApiDocument)) as unknown;
   return parsed;
 }

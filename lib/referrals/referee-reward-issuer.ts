@@ -2,10 +2,10 @@
 // brings voucher publication and loyalty planning into a bundle.
 import type { TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, NotFoundError } from '../errors.js';
-import { expiryOf, todayOf } from '../loyalty/expiration.js';
-import { planChange } from '../loyalty/loyalty-card.js';
-import { newBucket, type PointsBucket } from '../loyalty/points-bucket.js';
-import { bucketItem } from '../loyalty/points-bucket.repo.js';
+import { expiryOf, todayOf } from '../loyalties/expiration.js';
+import { planChange } from '../loyalties/loyalty-card.js';
+import { newBucket, type PointsBucket } from '../loyalties/points-bucket.js';
+import { bucketItem } from '../loyalties/points-bucket.repo.js';
 import type { Runtime } from '../runtime.js';
 import { CodeSampler } from '../vouchers/code-generator.js';
 import type { Voucher } from '../vouchers/voucher.js';

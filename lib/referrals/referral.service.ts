@@ -4,7 +4,7 @@ import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo
 import type { CustomerInput } from '../customers/customer.schema.js';
 import type { TransactItem } from '../db/transact.js';
 import { BadRequestError, InvalidCampaignError, InvalidPayloadError, InvalidVoucherError, NotFoundError, ReferrerNotPermittedError } from '../errors.js';
-import { findEventSchema } from '../event-schemas/event-schema.service.js';
+import { getCustomEventSchema } from '../custom-event-schemas/event-schema.service.js';
 import type { CustomEvent } from '../events/event.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
@@ -45,7 +45,7 @@ async function resolveConversionEvent(deps: Deps, projectId: string, program: Re
   if (ref === undefined) {
     throw new InvalidPayloadError('Property .referral_program.custom_event (id or name) is required when conversion_event_type is custom_event');
   }
-  const schema = await findEventSchema(deps, projectId, ref);
+  const schema = await getCustomEventSchema(deps, projectId, ref);
   if (program.customEvent?.name !== undefined && program.customEvent.name !== schema.name) {
     throw new InvalidPayloadError(`Property .referral_program.custom_event.name ${program.customEvent.name} is not the name of custom event ${ref}`);
   }

@@ -92,7 +92,7 @@ export async function getReward(deps: Pick<Runtime, 'ddb' | 'tableName'>, projec
  * @throws NotFoundError (reward, campaign), InvalidCampaignError (not a loyalty program),
  *   DuplicateError (the reward is already on the campaign; resource_id = that assignment).
  */
-export async function assignReward(deps: Deps, projectId: string, rewardId: string, body: CreateRewardAssignmentBody): Promise<RewardAssignment> {
+export async function createRewardAssignment(deps: Deps, projectId: string, rewardId: string, body: CreateRewardAssignmentBody): Promise<RewardAssignment> {
   // Both reads at once; an unknown reward is reported before an unknown campaign.
   const [rewardRead, campaignRead] = await Promise.allSettled([repo.getReward(deps, projectId, rewardId), findCampaign(deps, projectId, body.campaign)]);
   if (rewardRead.status === 'rejected') throw rewardRead.reason;

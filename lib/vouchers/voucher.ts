@@ -17,11 +17,11 @@ export interface LoyaltyCard {
   expiredPoints: number;
   subtractedPoints: number;
   /**
-   * Points held in ACTIVE buckets (lib/loyalty); the rest of `balance` was given without a bucket
+   * Points held in ACTIVE buckets (lib/loyalties); the rest of `balance` was given without a bucket
    * (a new card's starting points) and never expires. Absent = 0.
    */
   bucketedPoints?: number;
-  /** Raised by every points change; the optimistic lock of lib/loyalty. Absent = 0. */
+  /** Raised by every points change; the optimistic lock of lib/loyalties. Absent = 0. */
   revision?: number;
 }
 

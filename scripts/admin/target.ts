@@ -1,5 +1,5 @@
 import { startDynamoOnly } from '../../infra/local/engines.js';
-import { localResources } from '../../infra/local/resources.js';
+import { resources } from '../../lib/api/resources.js';
 import { dataDirFrom, runningRuntime } from '../../infra/local/runtime-file.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
@@ -55,8 +55,8 @@ export function targetSpecOf(flags: TargetFlags, env: NodeJS.ProcessEnv): Target
     return {
       kind: 'endpoint',
       endpoint: flags.endpoint,
-      tableName: flags.table || localResources.tableName,
-      region: flags.region || localResources.region,
+      tableName: flags.table || resources.tableName,
+      region: flags.region || resources.region,
     };
   }
   if (flags.stage !== undefined) {

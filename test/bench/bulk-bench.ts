@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { makeHandler as makeAddVouchers } from '../../functions/campaigns/add-campaign-vouchers.js';
+import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
 import { makeHandler as makeJobsWorker } from '../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
-import { addCampaignVouchersRoute, createCampaignRoute } from '../../infra/routes.js';
+import { addVouchersToCampaignRoute, createCampaignRoute } from '../../lib/api/routes.js';
 import { getAsyncAction, insertAsyncAction, progressItem, startAsyncAction } from '../../lib/async-actions/async-action.repo.js';
 import type { AsyncAction } from '../../lib/async-actions/async-action.js';
 import { createDocumentClient } from '../../lib/db/client.js';
@@ -69,7 +69,7 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
 
   const target = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Bulk target') });
   const floorCampaign = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Bulk floor') });
-  const sample = await invokeOk(addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${floorCampaign.id as string}/vouchers`, headers, json: {} });
+  const sample = await invokeOk(addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${floorCampaign.id as string}/vouchers`, headers, json: {} });
   const template = await getVoucherByCode(runtime, p, sample.code as string);
   if (!template) throw new Error('template voucher not found');
   const now = new Date().toISOString();
@@ -101,7 +101,7 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
 
   ctx.progress(`4. POST /v1/campaigns/{id}/vouchers?vouchers_count=${count}, then the jobs worker runs the job`);
   const [requestMs, accepted] = await timed(() =>
-    invokeOk(addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${target.id as string}/vouchers`, query: `vouchers_count=${count}`, headers, json: {} }, 202),
+    invokeOk(addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${target.id as string}/vouchers`, query: `vouchers_count=${count}`, headers, json: {} }, 202),
   );
   const job = jobs.sent.splice(0)[0];
   if (!job) throw new Error('no job was enqueued');

@@ -5,7 +5,7 @@ import type { Engines } from '../../infra/local/engines.js';
 import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { matchPath } from '../../lib/http/route-match.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';

@@ -1,5 +1,5 @@
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
-import { listCampaignsRoute } from '../../infra/routes.js';
+import { listCampaignsRoute } from '../../lib/api/routes.js';
 import { campaignCounterItem, campaignItem, listEntryItem } from '../../lib/campaigns/campaign.repo.js';
 import { seededCampaign } from '../support/seeded-campaigns.js';
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { makeHandler as makeCreateToken } from '../../functions/oauth/create-oauth-token.js';
-import { createOAuthTokenRoute } from '../../infra/routes.js';
+import { makeHandler as makeCreateToken } from '../../functions/oauth/generate-oauth-token.js';
+import { generateOauthTokenRoute } from '../../lib/api/routes.js';
 import { authenticateKeyPair, authenticateToken } from '../../lib/auth/authenticate.js';
 import { keys } from '../../lib/db/keys.js';
 import { type BenchContext, benchRuntime, interleaved, invokeOk, keyPairHeaders, newBenchProject, recordCommands } from './context.js';
@@ -18,7 +18,7 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
   const runs = ctx.options.quick ? 60 : 300;
   const warmup = 10;
   const getOne = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(pair.app_id), ConsistentRead: true }));
-  const issue = () => invokeOk(handler, createOAuthTokenRoute, { path: '/v1/oauth/token', headers, form: { grant_type: 'client_credentials' } });
+  const issue = () => invokeOk(handler, generateOauthTokenRoute, { path: '/v1/oauth/token', headers, form: { grant_type: 'client_credentials' } });
 
   ctx.progress(`7. what one token request reads (recorded SDK calls)`);
   const recorder = recordCommands(runtime);

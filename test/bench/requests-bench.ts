@@ -1,28 +1,28 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeHandler as makeGetAsyncAction } from '../../functions/async-actions/get-async-action.js';
 import { makeHandler as makeListBin } from '../../functions/bin/list-bin-entries.js';
-import { makeHandler as makeAddVouchers } from '../../functions/campaigns/add-campaign-vouchers.js';
+import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
 import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-campaign.js';
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
 import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
 import { startLocal } from '../../infra/local/start-local.js';
 import {
-  addCampaignVouchersRoute,
+  addVouchersToCampaignRoute,
   createCampaignRoute,
   getAsyncActionRoute,
   getCampaignRoute,
   getVoucherRoute,
   listBinEntriesRoute,
   listCampaignsRoute,
-} from '../../infra/routes.js';
+} from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { campaignCounterItem, campaignItem, getCampaignCounter, listEntryItem } from '../../lib/campaigns/campaign.repo.js';
 import type { Campaign } from '../../lib/campaigns/campaign.js';
 import { tableDesign } from '../../lib/db/table.js';
 import { keys } from '../../lib/db/keys.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
 import { silentLogger } from '../../lib/logger.js';
 import type { Runtime } from '../../lib/runtime.js';
@@ -89,9 +89,9 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
   const campaign = await invokeOk(h.createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Requests') });
   const campaignId = campaign.id as string;
   for (let i = 0; i < 30; i += 1) await invokeOk(h.createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody(`Filler ${i}`) });
-  const voucher = await invokeOk(h.addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} });
+  const voucher = await invokeOk(h.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} });
   const code = voucher.code as string;
-  const action = await invokeOk(h.addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, query: 'vouchers_count=5', headers, json: {} }, 202);
+  const action = await invokeOk(h.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, query: 'vouchers_count=5', headers, json: {} }, 202);
   const actionId = action.async_action_id as string;
   const domainVoucher = await getVoucherByCode(runtime, p, code);
   if (!domainVoucher) throw new Error('seeded voucher not found');
@@ -197,7 +197,7 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
     },
     {
       label: 'POST /v1/campaigns/{id}/vouchers (1 generated)',
-      route: addCampaignVouchersRoute,
+      route: addVouchersToCampaignRoute,
       handler: h.addVouchers,
       request: () => ({ path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} }),
       floorCalls: 'Get key → Get campaign ‖ Get name → Transact(voucher, id ref, count)',

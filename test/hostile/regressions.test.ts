@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCampaignRoute, createRewardRoute, trackCustomEventRoute } from '../../infra/routes.js';
+import { createCampaignRoute, createRewardRoute, trackCustomEventRoute } from '../../lib/api/routes.js';
 import { campaignBodies } from '../support/api.js';
 import { nested } from '../support/hostile/arbitraries.js';
 import { contractViolation, invokeRaw, loadRoute, handlerFor, defaultExtras, routeClient } from '../support/hostile/route-harness.js';

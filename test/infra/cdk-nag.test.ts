@@ -4,9 +4,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
-import { localResources } from '../../infra/local/resources.js';
-import { fallbackRoute, routes } from '../../infra/routes.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import { resources } from '../../lib/api/resources.js';
+import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { buildTestApp, testApp, withDomain } from './infra-support.js';
 
 /** cdk-nag's unacknowledged findings under `scope`, one line per rule and resource. */
@@ -37,15 +37,16 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('finds nothing unacknowledged once download and export routes, a worker and custom domains exist', () => {
     const later: RouteDef[] = [
-      { ...fallbackRoute, operationId: 'download-fixture', method: 'GET', path: '/v1/exports/{id}', handler: 'functions/oauth/introspect-oauth-token.ts', cluster: 'download' },
+      { ...routeNotFoundRoute, operationId: 'download-fixture', method: 'GET', path: '/v1/exports/{id}', handler: 'functions/oauth/introspect-oauth-token.ts', cluster: 'download', needs: { bucket: 'read', sendsTo: [], env: [] } },
       {
-        ...fallbackRoute,
+        ...routeNotFoundRoute,
         operationId: 'export-fixture',
         method: 'POST',
         path: '/v1/exports',
-        handler: 'functions/oauth/create-oauth-token.ts',
+        handler: 'functions/oauth/generate-oauth-token.ts',
         access: 'write',
         scope: { side: 'server', scopes: ['exports'] },
+        needs: { bucket: 'read', sendsTo: [resources.queues[0].name], env: ['DOWNLOAD_BASE_URL'] },
       },
     ];
     const { app } = buildTestApp({
@@ -56,12 +57,12 @@ describe('cdk-nag AwsSolutions', () => {
       workers: [
         {
           name: 'export-worker-fixture',
-          queue: localResources.queues[0].name,
-          handler: 'functions/system/route-not-found.ts',
+          queue: resources.queues[0].name,
+          handler: 'functions/http/route-not-found.ts',
           batchSize: 10,
           timeoutSeconds: 60,
           summary: 'fixture',
-          bucket: 'write',
+          needs: { bucket: 'write', sendsTo: [], env: [] },
         } as never,
       ],
     });

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { infraConfig, type InfraConfig } from '../../infra/config.js';
-import { fallbackRoute, routes } from '../../infra/routes.js';
+import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { buildPromoEngineApp, type PromoEngineApp, type PromoEngineAppOptions } from '../../infra/stacks/promo-engine-app.js';
-import { workers } from '../../infra/workers.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import { workers } from '../../lib/api/workers.js';
+import type { RouteDef } from '../../lib/api/route.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -30,7 +30,7 @@ export function testApp(): App {
 /** The real app (routes, workers, config), with options overridden. */
 export function buildTestApp(overrides: Partial<PromoEngineAppOptions> = {}): { app: App; built: PromoEngineApp } {
   const app = testApp();
-  const built = buildPromoEngineApp(app, { config: infraConfig, routes, fallbackRoute, workers, ...overrides });
+  const built = buildPromoEngineApp(app, { config: infraConfig, routes, routeNotFoundRoute, workers, ...overrides });
   return { app, built };
 }
 

@@ -1,8 +1,8 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
-import { localResources } from '../../infra/local/resources.js';
-import type { WorkerDef } from '../../infra/workers.js';
+import { resources } from '../../lib/api/resources.js';
+import type { WorkerDef } from '../../lib/api/workers.js';
 import { tableDesign } from '../../lib/db/table.js';
 import { buildTestApp } from './infra-support.js';
 
@@ -91,7 +91,7 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
   });
 
   it('gives each job queue a dead-letter queue after maxReceiveCount deliveries, SSE and SSL only', () => {
-    for (const local of localResources.queues) {
+    for (const local of resources.queues) {
       const pair = stacks.stateful.queues.get(local.name);
       expect(pair, local.name).toBeDefined();
       template.hasResourceProperties('AWS::SQS::Queue', {
@@ -102,7 +102,7 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
         SqsManagedSseEnabled: true,
       });
     }
-    expect(localResources.queues.every((q) => q.maxReceiveCount === 3)).toBe(true);
+    expect(resources.queues.every((q) => q.maxReceiveCount === 3)).toBe(true);
     const queues = template.findResources('AWS::SQS::Queue');
     for (const id of Object.keys(queues)) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
@@ -116,14 +116,14 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
 
   it('sets each queue\'s visibility timeout to at least 6x the worker timeout', () => {
     const queues = Object.values(template.findResources('AWS::SQS::Queue')).filter((q) => q.Properties.RedrivePolicy);
-    expect(queues).toHaveLength(localResources.queues.length);
+    expect(queues).toHaveLength(resources.queues.length);
     for (const queue of queues) {
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * infraConfig.defaultWorkerTimeoutSeconds);
     }
   });
 
   it('alarms as soon as one message waits in a dead-letter queue', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', localResources.queues.length);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', resources.queues.length);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Namespace: 'AWS/SQS',
@@ -139,11 +139,12 @@ describe('stateful stack with a slow worker', () => {
   it('raises the queue\'s visibility timeout to 6x that worker\'s timeout', () => {
     const slow: WorkerDef = {
       name: 'slow-export',
-      queue: localResources.queues[0].name,
-      handler: 'functions/system/route-not-found.ts',
+      queue: resources.queues[0].name,
+      handler: 'functions/http/route-not-found.ts',
       batchSize: 1,
       timeoutSeconds: 300,
       summary: 'a worker slower than the default',
+      needs: { bucket: null, sendsTo: [], env: [] },
     };
     const { built: withSlow } = buildTestApp({ pipeline: false, nag: false, clusters: ['api'], workers: [slow] });
     const stack = withSlow.regions.get('api')?.stateful;

@@ -1,11 +1,11 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
-import { localResources } from '../../infra/local/resources.js';
-import { fallbackRoute, routes } from '../../infra/routes.js';
+import { resources } from '../../lib/api/resources.js';
+import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
-import { workers, type WorkerDef } from '../../infra/workers.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import { workers, type WorkerDef } from '../../lib/api/workers.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import {
   allowedActions,
   apiNamed,
@@ -29,7 +29,7 @@ const isRateLimitCounterGrant = (statement: PolicyStatementJson & { Condition?: 
 /** Route key → handler file, each key once: what an API must serve. */
 const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
   ...rows.map((r): [string, string] => [routeKeyOf(r), r.handler]),
-  ['$default', fallbackRoute.handler],
+  ['$default', routeNotFoundRoute.handler],
 ];
 
 describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
@@ -52,7 +52,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   });
 
   it('builds one function per route and per worker with the house defaults', () => {
-    for (const route of [...routes, fallbackRoute]) functionOfHandler(template, route.handler);
+    for (const route of [...routes, routeNotFoundRoute]) functionOfHandler(template, route.handler);
     template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length);
     const functions = template.findResources('AWS::Lambda::Function');
     for (const [id, fn] of Object.entries(functions)) {
@@ -71,7 +71,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   });
 
   it('gives read-only routes no way to write to the table but their rate-limit counters, and writers the write actions', () => {
-    for (const route of [...routes, fallbackRoute]) {
+    for (const route of [...routes, routeNotFoundRoute]) {
       const all = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
       const counters = all.filter(isRateLimitCounterGrant);
       const statements = all.filter((s) => !isRateLimitCounterGrant(s));
@@ -98,9 +98,9 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   });
 
   it('keeps the bucket and queues away from routes that are not export-related, and lets the enqueuing ones only send', () => {
-    for (const route of [...routes, fallbackRoute].filter((r) => r.cluster === 'api' && !r.scope?.scopes.includes('exports'))) {
+    for (const route of [...routes, routeNotFoundRoute].filter((r) => r.cluster === 'api' && !r.scope?.scopes.includes('exports'))) {
       const statements = roleStatementsOfFunction(template, functionOfHandler(template, route.handler));
-      const expected = route.sendsTo?.length ? ['sqs:SendMessage'] : [];
+      const expected = route.needs.sendsTo.length ? ['sqs:SendMessage'] : [];
       expect(allowedActions(statements, ['s3:GetObject', 's3:PutObject', 'sqs:SendMessage', 'sqs:ReceiveMessage']), route.handler).toEqual(expected);
     }
   });
@@ -111,7 +111,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       expect(allowedActions(statements, ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage', 's3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']), worker.handler).toEqual([
         'sqs:ReceiveMessage',
         'sqs:DeleteMessage',
-        ...(worker.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : worker.bucket === 'read' ? ['s3:GetObject'] : []),
+        ...(worker.needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : worker.needs.bucket === 'read' ? ['s3:GetObject'] : []),
       ]);
       expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
     }
@@ -149,40 +149,43 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
 
 describe('rows that arrive later', () => {
   const downloadRoute: RouteDef = {
-    ...fallbackRoute,
+    ...routeNotFoundRoute,
     operationId: 'download-export-fixture',
     method: 'GET',
     path: '/v1/exports/{exportId}',
     handler: 'functions/oauth/introspect-oauth-token.ts',
     cluster: 'download',
     access: 'read',
+    needs: { bucket: 'read', sendsTo: [], env: [] },
   };
   const exportRoute: RouteDef = {
-    ...fallbackRoute,
+    ...routeNotFoundRoute,
     operationId: 'create-export-fixture',
     method: 'POST',
     path: '/v1/exports',
-    handler: 'functions/oauth/create-oauth-token.ts',
+    handler: 'functions/oauth/generate-oauth-token.ts',
     cluster: 'api',
     access: 'write',
     scope: { side: 'server', scopes: ['exports'] },
+    needs: { bucket: 'read', sendsTo: [resources.queues[0].name], env: [] },
   };
   const bulkRoute = {
-    ...fallbackRoute,
+    ...routeNotFoundRoute,
     operationId: 'bulk-fixture',
     method: 'POST',
     path: '/v1/bulk-fixture',
-    handler: 'functions/system/route-not-found.ts',
+    handler: 'functions/http/route-not-found.ts',
     access: 'write',
-    sendsTo: [localResources.queues[0].name],
+    needs: { bucket: null, sendsTo: [resources.queues[0].name], env: [] },
   } as RouteDef;
   const worker: WorkerDef = {
     name: 'export-fixture',
-    queue: localResources.queues[0].name,
-    handler: 'functions/system/route-not-found.ts',
+    queue: resources.queues[0].name,
+    handler: 'functions/http/route-not-found.ts',
     batchSize: 5,
     timeoutSeconds: 60,
     summary: 'fixture worker',
+    needs: { bucket: null, sendsTo: [], env: [] },
   };
   const { built: later } = buildTestApp({
     pipeline: false,
@@ -255,7 +258,7 @@ describe('rows that arrive later', () => {
           config: infraConfig,
           stateful,
           routes,
-          fallbackRoute,
+          routeNotFoundRoute,
           workers: [tooSlow],
         }),
     ).toThrow(/visibility timeout/);

@@ -1,6 +1,6 @@
 import { makeHandler as makeGetAsyncAction } from '../../functions/async-actions/get-async-action.js';
 import { makeHandler as makeListBin } from '../../functions/bin/list-bin-entries.js';
-import { makeHandler as makeAddVouchers } from '../../functions/campaigns/add-campaign-vouchers.js';
+import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
 import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-campaign.js';
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
@@ -10,7 +10,7 @@ import { makeHandler as makeVoucherWorker } from '../../functions/workers/jobs-w
 import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
 import {
-  addCampaignVouchersRoute,
+  addVouchersToCampaignRoute,
   createCampaignRoute,
   deleteVoucherRoute,
   getAsyncActionRoute,
@@ -18,11 +18,11 @@ import {
   getVoucherRoute,
   listBinEntriesRoute,
   listCampaignsRoute,
-} from '../../infra/routes.js';
+} from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { matchPath } from '../../lib/http/route-match.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { call, type CallOptions, type Reply } from './invoke.js';
@@ -81,7 +81,7 @@ export function campaignApi(runtime: Runtime, pair: IssuedKeyPair, jobs: JobQueu
     getCampaign: (ref: string, headers = auth) =>
       callRoute(handlers.getCampaign, getCampaignRoute, { path: `/v1/campaigns/${enc(ref)}`, headers }),
     addVoucher: (ref: string, json: unknown = {}, query = '', headers = auth) =>
-      callRoute(handlers.addVouchers, addCampaignVouchersRoute, { path: `/v1/campaigns/${enc(ref)}/vouchers`, json, query, headers }),
+      callRoute(handlers.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${enc(ref)}/vouchers`, json, query, headers }),
     getVoucher: (code: string, headers = auth) =>
       callRoute(handlers.getVoucher, getVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, headers }),
     deleteVoucher: (code: string, query = '', headers = auth) =>

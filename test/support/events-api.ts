@@ -2,7 +2,7 @@ import { makeHandler as makeCreateSchema } from '../../functions/custom-event-sc
 import { makeHandler as makeGetSchema } from '../../functions/custom-event-schemas/get-custom-event-schema.js';
 import { makeHandler as makeListSchemas } from '../../functions/custom-event-schemas/list-custom-event-schemas.js';
 import { makeHandler as makeTrackEvent } from '../../functions/events/track-custom-event.js';
-import { createCustomEventSchemaRoute, getCustomEventSchemaRoute, listCustomEventSchemasRoute, trackCustomEventRoute } from '../../infra/routes.js';
+import { createCustomEventSchemaRoute, getCustomEventSchemaRoute, listCustomEventSchemasRoute, trackCustomEventRoute } from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { callRoute } from './api.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../infra/local/api-gateway-event.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import type { RouteDef } from '../../lib/api/route.js';
 import { assertReplyMatchesContract, assertReplyMatchesSomeRoute } from './reply-contract.js';
 
 export interface Reply {

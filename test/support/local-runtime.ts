@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { localResources } from '../../infra/local/resources.js';
+import { resources } from '../../lib/api/resources.js';
 import { startLocal, type LocalRuntime } from '../../infra/local/start-local.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createQueueWithDlq, deleteQueues } from './queues.js';
@@ -22,7 +22,7 @@ export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?
   const e = engines();
   const sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const queue = await createQueueWithDlq(sqs, `${prefix}-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
-  const [jobs] = localResources.queues;
+  const [jobs] = resources.queues;
   const contractViolations: string[] = [];
   const local = await startLocal({
     dataDir: options.dataDir ?? null,

@@ -1,6 +1,6 @@
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
-import type { RouteDef } from '../../lib/http/route.js';
+import { type RouteDef, route } from '../../lib/api/route.js';
 
 /**
  * A route shaped like the voucher endpoints (bearer tokens accepted, `vouchers` scope), whose
@@ -8,16 +8,19 @@ import type { RouteDef } from '../../lib/http/route.js';
  * endpoints exist, and keeps doing so independently of them.
  */
 export const probeRoute: RouteDef = {
-  operationId: 'test-probe',
-  method: 'DELETE',
-  path: '/v1/probe/{code}',
+  ...route({
+    operationId: 'test-probe',
+    method: 'DELETE',
+    path: '/v1/probe/{code}',
+    folder: 'test',
+    access: 'read',
+    auth: { keyPair: true, bearer: true, serviceOAuthHeader: true },
+    scopes: ['vouchers'],
+    summary: 'test probe',
+    tag: 'Test',
+    success: [],
+  }),
   handler: 'test/support/probe-endpoint.ts',
-  access: 'read',
-  auth: { keyPair: true, bearer: true, serviceOAuthHeader: true },
-  scope: { side: 'server', scopes: ['vouchers'] },
-  body: 'none',
-  cluster: 'api',
-  summary: 'test probe',
 };
 
 export const makeProbeHandler = endpoint(probeRoute, {}, async ({ principal }) =>

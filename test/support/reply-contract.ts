@@ -4,8 +4,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { findRoute } from '../../lib/http/route-match.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
-import type { RouteDef } from '../../lib/http/route.js';
-import { fallbackRoute, routes } from '../../infra/routes.js';
+import type { RouteDef } from '../../lib/api/route.js';
+import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 
 /**
  * Checks replies against the committed OpenAPI document (docs/openapi.json): the status must be one
@@ -73,7 +73,7 @@ function operationOf(doc: Document, route: RouteDef): { op: Operation; path: str
 
 /** The `$default` route has no path of its own; the document describes it with an `x-fallback` marker or not at all. */
 function findFallback(doc: Document): Operation | undefined {
-  for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) if (op.operationId === fallbackRoute.operationId) return op;
+  for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) if (op.operationId === routeNotFoundRoute.operationId) return op;
   return undefined;
 }
 
@@ -97,7 +97,7 @@ function fallbackProblems(ajv: Ajv2020, validators: Map<string, ValidateFunction
 /** Problems with a reply to `route`, or [] when it matches the document. */
 export function contractProblems(route: RouteDef, reply: ContractReply): string[] {
   const { doc, ajv, validators } = load();
-  if (route === fallbackRoute && !findFallback(doc)) return fallbackProblems(ajv, validators, reply);
+  if (route === routeNotFoundRoute && !findFallback(doc)) return fallbackProblems(ajv, validators, reply);
   const { op, path, method } = operationOf(doc, route);
   const status = String(reply.status);
   const responseKey = op.responses[status] ? status : 'default';
@@ -147,7 +147,7 @@ export function candidateRoutes(method: string, path: string): RouteDef[] {
     );
     if ('match' in found) out.push(found.match.route);
   }
-  return out.length ? out : [fallbackRoute];
+  return out.length ? out : [routeNotFoundRoute];
 }
 
 /** Checks a reply to a request known only by method and path. */
@@ -165,7 +165,7 @@ export function assertReplyMatchesSomeRoute(method: string, path: string, reply:
  */
 export function contractCheckingWrapper(violations: string[]): (route: RouteDef, handler: ApiHandler) => ApiHandler {
   return (route, handler) => {
-    if (route !== fallbackRoute && !routes.includes(route)) return handler;
+    if (route !== routeNotFoundRoute && !routes.includes(route)) return handler;
     return async (event, context) => {
       const result = await handler(event, context);
       const problems = contractProblems(route, { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body });

@@ -1,7 +1,7 @@
 import { makeHandler as makeCreateReward } from '../../functions/rewards/create-reward.js';
 import { makeHandler as makeCreateAssignment } from '../../functions/rewards/create-reward-assignment.js';
 import { makeHandler as makeGetReward } from '../../functions/rewards/get-reward.js';
-import { createRewardAssignmentRoute, createRewardRoute, getRewardRoute } from '../../infra/routes.js';
+import { createRewardAssignmentRoute, createRewardRoute, getRewardRoute } from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { callRoute } from './api.js';

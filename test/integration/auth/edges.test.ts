@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOAuthTokenRoute, introspectOAuthTokenRoute, listCampaignsRoute } from '../../../infra/routes.js';
+import { generateOauthTokenRoute, introspectOauthTokenRoute, listCampaignsRoute } from '../../../lib/api/routes.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { contractViolation, routeClient, type RawReply } from '../../support/hostile/route-harness.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
@@ -17,7 +17,7 @@ async function setup() {
   const runtime: Runtime = testRuntime();
   const pair = await newProject(runtime);
   const api = routeClient(runtime);
-  const tokenReply = await api(createOAuthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers: keyPairHeaders(pair) });
+  const tokenReply = await api(generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers: keyPairHeaders(pair) });
   const accessToken = (tokenReply.body as { access_token: string }).access_token;
   const list = (headers: Record<string, string>) => api(listCampaignsRoute, { headers });
   /** Headers exactly as given: the API Gateway event builder would lower-case their names. */
@@ -110,8 +110,8 @@ describe('both schemes at once', () => {
 describe('introspection', () => {
   it('answers 401 without any credentials, and with only half a key pair', async () => {
     const { pair, accessToken, api } = await setup();
-    expectUnauthorized(await api(introspectOAuthTokenRoute, { form: { access_token: accessToken } }));
-    expectUnauthorized(await api(introspectOAuthTokenRoute, { form: { access_token: accessToken }, headers: { 'x-app-id': pair.app_id } }));
-    expectUnauthorized(await api(introspectOAuthTokenRoute, { form: { access_token: accessToken }, headers: { 'x-app-token': pair.app_token } }));
+    expectUnauthorized(await api(introspectOauthTokenRoute, { form: { access_token: accessToken } }));
+    expectUnauthorized(await api(introspectOauthTokenRoute, { form: { access_token: accessToken }, headers: { 'x-app-id': pair.app_id } }));
+    expectUnauthorized(await api(introspectOauthTokenRoute, { form: { access_token: accessToken }, headers: { 'x-app-token': pair.app_token } }));
   });
 });

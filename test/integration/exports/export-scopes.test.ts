@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeGetExport } from '../../../functions/exports/get-export.js';
-import { makeHandler as makeCreateExport } from '../../../functions/loyalties/create-points-expiration-export.js';
-import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
-import { createPointsExpirationExportRoute, getExportRoute } from '../../../infra/routes.js';
+import { makeHandler as makeCreateExport } from '../../../functions/exports/create-points-expiration-export.js';
+import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
+import { createPointsExpirationExportRoute, getExportRoute } from '../../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import { setKeyPermissions } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock } from '../../../lib/clock.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '../../../lib/http/route.js';
+import type { RouteDef } from '../../../lib/api/route.js';
 import { jsonSchemaOf, validish } from '../../support/hostile/arbitraries.js';
 import { seedProject, type ProjectFixture } from '../../support/hostile/project-fixture.js';
 import {
@@ -19,7 +19,7 @@ import {
   type OwnTable,
   type RawRequest,
 } from '../../support/hostile/route-harness.js';
-import { createCampaignRoute, createOAuthTokenRoute } from '../../../infra/routes.js';
+import { createCampaignRoute, generateOauthTokenRoute } from '../../../lib/api/routes.js';
 import { campaignBodies } from '../../support/api.js';
 import { keyPairHeaders, newProject } from '../../support/runtime.js';
 
@@ -104,7 +104,7 @@ async function freshA(route: RouteDef): Promise<{ headers: Record<string, string
   const api = routeClient(table.runtime({ logger: capture.logger }));
   const pair = await newProject(table.runtime(), `A for ${route.operationId}`);
   const kp = keyPairHeaders(pair);
-  const token = await api(createOAuthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers: kp });
+  const token = await api(generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers: kp });
   const accessToken = (token.body as { access_token: string }).access_token;
   secrets.add(pair.app_token);
   secrets.add(accessToken);

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fallbackRoute, introspectOAuthTokenRoute, routes } from '../../../infra/routes.js';
+import { routeNotFoundRoute, introspectOauthTokenRoute, routes } from '../../../lib/api/routes.js';
 import { startHttpServer, type LocalHttpServer } from '../../../infra/local/http-server.js';
 import { defaultDataDir, startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
 import { createLogger } from '../../../lib/logger.js';
 import { MAX_BODY_BYTES } from '../../../lib/http/request.js';
-import type { RouteDef } from '../../../lib/http/route.js';
-import type { WorkerDef } from '../../../infra/workers.js';
+import type { RouteDef } from '../../../lib/api/route.js';
+import type { WorkerDef } from '../../../lib/api/workers.js';
 import { contractCheckingWrapper } from '../../support/reply-contract.js';
 import { engines } from '../../support/runtime.js';
 import { received } from './fixtures/echo-worker.js';
@@ -236,7 +236,7 @@ describe('local runtime HTTP server', () => {
   });
 
   it('serves each cluster its own routes from the route table', async () => {
-    const downloadRoute: RouteDef = { ...introspectOAuthTokenRoute, operationId: 'test-download', path: '/v1/test-download', cluster: 'download' };
+    const downloadRoute: RouteDef = { ...introspectOauthTokenRoute, operationId: 'test-download', path: '/v1/test-download', cluster: 'download' };
     const both = await start({ routes: [...routes, downloadRoute] });
     const onDownload = await fetch(`${both.downloadUrl}/v1/test-download`, { method: 'POST' });
     expect(onDownload.status).toBe(401); // reached the handler, which wants credentials
@@ -250,17 +250,17 @@ describe('local runtime HTTP server', () => {
 describe('local HTTP server with stand-in handlers', () => {
   let server: LocalHttpServer;
   const lines: string[] = [];
-  const echo: RouteDef = { ...fallbackRoute, operationId: 'echo', method: 'PUT', path: '/v1/echo/{code}', handler: 'echo.ts' };
-  const broken: RouteDef = { ...fallbackRoute, operationId: 'broken', method: 'GET', path: '/broken', handler: 'broken.ts' };
+  const echo: RouteDef = { ...routeNotFoundRoute, operationId: 'echo', method: 'PUT', path: '/v1/echo/{code}', handler: 'echo.ts' };
+  const broken: RouteDef = { ...routeNotFoundRoute, operationId: 'broken', method: 'GET', path: '/broken', handler: 'broken.ts' };
   beforeAll(async () => {
     server = await startHttpServer({
       routes: [echo, broken],
-      fallback: fallbackRoute,
+      fallback: routeNotFoundRoute,
       port: 0,
       host: '127.0.0.1',
       logger: createLogger('info', (l) => lines.push(l)),
       loadHandler: async (route) => {
-        if (route === echo || route === fallbackRoute) {
+        if (route === echo || route === routeNotFoundRoute) {
           return async (event, context) => ({ statusCode: 200, body: JSON.stringify({ event, functionName: context.functionName }) });
         }
         if (route === broken) return async () => Promise.reject(new Error('secret detail at /srv/app.ts:1'));
@@ -317,6 +317,7 @@ describe('local runtime workers', () => {
     batchSize: 5,
     timeoutSeconds: 5,
     summary: 'test worker',
+    needs: { bucket: null, sendsTo: [], env: [] },
   };
 
   it('feeds each worker its queue from the worker table', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
-import { listCardTransactions } from '../../../lib/loyalty/card-transaction.repo.js';
+import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';

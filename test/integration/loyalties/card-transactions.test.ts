@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
-import { listCardTransactions } from '../../../lib/loyalty/card-transaction.repo.js';
+import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHandler } from '../../../functions/oauth/create-oauth-token.js';
+import { makeHandler } from '../../../functions/oauth/generate-oauth-token.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { setKeyPermissions } from '../../../lib/app-keys/app-key.service.js';
 import { call } from '../../support/invoke.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
+import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { getLedger } from '../../../lib/oauth/oauth.repo.js';
 import { call } from '../../support/invoke.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
+import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
 import { makeHandler as makeIntrospectHandler } from '../../../functions/oauth/introspect-oauth-token.js';
 import { deleteAppKey, regenerateAppKey, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock } from '../../../lib/clock.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHandler } from '../../../functions/system/get-openapi-document.js';
-import { getOpenApiDocumentRoute } from '../../../infra/routes.js';
+import { makeHandler } from '../../../functions/openapi/get-openapi-document.js';
+import { getOpenapiDocumentRoute } from '../../../lib/api/routes.js';
 import { startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
 import { silentLogger } from '../../../lib/logger.js';
 import { callRoute } from '../../support/api.js';
@@ -12,7 +12,7 @@ const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 
 
 describe('GET /v1/openapi.json through its handler', () => {
   it('serves the committed document without credentials, as JSON that no cache keeps', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, { path: '/v1/openapi.json' });
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, { path: '/v1/openapi.json' });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(committed);
     expect(reply.headers['Content-Type']).toBe('application/json; charset=utf-8');
@@ -21,7 +21,7 @@ describe('GET /v1/openapi.json through its handler', () => {
   });
 
   it('lets browser tools on any origin read it', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, {
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, {
       path: '/v1/openapi.json',
       headers: { origin: 'https://editor.swagger.io' },
     });
@@ -29,7 +29,7 @@ describe('GET /v1/openapi.json through its handler', () => {
   });
 
   it('refuses query parameters with the error object', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenApiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
+    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_query_params', request_id: reply.headers['X-Request-Id'] });
   });

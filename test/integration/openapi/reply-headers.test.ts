@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
-import { createOAuthTokenRoute, routes } from '../../../infra/routes.js';
+import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
+import { generateOauthTokenRoute, routes } from '../../../lib/api/routes.js';
 import type { ApiHandler } from '../../../lib/http/endpoint.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
@@ -23,12 +23,12 @@ describe('reply headers', () => {
   it('sends Content-Type and Cache-Control: no-store with a token, and the same request id in header and body of errors', async () => {
     const pair = await newProject(runtime);
     const handler = makeTokenHandler(runtime);
-    const token = await callRoute(handler, createOAuthTokenRoute, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials' } });
+    const token = await callRoute(handler, generateOauthTokenRoute, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials' } });
     expect(token.status).toBe(200);
     expect(token.headers['Content-Type']).toBe(JSON_TYPE);
     expect(token.headers['Cache-Control']).toBe('no-store');
 
-    const refused = await callRoute(handler, createOAuthTokenRoute, { path: '/v1/oauth/token', form: { grant_type: 'client_credentials' } });
+    const refused = await callRoute(handler, generateOauthTokenRoute, { path: '/v1/oauth/token', form: { grant_type: 'client_credentials' } });
     expect(refused.status).toBe(401);
     expect(refused.headers['Content-Type']).toBe(JSON_TYPE);
     expect(refused.headers['Cache-Control']).toBe('no-store');

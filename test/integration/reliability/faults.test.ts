@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeHandler as makeGetReward } from '../../../functions/rewards/get-reward.js';
-import { getRewardRoute } from '../../../infra/routes.js';
+import { getRewardRoute } from '../../../lib/api/routes.js';
 import { lambdaContext, toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient, type DynamoOptions } from '../../../lib/db/client.js';

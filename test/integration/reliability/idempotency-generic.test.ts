@@ -1,13 +1,13 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeCreateTemplate } from '../../../functions/templates/create-campaign-template.js';
-import { makeHandler as makeCreateExport } from '../../../functions/loyalties/create-points-expiration-export.js';
-import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../infra/routes.js';
+import { makeHandler as makeCreateExport } from '../../../functions/exports/create-points-expiration-export.js';
+import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { IDEMPOTENCY_LEASE_SECONDS, REPLAYED_HEADER, requestFingerprint, runOnce, type IdempotencyScope } from '../../../lib/http/idempotency.js';
 import { ok } from '../../../lib/http/reply.js';
-import { idempotencyModeOf } from '../../../lib/http/route.js';
+import { idempotencyModeOf } from '../../../lib/api/route.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
-import { addCampaignVouchersRoute, createCampaignRoute, getAsyncActionRoute, getCampaignRoute } from '../../../infra/routes.js';
+import { addVouchersToCampaignRoute, createCampaignRoute, getAsyncActionRoute, getCampaignRoute } from '../../../lib/api/routes.js';
 import { systemClock } from '../../../lib/clock.js';
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
@@ -34,7 +34,7 @@ describe('races, fired in parallel and counted', () => {
   it('lets exactly one of 50 parallel adds of the same code succeed; the other 49 get 409 duplicate_found and the count is 1', async () => {
     const { runtime, pair, api, headers, campaignId, vouchersCount } = await setup();
     const replies = await Promise.all(
-      Array.from({ length: 50 }, () => api(addCampaignVouchersRoute, { params: { campaignId }, json: { code: 'SAME-CODE' }, headers })),
+      Array.from({ length: 50 }, () => api(addVouchersToCampaignRoute, { params: { campaignId }, json: { code: 'SAME-CODE' }, headers })),
     );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -47,7 +47,7 @@ describe('races, fired in parallel and counted', () => {
   it('keeps vouchers_count equal to the vouchers stored under 20 concurrent bulk generations of 30 codes into one campaign, run by 20 concurrent workers', async () => {
     const { runtime, pair, jobs, api, headers, campaignId, vouchersCount } = await setup();
     const accepted = await Promise.all(
-      Array.from({ length: 20 }, () => api(addCampaignVouchersRoute, { params: { campaignId }, query: 'vouchers_count=30', headers })),
+      Array.from({ length: 20 }, () => api(addVouchersToCampaignRoute, { params: { campaignId }, query: 'vouchers_count=30', headers })),
     );
     expect(accepted.map((r) => r.status)).toEqual(Array(20).fill(202));
     expect(jobs.sent).toHaveLength(20);

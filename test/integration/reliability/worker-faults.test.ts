@@ -5,17 +5,17 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
-import { localResources } from '../../../infra/local/resources.js';
+import { resources } from '../../../lib/api/resources.js';
 import { toSqsRecord } from '../../../infra/local/sqs-poller.js';
 import { startLocal } from '../../../infra/local/start-local.js';
-import { addCampaignVouchersRoute, createCampaignRoute, createPointsExpirationExportRoute, getAsyncActionRoute, getCampaignRoute, getExportRoute } from '../../../infra/routes.js';
+import { addVouchersToCampaignRoute, createCampaignRoute, createPointsExpirationExportRoute, getAsyncActionRoute, getCampaignRoute, getExportRoute } from '../../../lib/api/routes.js';
 import { systemClock } from '../../../lib/clock.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
 import { createSqsJobQueue } from '../../../lib/jobs/sqs-job-queue.js';
 import { silentLogger } from '../../../lib/logger.js';
-import type { PointsBucket } from '../../../lib/loyalty/points-bucket.js';
-import { bucketItem } from '../../../lib/loyalty/points-bucket.repo.js';
+import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
+import { bucketItem } from '../../../lib/loyalties/points-bucket.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
@@ -163,7 +163,7 @@ describe('faults in the worker and the local runtime', () => {
     const headers = keyPairHeaders(pair);
     const campaign = await api(createCampaignRoute, { json: campaignBodies.DISCOUNT_COUPONS('Restarted'), headers });
     const campaignId = (campaign.body as { id: string }).id;
-    const accepted = await api(addCampaignVouchersRoute, { params: { campaignId }, query: 'vouchers_count=500', headers });
+    const accepted = await api(addVouchersToCampaignRoute, { params: { campaignId }, query: 'vouchers_count=500', headers });
     expect(accepted.status).toBe(202);
     const actionId = (accepted.body as { async_action_id: string }).async_action_id;
 
@@ -180,7 +180,7 @@ describe('faults in the worker and the local runtime', () => {
     expect(mid.progress).toBeLessThan(100);
 
     // The second runtime (the whole local runtime, real poller and worker) gets the message back after the visibility timeout.
-    const [jobsQueue] = localResources.queues;
+    const [jobsQueue] = resources.queues;
     const local = await startLocal({
       dataDir: null,
       port: 0,

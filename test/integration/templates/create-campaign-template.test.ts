@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { makeHandler } from '../../../functions/templates/create-campaign-template.js';
-import { createCampaignTemplateRoute } from '../../../infra/routes.js';
+import { createCampaignTemplateRoute } from '../../../lib/api/routes.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { keys } from '../../../lib/db/keys.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign } from '../../support/api.js';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHandler as makeTokenHandler } from '../../../functions/oauth/create-oauth-token.js';
+import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
 import { getAsyncAction } from '../../../lib/async-actions/async-action.repo.js';

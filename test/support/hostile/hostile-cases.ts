@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RouteDef } from '../../../lib/http/route.js';
+import type { RouteDef } from '../../../lib/api/route.js';
 import { MAX_BODY_BYTES } from '../../../lib/http/request.js';
 import {
   applyBodyMutation,

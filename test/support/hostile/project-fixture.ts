@@ -1,5 +1,5 @@
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
-import * as r from '../../../infra/routes.js';
+import * as r from '../../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
@@ -63,7 +63,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const n = (s: string) => `${tag}-${s}`;
   const campaign = async (body: unknown, what: string) => must(await api(r.createCampaignRoute, { json: body, headers }), what);
   const addVoucher = async (campaignId: string, json: unknown, query = '', status = 200) =>
-    must(await api(r.addCampaignVouchersRoute, { params: { campaignId }, json, query, headers }), `voucher in ${campaignId}`, status);
+    must(await api(r.addVouchersToCampaignRoute, { params: { campaignId }, json, query, headers }), `voucher in ${campaignId}`, status);
 
   const discount = await campaign(campaignBodies.DISCOUNT_COUPONS(n('Discounts')), 'discount campaign');
   const gift = await campaign(campaignBodies.GIFT_VOUCHERS(n('Gifts')), 'gift campaign');
@@ -82,7 +82,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
 
   const schema = must(await api(r.createCustomEventSchemaRoute, { json: schemaBody(n('order_paid'), { amount: 'number?' }), headers }), 'event schema');
   const rules = must(
-    await api(r.createEarningRulesRoute, { params: { campaignId: clubId }, json: [{ event: n('order_paid'), loyalty: { type: 'FIXED', points: 5 } }], headers }),
+    await api(r.createEarningRuleRoute, { params: { campaignId: clubId }, json: [{ event: n('order_paid'), loyalty: { type: 'FIXED', points: 5 } }], headers }),
     'earning rule',
   ) as unknown as { id: string }[];
   const tracked = must(
@@ -93,7 +93,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'event',
   );
   const customerId = (tracked.customer as { id: string }).id;
-  must(await api(r.updateLoyaltyMemberBalanceRoute, { params: { campaignId: clubId, memberId: n('CARD-1') }, json: { points: 40 }, headers }), 'balance');
+  must(await api(r.updateLoyaltyCardBalance1Route, { params: { campaignId: clubId, memberId: n('CARD-1') }, json: { points: 40 }, headers }), 'balance');
 
   const material = must(await api(r.createRewardRoute, { json: rewardBodies.MATERIAL(n('Comic')), headers }), 'material reward');
   const campaignReward = must(await api(r.createRewardRoute, { json: rewardBodies.CAMPAIGN(giftId, 500, n('Gift reward')), headers }), 'campaign reward');
@@ -107,7 +107,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const done = must(await api(r.getExportRoute, { params: { exportId: exported.id as string }, headers }), 'get export');
   const url = new URL((done.result as { url: string }).url);
   const downloadToken = url.searchParams.get('token') ?? '';
-  const token = must(await api(r.createOAuthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
+  const token = must(await api(r.generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
   const accessToken = token.access_token as string;
 
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);

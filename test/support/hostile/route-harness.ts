@@ -4,13 +4,13 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from '../../../lib/zod.js';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../../infra/local/api-gateway-event.js';
-import { fallbackRoute, routes } from '../../../infra/routes.js';
+import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock, type Clock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import type { ExportFileLinks } from '../../../lib/exports/export-files.js';
 import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
 import type { ApiHandler } from '../../../lib/http/endpoint.js';
-import type { RouteDef } from '../../../lib/http/route.js';
+import type { RouteDef } from '../../../lib/api/route.js';
 import { randomIds } from '../../../lib/ids.js';
 import type { JobQueue } from '../../../lib/jobs/job.js';
 import { silentLogger, type Logger } from '../../../lib/logger.js';
@@ -22,7 +22,7 @@ import { engines } from '../runtime.js';
 export const DOWNLOAD_BASE = 'http://download.hostile.test';
 
 /** Every row of the route table plus the `$default` fallback: a new route is covered without editing a test. */
-export const allRoutes: readonly RouteDef[] = [...routes, fallbackRoute];
+export const allRoutes: readonly RouteDef[] = [...routes, routeNotFoundRoute];
 
 /** What a handler module exports (functions/<resource>/<verb>-<resource>.ts). */
 export interface HandlerModule {
@@ -57,7 +57,7 @@ export function defaultExtras(): HandlerExtras {
 export function handlerFor(route: RouteDef, mod: HandlerModule, runtime: Runtime, extras: HandlerExtras): ApiHandler {
   if (route.operationId === 'get-export') return mod.makeHandler(runtime, () => DOWNLOAD_BASE);
   if (route.operationId === 'download-export') return mod.makeHandler(runtime, extras.links);
-  if ((route.sendsTo ?? []).length > 0) return mod.makeHandler(runtime, extras.jobs);
+  if (route.needs.sendsTo.length > 0) return mod.makeHandler(runtime, extras.jobs);
   return mod.makeHandler(runtime);
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { localResources } from '../../../infra/local/resources.js';
+import { resources } from '../../../lib/api/resources.js';
 import { runningRuntime, targetSpecOf } from '../../../scripts/admin/target.js';
 import { UsageError } from '../../../scripts/admin/usage-error.js';
 
@@ -12,8 +12,8 @@ describe('admin CLI target choice', () => {
     expect(targetSpecOf({ endpoint: 'http://127.0.0.1:8000' }, {})).toEqual({
       kind: 'endpoint',
       endpoint: 'http://127.0.0.1:8000',
-      tableName: localResources.tableName,
-      region: localResources.region,
+      tableName: resources.tableName,
+      region: resources.region,
     });
     expect(targetSpecOf({ endpoint: 'http://127.0.0.1:8000', table: 't1' }, {})).toMatchObject({ tableName: 't1' });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, getVoucherRoute, deleteVoucherRoute } from '../../../infra/routes.js';
+import { routeNotFoundRoute, getVoucherRoute, deleteVoucherRoute } from '../../../lib/api/routes.js';
 import { candidateRoutes, contractProblems } from '../../support/reply-contract.js';
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
@@ -19,9 +19,9 @@ describe('the reply contract check (docs/openapi.json)', () => {
   });
 
   it('checks unknown routes against the error object and finds both clusters for a shared path', () => {
-    expect(contractProblems(fallbackRoute, { status: 404, headers: json, body: error404 })).toEqual([]);
-    expect(contractProblems(fallbackRoute, { status: 200, headers: json, body: '{}' })).not.toEqual([]);
+    expect(contractProblems(routeNotFoundRoute, { status: 404, headers: json, body: error404 })).toEqual([]);
+    expect(contractProblems(routeNotFoundRoute, { status: 200, headers: json, body: '{}' })).not.toEqual([]);
     expect(candidateRoutes('GET', '/v1/exports/exp_1').map((r) => r.operationId).sort()).toEqual(['download-export', 'get-export']);
-    expect(candidateRoutes('GET', '/v1/nowhere')).toEqual([fallbackRoute]);
+    expect(candidateRoutes('GET', '/v1/nowhere')).toEqual([routeNotFoundRoute]);
   });
 });

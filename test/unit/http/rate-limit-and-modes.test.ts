@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRewardRoute, getRewardRoute } from '../../../infra/routes.js';
+import { createRewardRoute, getRewardRoute } from '../../../lib/api/routes.js';
 import { loadConfig } from '../../../lib/config.js';
 import { enforceRateLimit, rateLimitHeaders } from '../../../lib/http/rate-limit.js';
-import { idempotencyModeOf } from '../../../lib/http/route.js';
+import { idempotencyModeOf } from '../../../lib/api/route.js';
 
 describe('rate-limit configuration', () => {
   it('defaults to 6,000 requests per 60 s window, and reads RATE_LIMIT_REQUESTS (0 = off) and RATE_LIMIT_WINDOW_SECONDS', () => {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fallbackRoute, routes } from '../../../infra/routes.js';
-import { workers } from '../../../infra/workers.js';
+import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
+import { workers } from '../../../lib/api/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -14,7 +14,7 @@ function handlerFiles(dir: string): string[] {
 }
 
 describe('route table', () => {
-  const all = [...routes, fallbackRoute];
+  const all = [...routes, routeNotFoundRoute];
 
   it('gives every handler file under functions/ exactly one route, or exactly one worker row', () => {
     for (const file of handlerFiles(join(root, 'functions'))) {

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { lambdaExternalModules } from '../../../infra/constructs/bundling-settings.js';
-import { fallbackRoute, routes } from '../../../infra/routes.js';
-import { workers } from '../../../infra/workers.js';
+import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
+import { workers } from '../../../lib/api/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -32,21 +32,21 @@ function bundledModules(handler: string): Promise<string[]> {
 
 describe('SQS client, S3 client and zod in handler bundles', () => {
   it('is bundled only into the handlers of routes that send to a queue', async () => {
-    for (const route of [...routes, fallbackRoute]) {
+    for (const route of [...routes, routeNotFoundRoute]) {
       const hasSqs = (await bundledModules(route.handler)).some((m) => m.includes('@aws-sdk/client-sqs'));
-      expect(hasSqs, route.handler).toBe((route.sendsTo?.length ?? 0) > 0);
+      expect(hasSqs, route.handler).toBe(route.needs.sendsTo.length > 0);
     }
   }, 60_000);
 
   it('puts the S3 client only into handlers that write export files (the download route only presigns, without it)', async () => {
-    for (const target of [...routes, fallbackRoute, ...workers]) {
+    for (const target of [...routes, routeNotFoundRoute, ...workers]) {
       const hasS3 = (await bundledModules(target.handler)).some((m) => m.includes('@aws-sdk/client-s3'));
-      expect(hasS3, target.handler).toBe(target.bucket === 'write');
+      expect(hasS3, target.handler).toBe(target.needs.bucket === 'write');
     }
   }, 60_000);
 
   it('carries zod/mini only: classic zod (about 60 KiB more, and slower to load) is in no function', async () => {
-    for (const target of [...routes, fallbackRoute, ...workers]) {
+    for (const target of [...routes, routeNotFoundRoute, ...workers]) {
       const modules = await bundledModules(target.handler);
       expect(modules.filter((m) => m.includes('node_modules/zod/v4/classic/')), target.handler).toEqual([]);
       expect(modules.some((m) => m.includes('node_modules/zod/v4/mini/')), target.handler).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { handlerEnvironment, queueUrlVariables } from '../../../infra/local/handler-env.js';
-import { localResources } from '../../../infra/local/resources.js';
+import { handlerEnvironment } from '../../../infra/local/handler-env.js';
+import { queueUrlVariables } from '../../../lib/api/resources.js';
+import { resources } from '../../../lib/api/resources.js';
 import { loadConfig } from '../../../lib/config.js';
 
 const engines = {
@@ -52,6 +53,6 @@ describe('handler environment of the local runtime', () => {
       AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:1003',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     });
-    for (const queue of localResources.queues) expect(env[queueUrlVariables(queue).queue]).toBeDefined();
+    for (const queue of resources.queues) expect(env[queueUrlVariables(queue).queue]).toBeDefined();
   });
 });

@@ -7,14 +7,14 @@ import type { Campaign, PromotionTier } from '../../../lib/campaigns/campaign.js
 import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/campaign.mapper.js';
 import type { Category } from '../../../lib/categories/category.js';
 import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
-import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/event-schemas/event-schema.mapper.js';
+import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
 import { toEventReply } from '../../../lib/events/event.mapper.js';
 import type { Export } from '../../../lib/exports/export.js';
 import { toExportReply } from '../../../lib/exports/export.mapper.js';
 import { errorReply } from '../../../lib/http/error-responder.js';
 import { ConflictRetryError, NotFoundError } from '../../../lib/errors.js';
-import { toBalanceReply, toBucketPageReply } from '../../../lib/loyalty/loyalty.mapper.js';
-import type { PointsBucket } from '../../../lib/loyalty/points-bucket.js';
+import { toBalanceReply, toBucketPageReply } from '../../../lib/loyalties/loyalty.mapper.js';
+import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
 import { replySchemas } from '../../../lib/openapi/reply-schemas.js';
 import { toRewardAssignmentReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
 import type { Reward } from '../../../lib/rewards/reward.js';

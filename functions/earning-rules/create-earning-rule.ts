@@ -1,16 +1,16 @@
-import { createEarningRulesRoute } from '../../infra/routes.js';
+import { createEarningRuleRoute } from '../../lib/api/routes.js';
 import { toEarningRuleReply } from '../../lib/earning-rules/earning-rule.mapper.js';
 import { campaignParams, createEarningRulesBody } from '../../lib/earning-rules/earning-rule.schema.js';
-import { createEarningRules } from '../../lib/earning-rules/earning-rule.service.js';
+import { createEarningRule } from '../../lib/earning-rules/earning-rule.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { idempotencyScopeOf, okCommitted } from '../../lib/http/idempotency.js';
 
 export const schemas = { params: campaignParams, body: createEarningRulesBody };
 
-export const makeHandler = endpoint(createEarningRulesRoute, schemas, async ({ runtime, principal, params, body, event }) => {
+export const makeHandler = endpoint(createEarningRuleRoute, schemas, async ({ runtime, principal, params, body, event }) => {
   // The campaign is part of the request: the same key and rules sent to another program is another request.
-  const idempotency = idempotencyScopeOf(event, principal.projectId, createEarningRulesRoute.operationId, { params, body });
-  return okCommitted(await createEarningRules(runtime, principal.projectId, params.campaignId, body, idempotency), (rules) => rules.map(toEarningRuleReply));
+  const idempotency = idempotencyScopeOf(event, principal.projectId, createEarningRuleRoute.operationId, { params, body });
+  return okCommitted(await createEarningRule(runtime, principal.projectId, params.campaignId, body, idempotency), (rules) => rules.map(toEarningRuleReply));
 });
 
 export const handler = makeHandler();

@@ -1,15 +1,15 @@
-import type { LocalQueue } from './local/resources.js';
+import type { ResourceNeeds } from './route.js';
+import type { QueueName } from './resources.js';
 
 /**
- * One queue worker: a Lambda function fed by an SQS event source. Like the route table, this is
- * written once and drives the stateless stack's event-source mappings and the local runtime's
- * pollers.
+ * One queue worker: a Lambda function fed by an SQS event source. Like the endpoint table, this is
+ * written once and drives the stateless stack's event-source mappings and the local runtime's pollers.
  */
 export interface WorkerDef {
   /** Function name (kebab-case); also the Lambda context's `functionName` locally. */
   name: string;
-  /** The queue it consumes: a name from `localResources.queues` (its dead-letter queue is implied). */
-  queue: LocalQueue['name'];
+  /** The queue it consumes (its dead-letter queue is implied). */
+  queue: QueueName;
   /** Handler module, relative to the repository root; exports `handler(event: SQSEvent)`. */
   handler: string;
   /** Messages per invocation, 1..10 (the SQS receive limit; Lambda's default is 10). */
@@ -17,10 +17,8 @@ export interface WorkerDef {
   /** The function's time limit; must stay below the queue's visibility timeout. */
   timeoutSeconds: number;
   summary: string;
-  /** Export bucket access, if the worker writes or reads files. */
-  bucket?: 'read' | 'write' | null;
-  /** Other queues it sends messages to. */
-  sendsTo?: readonly string[];
+  /** What it touches besides the table and its own queue. */
+  needs: ResourceNeeds;
 }
 
 /**
@@ -39,7 +37,7 @@ export const jobsWorker: WorkerDef = {
   timeoutSeconds: 300,
   summary: 'Runs the jobs of the jobs queue: bulk voucher generation (CAMPAIGN.VOUCHERS_GENERATE) and export files',
   // Export jobs write their CSV files to the export bucket.
-  bucket: 'write',
+  needs: { bucket: 'write', sendsTo: [], env: [] },
 };
 
 export const workers: readonly WorkerDef[] = [jobsWorker];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomEventSchema, EventPropertyDefinition } from '../../../lib/event-schemas/event-schema.js';
-import { validateEventMetadata } from '../../../lib/event-schemas/event-schema.service.js';
+import type { CustomEventSchema, EventPropertyDefinition } from '../../../lib/custom-event-schemas/event-schema.js';
+import { validateEventMetadata } from '../../../lib/custom-event-schemas/event-schema.service.js';
 import { MetadataValidationError } from '../../../lib/errors.js';
 
 const prop = (type: EventPropertyDefinition['type'], optional = true, deleted = false): EventPropertyDefinition => ({ type, optional, deleted });

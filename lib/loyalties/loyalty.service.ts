@@ -114,7 +114,7 @@ function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefine
  * @throws NotFoundError (campaign, voucher), NotEnoughPointsError, InvalidExpirationDateError,
  *   IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function updateMemberBalance(
+export async function updateLoyaltyCardBalance(
   deps: Deps,
   projectId: string,
   campaignRef: string,

@@ -1,4 +1,4 @@
-import { createPointsExpirationExportRoute } from '../../infra/routes.js';
+import { createPointsExpirationExportRoute } from '../../lib/api/routes.js';
 import { toExportReply } from '../../lib/exports/export.mapper.js';
 import { createPointsExpirationExportBody, loyaltyCampaignParams } from '../../lib/exports/export.schema.js';
 import { createPointsExpirationExport } from '../../lib/exports/export.service.js';

@@ -11,7 +11,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * POST /v1/custom-event-schemas: defines an event name and its metadata properties.
  * @throws DuplicateError when the project already has a schema of that name (case-sensitive).
  */
-export async function createEventSchema(deps: Deps & Pick<Runtime, 'clock' | 'ids'>, projectId: string, body: CreateEventSchemaBody): Promise<CustomEventSchema> {
+export async function createCustomEventSchema(deps: Deps & Pick<Runtime, 'clock' | 'ids'>, projectId: string, body: CreateEventSchemaBody): Promise<CustomEventSchema> {
   const schema: CustomEventSchema = {
     id: deps.ids.id('ms'),
     projectId,
@@ -32,7 +32,7 @@ export async function createEventSchema(deps: Deps & Pick<Runtime, 'clock' | 'id
  * A schema by id (`ms_...`) or by event name; an id wins when a string is both.
  * @throws NotFoundError (custom_event_schema).
  */
-export async function findEventSchema(deps: Deps, projectId: string, idOrName: string): Promise<CustomEventSchema> {
+export async function getCustomEventSchema(deps: Deps, projectId: string, idOrName: string): Promise<CustomEventSchema> {
   const [nameOfId, byName] = await Promise.all([
     idOrName.startsWith('ms_') ? repo.getEventSchemaNameById(deps, projectId, idOrName) : Promise.resolve(null),
     repo.getEventSchemaByName(deps, projectId, idOrName),
@@ -53,7 +53,7 @@ export async function requireEventSchema(deps: Deps, projectId: string, eventNam
 }
 
 /** GET /v1/custom-event-schemas: every schema of the project, oldest first. */
-export async function listEventSchemas(deps: Deps, projectId: string): Promise<CustomEventSchema[]> {
+export async function listCustomEventSchemas(deps: Deps, projectId: string): Promise<CustomEventSchema[]> {
   return repo.listEventSchemas(deps, projectId);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryOf } from '../../../lib/loyalty/expiration.js';
+import { expiryOf } from '../../../lib/loyalties/expiration.js';
 
 const on = (iso: string) => new Date(`${iso}T10:00:00Z`);
 

@@ -1,0 +1,39 @@
+/**
+ * The stateful resources every function, the local runtime and the stacks agree on: the table,
+ * the export bucket and the queues with their dead-letter queues. In AWS the stateful stack owns
+ * them and hands their names to functions through the environment; locally the engines create them.
+ */
+export const resources = {
+  tableName: 'promo-engine',
+  bucketName: 'promo-engine-exports',
+  /** Queues with their dead-letter queues; `maxReceiveCount` deliveries before a message moves there. */
+  queues: [{ name: 'promo-engine-jobs', deadLetter: 'promo-engine-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 }],
+  region: 'eu-central-1',
+} as const;
+
+export type QueueDef = (typeof resources.queues)[number];
+export type QueueName = QueueDef['name'];
+
+/** The jobs queue: bulk generation and export jobs. */
+export const JOBS_QUEUE: QueueName = 'promo-engine-jobs';
+
+/**
+ * @throws Error for a name that is not one of `resources.queues`.
+ */
+export function queueNamed(name: string): QueueDef {
+  const queue = resources.queues.find((q) => q.name === name);
+  if (!queue) throw new Error(`Unknown queue ${name}`);
+  return queue;
+}
+
+/** `promo-engine-jobs` → `JOBS`: the queue's role, as its URL's environment variable names it. */
+const roleOf = (queueName: string): string =>
+  queueName
+    .replace(new RegExp(`^${resources.tableName}-`), '')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase();
+
+/** The variable holding a queue's URL for handlers and workers: `JOBS_QUEUE_URL`, `JOBS_DLQ_URL`. */
+export function queueUrlVariables(queue: { name: string; deadLetter: string }): { queue: string; deadLetter: string } {
+  return { queue: `${roleOf(queue.name)}_QUEUE_URL`, deadLetter: `${roleOf(queue.name)}_DLQ_URL` };
+}
