@@ -3,14 +3,12 @@ import { toEarningRuleReply } from '../../lib/earning-rules/earning-rule.mapper.
 import { campaignParams, createEarningRulesBody } from '../../lib/earning-rules/earning-rule.schema.js';
 import { createEarningRule } from '../../lib/earning-rules/earning-rule.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
-import { idempotencyScopeOf, okCommitted } from '../../lib/http/idempotency.js';
+import { okCommitted } from '../../lib/http/reply.js';
 
 export const schemas = { params: campaignParams, body: createEarningRulesBody };
 
-export const makeHandler = endpoint(createEarningRuleRoute, schemas, async ({ runtime, principal, params, body, event }) => {
-  // The campaign is part of the request: the same key and rules sent to another program is another request.
-  const idempotency = idempotencyScopeOf(event, principal.projectId, createEarningRuleRoute.operationId, { params, body });
-  return okCommitted(await createEarningRule(runtime, principal.projectId, params.campaignId, body, idempotency), (rules) => rules.map(toEarningRuleReply));
-});
+export const makeHandler = endpoint(createEarningRuleRoute, schemas, async ({ runtime, principal, params, body, idempotency }) =>
+  okCommitted(await createEarningRule(runtime, principal.projectId, params.campaignId, body, idempotency), (rules) => rules.map(toEarningRuleReply)),
+);
 
 export const handler = makeHandler();

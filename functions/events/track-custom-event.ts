@@ -3,13 +3,12 @@ import { toEventReply } from '../../lib/events/event.mapper.js';
 import { trackEventBody } from '../../lib/events/event.schema.js';
 import { trackCustomEvent } from '../../lib/events/event.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
-import { idempotencyScopeOf, okCommitted } from '../../lib/http/idempotency.js';
+import { okCommitted } from '../../lib/http/reply.js';
 
 export const schemas = { body: trackEventBody };
 
-export const makeHandler = endpoint(trackCustomEventRoute, schemas, async ({ runtime, principal, body, event }) => {
-  const idempotency = idempotencyScopeOf(event, principal.projectId, trackCustomEventRoute.operationId, body);
-  return okCommitted(await trackCustomEvent(runtime, principal.projectId, body, idempotency), toEventReply);
-});
+export const makeHandler = endpoint(trackCustomEventRoute, schemas, async ({ runtime, principal, body, idempotency }) =>
+  okCommitted(await trackCustomEvent(runtime, principal.projectId, body, idempotency), toEventReply),
+);
 
 export const handler = makeHandler();

@@ -4,16 +4,16 @@ import { createPointsExpirationExportBody, loyaltyCampaignParams } from '../../l
 import { createPointsExpirationExport } from '../../lib/exports/export.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
-import type { JobQueue } from '../../lib/jobs/job.js';
 import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
-import type { Runtime } from '../../lib/runtime.js';
 
 export const schemas = { params: loyaltyCampaignParams, body: createPointsExpirationExportBody };
 
-export const makeHandler = (runtime?: Runtime, jobs: JobQueue = containerJobQueue) =>
-  endpoint(createPointsExpirationExportRoute, schemas, async ({ runtime, principal, params, body }) => {
-    const record = await createPointsExpirationExport({ ...runtime, jobs }, principal.projectId, params.campaignId, body);
-    return ok(toExportReply(record));
-  })(runtime);
+export const makeHandler = endpoint(
+  createPointsExpirationExportRoute,
+  schemas,
+  async ({ runtime, ports, principal, params, body }) =>
+    ok(toExportReply(await createPointsExpirationExport({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, body))),
+  { jobs: containerJobQueue },
+);
 
 export const handler = makeHandler();

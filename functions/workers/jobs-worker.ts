@@ -1,21 +1,19 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { resources } from '../../lib/api/resources.js';
+import { queueNamed } from '../../lib/api/resources.js';
 import { jobsWorker } from '../../lib/api/workers.js';
-import type { ExportFiles } from '../../lib/exports/export-files.js';
 import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
+import type { Ports } from '../../lib/http/endpoint.js';
 import { handleJobRecords } from '../../lib/jobs/job-worker.js';
-import { defaultRuntime, type Runtime } from '../../lib/runtime.js';
+import { defaultRuntime } from '../../lib/runtime.js';
 
-const queue = resources.queues.find((q) => q.name === jobsWorker.queue);
-if (!queue) throw new Error(`Unknown queue ${jobsWorker.queue}`);
-const { maxReceiveCount } = queue;
+const { maxReceiveCount } = queueNamed(jobsWorker.queue);
 
 /**
  * The jobs-queue worker (the queue's only consumer): generates the vouchers of bulk async actions
  * and writes export files (`files`: the export bucket, built on the first export job).
  */
-export const makeHandler = (runtime?: Runtime, files: ExportFiles = containerExportFiles) =>
+export const makeHandler = ({ runtime, files = containerExportFiles }: Ports = {}) =>
   middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event) =>
     handleJobRecords({ ...(runtime ?? defaultRuntime()), files }, event.Records, { maxReceiveCount }),
   );

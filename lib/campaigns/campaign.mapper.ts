@@ -2,6 +2,8 @@ import { snakeize } from '../case.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { CodeConfig } from '../vouchers/code-generator.js';
 import type { Campaign, PromotionTier, Validity } from './campaign.js';
+import type * as z from '../zod.js';
+import type { campaignListReplySchema, campaignReplySchema, codeConfigReplySchema, promotionTierReplySchema } from './campaign.reply.js';
 
 /** An empty validation-rules-assignment list: validation rules do not exist in this service yet. */
 export const noAssignments = () => ({ object: 'list' as const, data_ref: 'data' as const, data: [] as never[], total: 0 });
@@ -17,7 +19,7 @@ function validityReply(v: Validity): Record<string, unknown> {
   };
 }
 
-export function codeConfigReply(c: CodeConfig): Record<string, unknown> {
+export function codeConfigReply(c: CodeConfig): z.input<typeof codeConfigReplySchema> {
   return {
     length: c.length,
     charset: c.charset,
@@ -28,7 +30,7 @@ export function codeConfigReply(c: CodeConfig): Record<string, unknown> {
   };
 }
 
-function tierReply(campaign: Campaign, t: PromotionTier): Record<string, unknown> {
+function tierReply(campaign: Campaign, t: PromotionTier): z.input<typeof promotionTierReplySchema> {
   return {
     id: t.id,
     created_at: t.createdAt,
@@ -58,7 +60,7 @@ function tierReply(campaign: Campaign, t: PromotionTier): Record<string, unknown
 }
 
 /** The campaign object of the spec (Voucherify's field order). */
-export function toCampaignReply(c: Campaign): Record<string, unknown> {
+export function toCampaignReply(c: Campaign): z.input<typeof campaignReplySchema> {
   const t = c.voucher;
   return {
     id: c.id,
@@ -116,7 +118,7 @@ export function toCampaignReply(c: Campaign): Record<string, unknown> {
 export function toCampaignListReply(
   page: { campaigns: Campaign[]; total: number },
   expand: readonly string[] = [],
-): Record<string, unknown> {
+): z.input<typeof campaignListReplySchema> {
   const withAccess = expand.includes('access_settings_assignments');
   return {
     object: 'list',

@@ -168,7 +168,7 @@ async function requireCampaign(deps: Deps, projectId: string, campaignId: string
  * string is both.
  * @throws NotFoundError with the given reference as resource_id.
  */
-export async function findCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
+export async function getCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
   const [byId, idForName] = await Promise.all([
     CAMPAIGN_ID.test(idOrName) ? repo.getCampaign(deps, projectId, idOrName) : Promise.resolve(null),
     idOrName.length <= MAX_NAME_LENGTH ? repo.getCampaignIdByName(deps, projectId, idOrName) : Promise.resolve(null),

@@ -1,7 +1,9 @@
 import type { CustomEventSchema } from './event-schema.js';
+import type * as z from '../zod.js';
+import type { eventSchemaListReplySchema, eventSchemaReplySchema } from './event-schema.schema.js';
 
 /** Voucherify's custom event schema object; `deleted` only where true, `updated_at` only once updated. */
-export const toEventSchemaReply = (s: CustomEventSchema): Record<string, unknown> => ({
+export const toEventSchemaReply = (s: CustomEventSchema): z.input<typeof eventSchemaReplySchema> => ({
   id: s.id,
   name: s.name,
   schema: {
@@ -14,7 +16,7 @@ export const toEventSchemaReply = (s: CustomEventSchema): Record<string, unknown
   object: 'custom-event-schema',
 });
 
-export const toEventSchemaListReply = (schemas: CustomEventSchema[]): Record<string, unknown> => ({
+export const toEventSchemaListReply = (schemas: CustomEventSchema[]): z.input<typeof eventSchemaListReplySchema> => ({
   object: 'list',
   data_ref: 'data',
   data: schemas.map(toEventSchemaReply),

@@ -1,8 +1,10 @@
 import { snakeize } from '../case.js';
 import type { EarningRule } from './earning-rule.js';
+import type * as z from '../zod.js';
+import type { earningRuleReplySchema } from './earning-rule.schema.js';
 
 /** Voucherify's earning rule object (a custom event rule). */
-export const toEarningRuleReply = (r: EarningRule): Record<string, unknown> => ({
+export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleReplySchema> => ({
   id: r.id,
   created_at: r.createdAt,
   updated_at: null,

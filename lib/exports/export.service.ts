@@ -1,11 +1,11 @@
-import { findCampaign } from '../campaigns/campaign.service.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
 import { InvalidCampaignError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { EXPORT_ID, type Export, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
 import type { ExportFileLinks } from './export-files.js';
 import { normalizeFilters } from './export-filters.js';
-import { failExportRecord, getExport, insertExport } from './export.repo.js';
+import * as repo from './export.repo.js';
 import type { CreatePointsExpirationExportBody } from './export.schema.js';
 import { mintDownloadToken, readDownloadToken, verifyDownloadToken } from './download-token.js';
 
@@ -26,7 +26,7 @@ export async function createPointsExpirationExport(
   campaignRef: string,
   body: CreatePointsExpirationExportBody,
 ): Promise<Export> {
-  const campaign = await findCampaign(deps, projectId, campaignRef);
+  const campaign = await getCampaign(deps, projectId, campaignRef);
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') {
     throw new InvalidCampaignError(`Points can be exported from LOYALTY_PROGRAM campaigns only; ${campaign.id} is a ${campaign.campaignType} campaign`);
   }
@@ -52,11 +52,11 @@ export async function createPointsExpirationExport(
     updatedAt: now,
     finishedAt: null,
   };
-  await insertExport(deps, record);
+  await repo.insertExport(deps, record);
   try {
     await deps.jobs.send({ type: 'export-points-expiration', projectId, exportId: id });
   } catch (error) {
-    await failExportRecord(deps, projectId, id, 'The export could not be scheduled', deps.clock.now().toISOString());
+    await repo.failExportRecord(deps, projectId, id, 'The export could not be scheduled', deps.clock.now().toISOString());
     throw error;
   }
   return record;
@@ -67,8 +67,8 @@ export async function createPointsExpirationExport(
  * download cluster with a token valid for an hour from now.
  * @throws NotFoundError when the project has no such export.
  */
-export async function getExportWithUrl(deps: Deps, projectId: string, exportId: string, downloadBaseUrl: () => string): Promise<{ record: Export; url: string | null }> {
-  const record = EXPORT_ID.test(exportId) ? await getExport(deps, projectId, exportId) : null;
+export async function getExport(deps: Deps, projectId: string, exportId: string, downloadBaseUrl: () => string): Promise<{ record: Export; url: string | null }> {
+  const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
   if (!record) throw new NotFoundError('export', exportId);
   if (record.status !== 'DONE') return { record, url: null };
   const token = mintDownloadToken(record.downloadSecret, projectId, record.id, deps.clock.now());
@@ -85,7 +85,7 @@ export async function downloadExport(deps: Deps & { files: ExportFileLinks }, ex
   const claims = readDownloadToken(token);
   if (!claims || !EXPORT_ID.test(exportId)) throw new UnauthorizedError('Invalid or expired download token');
   const now = deps.clock.now();
-  const record = await getExport(deps, claims.projectId, exportId);
+  const record = await repo.getExport(deps, claims.projectId, exportId);
   if (!record || record.status !== 'DONE' || !verifyDownloadToken(claims, record.downloadSecret, exportId, now)) {
     throw new UnauthorizedError('Invalid or expired download token');
   }

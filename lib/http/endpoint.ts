@@ -7,12 +7,15 @@ import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { randomIds } from '../ids.js';
 import { createLogger } from '../logger.js';
 import { defaultRuntime, type Runtime } from '../runtime.js';
+import type { FingerprintPart, RouteDef } from '../api/route.js';
+import type { ExportFileLinks, ExportFiles } from '../exports/export-files.js';
+import { IDEMPOTENCY_HEADER, type IdempotencyScope, idempotencyScope } from '../idempotency/idempotency-scope.js';
+import { runOnce } from '../idempotency/idempotency.service.js';
+import type { JobQueue } from '../jobs/job.js';
+import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from '../rate-limit/rate-limit.service.js';
 import { errorReply } from './error-responder.js';
-import { idempotencyScopeOf, runOnce } from './idempotency.js';
-import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from './rate-limit.js';
-import type { HttpReply } from './reply.js';
+import type { HttpReply, ReplyOf } from './reply.js';
 import { headerOf, parseBody, parseQuery } from './request.js';
-import { idempotencyModeOf, type RouteDef } from '../api/route.js';
 import { validate } from './validate.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -27,7 +30,29 @@ export interface EndpointSchemas {
 
 type Out<T> = T extends z.core.$ZodType ? z.output<T> : Record<string, never>;
 
-export interface ApiRequest<S extends EndpointSchemas> {
+/**
+ * What a handler is built on, every member optional: Lambda builds each handler with none (the
+ * container's runtime and clients); tests and the local runtime pass their own. One shape for
+ * every handler, so a caller never needs to know which one a handler takes.
+ */
+export interface Ports {
+  /** Config, clients, clock and ids (lib/runtime.ts); default: the container's. */
+  runtime?: Runtime;
+  /** Where jobs are sent (routes with `needs.sendsTo`). */
+  jobs?: JobQueue;
+  /** Export files, written by the jobs worker. */
+  files?: ExportFiles;
+  /** Presigned links to export files (the download route). */
+  links?: ExportFileLinks;
+  /** This region's download cluster base URL (routes with `needs.env` DOWNLOAD_BASE_URL). */
+  downloadBaseUrl?: () => string;
+}
+
+/** The ports besides the runtime, as a handler declares their container defaults. */
+export type PortDefaults = Omit<Ports, 'runtime'>;
+export type HandlerFactory = (ports?: Ports) => ApiHandler;
+
+export interface ApiRequest<S extends EndpointSchemas, D extends PortDefaults = PortDefaults> {
   runtime: Runtime;
   requestId: string;
   principal: Principal;
@@ -35,6 +60,10 @@ export interface ApiRequest<S extends EndpointSchemas> {
   query: Out<S['query']>;
   body: Out<S['body']>;
   event: ApiEvent;
+  /** The request's Idempotency-Key scope on a `transactional` route (null without a key, or on other routes). */
+  idempotency: IdempotencyScope | null;
+  /** The handler's ports: its declared defaults, overridden by what the caller passed. */
+  ports: { [K in keyof D]-?: NonNullable<D[K]> };
 }
 
 /** State the envelope keeps for one invocation, on its (per-invocation) Lambda context. */
@@ -147,13 +176,22 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
   };
 }
 
+/** What a `transactional` key stands for: the parts of the parsed request its row names (one part: that part alone). */
+function fingerprinted(parts: readonly FingerprintPart[], request: Record<FingerprintPart, unknown>): unknown {
+  if (parts.length === 1 && parts[0]) return request[parts[0]];
+  return Object.fromEntries(parts.map((part) => [part, request[part]]));
+}
+
 function build<S extends EndpointSchemas, R>(
   route: RouteDef,
   schemas: S,
   withPrincipal: boolean,
   fn: (request: R) => Promise<HttpReply>,
-): (runtime?: Runtime) => ApiHandler {
-  return (fixedRuntime) => {
+  defaults: PortDefaults,
+): HandlerFactory {
+  return (given = {}) => {
+    const { runtime: fixedRuntime, ...givenPorts } = given;
+    const ports = { ...defaults, ...givenPorts };
     const base = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
       const inv = context.api;
       const runtime = fixedRuntime ?? defaultRuntime();
@@ -167,13 +205,19 @@ function build<S extends EndpointSchemas, R>(
         const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
         const params = validate(schemas.params ?? z.object({}), event.pathParameters ?? {}, 'params');
         const body = validate(schemas.body ?? z.unknown(), rawBody, route.body === 'form' ? 'form' : 'json');
-        const request = { runtime, requestId: inv.requestId, principal, params, query, body, event };
-        if (principal && idempotencyModeOf(route) === 'generic') {
+        const key = principal && route.idempotency !== 'none' ? headerOf(event, IDEMPOTENCY_HEADER) : undefined;
+        if (principal && route.idempotency === 'generic') {
           // The request as sent (path, query and body, canonical), not as parsed: defaults must not hide a difference.
-          const scope = idempotencyScopeOf(event, principal.projectId, route.operationId, { path: event.rawPath, query: rawQuery, body: rawBody });
+          const scope = idempotencyScope(principal.projectId, key, route.operationId, { path: event.rawPath, query: rawQuery, body: rawBody });
+          const request = { runtime, requestId: inv.requestId, principal, params, query, body, event, idempotency: null, ports };
           if (scope) return runOnce(runtime, scope, () => runtime.clock.now(), () => fn(request as R));
+          return fn(request as R);
         }
-        return fn(request as R);
+        const idempotency =
+          principal && route.idempotency === 'transactional'
+            ? idempotencyScope(principal.projectId, key, route.operationId, fingerprinted(route.fingerprint, { params, query, body }))
+            : null;
+        return fn({ runtime, requestId: inv.requestId, principal, params, query, body, event, idempotency, ports } as R);
       };
       if (!principal) return toResult(await work(), inv.requestId);
 
@@ -206,22 +250,25 @@ function build<S extends EndpointSchemas, R>(
 
 /**
  * Builds an endpoint: authenticate and authorize per the route row, parse and validate with the
- * route's schemas, call `fn`, shape the reply. Returns `makeHandler(runtime?)`: Lambda uses the
- * container's runtime; tests pass their own (a local endpoint, a fixed clock).
+ * route's schemas, honour an Idempotency-Key as the row says, call `fn`, shape the reply (typed by
+ * the row's success replies). Returns `makeHandler(ports?)`: Lambda builds it with no ports (the
+ * container's runtime and `defaults`); tests pass their own (a local endpoint, a fixed clock, a queue).
  */
-export function endpoint<S extends EndpointSchemas>(
-  route: RouteDef,
+export function endpoint<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
+  route: R,
   schemas: S,
-  fn: (request: ApiRequest<S>) => Promise<HttpReply>,
-): (runtime?: Runtime) => ApiHandler {
-  return build(route, schemas, true, fn);
+  fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
+  defaults?: D,
+): HandlerFactory {
+  return build(route, schemas, true, fn, defaults ?? {});
 }
 
-/** An endpoint without credentials (only the unknown-route fallback). */
-export function openEndpoint<S extends EndpointSchemas>(
-  route: RouteDef,
+/** An endpoint without credentials (the download cluster, the OpenAPI document, the unknown-route fallback). */
+export function openEndpoint<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
+  route: R,
   schemas: S,
-  fn: (request: Omit<ApiRequest<S>, 'principal'>) => Promise<HttpReply>,
-): (runtime?: Runtime) => ApiHandler {
-  return build(route, schemas, false, fn);
+  fn: (request: Omit<ApiRequest<S, D>, 'principal' | 'idempotency'>) => Promise<ReplyOf<R>>,
+  defaults?: D,
+): HandlerFactory {
+  return build(route, schemas, false, fn, defaults ?? {});
 }

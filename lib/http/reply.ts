@@ -1,13 +1,35 @@
+import type { RouteDef, SuccessReply } from '../api/route.js';
+import { type Committed, REPLAYED_HEADER } from '../idempotency/idempotency.service.js';
+import type { ReplyName, replySchemas } from '../openapi/reply-schemas.js';
+import type * as z from '../zod.js';
+
 /** What a handler's domain call turns into; the envelope adds the common headers. */
-export interface HttpReply {
-  statusCode: number;
-  body?: unknown;
+export interface HttpReply<Status extends number = number, Body = unknown> {
+  statusCode: Status;
+  body?: Body;
   headers?: Record<string, string>;
 }
 
-export const ok = (body: unknown): HttpReply => ({ statusCode: 200, body });
-export const created = (body: unknown): HttpReply => ({ statusCode: 201, body });
-export const accepted = (body: unknown): HttpReply => ({ statusCode: 202, body });
-export const noContent = (): HttpReply => ({ statusCode: 204 });
+/** The body a reply component describes (lib/openapi/reply-schemas.ts). */
+type ComponentBody<N extends ReplyName> = z.input<(typeof replySchemas)[N]>;
+type BodyOf<B> = B extends ReplyName ? ComponentBody<B> : B extends { arrayOf: infer N extends ReplyName } ? ComponentBody<N>[] : undefined;
+type ReplyOfSuccess<S> = S extends SuccessReply ? HttpReply<S['status'], BodyOf<S['body']>> : never;
+
+/**
+ * The replies a route may answer with: one of its row's success statuses, with that status's body.
+ * A row typed only as `RouteDef` (a test fixture) says nothing precise, so any reply goes.
+ */
+export type ReplyOf<R extends RouteDef> = number extends R['success']['length'] ? HttpReply : ReplyOfSuccess<R['success'][number]>;
+
+export const ok = <B>(body: B): HttpReply<200, B> => ({ statusCode: 200, body });
+export const accepted = <B>(body: B): HttpReply<202, B> => ({ statusCode: 202, body });
+export const noContent = (): HttpReply<204, undefined> => ({ statusCode: 204 });
 /** 302 to `location` (e.g. a presigned file URL): the client fetches the body from there. */
-export const redirect = (location: string): HttpReply => ({ statusCode: 302, headers: { Location: location } });
+export const redirect = (location: string): HttpReply<302, undefined> => ({ statusCode: 302, headers: { Location: location } });
+
+/** 200 with `map(value)`, marked `Idempotent-Replayed: true` (as the generic path marks it) when replayed. */
+export const okCommitted = <T, B>(committed: Committed<T>, map: (value: T) => B): HttpReply<200, B> => ({
+  statusCode: 200,
+  body: map(committed.value),
+  ...(committed.replayed ? { headers: { [REPLAYED_HEADER]: 'true' } } : {}),
+});

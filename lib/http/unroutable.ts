@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
-import type { HttpReply } from './reply.js';
 import type { RouteDef } from '../api/route.js';
 import { findRoute } from './route-match.js';
 
@@ -8,7 +7,7 @@ import { findRoute } from './route-match.js';
  * The reply for a request no route takes: 405 with `Allow` when the path exists under another
  * method, 404 otherwise. Always throws, so the envelope writes the error object.
  */
-export function routeNotFound(routes: readonly RouteDef[], event: APIGatewayProxyEventV2): Promise<HttpReply> {
+export async function routeNotFound(routes: readonly RouteDef[], event: APIGatewayProxyEventV2): Promise<never> {
   const method = event.requestContext?.http?.method ?? 'GET';
   const path = event.rawPath ?? '/';
   const found = findRoute(routes, method, path);

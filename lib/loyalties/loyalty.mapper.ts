@@ -1,8 +1,10 @@
 import type { BalanceChange, BucketPage } from './loyalty.service.js';
 import type { PointsBucket } from './points-bucket.js';
+import type * as z from '../zod.js';
+import type { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from './loyalty.schema.js';
 
 /** Voucherify's balance object after a manual points change. */
-export const toBalanceReply = (c: BalanceChange): Record<string, unknown> => ({
+export const toBalanceReply = (c: BalanceChange): z.input<typeof balanceReplySchema> => ({
   points: c.points,
   total: c.total,
   balance: c.balance,
@@ -13,7 +15,7 @@ export const toBalanceReply = (c: BalanceChange): Record<string, unknown> => ({
 });
 
 /** Voucherify's loyalty points bucket; a bucket that never expires has no `expires_at`. */
-export const toBucketReply = (b: PointsBucket): Record<string, unknown> => ({
+export const toBucketReply = (b: PointsBucket): z.input<typeof pointsBucketReplySchema> => ({
   id: b.id,
   voucher_id: b.voucherId,
   campaign_id: b.campaignId,
@@ -25,7 +27,7 @@ export const toBucketReply = (b: PointsBucket): Record<string, unknown> => ({
   object: 'loyalty_points_bucket',
 });
 
-export const toBucketPageReply = (p: BucketPage): Record<string, unknown> => ({
+export const toBucketPageReply = (p: BucketPage): z.input<typeof pointsExpirationReplySchema> => ({
   object: 'list',
   data_ref: 'data',
   data: p.buckets.map(toBucketReply),

@@ -1,8 +1,9 @@
 import type { Campaign } from '../campaigns/campaign.js';
-import { findCampaign } from '../campaigns/campaign.service.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import { BadRequestError, ConflictRetryError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
-import { commitOnce, recordedReply, type Committed, type IdempotencyScope } from '../http/idempotency.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
@@ -22,7 +23,7 @@ export const MAX_BUCKET_WRITES = MAX_TRANSACTION_ITEMS - 10;
 
 /** A loyalty program by id or name. @throws NotFoundError when there is none, or the campaign is another type. */
 export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: string): Promise<Campaign> {
-  const campaign = await findCampaign(deps, projectId, ref);
+  const campaign = await getCampaign(deps, projectId, ref);
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') throw new NotFoundError('campaign', ref);
   return campaign;
 }

@@ -21,9 +21,8 @@ export interface TokenReply {
   token_type: 'Bearer';
 }
 
-export interface IntrospectionReply extends Partial<TokenReply> {
-  active: boolean;
-}
+/** An unknown, expired or revoked token shows nothing but `active: false`. */
+export type IntrospectionReply = (TokenReply & { active: true }) | { active: false };
 
 /** Losing the ledger race this many times in a row means something is wrong, not busy. */
 const MAX_LEDGER_ATTEMPTS = 200;

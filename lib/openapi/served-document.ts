@@ -1,5 +1,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import type * as z from '../zod.js';
 import { compressedOpenApiDocument } from './compressed-document.js';
+import type { openApiDocumentReplySchema } from './document.reply.js';
 
 /*
  * The document travels inside the GET /v1/openapi.json bundle compressed: as plain JSON (~125 KB
@@ -16,10 +18,13 @@ export function decompressDocument(base64: string): string {
   return brotliDecompressSync(Buffer.from(base64, 'base64')).toString('utf8');
 }
 
-let parsed: unknown;
+type OpenApiDocument = z.input<typeof openApiDocumentReplySchema>;
+
+let parsed: OpenApiDocument | undefined;
 
 /** The committed OpenAPI document (docs/openapi.json), decompressed once per container. */
-export function getOpenapiDocument(): unknown {
-  parsed ??= JSON.parse(decompressDocument(compressedOpenApiDocument)) as unknown;
+export function getOpenapiDocument(): OpenApiDocument {
+  // Generated from this very code by `npm run openapi`; a staleness test keeps it in step.
+  parsed ??= JSON.parse(decompressDocument(compressedOpenApiDocument)) as OpenApiDocument;
   return parsed;
 }

@@ -1,6 +1,8 @@
 import type { Reward, RewardAssignment } from './reward.js';
+import type * as z from '../zod.js';
+import type { rewardAssignmentReplySchema, rewardReplySchema } from './reward.schema.js';
 
-function parametersReply(r: Reward): Record<string, unknown> {
+function parametersReply(r: Reward): z.input<typeof rewardReplySchema>['parameters'] {
   switch (r.type) {
     case 'CAMPAIGN':
       return {
@@ -18,7 +20,7 @@ function parametersReply(r: Reward): Record<string, unknown> {
 }
 
 /** The reward object (Voucherify's shape). */
-export const toRewardReply = (r: Reward): Record<string, unknown> => ({
+export const toRewardReply = (r: Reward): z.input<typeof rewardReplySchema> => ({
   id: r.id,
   name: r.name,
   type: r.type,
@@ -36,7 +38,7 @@ export const toRewardReply = (r: Reward): Record<string, unknown> => ({
 });
 
 /** The reward assignment object of the spec. */
-export const toRewardAssignmentReply = (a: RewardAssignment): Record<string, unknown> => ({
+export const toRewardAssignmentReply = (a: RewardAssignment): z.input<typeof rewardAssignmentReplySchema> => ({
   id: a.id,
   reward_id: a.rewardId,
   related_object_id: a.campaignId,

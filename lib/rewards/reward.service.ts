@@ -1,4 +1,4 @@
-import { findCampaign } from '../campaigns/campaign.service.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
 import { InvalidBalanceError, InvalidCampaignError, NotFoundError, DuplicateError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { REWARD_CAMPAIGN_TYPES, type CampaignRewardParameters, type Reward, type RewardAssignment, type RewardCampaignType } from './reward.js';
@@ -15,7 +15,7 @@ const isRewardCampaignType = (t: string): t is RewardCampaignType => (REWARD_CAM
  * @throws NotFoundError (campaign), InvalidCampaignError (referral or promotion campaign), InvalidBalanceError.
  */
 async function campaignParameters(deps: Deps, projectId: string, ref: string, balance: number | undefined): Promise<CampaignRewardParameters> {
-  const campaign = await findCampaign(deps, projectId, ref);
+  const campaign = await getCampaign(deps, projectId, ref);
   const type = campaign.campaignType;
   if (!isRewardCampaignType(type)) {
     throw new InvalidCampaignError(`A reward can give vouchers of ${REWARD_CAMPAIGN_TYPES.join(', ')} campaigns, not of a ${type} campaign`);
@@ -94,7 +94,7 @@ export async function getReward(deps: Pick<Runtime, 'ddb' | 'tableName'>, projec
  */
 export async function createRewardAssignment(deps: Deps, projectId: string, rewardId: string, body: CreateRewardAssignmentBody): Promise<RewardAssignment> {
   // Both reads at once; an unknown reward is reported before an unknown campaign.
-  const [rewardRead, campaignRead] = await Promise.allSettled([repo.getReward(deps, projectId, rewardId), findCampaign(deps, projectId, body.campaign)]);
+  const [rewardRead, campaignRead] = await Promise.allSettled([repo.getReward(deps, projectId, rewardId), getCampaign(deps, projectId, body.campaign)]);
   if (rewardRead.status === 'rejected') throw rewardRead.reason;
   const reward = rewardRead.value;
   if (!reward) throw new NotFoundError('reward', rewardId);

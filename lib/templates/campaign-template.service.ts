@@ -1,6 +1,6 @@
 import type { Campaign } from '../campaigns/campaign.js';
-import { getCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
-import { findCampaign } from '../campaigns/campaign.service.js';
+import { getCampaign as readCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
 import { DuplicateError, InvalidPayloadError, NotFoundError, UnsupportedTemplateTypeError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
@@ -37,7 +37,7 @@ function campaignSnapshot(c: Campaign): CampaignSnapshot {
 /** A promotion tier as a discount-coupon configuration: its discount becomes the voucher template's. */
 async function tierSnapshot(deps: Deps, projectId: string, tierId: string): Promise<CampaignSnapshot> {
   const campaignId = await getCampaignIdByPromotionTier(deps, projectId, tierId);
-  const campaign = campaignId ? await getCampaign(deps, projectId, campaignId) : null;
+  const campaign = campaignId ? await readCampaign(deps, projectId, campaignId) : null;
   const tier = campaign?.promotionTiers?.find((t) => t.id === tierId);
   if (!campaign || !tier) throw new NotFoundError('promotion_tier', tierId);
   return {
@@ -84,7 +84,7 @@ export async function createCampaignTemplate(deps: Deps, projectId: string, body
     throw new InvalidPayloadError('Either campaign_id or promotion_tier_id is required');
   }
   const snapshot =
-    campaignId !== null ? campaignSnapshot(await findCampaign(deps, projectId, campaignId)) : await tierSnapshot(deps, projectId, tierId as string);
+    campaignId !== null ? campaignSnapshot(await getCampaign(deps, projectId, campaignId)) : await tierSnapshot(deps, projectId, tierId as string);
   const template: CampaignTemplate = {
     id: deps.ids.id('camp_tpl'),
     projectId,

@@ -2,7 +2,7 @@ import type { AsyncAction } from '../async-actions/async-action.js';
 import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
-import { findCampaign } from '../campaigns/campaign.service.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
 import { withCategory } from '../categories/category.service.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
@@ -41,7 +41,7 @@ export async function addVouchersToCampaign(
 ): Promise<AddVouchersOutcome> {
   const count = vouchersCount ?? 1;
   if (count > 1 && body.code !== undefined) throw new InvalidQueryParamsError('A code can be given only with vouchers_count 1');
-  const campaign = await findCampaign(deps, projectId, campaignRef);
+  const campaign = await getCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   const codeConfig = body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined;
   // A new category is written in the same transaction as the voucher (or the async action), so a refused request leaves none.

@@ -63,9 +63,9 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
   const p = pair.project_id;
   const headers = keyPairHeaders(pair);
   const jobs = new KeptJobs();
-  const createCampaign = makeCreateCampaign(runtime, jobs);
-  const addVouchers = makeAddVouchers(runtime, jobs);
-  const worker = makeJobsWorker(runtime);
+  const createCampaign = makeCreateCampaign({ runtime, jobs });
+  const addVouchers = makeAddVouchers({ runtime, jobs });
+  const worker = makeJobsWorker({ runtime });
 
   const target = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Bulk target') });
   const floorCampaign = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Bulk floor') });

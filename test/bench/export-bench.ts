@@ -76,8 +76,8 @@ export async function benchExport(ctx: BenchContext): Promise<Section[]> {
   const p = pair.project_id;
   const headers = keyPairHeaders(pair);
   const jobs = new KeptJobs();
-  const createCampaign = makeCreateCampaign(runtime, jobs);
-  const createExport = makeCreateExport(runtime, jobs);
+  const createCampaign = makeCreateCampaign({ runtime, jobs });
+  const createExport = makeCreateExport({ runtime, jobs });
   const e = ctx.engines;
   const checks: Check[] = [];
   const extraNotes: string[] = [];

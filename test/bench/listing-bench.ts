@@ -21,7 +21,7 @@ export async function benchListing(ctx: BenchContext): Promise<Section[]> {
     ...campaigns.flatMap((c, i) => [campaignItem(c), listEntryItem(c, i + 1)]),
     ...(last ? [campaignCounterItem(p, { campaignCount: CAMPAIGNS, lastCreatedAt: last.createdAt })] : []),
   ]);
-  const handler = makeListCampaigns(runtime);
+  const handler = makeListCampaigns({ runtime });
   const headers = keyPairHeaders(pair);
   const recorder = recordCommands(runtime);
   const runs = ctx.options.quick ? 11 : 31;

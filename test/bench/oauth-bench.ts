@@ -14,7 +14,7 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
   const { ddb, tableName: TableName } = runtime;
   const pair = await newBenchProject(runtime, 'bench oauth');
   const headers = keyPairHeaders(pair);
-  const handler = makeCreateToken(runtime);
+  const handler = makeCreateToken({ runtime });
   const runs = ctx.options.quick ? 60 : 300;
   const warmup = 10;
   const getOne = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(pair.app_id), ConsistentRead: true }));

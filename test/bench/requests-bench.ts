@@ -76,13 +76,13 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
   const headers = keyPairHeaders(pair);
   const jobs = new KeptJobs();
   const h = {
-    createCampaign: makeCreateCampaign(runtime, jobs),
-    getCampaign: makeGetCampaign(runtime),
-    listCampaigns: makeListCampaigns(runtime),
-    addVouchers: makeAddVouchers(runtime, jobs),
-    getVoucher: makeGetVoucher(runtime),
-    getAsyncAction: makeGetAsyncAction(runtime),
-    listBin: makeListBin(runtime),
+    createCampaign: makeCreateCampaign({ runtime, jobs }),
+    getCampaign: makeGetCampaign({ runtime }),
+    listCampaigns: makeListCampaigns({ runtime }),
+    addVouchers: makeAddVouchers({ runtime, jobs }),
+    getVoucher: makeGetVoucher({ runtime }),
+    getAsyncAction: makeGetAsyncAction({ runtime }),
+    listBinEntries: makeListBin({ runtime }),
   };
 
   ctx.progress('3. seeding: campaigns, vouchers, an async action');
@@ -164,7 +164,7 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
     {
       label: 'GET /v1/trash-bin',
       route: listBinEntriesRoute,
-      handler: h.listBin,
+      handler: h.listBinEntries,
       request: () => ({ path: '/v1/trash-bin', headers }),
       floorCalls: 'Get key → Query 11',
       floor: async () => {

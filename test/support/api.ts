@@ -51,7 +51,7 @@ export class RecordingJobQueue implements JobQueue {
     const Records = jobs.map((job, i) =>
       toSqsRecord({ MessageId: `job-${i}`, ReceiptHandle: `r-${i}`, Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } }, 'arn:aws:sqs:local:000000000000:jobs'),
     );
-    const result = await makeVoucherWorker(runtime)({ Records }, lambdaContext('jobs-worker'));
+    const result = await makeVoucherWorker({ runtime })({ Records }, lambdaContext('jobs-worker'));
     if (result.batchItemFailures.length > 0) throw new Error(`worker failed ${result.batchItemFailures.length} job(s)`);
   }
 }
@@ -62,14 +62,14 @@ export class RecordingJobQueue implements JobQueue {
  */
 export function campaignApi(runtime: Runtime, pair: IssuedKeyPair, jobs: JobQueue = new RecordingJobQueue()) {
   const handlers = {
-    getAsyncAction: makeGetAsyncAction(runtime),
-    createCampaign: makeCreateCampaign(runtime, jobs),
-    getCampaign: makeGetCampaign(runtime),
-    listCampaigns: makeListCampaigns(runtime),
-    addVouchers: makeAddVouchers(runtime, jobs),
-    getVoucher: makeGetVoucher(runtime),
-    deleteVoucher: makeDeleteVoucher(runtime),
-    listBin: makeListBin(runtime),
+    getAsyncAction: makeGetAsyncAction({ runtime }),
+    createCampaign: makeCreateCampaign({ runtime, jobs }),
+    getCampaign: makeGetCampaign({ runtime }),
+    listCampaigns: makeListCampaigns({ runtime }),
+    addVouchers: makeAddVouchers({ runtime, jobs }),
+    getVoucher: makeGetVoucher({ runtime }),
+    deleteVoucher: makeDeleteVoucher({ runtime }),
+    listBinEntries: makeListBin({ runtime }),
   };
   const auth = keyPairHeaders(pair);
   return {
@@ -86,7 +86,7 @@ export function campaignApi(runtime: Runtime, pair: IssuedKeyPair, jobs: JobQueu
       callRoute(handlers.getVoucher, getVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, headers }),
     deleteVoucher: (code: string, query = '', headers = auth) =>
       callRoute(handlers.deleteVoucher, deleteVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, query, headers }),
-    listBin: (query = '', headers = auth) => callRoute(handlers.listBin, listBinEntriesRoute, { path: '/v1/trash-bin', query, headers }),
+    listBinEntries: (query = '', headers = auth) => callRoute(handlers.listBinEntries, listBinEntriesRoute, { path: '/v1/trash-bin', query, headers }),
     getAsyncAction: (id: string, headers = auth) =>
       callRoute(handlers.getAsyncAction, getAsyncActionRoute, { path: `/v1/async-actions/${enc(id)}`, headers }),
   };

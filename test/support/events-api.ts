@@ -13,10 +13,10 @@ const enc = encodeURIComponent;
 /** The custom event schema and event endpoints of one runtime, called with one project's key pair. */
 export function eventApi(runtime: Runtime, pair: IssuedKeyPair) {
   const handlers = {
-    createSchema: makeCreateSchema(runtime),
-    listSchemas: makeListSchemas(runtime),
-    getSchema: makeGetSchema(runtime),
-    trackEvent: makeTrackEvent(runtime),
+    createSchema: makeCreateSchema({ runtime }),
+    listSchemas: makeListSchemas({ runtime }),
+    getSchema: makeGetSchema({ runtime }),
+    trackEvent: makeTrackEvent({ runtime }),
   };
   const auth = keyPairHeaders(pair);
   return {

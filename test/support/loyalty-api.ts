@@ -12,9 +12,9 @@ const enc = encodeURIComponent;
 /** The loyalty endpoints of one runtime, called with one project's key pair. */
 export function loyaltyApi(runtime: Runtime, pair: IssuedKeyPair) {
   const handlers = {
-    updateBalance: makeUpdateBalance(runtime),
-    listPointsExpiration: makeListPointsExpiration(runtime),
-    createEarningRules: makeCreateEarningRules(runtime),
+    updateBalance: makeUpdateBalance({ runtime }),
+    listPointsExpiration: makeListPointsExpiration({ runtime }),
+    createEarningRules: makeCreateEarningRules({ runtime }),
   };
   const auth = keyPairHeaders(pair);
   return {

@@ -12,9 +12,9 @@ const enc = encodeURIComponent;
 /** The reward endpoints of one runtime, called with one project's key pair (or other headers). */
 export function rewardApi(runtime: Runtime, pair: IssuedKeyPair) {
   const handlers = {
-    createReward: makeCreateReward(runtime),
-    getReward: makeGetReward(runtime),
-    createAssignment: makeCreateAssignment(runtime),
+    createReward: makeCreateReward({ runtime }),
+    getReward: makeGetReward({ runtime }),
+    createAssignment: makeCreateAssignment({ runtime }),
   };
   const auth = keyPairHeaders(pair);
   return {

@@ -14,7 +14,7 @@ describe('key permissions and IP allow-lists', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
-    const tokenReply = await call(makeTokenHandler(runtime), {
+    const tokenReply = await call(makeTokenHandler({ runtime }), {
       path: '/v1/oauth/token',
       headers: keyPairHeaders(pair),
       form: { grant_type: 'client_credentials' },
@@ -23,14 +23,14 @@ describe('key permissions and IP allow-lists', () => {
     const accessToken = tokenReply.json.access_token as string;
     await setKeyIpAllowList(runtime, pair.app_id, ['203.0.113.0/24', '2001:db8::/32']);
     clock.advance(60_000);
-    const handler = makeProbeHandler(runtime);
+    const handler = makeProbeHandler({ runtime });
 
     const outsidePair = await call(handler, { ...probe, headers: keyPairHeaders(pair), sourceIp: '198.51.100.1' });
     expect(outsidePair.status).toBe(403);
     expect(outsidePair.json).toMatchObject({ code: 403, key: 'forbidden' });
     const outsideToken = await call(handler, { ...probe, headers: { authorization: `Bearer ${accessToken}` }, sourceIp: '198.51.100.1' });
     expect(outsideToken.status).toBe(403);
-    const outsideIssue = await call(makeTokenHandler(runtime), {
+    const outsideIssue = await call(makeTokenHandler({ runtime }), {
       path: '/v1/oauth/token',
       headers: keyPairHeaders(pair),
       form: { grant_type: 'client_credentials' },
@@ -46,7 +46,7 @@ describe('key permissions and IP allow-lists', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
-    const tokenReply = await call(makeTokenHandler(runtime), {
+    const tokenReply = await call(makeTokenHandler({ runtime }), {
       path: '/v1/oauth/token',
       headers: keyPairHeaders(pair),
       form: { grant_type: 'client_credentials', scope: 'api' },
@@ -54,7 +54,7 @@ describe('key permissions and IP allow-lists', () => {
     const accessToken = tokenReply.json.access_token as string;
     await setKeyPermissions(runtime, pair.app_id, ['campaigns']);
     clock.advance(60_000);
-    const handler = makeProbeHandler(runtime);
+    const handler = makeProbeHandler({ runtime });
     const byPair = await call(handler, { ...probe, headers: keyPairHeaders(pair) });
     expect(byPair.status).toBe(403);
     expect(byPair.json.key).toBe('missing_required_permission');

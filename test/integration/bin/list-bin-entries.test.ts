@@ -24,7 +24,7 @@ const names = (reply: { json: Record<string, unknown> }): string[] =>
 describe('GET /v1/trash-bin', () => {
   it('lists binned vouchers newest first by default, as a list of bin entries', async () => {
     const { api } = await binOf(3);
-    const reply = await api.listBin();
+    const reply = await api.listBinEntries();
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ object: 'list', data_ref: 'data', total: 3, has_more: false });
     expect(reply.json).not.toHaveProperty('more_starting_after');
@@ -34,20 +34,20 @@ describe('GET /v1/trash-bin', () => {
 
   it('orders oldest first with order=id', async () => {
     const { api } = await binOf(3);
-    expect(names(await api.listBin('order=id'))).toEqual(['B0', 'B1', 'B2']);
+    expect(names(await api.listBinEntries('order=id'))).toEqual(['B0', 'B1', 'B2']);
   });
 
   it('pages with limit and starting_after_id, saying whether more follow', async () => {
     const { api } = await binOf(5);
-    const first = await api.listBin('order=id&limit=2');
+    const first = await api.listBinEntries('order=id&limit=2');
     expect(names(first)).toEqual(['B0', 'B1']);
     expect(first.json).toMatchObject({ total: 2, has_more: true, more_starting_after: (first.json.data as { id: string }[])[1]?.id });
-    const second = await api.listBin(`order=id&limit=2&starting_after_id=${first.json.more_starting_after as string}`);
+    const second = await api.listBinEntries(`order=id&limit=2&starting_after_id=${first.json.more_starting_after as string}`);
     expect(names(second)).toEqual(['B2', 'B3']);
-    const third = await api.listBin(`order=id&limit=2&starting_after_id=${second.json.more_starting_after as string}`);
+    const third = await api.listBinEntries(`order=id&limit=2&starting_after_id=${second.json.more_starting_after as string}`);
     expect(names(third)).toEqual(['B4']);
     expect(third.json.has_more).toBe(false);
-    const backwards = await api.listBin(`limit=10&starting_after_id=${second.json.more_starting_after as string}`);
+    const backwards = await api.listBinEntries(`limit=10&starting_after_id=${second.json.more_starting_after as string}`);
     expect(names(backwards)).toEqual(['B2', 'B1', 'B0']);
   });
 
@@ -55,7 +55,7 @@ describe('GET /v1/trash-bin', () => {
     'refuses %s with 400 invalid_query_params',
     async (query) => {
       const { api } = await binOf(0);
-      const reply = await api.listBin(query);
+      const reply = await api.listBinEntries(query);
       expect(reply.status).toBe(400);
       expect(reply.json.key).toBe('invalid_query_params');
     },
@@ -64,6 +64,6 @@ describe('GET /v1/trash-bin', () => {
   it('shows a project only its own bin', async () => {
     const { runtime } = await binOf(2);
     const other = campaignApi(runtime, await newProject(runtime));
-    expect((await other.listBin()).json).toMatchObject({ data: [], total: 0, has_more: false });
+    expect((await other.listBinEntries()).json).toMatchObject({ data: [], total: 0, has_more: false });
   });
 });

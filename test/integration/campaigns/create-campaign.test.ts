@@ -323,7 +323,7 @@ describe('POST /v1/campaigns', () => {
 
   it('accepts a bearer token with the campaigns scope and refuses one limited to vouchers', async () => {
     const { runtime, pair, api } = await setup();
-    const tokens = makeTokenHandler(runtime);
+    const tokens = makeTokenHandler({ runtime });
     const token = async (scope: string) =>
       (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } }))
         .json.access_token as string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { getCustomerIdBySourceId } from '../../../lib/customers/customer.repo.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
-import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
+import { REPLAYED_HEADER } from '../../../lib/idempotency/idempotency.service.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
 

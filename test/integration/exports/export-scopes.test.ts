@@ -12,7 +12,7 @@ import { call } from '../../support/invoke.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 async function token(runtime: Runtime, pair: IssuedKeyPair, scope: string): Promise<Record<string, string>> {
-  const reply = await call(makeTokenHandler(runtime), {
+  const reply = await call(makeTokenHandler({ runtime }), {
     path: '/v1/oauth/token',
     headers: keyPairHeaders(pair),
     form: { grant_type: 'client_credentials', scope },
@@ -26,8 +26,8 @@ async function setup() {
   const pair = await newProject(runtime);
   const campaign = await newCampaign(campaignApi(runtime, pair), campaignBodies.LOYALTY_PROGRAM('Club'));
   const jobs = new RecordingJobQueue();
-  const create = makeCreateExport(runtime, jobs);
-  const get = makeGetExport(runtime, () => 'http://download.test');
+  const create = makeCreateExport({ runtime, jobs });
+  const get = makeGetExport({ runtime, downloadBaseUrl: () => 'http://download.test' });
   const campaignId = campaign.id as string;
   return {
     runtime,

@@ -118,9 +118,9 @@ function expectedCsv(buckets: PointsBucket[], fields: string[], descending: bool
 }
 
 function exportApi(pair: IssuedKeyPair, jobs: JobQueue, options: { downloadRuntime?: Runtime } = {}) {
-  const create = makeCreateExport(runtime, jobs);
-  const get = makeGetExport(runtime, () => DOWNLOAD_BASE);
-  const download = makeDownload(options.downloadRuntime ?? runtime, files);
+  const create = makeCreateExport({ runtime, jobs });
+  const get = makeGetExport({ runtime, downloadBaseUrl: () => DOWNLOAD_BASE });
+  const download = makeDownload({ runtime: options.downloadRuntime ?? runtime, links: files });
   const auth = keyPairHeaders(pair);
   return {
     create: (campaign: string, json: unknown, headers = auth) =>
@@ -169,10 +169,10 @@ beforeAll(async () => {
   files = createS3ExportFiles({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }, { partBytes: 64 * 1024 });
   const q = await createQueue(`exports-${randomUUID().slice(0, 8)}`, 60);
   queueUrl = q.url;
-  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl, handler: makeWorker(runtime, files), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
+  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl, handler: makeWorker({ runtime, files }), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
   const poison = await createQueue(`exports-poison-${randomUUID().slice(0, 8)}`, 1);
   dlqUrl = poison.dlq;
-  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl: poison.url, handler: makeWorker(runtime, files), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
+  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl: poison.url, handler: makeWorker({ runtime, files }), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
   queueUrls.push(poison.url);
 
   const pair = await newProject(runtime);
@@ -318,7 +318,7 @@ describe('points-expiration export', () => {
     const id = reply.json.id as string;
     expect(jobs.sent).toEqual([{ type: 'export-points-expiration', projectId: seeded.pair.project_id, exportId: id }]);
     const body = JSON.stringify(jobs.sent[0]);
-    const worker = makeWorker(runtime, files);
+    const worker = makeWorker({ runtime, files });
     const both = await Promise.all([worker({ Records: [record(body)] }, {} as never), worker({ Records: [record(body)] }, {} as never)]);
     expect(both).toEqual([{ batchItemFailures: [] }, { batchItemFailures: [] }]);
     const first = await api.get(id);
@@ -342,12 +342,12 @@ describe('points-expiration export', () => {
     const id = (await api.create(seeded.campaignId, {})).json.id as string;
     const poison = record(JSON.stringify({ type: 'export-points-expiration', projectId: seeded.pair.project_id, exportId: id, fields: ['hack'] }));
     const junk = record('{not json');
-    const result = await makeWorker(runtime, files)({ Records: [poison, junk] }, {} as never);
+    const result = await makeWorker({ runtime, files })({ Records: [poison, junk] }, {} as never);
     expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([poison.messageId, junk.messageId].sort());
     const failed = await api.get(id);
     expect(failed.json).toMatchObject({ status: 'ERROR', result: { message: expect.stringMatching(/^Malformed job message/) } });
     // A later good delivery cannot move it back.
-    await makeWorker(runtime, files)({ Records: [record(JSON.stringify(jobs.sent[0]))] }, {} as never);
+    await makeWorker({ runtime, files })({ Records: [record(JSON.stringify(jobs.sent[0]))] }, {} as never);
     expect((await api.get(id)).json.status).toBe('ERROR');
   });
 
@@ -381,10 +381,10 @@ describe('points-expiration export', () => {
       presignGet: (key, s, now) => files.presignGet(key, s, now),
     };
     const body = JSON.stringify(jobs.sent[0]);
-    const early = await makeWorker(runtime, failing)({ Records: [record(body, 1)] }, {} as never);
+    const early = await makeWorker({ runtime, files: failing })({ Records: [record(body, 1)] }, {} as never);
     expect(early.batchItemFailures).toHaveLength(1);
     expect((await api.get(id)).json.status).toBe('IN_PROGRESS');
-    const last = await makeWorker(runtime, failing)({ Records: [record(body, 3)] }, {} as never);
+    const last = await makeWorker({ runtime, files: failing })({ Records: [record(body, 3)] }, {} as never);
     expect(last.batchItemFailures).toHaveLength(1);
     expect(aborts).toBe(2);
     expect((await api.get(id)).json).toMatchObject({ status: 'ERROR', result: { message: expect.stringContaining('disk on fire') } });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
-import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
+import { REPLAYED_HEADER } from '../../../lib/idempotency/idempotency.service.js';
 import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, newCampaign } from '../../support/api.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { listEarningRulesOfEvent } from '../../../lib/earning-rules/earning-rule.repo.js';
-import { REPLAYED_HEADER } from '../../../lib/http/idempotency.js';
+import { REPLAYED_HEADER } from '../../../lib/idempotency/idempotency.service.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';

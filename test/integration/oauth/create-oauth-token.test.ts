@@ -12,7 +12,7 @@ describe('POST /v1/oauth/token', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
-    const reply = await call(makeHandler(runtime), {
+    const reply = await call(makeHandler({ runtime }), {
       path,
       headers: keyPairHeaders(pair),
       form: { grant_type: 'client_credentials', scope: 'vouchers campaigns' },
@@ -33,7 +33,7 @@ describe('POST /v1/oauth/token', () => {
   it('defaults the scope to api when none is asked for', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const reply = await call(makeHandler(runtime), { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials' } });
+    const reply = await call(makeHandler({ runtime }), { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials' } });
     expect(reply.status).toBe(200);
     expect(reply.json.scope).toBe('api');
   });
@@ -45,7 +45,7 @@ describe('POST /v1/oauth/token', () => {
   ])('refuses scope %j with 400 invalid_scope naming %j', async (scope, bad) => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const reply = await call(makeHandler(runtime), { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } });
+    const reply = await call(makeHandler({ runtime }), { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_scope', message: `Invalid scope: ${bad}` });
     expect(reply.json.request_id).toMatch(/^v-/);
@@ -55,7 +55,7 @@ describe('POST /v1/oauth/token', () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
     await setKeyPermissions(runtime, pair.app_id, ['vouchers']);
-    const handler = makeHandler(runtime);
+    const handler = makeHandler({ runtime });
     const denied = await call(handler, { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope: 'campaigns' } });
     expect(denied.status).toBe(400);
     expect(denied.json).toMatchObject({ key: 'invalid_scope', message: 'Invalid scope: campaigns' });
@@ -66,7 +66,7 @@ describe('POST /v1/oauth/token', () => {
   it('refuses another grant type with invalid_grant_type, and a missing one with missing_parameters', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const handler = makeHandler(runtime);
+    const handler = makeHandler({ runtime });
     const wrong = await call(handler, { path, headers: keyPairHeaders(pair), form: { grant_type: 'password' } });
     expect(wrong.status).toBe(400);
     expect(wrong.json.key).toBe('invalid_grant_type');
@@ -78,7 +78,7 @@ describe('POST /v1/oauth/token', () => {
   it('answers 401 unauthorized without the key pair or with a wrong token', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const handler = makeHandler(runtime);
+    const handler = makeHandler({ runtime });
     const none = await call(handler, { path, form: { grant_type: 'client_credentials' } });
     expect(none.status).toBe(401);
     expect(none.json).toMatchObject({ code: 401, key: 'unauthorized', message: 'Unauthorized' });
@@ -93,7 +93,7 @@ describe('POST /v1/oauth/token', () => {
   it('refuses a JSON body with 415', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const reply = await call(makeHandler(runtime), { path, headers: keyPairHeaders(pair), json: { grant_type: 'client_credentials' } });
+    const reply = await call(makeHandler({ runtime }), { path, headers: keyPairHeaders(pair), json: { grant_type: 'client_credentials' } });
     expect(reply.status).toBe(415);
     expect(reply.json).toMatchObject({ code: 415, key: 'unsupported_media_type' });
   });

@@ -19,7 +19,7 @@ describe('OAuth token cap (1000 live tokens per project)', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
-    const handler = makeTokenHandler(runtime);
+    const handler = makeTokenHandler({ runtime });
     const seeded = await inBatches(990, 1, () => call(handler, { ...request, headers: keyPairHeaders(pair) }));
     expect(seeded.every((r) => r.status === 200)).toBe(true);
 
@@ -42,7 +42,7 @@ describe('OAuth token cap (1000 live tokens per project)', () => {
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
     const other = await newProject(runtime);
-    const handler = makeTokenHandler(runtime);
+    const handler = makeTokenHandler({ runtime });
     await inBatches(1000, 1, () => call(handler, { ...request, headers: keyPairHeaders(pair) }));
     expect((await call(handler, { ...request, headers: keyPairHeaders(pair) })).status).toBe(429);
     expect((await call(handler, { ...request, headers: keyPairHeaders(other) })).status).toBe(200);

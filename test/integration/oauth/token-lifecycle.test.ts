@@ -10,7 +10,7 @@ import { makeProbeHandler } from '../../support/probe-endpoint.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 async function token(runtime: Runtime, pair: IssuedKeyPair, scope = 'api'): Promise<string> {
-  const reply = await call(makeTokenHandler(runtime), {
+  const reply = await call(makeTokenHandler({ runtime }), {
     path: '/v1/oauth/token',
     headers: keyPairHeaders(pair),
     form: { grant_type: 'client_credentials', scope },
@@ -30,7 +30,7 @@ describe('POST /v1/oauth/introspect', () => {
     const pair = await newProject(runtime);
     const accessToken = await token(runtime, pair, 'vouchers');
     clock.advance(345_000);
-    const reply = await call(makeIntrospectHandler(runtime), {
+    const reply = await call(makeIntrospectHandler({ runtime }), {
       path: '/v1/oauth/introspect',
       headers: keyPairHeaders(pair),
       form: { access_token: accessToken },
@@ -55,7 +55,7 @@ describe('POST /v1/oauth/introspect', () => {
     const mine = await token(runtime, pair);
     const theirs = await token(runtime, other);
     const introspect = (t: string) =>
-      call(makeIntrospectHandler(runtime), { path: '/v1/oauth/introspect', headers: keyPairHeaders(pair), form: { access_token: t } });
+      call(makeIntrospectHandler({ runtime }), { path: '/v1/oauth/introspect', headers: keyPairHeaders(pair), form: { access_token: t } });
     expect((await introspect('nope')).body).toEqual({ active: false });
     expect((await introspect(theirs)).body).toEqual({ active: false });
     clock.advance(900_000);
@@ -67,7 +67,7 @@ describe('POST /v1/oauth/introspect', () => {
   it('answers 400 missing_parameters for a body without access_token', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    const reply = await call(makeIntrospectHandler(runtime), {
+    const reply = await call(makeIntrospectHandler({ runtime }), {
       path: '/v1/oauth/introspect',
       headers: keyPairHeaders(pair),
       form: { token: 'x' },
@@ -80,7 +80,7 @@ describe('POST /v1/oauth/introspect', () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
     const accessToken = await token(runtime, pair);
-    const reply = await call(makeIntrospectHandler(runtime), {
+    const reply = await call(makeIntrospectHandler({ runtime }), {
       path: '/v1/oauth/introspect',
       headers: bearer(accessToken),
       form: { access_token: accessToken },
@@ -95,10 +95,10 @@ describe('bearer tokens on endpoints', () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
     const accessToken = await token(runtime, pair);
-    const viaBearer = await call(makeProbeHandler(runtime), { ...probe, headers: bearer(accessToken) });
+    const viaBearer = await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(accessToken) });
     expect(viaBearer.status).toBe(200);
     expect(viaBearer.json).toEqual({ project_id: pair.project_id, app_id: pair.app_id, via: 'oauth_token' });
-    const viaService = await call(makeProbeHandler(runtime), { ...probe, headers: { 'x-service-oauth': accessToken } });
+    const viaService = await call(makeProbeHandler({ runtime }), { ...probe, headers: { 'x-service-oauth': accessToken } });
     expect(viaService.status).toBe(200);
   });
 
@@ -108,9 +108,9 @@ describe('bearer tokens on endpoints', () => {
     const pair = await newProject(runtime);
     const accessToken = await token(runtime, pair);
     clock.advance(899_000);
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: bearer(accessToken) })).status).toBe(200);
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(accessToken) })).status).toBe(200);
     clock.advance(1_000);
-    const reply = await call(makeProbeHandler(runtime), { ...probe, headers: bearer(accessToken) });
+    const reply = await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(accessToken) });
     expect(reply.status).toBe(401);
     expect(reply.json).toMatchObject({ code: 401, key: 'unauthorized' });
   });
@@ -119,11 +119,11 @@ describe('bearer tokens on endpoints', () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
     const campaignsOnly = await token(runtime, pair, 'campaigns');
-    const reply = await call(makeProbeHandler(runtime), { ...probe, headers: bearer(campaignsOnly) });
+    const reply = await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(campaignsOnly) });
     expect(reply.status).toBe(403);
     expect(reply.json).toMatchObject({ code: 403, key: 'missing_required_permission' });
     const vouchers = await token(runtime, pair, 'vouchers');
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: bearer(vouchers) })).status).toBe(200);
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(vouchers) })).status).toBe(200);
   });
 
   it('stops a blocked key\'s tokens within 60 s and lets the key make no new ones', async () => {
@@ -131,12 +131,12 @@ describe('bearer tokens on endpoints', () => {
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
     const accessToken = await token(runtime, pair);
-    const handler = makeProbeHandler(runtime);
+    const handler = makeProbeHandler({ runtime });
     expect((await call(handler, { ...probe, headers: bearer(accessToken) })).status).toBe(200);
     await setKeyStatus(runtime, pair.app_id, 'BLOCKED');
     clock.advance(60_000);
     expect((await call(handler, { ...probe, headers: bearer(accessToken) })).status).toBe(401);
-    const fresh = await call(makeTokenHandler(runtime), {
+    const fresh = await call(makeTokenHandler({ runtime }), {
       path: '/v1/oauth/token',
       headers: keyPairHeaders(pair),
       form: { grant_type: 'client_credentials' },
@@ -154,8 +154,8 @@ describe('bearer tokens on endpoints', () => {
     const accessToken = await token(runtime, pair);
     await deleteAppKey(runtime, pair.app_id);
     clock.advance(60_000);
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: bearer(accessToken) })).status).toBe(401);
-    const introspected = await call(makeIntrospectHandler(runtime), {
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(accessToken) })).status).toBe(401);
+    const introspected = await call(makeIntrospectHandler({ runtime }), {
       path: '/v1/oauth/introspect',
       headers: keyPairHeaders(await newProject(runtime)),
       form: { access_token: accessToken },
@@ -170,8 +170,8 @@ describe('bearer tokens on endpoints', () => {
     const accessToken = await token(runtime, pair);
     const renewed = await regenerateAppKey(runtime, pair.app_id);
     clock.advance(120_000);
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: bearer(accessToken) })).status).toBe(200);
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: keyPairHeaders(pair) })).status).toBe(401);
-    expect((await call(makeProbeHandler(runtime), { ...probe, headers: keyPairHeaders(renewed) })).status).toBe(200);
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(accessToken) })).status).toBe(200);
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: keyPairHeaders(pair) })).status).toBe(401);
+    expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: keyPairHeaders(renewed) })).status).toBe(200);
   });
 });

@@ -12,7 +12,7 @@ const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 
 
 describe('GET /v1/openapi.json through its handler', () => {
   it('serves the committed document without credentials, as JSON that no cache keeps', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, { path: '/v1/openapi.json' });
+    const reply = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, { path: '/v1/openapi.json' });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual(committed);
     expect(reply.headers['Content-Type']).toBe('application/json; charset=utf-8');
@@ -21,7 +21,7 @@ describe('GET /v1/openapi.json through its handler', () => {
   });
 
   it('lets browser tools on any origin read it', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, {
+    const reply = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, {
       path: '/v1/openapi.json',
       headers: { origin: 'https://editor.swagger.io' },
     });
@@ -29,7 +29,7 @@ describe('GET /v1/openapi.json through its handler', () => {
   });
 
   it('refuses query parameters with the error object', async () => {
-    const reply = await callRoute(makeHandler(testRuntime()), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
+    const reply = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_query_params', request_id: reply.headers['X-Request-Id'] });
   });

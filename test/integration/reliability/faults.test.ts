@@ -52,7 +52,7 @@ describe('DynamoDB faults', () => {
     const { runtime, headers } = await setup();
     const down = runtimeVia(runtime, `http://127.0.0.1:${await closedPort()}`);
     const started = Date.now();
-    const reply = await callRoute(makeGetReward(down), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
+    const reply = await callRoute(makeGetReward({ runtime: down }), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
     const ms = Date.now() - started;
     figures.unreachableMs = ms;
     expect503(reply);
@@ -117,7 +117,7 @@ describe('DynamoDB faults', () => {
     const faults = await proxy(() => 'hang');
     const hanging = runtimeVia(runtime, faults.url, { requestTimeoutMs: 300, maxAttempts: 2 });
     const started = Date.now();
-    const reply = await callRoute(makeGetReward(hanging), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
+    const reply = await callRoute(makeGetReward({ runtime: hanging }), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
     figures.hangingReplyMs = Date.now() - started;
     expect503(reply);
     expect(faults.counts.hang).toBe(2);
@@ -127,7 +127,7 @@ describe('DynamoDB faults', () => {
   it('answers 503 when a connection is dropped on every attempt', async () => {
     const { runtime, headers } = await setup();
     const faults = await proxy(() => 'reset');
-    const reply = await callRoute(makeGetReward(runtimeVia(runtime, faults.url)), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
+    const reply = await callRoute(makeGetReward({ runtime: runtimeVia(runtime, faults.url) }), getRewardRoute, { path: '/v1/rewards/rew_x', headers });
     expect503(reply);
     expect(faults.counts.reset).toBe(3);
   });
@@ -139,7 +139,7 @@ describe('DynamoDB faults', () => {
     const slow = runtimeVia(runtime, faults.url, { requestTimeoutMs: 60_000, maxAttempts: 1 });
     const event = toApiGatewayEvent({ method: 'GET', rawPath: '/v1/rewards/rew_x', rawQueryString: '', headers, pathParameters: { rewardId: 'rew_x' } });
     const started = Date.now();
-    const result = await makeGetReward(slow)(event, lambdaContext('get-reward', 1_500));
+    const result = await makeGetReward({ runtime: slow })(event, lambdaContext('get-reward', 1_500));
     const ms = Date.now() - started;
     figures.deadlineReplyMs = ms;
     expect(result.statusCode).toBe(503);

@@ -5,7 +5,9 @@ import { makeHandler as makeCreateExport } from '../../../functions/exports/crea
 import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
-import { IDEMPOTENCY_LEASE_SECONDS, REPLAYED_HEADER, requestFingerprint, runOnce, type IdempotencyScope } from '../../../lib/http/idempotency.js';
+import { type IdempotencyScope, requestFingerprint } from '../../../lib/idempotency/idempotency-scope.js';
+import { IDEMPOTENCY_LEASE_SECONDS } from '../../../lib/idempotency/idempotency.repo.js';
+import { REPLAYED_HEADER, runOnce } from '../../../lib/idempotency/idempotency.service.js';
 import { ok } from '../../../lib/http/reply.js';
 import { idempotencyModeOf } from '../../../lib/api/route.js';
 import type { Runtime } from '../../../lib/runtime.js';
@@ -108,7 +110,7 @@ const cases: RouteCase[] = [
     operationId: 'create-campaign-template',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'))),
     send: (c, key) =>
-      callRoute(makeCreateTemplate(c.runtime), createCampaignTemplateRoute, { path: '/v1/templates/campaigns', json: { name: 'Tpl', campaign_id: 'Source' }, headers: c.keyed(key) }),
+      callRoute(makeCreateTemplate({ runtime: c.runtime }), createCampaignTemplateRoute, { path: '/v1/templates/campaigns', json: { name: 'Tpl', campaign_id: 'Source' }, headers: c.keyed(key) }),
     effects: (c) => c.countItems('TEMPLATE#', 'CAMPAIGN_TEMPLATE'),
   },
   {
@@ -139,7 +141,7 @@ const cases: RouteCase[] = [
     operationId: 'create-points-expiration-export',
     prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
     send: (c, key) =>
-      callRoute(makeCreateExport(c.runtime, c.jobs), createPointsExpirationExportRoute, { path: '/v1/loyalties/Club/points-expiration/export', json: {}, headers: c.keyed(key) }),
+      callRoute(makeCreateExport({ runtime: c.runtime, jobs: c.jobs }), createPointsExpirationExportRoute, { path: '/v1/loyalties/Club/points-expiration/export', json: {}, headers: c.keyed(key) }),
     effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
   },
 ];

@@ -51,7 +51,7 @@ describe('races, fired in parallel and counted', () => {
     );
     expect(accepted.map((r) => r.status)).toEqual(Array(20).fill(202));
     expect(jobs.sent).toHaveLength(20);
-    const worker = makeWorker(runtime);
+    const worker = makeWorker({ runtime });
     const results = await Promise.all(jobs.sent.splice(0).map((job) => worker({ Records: [record(JSON.stringify(job))] }, {} as never)));
     expect(results.flatMap((r) => r.batchItemFailures)).toEqual([]);
     const actions = await Promise.all(

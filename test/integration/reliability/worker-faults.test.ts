@@ -133,13 +133,13 @@ describe('faults in the worker and the local runtime', () => {
     // 8 KiB parts: the 3,000-row file takes several, and the first worker dies after the third write.
     const real = createS3ExportFiles({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }, { partBytes: 8 * 1024 });
     const dying = dyingFiles(real, 3);
-    const killed = makeWorker(runtime, dying.files)({ Records: [record(body, 1)] }, {} as never);
+    const killed = makeWorker({ runtime, files: dying.files })({ Records: [record(body, 1)] }, {} as never);
     for (let i = 0; i < 100 && dying.written() <= 3; i += 1) await sleep(50);
     expect(dying.written()).toBeGreaterThan(3);
     void killed;
     expect(((await api(getExportRoute, { params: { exportId }, headers })).body as { status: string }).status).toBe('IN_PROGRESS');
 
-    const again = await makeWorker(runtime, real)({ Records: [record(body, 2)] }, {} as never);
+    const again = await makeWorker({ runtime, files: real })({ Records: [record(body, 2)] }, {} as never);
     expect(again.batchItemFailures).toEqual([]);
     const done = (await api(getExportRoute, { params: { exportId }, headers })).body as { status: string; result: { url: string } | null };
     expect(done.status).toBe('DONE');
@@ -172,7 +172,7 @@ describe('faults in the worker and the local runtime', () => {
     const message = received.Messages?.[0];
     if (!message) throw new Error('the job never reached the queue');
     const dying = dyingDdb(runtime.ddb, 4);
-    void makeWorker({ ...runtime, ddb: dying.ddb })({ Records: [toSqsRecord(message, queue.arn)] }, {} as never);
+    void makeWorker({ runtime: { ...runtime, ddb: dying.ddb } })({ Records: [toSqsRecord(message, queue.arn)] }, {} as never);
     for (let i = 0; i < 100 && dying.transactions() <= 4; i += 1) await sleep(50);
     const mid = (await api(getAsyncActionRoute, { params: { asyncActionId: actionId }, headers })).body as { status: string; progress: number };
     expect(mid.status).toBe('IN_PROGRESS');

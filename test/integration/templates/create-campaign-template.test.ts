@@ -12,7 +12,7 @@ const at = Date.UTC(2026, 4, 1);
 async function setup() {
   const runtime = testRuntime({ clock: new ManualClock(at) });
   const pair = await newProject(runtime);
-  const handler = makeHandler(runtime);
+  const handler = makeHandler({ runtime });
   const create = (json: unknown) => callRoute(handler, createCampaignTemplateRoute, { path: '/v1/templates/campaigns', json, headers: keyPairHeaders(pair) });
   return { runtime, pair, api: campaignApi(runtime, pair), create };
 }

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const queue = await createQueueWithDlq(sqs, `bulk-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
   queueUrl = queue.url;
   queueUrls.push(queue.url, queue.dlqUrl);
-  const worker = makeWorker(runtime);
+  const worker = makeWorker({ runtime });
   for (let i = 0; i < 3; i += 1) {
     pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl, handler: worker, batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
   }
@@ -63,7 +63,7 @@ async function waitForFinal(api: CampaignApi, id: string): Promise<Record<string
 }
 
 
-const deliver = (records: SQSRecord[]) => makeWorker(runtime)({ Records: records } satisfies SQSEvent, {} as never);
+const deliver = (records: SQSRecord[]) => makeWorker({ runtime })({ Records: records } satisfies SQSEvent, {} as never);
 
 describe('bulk voucher generation', () => {
   it('generates 1,000 codes of a pattern through the queue: 202, the action reaches DONE, every code distinct and matching, the count exact', async () => {
@@ -189,7 +189,7 @@ describe('bulk voucher generation', () => {
     const created = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Doomed'), vouchers_count: 150 });
     const job = jobs.sent[0] as Extract<JobMessage, { type: 'generate-vouchers' }>;
     const broken = { ...runtime, ddb: { send: () => Promise.reject(new Error('table unavailable')) } } as unknown as Runtime;
-    const worker = makeWorker(broken);
+    const worker = makeWorker({ runtime: broken });
     const early = record(JSON.stringify(job), 1);
     expect(await worker({ Records: [early] }, {} as never)).toEqual({ batchItemFailures: [{ itemIdentifier: early.messageId }] });
     expect((await api.getAsyncAction(job.asyncActionId)).json.status).toBe('ENQUEUED');
@@ -197,7 +197,7 @@ describe('bulk voucher generation', () => {
     let calls = 0;
     const flaky = { ...runtime, ddb: { send: (c: never) => (calls++ === 0 ? Promise.reject(new Error('table unavailable')) : runtime.ddb.send(c)) } } as unknown as Runtime;
     const last = record(JSON.stringify(job), 3);
-    expect(await makeWorker(flaky)({ Records: [last] }, {} as never)).toEqual({ batchItemFailures: [{ itemIdentifier: last.messageId }] });
+    expect(await makeWorker({ runtime: flaky })({ Records: [last] }, {} as never)).toEqual({ batchItemFailures: [{ itemIdentifier: last.messageId }] });
     const action = (await api.getAsyncAction(job.asyncActionId)).json;
     expect(action).toMatchObject({ status: 'FAILED' });
     expect((action.result as { message: string }).message).toMatch(/Gave up after 3 attempts/);
@@ -225,7 +225,7 @@ describe('GET /v1/async-actions/{asyncActionId}', () => {
     const { pair, api } = await setup(jobs);
     const campaign = await newCampaign(api);
     const id = (await api.addVoucher(campaign.id as string, {}, 'vouchers_count=2')).json.async_action_id as string;
-    const tokens = makeTokenHandler(runtime);
+    const tokens = makeTokenHandler({ runtime });
     const token = async (scope: string) =>
       (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } })).json
         .access_token as string;

@@ -27,7 +27,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     expect((await api.getVoucher('BIN-ME')).status).toBe(404);
     expect((await api.getVoucher(voucher.id as string)).status).toBe(404);
     expect((await api.getCampaign(campaignId)).json.vouchers_count).toBe(0);
-    const bin = await api.listBin();
+    const bin = await api.listBinEntries();
     expect(bin.json.data).toEqual([
       {
         id: expect.stringMatching(/^tbe_/),
@@ -51,7 +51,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     expect(second.json.id).not.toBe(first.id);
     expect((await api.getVoucher('AGAIN')).json.id).toBe(second.json.id);
     expect((await api.getCampaign(campaignId)).json.vouchers_count).toBe(1);
-    expect((await api.listBin()).json.data).toHaveLength(1);
+    expect((await api.listBinEntries()).json.data).toHaveLength(1);
   });
 
   it('removes a voucher permanently with force=true: 204, gone, and not in the bin', async () => {
@@ -59,7 +59,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     await api.addVoucher(campaignId, { code: 'FORCE' });
     expect((await api.deleteVoucher('FORCE', 'force=true')).status).toBe(204);
     expect((await api.getVoucher('FORCE')).status).toBe(404);
-    expect((await api.listBin()).json).toMatchObject({ data: [], total: 0, has_more: false });
+    expect((await api.listBinEntries()).json).toMatchObject({ data: [], total: 0, has_more: false });
     expect((await api.getCampaign(campaignId)).json.vouchers_count).toBe(0);
     expect((await api.addVoucher(campaignId, { code: 'FORCE' })).status).toBe(200);
   });
@@ -68,7 +68,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     const { api, campaignId } = await setup();
     await api.addVoucher(campaignId, { code: 'SOFT' });
     expect((await api.deleteVoucher('SOFT', 'force=false')).status).toBe(204);
-    expect((await api.listBin()).json.total).toBe(1);
+    expect((await api.listBinEntries()).json.total).toBe(1);
   });
 
   it('answers 204 then 404 with the spec\'s error object naming the code', async () => {
@@ -97,7 +97,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     expect(replies.filter((r) => r.status === 204)).toHaveLength(1);
     expect(replies.filter((r) => r.status === 404)).toHaveLength(19);
     expect((await getCampaign(runtime, pair.project_id, campaignId))?.vouchersCount).toBe(1);
-    expect((await api.listBin()).json.data).toHaveLength(1);
+    expect((await api.listBinEntries()).json.data).toHaveLength(1);
     expect((await api.getVoucher('STAYS')).status).toBe(200);
   });
 
@@ -120,7 +120,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
 
   it('accepts an OAuth token in X-Service-OAuth or Authorization: Bearer, within the vouchers scope', async () => {
     const { runtime, pair, api, campaignId } = await setup();
-    const tokens = makeTokenHandler(runtime);
+    const tokens = makeTokenHandler({ runtime });
     const token = async (scope: string) =>
       (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } }))
         .json.access_token as string;

@@ -44,7 +44,7 @@ export const exportFiles = (): ExportFiles => {
 /** Runs every job recorded so far through the real worker (vouchers and exports). */
 export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Promise<void> {
   for (const job of jobs.sent.splice(0)) {
-    const result = await makeWorker(runtime, exportFiles())({ Records: [sqsRecord(JSON.stringify(job))] }, {} as never);
+    const result = await makeWorker({ runtime, files: exportFiles() })({ Records: [sqsRecord(JSON.stringify(job))] }, {} as never);
     if (result.batchItemFailures.length > 0) throw new Error(`fixture job failed: ${JSON.stringify(job)}`);
   }
 }

@@ -9,7 +9,7 @@ import { ManualClock, type Clock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import type { ExportFileLinks } from '../../../lib/exports/export-files.js';
 import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
-import type { ApiHandler } from '../../../lib/http/endpoint.js';
+import type { ApiHandler, HandlerFactory } from '../../../lib/http/endpoint.js';
 import type { RouteDef } from '../../../lib/api/route.js';
 import { randomIds } from '../../../lib/ids.js';
 import type { JobQueue } from '../../../lib/jobs/job.js';
@@ -27,18 +27,18 @@ export const allRoutes: readonly RouteDef[] = [...routes, routeNotFoundRoute];
 /** What a handler module exports (functions/<resource>/<verb>-<resource>.ts). */
 export interface HandlerModule {
   schemas: { params?: z.core.$ZodType; query?: z.core.$ZodType; body?: z.core.$ZodType };
-  makeHandler: (runtime?: Runtime, extra?: unknown) => ApiHandler;
+  makeHandler: HandlerFactory;
 }
 
 export async function loadRoute(route: RouteDef): Promise<HandlerModule> {
   const mod = (await import(new URL(`../../../${route.handler}`, import.meta.url).href)) as HandlerModule;
   if (typeof mod.makeHandler !== 'function' || typeof mod.schemas !== 'object') {
-    throw new Error(`${route.handler} must export schemas and makeHandler(runtime)`);
+    throw new Error(`${route.handler} must export schemas and makeHandler(ports)`);
   }
   return mod;
 }
 
-/** The test stand-ins a handler takes after its runtime: the jobs queue, the download base URL, the presigner. */
+/** The test stand-ins of the container's ports: the jobs queue and the presigner (the download base is DOWNLOAD_BASE). */
 export interface HandlerExtras {
   jobs: JobQueue;
   links: ExportFileLinks;
@@ -49,16 +49,9 @@ export function defaultExtras(): HandlerExtras {
   return { jobs: new RecordingJobQueue(), links: createS3Presigner({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) };
 }
 
-/**
- * Builds the route's handler on `runtime`. Handlers take one optional stand-in after the runtime;
- * which one is known from the row (routes that send to a queue take the jobs queue). A new route
- * needing another stand-in fails loudly here (its handler would reach the container config: a 500).
- */
-export function handlerFor(route: RouteDef, mod: HandlerModule, runtime: Runtime, extras: HandlerExtras): ApiHandler {
-  if (route.operationId === 'get-export') return mod.makeHandler(runtime, () => DOWNLOAD_BASE);
-  if (route.operationId === 'download-export') return mod.makeHandler(runtime, extras.links);
-  if (route.needs.sendsTo.length > 0) return mod.makeHandler(runtime, extras.jobs);
-  return mod.makeHandler(runtime);
+/** Builds the route's handler on `runtime`, every port a stand-in: all handlers take the same ports, each uses its own. */
+export function handlerFor(_route: RouteDef, mod: HandlerModule, runtime: Runtime, extras: HandlerExtras): ApiHandler {
+  return mod.makeHandler({ runtime, jobs: extras.jobs, links: extras.links, downloadBaseUrl: () => DOWNLOAD_BASE });
 }
 
 /** Path parameter names of a template, in order: `/v1/a/{x}/b/{y}` → [x, y]. */

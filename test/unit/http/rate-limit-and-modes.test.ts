@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRewardRoute, getRewardRoute } from '../../../lib/api/routes.js';
 import { loadConfig } from '../../../lib/config.js';
-import { enforceRateLimit, rateLimitHeaders } from '../../../lib/http/rate-limit.js';
+import { enforceRateLimit, rateLimitHeaders } from '../../../lib/rate-limit/rate-limit.service.js';
 import { idempotencyModeOf } from '../../../lib/api/route.js';
 
 describe('rate-limit configuration', () => {

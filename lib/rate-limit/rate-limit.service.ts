@@ -1,9 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toEpochSeconds } from '../clock.js';
 import type { RateLimitSettings } from '../config.js';
-import { keys } from '../db/keys.js';
 import { TooManyRequestsError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { countInWindow } from './rate-limit.repo.js';
 
 /**
  * Per-project rate limiting in fixed windows, shared by every Lambda container: each request adds
@@ -27,8 +26,6 @@ export interface RateLimitState {
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'logger'>;
 
-const SCHEMA_VERSION = 1;
-
 /**
  * Counts one request of `projectId` in the window that holds `now`, or returns null when the
  * limit is off. A failing counter (throttled, unreachable) lets the request through unmetered
@@ -40,17 +37,7 @@ export async function countRequest(deps: Deps, settings: RateLimitSettings | nul
   const windowStart = nowSeconds - (nowSeconds % settings.windowSeconds);
   const resetAt = windowStart + settings.windowSeconds;
   try {
-    const res = await deps.ddb.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: keys.rateLimitWindow(projectId, windowStart),
-        UpdateExpression: 'SET entity = :entity, v = :v, #ttl = :ttl ADD requests :one',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':entity': 'rate_limit_window', ':v': SCHEMA_VERSION, ':ttl': resetAt + settings.windowSeconds, ':one': 1 },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    const count = Number(res.Attributes?.requests ?? 1);
+    const count = await countInWindow(deps, projectId, windowStart, resetAt + settings.windowSeconds);
     return {
       limit: settings.limit,
       remaining: Math.max(0, settings.limit - count),

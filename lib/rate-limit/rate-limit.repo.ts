@@ -1,0 +1,27 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../db/keys.js';
+import type { Runtime } from '../runtime.js';
+
+const ENTITY = 'rate_limit_window';
+const SCHEMA_VERSION = 1;
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/**
+ * Adds one to a project's counter of the window starting at `windowStart` (Unix seconds); the
+ * item expires by TTL at `expiresAt`. The ADD is blind on purpose (see rate-limit.service.ts).
+ * @returns the window's count after this request.
+ */
+export async function countInWindow(deps: Deps, projectId: string, windowStart: number, expiresAt: number): Promise<number> {
+  const res = await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: keys.rateLimitWindow(projectId, windowStart),
+      UpdateExpression: 'SET entity = :entity, v = :v, #ttl = :ttl ADD requests :one',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':entity': ENTITY, ':v': SCHEMA_VERSION, ':ttl': expiresAt, ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(res.Attributes?.requests ?? 1);
+}

@@ -1,0 +1,60 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? tsFiles(full) : full.endsWith('.ts') ? [relative(root, full)] : [];
+  });
+}
+
+/** Module specifiers a file imports (static and dynamic), resolved against the repository root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(root, join(root, file, '..', s)));
+}
+
+/** `update-loyalty-card-balance-1` → `updateLoyaltyCardBalance`: Voucherify's `-1` tells two of its paths apart, not two operations. */
+const serviceNameOf = (operationId: string): string =>
+  operationId.replace(/-\d+$/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+describe('one operation, one name', () => {
+  it('names every handler file after its operation id, in the folder of the lib/ module that serves it', () => {
+    for (const route of [...routes, routeNotFoundRoute]) {
+      const [, folder, file] = route.handler.split('/');
+      expect(file, route.operationId).toBe(`${route.operationId}.ts`);
+      expect(existsSync(join(root, route.handler)), route.handler).toBe(true);
+      expect(existsSync(join(root, 'lib', folder as string)), `lib/${folder}`).toBe(true);
+    }
+  });
+
+  it('calls the service function named after the operation, imported from lib/<same folder>/', () => {
+    for (const route of [...routes, routeNotFoundRoute]) {
+      const folder = route.handler.split('/')[1] as string;
+      const text = readFileSync(join(root, route.handler), 'utf8');
+      const name = serviceNameOf(route.operationId);
+      const fromOwnFolder = new RegExp(`import \\{[^}]*\\b${name}\\b[^}]*\\} from '\\.\\./\\.\\./lib/${folder}/[^']+'`);
+      expect(text, `${route.handler} imports ${name} from lib/${folder}/`).toMatch(fromOwnFolder);
+      expect(text, `${route.handler} calls ${name}`).toMatch(new RegExp(`\\b${name}\\(`));
+    }
+  });
+});
+
+describe('layers', () => {
+  it('keeps functions/ and lib/ free of imports from infra/', () => {
+    for (const file of [...tsFiles(join(root, 'functions')), ...tsFiles(join(root, 'lib'))]) {
+      expect(importsOf(file).filter((target) => target.startsWith('infra/')), file).toEqual([]);
+    }
+  });
+
+  it('keeps services and repos free of lib/http/: the endpoint hands them plain values', () => {
+    const domain = tsFiles(join(root, 'lib')).filter((f) => /\.(service|repo)\.ts$/.test(f));
+    expect(domain.length).toBeGreaterThan(10);
+    for (const file of domain) expect(importsOf(file).filter((target) => target.startsWith('lib/http/')), file).toEqual([]);
+  });
+});
