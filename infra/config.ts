@@ -15,7 +15,7 @@ export interface ClusterConfig {
   rateLimit?: RateLimitConfig;
 }
 
-/** Per-project request budget of the API (lib/http/rate-limit.ts), shared by all its functions. */
+/** Per-project request budget of the API (lib/rate-limit/rate-limit.service.ts), shared by all its functions. */
 export interface RateLimitConfig {
   /** Requests a project may send per window; 0 turns the limit off. */
   requestsPerWindow: number;

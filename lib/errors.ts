@@ -3,6 +3,52 @@
  * carrying the HTTP status and the spec's error `key`; the responder in lib/http turns it into
  * the wire error object. Anything else that escapes is a bug and becomes an opaque 500.
  */
+
+/** The 400 keys a caller picks for BadRequestError: the spec names several for one status. */
+export type BadRequestKey =
+  | 'bad_request'
+  | 'invalid_cidr'
+  | 'invalid_customer'
+  | 'invalid_grant_type'
+  | 'invalid_idempotency_key'
+  | 'invalid_scope'
+  | 'missing_parameters'
+  | 'too_many_points_buckets';
+
+/**
+ * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here
+ * (and a row in docs/decisions.md when the spec does not name it), never a typo at a throw site.
+ */
+export type ErrorKey =
+  | BadRequestKey
+  | 'campaign_type_is_not_supported_by_campaign_template'
+  | 'code_space_exhausted'
+  | 'duplicate_found'
+  | 'forbidden'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  | 'internal_server_error'
+  | 'invalid_balance'
+  | 'invalid_campaign'
+  | 'invalid_expiration_date'
+  | 'invalid_json'
+  | 'invalid_payload'
+  | 'invalid_query_params'
+  | 'invalid_voucher'
+  | 'metadata_validation_failed'
+  | 'method_not_allowed'
+  | 'missing_required_permission'
+  | 'not_enough_points'
+  | 'not_found'
+  | 'oauth_token_limit_exceeded'
+  | 'payload_too_large'
+  | 'referrer_not_permitted_to_redeem'
+  | 'service_busy'
+  | 'service_unavailable'
+  | 'too_many_requests'
+  | 'unauthorized'
+  | 'unsupported_media_type';
+
 export interface ErrorFields {
   message: string;
   details?: string;
@@ -10,18 +56,26 @@ export interface ErrorFields {
   resourceType?: string;
   /** Extra response headers, e.g. Retry-After on a quota error. */
   headers?: Record<string, string>;
+  /** The error this one stands for (an SDK fault, a parser's error): kept for logs and debuggers, never sent. */
+  cause?: unknown;
 }
 
+/**
+ * Subclasses set `name` as a string literal rather than from `new.target.name`: the deployed
+ * bundles are minified, which renames classes, and a log line saying `s` helps nobody
+ * (test/unit/errors.test.ts checks each literal against its class's name).
+ */
 export class AppError extends Error {
+  override readonly name: string = 'AppError';
   readonly status: number;
-  readonly key: string;
+  readonly key: ErrorKey;
   readonly details: string | undefined;
   readonly resourceId: string | undefined;
   readonly resourceType: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, key: string, fields: ErrorFields) {
-    super(fields.message);
+  constructor(status: number, key: ErrorKey, fields: ErrorFields) {
+    super(fields.message, fields.cause !== undefined ? { cause: fields.cause } : undefined);
     this.status = status;
     this.key = key;
     this.details = fields.details;
@@ -33,30 +87,40 @@ export class AppError extends Error {
 
 /** 400 with a caller-chosen key: the spec names several (invalid_scope, missing_parameters, ...). */
 export class BadRequestError extends AppError {
-  constructor(key: string, message: string, details?: string) {
+  override readonly name = 'BadRequestError';
+
+  constructor(key: BadRequestKey, message: string, details?: string) {
     super(400, key, { message, details });
   }
 }
 
 export class InvalidPayloadError extends AppError {
-  constructor(details: string) {
-    super(400, 'invalid_payload', { message: 'Invalid payload', details });
+  override readonly name = 'InvalidPayloadError';
+
+  constructor(details: string, cause?: unknown) {
+    super(400, 'invalid_payload', { message: 'Invalid payload', details, cause });
   }
 }
 
 export class InvalidQueryParamsError extends AppError {
-  constructor(details: string) {
-    super(400, 'invalid_query_params', { message: 'Invalid query params', details });
+  override readonly name = 'InvalidQueryParamsError';
+
+  constructor(details: string, cause?: unknown) {
+    super(400, 'invalid_query_params', { message: 'Invalid query params', details, cause });
   }
 }
 
 export class InvalidJsonError extends AppError {
-  constructor(details: string) {
-    super(400, 'invalid_json', { message: 'Invalid JSON', details });
+  override readonly name = 'InvalidJsonError';
+
+  constructor(details: string, cause?: unknown) {
+    super(400, 'invalid_json', { message: 'Invalid JSON', details, cause });
   }
 }
 
 export class UnauthorizedError extends AppError {
+  override readonly name = 'UnauthorizedError';
+
   constructor(details?: string) {
     super(401, 'unauthorized', { message: 'Unauthorized', details });
   }
@@ -64,6 +128,8 @@ export class UnauthorizedError extends AppError {
 
 /** The caller is known but its request comes from outside the key's IP allow-list. */
 export class ForbiddenError extends AppError {
+  override readonly name = 'ForbiddenError';
+
   constructor(details: string) {
     super(403, 'forbidden', { message: 'Forbidden', details });
   }
@@ -71,12 +137,16 @@ export class ForbiddenError extends AppError {
 
 /** The caller is known but neither its token scopes nor its key permissions cover the route. */
 export class MissingPermissionError extends AppError {
+  override readonly name = 'MissingPermissionError';
+
   constructor(details: string) {
     super(403, 'missing_required_permission', { message: 'Missing permission', details });
   }
 }
 
 export class NotFoundError extends AppError {
+  override readonly name = 'NotFoundError';
+
   constructor(resourceType: string, resourceId: string) {
     super(404, 'not_found', {
       message: 'Resource not found',
@@ -88,12 +158,16 @@ export class NotFoundError extends AppError {
 }
 
 export class RouteNotFoundError extends AppError {
+  override readonly name = 'RouteNotFoundError';
+
   constructor(method: string, path: string) {
     super(404, 'not_found', { message: 'Resource not found', details: `No route ${method} ${path}` });
   }
 }
 
 export class MethodNotAllowedError extends AppError {
+  override readonly name = 'MethodNotAllowedError';
+
   constructor(method: string, path: string, allowed: string[]) {
     super(405, 'method_not_allowed', {
       message: 'Method not allowed',
@@ -104,12 +178,16 @@ export class MethodNotAllowedError extends AppError {
 }
 
 export class DuplicateError extends AppError {
+  override readonly name = 'DuplicateError';
+
   constructor(resourceType: string, details: string, resourceId?: string) {
     super(409, 'duplicate_found', { message: 'Duplicated resource found', details, resourceType, resourceId });
   }
 }
 
 export class PayloadTooLargeError extends AppError {
+  override readonly name = 'PayloadTooLargeError';
+
   constructor(limitBytes: number) {
     super(413, 'payload_too_large', {
       message: 'Payload too large',
@@ -119,6 +197,8 @@ export class PayloadTooLargeError extends AppError {
 }
 
 export class UnsupportedMediaTypeError extends AppError {
+  override readonly name = 'UnsupportedMediaTypeError';
+
   constructor(expected: string, got: string | undefined) {
     super(415, 'unsupported_media_type', {
       message: 'Unsupported media type',
@@ -128,6 +208,8 @@ export class UnsupportedMediaTypeError extends AppError {
 }
 
 export class TooManyTokensError extends AppError {
+  override readonly name = 'TooManyTokensError';
+
   constructor(limit: number, retryAfterSeconds: number) {
     super(429, 'oauth_token_limit_exceeded', {
       message: 'OAuth token limit exceeded',
@@ -139,6 +221,8 @@ export class TooManyTokensError extends AppError {
 
 /** A campaign that cannot do what was asked (Voucherify's `invalid_campaign`), e.g. generate vouchers for a promotion. */
 export class InvalidCampaignError extends AppError {
+  override readonly name = 'InvalidCampaignError';
+
   constructor(details: string) {
     super(400, 'invalid_campaign', { message: 'Invalid Campaign', details });
   }
@@ -146,6 +230,8 @@ export class InvalidCampaignError extends AppError {
 
 /** A code pattern that cannot produce the codes asked for: it would otherwise be searched forever. */
 export class CodeSpaceExhaustedError extends AppError {
+  override readonly name = 'CodeSpaceExhaustedError';
+
   constructor(details: string) {
     super(400, 'code_space_exhausted', { message: 'Not enough codes left', details });
   }
@@ -153,6 +239,8 @@ export class CodeSpaceExhaustedError extends AppError {
 
 /** Voucherify's error for a campaign type that templates cannot hold (only discount and gift campaigns). */
 export class UnsupportedTemplateTypeError extends AppError {
+  override readonly name = 'UnsupportedTemplateTypeError';
+
   constructor(campaignType: string) {
     super(400, 'campaign_type_is_not_supported_by_campaign_template', {
       message: 'Campaign of the given type is not supported by campaign template',
@@ -163,6 +251,8 @@ export class UnsupportedTemplateTypeError extends AppError {
 
 /** A write kept losing a race (optimistic lock); the caller may retry. */
 export class ConflictRetryError extends AppError {
+  override readonly name = 'ConflictRetryError';
+
   constructor(details: string) {
     super(503, 'service_busy', { message: 'Service busy', details, headers: { 'Retry-After': '1' } });
   }
@@ -170,6 +260,8 @@ export class ConflictRetryError extends AppError {
 
 /** Voucherify's error for a reward balance that does not fit the reward's campaign type. */
 export class InvalidBalanceError extends AppError {
+  override readonly name = 'InvalidBalanceError';
+
   constructor(details: string) {
     super(400, 'invalid_balance', { message: "Property 'parameters.campaign.balance' is invalid", details });
   }
@@ -177,6 +269,8 @@ export class InvalidBalanceError extends AppError {
 
 /** Metadata that breaks its schema (Voucherify's `metadata_validation_failed`); details name each property. */
 export class MetadataValidationError extends AppError {
+  override readonly name = 'MetadataValidationError';
+
   constructor(details: string) {
     super(400, 'metadata_validation_failed', { message: 'Metadata validation failed', details });
   }
@@ -184,6 +278,8 @@ export class MetadataValidationError extends AppError {
 
 /** An `Idempotency-Key` already used with a different request (IETF idempotency-key draft: 422). */
 export class IdempotencyKeyReusedError extends AppError {
+  override readonly name = 'IdempotencyKeyReusedError';
+
   constructor(key: string) {
     super(422, 'idempotency_key_reused', {
       message: 'Idempotency key reused',
@@ -194,6 +290,8 @@ export class IdempotencyKeyReusedError extends AppError {
 
 /** Points added with an expiration date in the past (Voucherify's `invalid_expiration_date`). */
 export class InvalidExpirationDateError extends AppError {
+  override readonly name = 'InvalidExpirationDateError';
+
   constructor(details: string) {
     super(400, 'invalid_expiration_date', { message: 'Invalid Expiration Date', details });
   }
@@ -201,18 +299,23 @@ export class InvalidExpirationDateError extends AppError {
 
 /** A loyalty card asked to give more points than its unexpired balance holds. */
 export class NotEnoughPointsError extends AppError {
-  constructor(code: string, wanted: number, available: number) {
+  override readonly name = 'NotEnoughPointsError';
+
+  constructor(code: string, wanted: number, available: number, cause?: unknown) {
     super(400, 'not_enough_points', {
       message: 'Not enough points',
       details: `Loyalty card ${code} has ${available} points available; ${wanted} were requested`,
       resourceId: code,
       resourceType: 'voucher',
+      cause,
     });
   }
 }
 
 /** A code that cannot do what was asked (Voucherify's `invalid_voucher`), e.g. a non-referral code sent as a referral. */
 export class InvalidVoucherError extends AppError {
+  override readonly name = 'InvalidVoucherError';
+
   constructor(code: string, details: string) {
     super(400, 'invalid_voucher', { message: 'Invalid Voucher', details, resourceId: code, resourceType: 'voucher' });
   }
@@ -220,6 +323,8 @@ export class InvalidVoucherError extends AppError {
 
 /** A referrer converting their own referral code (Voucherify's `referrer_not_permitted_to_redeem`). */
 export class ReferrerNotPermittedError extends AppError {
+  override readonly name = 'ReferrerNotPermittedError';
+
   constructor(code: string) {
     super(400, 'referrer_not_permitted_to_redeem', {
       message: 'voucher cannot be redeemed by referrer',
@@ -235,17 +340,22 @@ export class ReferrerNotPermittedError extends AppError {
  * The request may be retried as it is; with an Idempotency-Key it is safe to.
  */
 export class ServiceUnavailableError extends AppError {
-  constructor(details: string, retryAfterSeconds: number) {
+  override readonly name = 'ServiceUnavailableError';
+
+  constructor(details: string, retryAfterSeconds: number, cause?: unknown) {
     super(503, 'service_unavailable', {
       message: 'Service unavailable',
       details,
       headers: { 'Retry-After': String(retryAfterSeconds) },
+      cause,
     });
   }
 }
 
 /** Another request with the same Idempotency-Key is still being carried out. */
 export class IdempotencyKeyInUseError extends AppError {
+  override readonly name = 'IdempotencyKeyInUseError';
+
   constructor(key: string, retryAfterSeconds: number) {
     super(409, 'idempotency_key_in_use', {
       message: 'Idempotency key in use',
@@ -257,6 +367,8 @@ export class IdempotencyKeyInUseError extends AppError {
 
 /** The project used up its request budget for the current window. */
 export class TooManyRequestsError extends AppError {
+  override readonly name = 'TooManyRequestsError';
+
   constructor(limit: number, windowSeconds: number, headers: Record<string, string>) {
     super(429, 'too_many_requests', {
       message: 'Too many requests',

@@ -33,3 +33,17 @@ export function createLogger(
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * A logger that adds `fields` to every line it writes (a line's own fields win), e.g. the
+ * request ids of one invocation, so whatever code the invocation reaches logs them too.
+ * Works over any Logger, including the capturing ones tests build.
+ */
+export function childLogger(parent: Logger, fields: LogFields): Logger {
+  return {
+    debug: (m, f) => parent.debug(m, { ...fields, ...f }),
+    info: (m, f) => parent.info(m, { ...fields, ...f }),
+    warn: (m, f) => parent.warn(m, { ...fields, ...f }),
+    error: (m, f) => parent.error(m, { ...fields, ...f }),
+  };
+}

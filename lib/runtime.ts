@@ -19,7 +19,7 @@ export interface Runtime {
    * read. Its age bounds how long a blocked or deleted key's tokens keep working (spec: < 60 s).
    */
   appKeyCache: TtlCache<AppKey | null>;
-  /** Per-project request budget shared by all containers (lib/http/rate-limit.ts); null = none. */
+  /** Per-project request budget shared by all containers (lib/rate-limit/rate-limit.service.ts); null = none. */
   rateLimit?: RateLimitSettings | null;
 }
 
@@ -48,8 +48,17 @@ export function defaultConfig(): Config {
   return containerConfig;
 }
 
-/** The runtime of this Lambda container (or local process), built from the environment on first use. */
+/** The runtime of this Lambda container (or local process), built from the environment once. */
 export function defaultRuntime(): Runtime {
   containerRuntime ??= createRuntime(defaultConfig());
   return containerRuntime;
 }
+
+/**
+ * In Lambda (which sets AWS_LAMBDA_FUNCTION_NAME in every function) the config is parsed and the
+ * runtime built while the handler module loads, so a missing or malformed variable fails the cold
+ * start with its name instead of the first request. Elsewhere it waits for first use: the local
+ * runtime completes the environment after loading the modules (DOWNLOAD_BASE_URL), and tests
+ * import handlers without any of it.
+ */
+if (process.env.AWS_LAMBDA_FUNCTION_NAME) defaultRuntime();

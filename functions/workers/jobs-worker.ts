@@ -14,8 +14,8 @@ const { maxReceiveCount } = queueNamed(jobsWorker.queue);
  * and writes export files (`files`: the export bucket, built on the first export job).
  */
 export const makeHandler = ({ runtime, files = containerExportFiles }: Ports = {}) =>
-  middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event) =>
-    handleJobRecords({ ...(runtime ?? defaultRuntime()), files }, event.Records, { maxReceiveCount }),
+  middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event, context) =>
+    handleJobRecords({ ...(runtime ?? defaultRuntime()), files }, event.Records, { maxReceiveCount, lambdaRequestId: context.awsRequestId }),
   );
 
 export const handler = makeHandler();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { randomIds } from '../../lib/ids.js';
 
 export interface HttpRequestParts {
   method: string;
@@ -28,7 +29,9 @@ export function toApiGatewayEvent(req: HttpRequestParts): APIGatewayProxyEventV2
   const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
   const textual = isTextual(headers['content-type']);
   const now = new Date();
-  const requestId = randomUUID();
+  // API Gateway's id becomes the reply's request_id. This stand-in issues Voucherify-looking ids
+  // (v- + 18 hex), not a real gateway's (e.g. JKJaXmPLoAMEScg=), so local replies keep that look.
+  const requestId = randomIds.requestId();
   return {
     version: '2.0',
     routeKey: req.routeKey ?? '$default',

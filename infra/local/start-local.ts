@@ -43,7 +43,7 @@ export interface StartLocalOptions {
   logLevel?: LogLevel;
   /** Sink for the runtime's own lines (default: JSON lines on stdout at `logLevel`). */
   logger?: Logger;
-  /** Route table (default infra/routes.ts); each route is served on its cluster's server. */
+  /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
   /** Worker table (default infra/workers.ts). */
   workers?: readonly WorkerDef[];

@@ -18,7 +18,7 @@ export interface StatelessStackProps extends StackProps {
   cluster: ClusterConfig;
   config: InfraConfig;
   stateful: StatefulResources;
-  /** The route table (infra/routes.ts); every row becomes a route of one of the two APIs. */
+  /** The route table (lib/api/routes.ts); every row becomes a route of one of the two APIs. */
   routes: readonly RouteDef[];
   /** Serves whatever no route matches, on both APIs. */
   routeNotFoundRoute: RouteDef;

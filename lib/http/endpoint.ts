@@ -5,7 +5,7 @@ import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authe
 import type { Principal } from '../auth/principal.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { randomIds } from '../ids.js';
-import { createLogger } from '../logger.js';
+import { childLogger, createLogger, type Logger, type LogFields } from '../logger.js';
 import { defaultRuntime, type Runtime } from '../runtime.js';
 import type { FingerprintPart, RouteDef } from '../api/route.js';
 import type { ExportFileLinks, ExportFiles } from '../exports/export-files.js';
@@ -70,6 +70,8 @@ export interface ApiRequest<S extends EndpointSchemas, D extends PortDefaults = 
 interface Invocation {
   runtime: Runtime | null;
   requestId: string;
+  /** The ids every log line of the invocation carries (see requestIdsOf). */
+  logFields: LogFields;
   startedAt: number;
   principal: Principal | null;
   /** The project's rate-limit window once counted: every reply after authentication carries it. */
@@ -87,6 +89,22 @@ const bootLogger = createLogger('error');
  * error object (503, retry) instead of API Gateway's bare 503 or a 30 s gateway timeout.
  */
 const DEADLINE_MARGIN_MS = 500;
+
+/**
+ * The wire request id (`request_id`, `X-Request-Id`) is API Gateway's own id for the request, so
+ * the id a client quotes finds the access log line as it is; Lambda's id is logged beside it.
+ * Without API Gateway (a hand-made event) a fresh id stands in.
+ */
+function requestIdsOf(event: ApiEvent, context: Context, fallback: () => string): { requestId: string; logFields: LogFields } {
+  const apigwRequestId = event.requestContext?.requestId || undefined;
+  const requestId = apigwRequestId ?? fallback();
+  return { requestId, logFields: { request_id: requestId, apigw_request_id: apigwRequestId, lambda_request_id: context.awsRequestId } };
+}
+
+/** The runtime as the invocation sees it: its logger stamps the request ids on every line. */
+const invocationRuntime = (runtime: Runtime, logFields: LogFields): Runtime => ({ ...runtime, logger: childLogger(runtime.logger, logFields) });
+
+const loggerOf = (inv: Invocation): Logger => inv.runtime?.logger ?? childLogger(bootLogger, inv.logFields);
 
 function withRateLimitHeaders(result: ApiResult, inv: Invocation): ApiResult {
   if (!inv.rateLimit) return result;
@@ -140,7 +158,7 @@ function toResult(reply: HttpReply, requestId: string): ApiResult {
  */
 function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const log = (event: ApiEvent, inv: Invocation, status: number): void => {
-    (inv.runtime?.logger ?? bootLogger).info('request', {
+    loggerOf(inv).info('request', {
       method: event.requestContext?.http?.method ?? route.method,
       path: event.rawPath,
       route: route.operationId,
@@ -154,9 +172,10 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
   return {
     name: 'api-envelope',
     before: (request) => {
+      const ids = requestIdsOf(request.event, request.context, () => (fixedRuntime?.ids ?? randomIds).requestId());
       request.context.api = {
-        runtime: fixedRuntime ?? null,
-        requestId: (fixedRuntime?.ids ?? randomIds).requestId(),
+        runtime: fixedRuntime ? invocationRuntime(fixedRuntime, ids.logFields) : null,
+        ...ids,
         startedAt: Date.now(),
         principal: null,
         rateLimit: null,
@@ -169,7 +188,7 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
     },
     onError: (request) => {
       const inv = request.context.api;
-      const reply = errorReply(request.error, inv.requestId, inv.runtime?.logger ?? bootLogger);
+      const reply = errorReply(request.error, inv.requestId, loggerOf(inv));
       request.response = withRateLimitHeaders(toResult(reply, inv.requestId), inv);
       log(request.event, inv, reply.statusCode);
     },
@@ -194,7 +213,7 @@ function build<S extends EndpointSchemas, R>(
     const ports = { ...defaults, ...givenPorts };
     const base = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
       const inv = context.api;
-      const runtime = fixedRuntime ?? defaultRuntime();
+      const runtime = inv.runtime ?? invocationRuntime(defaultRuntime(), inv.logFields);
       inv.runtime = runtime;
       // Credentials first: an anonymous caller learns nothing from validation messages.
       if (withPrincipal) inv.principal = await authenticate(runtime, event, route);

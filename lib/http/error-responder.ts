@@ -1,12 +1,12 @@
 import { dependencyFaultOf } from '../db/client.js';
-import { AppError, ServiceUnavailableError } from '../errors.js';
+import { AppError, type ErrorKey, ServiceUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { HttpReply } from './reply.js';
 
 /** The spec's error object. */
 export interface ErrorBody {
   code: number;
-  key: string;
+  key: ErrorKey;
   message: string;
   details?: string;
   request_id: string;
@@ -28,7 +28,7 @@ export function errorReply(error: unknown, requestId: string, logger: Pick<Logge
       fault.kind === 'throttled'
         ? 'The data store is throttling requests; retry after the delay in Retry-After'
         : 'The data store did not answer in time; retry after the delay in Retry-After';
-    return errorReply(new ServiceUnavailableError(details, fault.retryAfterSeconds), requestId, logger);
+    return errorReply(new ServiceUnavailableError(details, fault.retryAfterSeconds, error), requestId, logger);
   }
   if (error instanceof AppError) {
     const body: ErrorBody = {

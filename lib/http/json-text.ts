@@ -6,6 +6,8 @@
 export const FORBIDDEN_KEY = '__proto__';
 
 export class ForbiddenKeyError extends Error {
+  override readonly name = 'ForbiddenKeyError';
+
   constructor() {
     super(`${FORBIDDEN_KEY} is not accepted as a property name`);
   }

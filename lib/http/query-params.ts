@@ -50,8 +50,8 @@ export function nestQuery(flat: Record<string, string>): Record<string, unknown>
       try {
         out[name] = parseJsonText(value);
       } catch (error) {
-        if (error instanceof ForbiddenKeyError) throw new InvalidQueryParamsError(`Property .${name}: ${error.message}`);
-        throw new InvalidQueryParamsError(`Property .${name} is not valid JSON`);
+        if (error instanceof ForbiddenKeyError) throw new InvalidQueryParamsError(`Property .${name}: ${error.message}`, error);
+        throw new InvalidQueryParamsError(`Property .${name} is not valid JSON`, error);
       }
     }
   }

@@ -50,8 +50,8 @@ export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body'])
     try {
       return parseJsonText(text);
     } catch (error) {
-      if (error instanceof ForbiddenKeyError) throw new InvalidPayloadError(error.message);
-      throw new InvalidJsonError(error instanceof SyntaxError ? error.message : 'Malformed JSON body');
+      if (error instanceof ForbiddenKeyError) throw new InvalidPayloadError(error.message, error);
+      throw new InvalidJsonError(error instanceof SyntaxError ? error.message : 'Malformed JSON body', error);
     }
   }
   if (type !== FORM_TYPE) throw new UnsupportedMediaTypeError(FORM_TYPE, type);

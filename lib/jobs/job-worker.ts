@@ -3,6 +3,7 @@ import * as z from '../zod.js';
 import { EXPORT_ID } from '../exports/export.js';
 import type { ExportFiles } from '../exports/export-files.js';
 import { failExport, runPointsExpirationExport } from '../exports/points-expiration-export.js';
+import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema } from './job.js';
@@ -59,7 +60,7 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
   const parsed = jobMessageSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');
-    deps.logger.warn('malformed job message', { message_id: record.messageId, issues });
+    deps.logger.warn('malformed job message', { issues });
     const ref = actionRef.safeParse(raw);
     if (ref.success) await failGeneration(deps, ref.data.projectId, ref.data.asyncActionId, `Malformed job message: ${issues}`);
     const ofExport = exportRef.safeParse(raw);
@@ -69,13 +70,13 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
   const job = parsed.data;
   try {
     if (!(await runJob(deps, job))) {
-      deps.logger.warn('job for an unknown subject', { message_id: record.messageId, type: job.type, ...subjectOf(job) });
+      deps.logger.warn('job for an unknown subject', { type: job.type, ...subjectOf(job) });
       return false;
     }
     return true;
   } catch (error) {
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    deps.logger.error('job failed', { message_id: record.messageId, type: job.type, ...subjectOf(job), receives, error: describe(error) });
+    deps.logger.error('job failed', { type: job.type, ...subjectOf(job), receives, error: describe(error) });
     if (receives >= maxReceiveCount) await failJob(deps, job, `Gave up after ${receives} attempts: ${describe(error)}`);
     return false;
   }
@@ -84,13 +85,22 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
 /**
  * Handles a batch of job messages at once (ReportBatchItemFailures): the ones that failed are
  * returned for SQS to redeliver, and after `maxReceiveCount` deliveries to move to the DLQ.
+ * Every line logged for a message, by the job's own code too, carries the Lambda request id
+ * (`lambdaRequestId`: the invocation's `awsRequestId`) and the SQS message id.
  */
-export async function handleJobRecords(deps: Deps, records: readonly SQSRecord[], options: { maxReceiveCount: number }): Promise<SQSBatchResponse> {
+export async function handleJobRecords(
+  deps: Deps,
+  records: readonly SQSRecord[],
+  options: { maxReceiveCount: number; lambdaRequestId?: string | undefined },
+): Promise<SQSBatchResponse> {
   const outcomes = await Promise.all(
-    records.map((record) => handleRecord(deps, record, options.maxReceiveCount).catch((error: unknown) => {
-      deps.logger.error('job handling threw', { message_id: record.messageId, error: describe(error) });
-      return false;
-    })),
+    records.map((record) => {
+      const logger = childLogger(deps.logger, { lambda_request_id: options.lambdaRequestId, message_id: record.messageId });
+      return handleRecord({ ...deps, logger }, record, options.maxReceiveCount).catch((error: unknown) => {
+        logger.error('job handling threw', { error: describe(error) });
+        return false;
+      });
+    }),
   );
   return { batchItemFailures: records.flatMap((r, i) => (outcomes[i] ? [] : [{ itemIdentifier: r.messageId }])) };
 }

@@ -27,7 +27,10 @@ export interface CardPlan {
   expired: number;
 }
 
-export class NotEnoughPoints extends Error {
+/** The planner's refusal; the service turns it into the client's NotEnoughPointsError. */
+export class InsufficientPointsError extends Error {
+  override readonly name = 'InsufficientPointsError';
+
   constructor(readonly available: number) {
     super(`Only ${available} points are available`);
   }
@@ -50,7 +53,7 @@ export const activeBucketPoints = (buckets: PointsBucket[]): number =>
  * (the rest stay for a later plan). Spending takes from the soonest-expiring unexpired buckets
  * first, then from the card's bucket-less points (which never expire). `nextExpiration*` is
  * recomputed from the buckets left.
- * @throws NotEnoughPoints when a spend exceeds the unexpired balance.
+ * @throws InsufficientPointsError when a spend exceeds the unexpired balance.
  */
 export function planChange(state: CardState, change: PointsChange, today: string, maxExpiries = Number.POSITIVE_INFINITY): CardPlan {
   const card: LoyaltyCard = { ...state.card, bucketedPoints: state.card.bucketedPoints ?? 0, revision: (state.card.revision ?? 0) + 1 };
@@ -85,7 +88,7 @@ export function planChange(state: CardState, change: PointsChange, today: string
     // Expired buckets not yet moved (beyond maxExpiries) are not spendable either.
     const unmovedExpired = state.buckets.filter((b) => b.status === 'ACTIVE' && isExpired(b, today) && !updates.some((u) => u.bucket.id === b.id));
     const available = card.balance - unmovedExpired.reduce((s, b) => s + b.points, 0);
-    if (change.points > available) throw new NotEnoughPoints(Math.max(available, 0));
+    if (change.points > available) throw new InsufficientPointsError(Math.max(available, 0));
     let left = change.points;
     for (const entry of live.values()) {
       if (left === 0) break;

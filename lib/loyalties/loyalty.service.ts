@@ -9,7 +9,7 @@ import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
 import { getVoucher } from '../vouchers/voucher.service.js';
 import { expiryOf, todayOf, type ExpirationRules } from './expiration.js';
-import { activeBucketPoints, type CardPlan, NotEnoughPoints, planChange, type PointsChange } from './loyalty-card.js';
+import { activeBucketPoints, type CardPlan, InsufficientPointsError, planChange, type PointsChange } from './loyalty-card.js';
 import type { CardTransaction } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
 import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
@@ -71,7 +71,7 @@ export async function prepareCardChange(
   try {
     plan = planChange(state, change, today, maxBucketWrites);
   } catch (error) {
-    if (error instanceof NotEnoughPoints) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available);
+    if (error instanceof InsufficientPointsError) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available, error);
     throw error;
   }
   if (plan.updates.length + plan.inserts.length > maxBucketWrites) {

@@ -157,7 +157,7 @@ function requestBodyOf(source: OperationSource): JsonSchema | null {
 }
 
 const COMMON_HEADERS = ['X-Request-Id', 'Cache-Control'];
-/** Written on every reply once the caller is authenticated and the project's rate limit is on (lib/http/rate-limit.ts). */
+/** Written on every reply once the caller is authenticated and the project's rate limit is on (lib/rate-limit/rate-limit.service.ts). */
 const RATE_LIMIT_HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
 
 function successResponse(route: RouteDef, reply: SuccessReply): JsonSchema {

@@ -13,7 +13,7 @@ import { AppError, ConflictRetryError } from '../errors.js';
 import type { TransactItem } from '../db/transact.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
-import { assertCodesFit, GenerationGuardFailed, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
+import { assertCodesFit, GenerationGuardFailedError, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
 import { MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -99,7 +99,7 @@ export async function runVoucherGeneration(deps: Deps, projectId: string, asyncA
         await generateVouchers(deps, campaign, n, action.overrides, guard);
         action = { ...action, doneCount: action.doneCount + n };
       } catch (error) {
-        if (!(error instanceof GenerationGuardFailed)) throw error;
+        if (!(error instanceof GenerationGuardFailedError)) throw error;
         const fresh = await getAsyncAction(deps, projectId, asyncActionId);
         if (fresh?.status !== 'IN_PROGRESS') return fresh;
         action = fresh;

@@ -97,7 +97,9 @@ export function assertCodesFit(config: CodeConfig, count: number, alreadyUsed: n
 }
 
 /** A bulk job's guard failed: another worker moved the job on meanwhile, and nothing was written. */
-export class GenerationGuardFailed extends Error {
+export class GenerationGuardFailedError extends Error {
+  override readonly name = 'GenerationGuardFailedError';
+
   constructor() {
     super('The generation guard failed: the job moved on meanwhile');
   }
@@ -116,7 +118,7 @@ export async function generateVouchers(
   campaign: VoucherCampaign,
   count: number,
   o: VoucherOverrides,
-  /** Written with the vouchers (then count ≤ MAX_VOUCHERS_PER_TRANSACTION): a failed guard throws GenerationGuardFailed. */
+  /** Written with the vouchers (then count ≤ MAX_VOUCHERS_PER_TRANSACTION): a failed guard throws GenerationGuardFailedError. */
   guard?: TransactItem,
   /** Written with the first transaction of vouchers (a new category's items); see insertVouchers. */
   extra: readonly TransactItem[] = [],
@@ -147,7 +149,7 @@ export async function generateVouchers(
       extraPending = [];
       conflicts = 0;
     } else if (outcome.kind === 'guard_failed') {
-      throw new GenerationGuardFailed();
+      throw new GenerationGuardFailedError();
     } else if (outcome.kind === 'codes_taken') {
       pending = pending.filter((v) => !outcome.codes.includes(v.code));
     } else if (outcome.kind === 'campaign_missing') {
