@@ -1,11 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+/*
+ * Two projects: `unit` (test/unit: no network, no engines, no Java) and `integration` (everything else: integration,
+ * e2e, hostile, infra), which starts DynamoDB Local, s3rver and the local SQS once in its globalSetup. A globalSetup
+ * runs only when its project has tests queued, so `vitest run --project unit` never starts the engines.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

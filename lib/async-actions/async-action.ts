@@ -2,9 +2,6 @@ import type { VoucherOverrides } from '../vouchers/voucher-generation.js';
 
 export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 
-/** Statuses an action can still leave; DONE and FAILED are final. */
-export const OPEN_STATUSES: readonly AsyncActionStatus[] = ['ENQUEUED', 'IN_PROGRESS'];
-
 /**
  * A bulk voucher generation (Voucherify's `CAMPAIGN.VOUCHERS_GENERATE` async action). Everything
  * the worker needs is here, not in the queue message. `doneCount` is raised only in the

@@ -1,6 +1,6 @@
 import type { CustomEventSchema } from './event-schema.js';
 import type * as z from '../zod.js';
-import type { eventSchemaListReplySchema, eventSchemaReplySchema } from './event-schema.schema.js';
+import type { eventSchemaListReplySchema, eventSchemaReplySchema } from './event-schema.reply.js';
 
 /** Voucherify's custom event schema object; `deleted` only where true, `updated_at` only once updated. */
 export const toEventSchemaReply = (s: CustomEventSchema): z.input<typeof eventSchemaReplySchema> => ({

@@ -29,21 +29,3 @@ export const createEventSchemaBody = z.strictObject({
 export type CreateEventSchemaBody = z.output<typeof createEventSchemaBody>;
 
 export const eventSchemaParams = z.strictObject({ schemaId: z.string().check(z.minLength(1), z.maxLength(1000)) });
-
-const propertyReply = z.strictObject({ type: z.enum(PROPERTY_TYPES), optional: z.boolean(), deleted: z.optional(z.literal(true)) });
-
-export const eventSchemaReplySchema = z.strictObject({
-  id: z.string().check(z.regex(/^ms_/)),
-  name: z.string(),
-  schema: z.strictObject({ properties: z.record(z.string(), propertyReply) }),
-  created_at: z.iso.datetime(),
-  updated_at: z.optional(z.iso.datetime()),
-  object: z.literal('custom-event-schema'),
-});
-
-export const eventSchemaListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(eventSchemaReplySchema),
-  total: z.int().check(z.nonnegative()),
-});

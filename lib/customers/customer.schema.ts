@@ -45,13 +45,3 @@ export const customerInput = z
   })
   .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
 export type CustomerInput = z.output<typeof customerInput>;
-
-/** The simple customer object of event replies. */
-export const simpleCustomerReplySchema = z.strictObject({
-  id: z.string().check(z.regex(/^cust_/)),
-  name: z.optional(z.string()),
-  email: z.optional(z.string()),
-  source_id: z.optional(z.string()),
-  metadata: z.record(z.string(), z.unknown()),
-  object: z.literal('customer'),
-});

@@ -1,7 +1,7 @@
 import { snakeize } from '../case.js';
 import type { EarningRule } from './earning-rule.js';
 import type * as z from '../zod.js';
-import type { earningRuleReplySchema } from './earning-rule.schema.js';
+import type { earningRuleReplySchema } from './earning-rule.reply.js';
 
 /** Voucherify's earning rule object (a custom event rule). */
 export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleReplySchema> => ({

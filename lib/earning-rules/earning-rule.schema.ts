@@ -17,8 +17,9 @@ export const BUILT_IN_EVENTS = [
 
 const points = z.int().check(z.minimum(1), z.maximum(1_000_000_000));
 
-const fixed = z.strictObject({ type: z.literal('FIXED'), points });
-const proportional = z.strictObject({
+/** The two ways a rule awards points; the request and the reply (earning-rule.reply.ts) share them. */
+export const fixedLoyalty = z.strictObject({ type: z.literal('FIXED'), points });
+export const proportionalLoyalty = z.strictObject({
   type: z.literal('PROPORTIONAL'),
   calculation_type: z.literal('CUSTOM_EVENT_METADATA'),
   custom_event: z.strictObject({
@@ -33,7 +34,7 @@ const proportional = z.strictObject({
 /** One rule of POST /v1/loyalties/{campaignId}/earning-rules: a custom event earning rule (Voucherify's). */
 export const earningRuleInput = z.strictObject({
   event: eventName,
-  loyalty: z.discriminatedUnion('type', [fixed, proportional]),
+  loyalty: z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty]),
   custom_event: z.optional(z.strictObject({ schema_id: z.string().check(z.minLength(1), z.maxLength(100)) })),
   source: z.optional(z.strictObject({ banner: z.optional(z.string().check(z.maxLength(1000))) })),
   active: z.optional(z.boolean()),
@@ -51,21 +52,3 @@ export const createEarningRulesBody = z.array(earningRuleInput).check(z.minLengt
 export type CreateEarningRulesBody = z.output<typeof createEarningRulesBody>;
 
 export const campaignParams = z.strictObject({ campaignId: z.string().check(z.minLength(1), z.maxLength(1000)) });
-
-export const earningRuleReplySchema = z.strictObject({
-  id: z.string(),
-  created_at: z.string(),
-  updated_at: z.null(),
-  validation_rule_id: z.null(),
-  loyalty: z.discriminatedUnion('type', [fixed, proportional]),
-  event: z.string(),
-  custom_event: z.strictObject({ schema_id: z.string() }),
-  source: z.strictObject({ banner: z.optional(z.string()), object_id: z.string(), object_type: z.literal('campaign') }),
-  active: z.boolean(),
-  start_date: z.optional(z.string()),
-  expiration_date: z.optional(z.string()),
-  expiration_rules: z.optional(expirationRulesSchema),
-  metadata: z.record(z.string(), z.unknown()),
-  automation_id: z.null(),
-  object: z.literal('earning_rule'),
-});

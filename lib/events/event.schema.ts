@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { storableNumbers } from '../db/storable.js';
-import { customerInput, simpleCustomerReplySchema } from '../customers/customer.schema.js';
+import { customerInput } from '../customers/customer.schema.js';
 import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 
 const code = z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000));
@@ -15,13 +15,3 @@ export const trackEventBody = z.strictObject({
   metadata: z.optional(metadataSchema.check(z.superRefine(storableNumbers))),
 });
 export type TrackEventBody = z.output<typeof trackEventBody>;
-
-/** The custom event response object of the spec. */
-export const eventReplySchema = z.strictObject({
-  object: z.literal('event'),
-  type: z.string(),
-  customer: simpleCustomerReplySchema,
-  referral: z.null(),
-  loyalty: z.null(),
-  metadata: z.record(z.string(), z.unknown()),
-});

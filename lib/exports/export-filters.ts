@@ -46,7 +46,7 @@ export function normalizeFilters(input: ExportFiltersInput | undefined): ExportF
 
 function matches(cell: string, c: FieldConditions): boolean {
   if (c.$in !== undefined && !c.$in.includes(cell)) return false;
-  if (c.$not_in !== undefined && c.$not_in.includes(cell)) return false;
+  if (c.$not_in?.includes(cell)) return false;
   if (c.$is !== undefined && cell !== c.$is) return false;
   if (c.$is_not !== undefined && cell === c.$is_not) return false;
   return true;

@@ -1,6 +1,6 @@
 import type * as z from '../zod.js';
 import type { Export } from './export.js';
-import type { exportReplySchema } from './export.schema.js';
+import type { exportReplySchema } from './export.reply.js';
 
 /**
  * The export object (Voucherify's ExportPointsExpiration). `result` is null until the export is

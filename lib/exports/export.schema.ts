@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { EXPORT_ID, type ExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
+import { type ExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
 import { exportFiltersSchema } from './export-filters.js';
 
 /**
@@ -29,7 +29,8 @@ const field = z.enum(POINTS_EXPIRATION_FIELDS, {
   error: (issue) => `must be one of ${POINTS_EXPIRATION_FIELDS.join(', ')} (got ${JSON.stringify(issue.input)})`,
 });
 
-const parameters = z.strictObject({
+/** An export's parameters: validated in the request, echoed in the reply (export.reply.ts). */
+export const exportParameters = z.strictObject({
   fields: z.optional(
     z.array(field).check(
       z.minLength(1),
@@ -45,7 +46,7 @@ const parameters = z.strictObject({
 });
 
 /** POST /v1/loyalties/{campaignId}/points-expiration/export */
-export const createPointsExpirationExportBody = z.strictObject({ parameters: z.optional(parameters) });
+export const createPointsExpirationExportBody = z.strictObject({ parameters: z.optional(exportParameters) });
 export type CreatePointsExpirationExportBody = z.output<typeof createPointsExpirationExportBody>;
 
 export const loyaltyCampaignParams = z.strictObject({ campaignId: z.string().check(z.minLength(1), z.maxLength(1000)) });
@@ -55,17 +56,3 @@ export const exportParams = z.strictObject({ exportId: z.string().check(z.minLen
 /** The download cluster's query: the token from `result.url`. */
 /** Without a token the reply is the same 401 as with a wrong one. */
 export const downloadExportQuery = z.strictObject({ token: z.optional(z.string().check(z.maxLength(1000))) });
-
-/** The export object on the wire (Voucherify's ExportPointsExpiration). */
-export const exportReplySchema = z.strictObject({
-  id: z.string().check(z.regex(EXPORT_ID)),
-  object: z.literal('export'),
-  created_at: z.iso.datetime(),
-  status: z.enum(['SCHEDULED', 'IN_PROGRESS', 'DONE', 'ERROR']),
-  channel: z.literal('API'),
-  exported_object: z.literal('points_expiration'),
-  /** The request's parameters, echoed. */
-  parameters,
-  result: z.union([z.strictObject({ url: z.url() }), z.strictObject({ message: z.string() }), z.null()]),
-  user_id: z.null(),
-});

@@ -86,7 +86,7 @@ export async function downloadExport(deps: Deps & { files: ExportFileLinks }, ex
   if (!claims || !EXPORT_ID.test(exportId)) throw new UnauthorizedError('Invalid or expired download token');
   const now = deps.clock.now();
   const record = await repo.getExport(deps, claims.projectId, exportId);
-  if (!record || record.status !== 'DONE' || !verifyDownloadToken(claims, record.downloadSecret, exportId, now)) {
+  if (record?.status !== 'DONE' || !verifyDownloadToken(claims, record.downloadSecret, exportId, now)) {
     throw new UnauthorizedError('Invalid or expired download token');
   }
   return deps.files.presignGet(record.objectKey, PRESIGNED_URL_SECONDS, now);

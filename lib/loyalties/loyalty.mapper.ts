@@ -1,7 +1,7 @@
 import type { BalanceChange, BucketPage } from './loyalty.service.js';
 import type { PointsBucket } from './points-bucket.js';
 import type * as z from '../zod.js';
-import type { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from './loyalty.schema.js';
+import type { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from './loyalty.reply.js';
 
 /** Voucherify's balance object after a manual points change. */
 export const toBalanceReply = (c: BalanceChange): z.input<typeof balanceReplySchema> => ({

@@ -28,37 +28,8 @@ export const balanceBody = z
   );
 export type BalanceBody = z.output<typeof balanceBody>;
 
-export const balanceReplySchema = z.strictObject({
-  points: z.int(),
-  total: z.int(),
-  balance: z.int().check(z.nonnegative()),
-  type: z.literal('loyalty_card'),
-  object: z.literal('balance'),
-  related_object: z.strictObject({ type: z.literal('voucher'), id: z.string() }),
-  operation_type: z.literal('MANUAL'),
-});
-
 export const pointsExpirationQuery = z.strictObject({
   limit: z._default(queryInt(1, 100), 10),
   page: z._default(queryInt(1, 1_000_000), 1),
 });
 export type PointsExpirationQuery = z.output<typeof pointsExpirationQuery>;
-
-export const pointsBucketReplySchema = z.strictObject({
-  id: z.string(),
-  voucher_id: z.string(),
-  campaign_id: z.string(),
-  bucket: z.strictObject({ total_points: z.int() }),
-  status: z.string(),
-  expires_at: z.optional(z.string()),
-  created_at: z.string(),
-  updated_at: z.optional(z.string()),
-  object: z.literal('loyalty_points_bucket'),
-});
-
-export const pointsExpirationReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(pointsBucketReplySchema),
-  total: z.int(),
-});

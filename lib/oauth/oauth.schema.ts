@@ -10,17 +10,3 @@ export const tokenRequestBody = z.object({
 export const introspectRequestBody = z.object({
   access_token: z.string({ error: 'is required' }).check(z.minLength(1, 'is required'), z.maxLength(512)),
 });
-
-export const tokenReplySchema = z.object({
-  access_token: z.string(),
-  client_id: z.string(),
-  expires_at: z.int(),
-  expires_in: z.int(),
-  scope: z.string(),
-  token_type: z.literal('Bearer'),
-});
-
-export const introspectionReplySchema = z.union([
-  z.extend(tokenReplySchema, { active: z.literal(true) }),
-  z.strictObject({ active: z.literal(false) }),
-]);

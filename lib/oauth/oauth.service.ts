@@ -113,6 +113,6 @@ export async function introspectOauthToken(deps: Deps, principal: Principal, acc
   const now = toEpochSeconds(deps.clock.now());
   if (!token || token.projectId !== principal.projectId || !isLive(token, now)) return { active: false };
   const key = await getAppKey(deps, token.appId);
-  if (!key || key.status !== 'ACTIVE') return { active: false };
+  if (key?.status !== 'ACTIVE') return { active: false };
   return { ...toReply(accessToken, token, now), active: true };
 }

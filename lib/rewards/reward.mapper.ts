@@ -1,6 +1,6 @@
 import type { Reward, RewardAssignment } from './reward.js';
 import type * as z from '../zod.js';
-import type { rewardAssignmentReplySchema, rewardReplySchema } from './reward.schema.js';
+import type { rewardAssignmentReplySchema, rewardReplySchema } from './reward.reply.js';
 
 function parametersReply(r: Reward): z.input<typeof rewardReplySchema>['parameters'] {
   switch (r.type) {

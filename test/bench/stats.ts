@@ -54,7 +54,7 @@ export const ratio = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2
 /** Lays rows out as a plain-text table (first row = header), columns padded to their widest cell. */
 export function textTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
   const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const [head, ...body] = rows;
   if (!head) return '';

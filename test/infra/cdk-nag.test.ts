@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { type App, Stack } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';

@@ -118,7 +118,7 @@ export function roleStatementsOfFunction(template: Template, functionLogicalId: 
   );
   const attached = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((p) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => logicalIdOf(r) === roleId))
-    .flatMap((p) => (p.Properties?.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement);
+    .flatMap((p) => (p.Properties as { PolicyDocument: { Statement: PolicyStatementJson[] } }).PolicyDocument.Statement);
   const managed = (role?.Properties?.ManagedPolicyArns ?? []) as unknown[];
   if (managed.length > 0) throw new Error(`role ${roleId} has managed policies, which this check cannot see into`);
   return [...inline, ...attached].filter((s) => s.Effect === 'Allow');

@@ -37,8 +37,7 @@ describe('admin CLI entry (scripts/admin.ts)', () => {
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
     expect(failed.stderr).toBe(
-      `target: DynamoDB at ${e.dynamoEndpoint}, table ${e.tableName}\n` +
-        'error: Resource not found (Cannot find app_key with id no-such-app-id)\n',
+      `target: DynamoDB at ${e.dynamoEndpoint}, table ${e.tableName}\nerror: Resource not found (Cannot find app_key with id no-such-app-id)\n`,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setKeyPermissions } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock } from '../../../lib/clock.js';
-import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../../../lib/custom-event-schemas/event-schema.schema.js';
+import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../../../lib/custom-event-schemas/event-schema.reply.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
 

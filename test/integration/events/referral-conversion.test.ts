@@ -4,7 +4,7 @@ import { ManualClock } from '../../../lib/clock.js';
 import { getCustomer, getCustomerIdBySourceId } from '../../../lib/customers/customer.repo.js';
 import { keys } from '../../../lib/db/keys.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
-import { eventReplySchema } from '../../../lib/events/event.schema.js';
+import { eventReplySchema } from '../../../lib/events/event.reply.js';
 import { transact } from '../../../lib/db/transact.js';
 import type { ReferralConversion } from '../../../lib/referrals/referral-conversion.js';
 import { listConversionsOfCode, putConversionItem } from '../../../lib/referrals/referral.repo.js';

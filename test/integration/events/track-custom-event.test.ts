@@ -3,7 +3,7 @@ import { setKeyPermissions } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { getCustomerIdBySourceId } from '../../../lib/customers/customer.repo.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
-import { eventReplySchema } from '../../../lib/events/event.schema.js';
+import { eventReplySchema } from '../../../lib/events/event.reply.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';

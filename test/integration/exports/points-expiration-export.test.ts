@@ -17,7 +17,7 @@ import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
 import { csvRow } from '../../../lib/exports/csv.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
-import { exportReplySchema } from '../../../lib/exports/export.schema.js';
+import { exportReplySchema } from '../../../lib/exports/export.reply.js';
 import { runPointsExpirationExport } from '../../../lib/exports/points-expiration-export.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
 import { createSqsJobQueue } from '../../../lib/jobs/sqs-job-queue.js';

@@ -277,7 +277,7 @@ describe('local HTTP server with stand-in handlers', () => {
       headers: { 'Content-Type': 'application/json', 'X-Custom': ['one', 'two'] },
       body: Buffer.from('{"a":1}'),
     });
-    const { event, functionName } = JSON.parse(reply.body) as { event: Record<string, any>; functionName: string };
+    const { event, functionName } = JSON.parse(reply.body) as { event: Record<string, unknown> & { headers: Record<string, string> }; functionName: string };
     expect(functionName).toBe('echo');
     expect(event).toMatchObject({
       version: '2.0',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
-import { balanceReplySchema, pointsExpirationReplySchema } from '../../../lib/loyalties/loyalty.schema.js';
+import { balanceReplySchema, pointsExpirationReplySchema } from '../../../lib/loyalties/loyalty.reply.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
-import { earningRuleReplySchema } from '../../../lib/earning-rules/earning-rule.schema.js';
-import { eventReplySchema } from '../../../lib/events/event.schema.js';
+import { earningRuleReplySchema } from '../../../lib/earning-rules/earning-rule.reply.js';
+import { eventReplySchema } from '../../../lib/events/event.reply.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
-import { rewardAssignmentReplySchema } from '../../../lib/rewards/reward.schema.js';
+import { rewardAssignmentReplySchema } from '../../../lib/rewards/reward.reply.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setKeyPermissions } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock } from '../../../lib/clock.js';
-import { rewardReplySchema } from '../../../lib/rewards/reward.schema.js';
+import { rewardReplySchema } from '../../../lib/rewards/reward.reply.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';

@@ -1,0 +1,22 @@
+import * as z from '../zod.js';
+import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
+import { fixedLoyalty, proportionalLoyalty } from './earning-rule.schema.js';
+
+/** The earning rule object (lib/earning-rules/earning-rule.mapper.ts); not imported by handlers. */
+export const earningRuleReplySchema = z.strictObject({
+  id: z.string(),
+  created_at: z.string(),
+  updated_at: z.null(),
+  validation_rule_id: z.null(),
+  loyalty: z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty]),
+  event: z.string(),
+  custom_event: z.strictObject({ schema_id: z.string() }),
+  source: z.strictObject({ banner: z.optional(z.string()), object_id: z.string(), object_type: z.literal('campaign') }),
+  active: z.boolean(),
+  start_date: z.optional(z.string()),
+  expiration_date: z.optional(z.string()),
+  expiration_rules: z.optional(expirationRulesSchema),
+  metadata: z.record(z.string(), z.unknown()),
+  automation_id: z.null(),
+  object: z.literal('earning_rule'),
+});
