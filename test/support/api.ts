@@ -1,41 +1,14 @@
-import { makeHandler as makeGetAsyncAction } from '../../functions/async-actions/get-async-action.js';
-import { makeHandler as makeListBin } from '../../functions/bin/list-bin-entries.js';
-import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
-import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
-import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-campaign.js';
-import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
-import { makeHandler as makeDeleteVoucher } from '../../functions/vouchers/delete-voucher.js';
-import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
 import { makeHandler as makeVoucherWorker } from '../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
-import {
-  addVouchersToCampaignRoute,
-  createCampaignRoute,
-  deleteVoucherRoute,
-  getAsyncActionRoute,
-  getCampaignRoute,
-  getVoucherRoute,
-  listBinEntriesRoute,
-  listCampaignsRoute,
-} from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
-import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
-import type { RouteDef } from '../../lib/api/route.js';
-import { matchPath } from '../../lib/http/route-match.js';
 import type { Runtime } from '../../lib/runtime.js';
-import { call, type CallOptions, type Reply } from './invoke.js';
+import { apiClient } from './api-client.js';
 import { keyPairHeaders } from './runtime.js';
 
-/** Calls a handler as API Gateway would for its route: method and path parameters from the row. */
-export async function callRoute(handler: ApiHandler, route: RouteDef, options: Omit<CallOptions, 'method' | 'pathParameters'>): Promise<Reply> {
-  const params = matchPath(route.path, options.path);
-  if (!params) throw new Error(`${options.path} does not match ${route.path}`);
-  return call(handler, { ...options, method: route.method, pathParameters: params, contract: route });
-}
+export { callRoute } from './api-client.js';
 
-const enc = encodeURIComponent;
 
 /** A jobs queue that keeps what it is given (nothing runs it): for tests that deliver jobs by hand. */
 export class RecordingJobQueue implements JobQueue {
@@ -61,34 +34,18 @@ export class RecordingJobQueue implements JobQueue {
  * headers). Bulk generation enqueues on `jobs` (default: a queue that only records).
  */
 export function campaignApi(runtime: Runtime, pair: IssuedKeyPair, jobs: JobQueue = new RecordingJobQueue()) {
-  const handlers = {
-    getAsyncAction: makeGetAsyncAction({ runtime }),
-    createCampaign: makeCreateCampaign({ runtime, jobs }),
-    getCampaign: makeGetCampaign({ runtime }),
-    listCampaigns: makeListCampaigns({ runtime }),
-    addVouchers: makeAddVouchers({ runtime, jobs }),
-    getVoucher: makeGetVoucher({ runtime }),
-    deleteVoucher: makeDeleteVoucher({ runtime }),
-    listBinEntries: makeListBin({ runtime }),
-  };
+  const api = apiClient({ runtime, jobs }, keyPairHeaders(pair));
   const auth = keyPairHeaders(pair);
   return {
-    handlers,
-    createCampaign: (json: unknown, headers = auth) =>
-      callRoute(handlers.createCampaign, createCampaignRoute, { path: '/v1/campaigns', json, headers }),
-    listCampaigns: (query = '', headers = auth) =>
-      callRoute(handlers.listCampaigns, listCampaignsRoute, { path: '/v1/campaigns', query, headers }),
-    getCampaign: (ref: string, headers = auth) =>
-      callRoute(handlers.getCampaign, getCampaignRoute, { path: `/v1/campaigns/${enc(ref)}`, headers }),
+    createCampaign: (json: unknown, headers = auth) => api.call('create-campaign', { json, headers }),
+    listCampaigns: (query = '', headers = auth) => api.call('list-campaigns', { query, headers }),
+    getCampaign: (ref: string, headers = auth) => api.call('get-campaign', { params: { campaignId: ref }, headers }),
     addVoucher: (ref: string, json: unknown = {}, query = '', headers = auth) =>
-      callRoute(handlers.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${enc(ref)}/vouchers`, json, query, headers }),
-    getVoucher: (code: string, headers = auth) =>
-      callRoute(handlers.getVoucher, getVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, headers }),
-    deleteVoucher: (code: string, query = '', headers = auth) =>
-      callRoute(handlers.deleteVoucher, deleteVoucherRoute, { path: `/v1/vouchers/${enc(code)}`, query, headers }),
-    listBinEntries: (query = '', headers = auth) => callRoute(handlers.listBinEntries, listBinEntriesRoute, { path: '/v1/trash-bin', query, headers }),
-    getAsyncAction: (id: string, headers = auth) =>
-      callRoute(handlers.getAsyncAction, getAsyncActionRoute, { path: `/v1/async-actions/${enc(id)}`, headers }),
+      api.call('add-vouchers-to-campaign', { params: { campaignId: ref }, json, query, headers }),
+    getVoucher: (code: string, headers = auth) => api.call('get-voucher', { params: { code }, headers }),
+    deleteVoucher: (code: string, query = '', headers = auth) => api.call('delete-voucher', { params: { code }, query, headers }),
+    listBinEntries: (query = '', headers = auth) => api.call('list-bin-entries', { query, headers }),
+    getAsyncAction: (id: string, headers = auth) => api.call('get-async-action', { params: { asyncActionId: id }, headers }),
   };
 }
 

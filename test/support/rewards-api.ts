@@ -1,28 +1,16 @@
-import { makeHandler as makeCreateReward } from '../../functions/rewards/create-reward.js';
-import { makeHandler as makeCreateAssignment } from '../../functions/rewards/create-reward-assignment.js';
-import { makeHandler as makeGetReward } from '../../functions/rewards/get-reward.js';
-import { createRewardAssignmentRoute, createRewardRoute, getRewardRoute } from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
-import { callRoute } from './api.js';
+import { apiClient } from './api-client.js';
 import { keyPairHeaders } from './runtime.js';
-
-const enc = encodeURIComponent;
 
 /** The reward endpoints of one runtime, called with one project's key pair (or other headers). */
 export function rewardApi(runtime: Runtime, pair: IssuedKeyPair) {
-  const handlers = {
-    createReward: makeCreateReward({ runtime }),
-    getReward: makeGetReward({ runtime }),
-    createAssignment: makeCreateAssignment({ runtime }),
-  };
+  const api = apiClient({ runtime }, keyPairHeaders(pair));
   const auth = keyPairHeaders(pair);
   return {
-    handlers,
-    createReward: (json: unknown, headers = auth) => callRoute(handlers.createReward, createRewardRoute, { path: '/v1/rewards', json, headers }),
-    getReward: (id: string, headers = auth) => callRoute(handlers.getReward, getRewardRoute, { path: `/v1/rewards/${enc(id)}`, headers }),
-    assign: (rewardId: string, json: unknown, headers = auth) =>
-      callRoute(handlers.createAssignment, createRewardAssignmentRoute, { path: `/v1/rewards/${enc(rewardId)}/assignments`, json, headers }),
+    createReward: (json: unknown, headers = auth) => api.call('create-reward', { json, headers }),
+    getReward: (id: string, headers = auth) => api.call('get-reward', { params: { rewardId: id }, headers }),
+    assign: (rewardId: string, json: unknown, headers = auth) => api.call('create-reward-assignment', { params: { rewardId }, json, headers }),
   };
 }
 

@@ -3,8 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeTokenHandler } from '../../../functions/oauth/generate-oauth-token.js';
 import { generateOauthTokenRoute, routes } from '../../../lib/api/routes.js';
-import type { ApiHandler } from '../../../lib/http/endpoint.js';
-import type { Runtime } from '../../../lib/runtime.js';
+import type { HandlerFactory } from '../../../lib/http/endpoint.js';
 import { startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
 import { silentLogger } from '../../../lib/logger.js';
 import { callRoute, campaignApi, newCampaign } from '../../support/api.js';
@@ -66,10 +65,10 @@ describe('reply headers', () => {
 describe('error replies of every route', () => {
   it('carry Content-Type, Cache-Control and an X-Request-Id equal to the body request_id', async () => {
     for (const route of routes) {
-      const mod = (await import(pathToFileURL(join(root, route.handler)).href)) as { makeHandler: (runtime: Runtime) => ApiHandler };
+      const mod = (await import(pathToFileURL(join(root, route.handler)).href)) as { makeHandler: HandlerFactory };
       const path = route.path.replace(/\{[^}]+\}/g, 'unknown-id');
       // No credentials: 401 before anything else; the public routes refuse an unknown query parameter (or a missing download token).
-      const reply = await callRoute(mod.makeHandler(runtime), route, { path, query: route.auth === 'none' ? 'unexpected=1' : '' });
+      const reply = await callRoute(mod.makeHandler({ runtime }), route, { path, query: route.auth === 'none' ? 'unexpected=1' : '' });
       expect([400, 401], route.operationId).toContain(reply.status);
       expect(reply.headers['Content-Type'], route.operationId).toBe(JSON_TYPE);
       expect(reply.headers['Cache-Control'], route.operationId).toBe('no-store');
