@@ -136,5 +136,6 @@ export function idempotencyModeOf(route: Pick<RouteDef, 'method' | 'access'> & {
 }
 
 /** The 200 reply of an operation, the common case. */
-export const okReply = <const B extends SuccessReply['body']>(body: B, description: string) =>
-  ({ status: 200, description, body }) as const;
+export function okReply<const B extends SuccessReply['body']>(body: B, description: string) {
+  return { status: 200, description, body } as const;
+}

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { lambdaExternalModules } from '../../../infra/constructs/bundling-settings.js';
 import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -57,4 +59,26 @@ describe('layers', () => {
     expect(domain.length).toBeGreaterThan(10);
     for (const file of domain) expect(importsOf(file).filter((target) => target.startsWith('lib/http/')), file).toEqual([]);
   });
+});
+
+describe('bundles', () => {
+  it("keeps only the handler's own row of the endpoint table in its bundle", async () => {
+    const route = routes.find((r) => r.operationId === 'create-campaign');
+    if (!route) throw new Error('no create-campaign row');
+    const result = await build({
+      absWorkingDir: root,
+      entryPoints: [join(root, route.handler)],
+      bundle: true,
+      minify: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      external: [...lambdaExternalModules],
+      logLevel: 'silent',
+    });
+    const text = result.outputFiles[0]?.text ?? '';
+    const others = [...routes, routeNotFoundRoute].filter((r) => r !== route && text.includes(`"${r.operationId}"`));
+    expect(text).toContain('"create-campaign"');
+    expect(others.map((r) => r.operationId)).toEqual([]);
+  }, 60_000);
 });
