@@ -35,6 +35,8 @@ export interface RouteTableApiProps {
  */
 const accessLogFields = {
   requestId: '$context.requestId',
+  // The Lambda request id of the invocation: the access log line joins Lambda's own log without the function's lines.
+  lambdaRequestId: '$context.integration.requestId',
   requestTime: '$context.requestTimeEpoch',
   ip: '$context.identity.sourceIp',
   method: '$context.httpMethod',

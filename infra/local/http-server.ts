@@ -52,7 +52,7 @@ export function moduleHandlerLoader(repoRoot: string): HandlerLoader {
   };
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLargeError extends Error {}
 
 /** Collects the body, giving up (without reading further) as soon as it passes `limit`. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -64,7 +64,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         req.off('data', onData);
         req.pause();
-        reject(new BodyTooLarge());
+        reject(new BodyTooLargeError());
         return;
       }
       chunks.push(chunk);
@@ -175,7 +175,7 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
       try {
         body = await readBody(req, maxBodyBytes);
       } catch (error) {
-        if (error instanceof BodyTooLarge) return refuseBody(req, res, startedAt);
+        if (error instanceof BodyTooLargeError) return refuseBody(req, res, startedAt);
         res.destroy();
         return;
       }
