@@ -5,33 +5,14 @@ import { tableDesign } from '../db/table.js';
 import { backoff, ExtraItemsConflictError, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
 import { ConflictRetryError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import type { Campaign, CampaignStatus } from './campaign.js';
+import type { Campaign, CampaignCounter, CampaignListEntry, CampaignStatus } from './campaign.js';
+
+export type { CampaignCounter, CampaignListEntry } from './campaign.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 const ENTITY = 'campaign';
 const SCHEMA_VERSION = 1;
-
-/** The fields of a campaign that listing filters and orders by, kept in its compact list entry. */
-export interface CampaignListEntry {
-  id: string;
-  name: string;
-  campaignType: Campaign['campaignType'];
-  type: Campaign['type'];
-  voucherType: string | null;
-  creationStatus: CampaignStatus;
-  isReferralCode: boolean;
-  categoryId: string | null;
-  categoryName: string | null;
-  active: boolean;
-  startDate: string | null;
-  expirationDate: string | null;
-  validityDayOfWeek: number[] | null;
-  createdAt: string;
-  updatedAt: string | null;
-  /** Creation number in the project (1, 2, 3, … without gaps): orders campaigns created in the same millisecond. */
-  sequence: number;
-}
 
 export const listEntryOf = (c: Campaign, sequence: number): CampaignListEntry => ({
   id: c.id,
@@ -93,12 +74,6 @@ export const campaignItem = (campaign: Campaign): Record<string, unknown> => ({
   v: SCHEMA_VERSION,
   ...campaign,
 });
-
-/** The project's campaign counter: campaigns so far and the newest `createdAt`. */
-export interface CampaignCounter {
-  campaignCount: number;
-  lastCreatedAt: string;
-}
 
 export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Record<string, unknown> => ({
   ...keys.campaignCounter(projectId),

@@ -1,14 +1,11 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../db/keys.js';
 import type { Runtime } from '../runtime.js';
+import type { Project } from './project.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-export interface Project {
-  projectId: string;
-  name: string;
-  createdAt: string;
-}
+export type { Project } from './project.js';
 
 export async function insertProject(deps: Deps, project: Project): Promise<void> {
   await deps.ddb.send(
