@@ -99,12 +99,12 @@ export interface QueryOptions {
   /** Only sort keys starting with this. */
   sortBeginsWith?: string;
   /** The key of the item the page starts after (`ExclusiveStartKey`). */
-  startAfter?: Item | undefined;
+  startAfter?: (ItemKey & Partial<Gsi1Key>) | undefined;
 }
 
 /** What an entity definition adds beyond its keys. */
 export interface EntityOptions<T> {
-  /** Values that items written before a field existed lack; filled in on read where the attribute is absent. */
+  /** Values that items written before a field existed lack, filled in on read where the attribute is absent (shared by every read: scalars or null only). */
   defaults?: Partial<T>;
   /** The item's expiry (Unix seconds) for the table's TTL, when it has one. */
   ttl?: (value: T) => number;
@@ -217,6 +217,7 @@ function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, k
     async getMany(deps, keys, busy) {
       const found: T[] = [];
       let pending: Item[] = keys.map((k) => ({ ...k }));
+      if (pending.length === 0) return found;
       return retryOnConflict(busy, async () => {
         const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
         found.push(...(res.Responses?.[deps.tableName] ?? []).map(fromItem));

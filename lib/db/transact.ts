@@ -3,11 +3,16 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictRetryError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import type { Item } from './entity.js';
+import type { Item, ItemKey } from './entity.js';
 
 type Deps = Pick<Runtime, 'ddb'>;
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction's check that the item at `key` exists (its condition fails when the item is gone). */
+export const mustExist = (deps: Pick<Runtime, 'tableName'>, key: ItemKey): TransactItem => ({
+  ConditionCheck: { TableName: deps.tableName, Key: key, ConditionExpression: 'attribute_exists(PK)' },
+});
 
 /** DynamoDB's limit on the items of one TransactWriteItems call. */
 export const MAX_TRANSACTION_ITEMS = 100;
