@@ -135,6 +135,8 @@ export interface Entity<T extends object, A extends unknown[], K, I = undefined>
   putIfAbsent(deps: Pick<Runtime, 'tableName'>, value: T, ...parts: A): PutItem;
   /** The item at `key`, read strongly consistently unless `consistent` is false; null if none. */
   get(deps: Deps, key: ItemKey, options?: { consistent?: boolean }): Promise<T | null>;
+  /** Whether an item exists at `key` (read strongly consistently, only its key is returned). */
+  exists(deps: Deps, key: ItemKey): Promise<boolean>;
   /**
    * The items at `keys` (≤ 100, strongly consistent), in no particular order; missing ones are
    * left out. Keys the table leaves unprocessed are read again with backoff.
@@ -213,6 +215,12 @@ function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, k
     async get(deps, itemKey, options = {}) {
       const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: options.consistent ?? true }));
       return res.Item ? fromItem(res.Item) : null;
+    },
+    async exists(deps, itemKey) {
+      const res = await deps.ddb.send(
+        new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: true, ProjectionExpression: tableDesign.partitionKey }),
+      );
+      return res.Item !== undefined;
     },
     async getMany(deps, keys, busy) {
       const found: T[] = [];

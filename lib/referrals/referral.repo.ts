@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CONVERSION_SORT_PREFIX, referralConversion, voucher } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -7,16 +6,8 @@ import type { ReferralConversion } from './referral-conversion.js';
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 /** Whether the referred customer already converted the code (consistent read). */
-export async function conversionExists(deps: Deps, projectId: string, campaignId: string, code: string, refereeId: string): Promise<boolean> {
-  const res = await deps.ddb.send(
-    new GetCommand({
-      TableName: deps.tableName,
-      Key: referralConversion.key(projectId, campaignId, code, refereeId),
-      ConsistentRead: true,
-      ProjectionExpression: 'PK',
-    }),
-  );
-  return res.Item !== undefined;
+export function conversionExists(deps: Deps, projectId: string, campaignId: string, code: string, refereeId: string): Promise<boolean> {
+  return referralConversion.exists(deps, referralConversion.key(projectId, campaignId, code, refereeId));
 }
 
 /** The transaction item recording a conversion; its condition fails when the referee already converted the code. */

@@ -106,6 +106,13 @@ describe('an entity', () => {
     ]);
   });
 
+  it('says whether an item exists, reading only its key', async () => {
+    const { deps, sent } = scripted(() => ({ Item: { PK: 'P#p1#WIDGET#w1' } }), () => ({}));
+    expect(await widget.exists(deps, widget.key('p1', 'w1'))).toBe(true);
+    expect(await widget.exists(deps, widget.key('p1', 'w2'))).toBe(false);
+    expect(sent[0]?.input).toEqual({ TableName: 't', Key: { PK: 'P#p1#WIDGET#w1', SK: 'WIDGET' }, ConsistentRead: true, ProjectionExpression: 'PK' });
+  });
+
   it('queries a table or index partition by its parts', async () => {
     const { deps, sent } = scripted(() => ({ Items: [widget.toItem(w, 'top')] }), () => ({ Items: [] }));
     expect(await widget.query(deps, { index: ['p1', 'top'] })).toEqual([w]);
