@@ -29,10 +29,12 @@ import { entity, keyPath as path, tenantPath as tenant } from './entity.js';
 
 /** A campaign's creation number, zero-padded so that string order is number order (page p of `limit` is one key range). */
 export const sequenceKey = (sequence: number): string => String(sequence).padStart(12, '0');
-/** Sort key prefixes a Query asks for with `begins_with`. */
+/** First part of a custom event's sort key (a Query of a customer's events asks for it with `begins_with`). */
 export const EVENT_SORT_PREFIX = 'EVENT';
+/** First part of a referral conversion's sort key (a Query of a code's conversions asks for it with `begins_with`). */
 export const CONVERSION_SORT_PREFIX = 'CONVERSION';
 
+/** A project (tenant): its name and creation time, in its own partition. */
 export const project = entity<Project>('project', 1).key((projectId: string) => tenant(projectId), () => 'PROJECT').from((p) => ({ key: [p.projectId] }));
 
 /** Live-token ledger of a project: the expiry (Unix s) of every possibly-live token, for the 1000 cap; `revision` is its optimistic lock. */
@@ -88,13 +90,16 @@ export const binEntry = entity<BinEntry>('bin_entry', 1)
   .key((projectId: string) => tenant(projectId, 'BIN'), (entryId: string) => entryId)
   .from((e, projectId: string) => ({ key: [projectId, e.id] }), { defaults: { deletedByUserId: null, resourceParentId: null } });
 
+/** A category by id (`cat_...`). */
 export const category = entity<Category>('category', 1)
   .key((projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId), () => 'CATEGORY')
   .from((c, projectId: string) => ({ key: [projectId, c.id] }), { defaults: { updatedAt: null } });
 /** Reserves a category name; holds the category id. */
 export const categoryName = entity<{ categoryId: string }>('category_name', 1).key((projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name), () => 'CATEGORY_NAME').apart();
 
+/** A campaign template (`camt_...`) with the snapshot of its source's configuration. */
 export const campaignTemplate = entity<CampaignTemplate>('campaign_template', 1).key((projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId), () => 'CAMPAIGN_TEMPLATE').from((t) => ({ key: [t.projectId, t.id] }));
+/** Reserves a template name in its project; holds the template id. */
 export const campaignTemplateName = entity<{ templateId: string }>('campaign_template_name', 1)
   .key((projectId: string, name: string) => tenant(projectId, 'TEMPLATE_NAME', name), () => 'CAMPAIGN_TEMPLATE_NAME')
   .apart();

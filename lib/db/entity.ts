@@ -89,6 +89,7 @@ export type PutItem = TransactItem & { Put: NonNullable<TransactItem['Put']> };
 /** Which partition a Query reads: the table's (`key`) or GSI1's (`index`), by the partition's parts. */
 export type Where<K, I> = { key: PartitionOf<K> } | (I extends undefined ? never : { index: PartitionOf<I> });
 
+/** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
 export interface QueryOptions {
   /** Strongly consistent (table partitions only). */
   consistent?: boolean;
