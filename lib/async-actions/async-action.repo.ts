@@ -1,53 +1,35 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { asyncAction } from '../db/entities.js';
+import { updateStatusIf } from '../db/status-update.js';
 import { ExtraItemsConflictError, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { AsyncAction } from './async-action.js';
-import { updateStatusIf } from '../db/status-update.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
-
-const ENTITY = 'async_action';
-const SCHEMA_VERSION = 1;
-
-const toDomain = (item: Record<string, unknown>): AsyncAction => {
-  const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
-  const a = rest as unknown as AsyncAction;
-  return { ...a, failure: a.failure ?? null, finishedAt: a.finishedAt ?? null };
-};
 
 /**
  * Writes a new action; its id must be free. `extra` items (a new category's) join it in one
  * transaction; their failed condition throws ExtraItemsConflictError (nothing is written).
  */
 export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
-  const put = {
-    TableName: deps.tableName,
-    Item: { ...keys.asyncAction(action.projectId, action.id), entity: ENTITY, v: SCHEMA_VERSION, ...action },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  };
+  const put = asyncAction.putIfAbsent(deps, action);
   if (extra.length === 0) {
-    await deps.ddb.send(new PutCommand(put));
+    await deps.ddb.send(new PutCommand(put.Put));
     return;
   }
-  const outcome = await transact(deps, [{ Put: put }, ...extra]);
+  const outcome = await transact(deps, [put, ...extra]);
   if (outcome.ok) return;
   if ('failed' in outcome && outcome.failed.some((i) => i > 0)) throw new ExtraItemsConflictError();
   throw new Error(`Async action ${action.id} could not be written`);
 }
 
-export async function getAsyncAction(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.asyncAction(projectId, asyncActionId), ConsistentRead: true }),
-  );
-  return res.Item ? toDomain(res.Item) : null;
+export function getAsyncAction(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+  return asyncAction.get(deps, asyncAction.key(projectId, asyncActionId));
 }
 
 /** A conditional status move; null when the condition failed (it moved on, or never existed). */
-async function update(deps: Deps, projectId: string, asyncActionId: string, set: string, condition: string, values: Record<string, unknown>): Promise<AsyncAction | null> {
-  const item = await updateStatusIf(deps, keys.asyncAction(projectId, asyncActionId), set, condition, values);
-  return item ? toDomain(item) : null;
-}
+const update = (deps: Deps, projectId: string, asyncActionId: string, set: string, condition: string, values: Record<string, unknown>): Promise<AsyncAction | null> =>
+  updateStatusIf(deps, asyncAction, asyncAction.key(projectId, asyncActionId), set, condition, values);
 
 /** ENQUEUED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the action is final or missing. */
 export function startAsyncAction(deps: Deps, projectId: string, asyncActionId: string, now: string): Promise<AsyncAction | null> {
@@ -67,7 +49,7 @@ export function progressItem(deps: Deps, action: AsyncAction, doneBefore: number
   return {
     Update: {
       TableName: deps.tableName,
-      Key: keys.asyncAction(action.projectId, action.id),
+      Key: asyncAction.key(action.projectId, action.id),
       UpdateExpression: 'SET doneCount = doneCount + :n, updatedAt = :now',
       ConditionExpression: '#s = :ip AND doneCount = :k',
       ExpressionAttributeNames: { '#s': 'status' },

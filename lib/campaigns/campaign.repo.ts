@@ -1,37 +1,14 @@
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import * as entities from '../db/entities.js';
+import type { Item, ItemKey } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
-import { backoff, ExtraItemsConflictError, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
-import { ConflictRetryError } from '../errors.js';
+import { ExtraItemsConflictError, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
-import type { Campaign, CampaignStatus } from './campaign.js';
+import type { Campaign, CampaignCounter, CampaignListEntry, CampaignStatus } from './campaign.js';
+
+export type { CampaignCounter, CampaignListEntry } from './campaign.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
-
-const ENTITY = 'campaign';
-const SCHEMA_VERSION = 1;
-
-/** The fields of a campaign that listing filters and orders by, kept in its compact list entry. */
-export interface CampaignListEntry {
-  id: string;
-  name: string;
-  campaignType: Campaign['campaignType'];
-  type: Campaign['type'];
-  voucherType: string | null;
-  creationStatus: CampaignStatus;
-  isReferralCode: boolean;
-  categoryId: string | null;
-  categoryName: string | null;
-  active: boolean;
-  startDate: string | null;
-  expirationDate: string | null;
-  validityDayOfWeek: number[] | null;
-  createdAt: string;
-  updatedAt: string | null;
-  /** Creation number in the project (1, 2, 3, … without gaps): orders campaigns created in the same millisecond. */
-  sequence: number;
-}
 
 export const listEntryOf = (c: Campaign, sequence: number): CampaignListEntry => ({
   id: c.id,
@@ -52,69 +29,21 @@ export const listEntryOf = (c: Campaign, sequence: number): CampaignListEntry =>
   sequence,
 });
 
-const entryToDomain = (item: Record<string, unknown>): CampaignListEntry => {
-  const i = item as unknown as CampaignListEntry;
-  return {
-    id: i.id,
-    name: i.name,
-    campaignType: i.campaignType,
-    type: i.type,
-    voucherType: i.voucherType ?? null,
-    creationStatus: i.creationStatus,
-    isReferralCode: i.isReferralCode,
-    categoryId: i.categoryId ?? null,
-    categoryName: i.categoryName ?? null,
-    active: i.active,
-    startDate: i.startDate ?? null,
-    expirationDate: i.expirationDate ?? null,
-    validityDayOfWeek: i.validityDayOfWeek ?? null,
-    createdAt: i.createdAt,
-    updatedAt: i.updatedAt ?? null,
-    sequence: i.sequence,
-  };
-};
-
 /**
  * The list entry item of a campaign, as insertCampaign writes it (exported so that bulk seeding
  * in tests and the benchmark writes the real layout).
  */
-export const listEntryItem = (campaign: Campaign, sequence: number): Record<string, unknown> => ({
-  ...keys.campaignListEntry(campaign.projectId, campaign.createdAt, campaign.id),
-  ...keys.campaignBySequence(campaign.projectId, sequence),
-  entity: 'campaign_list_entry',
-  v: SCHEMA_VERSION,
-  ...listEntryOf(campaign, sequence),
-});
+export const listEntryItem = (campaign: Campaign, sequence: number): Item => entities.campaignListEntry.toItem(listEntryOf(campaign, sequence), campaign.projectId);
 
 /** The campaign item itself, as insertCampaign writes it. */
-export const campaignItem = (campaign: Campaign): Record<string, unknown> => ({
-  ...keys.campaign(campaign.projectId, campaign.id),
-  entity: ENTITY,
-  v: SCHEMA_VERSION,
-  ...campaign,
-});
+export const campaignItem = (campaign: Campaign): Item => entities.campaign.toItem(campaign);
 
-/** The project's campaign counter: campaigns so far and the newest `createdAt`. */
-export interface CampaignCounter {
-  campaignCount: number;
-  lastCreatedAt: string;
-}
-
-export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Record<string, unknown> => ({
-  ...keys.campaignCounter(projectId),
-  entity: 'campaign_counter',
-  v: SCHEMA_VERSION,
-  campaignCount: counter.campaignCount,
-  lastCreatedAt: counter.lastCreatedAt,
-});
+export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Item =>
+  entities.campaignCounter.toItem({ campaignCount: counter.campaignCount, lastCreatedAt: counter.lastCreatedAt }, projectId);
 
 /** The project's campaign counter, read strongly consistently; null before its first campaign. */
-export async function getCampaignCounter(deps: Deps, projectId: string): Promise<CampaignCounter | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.campaignCounter(projectId), ConsistentRead: true }),
-  );
-  if (!res.Item) return null;
-  return { campaignCount: res.Item.campaignCount as number, lastCreatedAt: res.Item.lastCreatedAt as string };
+export function getCampaignCounter(deps: Deps, projectId: string): Promise<CampaignCounter | null> {
+  return entities.campaignCounter.get(deps, entities.campaignCounter.key(projectId));
 }
 
 /**
@@ -129,19 +58,16 @@ export async function campaignIdsBySequence(
   to: number,
   descending: boolean,
 ): Promise<string[]> {
+  const bySequence = entities.campaignListEntry.index;
   const items = await queryAll(deps.ddb, {
     TableName: deps.tableName,
     IndexName: tableDesign.indexes.gsi1.name,
     KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: {
-      ':pk': keys.campaignSequencePartition(projectId),
-      ':from': keys.campaignSequenceSortKey(from),
-      ':to': keys.campaignSequenceSortKey(to),
-    },
+    ExpressionAttributeValues: { ':pk': bySequence.partition(projectId), ':from': bySequence.sort(from), ':to': bySequence.sort(to) },
     ProjectionExpression: 'id',
     ScanIndexForward: !descending,
   });
-  return items.map((item) => item.id as string);
+  return items.map((item) => String(item.id));
 }
 
 /**
@@ -149,69 +75,28 @@ export async function campaignIdsBySequence(
  * (about 300 bytes each, so 5,000 campaigns are two 1 MB pages), never a scan and never the
  * campaign items themselves. Only filtered or `updated_at`-ordered listings need this.
  */
-export async function listCampaignEntries(deps: Deps, projectId: string): Promise<CampaignListEntry[]> {
-  const items = await queryAll(deps.ddb, {
-    TableName: deps.tableName,
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.campaignListPartition(projectId) },
-  });
-  return items.map(entryToDomain);
+export function listCampaignEntries(deps: Deps, projectId: string): Promise<CampaignListEntry[]> {
+  return entities.campaignListEntry.query(deps, { key: [projectId] });
 }
 
 /** Campaigns by id (≤ 100), in the order asked; ids whose campaign is gone are left out. */
 export async function getCampaigns(deps: Deps, projectId: string, campaignIds: string[]): Promise<Campaign[]> {
-  const found = new Map<string, Campaign>();
-  let pending: Record<string, unknown>[] = campaignIds.map((id) => ({ ...keys.campaign(projectId, id) }));
-  for (let attempt = 0; pending.length > 0; attempt += 1) {
-    if (attempt >= MAX_CONFLICT_ATTEMPTS) throw new ConflictRetryError('Campaigns could not be read: the table is throttling');
-    const res = await deps.ddb.send(
-      new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of res.Responses?.[deps.tableName] ?? []) {
-      const campaign = toDomain(item);
-      found.set(campaign.id, campaign);
-    }
-    pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
-    if (pending.length > 0) await backoff(attempt);
-  }
+  const keys = campaignIds.map((id) => entities.campaign.key(projectId, id));
+  const found = new Map((await entities.campaign.getMany(deps, keys, 'Campaigns could not be read: the table is throttling')).map((c) => [c.id, c]));
   return campaignIds.flatMap((id) => found.get(id) ?? []);
 }
 
-const toDomain = (item: Record<string, unknown>): Campaign => {
-  const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
-  return rest as unknown as Campaign;
-};
-
 /** Reads a campaign by id; strongly consistent, so a campaign is visible the moment it was created. */
-export async function getCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.campaign(projectId, campaignId), ConsistentRead: true }),
-  );
-  return res.Item ? toDomain(res.Item) : null;
+export function getCampaign(deps: Deps, projectId: string, campaignId: string): Promise<Campaign | null> {
+  return entities.campaign.get(deps, entities.campaign.key(projectId, campaignId));
 }
 
 export async function getCampaignIdByName(deps: Deps, projectId: string, name: string): Promise<string | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.campaignName(projectId, name), ConsistentRead: true }),
-  );
-  return res.Item ? (res.Item.campaignId as string) : null;
+  return (await entities.campaignName.get(deps, entities.campaignName.key(projectId, name)))?.campaignId ?? null;
 }
 
 export async function getCampaignIdByPromotionTier(deps: Deps, projectId: string, tierId: string): Promise<string | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.promotionTier(projectId, tierId), ConsistentRead: true }),
-  );
-  return res.Item ? (res.Item.campaignId as string) : null;
-}
-
-async function writeWithRetry(deps: Deps, items: TransactItem[], what: string): Promise<number[]> {
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
-    const outcome = await transact(deps, items);
-    if (outcome.ok) return [];
-    if ('failed' in outcome) return outcome.failed;
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent writes: ${what}`);
+  return (await entities.promotionTierRef.get(deps, entities.promotionTierRef.key(projectId, tierId)))?.campaignId ?? null;
 }
 
 /**
@@ -227,20 +112,14 @@ async function writeWithRetry(deps: Deps, items: TransactItem[], what: string): 
  * @throws ConflictRetryError when contention outlasts the retries; ExtraItemsConflictError when a
  *   condition of `extra` fails (nothing is written).
  */
-export async function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly TransactItem[] = []): Promise<Campaign | null> {
+export function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly TransactItem[] = []): Promise<Campaign | null> {
   const p = campaign.projectId;
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+  return retryOnConflict(`Too many concurrent writes: campaign ${campaign.name}`, async () => {
     const counter = await getCampaignCounter(deps, p);
     const stamped = counter && counter.lastCreatedAt > campaign.createdAt ? { ...campaign, createdAt: counter.lastCreatedAt } : campaign;
     const sequence = (counter?.campaignCount ?? 0) + 1;
     const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: deps.tableName,
-          Item: { ...keys.campaignName(p, stamped.name), entity: 'campaign_name', v: SCHEMA_VERSION, campaignId: stamped.id },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
+      entities.campaignName.putIfAbsent(deps, { campaignId: stamped.id }, p, stamped.name),
       {
         Put: {
           TableName: deps.tableName,
@@ -250,17 +129,9 @@ export async function insertCampaign(deps: Deps, campaign: Campaign, extra: read
             : { ConditionExpression: 'attribute_not_exists(PK)' }),
         },
       },
-      { Put: { TableName: deps.tableName, Item: campaignItem(stamped), ConditionExpression: 'attribute_not_exists(PK)' } },
+      entities.campaign.putIfAbsent(deps, stamped),
       { Put: { TableName: deps.tableName, Item: listEntryItem(stamped, sequence) } },
-      ...(stamped.promotionTiers ?? []).map(
-        (tier): TransactItem => ({
-          Put: {
-            TableName: deps.tableName,
-            Item: { ...keys.promotionTier(p, tier.id), entity: 'promotion_tier_ref', v: SCHEMA_VERSION, campaignId: stamped.id },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        }),
-      ),
+      ...(stamped.promotionTiers ?? []).map((tier) => entities.promotionTierRef.putIfAbsent(deps, { campaignId: stamped.id }, p, tier.id)),
     ];
     const extraFrom = items.push(...extra) - extra.length;
     const outcome = await transact(deps, items);
@@ -272,37 +143,23 @@ export async function insertCampaign(deps: Deps, campaign: Campaign, extra: read
         throw new Error(`Campaign ${campaign.id} could not be written: an id is already taken`);
       }
     }
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent writes: campaign ${campaign.name}`);
+    return RETRY;
+  });
 }
 
 /** Sets the creation and generation status of a campaign and of its list entry together. */
 export async function setCampaignStatus(deps: Deps, campaign: Campaign, status: CampaignStatus): Promise<void> {
   const p = campaign.projectId;
-  const failed = await writeWithRetry(
-    deps,
-    [
-      {
-        Update: {
-          TableName: deps.tableName,
-          Key: keys.campaign(p, campaign.id),
-          UpdateExpression: 'SET creationStatus = :s, vouchersGenerationStatus = :s',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':s': status },
-        },
-      },
-      {
-        Update: {
-          TableName: deps.tableName,
-          Key: keys.campaignListEntry(p, campaign.createdAt, campaign.id),
-          UpdateExpression: 'SET creationStatus = :s',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':s': status },
-        },
-      },
-    ],
-    `status of campaign ${campaign.id}`,
-  );
-  if (failed.length > 0) throw new Error(`Campaign ${campaign.id} vanished while its status was set`);
+  const set = (Key: ItemKey, expression: string): TransactItem => ({
+    Update: { TableName: deps.tableName, Key, UpdateExpression: expression, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':s': status } },
+  });
+  const items = [
+    set(entities.campaign.key(p, campaign.id), 'SET creationStatus = :s, vouchersGenerationStatus = :s'),
+    set(entities.campaignListEntry.key(p, campaign.createdAt, campaign.id), 'SET creationStatus = :s'),
+  ];
+  const written = await retryOnConflict(`Too many concurrent writes: status of campaign ${campaign.id}`, async () => {
+    const outcome = await transact(deps, items);
+    return outcome.ok || 'failed' in outcome ? outcome.ok : RETRY;
+  });
+  if (!written) throw new Error(`Campaign ${campaign.id} vanished while its status was set`);
 }

@@ -94,6 +94,33 @@ export interface Campaign extends Validity {
   category: Category | null;
 }
 
+/** The fields of a campaign that listing filters and orders by, kept in its compact list entry. */
+export interface CampaignListEntry {
+  id: string;
+  name: string;
+  campaignType: Campaign['campaignType'];
+  type: Campaign['type'];
+  voucherType: string | null;
+  creationStatus: CampaignStatus;
+  isReferralCode: boolean;
+  categoryId: string | null;
+  categoryName: string | null;
+  active: boolean;
+  startDate: string | null;
+  expirationDate: string | null;
+  validityDayOfWeek: number[] | null;
+  createdAt: string;
+  updatedAt: string | null;
+  /** Creation number in the project (1, 2, 3, … without gaps): orders campaigns created in the same millisecond. */
+  sequence: number;
+}
+
+/** The project's campaign counter: campaigns so far and the newest `createdAt`. */
+export interface CampaignCounter {
+  campaignCount: number;
+  lastCreatedAt: string;
+}
+
 /** A campaign whose vouchers can be generated: not a promotion, not STANDALONE. */
 export type VoucherCampaign = Campaign & { voucher: VoucherTemplate };
 

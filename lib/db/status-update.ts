@@ -1,20 +1,21 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Runtime } from '../runtime.js';
-import type { ItemKey } from './keys.js';
+import type { Item, ItemKey } from './entity.js';
 
 /**
  * Moves an existing item's `status` (aliased `#s` in `set` and `condition`) only when `condition`
  * holds, so a job's state machine never goes backwards however often its message is delivered.
- * @returns the item's attributes after the update, or null when the condition failed or the item is missing.
+ * @returns the item after the update, read through its entity, or null when the condition failed or the item is missing.
  */
-export async function updateStatusIf(
+export async function updateStatusIf<T>(
   deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  entity: { fromItem(item: Item): T },
   key: ItemKey,
   set: string,
   condition: string,
   values: Record<string, unknown>,
-): Promise<Record<string, unknown> | null> {
+): Promise<T | null> {
   try {
     const res = await deps.ddb.send(
       new UpdateCommand({
@@ -27,7 +28,7 @@ export async function updateStatusIf(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return res.Attributes ?? null;
+    return res.Attributes ? entity.fromItem(res.Attributes) : null;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return null;
     throw error;

@@ -11,6 +11,6 @@ export const tableDesign = {
   },
 } as const;
 
-/** Attributes every item carries besides its keys. */
+/** Attributes every item carries besides its keys: its entity's name and version (written and dropped by lib/db/entity.ts). */
 export const ENTITY_ATTR = 'entity';
 export const VERSION_ATTR = 'v';

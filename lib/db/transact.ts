@@ -1,11 +1,18 @@
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConflictRetryError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import type { Item, ItemKey } from './entity.js';
 
 type Deps = Pick<Runtime, 'ddb'>;
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction's check that the item at `key` exists (its condition fails when the item is gone). */
+export const mustExist = (deps: Pick<Runtime, 'tableName'>, key: ItemKey): TransactItem => ({
+  ConditionCheck: { TableName: deps.tableName, Key: key, ConditionExpression: 'attribute_exists(PK)' },
+});
 
 /** DynamoDB's limit on the items of one TransactWriteItems call. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -54,4 +61,41 @@ export const MAX_CONFLICT_ATTEMPTS = 40;
 /** Full jitter, capped: contenders spread out instead of colliding again in lockstep. */
 export async function backoff(attempt: number): Promise<void> {
   await sleep(Math.random() * Math.min(60, 3 + attempt * 5));
+}
+
+/** What an attempt of retryOnConflict returns to be tried again (after a backoff). */
+export const RETRY: unique symbol = Symbol('retry');
+
+/**
+ * Retry on a transaction conflict: runs `attempt` (given its number, from 0) until it returns
+ * anything but RETRY, backing off between attempts, at most MAX_CONFLICT_ATTEMPTS times. An
+ * attempt re-reads whatever its write is conditioned on, so a lost race is simply run again.
+ * @throws ConflictRetryError with `busy` as its details when every attempt asked to retry; whatever `attempt` throws.
+ */
+export async function retryOnConflict<T>(busy: string, attempt: (n: number) => Promise<T | typeof RETRY>): Promise<T> {
+  for (let n = 0; n < MAX_CONFLICT_ATTEMPTS; n += 1) {
+    const result = await attempt(n);
+    if (result !== RETRY) return result;
+    await backoff(n);
+  }
+  throw new ConflictRetryError(busy);
+}
+
+/**
+ * Put-unique: claims a unique name or code and writes what it names in one transaction, each
+ * Put holding only where its key is free, retrying lost races. `claim` is the item whose key is
+ * the name or code (a reservation, or the entity itself when keyed by it); `items` go with it.
+ * @returns false when the name or code is taken: nothing is written.
+ * @throws Error with `errors.taken` when a key of `items` is taken (random ids: a bug, not a
+ *   client error); ConflictRetryError with `errors.busy` when contention outlasts the retries.
+ */
+export async function putUnique(deps: Pick<Runtime, 'ddb' | 'tableName'>, claim: Item, items: Item[], errors: { busy: string; taken: string }): Promise<boolean> {
+  const puts = [claim, ...items].map((Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }));
+  return retryOnConflict(errors.busy, async () => {
+    const outcome = await transact(deps, puts);
+    if (outcome.ok) return true;
+    if (!('failed' in outcome)) return RETRY;
+    if (outcome.failed.includes(0)) return false;
+    throw new Error(errors.taken);
+  });
 }

@@ -1,6 +1,6 @@
 import { camelize } from '../case.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
-import { ConflictRetryError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import { requireEventSchema } from '../custom-event-schemas/event-schema.service.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
@@ -66,14 +66,11 @@ export async function createEarningRule(
   }
   const items = earningRuleItems(deps, projectId, campaign.id, rules);
   const refs: EarningRuleRef[] = rules.map((r) => ({ id: r.id, event: r.event, campaignId: r.campaignId }));
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+  return retryOnConflict(`Too many concurrent writes for the earning rules of campaign ${campaignRef}`, async () => {
     const outcome = await commitOnce(deps, idempotency, items, refs, at);
     if (outcome.ok) return { value: outcome.replayed ? await getEarningRules(deps, projectId, outcome.reply) : rules, replayed: outcome.replayed };
-    if ('failed' in outcome) {
-      if (outcome.failed.includes(items.length - 1)) throw new NotFoundError('campaign', campaignRef);
-      throw new Error('A random earning rule id collided');
-    }
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent writes for the earning rules of campaign ${campaignRef}`);
+    if (!('failed' in outcome)) return RETRY;
+    if (outcome.failed.includes(items.length - 1)) throw new NotFoundError('campaign', campaignRef);
+    throw new Error('A random earning rule id collided');
+  });
 }

@@ -1,6 +1,6 @@
 import { upsertCustomer } from '../customers/customer.service.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
-import { ConflictRetryError, NotFoundError } from '../errors.js';
+import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
+import { NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../custom-event-schemas/event-schema.service.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
@@ -55,7 +55,7 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     createdAt: now.toISOString(),
   };
   const rewards = referral?.reward ? new RefereeRewardIssuer(deps, referral.reward, now) : null;
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+  return retryOnConflict(`Too many concurrent writes for event ${body.event}`, async () => {
     const items = [putEventItem(deps, event)];
     const conversionAt = items.length;
     if (referral) items.push(...(await conversionItems(deps, referral, event)));
@@ -71,10 +71,7 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
       else rewardItems = items.push(...writes.items) - rewardAt;
     }
     const prepared = await prepareCardChanges(deps, projectId, cardChanges, now);
-    if (!prepared) {
-      await backoff(attempt);
-      continue;
-    }
+    if (!prepared) return RETRY;
     items.push(...prepared);
     const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
     if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
@@ -83,9 +80,8 @@ export async function trackCustomEvent(deps: Deps, projectId: string, body: Trac
     if (referral && converting && 'failed' in outcome && outcome.failed.includes(conversionAt + 1)) throw new NotFoundError('voucher', referral.code);
     if (rewards && 'failed' in outcome) rewards.failed(outcome.failed.filter((i) => i >= rewardAt && i < rewardAt + rewardItems).map((i) => i - rewardAt));
     // A card changed since it was read (or a race was lost): re-read and re-plan.
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent writes for event ${body.event}`);
+    return RETRY;
+  });
 }
 
 /**

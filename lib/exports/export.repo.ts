@@ -1,41 +1,23 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { exportRecord } from '../db/entities.js';
+import { updateStatusIf } from '../db/status-update.js';
 import type { Runtime } from '../runtime.js';
 import type { Export } from './export.js';
-import { updateStatusIf } from '../db/status-update.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-const ENTITY = 'export';
-const SCHEMA_VERSION = 1;
-
-const toDomain = (item: Record<string, unknown>): Export => {
-  const { PK: _pk, SK: _sk, entity: _e, v: _v, ...rest } = item;
-  const e = rest as unknown as Export;
-  return { ...e, orderBy: e.orderBy ?? 'expires_at', rowCount: e.rowCount ?? null, failure: e.failure ?? null, finishedAt: e.finishedAt ?? null };
-};
-
 /** Writes a new export; its id must be free. */
 export async function insertExport(deps: Deps, record: Export): Promise<void> {
-  await deps.ddb.send(
-    new PutCommand({
-      TableName: deps.tableName,
-      Item: { ...keys.export(record.projectId, record.id), entity: ENTITY, v: SCHEMA_VERSION, ...record },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await deps.ddb.send(new PutCommand(exportRecord.putIfAbsent(deps, record).Put));
 }
 
-export async function getExport(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: keys.export(projectId, exportId), ConsistentRead: true }));
-  return res.Item ? toDomain(res.Item) : null;
+export function getExport(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
+  return exportRecord.get(deps, exportRecord.key(projectId, exportId));
 }
 
 /** A conditional status move; null when the condition failed (it moved on, or never existed). */
-async function update(deps: Deps, projectId: string, exportId: string, set: string, condition: string, values: Record<string, unknown>): Promise<Export | null> {
-  const item = await updateStatusIf(deps, keys.export(projectId, exportId), set, condition, values);
-  return item ? toDomain(item) : null;
-}
+const update = (deps: Deps, projectId: string, exportId: string, set: string, condition: string, values: Record<string, unknown>): Promise<Export | null> =>
+  updateStatusIf(deps, exportRecord, exportRecord.key(projectId, exportId), set, condition, values);
 
 /** SCHEDULED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the export is final or missing. */
 export const startExport = (deps: Deps, projectId: string, exportId: string, now: string) =>

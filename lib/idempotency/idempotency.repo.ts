@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toEpochSeconds } from '../clock.js';
-import { keys } from '../db/keys.js';
+import { type IdempotencyRecord, idempotencyRecord } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { IdempotencyScope } from './idempotency-scope.js';
@@ -14,51 +14,26 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
  */
 export const IDEMPOTENCY_LEASE_SECONDS = 60;
 
-const ENTITY = 'idempotency_record';
-const SCHEMA_VERSION = 1;
-
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-/** A key's record: a lease while its generic request runs, then the reply (generic: `StoredReply`; transactional: the service's value). */
-export interface IdempotencyRecord {
-  fingerprint: string;
-  state?: 'IN_PROGRESS' | 'DONE';
-  owner?: string;
-  leaseUntil?: number;
-  reply?: unknown;
-  createdAt: string;
-  /** Unix seconds; the record means nothing after it (TTL deletion lags). */
-  expiresAt: number;
-}
+export type { IdempotencyRecord };
 
-const fromItem = (item: Record<string, unknown>): IdempotencyRecord => ({
-  fingerprint: String(item.fingerprint),
-  ...(item.state === 'IN_PROGRESS' || item.state === 'DONE' ? { state: item.state } : {}),
-  ...(typeof item.owner === 'string' ? { owner: item.owner } : {}),
-  ...(typeof item.leaseUntil === 'number' ? { leaseUntil: item.leaseUntil } : {}),
-  ...('reply' in item ? { reply: item.reply } : {}),
-  createdAt: String(item.createdAt),
-  expiresAt: Number(item.expiresAt),
-});
+const keyOf = (scope: Pick<IdempotencyScope, 'projectId' | 'key'>) => idempotencyRecord.key(scope.projectId, scope.key);
 
 /** The key's record as stored (live or not), or null. */
 export async function getIdempotencyRecord(deps: Deps, scope: Pick<IdempotencyScope, 'projectId' | 'key'>): Promise<IdempotencyRecord | null> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: keys.idempotencyRecord(scope.projectId, scope.key), ConsistentRead: true }));
-  return res.Item ? fromItem(res.Item) : null;
+  return idempotencyRecord.get(deps, keyOf(scope));
 }
 
-function recordItem(scope: IdempotencyScope, now: Date, fields: Record<string, unknown>): Record<string, unknown> {
-  const expiresAt = toEpochSeconds(now) + IDEMPOTENCY_WINDOW_SECONDS;
-  return {
-    ...keys.idempotencyRecord(scope.projectId, scope.key),
-    entity: ENTITY,
-    v: SCHEMA_VERSION,
+/** The item of a new record of `scope`, created now and kept (and honoured) for the idempotency window. */
+function recordItem(scope: IdempotencyScope, now: Date, fields: Pick<IdempotencyRecord, 'reply' | 'state' | 'owner' | 'leaseUntil'>): Record<string, unknown> {
+  const record: IdempotencyRecord = {
     fingerprint: scope.fingerprint,
     ...fields,
     createdAt: now.toISOString(),
-    expiresAt,
-    ttl: expiresAt,
+    expiresAt: toEpochSeconds(now) + IDEMPOTENCY_WINDOW_SECONDS,
   };
+  return idempotencyRecord.toItem(record, scope.projectId, scope.key);
 }
 
 /** The transaction item recording `reply` for the key; its condition fails while a live record of the key exists. */
@@ -101,7 +76,7 @@ export async function finishIdempotencyLease(deps: Deps, scope: IdempotencyScope
   await deps.ddb.send(
     new UpdateCommand({
       TableName: deps.tableName,
-      Key: keys.idempotencyRecord(scope.projectId, scope.key),
+      Key: keyOf(scope),
       UpdateExpression: 'SET #state = :done, reply = :reply REMOVE leaseUntil',
       ConditionExpression: '#owner = :owner',
       ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
@@ -116,7 +91,7 @@ export async function releaseIdempotencyLease(deps: Deps, scope: IdempotencyScop
     await deps.ddb.send(
       new DeleteCommand({
         TableName: deps.tableName,
-        Key: keys.idempotencyRecord(scope.projectId, scope.key),
+        Key: keyOf(scope),
         ConditionExpression: '#owner = :owner AND #state = :inProgress',
         ExpressionAttributeNames: { '#owner': 'owner', '#state': 'state' },
         ExpressionAttributeValues: { ':owner': owner, ':inProgress': 'IN_PROGRESS' },

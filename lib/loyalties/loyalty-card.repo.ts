@@ -1,10 +1,10 @@
-import { keys } from '../db/keys.js';
+import { pointsBucket, voucher as voucherEntity } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { CardPlan } from './loyalty-card.js';
 import { expiresKeyOf, type PointsBucket } from './points-bucket.js';
-import { bucketItem, cardBucketPages } from './points-bucket.repo.js';
+import { cardBucketPages } from './points-bucket.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -28,7 +28,7 @@ export function cardPlanItems(deps: Deps, voucher: Voucher, plan: CardPlan, now:
     {
       Update: {
         TableName: deps.tableName,
-        Key: keys.voucher(voucher.projectId, voucher.code),
+        Key: voucherEntity.key(voucher.projectId, voucher.code),
         UpdateExpression: 'SET loyaltyCard = :card, updatedAt = :now',
         ConditionExpression: `id = :id AND loyaltyCard.balance = :balance AND ${revisionCondition}`,
         ExpressionAttributeValues: {
@@ -45,7 +45,7 @@ export function cardPlanItems(deps: Deps, voucher: Voucher, plan: CardPlan, now:
     items.push({
       Update: {
         TableName: deps.tableName,
-        Key: keys.pointsBucket(u.bucket.projectId, u.bucket.campaignId, expiresKeyOf(u.bucket.expiresAt), u.bucket.id),
+        Key: pointsBucket.key(u.bucket.projectId, u.bucket.campaignId, expiresKeyOf(u.bucket.expiresAt), u.bucket.id),
         UpdateExpression: 'SET points = :points, #status = :status, updatedAt = :now',
         ConditionExpression: 'points = :was AND #status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -54,7 +54,7 @@ export function cardPlanItems(deps: Deps, voucher: Voucher, plan: CardPlan, now:
     });
   }
   for (const b of plan.inserts) {
-    items.push({ Put: { TableName: deps.tableName, Item: bucketItem(b), ConditionExpression: 'attribute_not_exists(PK)' } });
+    items.push(pointsBucket.putIfAbsent(deps, b));
   }
   return items;
 }

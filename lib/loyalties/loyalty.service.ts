@@ -1,7 +1,7 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
-import { BadRequestError, ConflictRetryError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
+import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
+import { BadRequestError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import type { Runtime } from '../runtime.js';
@@ -135,7 +135,7 @@ export async function updateLoyaltyCardBalance(
       ? { kind: 'add', buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())] }
       : { kind: 'spend', points: -body.points };
   const transactionId = deps.ids.id('vtx');
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+  return retryOnConflict(`Too many concurrent changes to loyalty card ${memberId}`, async () => {
     const prepared = await prepareCardChange(deps, projectId, member.code, change, now);
     if (prepared) {
       const { card } = prepared.plan;
@@ -157,9 +157,8 @@ export async function updateLoyaltyCardBalance(
       const outcome = await commitOnce(deps, idempotency, [...prepared.items, putCardTransactionItem(deps, record)], reply, now);
       if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
     }
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent changes to loyalty card ${memberId}`);
+    return RETRY;
+  });
 }
 
 export interface BucketPage {

@@ -1,6 +1,6 @@
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { oauthLedger, oauthToken } from '../db/entities.js';
 import type { Runtime } from '../runtime.js';
 import type { OAuthToken } from './oauth-token.js';
 
@@ -17,11 +17,8 @@ export interface TokenLedger {
 }
 
 export async function getLedger(deps: Deps, projectId: string): Promise<TokenLedger> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.oauthLedger(projectId), ConsistentRead: true }),
-  );
-  if (!res.Item) return { expiries: [], revision: null };
-  return { expiries: (res.Item.expiries as number[] | undefined) ?? [], revision: res.Item.revision as number };
+  const ledger = await oauthLedger.get(deps, oauthLedger.key(projectId));
+  return ledger ? { expiries: ledger.expiries ?? [], revision: ledger.revision } : { expiries: [], revision: null };
 }
 
 /**
@@ -39,23 +36,11 @@ export async function insertTokenWithLedger(
     await deps.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
+          oauthToken.putIfAbsent(deps, token),
           {
             Put: {
               TableName: deps.tableName,
-              Item: { ...keys.oauthToken(token.tokenHash), entity: 'oauth_token', v: 1, ttl: token.expiresAt, ...token },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: deps.tableName,
-              Item: {
-                ...keys.oauthLedger(token.projectId),
-                entity: 'oauth_ledger',
-                v: 1,
-                expiries: ledger.expiries,
-                revision: nextRevision,
-              },
+              Item: oauthLedger.toItem({ expiries: ledger.expiries, revision: nextRevision }, token.projectId),
               ConditionExpression:
                 ledger.expectedRevision === null ? 'attribute_not_exists(PK)' : 'revision = :expected',
               ExpressionAttributeValues:
@@ -72,16 +57,6 @@ export async function insertTokenWithLedger(
   }
 }
 
-export async function getToken(deps: Deps, tokenHash: string): Promise<OAuthToken | null> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: keys.oauthToken(tokenHash) }));
-  if (!res.Item) return null;
-  const i = res.Item as OAuthToken;
-  return {
-    tokenHash: i.tokenHash,
-    projectId: i.projectId,
-    appId: i.appId,
-    scopes: i.scopes,
-    issuedAt: i.issuedAt,
-    expiresAt: i.expiresAt,
-  };
+export function getToken(deps: Deps, tokenHash: string): Promise<OAuthToken | null> {
+  return oauthToken.get(deps, oauthToken.key(tokenHash), { consistent: false });
 }

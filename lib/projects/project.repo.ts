@@ -1,28 +1,16 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as entities from '../db/entities.js';
 import type { Runtime } from '../runtime.js';
+import type { Project } from './project.js';
+
+export type { Project } from './project.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-export interface Project {
-  projectId: string;
-  name: string;
-  createdAt: string;
-}
-
 export async function insertProject(deps: Deps, project: Project): Promise<void> {
-  await deps.ddb.send(
-    new PutCommand({
-      TableName: deps.tableName,
-      Item: { ...keys.project(project.projectId), entity: 'project', v: 1, ...project },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await deps.ddb.send(new PutCommand(entities.project.putIfAbsent(deps, project).Put));
 }
 
-export async function getProject(deps: Deps, projectId: string): Promise<Project | null> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: keys.project(projectId) }));
-  if (!res.Item) return null;
-  const { projectId: id, name, createdAt } = res.Item as Project;
-  return { projectId: id, name, createdAt };
+export function getProject(deps: Deps, projectId: string): Promise<Project | null> {
+  return entities.project.get(deps, entities.project.key(projectId), { consistent: false });
 }

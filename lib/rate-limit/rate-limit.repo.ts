@@ -1,9 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { rateLimitWindow } from '../db/entities.js';
 import type { Runtime } from '../runtime.js';
-
-const ENTITY = 'rate_limit_window';
-const SCHEMA_VERSION = 1;
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -16,10 +13,10 @@ export async function countInWindow(deps: Deps, projectId: string, windowStart: 
   const res = await deps.ddb.send(
     new UpdateCommand({
       TableName: deps.tableName,
-      Key: keys.rateLimitWindow(projectId, windowStart),
+      Key: rateLimitWindow.key(projectId, windowStart),
       UpdateExpression: 'SET entity = :entity, v = :v, #ttl = :ttl ADD requests :one',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':entity': ENTITY, ':v': SCHEMA_VERSION, ':ttl': expiresAt, ':one': 1 },
+      ExpressionAttributeValues: { ':entity': rateLimitWindow.name, ':v': rateLimitWindow.version, ':ttl': expiresAt, ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
     }),
   );

@@ -1,7 +1,7 @@
 import type { VoucherCampaign } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
-import { CodeSpaceExhaustedError, ConflictRetryError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
+import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { type CodeConfig, CodeSampler, codeCapacity, codeLength, MAX_CODE_LENGTH } from './code-generator.js';
 import type { Voucher } from './voucher.js';
@@ -129,36 +129,32 @@ export async function generateVouchers(
   const sampler = new CodeSampler(config, count);
   const made: Voucher[] = [];
   let pending: Voucher[] = [];
-  let conflicts = 0;
   let extraPending = extra;
   while (made.length < count) {
     const batchSize = Math.min(MAX_VOUCHERS_PER_TRANSACTION, count - made.length);
-    while (pending.length < batchSize) {
-      const code = sampler.next();
-      if (code === null) {
-        throw new CodeSpaceExhaustedError(
-          `No free code left for pattern ${config.pattern} after ${sampler.offered} candidates; ${made.length} of ${count} vouchers were added`,
-        );
+    // Each batch gets its own conflict retries; taken codes are replaced at once and are no conflict.
+    await retryOnConflict(`Too many concurrent additions to campaign ${campaign.id}`, async () => {
+      for (;;) {
+        while (pending.length < batchSize) {
+          const code = sampler.next();
+          if (code === null) {
+            throw new CodeSpaceExhaustedError(
+              `No free code left for pattern ${config.pattern} after ${sampler.offered} candidates; ${made.length} of ${count} vouchers were added`,
+            );
+          }
+          pending.push(newVoucher(deps, campaign, code, o));
+        }
+        const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending);
+        if (outcome.kind === 'ok') return;
+        if (outcome.kind === 'conflict') return RETRY;
+        if (outcome.kind === 'guard_failed') throw new GenerationGuardFailedError();
+        if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);
+        pending = pending.filter((v) => !outcome.codes.includes(v.code));
       }
-      pending.push(newVoucher(deps, campaign, code, o));
-    }
-    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending);
-    if (outcome.kind === 'ok') {
-      made.push(...pending);
-      pending = [];
-      extraPending = [];
-      conflicts = 0;
-    } else if (outcome.kind === 'guard_failed') {
-      throw new GenerationGuardFailedError();
-    } else if (outcome.kind === 'codes_taken') {
-      pending = pending.filter((v) => !outcome.codes.includes(v.code));
-    } else if (outcome.kind === 'campaign_missing') {
-      throw new NotFoundError('campaign', campaign.id);
-    } else {
-      conflicts += 1;
-      if (conflicts >= MAX_CONFLICT_ATTEMPTS) throw new ConflictRetryError(`Too many concurrent additions to campaign ${campaign.id}`);
-      await backoff(conflicts);
-    }
+    });
+    made.push(...pending);
+    pending = [];
+    extraPending = [];
   }
   return made;
 }
@@ -167,7 +163,7 @@ export async function generateVouchers(
  * Adds one voucher with the caller's code.
  * @throws DuplicateError when the code exists in the project (case-sensitive), NotFoundError, ConflictRetryError.
  */
-export async function addVoucherWithCode(
+export function addVoucherWithCode(
   deps: Deps,
   campaign: VoucherCampaign,
   code: string,
@@ -176,12 +172,11 @@ export async function addVoucherWithCode(
   extra: readonly TransactItem[] = [],
 ): Promise<Voucher> {
   const voucher = newVoucher(deps, campaign, code, o);
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+  return retryOnConflict(`Too many concurrent additions to campaign ${campaign.id}`, async () => {
     const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher], undefined, extra);
     if (outcome.kind === 'ok') return voucher;
     if (outcome.kind === 'codes_taken') throw new DuplicateError('voucher', `Duplicated voucher exists with code ${code}`, code);
     if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);
-    await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent additions to campaign ${campaign.id}`);
+    return RETRY;
+  });
 }

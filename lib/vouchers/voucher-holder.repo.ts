@@ -1,5 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../db/keys.js';
+import { heldVoucher } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
@@ -19,13 +18,10 @@ export interface HeldVoucher {
 
 /** The customer's voucher in the campaign, read consistently. */
 export async function getHeldVoucher(deps: Deps, projectId: string, customerId: string, campaignId: string): Promise<HeldVoucher> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.heldVoucher(projectId, customerId, campaignId), ConsistentRead: true }),
-  );
-  if (!res.Item) return { voucher: null, staleVoucherId: null };
-  const voucherId = res.Item.voucherId as string;
-  const voucher = await getVoucherByCode(deps, projectId, res.Item.code as string);
-  return voucher?.id === voucherId ? { voucher, staleVoucherId: null } : { voucher: null, staleVoucherId: voucherId };
+  const held = await heldVoucher.get(deps, heldVoucher.key(projectId, customerId, campaignId));
+  if (!held) return { voucher: null, staleVoucherId: null };
+  const voucher = await getVoucherByCode(deps, projectId, held.code);
+  return voucher?.id === held.voucherId ? { voucher, staleVoucherId: null } : { voucher: null, staleVoucherId: held.voucherId };
 }
 
 /**
@@ -38,16 +34,10 @@ export function putHeldVoucherItem(deps: Deps, voucher: Voucher, staleVoucherId:
   return {
     Put: {
       TableName: deps.tableName,
-      Item: {
-        ...keys.heldVoucher(voucher.projectId, voucher.holderId, voucher.campaignId),
-        entity: 'held_voucher',
-        v: 1,
-        customerId: voucher.holderId,
-        campaignId: voucher.campaignId,
-        code: voucher.code,
-        voucherId: voucher.id,
-        createdAt: voucher.createdAt,
-      },
+      Item: heldVoucher.toItem(
+        { customerId: voucher.holderId, campaignId: voucher.campaignId, code: voucher.code, voucherId: voucher.id, createdAt: voucher.createdAt },
+        voucher.projectId,
+      ),
       ...(staleVoucherId === null
         ? { ConditionExpression: 'attribute_not_exists(PK)' }
         : { ConditionExpression: 'attribute_not_exists(PK) OR voucherId = :stale', ExpressionAttributeValues: { ':stale': staleVoucherId } }),

@@ -1,7 +1,6 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
-import { keys } from '../db/keys.js';
+import { campaign, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
@@ -10,33 +9,19 @@ import type { Voucher } from './voucher.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-const ENTITY = 'voucher';
-const SCHEMA_VERSION = 1;
-
 /**
  * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
  * and one slot for a caller's guard (a bulk job's progress checkpoint).
  */
 export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / 2);
 
-export const toDomain = (item: Record<string, unknown>): Voucher => {
-  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g2, entity: _e, v: _v, ...rest } = item;
-  return rest as unknown as Voucher;
-};
-
 /** A voucher by its code (case-sensitive), read consistently. */
-export async function getVoucherByCode(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.voucher(projectId, code), ConsistentRead: true }),
-  );
-  return res.Item ? toDomain(res.Item) : null;
+export function getVoucherByCode(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
+  return voucherEntity.get(deps, voucherEntity.key(projectId, code));
 }
 
 export async function getVoucherCodeById(deps: Deps, projectId: string, voucherId: string): Promise<string | null> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.tableName, Key: keys.voucherId(projectId, voucherId), ConsistentRead: true }),
-  );
-  return res.Item ? (res.Item.code as string) : null;
+  return (await voucherIdRef.get(deps, voucherIdRef.key(projectId, voucherId)))?.code ?? null;
 }
 
 /**
@@ -44,35 +29,14 @@ export async function getVoucherCodeById(deps: Deps, projectId: string, voucherI
  * when the code is taken) and its id pointer (index 1). Neither overwrites anything.
  */
 export function voucherPutItems(deps: Deps, campaignId: string, voucher: Voucher): TransactItem[] {
-  return [
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: {
-          ...keys.voucher(voucher.projectId, voucher.code),
-          ...keys.voucherByCampaign(voucher.projectId, campaignId, voucher.createdAt, voucher.id),
-          entity: ENTITY,
-          v: SCHEMA_VERSION,
-          ...voucher,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: deps.tableName,
-        Item: { ...keys.voucherId(voucher.projectId, voucher.id), entity: 'voucher_id', v: SCHEMA_VERSION, code: voucher.code },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-  ];
+  return [voucherEntity.putIfAbsent(deps, voucher, campaignId), voucherIdRef.putIfAbsent(deps, { code: voucher.code }, voucher.projectId, voucher.id)];
 }
 
 /** Raises a campaign's `vouchersCount` by `n`; its condition fails when the campaign is gone. */
 export const countVouchersItem = (deps: Deps, projectId: string, campaignId: string, n: number): TransactItem => ({
   Update: {
     TableName: deps.tableName,
-    Key: keys.campaign(projectId, campaignId),
+    Key: campaign.key(projectId, campaignId),
     UpdateExpression: 'ADD vouchersCount :n',
     ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeValues: { ':n': n },
@@ -87,7 +51,7 @@ export const countVouchersItem = (deps: Deps, projectId: string, campaignId: str
 export const creditGiftItem = (deps: Deps, voucher: Voucher, amount: number, now: string): TransactItem => ({
   Update: {
     TableName: deps.tableName,
-    Key: keys.voucher(voucher.projectId, voucher.code),
+    Key: voucherEntity.key(voucher.projectId, voucher.code),
     UpdateExpression: 'SET gift.amount = gift.amount + :a, gift.balance = gift.balance + :a, updatedAt = :now',
     ConditionExpression: 'id = :id AND attribute_exists(gift.balance)',
     ExpressionAttributeValues: { ':a': amount, ':now': now, ':id': voucher.id },
@@ -151,18 +115,18 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
     {
       Delete: {
         TableName: deps.tableName,
-        Key: keys.voucher(p, voucher.code),
+        Key: voucherEntity.key(p, voucher.code),
         ConditionExpression: 'id = :id',
         ExpressionAttributeValues: { ':id': voucher.id },
       },
     },
-    { Delete: { TableName: deps.tableName, Key: keys.voucherId(p, voucher.id) } },
+    { Delete: { TableName: deps.tableName, Key: voucherIdRef.key(p, voucher.id) } },
   ];
   if (voucher.campaignId) {
     items.push({
       Update: {
         TableName: deps.tableName,
-        Key: keys.campaign(p, voucher.campaignId),
+        Key: campaign.key(p, voucher.campaignId),
         UpdateExpression: 'ADD vouchersCount :minusOne',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':minusOne': -1 },
@@ -183,7 +147,7 @@ export async function listCampaignVoucherCodes(deps: Deps, projectId: string, ca
     TableName: deps.tableName,
     IndexName: tableDesign.indexes.gsi1.name,
     KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': keys.campaignVouchersPartition(projectId, campaignId) },
+    ExpressionAttributeValues: { ':pk': voucherEntity.index.partition(projectId, campaignId) },
     ProjectionExpression: 'code',
   });
   return items.map((item) => item.code as string);

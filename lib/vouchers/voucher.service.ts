@@ -4,8 +4,8 @@ import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
 import { withCategory } from '../categories/category.service.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
-import { ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
@@ -95,15 +95,13 @@ export async function getVoucher(deps: Deps, projectId: string, codeOrId: string
  * find nothing. (Redemptions would be removed here too; none can exist yet.)
  * @throws NotFoundError (resource_id = the given code), ConflictRetryError.
  */
-export async function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, force: boolean): Promise<void> {
-  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, force: boolean): Promise<void> {
+  return retryOnConflict(`Too many concurrent changes to voucher ${codeOrId}`, async () => {
     const voucher = await findVoucher(deps, projectId, codeOrId);
     if (!voucher) throw new NotFoundError('voucher', codeOrId);
     const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher));
-    if (outcome === 'ok') return;
-    if (outcome === 'conflict') await backoff(attempt);
-  }
-  throw new ConflictRetryError(`Too many concurrent changes to voucher ${codeOrId}`);
+    return outcome === 'ok' ? undefined : RETRY;
+  });
 }
 
 function binEntryOf(deps: Pick<Runtime, 'clock'>, voucher: Voucher): BinEntry {

@@ -1,0 +1,306 @@
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Runtime } from '../runtime.js';
+import { queryAll, queryPages } from './query.js';
+import { ENTITY_ATTR, tableDesign, VERSION_ATTR } from './table.js';
+import { RETRY, retryOnConflict, type TransactItem } from './transact.js';
+
+/**
+ * The entity layer: one definition per stored type (name, schema version, key and index
+ * builders), from which every item of that type is written (`toItem`) and read (`fromItem`).
+ * Modelled on ElectroDB's `model: { entity, version }` + `indexes` and DynamoDB-Toolbox's
+ * computed keys, in a few typed functions of our own.
+ */
+
+/** A stored item as the document client reads and writes it. */
+export type Item = Record<string, unknown>;
+
+/** The table's primary key of an item. */
+export interface ItemKey {
+  PK: string;
+  SK: string;
+}
+
+/** An item's entry in GSI1. */
+export interface Gsi1Key {
+  GSI1PK: string;
+  GSI1SK: string;
+}
+
+/** One part of a key: an id, a code, a name, a timestamp, a number. */
+export type KeyPart = string | number;
+
+/**
+ * Builds one kind of key (table or GSI1) from positional parts, the partition's first, then the
+ * sort key's. `partition` alone gives the partition value a Query asks for, so a key and its
+ * partition come from one definition and no prefix is written twice.
+ */
+export interface KeyBuilder<P extends KeyPart[], S extends KeyPart[], K> {
+  (...parts: [...P, ...S]): K;
+  partition: (...parts: P) => string;
+  sort: (...parts: S) => string;
+}
+
+/** Key parts joined by `#`, the table's separator. */
+export const keyPath = (...parts: KeyPart[]): string => parts.join('#');
+
+/**
+ * A tenant-owned key value: `P#<projectId>`, then the parts. Every key of a project's items is
+ * built through this, so a read for one project cannot address another's items.
+ */
+export const tenantPath = (projectId: string, ...parts: KeyPart[]): string => keyPath('P', projectId, ...parts);
+
+function keyBuilderFor<K>(partitionAttr: string, sortAttr: string) {
+  // `partition` and `sort` take plain positional parameters (no defaults, no rest), so a full
+  // key's parts split at `partition.length`.
+  return <P extends KeyPart[], S extends KeyPart[]>(partition: (...parts: P) => string, sort: (...parts: S) => string): KeyBuilder<P, S, K> =>
+    Object.assign(
+      (...parts: [...P, ...S]): K => {
+        const at = partition.length;
+        return { [partitionAttr]: partition(...(parts.slice(0, at) as P)), [sortAttr]: sort(...(parts.slice(at) as S)) } as K;
+      },
+      { partition, sort },
+    );
+}
+
+/** A builder of table keys (`PK`, `SK`). */
+export const tableKey = keyBuilderFor<ItemKey>(tableDesign.partitionKey, tableDesign.sortKey);
+/** A builder of GSI1 keys (`GSI1PK`, `GSI1SK`). */
+export const gsi1Key = keyBuilderFor<Gsi1Key>(tableDesign.indexes.gsi1.partitionKey, tableDesign.indexes.gsi1.sortKey);
+
+type PartitionOf<B> = B extends KeyBuilder<infer P, infer _S, infer _K> ? P : never;
+
+/** Attributes the table itself owns on every item; a domain object never sees them. */
+const TABLE_ATTRIBUTES = new Set<string>([
+  tableDesign.partitionKey,
+  tableDesign.sortKey,
+  tableDesign.indexes.gsi1.partitionKey,
+  tableDesign.indexes.gsi1.sortKey,
+  tableDesign.ttlAttribute,
+  ENTITY_ATTR,
+  VERSION_ATTR,
+]);
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** A Put of a transaction (or, through its `Put`, of a PutCommand). */
+export type PutItem = TransactItem & { Put: NonNullable<TransactItem['Put']> };
+
+/** Which partition a Query reads: the table's (`key`) or GSI1's (`index`), by the partition's parts. */
+export type Where<K, I> = { key: PartitionOf<K> } | (I extends undefined ? never : { index: PartitionOf<I> });
+
+/** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
+export interface QueryOptions {
+  /** Strongly consistent (table partitions only). */
+  consistent?: boolean;
+  /** Sort key order, ascending unless false. */
+  ascending?: boolean;
+  /** Items per Query call (`Limit`). */
+  pageSize?: number;
+  /** Only sort keys starting with this. */
+  sortBeginsWith?: string;
+  /** The key of the item the page starts after (`ExclusiveStartKey`). */
+  startAfter?: (ItemKey & Partial<Gsi1Key>) | undefined;
+}
+
+/** What an entity definition adds beyond its keys. */
+export interface EntityOptions<T> {
+  /** Values that items written before a field existed lack, filled in on read where the attribute is absent (shared by every read: scalars or null only). */
+  defaults?: Partial<T>;
+  /** The item's expiry (Unix seconds) for the table's TTL, when it has one. */
+  ttl?: (value: T) => number;
+}
+
+/**
+ * One stored entity type. `A` are the key parts a value does not hold itself (a voucher's
+ * campaign, a name reservation's name), passed next to it wherever an item is built.
+ */
+export interface Entity<T extends object, A extends unknown[], K, I = undefined> {
+  /** Stored in `entity`. */
+  readonly name: string;
+  /** Stored in `v`: the layout version of the item's attributes. */
+  readonly version: number;
+  /** The table key builder (also gives the partition value of a Query). */
+  readonly key: K;
+  /** The GSI1 key builder, when the entity is listed in GSI1. */
+  readonly index: I;
+  /** `entity` and `v` as stored, for writes that set them by UpdateItem. */
+  readonly stamp: Item;
+  /** The item's keys (table, and GSI1 where the entity has it). */
+  keysOf(value: T, ...parts: A): ItemKey & Partial<Gsi1Key>;
+  /** The item as stored: keys, `entity`, `v`, `ttl` where defined, then the value's fields. */
+  toItem(value: T, ...parts: A): Item;
+  /** The value of a stored item: the table's own attributes dropped, `defaults` filled in. */
+  fromItem(item: Item): T;
+  /** A Put that holds only where the item's key is free (`attribute_not_exists(PK)`): it never overwrites. */
+  putIfAbsent(deps: Pick<Runtime, 'tableName'>, value: T, ...parts: A): PutItem;
+  /** The item at `key`, read strongly consistently unless `consistent` is false; null if none. */
+  get(deps: Deps, key: ItemKey, options?: { consistent?: boolean }): Promise<T | null>;
+  /** Whether an item exists at `key` (read strongly consistently, only its key is returned). */
+  exists(deps: Deps, key: ItemKey): Promise<boolean>;
+  /**
+   * The items at `keys` (≤ 100, strongly consistent), in no particular order; missing ones are
+   * left out. Keys the table leaves unprocessed are read again with backoff.
+   * @throws ConflictRetryError with `busy` when they stay unprocessed through every attempt.
+   */
+  getMany(deps: Deps, keys: ItemKey[], busy: string): Promise<T[]>;
+  /**
+   * Sets `fields` on an existing item (never creates one) and returns it as written.
+   * @returns null when the item does not exist.
+   */
+  update(deps: Deps, key: ItemKey, fields: Partial<T>): Promise<T | null>;
+  /** Every item of one partition (all Query pages); for partitions known to be small. */
+  query(deps: Deps, where: Where<K, I>, options?: QueryOptions): Promise<T[]>;
+  /** One partition page by page, so a caller holds one page at a time or stops early. */
+  queryPages(deps: Deps, where: Where<K, I>, options?: QueryOptions): AsyncGenerator<T[]>;
+  /** The first page of one partition only (at most `pageSize` items). */
+  queryPage(deps: Deps, where: Where<K, I>, options?: QueryOptions): Promise<T[]>;
+}
+
+interface Spec<T, A extends unknown[]> extends EntityOptions<T> {
+  name: string;
+  version: number;
+  keysOf: (value: T, ...parts: A) => ItemKey & Partial<Gsi1Key>;
+}
+
+function queryInput(tableName: string, where: { key: KeyPart[] } | { index: KeyPart[] }, partitionOf: (where: 'key' | 'index', parts: KeyPart[]) => string, o: QueryOptions): QueryCommandInput {
+  const onIndex = 'index' in where;
+  const gsi1 = tableDesign.indexes.gsi1;
+  const [pk, sk] = onIndex ? [gsi1.partitionKey, gsi1.sortKey] : [tableDesign.partitionKey, tableDesign.sortKey];
+  const values: Item = { ':pk': onIndex ? partitionOf('index', where.index) : partitionOf('key', where.key) };
+  if (o.sortBeginsWith !== undefined) values[':sk'] = o.sortBeginsWith;
+  return {
+    TableName: tableName,
+    ...(onIndex ? { IndexName: gsi1.name } : {}),
+    KeyConditionExpression: o.sortBeginsWith === undefined ? `${pk} = :pk` : `${pk} = :pk AND begins_with(${sk}, :sk)`,
+    ExpressionAttributeValues: values,
+    ...(o.consistent ? { ConsistentRead: true } : {}),
+    ...(o.ascending === false ? { ScanIndexForward: false } : {}),
+    ...(o.pageSize !== undefined ? { Limit: o.pageSize } : {}),
+    ...(o.startAfter ? { ExclusiveStartKey: o.startAfter } : {}),
+  };
+}
+
+function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, key: K, index: I): Entity<T, A, K, I> {
+  const stamp: Item = { [ENTITY_ATTR]: spec.name, [VERSION_ATTR]: spec.version };
+  const toItem = (value: T, ...parts: A): Item => ({
+    ...spec.keysOf(value, ...parts),
+    ...stamp,
+    ...(spec.ttl ? { [tableDesign.ttlAttribute]: spec.ttl(value) } : {}),
+    ...value,
+  });
+  const fromItem = (item: Item): T => {
+    const own = Object.fromEntries(Object.entries(item).filter(([name]) => !TABLE_ATTRIBUTES.has(name)));
+    // The one place a stored item becomes a typed value: items of this entity are written by
+    // toItem only, so their fields are T's (older ones completed by `defaults`).
+    return { ...spec.defaults, ...own } as T;
+  };
+  const partitionOf = (where: 'key' | 'index', parts: KeyPart[]): string => {
+    const builder = (where === 'key' ? key : index) as KeyBuilder<KeyPart[], KeyPart[], unknown>;
+    return builder.partition(...parts);
+  };
+  const input = (tableName: string, where: Where<K, I>, options: QueryOptions = {}) =>
+    queryInput(tableName, where as { key: KeyPart[] } | { index: KeyPart[] }, partitionOf, options);
+  return {
+    name: spec.name,
+    version: spec.version,
+    key,
+    index,
+    stamp,
+    keysOf: spec.keysOf,
+    toItem,
+    fromItem,
+    putIfAbsent: (deps, value, ...parts) => ({
+      Put: { TableName: deps.tableName, Item: toItem(value, ...parts), ConditionExpression: 'attribute_not_exists(PK)' },
+    }),
+    async get(deps, itemKey, options = {}) {
+      const res = await deps.ddb.send(new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: options.consistent ?? true }));
+      return res.Item ? fromItem(res.Item) : null;
+    },
+    async exists(deps, itemKey) {
+      const res = await deps.ddb.send(
+        new GetCommand({ TableName: deps.tableName, Key: itemKey, ConsistentRead: true, ProjectionExpression: tableDesign.partitionKey }),
+      );
+      return res.Item !== undefined;
+    },
+    async getMany(deps, keys, busy) {
+      const found: T[] = [];
+      let pending: Item[] = keys.map((k) => ({ ...k }));
+      if (pending.length === 0) return found;
+      return retryOnConflict(busy, async () => {
+        const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        found.push(...(res.Responses?.[deps.tableName] ?? []).map(fromItem));
+        pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
+        return pending.length > 0 ? RETRY : found;
+      });
+    },
+    async update(deps, itemKey, fields) {
+      const entries = Object.entries(fields);
+      try {
+        const res = await deps.ddb.send(
+          new UpdateCommand({
+            TableName: deps.tableName,
+            Key: itemKey,
+            UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+            ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return res.Attributes ? fromItem(res.Attributes) : null;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return null;
+        throw error;
+      }
+    },
+    async query(deps, where, options) {
+      return (await queryAll(deps.ddb, input(deps.tableName, where, options))).map(fromItem);
+    },
+    async *queryPages(deps, where, options) {
+      for await (const page of queryPages(deps.ddb, input(deps.tableName, where, options))) yield page.map(fromItem);
+    },
+    async queryPage(deps, where, options) {
+      const res = await deps.ddb.send(new QueryCommand(input(deps.tableName, where, options)));
+      return (res.Items ?? []).map(fromItem);
+    },
+  };
+}
+
+/**
+ * Defines a stored entity, in steps: `entity<T>(name, version)`, then `.key(partition, sort)`,
+ * optionally `.index(partition, sort)` for GSI1, then either `.from(parts)`, which says which
+ * key parts a value supplies (with any it lacks as extra arguments), or `.apart()`, for small
+ * items whose every key part is passed in (name reservations, id pointers).
+ */
+export function entity<T extends object>(name: string, version: number) {
+  return {
+    key<P extends KeyPart[], S extends KeyPart[]>(partition: (...parts: P) => string, sort: (...parts: S) => string) {
+      const key = tableKey(partition, sort);
+      const base = (options: EntityOptions<T>) => ({ ...options, name, version });
+      return {
+        index<IP extends KeyPart[], IS extends KeyPart[]>(indexPartition: (...parts: IP) => string, indexSort: (...parts: IS) => string) {
+          const index = gsi1Key(indexPartition, indexSort);
+          return {
+            from: <A extends unknown[]>(parts: (value: T, ...extra: A) => { key: [...P, ...S]; index: [...IP, ...IS] }, options: EntityOptions<T> = {}) =>
+              define<T, A, typeof key, typeof index>(
+                {
+                  ...base(options),
+                  keysOf: (value, ...extra) => {
+                    const p = parts(value, ...extra);
+                    return { ...key(...p.key), ...index(...p.index) };
+                  },
+                },
+                key,
+                index,
+              ),
+          };
+        },
+        from: <A extends unknown[]>(parts: (value: T, ...extra: A) => { key: [...P, ...S] }, options: EntityOptions<T> = {}) =>
+          define<T, A, typeof key, undefined>({ ...base(options), keysOf: (value, ...extra) => key(...parts(value, ...extra).key) }, key, undefined),
+        apart: (options: EntityOptions<T> = {}) =>
+          define<T, [...P, ...S], typeof key, undefined>({ ...base(options), keysOf: (_value, ...parts) => key(...parts) }, key, undefined),
+      };
+    },
+  };
+}

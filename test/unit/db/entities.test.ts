@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import * as e from '../../../lib/db/entities.js';
+import type { Item } from '../../../lib/db/entity.js';
+import { keys } from '../../../lib/db/keys.js';
+
+/**
+ * The stored layout of every entity, pinned as literal strings: items already in the table must
+ * keep reading, so a key, an entity name or a version changes only with a migration.
+ */
+const P = 'p1';
+const at = '2026-01-01T00:00:00.000Z';
+const id = (x: string) => ({ id: x, projectId: P, createdAt: at });
+const never = <T>(value: Record<string, unknown>) => value as T;
+
+const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string }][] = [
+  ['project', e.project.toItem({ projectId: P, name: 'n', createdAt: at }), { PK: 'P#p1', SK: 'PROJECT' }],
+  ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
+  ['app_key', e.appKey.toItem(never({ appId: 'app1', projectId: P, createdAt: at })), { PK: 'APPKEY#app1', SK: 'APPKEY', GSI1PK: 'P#p1#APPKEYS', GSI1SK: `${at}#app1` }],
+  ['oauth_token', e.oauthToken.toItem(never({ tokenHash: 'h1', projectId: P, expiresAt: 99 })), { PK: 'OAUTH#h1', SK: 'OAUTH' }],
+  ['campaign', e.campaign.toItem(never(id('camp_1'))), { PK: 'P#p1#CAMPAIGN#camp_1', SK: 'CAMPAIGN' }],
+  ['campaign_name', e.campaignName.toItem({ campaignId: 'camp_1' }, P, 'Summer Sale'), { PK: 'P#p1#CAMPAIGN_NAME#Summer Sale', SK: 'CAMPAIGN_NAME' }],
+  [
+    'campaign_list_entry',
+    e.campaignListEntry.toItem(never({ ...id('camp_1'), sequence: 42 }), P),
+    { PK: 'P#p1#CAMPAIGNS', SK: `${at}#camp_1`, GSI1PK: 'P#p1#CAMPAIGN_SEQ', GSI1SK: '000000000042' },
+  ],
+  ['campaign_counter', e.campaignCounter.toItem({ campaignCount: 1, lastCreatedAt: at }, P), { PK: 'P#p1', SK: 'CAMPAIGN_COUNTER' }],
+  ['promotion_tier_ref', e.promotionTierRef.toItem({ campaignId: 'camp_1' }, P, 'promo_1'), { PK: 'P#p1#PROMO_TIER#promo_1', SK: 'PROMO_TIER' }],
+  [
+    'voucher',
+    e.voucher.toItem(never({ ...id('v_1'), code: 'AbC-1' }), 'camp_1'),
+    { PK: 'P#p1#VOUCHER#AbC-1', SK: 'VOUCHER', GSI1PK: 'P#p1#CAMPAIGN#camp_1#VOUCHERS', GSI1SK: `${at}#v_1` },
+  ],
+  ['voucher_id', e.voucherId.toItem({ code: 'AbC-1' }, P, 'v_1'), { PK: 'P#p1#VOUCHER_ID#v_1', SK: 'VOUCHER_ID' }],
+  [
+    'held_voucher',
+    e.heldVoucher.toItem({ customerId: 'cust_1', campaignId: 'camp_1', code: 'c', voucherId: 'v_1', createdAt: at }, P),
+    { PK: 'P#p1#HOLDER#cust_1#CAMPAIGN#camp_1', SK: 'HELD_VOUCHER' },
+  ],
+  ['bin_entry', e.binEntry.toItem(never({ id: 'tbe_1' }), P), { PK: 'P#p1#BIN', SK: 'tbe_1' }],
+  ['category', e.category.toItem(never({ id: 'cat_1' }), P), { PK: 'P#p1#CATEGORY#cat_1', SK: 'CATEGORY' }],
+  ['category_name', e.categoryName.toItem({ categoryId: 'cat_1' }, P, 'Shoes'), { PK: 'P#p1#CATEGORY_NAME#Shoes', SK: 'CATEGORY_NAME' }],
+  ['campaign_template', e.campaignTemplate.toItem(never(id('camt_1'))), { PK: 'P#p1#TEMPLATE#camt_1', SK: 'CAMPAIGN_TEMPLATE' }],
+  ['campaign_template_name', e.campaignTemplateName.toItem({ templateId: 'camt_1' }, P, 'T'), { PK: 'P#p1#TEMPLATE_NAME#T', SK: 'CAMPAIGN_TEMPLATE_NAME' }],
+  ['reward', e.reward.toItem(never(id('rew_1'))), { PK: 'P#p1#REWARD#rew_1', SK: 'REWARD' }],
+  [
+    'reward_assignment',
+    e.rewardAssignment.toItem(never({ ...id('rewa_1'), rewardId: 'rew_1', campaignId: 'camp_1' })),
+    { PK: 'P#p1#REWARD_ASSIGNMENT#rewa_1', SK: 'REWARD_ASSIGNMENT', GSI1PK: 'P#p1#REWARD#rew_1#ASSIGNMENTS', GSI1SK: `${at}#rewa_1` },
+  ],
+  [
+    'reward_assignment_pair',
+    e.rewardAssignmentPair.toItem(never({ ...id('rewa_1'), rewardId: 'rew_1', campaignId: 'camp_1' })),
+    { PK: 'P#p1#REWARD_ASSIGNMENT#rew_1#camp_1', SK: 'REWARD_ASSIGNMENT_PAIR', GSI1PK: 'P#p1#CAMPAIGN#camp_1#REWARDS', GSI1SK: `${at}#rewa_1` },
+  ],
+  [
+    'custom_event_schema',
+    e.customEventSchema.toItem(never({ ...id('ms_1'), name: 'signed_up' })),
+    { PK: 'P#p1#EVENT_SCHEMA#signed_up', SK: 'EVENT_SCHEMA', GSI1PK: 'P#p1#EVENT_SCHEMAS', GSI1SK: `${at}#ms_1` },
+  ],
+  ['custom_event_schema_id', e.customEventSchemaId.toItem({ name: 'signed_up' }, P, 'ms_1'), { PK: 'P#p1#EVENT_SCHEMA_ID#ms_1', SK: 'EVENT_SCHEMA_ID' }],
+  ['customer', e.customer.toItem(never(id('cust_1'))), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'CUSTOMER' }],
+  ['customer_source_id', e.customerSourceId.toItem({ customerId: 'cust_1' }, P, 'src-1'), { PK: 'P#p1#CUSTOMER_SRC#src-1', SK: 'CUSTOMER_SRC' }],
+  ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
+  ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
+  ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
+  ['idempotency_record', e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 99 }, P, 'key-1'), { PK: 'P#p1#IDEMPOTENCY#key-1', SK: 'IDEMPOTENCY' }],
+  ['rate_limit_window', e.rateLimitWindow.toItem({ requests: 1 }, P, 1_700_000_000), { PK: 'P#p1#RATE#1700000000', SK: 'RATE_LIMIT' }],
+  [
+    'points_bucket',
+    e.pointsBucket.toItem(never({ ...id('pb_1'), campaignId: 'camp_1', voucherId: 'v_1', expiresAt: null })),
+    { PK: 'P#p1#LOYALTY#camp_1#BUCKETS', SK: '9999-12-31#pb_1', GSI1PK: 'P#p1#CARD#v_1#BUCKETS', GSI1SK: '9999-12-31#pb_1' },
+  ],
+  ['card_transaction', e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1' })), { PK: 'P#p1#CARD#v_1#TRANSACTIONS', SK: `${at}#vtx_1` }],
+  ['earning_rule', e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })), { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1' }],
+  [
+    'referral_conversion',
+    e.referralConversion.toItem(never({ ...id('rc_1'), campaignId: 'camp_1', code: 'REF-1', refereeId: 'cust_2', referrerId: 'cust_1' })),
+    { PK: 'P#p1#REFERRAL#camp_1#REF-1', SK: 'CONVERSION#cust_2', GSI1PK: 'P#p1#CUSTOMER#cust_1#REFERRALS', GSI1SK: `${at}#rc_1` },
+  ],
+];
+
+describe('entity layouts', () => {
+  it.each(layouts)('%s keeps its keys, entity name and version', (name, item, expected) => {
+    const { PK, SK, GSI1PK, GSI1SK } = item;
+    expect({ PK, SK, ...(GSI1PK === undefined ? {} : { GSI1PK, GSI1SK }) }).toEqual(expected);
+    expect(item.entity).toBe(name);
+    expect(item.v).toBe(1);
+  });
+
+  it('covers every entity defined, and each has its own name', () => {
+    const defined = Object.values(e).filter((x): x is typeof e.project => typeof x === 'object' && x !== null && 'fromItem' in x);
+    expect(defined.map((x) => x.name).sort()).toEqual(layouts.map(([name]) => name).sort());
+  });
+
+  it('starts every key of a project with P#<projectId>, except the two credential lookups', () => {
+    for (const [name, item] of layouts) {
+      const values = [item.PK, item.GSI1PK].filter((v): v is string => typeof v === 'string');
+      const tenantOwned = !['app_key', 'oauth_token'].includes(name);
+      if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
+    }
+    expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
+  });
+
+  it('stores the TTL of expiring items in ttl', () => {
+    expect(e.oauthToken.toItem(never({ tokenHash: 'h', expiresAt: 99 })).ttl).toBe(99);
+    expect(e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 77 }, P, 'k').ttl).toBe(77);
+    expect(e.campaign.toItem(never(id('c'))).ttl).toBeUndefined();
+  });
+});
+
+describe('keys (the builders under their former names)', () => {
+  it('give the same keys and partitions as the entities', () => {
+    expect(keys.campaign(P, 'camp_1')).toEqual({ PK: 'P#p1#CAMPAIGN#camp_1', SK: 'CAMPAIGN' });
+    expect(keys.campaignListPartition(P)).toBe('P#p1#CAMPAIGNS');
+    expect(keys.campaignSequencePartition(P)).toBe('P#p1#CAMPAIGN_SEQ');
+    expect(keys.campaignSequenceSortKey(4901)).toBe('000000004901');
+    expect(keys.idempotencyRecord(P, 'k')).toEqual({ PK: 'P#p1#IDEMPOTENCY#k', SK: 'IDEMPOTENCY' });
+    expect(keys.rateLimitWindow(P, 60)).toEqual({ PK: 'P#p1#RATE#60', SK: 'RATE_LIMIT' });
+    expect(keys.campaignBucketsPartition(P, 'camp_1')).toBe('P#p1#LOYALTY#camp_1#BUCKETS');
+    expect(keys.customerEventsPartition(P, 'cust_1')).toBe('P#p1#CUSTOMER#cust_1#EVENTS');
+  });
+});
