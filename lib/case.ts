@@ -4,9 +4,7 @@
  * to such known structures, never to `metadata`, whose keys belong to the client.
  */
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`
-  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}`
-  : S;
+type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}` ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${SnakeCase<Rest>}` : S;
 
 export type Camelize<T> = T extends readonly (infer U)[]
   ? Camelize<U>[]

@@ -21,7 +21,10 @@ const envSchema = z.object({
   /** Requests a project may send per rate-limit window, across all containers; 0 turns the limit off. (Plain regexes: z.coerce would add 2 KiB to every bundle.) */
   RATE_LIMIT_REQUESTS: z._default(z.string().check(z.regex(/^\d{1,9}$/, 'a whole number')), '6000'),
   /** 1 to 3600. */
-  RATE_LIMIT_WINDOW_SECONDS: z._default(z.string().check(z.regex(/^([1-9]\d{0,2}|[1-2]\d{3}|3[0-5]\d\d|3600)$/, 'a whole number of seconds from 1 to 3600')), '60'),
+  RATE_LIMIT_WINDOW_SECONDS: z._default(
+    z.string().check(z.regex(/^([1-9]\d{0,2}|[1-2]\d{3}|3[0-5]\d\d|3600)$/, 'a whole number of seconds from 1 to 3600')),
+    '60',
+  ),
 });
 
 export interface Config {

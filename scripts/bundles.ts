@@ -55,8 +55,7 @@ export function bundleTargets(): BundleTarget[] {
   return [...byHandler.values()];
 }
 
-export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number =>
-  target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES;
+export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
 
 /** Bundles one entry point (a handler, or any module such as the benchmark's baseline) with the house settings. */
 export async function bundleEntry(entryPoint: string): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile'>> {

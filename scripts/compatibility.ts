@@ -50,7 +50,8 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
       process.exitCode = 1;
     }
   }
-  for (const v of report.seedViolations) console.error(`seed field ${v.operationId} ${v.location} ${v.field}: expected ${v.expected.join('|')}, found ${v.found}`);
+  for (const v of report.seedViolations)
+    console.error(`seed field ${v.operationId} ${v.location} ${v.field}: expected ${v.expected.join('|')}, found ${v.found}`);
   console.error(`${report.seedViolations.length} seed-spec violations, ${report.unexplained.length} unexplained differences on the spec's operations`);
   if (report.seedViolations.length > 0) process.exitCode = 1;
 }

@@ -6,20 +6,10 @@ import { tableDesign } from '../../lib/db/table.js';
  * What a read-only handler may do. Narrower than `grantReadData`: no Scan (a request never scans)
  * and no stream or DescribeTable actions (nothing here uses them).
  */
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
 
 /** Added for writers. Transactions are authorized item by item through these same actions. */
-export const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
 
 /**
  * Grants a function the table access its route declares, on the table and each of its named

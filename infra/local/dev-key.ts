@@ -9,7 +9,11 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 export const DEV_PROJECT_NAME = 'Local dev project';
 export const DEV_KEY_FILE = 'dev-key.json';
 
-const devKeyFile = z.object({ project_id: z.string().check(z.minLength(1)), app_id: z.string().check(z.minLength(1)), app_token: z.string().check(z.minLength(1)) });
+const devKeyFile = z.object({
+  project_id: z.string().check(z.minLength(1)),
+  app_id: z.string().check(z.minLength(1)),
+  app_token: z.string().check(z.minLength(1)),
+});
 
 export interface DevKeyOptions {
   /** Where the generated pair is kept (`<dataDir>/dev-key.json`); null = in-memory run, nothing kept. */

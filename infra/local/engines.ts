@@ -206,11 +206,7 @@ async function ensureQueues(client: SQSClient): Promise<Record<string, string>> 
 export async function startEngines(options: EngineOptions): Promise<Engines> {
   checkJava();
   const region = resources.region;
-  const [dynamoPort, s3Port, sqsPort] = await Promise.all([
-    options.dynamoPort || freePort(),
-    options.s3Port || freePort(),
-    options.sqsPort || freePort(),
-  ]);
+  const [dynamoPort, s3Port, sqsPort] = await Promise.all([options.dynamoPort || freePort(), options.s3Port || freePort(), options.sqsPort || freePort()]);
   const throwaway = options.dataDir === null;
   const base = options.dataDir ?? mkdtempSync(join(tmpdir(), 'promo-engine-'));
   const dynamoDir = throwaway ? null : join(base, 'dynamodb');

@@ -96,9 +96,7 @@ function splitTarget(target: string): { rawPath: string; rawQueryString: string 
     pathAndQuery = `${url.pathname}${url.search}`;
   }
   const q = pathAndQuery.indexOf('?');
-  return q < 0
-    ? { rawPath: pathAndQuery || '/', rawQueryString: '' }
-    : { rawPath: pathAndQuery.slice(0, q) || '/', rawQueryString: pathAndQuery.slice(q + 1) };
+  return q < 0 ? { rawPath: pathAndQuery || '/', rawQueryString: '' } : { rawPath: pathAndQuery.slice(0, q) || '/', rawQueryString: pathAndQuery.slice(q + 1) };
 }
 
 /** Writes a Lambda proxy result the way API Gateway (payload 2.0) turns it into an HTTP reply. */

@@ -70,9 +70,7 @@ const dataDirsInUse = new Set<string>();
 
 function bindHandlerEnvironment(engines: EngineEndpoints, logLevel: LogLevel): void {
   if (boundDynamoEndpoint !== undefined && boundDynamoEndpoint !== engines.dynamoEndpoint) {
-    throw new Error(
-      `Handlers in this process already use DynamoDB at ${boundDynamoEndpoint}; one process serves one set of engines`,
-    );
+    throw new Error(`Handlers in this process already use DynamoDB at ${boundDynamoEndpoint}; one process serves one set of engines`);
   }
   Object.assign(process.env, handlerEnvironment(engines, logLevel));
   boundDynamoEndpoint = engines.dynamoEndpoint;
@@ -137,10 +135,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     const ddb = createDocumentClient({ region: engines.region, endpoint: engines.dynamoEndpoint });
     let devKey: IssuedKeyPair;
     try {
-      devKey = await ensureDevKey(
-        { ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds },
-        { dataDir, fixed: options.devKey },
-      );
+      devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
     } finally {
       ddb.destroy();
     }

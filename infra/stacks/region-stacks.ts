@@ -53,6 +53,6 @@ export function addRegionStacks(scope: Construct, idPrefix: string, inputs: Regi
     routeNotFoundRoute: inputs.routeNotFoundRoute,
     workers: inputs.workers,
   });
-  stateless.addStackDependency(stateful, "reads the table, bucket and queues");
+  stateless.addStackDependency(stateful, 'reads the table, bucket and queues');
   return { stateful, stateless };
 }

@@ -86,7 +86,7 @@ export class StatefulStack extends Stack implements StatefulResources {
     });
     Validations.of(this.accessLogBucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'This bucket is the destination of the export bucket\'s server access logs; logging it too would need yet another bucket, or loop into itself.',
+      reason: "This bucket is the destination of the export bucket's server access logs; logging it too would need yet another bucket, or loop into itself.",
     });
 
     this.exportBucket = new Bucket(this, 'ExportBucket', {
@@ -109,10 +109,7 @@ export class StatefulStack extends Stack implements StatefulResources {
     const alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn) : null;
     const queues = new Map<string, QueuePair>();
     for (const local of resources.queues) {
-      const longest = Math.max(
-        config.defaultWorkerTimeoutSeconds,
-        ...workers.filter((w) => w.queue === local.name).map((w) => w.timeoutSeconds),
-      );
+      const longest = Math.max(config.defaultWorkerTimeoutSeconds, ...workers.filter((w) => w.queue === local.name).map((w) => w.timeoutSeconds));
       const visibilityTimeout = Duration.seconds(VISIBILITY_TIMEOUT_FACTOR * longest);
       const id = idOf(local.name);
       const deadLetter = new Queue(this, `${id}DeadLetterQueue`, {

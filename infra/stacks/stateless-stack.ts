@@ -132,7 +132,9 @@ export class StatelessStack extends Stack {
     const pair = stateful.queues.get(worker.queue);
     if (!pair) throw new Error(`Worker ${worker.name} reads ${worker.queue}, which the stateful stack does not define`);
     if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > pair.visibilityTimeout.toSeconds()) {
-      throw new Error(`Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${worker.queue}`);
+      throw new Error(
+        `Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${worker.queue}`,
+      );
     }
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,

@@ -217,7 +217,9 @@ export const trackCustomEventRoute = /* @__PURE__ */ route({
   scopes: ['events'],
   summary: 'Track a custom event (Idempotency-Key supported)',
   tag: 'Events',
-  success: [/* @__PURE__ */ ok('CustomEvent', 'Receipt of the event (`referral` and `loyalty` are null); a retry with the same Idempotency-Key gets the first reply')],
+  success: [
+    /* @__PURE__ */ ok('CustomEvent', 'Receipt of the event (`referral` and `loyalty` are null); a retry with the same Idempotency-Key gets the first reply'),
+  ],
   errors: [404],
   // The event and the key's record commit in one transaction (lib/events/event.service.ts).
   idempotency: 'transactional',

@@ -39,9 +39,7 @@ export async function updateAppKey(deps: Deps, appId: string, patch: AppKeyPatch
 /** @throws NotFoundError when the key does not exist. */
 export async function deleteAppKey(deps: Deps, appId: string): Promise<void> {
   try {
-    await deps.ddb.send(
-      new DeleteCommand({ TableName: deps.tableName, Key: appKey.key(appId), ConditionExpression: 'attribute_exists(PK)' }),
-    );
+    await deps.ddb.send(new DeleteCommand({ TableName: deps.tableName, Key: appKey.key(appId), ConditionExpression: 'attribute_exists(PK)' }));
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) throw new NotFoundError('app_key', appId);
     throw error;

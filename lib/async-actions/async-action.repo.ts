@@ -28,8 +28,14 @@ export function getAsyncAction(deps: Deps, projectId: string, asyncActionId: str
 }
 
 /** A conditional status move; null when the condition failed (it moved on, or never existed). */
-const update = (deps: Deps, projectId: string, asyncActionId: string, set: string, condition: string, values: Record<string, unknown>): Promise<AsyncAction | null> =>
-  updateStatusIf(deps, asyncAction, asyncAction.key(projectId, asyncActionId), set, condition, values);
+const update = (
+  deps: Deps,
+  projectId: string,
+  asyncActionId: string,
+  set: string,
+  condition: string,
+  values: Record<string, unknown>,
+): Promise<AsyncAction | null> => updateStatusIf(deps, asyncAction, asyncAction.key(projectId, asyncActionId), set, condition, values);
 
 /** ENQUEUED → IN_PROGRESS (or stays IN_PROGRESS on a redelivery). @returns null when the action is final or missing. */
 export function startAsyncAction(deps: Deps, projectId: string, asyncActionId: string, now: string): Promise<AsyncAction | null> {
@@ -70,12 +76,11 @@ export function finishAsyncAction(deps: Deps, action: AsyncAction, now: string):
 
 /** ENQUEUED or IN_PROGRESS → FAILED with a reason. @returns null when the action is final or missing. */
 export function failAsyncAction(deps: Deps, projectId: string, asyncActionId: string, reason: string, now: string): Promise<AsyncAction | null> {
-  return update(
-    deps,
-    projectId,
-    asyncActionId,
-    'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now',
-    '#s IN (:enq, :ip)',
-    { ':failed': 'FAILED', ':reason': reason.slice(0, 1000), ':now': now, ':enq': 'ENQUEUED', ':ip': 'IN_PROGRESS' },
-  );
+  return update(deps, projectId, asyncActionId, 'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now', '#s IN (:enq, :ip)', {
+    ':failed': 'FAILED',
+    ':reason': reason.slice(0, 1000),
+    ':now': now,
+    ':enq': 'ENQUEUED',
+    ':ip': 'IN_PROGRESS',
+  });
 }

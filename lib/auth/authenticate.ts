@@ -35,12 +35,7 @@ function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined): AppKe
  * deleting or regenerating a key takes effect on its next request.
  * @throws UnauthorizedError (wrong pair, blocked key), ForbiddenError (IP allow-list).
  */
-export async function authenticateKeyPair(
-  deps: Deps,
-  appId: string,
-  appToken: string,
-  sourceIp: string | undefined,
-): Promise<Principal> {
+export async function authenticateKeyPair(deps: Deps, appId: string, appToken: string, sourceIp: string | undefined): Promise<Principal> {
   const key = appId.length <= MAX_APP_ID_LENGTH ? await getAppKey(deps, appId, true) : null;
   const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
   const usable = checkKeyUsable(matches ? key : null, sourceIp);

@@ -24,10 +24,14 @@ export async function listBinEntries(
   projectId: string,
   options: { limit: number; descending: boolean; startingAfterId: string | undefined },
 ): Promise<BinPage> {
-  const items = await binEntry.queryPage(deps, { key: [projectId] }, {
-    ascending: !options.descending,
-    pageSize: options.limit + 1,
-    startAfter: options.startingAfterId ? binEntry.key(projectId, options.startingAfterId) : undefined,
-  });
+  const items = await binEntry.queryPage(
+    deps,
+    { key: [projectId] },
+    {
+      ascending: !options.descending,
+      pageSize: options.limit + 1,
+      startAfter: options.startingAfterId ? binEntry.key(projectId, options.startingAfterId) : undefined,
+    },
+  );
   return { entries: items.slice(0, options.limit), hasMore: items.length > options.limit };
 }

@@ -63,9 +63,7 @@ export const campaignFiltersSchema = z.strictObject({
     ),
   ),
   is_referral_code: z.optional(field(z.strictObject({ $is: z.optional(z.enum(['TRUE', 'FALSE'])), $is_not: z.optional(z.enum(['TRUE', 'FALSE'])) }))),
-  active: z.optional(
-    field(z.strictObject({ $enabled: z.optional(flag), $disabled: z.optional(flag), $expired: z.optional(flag), $active: z.optional(flag) })),
-  ),
+  active: z.optional(field(z.strictObject({ $enabled: z.optional(flag), $disabled: z.optional(flag), $expired: z.optional(flag), $active: z.optional(flag) }))),
   status: z.optional(
     field(
       z.strictObject({

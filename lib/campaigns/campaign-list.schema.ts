@@ -4,10 +4,7 @@ import { campaignFiltersSchema } from './campaign-filters.schema.js';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './campaign.js';
 
 const EXPANDS = ['category', 'access_settings_assignments'] as const;
-const idList = z.preprocess(
-  (v) => (typeof v === 'string' ? [v] : v),
-  z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)),
-);
+const idList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)));
 
 /**
  * GET /v1/campaigns. Bracketed parameters (`filters[...]`, `access_settings[...]`) are read as
@@ -21,7 +18,15 @@ export const listCampaignsQuery = z.preprocess(
     campaign_type: z.optional(z.enum(CAMPAIGN_TYPES)),
     campaign_status: z.optional(z.enum(CAMPAIGN_STATUSES)),
     is_referral_code: z.optional(queryBoolean),
-    expand: z.optional(z.pipe(z.pipe(z.string(), z.transform((s: string) => s.split(','))), z.array(z.enum(EXPANDS)))),
+    expand: z.optional(
+      z.pipe(
+        z.pipe(
+          z.string(),
+          z.transform((s: string) => s.split(',')),
+        ),
+        z.array(z.enum(EXPANDS)),
+      ),
+    ),
     order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
     filters: z.optional(campaignFiltersSchema),
     access_settings: z.optional(

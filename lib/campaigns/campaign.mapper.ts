@@ -115,10 +115,7 @@ export function toCampaignReply(c: Campaign): z.input<typeof campaignReplySchema
 }
 
 /** GET /v1/campaigns reply. `expand=access_settings_assignments` adds an empty list: areas and stores do not exist here. */
-export function toCampaignListReply(
-  page: { campaigns: Campaign[]; total: number },
-  expand: readonly string[] = [],
-): z.input<typeof campaignListReplySchema> {
+export function toCampaignListReply(page: { campaigns: Campaign[]; total: number }, expand: readonly string[] = []): z.input<typeof campaignListReplySchema> {
   const withAccess = expand.includes('access_settings_assignments');
   return {
     object: 'list',

@@ -33,7 +33,8 @@ export const listEntryOf = (c: Campaign, sequence: number): CampaignListEntry =>
  * The list entry item of a campaign, as insertCampaign writes it (exported so that bulk seeding
  * in tests and the benchmark writes the real layout).
  */
-export const listEntryItem = (campaign: Campaign, sequence: number): Item => entities.campaignListEntry.toItem(listEntryOf(campaign, sequence), campaign.projectId);
+export const listEntryItem = (campaign: Campaign, sequence: number): Item =>
+  entities.campaignListEntry.toItem(listEntryOf(campaign, sequence), campaign.projectId);
 
 /** The campaign item itself, as insertCampaign writes it. */
 export const campaignItem = (campaign: Campaign): Item => entities.campaign.toItem(campaign);
@@ -51,13 +52,7 @@ export function getCampaignCounter(deps: Deps, projectId: string): Promise<Campa
  * one Query of GSI1 over that key range, reading only those entries whatever the page number.
  * GSI1 is eventually consistent, so a campaign created a moment ago may be missing for a moment.
  */
-export async function campaignIdsBySequence(
-  deps: Deps,
-  projectId: string,
-  from: number,
-  to: number,
-  descending: boolean,
-): Promise<string[]> {
+export async function campaignIdsBySequence(deps: Deps, projectId: string, from: number, to: number, descending: boolean): Promise<string[]> {
   const bySequence = entities.campaignListEntry.index;
   const items = await queryAll(deps.ddb, {
     TableName: deps.tableName,
@@ -151,7 +146,13 @@ export function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly T
 export async function setCampaignStatus(deps: Deps, campaign: Campaign, status: CampaignStatus): Promise<void> {
   const p = campaign.projectId;
   const set = (Key: ItemKey, expression: string): TransactItem => ({
-    Update: { TableName: deps.tableName, Key, UpdateExpression: expression, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':s': status } },
+    Update: {
+      TableName: deps.tableName,
+      Key,
+      UpdateExpression: expression,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':s': status },
+    },
   });
   const items = [
     set(entities.campaign.key(p, campaign.id), 'SET creationStatus = :s, vouchersGenerationStatus = :s'),

@@ -102,9 +102,7 @@ const campaignBodies = z.discriminatedUnion('campaign_type', [
     ...baseShape,
     campaign_type: z.literal('PROMOTION'),
     vouchers_count: z.optional(z.literal(0, { error: 'must be 0: a promotion has no vouchers' })),
-    promotion: z.optional(
-      z.strictObject({ tiers: z.optional(z.nullable(z.array(promotionTierSchema).check(z.maxLength(MAX_PROMOTION_TIERS)))) }),
-    ),
+    promotion: z.optional(z.strictObject({ tiers: z.optional(z.nullable(z.array(promotionTierSchema).check(z.maxLength(MAX_PROMOTION_TIERS)))) })),
   }),
 ]);
 

@@ -89,12 +89,7 @@ function tiersOf(deps: Deps, tiers: PromotionTierInput[], now: string): Promotio
  * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id, custom_event_schema),
  *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes; checked before anything is written).
  */
-export async function createCampaign(
-  deps: Deps & { jobs: JobQueue },
-  projectId: string,
-  body: CreateCampaignBody,
-  requestId: string,
-): Promise<Campaign> {
+export async function createCampaign(deps: Deps & { jobs: JobQueue }, projectId: string, body: CreateCampaignBody, requestId: string): Promise<Campaign> {
   const now = deps.clock.now().toISOString();
   const type = body.type ?? (body.campaign_type === 'PROMOTION' ? 'STATIC' : 'AUTO_UPDATE');
   const vouchersWanted = body.vouchers_count ?? 0;
@@ -187,7 +182,9 @@ export interface CampaignPage {
 
 const sortKey = (order: ListCampaignsQuery['order']) => {
   const tie = (e: CampaignListEntry) => String(e.sequence).padStart(12, '0');
-  return order.endsWith('updated_at') ? (e: CampaignListEntry) => `${e.updatedAt ?? e.createdAt}#${tie(e)}` : (e: CampaignListEntry) => `${e.createdAt}#${tie(e)}`;
+  return order.endsWith('updated_at')
+    ? (e: CampaignListEntry) => `${e.updatedAt ?? e.createdAt}#${tie(e)}`
+    : (e: CampaignListEntry) => `${e.createdAt}#${tie(e)}`;
 };
 
 const isUnfiltered = (query: ListCampaignsQuery): boolean =>

@@ -2,13 +2,7 @@ import type { Camelize } from '../case.js';
 import { InvalidCampaignError } from '../errors.js';
 import type { Category } from '../categories/category.js';
 import type { CodeConfig } from '../vouchers/code-generator.js';
-import type {
-  DiscountInput,
-  GiftInput,
-  LoyaltyCardTemplateInput,
-  ValidityHoursInput,
-  ValidityTimeframeInput,
-} from './voucher-template.schema.js';
+import type { DiscountInput, GiftInput, LoyaltyCardTemplateInput, ValidityHoursInput, ValidityTimeframeInput } from './voucher-template.schema.js';
 import type { ReferralProgramInput } from './campaign.schema.js';
 
 /** Campaign types of the spec. */

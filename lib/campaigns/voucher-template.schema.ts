@@ -20,9 +20,7 @@ export const validityHoursSchema = z.strictObject({
 });
 
 /** Amounts are in the smallest currency unit. */
-const amount = z
-  .number()
-  .check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE));
+const amount = z.number().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE));
 const formula = z.string().check(z.minLength(1), z.maxLength(2000));
 const unitProduct = z.strictObject({ id: z.string().check(z.minLength(1)), source_id: z.optional(z.string()), name: z.string() });
 
@@ -32,13 +30,7 @@ const amountDiscount = z.strictObject({
   amount_off_formula: z.optional(formula),
   aggregated_amount_limit: z.optional(z.int().check(z.nonnegative())),
   effect: z.optional(
-    z.enum([
-      'APPLY_TO_ORDER',
-      'APPLY_TO_ITEMS',
-      'APPLY_TO_ITEMS_PROPORTIONALLY',
-      'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY',
-      'APPLY_TO_ITEMS_BY_QUANTITY',
-    ]),
+    z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS', 'APPLY_TO_ITEMS_PROPORTIONALLY', 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY', 'APPLY_TO_ITEMS_BY_QUANTITY']),
   ),
   is_dynamic: z.optional(z.boolean()),
 });
@@ -119,8 +111,6 @@ export const loyaltyCardTemplateSchema = z.strictObject({
   points: z.int().check(z.nonnegative()),
   expiration_rules: z.optional(expirationRulesSchema),
 });
-
-
 
 export type DiscountInput = z.output<typeof discountSchema>;
 export type GiftInput = z.output<typeof giftSchema>;

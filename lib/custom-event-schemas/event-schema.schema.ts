@@ -6,7 +6,9 @@ export const MAX_EVENT_NAME_LENGTH = 300;
 /** Properties per schema: keeps the schema item, read on every event, small. */
 export const MAX_SCHEMA_PROPERTIES = 100;
 
-export const eventName = z.string({ error: 'is required' }).check(z.minLength(1, 'must not be empty'), z.maxLength(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`));
+export const eventName = z
+  .string({ error: 'is required' })
+  .check(z.minLength(1, 'must not be empty'), z.maxLength(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`));
 
 const propertyDefinition = z.strictObject({
   type: z.enum(PROPERTY_TYPES),

@@ -11,7 +11,11 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * POST /v1/custom-event-schemas: defines an event name and its metadata properties.
  * @throws DuplicateError when the project already has a schema of that name (case-sensitive).
  */
-export async function createCustomEventSchema(deps: Deps & Pick<Runtime, 'clock' | 'ids'>, projectId: string, body: CreateEventSchemaBody): Promise<CustomEventSchema> {
+export async function createCustomEventSchema(
+  deps: Deps & Pick<Runtime, 'clock' | 'ids'>,
+  projectId: string,
+  body: CreateEventSchemaBody,
+): Promise<CustomEventSchema> {
   const schema: CustomEventSchema = {
     id: deps.ids.id('ms'),
     projectId,

@@ -2,7 +2,13 @@ import type { CustomerAddress, CustomerFields } from './customer.js';
 import type { CustomerInput } from './customer.schema.js';
 
 /** The simple customer of event replies: `name`, `email` and `source_id` only when set. */
-export const toSimpleCustomerReply = (c: { id: string; name: string | null; email: string | null; sourceId: string | null; metadata: Record<string, unknown> }) => ({
+export const toSimpleCustomerReply = (c: {
+  id: string;
+  name: string | null;
+  email: string | null;
+  sourceId: string | null;
+  metadata: Record<string, unknown>;
+}) => ({
   id: c.id,
   ...(c.name !== null ? { name: c.name } : {}),
   ...(c.email !== null ? { email: c.email } : {}),

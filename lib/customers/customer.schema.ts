@@ -5,13 +5,11 @@ import { storableNumbers } from '../db/storable.js';
 /** Source ids are part of an item key (2048-byte limit): bounded in bytes, not only characters. */
 export const MAX_SOURCE_ID_BYTES = 1500;
 
-export const sourceId = z
-  .string()
-  .check(
-    z.minLength(1, 'must not be empty'),
-    z.maxLength(1500),
-    z.refine((s) => Buffer.byteLength(s) <= MAX_SOURCE_ID_BYTES, `must not exceed ${MAX_SOURCE_ID_BYTES} bytes`),
-  );
+export const sourceId = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(1500),
+  z.refine((s) => Buffer.byteLength(s) <= MAX_SOURCE_ID_BYTES, `must not exceed ${MAX_SOURCE_ID_BYTES} bytes`),
+);
 
 const calendarDate = z.iso.date();
 const text = (max: number) => z.string().check(z.maxLength(max));

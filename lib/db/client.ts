@@ -38,9 +38,7 @@ export function createDocumentClient(options: DynamoOptions): DynamoDBDocumentCl
   const limits = options.endpoint ? LOCAL_DYNAMO_LIMITS : AWS_DYNAMO_LIMITS;
   const client = new DynamoDBClient({
     region: options.region,
-    ...(options.endpoint
-      ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(options.endpoint ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     retryMode: 'standard',
     maxAttempts: options.maxAttempts ?? limits.maxAttempts,
     requestHandler: {

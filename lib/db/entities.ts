@@ -35,116 +35,241 @@ export const EVENT_SORT_PREFIX = 'EVENT';
 export const CONVERSION_SORT_PREFIX = 'CONVERSION';
 
 /** A project (tenant): its name and creation time, in its own partition. */
-export const project = entity<Project>('project', 1).key((projectId: string) => tenant(projectId), () => 'PROJECT').from((p) => ({ key: [p.projectId] }));
+export const project = entity<Project>('project', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'PROJECT',
+  )
+  .from((p) => ({ key: [p.projectId] }));
 
 /** Live-token ledger of a project: the expiry (Unix s) of every possibly-live token, for the 1000 cap; `revision` is its optimistic lock. */
-export const oauthLedger = entity<{ expiries: number[]; revision: number }>('oauth_ledger', 1).key((projectId: string) => tenant(projectId), () => 'OAUTH_LEDGER').apart();
+export const oauthLedger = entity<{ expiries: number[]; revision: number }>('oauth_ledger', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'OAUTH_LEDGER',
+  )
+  .apart();
 
 /** GSI1 lists a project's application keys by creation time. */
 export const appKey = entity<AppKey>('app_key', 1)
-  .key((appId: string) => `APPKEY#${appId}`, () => 'APPKEY')
-  .index((projectId: string) => tenant(projectId, 'APPKEYS'), (createdAt: string, appId: string) => path(createdAt, appId))
+  .key(
+    (appId: string) => `APPKEY#${appId}`,
+    () => 'APPKEY',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'APPKEYS'),
+    (createdAt: string, appId: string) => path(createdAt, appId),
+  )
   .from((k) => ({ key: [k.appId], index: [k.projectId, k.createdAt, k.appId] }), { defaults: { permissions: null, ipAllowList: null } });
 
 /** Keyed by the token's SHA-256; DynamoDB's TTL drops it after it expires. */
-export const oauthToken = entity<OAuthToken>('oauth_token', 1).key((tokenHash: string) => `OAUTH#${tokenHash}`, () => 'OAUTH').from((t) => ({ key: [t.tokenHash] }), { ttl: (t) => t.expiresAt });
+export const oauthToken = entity<OAuthToken>('oauth_token', 1)
+  .key(
+    (tokenHash: string) => `OAUTH#${tokenHash}`,
+    () => 'OAUTH',
+  )
+  .from((t) => ({ key: [t.tokenHash] }), { ttl: (t) => t.expiresAt });
 
 /** A campaign, with its voucher template, promotion tiers and the exact `vouchersCount`. */
 export const campaign = entity<Campaign>('campaign', 1)
-  .key((projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId), () => 'CAMPAIGN')
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId),
+    () => 'CAMPAIGN',
+  )
   .from((c) => ({ key: [c.projectId, c.id] }));
 /** Reserves a campaign name in its project (names are unique, case-sensitive); holds the campaign id. */
-export const campaignName = entity<{ campaignId: string }>('campaign_name', 1).key((projectId: string, name: string) => tenant(projectId, 'CAMPAIGN_NAME', name), () => 'CAMPAIGN_NAME').apart();
+export const campaignName = entity<{ campaignId: string }>('campaign_name', 1)
+  .key(
+    (projectId: string, name: string) => tenant(projectId, 'CAMPAIGN_NAME', name),
+    () => 'CAMPAIGN_NAME',
+  )
+  .apart();
 /**
  * A campaign's compact list entry: the fields list filters and orders need, in one partition per
  * project, so listing reads small items instead of whole campaigns. GSI1 orders it by creation number.
  */
 export const campaignListEntry = entity<CampaignListEntry>('campaign_list_entry', 1)
-  .key((projectId: string) => tenant(projectId, 'CAMPAIGNS'), (createdAt: string, campaignId: string) => path(createdAt, campaignId))
-  .index((projectId: string) => tenant(projectId, 'CAMPAIGN_SEQ'), (sequence: number) => sequenceKey(sequence))
+  .key(
+    (projectId: string) => tenant(projectId, 'CAMPAIGNS'),
+    (createdAt: string, campaignId: string) => path(createdAt, campaignId),
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'CAMPAIGN_SEQ'),
+    (sequence: number) => sequenceKey(sequence),
+  )
   .from((e, projectId: string) => ({ key: [projectId, e.createdAt, e.id], index: [projectId, e.sequence] }), {
     defaults: { voucherType: null, categoryId: null, categoryName: null, startDate: null, expirationDate: null, validityDayOfWeek: null, updatedAt: null },
   });
 /** How many campaigns a project has and the newest `createdAt`, for `total` and page arithmetic. */
-export const campaignCounter = entity<CampaignCounter>('campaign_counter', 1).key((projectId: string) => tenant(projectId), () => 'CAMPAIGN_COUNTER').apart();
+export const campaignCounter = entity<CampaignCounter>('campaign_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'CAMPAIGN_COUNTER',
+  )
+  .apart();
 /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */
-export const promotionTierRef = entity<{ campaignId: string }>('promotion_tier_ref', 1).key((projectId: string, tierId: string) => tenant(projectId, 'PROMO_TIER', tierId), () => 'PROMO_TIER').apart();
+export const promotionTierRef = entity<{ campaignId: string }>('promotion_tier_ref', 1)
+  .key(
+    (projectId: string, tierId: string) => tenant(projectId, 'PROMO_TIER', tierId),
+    () => 'PROMO_TIER',
+  )
+  .apart();
 
 /** A voucher, keyed by its code: the key itself makes codes unique per project. GSI1 lists a campaign's vouchers by creation time. */
 export const voucher = entity<Voucher>('voucher', 1)
-  .key((projectId: string, code: string) => tenant(projectId, 'VOUCHER', code), () => 'VOUCHER')
-  .index((projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'VOUCHERS'), (createdAt: string, voucherId: string) => path(createdAt, voucherId))
+  .key(
+    (projectId: string, code: string) => tenant(projectId, 'VOUCHER', code),
+    () => 'VOUCHER',
+  )
+  .index(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'VOUCHERS'),
+    (createdAt: string, voucherId: string) => path(createdAt, voucherId),
+  )
   .from((v, campaignId: string) => ({ key: [v.projectId, v.code], index: [v.projectId, campaignId, v.createdAt, v.id] }));
 /** Points a voucher id at its code, written in the same transaction as the voucher. */
-export const voucherId = entity<{ code: string }>('voucher_id', 1).key((projectId: string, id: string) => tenant(projectId, 'VOUCHER_ID', id), () => 'VOUCHER_ID').apart();
+export const voucherId = entity<{ code: string }>('voucher_id', 1)
+  .key(
+    (projectId: string, id: string) => tenant(projectId, 'VOUCHER_ID', id),
+    () => 'VOUCHER_ID',
+  )
+  .apart();
 /**
  * The voucher a customer holds in a campaign: one per (holder, campaign), put with
  * `attribute_not_exists(PK)` in the transaction that publishes the voucher.
  */
 export const heldVoucher = entity<{ customerId: string; campaignId: string; code: string; voucherId: string; createdAt: string }>('held_voucher', 1)
-  .key((projectId: string, customerId: string, campaignId: string) => tenant(projectId, 'HOLDER', customerId, 'CAMPAIGN', campaignId), () => 'HELD_VOUCHER')
+  .key(
+    (projectId: string, customerId: string, campaignId: string) => tenant(projectId, 'HOLDER', customerId, 'CAMPAIGN', campaignId),
+    () => 'HELD_VOUCHER',
+  )
   .from((h, projectId: string) => ({ key: [projectId, h.customerId, h.campaignId] }));
 
 /** A bin entry; entry ids sort by time, so the partition reads in deletion order. */
 export const binEntry = entity<BinEntry>('bin_entry', 1)
-  .key((projectId: string) => tenant(projectId, 'BIN'), (entryId: string) => entryId)
+  .key(
+    (projectId: string) => tenant(projectId, 'BIN'),
+    (entryId: string) => entryId,
+  )
   .from((e, projectId: string) => ({ key: [projectId, e.id] }), { defaults: { deletedByUserId: null, resourceParentId: null } });
 
 /** A category by id (`cat_...`). */
 export const category = entity<Category>('category', 1)
-  .key((projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId), () => 'CATEGORY')
+  .key(
+    (projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId),
+    () => 'CATEGORY',
+  )
   .from((c, projectId: string) => ({ key: [projectId, c.id] }), { defaults: { updatedAt: null } });
 /** Reserves a category name; holds the category id. */
-export const categoryName = entity<{ categoryId: string }>('category_name', 1).key((projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name), () => 'CATEGORY_NAME').apart();
+export const categoryName = entity<{ categoryId: string }>('category_name', 1)
+  .key(
+    (projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name),
+    () => 'CATEGORY_NAME',
+  )
+  .apart();
 
 /** A campaign template (`camt_...`) with the snapshot of its source's configuration. */
-export const campaignTemplate = entity<CampaignTemplate>('campaign_template', 1).key((projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId), () => 'CAMPAIGN_TEMPLATE').from((t) => ({ key: [t.projectId, t.id] }));
+export const campaignTemplate = entity<CampaignTemplate>('campaign_template', 1)
+  .key(
+    (projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId),
+    () => 'CAMPAIGN_TEMPLATE',
+  )
+  .from((t) => ({ key: [t.projectId, t.id] }));
 /** Reserves a template name in its project; holds the template id. */
 export const campaignTemplateName = entity<{ templateId: string }>('campaign_template_name', 1)
-  .key((projectId: string, name: string) => tenant(projectId, 'TEMPLATE_NAME', name), () => 'CAMPAIGN_TEMPLATE_NAME')
+  .key(
+    (projectId: string, name: string) => tenant(projectId, 'TEMPLATE_NAME', name),
+    () => 'CAMPAIGN_TEMPLATE_NAME',
+  )
   .apart();
 
 /** A reward (CAMPAIGN, COIN or MATERIAL). */
-export const reward = entity<Reward>('reward', 1).key((projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId), () => 'REWARD').from((r) => ({ key: [r.projectId, r.id] }));
+export const reward = entity<Reward>('reward', 1)
+  .key(
+    (projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId),
+    () => 'REWARD',
+  )
+  .from((r) => ({ key: [r.projectId, r.id] }));
 /** A reward assignment by its id (`rewa_...`); GSI1 lists a reward's assignments by creation time. */
 export const rewardAssignment = entity<RewardAssignment>('reward_assignment', 1)
-  .key((projectId: string, assignmentId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', assignmentId), () => 'REWARD_ASSIGNMENT')
-  .index((projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId, 'ASSIGNMENTS'), (createdAt: string, assignmentId: string) => path(createdAt, assignmentId))
+  .key(
+    (projectId: string, assignmentId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', assignmentId),
+    () => 'REWARD_ASSIGNMENT',
+  )
+  .index(
+    (projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId, 'ASSIGNMENTS'),
+    (createdAt: string, assignmentId: string) => path(createdAt, assignmentId),
+  )
   .from((a) => ({ key: [a.projectId, a.id], index: [a.projectId, a.rewardId, a.createdAt, a.id] }));
 /**
  * One reward on one campaign: the key itself makes the pair unique. Holds a copy of the
  * assignment; GSI1 lists a campaign's reward assignments by creation time.
  */
 export const rewardAssignmentPair = entity<RewardAssignment>('reward_assignment_pair', 1)
-  .key((projectId: string, rewardId: string, campaignId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', rewardId, campaignId), () => 'REWARD_ASSIGNMENT_PAIR')
-  .index((projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'REWARDS'), (createdAt: string, assignmentId: string) => path(createdAt, assignmentId))
+  .key(
+    (projectId: string, rewardId: string, campaignId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', rewardId, campaignId),
+    () => 'REWARD_ASSIGNMENT_PAIR',
+  )
+  .index(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'REWARDS'),
+    (createdAt: string, assignmentId: string) => path(createdAt, assignmentId),
+  )
   .from((a) => ({ key: [a.projectId, a.rewardId, a.campaignId], index: [a.projectId, a.campaignId, a.createdAt, a.id] }));
 
 /** A custom event schema, keyed by its event name (unique per project, case-sensitive); GSI1 lists a project's schemas by creation time. */
 export const customEventSchema = entity<CustomEventSchema>('custom_event_schema', 1)
-  .key((projectId: string, eventName: string) => tenant(projectId, 'EVENT_SCHEMA', eventName), () => 'EVENT_SCHEMA')
-  .index((projectId: string) => tenant(projectId, 'EVENT_SCHEMAS'), (createdAt: string, schemaId: string) => path(createdAt, schemaId))
+  .key(
+    (projectId: string, eventName: string) => tenant(projectId, 'EVENT_SCHEMA', eventName),
+    () => 'EVENT_SCHEMA',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'EVENT_SCHEMAS'),
+    (createdAt: string, schemaId: string) => path(createdAt, schemaId),
+  )
   .from((s) => ({ key: [s.projectId, s.name], index: [s.projectId, s.createdAt, s.id] }));
 /** Points a custom event schema id (`ms_...`) at its event name. */
-export const customEventSchemaId = entity<{ name: string }>('custom_event_schema_id', 1).key((projectId: string, schemaId: string) => tenant(projectId, 'EVENT_SCHEMA_ID', schemaId), () => 'EVENT_SCHEMA_ID').apart();
+export const customEventSchemaId = entity<{ name: string }>('custom_event_schema_id', 1)
+  .key(
+    (projectId: string, schemaId: string) => tenant(projectId, 'EVENT_SCHEMA_ID', schemaId),
+    () => 'EVENT_SCHEMA_ID',
+  )
+  .apart();
 
 /** A customer by id (`cust_...`). */
-export const customer = entity<Customer>('customer', 1).key((projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId), () => 'CUSTOMER').from((c) => ({ key: [c.projectId, c.id] }));
+export const customer = entity<Customer>('customer', 1)
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId),
+    () => 'CUSTOMER',
+  )
+  .from((c) => ({ key: [c.projectId, c.id] }));
 /** Points a customer `source_id` at the customer id: the key makes source ids unique per project. */
-export const customerSourceId = entity<{ customerId: string }>('customer_source_id', 1).key((projectId: string, sourceId: string) => tenant(projectId, 'CUSTOMER_SRC', sourceId), () => 'CUSTOMER_SRC').apart();
+export const customerSourceId = entity<{ customerId: string }>('customer_source_id', 1)
+  .key(
+    (projectId: string, sourceId: string) => tenant(projectId, 'CUSTOMER_SRC', sourceId),
+    () => 'CUSTOMER_SRC',
+  )
+  .apart();
 /** A custom event, in its customer's partition (the customer's activity, in time order). */
 export const customEvent = entity<CustomEvent>('custom_event', 1)
-  .key((projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'EVENTS'), (createdAt: string, eventId: string) => path(EVENT_SORT_PREFIX, createdAt, eventId))
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'EVENTS'),
+    (createdAt: string, eventId: string) => path(EVENT_SORT_PREFIX, createdAt, eventId),
+  )
   .from((e) => ({ key: [e.projectId, e.customerId, e.createdAt, e.id] }));
 
 /** An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by conditional writes. */
 export const asyncAction = entity<AsyncAction>('async_action', 1)
-  .key((projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId), () => 'ASYNC_ACTION')
+  .key(
+    (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
+    () => 'ASYNC_ACTION',
+  )
   .from((a) => ({ key: [a.projectId, a.id] }), { defaults: { failure: null, finishedAt: null } });
 
 /** An export (`exp_...`): its parameters, status and the per-export download signing secret. */
 export const exportRecord = entity<Export>('export', 1)
-  .key((projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId), () => 'EXPORT')
+  .key(
+    (projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId),
+    () => 'EXPORT',
+  )
   .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', rowCount: null, failure: null, finishedAt: null } });
 
 /**
@@ -163,14 +288,22 @@ export interface IdempotencyRecord {
 }
 /** The first reply to a request sent with an `Idempotency-Key`, with the request's fingerprint. */
 export const idempotencyRecord = entity<IdempotencyRecord>('idempotency_record', 1)
-  .key((projectId: string, key: string) => tenant(projectId, 'IDEMPOTENCY', key), () => 'IDEMPOTENCY')
+  .key(
+    (projectId: string, key: string) => tenant(projectId, 'IDEMPOTENCY', key),
+    () => 'IDEMPOTENCY',
+  )
   .apart({ ttl: (r) => r.expiresAt });
 /**
  * A project's request counter for one fixed rate-limit window (`windowStart` in Unix seconds):
  * a new item, in its own partition, each window, so a window's count never needs resetting.
  * Written by UpdateItem ADD only (with `stamp` and a `ttl`).
  */
-export const rateLimitWindow = entity<{ requests: number }>('rate_limit_window', 1).key((projectId: string, windowStart: number) => tenant(projectId, 'RATE', windowStart), () => 'RATE_LIMIT').apart();
+export const rateLimitWindow = entity<{ requests: number }>('rate_limit_window', 1)
+  .key(
+    (projectId: string, windowStart: number) => tenant(projectId, 'RATE', windowStart),
+    () => 'RATE_LIMIT',
+  )
+  .apart();
 
 /**
  * A loyalty points bucket. All buckets of a campaign share one partition sorted by expiry date
@@ -178,22 +311,36 @@ export const rateLimitWindow = entity<{ requests: number }>('rate_limit_window',
  * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).
  */
 export const pointsBucket = entity<PointsBucket>('points_bucket', 1)
-  .key((projectId: string, campaignId: string) => tenant(projectId, 'LOYALTY', campaignId, 'BUCKETS'), (expiresKey: string, bucketId: string) => path(expiresKey, bucketId))
-  .index((projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'BUCKETS'), (expiresKey: string, bucketId: string) => path(expiresKey, bucketId))
-  .from((b) => ({ key: [b.projectId, b.campaignId, expiresKeyOf(b.expiresAt), b.id], index: [b.projectId, b.voucherId, expiresKeyOf(b.expiresAt), b.id] }), { defaults: { expiresAt: null } });
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'LOYALTY', campaignId, 'BUCKETS'),
+    (expiresKey: string, bucketId: string) => path(expiresKey, bucketId),
+  )
+  .index(
+    (projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'BUCKETS'),
+    (expiresKey: string, bucketId: string) => path(expiresKey, bucketId),
+  )
+  .from((b) => ({ key: [b.projectId, b.campaignId, expiresKeyOf(b.expiresAt), b.id], index: [b.projectId, b.voucherId, expiresKeyOf(b.expiresAt), b.id] }), {
+    defaults: { expiresAt: null },
+  });
 /**
  * A loyalty card transaction (a manual balance change with its reason and source id), in the
  * card's own partition sorted by time, so a card's history is one Query.
  */
 export const cardTransaction = entity<CardTransaction>('card_transaction', 1)
-  .key((projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'TRANSACTIONS'), (createdAt: string, transactionId: string) => path(createdAt, transactionId))
+  .key(
+    (projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'TRANSACTIONS'),
+    (createdAt: string, transactionId: string) => path(createdAt, transactionId),
+  )
   .from((t) => ({ key: [t.projectId, t.voucherId, t.createdAt, t.id] }));
 /**
  * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
  * so POST /v1/events finds every rule for its event name with one Query.
  */
 export const earningRule = entity<EarningRule>('earning_rule', 1)
-  .key((projectId: string, eventName: string) => tenant(projectId, 'EARNING_RULES', eventName), (campaignId: string, ruleId: string) => path(campaignId, ruleId))
+  .key(
+    (projectId: string, eventName: string) => tenant(projectId, 'EARNING_RULES', eventName),
+    (campaignId: string, ruleId: string) => path(campaignId, ruleId),
+  )
   .from((r) => ({ key: [r.projectId, r.event, r.campaignId, r.id] }));
 
 /**
@@ -202,6 +349,12 @@ export const earningRule = entity<EarningRule>('earning_rule', 1)
  * partition. GSI1 lists a referrer's conversions by time.
  */
 export const referralConversion = entity<ReferralConversion>('referral_conversion', 1)
-  .key((projectId: string, campaignId: string, code: string) => tenant(projectId, 'REFERRAL', campaignId, code), (refereeId: string) => path(CONVERSION_SORT_PREFIX, refereeId))
-  .index((projectId: string, referrerId: string) => tenant(projectId, 'CUSTOMER', referrerId, 'REFERRALS'), (createdAt: string, conversionId: string) => path(createdAt, conversionId))
+  .key(
+    (projectId: string, campaignId: string, code: string) => tenant(projectId, 'REFERRAL', campaignId, code),
+    (refereeId: string) => path(CONVERSION_SORT_PREFIX, refereeId),
+  )
+  .index(
+    (projectId: string, referrerId: string) => tenant(projectId, 'CUSTOMER', referrerId, 'REFERRALS'),
+    (createdAt: string, conversionId: string) => path(createdAt, conversionId),
+  )
   .from((c) => ({ key: [c.projectId, c.campaignId, c.code, c.refereeId], index: [c.projectId, c.referrerId, c.createdAt, c.id] }));

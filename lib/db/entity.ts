@@ -163,7 +163,12 @@ interface Spec<T, A extends unknown[]> extends EntityOptions<T> {
   keysOf: (value: T, ...parts: A) => ItemKey & Partial<Gsi1Key>;
 }
 
-function queryInput(tableName: string, where: { key: KeyPart[] } | { index: KeyPart[] }, partitionOf: (where: 'key' | 'index', parts: KeyPart[]) => string, o: QueryOptions): QueryCommandInput {
+function queryInput(
+  tableName: string,
+  where: { key: KeyPart[] } | { index: KeyPart[] },
+  partitionOf: (where: 'key' | 'index', parts: KeyPart[]) => string,
+  o: QueryOptions,
+): QueryCommandInput {
   const onIndex = 'index' in where;
   const gsi1 = tableDesign.indexes.gsi1;
   const [pk, sk] = onIndex ? [gsi1.partitionKey, gsi1.sortKey] : [tableDesign.partitionKey, tableDesign.sortKey];

@@ -89,7 +89,12 @@ export async function retryOnConflict<T>(busy: string, attempt: (n: number) => P
  * @throws Error with `errors.taken` when a key of `items` is taken (random ids: a bug, not a
  *   client error); ConflictRetryError with `errors.busy` when contention outlasts the retries.
  */
-export async function putUnique(deps: Pick<Runtime, 'ddb' | 'tableName'>, claim: Item, items: Item[], errors: { busy: string; taken: string }): Promise<boolean> {
+export async function putUnique(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  claim: Item,
+  items: Item[],
+  errors: { busy: string; taken: string },
+): Promise<boolean> {
   const puts = [claim, ...items].map((Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }));
   return retryOnConflict(errors.busy, async () => {
     const outcome = await transact(deps, puts);

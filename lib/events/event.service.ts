@@ -31,7 +31,12 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
  *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral),
  *   CodeSpaceExhaustedError (no code left to publish the referee's reward voucher), IdempotencyKeyReusedError, ConflictRetryError.
  */
-export async function trackCustomEvent(deps: Deps, projectId: string, body: TrackEventBody, idempotency: IdempotencyScope | null): Promise<Committed<TrackedEvent>> {
+export async function trackCustomEvent(
+  deps: Deps,
+  projectId: string,
+  body: TrackEventBody,
+  idempotency: IdempotencyScope | null,
+): Promise<Committed<TrackedEvent>> {
   const now = deps.clock.now();
   if (idempotency) {
     const first = await recordedReply<TrackedEvent>(deps, idempotency, now);

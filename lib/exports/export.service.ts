@@ -67,7 +67,12 @@ export async function createPointsExpirationExport(
  * download cluster with a token valid for an hour from now.
  * @throws NotFoundError when the project has no such export.
  */
-export async function getExport(deps: Deps, projectId: string, exportId: string, downloadBaseUrl: () => string): Promise<{ record: Export; url: string | null }> {
+export async function getExport(
+  deps: Deps,
+  projectId: string,
+  exportId: string,
+  downloadBaseUrl: () => string,
+): Promise<{ record: Export; url: string | null }> {
   const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
   if (!record) throw new NotFoundError('export', exportId);
   if (record.status !== 'DONE') return { record, url: null };

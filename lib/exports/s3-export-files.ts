@@ -38,7 +38,12 @@ export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName'
   const links = createS3Presigner(config);
   return {
     upload: async (key, { contentType, downloadName }): Promise<FileUpload> => {
-      const headers = { Bucket: bucket, Key: key, ContentType: contentType, ContentDisposition: `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"` };
+      const headers = {
+        Bucket: bucket,
+        Key: key,
+        ContentType: contentType,
+        ContentDisposition: `attachment; filename="${downloadName.replace(/["\\]/g, '_')}"`,
+      };
       // The multipart upload starts with the first full part: a file that fits in one part is one PutObject instead of three calls.
       let uploadId: string | undefined;
       const parts: Array<{ PartNumber: number; ETag: string }> = [];

@@ -61,7 +61,9 @@ export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' |
         { expiresIn: expiresInSeconds, signingDate: now },
       );
       const query = Object.entries(signed.query ?? {})
-        .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`))
+        .flatMap(([k, v]) =>
+          (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`),
+        )
         .join('&');
       return `${url.origin}${url.pathname}?${query}`;
     },

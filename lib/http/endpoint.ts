@@ -229,7 +229,13 @@ function build<S extends EndpointSchemas, R>(
           // The request as sent (path, query and body, canonical), not as parsed: defaults must not hide a difference.
           const scope = idempotencyScope(principal.projectId, key, route.operationId, { path: event.rawPath, query: rawQuery, body: rawBody });
           const request = { runtime, requestId: inv.requestId, principal, params, query, body, event, idempotency: null, ports };
-          if (scope) return runOnce(runtime, scope, () => runtime.clock.now(), () => fn(request as R));
+          if (scope)
+            return runOnce(
+              runtime,
+              scope,
+              () => runtime.clock.now(),
+              () => fn(request as R),
+            );
           return fn(request as R);
         }
         const idempotency =

@@ -7,7 +7,10 @@ export const queryInt = (min: number, max: number) =>
   z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer')), z.transform(Number)), z.int().check(z.minimum(min), z.maximum(max)));
 
 /** A query boolean: exactly `true` or `false`. */
-export const queryBoolean = z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'));
+export const queryBoolean = z.pipe(
+  z.enum(['true', 'false']),
+  z.transform((v) => v === 'true'),
+);
 
 type Nested = { [key: string]: Nested | string };
 

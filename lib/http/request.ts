@@ -16,8 +16,7 @@ export function headerOf(event: APIGatewayProxyEventV2, name: string): string | 
   return undefined;
 }
 
-const mediaType = (contentType: string | undefined): string | undefined =>
-  contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+const mediaType = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 function rawBody(event: APIGatewayProxyEventV2): string {
   if (event.body === undefined || event.body === null) return '';
@@ -55,14 +54,22 @@ export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body'])
     }
   }
   if (type !== FORM_TYPE) throw new UnsupportedMediaTypeError(FORM_TYPE, type);
-  return uniqueParams(new URLSearchParams(text), (name) => `Parameter ${name}`, (details) => {
-    throw new InvalidPayloadError(details);
-  });
+  return uniqueParams(
+    new URLSearchParams(text),
+    (name) => `Parameter ${name}`,
+    (details) => {
+      throw new InvalidPayloadError(details);
+    },
+  );
 }
 
 /** Query parameters from the raw query string, so repeated parameters are seen and refused. */
 export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string> {
-  return uniqueParams(new URLSearchParams(event.rawQueryString ?? ''), (name) => `Property .${name}`, (details) => {
-    throw new InvalidQueryParamsError(details);
-  });
+  return uniqueParams(
+    new URLSearchParams(event.rawQueryString ?? ''),
+    (name) => `Property .${name}`,
+    (details) => {
+      throw new InvalidQueryParamsError(details);
+    },
+  );
 }

@@ -29,11 +29,7 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 /** The route for a method and path, or the methods the path does support (for a 405). */
-export function findRoute(
-  routes: readonly RouteDef[],
-  method: string,
-  path: string,
-): { match: RouteMatch } | { allowed: string[] } {
+export function findRoute(routes: readonly RouteDef[], method: string, path: string): { match: RouteMatch } | { allowed: string[] } {
   const allowed: string[] = [];
   for (const route of routes) {
     const params = matchPath(route.path, path);

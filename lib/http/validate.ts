@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { AppError, BadRequestError, InvalidPayloadError, InvalidQueryParamsError } from '../errors.js';
+import { type AppError, BadRequestError, InvalidPayloadError, InvalidQueryParamsError } from '../errors.js';
 
 /** Where a value came from decides the error key the spec and Voucherify use for it. */
 export type InputSource = 'params' | 'query' | 'json' | 'form';
@@ -16,9 +16,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 function missingNames(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues
-    .filter((issue) => issue.code === 'invalid_type' && issue.input === undefined)
-    .map((issue) => issue.path.map(String).join('.'));
+  return issues.filter((issue) => issue.code === 'invalid_type' && issue.input === undefined).map((issue) => issue.path.map(String).join('.'));
 }
 
 function errorFor(source: InputSource, issues: readonly z.core.$ZodIssue[]): AppError {
@@ -28,11 +26,7 @@ function errorFor(source: InputSource, issues: readonly z.core.$ZodIssue[]): App
       return new InvalidQueryParamsError(details);
     case 'form': {
       const missing = missingNames(issues);
-      return new BadRequestError(
-        'missing_parameters',
-        missing.length > 0 ? `Missing parameters: ${missing.join(', ')}` : 'Missing parameters',
-        details,
-      );
+      return new BadRequestError('missing_parameters', missing.length > 0 ? `Missing parameters: ${missing.join(', ')}` : 'Missing parameters', details);
     }
     default:
       return new InvalidPayloadError(details);

@@ -27,7 +27,9 @@ function canonical(value: unknown): string {
 }
 
 export const requestFingerprint = (operationId: string, request: unknown): string =>
-  createHash('sha256').update(`${operationId}\n${canonical(request)}`).digest('hex');
+  createHash('sha256')
+    .update(`${operationId}\n${canonical(request)}`)
+    .digest('hex');
 
 /**
  * The idempotency scope of a request, or null when it carries no key.
@@ -38,7 +40,11 @@ export const requestFingerprint = (operationId: string, request: unknown): strin
 export function idempotencyScope(projectId: string, key: string | undefined, operationId: string, request: unknown): IdempotencyScope | null {
   if (key === undefined) return null;
   if (!KEY_PATTERN.test(key)) {
-    throw new BadRequestError('invalid_idempotency_key', 'Invalid idempotency key', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters without spaces`);
+    throw new BadRequestError(
+      'invalid_idempotency_key',
+      'Invalid idempotency key',
+      `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters without spaces`,
+    );
   }
   return { projectId, key, fingerprint: requestFingerprint(operationId, request) };
 }

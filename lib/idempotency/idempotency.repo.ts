@@ -52,7 +52,12 @@ export function recordReplyItem(deps: Deps, scope: IdempotencyScope, reply: unkn
  * Puts a lease for `owner` if no live record exists, or the one there is an abandoned lease.
  * @returns null when leased; otherwise the record that blocked it (`{}` if it vanished meanwhile).
  */
-export async function leaseIdempotencyKey(deps: Deps, scope: IdempotencyScope, owner: string, now: Date): Promise<IdempotencyRecord | Record<string, never> | null> {
+export async function leaseIdempotencyKey(
+  deps: Deps,
+  scope: IdempotencyScope,
+  owner: string,
+  now: Date,
+): Promise<IdempotencyRecord | Record<string, never> | null> {
   const nowSeconds = toEpochSeconds(now);
   try {
     await deps.ddb.send(

@@ -13,9 +13,7 @@ export function createSqsJobQueue(config: Pick<Config, 'region' | 'jobsQueueUrl'
   if (!queueUrl) throw new Error('Invalid configuration: JOBS_QUEUE_URL is required by a function that enqueues jobs');
   const client = new SQSClient({
     region: config.region,
-    ...(config.sqsEndpoint
-      ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: 4,
   });
   return {

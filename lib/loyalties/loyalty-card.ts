@@ -44,8 +44,7 @@ const bySpendOrder = (a: PointsBucket, b: PointsBucket): number => {
 };
 
 /** Points in ACTIVE buckets, expired or not: what `card.bucketedPoints` must equal for a complete read. */
-export const activeBucketPoints = (buckets: PointsBucket[]): number =>
-  buckets.reduce((sum, b) => (b.status === 'ACTIVE' ? sum + b.points : sum), 0);
+export const activeBucketPoints = (buckets: PointsBucket[]): number => buckets.reduce((sum, b) => (b.status === 'ACTIVE' ? sum + b.points : sum), 0);
 
 /**
  * Plans a points change on a card. ACTIVE buckets whose expiry is before `today` are expired in

@@ -21,7 +21,14 @@ export interface Earning {
  * Null when no rule gives points.
  * @throws NotFoundError (voucher) when `code` names no loyalty card of a campaign.
  */
-export async function planEarning(deps: Deps, projectId: string, eventName: string, code: string, metadata: Record<string, unknown>, now: Date): Promise<Earning | null> {
+export async function planEarning(
+  deps: Deps,
+  projectId: string,
+  eventName: string,
+  code: string,
+  metadata: Record<string, unknown>,
+  now: Date,
+): Promise<Earning | null> {
   const card = await getVoucherByCode(deps, projectId, code);
   if (!card?.loyaltyCard || !card.campaignId) throw new NotFoundError('voucher', code);
   const campaignId = card.campaignId;

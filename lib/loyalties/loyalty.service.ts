@@ -77,7 +77,11 @@ export async function prepareCardChange(
   if (plan.updates.length + plan.inserts.length > maxBucketWrites) {
     const settle = planChange(state, { kind: 'none' }, today, maxBucketWrites);
     if (settle.updates.length === 0) {
-      throw new BadRequestError('too_many_points_buckets', 'Too many points buckets', `Spending these points would touch more than ${maxBucketWrites} points buckets of card ${code}; spend fewer points at a time`);
+      throw new BadRequestError(
+        'too_many_points_buckets',
+        'Too many points buckets',
+        `Spending these points would touch more than ${maxBucketWrites} points buckets of card ${code}; spend fewer points at a time`,
+      );
     }
     await transact(deps, cardPlanItems(deps, voucher, settle, now.toISOString()));
     return null;
@@ -132,7 +136,10 @@ export async function updateLoyaltyCardBalance(
   const member = await findMember(deps, campaign, memberId);
   const change: PointsChange =
     body.points > 0
-      ? { kind: 'add', buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())] }
+      ? {
+          kind: 'add',
+          buckets: [newBucket(deps, member, body.points, addedExpiry(body, campaign.voucher?.loyaltyCard?.expirationRules, now), now.toISOString())],
+        }
       : { kind: 'spend', points: -body.points };
   const transactionId = deps.ids.id('vtx');
   return retryOnConflict(`Too many concurrent changes to loyalty card ${memberId}`, async () => {
@@ -172,7 +179,13 @@ export interface BucketPage {
  * even before a write moves it to EXPIRED).
  * @throws NotFoundError (campaign, voucher).
  */
-export async function listPointsExpiration(deps: Deps, projectId: string, campaignRef: string, memberId: string, query: PointsExpirationQuery): Promise<BucketPage> {
+export async function listPointsExpiration(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string,
+  memberId: string,
+  query: PointsExpirationQuery,
+): Promise<BucketPage> {
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
   const member = await findMember(deps, campaign, memberId);
   const today = todayOf(deps.clock.now());

@@ -14,7 +14,4 @@ export const tokenReplySchema = z.object({
   token_type: z.literal('Bearer'),
 });
 
-export const introspectionReplySchema = z.union([
-  z.extend(tokenReplySchema, { active: z.literal(true) }),
-  z.strictObject({ active: z.literal(false) }),
-]);
+export const introspectionReplySchema = z.union([z.extend(tokenReplySchema, { active: z.literal(true) }), z.strictObject({ active: z.literal(false) })]);

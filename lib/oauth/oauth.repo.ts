@@ -26,11 +26,7 @@ export async function getLedger(deps: Deps, projectId: string): Promise<TokenLed
  * ledger is still at the revision the caller read.
  * @returns false when another writer moved the ledger first (the caller re-reads and retries).
  */
-export async function insertTokenWithLedger(
-  deps: Deps,
-  token: OAuthToken,
-  ledger: { expiries: number[]; expectedRevision: number | null },
-): Promise<boolean> {
+export async function insertTokenWithLedger(deps: Deps, token: OAuthToken, ledger: { expiries: number[]; expectedRevision: number | null }): Promise<boolean> {
   const nextRevision = (ledger.expectedRevision ?? 0) + 1;
   try {
     await deps.ddb.send(
@@ -41,10 +37,8 @@ export async function insertTokenWithLedger(
             Put: {
               TableName: deps.tableName,
               Item: oauthLedger.toItem({ expiries: ledger.expiries, revision: nextRevision }, token.projectId),
-              ConditionExpression:
-                ledger.expectedRevision === null ? 'attribute_not_exists(PK)' : 'revision = :expected',
-              ExpressionAttributeValues:
-                ledger.expectedRevision === null ? undefined : { ':expected': ledger.expectedRevision },
+              ConditionExpression: ledger.expectedRevision === null ? 'attribute_not_exists(PK)' : 'revision = :expected',
+              ExpressionAttributeValues: ledger.expectedRevision === null ? undefined : { ':expected': ledger.expectedRevision },
             },
           },
         ],

@@ -41,11 +41,7 @@ export function resolveTokenScopes(requested: string | undefined, permissions: S
   if (invalid.length > 0) throw new BadRequestError('invalid_scope', `Invalid scope: ${invalid.join(' ')}`);
   const denied = scopes.filter((s) => !permissionAllowsScope(permissions, s));
   if (denied.length > 0) {
-    throw new BadRequestError(
-      'invalid_scope',
-      `Invalid scope: ${denied.join(' ')}`,
-      'The application key is not permitted to use this scope',
-    );
+    throw new BadRequestError('invalid_scope', `Invalid scope: ${denied.join(' ')}`, 'The application key is not permitted to use this scope');
   }
   return scopes;
 }
@@ -56,11 +52,7 @@ export function resolveTokenScopes(requested: string | undefined, permissions: S
  * revision, so N concurrent requests with K free slots yield exactly min(N, K) tokens.
  * @throws BadRequestError (grant type, scope), TooManyTokensError (cap), ConflictRetryError (lost races).
  */
-export async function generateOauthToken(
-  deps: Deps,
-  principal: Principal,
-  request: { grantType: string; scope: string | undefined },
-): Promise<TokenReply> {
+export async function generateOauthToken(deps: Deps, principal: Principal, request: { grantType: string; scope: string | undefined }): Promise<TokenReply> {
   if (request.grantType !== 'client_credentials') {
     throw new BadRequestError('invalid_grant_type', 'Invalid grant_type', 'The only supported grant_type is client_credentials');
   }

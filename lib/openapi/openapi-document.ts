@@ -264,7 +264,11 @@ const SECURITY_SCHEMES: JsonSchema = {
 
 /** Sorts object keys where order carries no meaning, so the committed copy compares byte for byte. */
 function sortedKeys<T extends JsonSchema>(value: T): T {
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) as T;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, value[k]]),
+  ) as T;
 }
 
 /**

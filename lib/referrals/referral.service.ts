@@ -76,7 +76,11 @@ async function referrerOf(deps: Deps, projectId: string, voucher: Voucher, refer
   if (referrerRef !== undefined && named === null) throw new NotFoundError('customer', referrerRef);
   if (voucher.holderId) {
     if (named !== null && named !== voucher.holderId) {
-      throw new BadRequestError('invalid_customer', 'Invalid customer', `referral.referrer_id ${referrerRef ?? ''} is not the holder of referral code ${voucher.code}`);
+      throw new BadRequestError(
+        'invalid_customer',
+        'Invalid customer',
+        `referral.referrer_id ${referrerRef ?? ''} is not the holder of referral code ${voucher.code}`,
+      );
     }
     return voucher.holderId;
   }

@@ -1,12 +1,5 @@
 import type { AsyncAction } from '../async-actions/async-action.js';
-import {
-  failAsyncAction,
-  finishAsyncAction,
-  getAsyncAction,
-  insertAsyncAction,
-  progressItem,
-  startAsyncAction,
-} from '../async-actions/async-action.repo.js';
+import { failAsyncAction, finishAsyncAction, getAsyncAction, insertAsyncAction, progressItem, startAsyncAction } from '../async-actions/async-action.repo.js';
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign, setCampaignStatus } from '../campaigns/campaign.repo.js';
 import { AppError, ConflictRetryError } from '../errors.js';

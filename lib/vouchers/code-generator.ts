@@ -41,8 +41,7 @@ export interface CodeConfig {
 export function resolveCodeConfig(input: CodeConfigInput | undefined, base?: CodeConfig): CodeConfig {
   const charset = dedupe(input?.charset ?? base?.charset ?? ALPHANUMERIC);
   const pattern =
-    input?.pattern ??
-    (input?.length !== undefined ? PATTERN_SLOT.repeat(input.length) : (base?.pattern ?? PATTERN_SLOT.repeat(DEFAULT_CODE_LENGTH)));
+    input?.pattern ?? (input?.length !== undefined ? PATTERN_SLOT.repeat(input.length) : (base?.pattern ?? PATTERN_SLOT.repeat(DEFAULT_CODE_LENGTH)));
   return {
     length: slotCount(pattern),
     charset,
@@ -60,8 +59,7 @@ function dedupe(charset: string): string {
 const slotCount = (pattern: string): number => [...pattern].filter((c) => c === PATTERN_SLOT).length;
 
 /** Length of every code the configuration produces. */
-export const codeLength = (config: CodeConfig): number =>
-  (config.prefix?.length ?? 0) + config.pattern.length + (config.postfix?.length ?? 0);
+export const codeLength = (config: CodeConfig): number => (config.prefix?.length ?? 0) + config.pattern.length + (config.postfix?.length ?? 0);
 
 /**
  * How many distinct codes the configuration can produce: charset size ^ generated positions.

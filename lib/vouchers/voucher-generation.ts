@@ -43,9 +43,7 @@ export function newVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, campaign: Vouch
     category: o.category,
     type: t.type,
     discount: t.discount,
-    gift: t.gift
-      ? { amount: t.gift.amount, subtractedAmount: 0, balance: t.gift.balance ?? t.gift.amount, effect: t.gift.effect ?? null }
-      : null,
+    gift: t.gift ? { amount: t.gift.amount, subtractedAmount: 0, balance: t.gift.balance ?? t.gift.amount, effect: t.gift.effect ?? null } : null,
     loyaltyCard: t.loyaltyCard
       ? {
           points: t.loyaltyCard.points,

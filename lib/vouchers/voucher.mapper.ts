@@ -25,7 +25,9 @@ export function toVoucherReply(v: Voucher): VoucherReply {
     categories: v.category ? [toCategoryReply(v.category)] : [],
     type: v.type,
     discount: v.discount ? snakeize(v.discount) : null,
-    gift: v.gift ? { amount: v.gift.amount, subtracted_amount: v.gift.subtractedAmount, balance: v.gift.balance, ...(v.gift.effect ? { effect: v.gift.effect } : {}) } : null,
+    gift: v.gift
+      ? { amount: v.gift.amount, subtracted_amount: v.gift.subtractedAmount, balance: v.gift.balance, ...(v.gift.effect ? { effect: v.gift.effect } : {}) }
+      : null,
     loyalty_card: v.loyaltyCard
       ? {
           points: v.loyaltyCard.points,

@@ -77,9 +77,7 @@ async function runCommand(command: Command, argv: string[], io: Io, env: NodeJS.
   const args = positionals.slice(2);
   if (args.length !== command.args.length) {
     const message =
-      args.length < command.args.length
-        ? `missing ${command.args.slice(args.length).join(' ')}`
-        : `unexpected argument '${args[command.args.length]}'`;
+      args.length < command.args.length ? `missing ${command.args.slice(args.length).join(' ')}` : `unexpected argument '${args[command.args.length]}'`;
     return usageFailure(io, message, commandUsage(command));
   }
   let action: Action;

@@ -39,7 +39,7 @@ export interface Command {
 
 export const GROUPS = {
   project: 'projects: each holds its own data and application keys',
-  key: "application keys (X-App-Id / X-App-Token pairs) of a project",
+  key: 'application keys (X-App-Id / X-App-Token pairs) of a project',
 } as const;
 
 /**
@@ -159,7 +159,8 @@ export const COMMANDS: readonly Command[] = [
     name: 'regenerate',
     args: appIdArg,
     synopsis: '',
-    summary: 'Replaces a key\'s token and prints the new {project_id, app_id, app_token}. The old token fails at once; OAuth tokens made with the key keep working.',
+    summary:
+      "Replaces a key's token and prints the new {project_id, app_id, app_token}. The old token fails at once; OAuth tokens made with the key keep working.",
     options: {},
     optionHelp: [],
     prepare:
@@ -203,5 +204,4 @@ export const COMMANDS: readonly Command[] = [
 
 export const commandsOf = (group: string): Command[] => COMMANDS.filter((c) => c.group === group);
 
-export const findCommand = (group: string, name: string): Command | undefined =>
-  COMMANDS.find((c) => c.group === group && c.name === name);
+export const findCommand = (group: string, name: string): Command | undefined => COMMANDS.find((c) => c.group === group && c.name === name);

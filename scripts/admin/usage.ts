@@ -21,8 +21,7 @@ const firstSentence = (summary: string): string => summary.split('. ')[0]!.repla
 
 const usageLine = (c: Command): string => [c.group, c.name, ...c.args, c.synopsis].filter(Boolean).join(' ');
 
-const commandList = (commands: readonly Command[]): string[] =>
-  commands.flatMap((c) => [`  ${usageLine(c)}`, `      ${firstSentence(c.summary)}`]);
+const commandList = (commands: readonly Command[]): string[] => commands.flatMap((c) => [`  ${usageLine(c)}`, `      ${firstSentence(c.summary)}`]);
 
 export function topUsage(): string {
   return [

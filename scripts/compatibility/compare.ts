@@ -102,7 +102,11 @@ function queryFields(reader: SchemaReader, op: JsonObject): FieldMap {
 }
 
 function successStatuses(op: JsonObject): string[] {
-  return isObject(op.responses) ? Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort() : [];
+  return isObject(op.responses)
+    ? Object.keys(op.responses)
+        .filter((s) => /^2\d\d$/.test(s))
+        .sort()
+    : [];
 }
 
 function responseSchema(reader: SchemaReader, op: JsonObject, status: string): Json | undefined {
@@ -218,7 +222,14 @@ export function compareWithReference(oursDoc: JsonObject, reference: ReferenceSn
         extras += compareFields(location, ourFields[location], deserialize(theirs.fields[location]), differences);
       }
     }
-    return { ours, theirs: theirs ? { operationId: theirs.operationId, method: theirs.method, path: theirs.path } : null, status, differences, extras, ourFields };
+    return {
+      ours,
+      theirs: theirs ? { operationId: theirs.operationId, method: theirs.method, path: theirs.path } : null,
+      status,
+      differences,
+      extras,
+      ourFields,
+    };
   });
 }
 

@@ -26,7 +26,7 @@ const rules: readonly Rule[] = [
     location: 'query',
     fields: ['filters.status.conditions.*', 'filters.active.*'],
     reason:
-      'Operators without an operand are written like every other condition, `filters[status][conditions][$active]=` (an empty value), because a query string cannot carry the objects Voucherify\'s document types them as; `active` takes its operators under `conditions` too, as the other fields do',
+      "Operators without an operand are written like every other condition, `filters[status][conditions][$active]=` (an empty value), because a query string cannot carry the objects Voucherify's document types them as; `active` takes its operators under `conditions` too, as the other fields do",
   },
   {
     operations: ['list-campaigns'],
@@ -39,7 +39,8 @@ const rules: readonly Rule[] = [
     operations: ['list-campaigns'],
     location: 'query',
     fields: ['filters.validity_timeframe'],
-    reason: 'Not supported: matching a recurring validity timeframe needs validation-time arithmetic the listing does not do; refused with 400 invalid_query_params rather than ignored',
+    reason:
+      'Not supported: matching a recurring validity timeframe needs validation-time arithmetic the listing does not do; refused with 400 invalid_query_params rather than ignored',
   },
   {
     operations: ['list-campaigns'],
@@ -53,26 +54,30 @@ const rules: readonly Rule[] = [
     operations: CAMPAIGN_OPS,
     location: '*',
     fields: inCampaign('description'),
-    reason: 'Campaign descriptions are not kept (not in the spec\'s campaign table); a request with one is refused by the strict body schema rather than silently dropped',
+    reason:
+      "Campaign descriptions are not kept (not in the spec's campaign table); a request with one is refused by the strict body schema rather than silently dropped",
   },
   {
     operations: VOUCHER_OPS,
     location: '*',
     fields: ['*discount.unit_off'],
     kinds: ['type'],
-    reason: 'UNIT discounts take a number of units; we accept fractional units (the SDK types unit_off as number). Every integer Voucherify accepts is accepted, and the reply echoes what was sent',
+    reason:
+      'UNIT discounts take a number of units; we accept fractional units (the SDK types unit_off as number). Every integer Voucherify accepts is accepted, and the reply echoes what was sent',
   },
   {
     operations: CAMPAIGN_OPS,
     location: '*',
     fields: inCampaign('voucher.gift.subtracted_amount'),
-    reason: 'A campaign\'s voucher template describes new gift vouchers, whose subtracted amount is always 0; the field lives on each voucher (`gift.subtracted_amount`), where it is replied',
+    reason:
+      "A campaign's voucher template describes new gift vouchers, whose subtracted amount is always 0; the field lives on each voucher (`gift.subtracted_amount`), where it is replied",
   },
   {
     operations: CAMPAIGN_OPS,
     location: '*',
     fields: inCampaign('voucher.validity_day_of_week', 'voucher.validity_hours'),
-    reason: 'Weekday and hour validity on the voucher template only matter to validation and redemption, which this service does not have; the campaign-level `validity_day_of_week` of the spec is kept',
+    reason:
+      'Weekday and hour validity on the voucher template only matter to validation and redemption, which this service does not have; the campaign-level `validity_day_of_week` of the spec is kept',
   },
   {
     operations: CAMPAIGN_OPS,
@@ -85,7 +90,8 @@ const rules: readonly Rule[] = [
       'promotion.tiers[].category',
       'promotion.tiers[].category_id',
     ],
-    reason: 'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Requests carrying them are refused (strict schemas), not half-applied',
+    reason:
+      'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Requests carrying them are refused (strict schemas), not half-applied',
   },
   {
     operations: VOUCHER_OPS,
@@ -105,7 +111,8 @@ const rules: readonly Rule[] = [
     operations: ['get-async-action'],
     location: 'response',
     fields: ['type', 'result.*'],
-    reason: 'The only async action here is CAMPAIGN.VOUCHERS_GENERATE; failure lists, reports and per-row errors belong to imports and bulk updates, which are not built. A failed generation reports its reason in `result.message`',
+    reason:
+      'The only async action here is CAMPAIGN.VOUCHERS_GENERATE; failure lists, reports and per-row errors belong to imports and bulk updates, which are not built. A failed generation reports its reason in `result.message`',
   },
   {
     operations: ['list-bin-entries'],
@@ -119,13 +126,14 @@ const rules: readonly Rule[] = [
     location: 'request',
     fields: ['parameters.coin.exchange_ratio', 'parameters.coin.points_ratio'],
     kinds: ['type'],
-    reason: 'Voucherify\'s request schema types the ratios as strings while its reward object holds numbers; we take numbers, the type the reply shows',
+    reason: "Voucherify's request schema types the ratios as strings while its reward object holds numbers; we take numbers, the type the reply shows",
   },
   {
     operations: ['create-reward-assignment'],
     location: '*',
     fields: ['parameters.loyalty.auto_redeem', 'validation_rules'],
-    reason: 'Automatic reward redemption and validation rules are not built; the spec\'s body is `campaign` and `parameters.loyalty.points`, and anything else is refused',
+    reason:
+      "Automatic reward redemption and validation rules are not built; the spec's body is `campaign` and `parameters.loyalty.points`, and anything else is refused",
   },
   // Loyalty
   {
@@ -133,7 +141,8 @@ const rules: readonly Rule[] = [
     location: 'response',
     fields: ['type', 'operation_type'],
     kinds: ['enum'],
-    reason: 'This endpoint changes loyalty cards by hand only: `type` is always loyalty_card and `operation_type` MANUAL (AUTOMATIC is for Voucherify\'s scheduled top-ups)',
+    reason:
+      "This endpoint changes loyalty cards by hand only: `type` is always loyalty_card and `operation_type` MANUAL (AUTOMATIC is for Voucherify's scheduled top-ups)",
   },
   {
     operations: ['create-earning-rule'],
@@ -153,7 +162,8 @@ const rules: readonly Rule[] = [
       '[].segment',
       '[].loyalty_tier',
     ],
-    reason: 'Earning rules on custom events only (docs/decisions.md "Loyalty points"): order, order-item, customer-metadata, segment and tier rules, formulas, pending points and validity windows need entities this service does not have; refused with 400',
+    reason:
+      'Earning rules on custom events only (docs/decisions.md "Loyalty points"): order, order-item, customer-metadata, segment and tier rules, formulas, pending points and validity windows need entities this service does not have; refused with 400',
   },
   // Exports
   {
@@ -168,13 +178,15 @@ const rules: readonly Rule[] = [
     location: 'response',
     fields: ['status', 'channel'],
     kinds: ['enum'],
-    reason: 'One export object for create and get: it is SCHEDULED when created (as the spec says) and moves on to IN_PROGRESS, DONE or ERROR; exports made through this API always have channel API',
+    reason:
+      'One export object for create and get: it is SCHEDULED when created (as the spec says) and moves on to IN_PROGRESS, DONE or ERROR; exports made through this API always have channel API',
   },
   {
     operations: ['get-export'],
     location: 'response',
     fields: ['exported_object', 'parameters.fields[]', 'parameters.campaign_id', 'parameters.filters.*'],
-    reason: 'Only points-expiration exports exist here; Voucherify\'s get-export documents the union of every export type\'s parameters and filter grammar (customers, vouchers, redemptions, …). Ours echo a points-expiration export\'s parameters, whose filters take single values for $is / $is_not and lists for $in / $not_in',
+    reason:
+      "Only points-expiration exports exist here; Voucherify's get-export documents the union of every export type's parameters and filter grammar (customers, vouchers, redemptions, …). Ours echo a points-expiration export's parameters, whose filters take single values for $is / $is_not and lists for $in / $not_in",
   },
 ];
 

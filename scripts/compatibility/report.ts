@@ -59,7 +59,7 @@ export function buildReport(comparisons: readonly OperationComparison[], referen
     '(**missing**; only the topmost missing field is listed, its children go with it), fields whose JSON types do not fit',
     "Voucherify's (**type**; `integer` fits `number`; nullability is not compared, because Voucherify's 3.0 document marks it",
     'inconsistently), and enums with different values (**enum**). Fields we have and Voucherify does not document are counted',
-    "(extras), not listed. Fields deeper than six levels are compared through their parents. The seed spec wins where the two",
+    '(extras), not listed. Fields deeper than six levels are compared through their parents. The seed spec wins where the two',
     'disagree; a field the seed spec names that we lack or mistype fails the report (`npm run compatibility` exits non-zero).',
     '',
   ];
@@ -67,7 +67,12 @@ export function buildReport(comparisons: readonly OperationComparison[], referen
   for (const v of violations) lines.push(`- ${v.operationId} ${v.location} \`${v.field}\`: expected ${v.expected.join(' | ')}, found ${v.found}`);
   if (violations.length) lines.push('');
 
-  lines.push('## Summary', '', '| Operation | Ours | Voucherify | Seed spec | Missing | Type | Enum | Unexplained | Extras |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '## Summary',
+    '',
+    '| Operation | Ours | Voucherify | Seed spec | Missing | Type | Enum | Unexplained | Extras |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   const sections: string[] = [];
   for (const c of comparisons) {
     const id = c.ours.operationId;
@@ -85,8 +90,15 @@ export function buildReport(comparisons: readonly OperationComparison[], referen
       rows.push(`| ${d.location} | \`${cell(d.field)}\` | ${d.kind} | ${cell(d.ours)} | ${cell(d.theirs)} | ${why ? cell(why) : '**unexplained**'} |`);
     }
     const theirs = c.theirs ? `${c.theirs.method} ${c.theirs.path}` : '— (ours only)';
-    lines.push(`| ${id} | ${c.ours.method} ${c.ours.path} | ${cell(theirs)} | ${seed ? 'yes' : ''} | ${counts.missing} | ${counts.type} | ${counts.enum} | ${open} | ${c.extras} |`);
-    sections.push(`## ${id}`, '', `Ours: \`${c.ours.method} ${c.ours.path}\`${c.status ? ` (${c.status})` : ''}. Voucherify: ${c.theirs ? `\`${c.theirs.method} ${c.theirs.path}\`` : 'no such operation'}.`, '');
+    lines.push(
+      `| ${id} | ${c.ours.method} ${c.ours.path} | ${cell(theirs)} | ${seed ? 'yes' : ''} | ${counts.missing} | ${counts.type} | ${counts.enum} | ${open} | ${c.extras} |`,
+    );
+    sections.push(
+      `## ${id}`,
+      '',
+      `Ours: \`${c.ours.method} ${c.ours.path}\`${c.status ? ` (${c.status})` : ''}. Voucherify: ${c.theirs ? `\`${c.theirs.method} ${c.theirs.path}\`` : 'no such operation'}.`,
+      '',
+    );
     if (rows.length === 0) sections.push(c.theirs ? 'No differences.' : 'Nothing to compare.', '');
     else sections.push('| Where | Field | Kind | Ours | Voucherify | Why |', '|---|---|---|---|---|---|', ...rows, '');
   }

@@ -41,7 +41,9 @@ async function rawInserts(runtime: Runtime, template: Voucher, action: AsyncActi
       for (let k = 0; k < n; k += 1) {
         // Unique by construction (random codes would collide now and then at 100k: birthday bound), same length as generated ones.
         const serial = `${tag}${String(written + k).padStart(6, '0')}`;
-        items.push(...voucherPutItems(runtime, template.campaignId ?? '', { ...template, id: `v_floor${serial}${randomBytes(3).toString('hex')}`, code: `F${serial}` }));
+        items.push(
+          ...voucherPutItems(runtime, template.campaignId ?? '', { ...template, id: `v_floor${serial}${randomBytes(3).toString('hex')}`, code: `F${serial}` }),
+        );
       }
       items.push(progressItem(runtime, action, done, n, new Date().toISOString()));
       items.push(countVouchersItem(runtime, template.projectId, template.campaignId ?? '', n));
@@ -101,11 +103,19 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
 
   ctx.progress(`4. POST /v1/campaigns/{id}/vouchers?vouchers_count=${count}, then the jobs worker runs the job`);
   const [requestMs, accepted] = await timed(() =>
-    invokeOk(addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${target.id as string}/vouchers`, query: `vouchers_count=${count}`, headers, json: {} }, 202),
+    invokeOk(
+      addVouchers,
+      addVouchersToCampaignRoute,
+      { path: `/v1/campaigns/${target.id as string}/vouchers`, query: `vouchers_count=${count}`, headers, json: {} },
+      202,
+    ),
   );
   const job = jobs.sent.splice(0)[0];
   if (!job) throw new Error('no job was enqueued');
-  const record = toSqsRecord({ MessageId: 'bench-bulk', ReceiptHandle: 'r', Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } }, 'arn:aws:sqs:local:000000000000:promo-engine-jobs');
+  const record = toSqsRecord(
+    { MessageId: 'bench-bulk', ReceiptHandle: 'r', Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } },
+    'arn:aws:sqs:local:000000000000:promo-engine-jobs',
+  );
   const progressTimer = setInterval(() => {
     void getAsyncAction(runtime, p, accepted.async_action_id as string).then((a) => a && ctx.progress(`4. worker: ${a.doneCount}/${a.requested}`));
   }, 15_000);
@@ -123,7 +133,9 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
 
   ctx.progress('4. checking: every code once, vouchers_count exact, action DONE');
   const action = await getAsyncAction(runtime, p, accepted.async_action_id as string);
-  const campaignItem = await runtime.ddb.send(new GetCommand({ TableName: runtime.tableName, Key: keys.campaign(p, target.id as string), ConsistentRead: true }));
+  const campaignItem = await runtime.ddb.send(
+    new GetCommand({ TableName: runtime.tableName, Key: keys.campaign(p, target.id as string), ConsistentRead: true }),
+  );
   const codes = new Set<string>();
   let rows = 0;
   let start: Record<string, unknown> | undefined;
@@ -156,13 +168,37 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
       item: 4,
       title: `Bulk generation: ${count.toLocaleString('en-US')} codes on one campaign through the jobs worker`,
       checks: [
-        check({ name: 'codes/s (worker) vs raw conditional inserts', measured: workerRate, floor: floorRate, unit: 'codes/s', target: '≥ 0.7 × floor', bound: 0.7 * floorRate, direction: 'min', format: perSecond }),
+        check({
+          name: 'codes/s (worker) vs raw conditional inserts',
+          measured: workerRate,
+          floor: floorRate,
+          unit: 'codes/s',
+          target: '≥ 0.7 × floor',
+          bound: 0.7 * floorRate,
+          direction: 'min',
+          format: perSecond,
+        }),
         check({ name: 'duplicate codes', measured: rows - codes.size, unit: 'codes', target: '0', bound: 0, format: String }),
         check({ name: 'vouchers stored minus requested', measured: rows - count, unit: 'codes', target: '0', bound: 0, format: String }),
         check({ name: 'vouchers_count minus requested', measured: Math.abs(stored - count), unit: 'codes', target: '0', bound: 0, format: String }),
-        check({ name: 'action DONE with done_count = requested', measured: action?.status === 'DONE' && action.doneCount === count ? 0 : 1, unit: '', target: 'DONE', bound: 0, format: (n) => (n === 0 ? 'DONE' : String(action?.status)) }),
+        check({
+          name: 'action DONE with done_count = requested',
+          measured: action?.status === 'DONE' && action.doneCount === count ? 0 : 1,
+          unit: '',
+          target: 'DONE',
+          bound: 0,
+          format: (n) => (n === 0 ? 'DONE' : String(action?.status)),
+        }),
       ],
-      details: { count, requestMs, workerMs, floorMs: floorA + floorB, workerCodesPerSecond: workerRate, floorCodesPerSecond: floorRate, transactions: Math.ceil(count / MAX_VOUCHERS_PER_TRANSACTION) },
+      details: {
+        count,
+        requestMs,
+        workerMs,
+        floorMs: floorA + floorB,
+        workerCodesPerSecond: workerRate,
+        floorCodesPerSecond: floorRate,
+        transactions: Math.ceil(count / MAX_VOUCHERS_PER_TRANSACTION),
+      },
       notes: [
         `the request (202) took ${requestMs.toFixed(0)} ms; the worker ${(workerMs / 1000).toFixed(1)} s for ${Math.ceil(count / MAX_VOUCHERS_PER_TRANSACTION)} transactions of ≤ 100 items; the floor ${((floorA + floorB) / 1000).toFixed(1)} s in two halves around it`,
       ],

@@ -48,7 +48,16 @@ export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress
   const contentNotes: string[] = [];
   for (const b of bundles) {
     const limit = bundleLimitOf(b);
-    sizeChecks.push(check({ name: `${b.kind} ${b.handler.replace(/^functions\//, '')}`, measured: b.bytes, unit: 'bytes', target: `≤ ${kib(limit)}`, bound: limit, format: kib }));
+    sizeChecks.push(
+      check({
+        name: `${b.kind} ${b.handler.replace(/^functions\//, '')}`,
+        measured: b.bytes,
+        unit: 'bytes',
+        target: `≤ ${kib(limit)}`,
+        bound: limit,
+        format: kib,
+      }),
+    );
   }
   const contentChecks: Check[] = bundles.map((b) => {
     const packages = bundledPackages(b.metafile);
@@ -70,7 +79,15 @@ export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress
     title: 'Bundles (minified, deployed esbuild settings)',
     checks: [...sizeChecks, ...contentChecks.filter((c) => c.pass === false)],
     details: {
-      functions: bundles.map((b) => ({ handler: b.handler, kind: b.kind, label: b.label, bytes: b.bytes, mapBytes: b.mapBytes, usesS3: b.usesS3, usesSqs: b.usesSqs })),
+      functions: bundles.map((b) => ({
+        handler: b.handler,
+        kind: b.kind,
+        label: b.label,
+        bytes: b.bytes,
+        mapBytes: b.mapBytes,
+        usesS3: b.usesS3,
+        usesSqs: b.usesSqs,
+      })),
       baselineBytes: baseline.bytes,
       clientContents: contentChecks.map((c) => ({ name: c.name, strayClients: c.measured, pass: c.pass })),
     },

@@ -140,7 +140,15 @@ export async function interleaved(
   const out = { subject: [] as number[], floor: [] as number[] };
   for (let i = 0; i < warmup + runs; i += 1) {
     const order: Array<['subject' | 'floor', (i: number) => Promise<unknown>]> =
-      i % 2 === 0 ? [['subject', subject], ['floor', floor]] : [['floor', floor], ['subject', subject]];
+      i % 2 === 0
+        ? [
+            ['subject', subject],
+            ['floor', floor],
+          ]
+        : [
+            ['floor', floor],
+            ['subject', subject],
+          ];
     for (const [side, fn] of order) {
       const [t] = await timed(() => fn(i));
       if (i >= warmup) out[side].push(t);

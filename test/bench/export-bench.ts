@@ -87,7 +87,15 @@ export async function benchExport(ctx: BenchContext): Promise<Section[]> {
     const campaignId = campaign.id as string;
     ctx.progress(`5. seeding ${size} points buckets (the repo's item layout, BatchWriteItem)`);
     await batchPut(runtime, buckets(p, campaignId, size).map(bucketItem));
-    const base = { region: e.region, tableName: e.tableName, bucketName: e.bucketName, dynamoEndpoint: e.dynamoEndpoint, s3Endpoint: e.s3Endpoint, projectId: p, campaignId };
+    const base = {
+      region: e.region,
+      tableName: e.tableName,
+      bucketName: e.bucketName,
+      dynamoEndpoint: e.dynamoEndpoint,
+      s3Endpoint: e.s3Endpoint,
+      projectId: p,
+      campaignId,
+    };
     const workerRuns: ChildResult[] = [];
     const floorRuns: ChildResult[] = [];
     // Exports each followed by its floor, so drift on the machine falls on both.
@@ -111,14 +119,22 @@ export async function benchExport(ctx: BenchContext): Promise<Section[]> {
     }
     if (size === sizes.at(-1)) {
       // RSS also follows how lazily V8 collects; a hard cap on the old space shows what the job really keeps.
-      const created = await invokeOk(createExport, createPointsExpirationExportRoute, { path: `/v1/loyalties/${campaignId}/points-expiration/export`, headers, json: {} });
+      const created = await invokeOk(createExport, createPointsExpirationExportRoute, {
+        path: `/v1/loyalties/${campaignId}/points-expiration/export`,
+        headers,
+        json: {},
+      });
       jobs.sent.splice(0);
       const stored = await getExport(runtime, p, created.id as string);
       ctx.progress(`5. ${size} buckets once more with the worker's old space capped at ${CAPPED_OLD_SPACE_MIB} MiB`);
-      const capped = await child({ ...base, mode: 'worker', exportId: created.id as string, objectKey: stored?.objectKey ?? '' }, [`--max-old-space-size=${CAPPED_OLD_SPACE_MIB}`]).catch(
+      const capped = await child({ ...base, mode: 'worker', exportId: created.id as string, objectKey: stored?.objectKey ?? '' }, [
+        `--max-old-space-size=${CAPPED_OLD_SPACE_MIB}`,
+      ]).catch(
         (error: unknown) => ({ ms: Number.NaN, status: `crashed: ${String(error).slice(0, 120)}`, rssBefore: 0, peakRss: 0, peakHeap: 0 }) as ChildResult,
       );
-      extraNotes.push(`old space capped at ${CAPPED_OLD_SPACE_MIB} MiB: ${String(capped.status)} in ${(capped.ms / 1000).toFixed(1)} s, peak RSS ${mib(capped.peakRss)}, peak heap ${mib(capped.peakHeap)}`);
+      extraNotes.push(
+        `old space capped at ${CAPPED_OLD_SPACE_MIB} MiB: ${String(capped.status)} in ${(capped.ms / 1000).toFixed(1)} s, peak RSS ${mib(capped.peakRss)}, peak heap ${mib(capped.peakHeap)}`,
+      );
       checks.push(
         check({
           name: `${size.toLocaleString('en-US')} buckets with --max-old-space-size=${CAPPED_OLD_SPACE_MIB}`,
@@ -136,7 +152,18 @@ export async function benchExport(ctx: BenchContext): Promise<Section[]> {
     const rows = workerRuns[0]?.rows ?? 0;
     const workerRate = rows / (best(workerRuns) / 1000);
     const floorRate = rows / (best(floorRuns) / 1000);
-    checks.push(check({ name: `${size.toLocaleString('en-US')} buckets: rows/s`, measured: workerRate, floor: floorRate, unit: 'rows/s', target: '≥ 0.7 × floor', bound: 0.7 * floorRate, direction: 'min', format: perSecond }));
+    checks.push(
+      check({
+        name: `${size.toLocaleString('en-US')} buckets: rows/s`,
+        measured: workerRate,
+        floor: floorRate,
+        unit: 'rows/s',
+        target: '≥ 0.7 × floor',
+        bound: 0.7 * floorRate,
+        direction: 'min',
+        format: perSecond,
+      }),
+    );
     results.push({
       buckets: size,
       rows,
@@ -172,9 +199,11 @@ export async function benchExport(ctx: BenchContext): Promise<Section[]> {
       checks,
       details: { sizes: results },
       notes: [
-        'rows/s: the faster run of each (full: two); the floor reads the same partition with Limit 1000 pages and uploads the worker\'s file with one PutObject',
+        "rows/s: the faster run of each (full: two); the floor reads the same partition with Limit 1000 pages and uploads the worker's file with one PutObject",
         ...extraNotes,
-        ...(small && big ? [`peak RSS ${mib(small.peakRss)} → ${mib(big.peakRss)} (${ratio(big.peakRss / small.peakRss)}); RSS before the job ${mib(small.rssBefore)}`] : []),
+        ...(small && big
+          ? [`peak RSS ${mib(small.peakRss)} → ${mib(big.peakRss)} (${ratio(big.peakRss / small.peakRss)}); RSS before the job ${mib(small.rssBefore)}`]
+          : []),
       ],
       seconds: (Date.now() - started) / 1000,
     },

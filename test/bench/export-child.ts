@@ -42,7 +42,11 @@ const rssBefore = process.memoryUsage().rss;
 if (args.mode === 'worker') {
   const files = createS3ExportFiles({ region: args.region, bucketName: args.bucketName, s3Endpoint: args.s3Endpoint });
   const t = performance.now();
-  const result = await runPointsExpirationExport({ ddb, tableName: args.tableName, clock: systemClock, logger: silentLogger, files }, args.projectId, args.exportId);
+  const result = await runPointsExpirationExport(
+    { ddb, tableName: args.tableName, clock: systemClock, logger: silentLogger, files },
+    args.projectId,
+    args.exportId,
+  );
   const ms = performance.now() - t;
   clearInterval(sampler);
   process.stdout.write(`${JSON.stringify({ ms, rows: result?.rowCount ?? null, status: result?.status ?? null, rssBefore, peakRss, peakHeap })}\n`);

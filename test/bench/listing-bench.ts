@@ -39,7 +39,15 @@ export async function benchListing(ctx: BenchContext): Promise<Section[]> {
     // A filtered request reads the whole list partition (~1 s on DynamoDB Local): fewer runs keep the suite in its budget.
     const caseRuns = c.label === 'unfiltered' ? runs : Math.ceil(runs / 2);
     for (let i = 0; i < caseRuns + 3; i += 1) {
-      for (const [side, page] of (i % 2 === 0 ? [['first', 1], ['deep', lastPage]] : [['deep', lastPage], ['first', 1]]) as Array<['first' | 'deep', number]>) {
+      for (const [side, page] of (i % 2 === 0
+        ? [
+            ['first', 1],
+            ['deep', lastPage],
+          ]
+        : [
+            ['deep', lastPage],
+            ['first', 1],
+          ]) as Array<['first' | 'deep', number]>) {
         recorder.reset();
         const [t, reply] = await timed(() => invokeOk(handler, listCampaignsRoute, { path: '/v1/campaigns', query: `${c.query}&page=${page}`, headers }));
         if (i >= 3) samples[side]?.push(t);
@@ -55,7 +63,9 @@ export async function benchListing(ctx: BenchContext): Promise<Section[]> {
     const first = median(samples.first ?? []);
     const deep = median(samples.deep ?? []);
     checks.push(check({ name: `${c.label}: page 1 p50`, measured: first, unit: 'ms', format: ms }));
-    checks.push(check({ name: `${c.label}: page ${lastPage} p50`, measured: deep, floor: first, unit: 'ms', target: '≤ 3 × page 1', bound: 3 * first, format: ms }));
+    checks.push(
+      check({ name: `${c.label}: page ${lastPage} p50`, measured: deep, floor: first, unit: 'ms', target: '≤ 3 × page 1', bound: 3 * first, format: ms }),
+    );
     checks.push(
       check({
         name: `${c.label}: items read for page ${lastPage} (list entries + campaigns)`,
@@ -66,7 +76,14 @@ export async function benchListing(ctx: BenchContext): Promise<Section[]> {
         format: (n) => String(n),
       }),
     );
-    details.push({ case: c.label, pageOneP50: first, deepPage: lastPage, deepP50: deep, p99: { first: percentile(samples.first ?? [], 99), deep: percentile(samples.deep ?? [], 99) }, reads });
+    details.push({
+      case: c.label,
+      pageOneP50: first,
+      deepPage: lastPage,
+      deepP50: deep,
+      p99: { first: percentile(samples.first ?? [], 99), deep: percentile(samples.deep ?? [], 99) },
+      reads,
+    });
   }
   return [
     {

@@ -51,7 +51,18 @@ const attempt = async (item: number, title: string, fn: () => Promise<Section[]>
       {
         item,
         title: `${title} (crashed)`,
-        checks: [{ name: 'ran to the end', measured: 0, floor: null, unit: '', target: 'no error', bound: null, pass: false, show: { measured: (error as Error).message.slice(0, 200), floor: '', bound: '' } }],
+        checks: [
+          {
+            name: 'ran to the end',
+            measured: 0,
+            floor: null,
+            unit: '',
+            target: 'no error',
+            bound: null,
+            pass: false,
+            show: { measured: (error as Error).message.slice(0, 200), floor: '', bound: '' },
+          },
+        ],
         details: { error: String(error) },
         notes: [],
         seconds: (Date.now() - itemStart) / 1000,
@@ -85,7 +96,13 @@ process.stdout.write(`${summary}\n`);
 for (const f of failed) process.stdout.write(`  FAIL ${f.item}. ${f.name}: ${f.show.measured} (bound ${f.show.bound})\n`);
 
 if (options.out) {
-  const machine = { cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: process.platform };
+  const machine = {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryBytes: totalmem(),
+    node: process.version,
+    platform: process.platform,
+  };
   writeFileSync(
     options.out,
     `${JSON.stringify({ mode: options.quick ? 'quick' : 'full', startedAt: new Date(startedAt).toISOString(), seconds: (Date.now() - startedAt) / 1000, machine, summary, sections }, null, 2)}\n`,

@@ -11,7 +11,14 @@ if (!file) {
   console.error('usage: npx tsx test/bench/markdown.ts results.json');
   process.exit(2);
 }
-const results = JSON.parse(readFileSync(file, 'utf8')) as { mode: string; startedAt: string; seconds: number; machine: Record<string, unknown>; summary: string; sections: Section[] };
+const results = JSON.parse(readFileSync(file, 'utf8')) as {
+  mode: string;
+  startedAt: string;
+  seconds: number;
+  machine: Record<string, unknown>;
+  summary: string;
+  sections: Section[];
+};
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 const out: string[] = [`Run: ${results.mode}, ${results.startedAt}, ${results.seconds.toFixed(0)} s — ${results.summary}`, ''];
 for (const section of results.sections) {

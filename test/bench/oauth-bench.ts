@@ -30,7 +30,12 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
   ctx.progress(`7. token generation: ${runs} runs beside one GetItem and beside the raw design floor`);
   const floorProject = `${pair.project_id}_floor`;
   let revision = 0;
-  const tokens = await interleaved(runs, warmup, () => issue(), () => getOne());
+  const tokens = await interleaved(
+    runs,
+    warmup,
+    () => issue(),
+    () => getOne(),
+  );
   const design = await interleaved(
     runs,
     warmup,
@@ -42,12 +47,24 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
       await ddb.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName, Item: { ...keys.oauthToken(`floor${i}_${Date.now()}`), projectId: floorProject, expiresAt, ttl: expiresAt }, ConditionExpression: 'attribute_not_exists(PK)' } },
             {
               Put: {
                 TableName,
-                Item: { ...keys.oauthLedger(floorProject), expiries: Array.from({ length: Math.min(i + runs + warmup, 1000) }, () => expiresAt), revision: revision + 1 },
-                ...(revision === 0 ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: 'revision = :r', ExpressionAttributeValues: { ':r': revision } }),
+                Item: { ...keys.oauthToken(`floor${i}_${Date.now()}`), projectId: floorProject, expiresAt, ttl: expiresAt },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            {
+              Put: {
+                TableName,
+                Item: {
+                  ...keys.oauthLedger(floorProject),
+                  expiries: Array.from({ length: Math.min(i + runs + warmup, 1000) }, () => expiresAt),
+                  revision: revision + 1,
+                },
+                ...(revision === 0
+                  ? { ConditionExpression: 'attribute_not_exists(PK)' }
+                  : { ConditionExpression: 'revision = :r', ExpressionAttributeValues: { ':r': revision } }),
               },
             },
           ],
@@ -61,8 +78,18 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
 
   ctx.progress(`7. key-pair and bearer authentication: ${runs} runs beside one GetItem`);
   const bearer = (await issue()).access_token as string;
-  const keyPairAuth = await interleaved(runs, warmup, () => authenticateKeyPair(runtime, pair.app_id, pair.app_token, '127.0.0.1'), () => getOne());
-  const tokenAuth = await interleaved(runs, warmup, () => authenticateToken(runtime, bearer, '127.0.0.1'), () => getOne());
+  const keyPairAuth = await interleaved(
+    runs,
+    warmup,
+    () => authenticateKeyPair(runtime, pair.app_id, pair.app_token, '127.0.0.1'),
+    () => getOne(),
+  );
+  const tokenAuth = await interleaved(
+    runs,
+    warmup,
+    () => authenticateToken(runtime, bearer, '127.0.0.1'),
+    () => getOne(),
+  );
 
   const one = median([...tokens.floor, ...keyPairAuth.floor, ...tokenAuth.floor]);
   return [
@@ -107,9 +134,22 @@ export async function benchOAuth(ctx: BenchContext): Promise<Section[]> {
           bound: 1,
           format: (n) => String(n),
         }),
-        check({ name: 'cap check: Query/Scan calls per token request', measured: queries.length, unit: 'calls', target: '0', bound: 0, format: (n) => String(n) }),
+        check({
+          name: 'cap check: Query/Scan calls per token request',
+          measured: queries.length,
+          unit: 'calls',
+          target: '0',
+          bound: 0,
+          format: (n) => String(n),
+        }),
       ],
-      details: { runs, oneGetItemP50: one, callsPerTokenRequest: calls, ledgerBytesAfterRun: ledgerBytes, liveTokensAfterRun: ((ledger.Item?.expiries as unknown[]) ?? []).length },
+      details: {
+        runs,
+        oneGetItemP50: one,
+        callsPerTokenRequest: calls,
+        ledgerBytesAfterRun: ledgerBytes,
+        liveTokensAfterRun: ((ledger.Item?.expiries as unknown[]) ?? []).length,
+      },
       notes: [
         `a token request sends: ${calls.join(' → ')}`,
         `after ${((ledger.Item?.expiries as unknown[]) ?? []).length} live tokens the ledger item is ~${ledgerBytes} bytes: the cap check is one consistent GetItem of one item whatever the live count (≤ 1000 expiries ≈ 13 KB, 4 RCU at most)`,

@@ -68,15 +68,7 @@ const verdict = (pass: boolean | null): string => (pass === null ? '' : pass ? '
 export function sectionTable(section: Section): string {
   const rows = [
     ['check', 'measured', 'floor', 'vs floor', 'target', 'bound', 'result'],
-    ...section.checks.map((c) => [
-      c.name,
-      c.show.measured,
-      c.show.floor,
-      c.floor ? ratio(c.measured / c.floor) : '',
-      c.target,
-      c.show.bound,
-      verdict(c.pass),
-    ]),
+    ...section.checks.map((c) => [c.name, c.show.measured, c.show.floor, c.floor ? ratio(c.measured / c.floor) : '', c.target, c.show.bound, verdict(c.pass)]),
   ];
   const notes = section.notes.map((n) => `  note: ${n}`);
   return [`## ${section.item}. ${section.title}  (${section.seconds.toFixed(0)} s)`, textTable(rows), ...notes].join('\n');

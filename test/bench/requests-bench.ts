@@ -91,7 +91,12 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
   for (let i = 0; i < 30; i += 1) await invokeOk(h.createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody(`Filler ${i}`) });
   const voucher = await invokeOk(h.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} });
   const code = voucher.code as string;
-  const action = await invokeOk(h.addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, query: 'vouchers_count=5', headers, json: {} }, 202);
+  const action = await invokeOk(
+    h.addVouchers,
+    addVouchersToCampaignRoute,
+    { path: `/v1/campaigns/${campaignId}/vouchers`, query: 'vouchers_count=5', headers, json: {} },
+    202,
+  );
   const actionId = action.async_action_id as string;
   const domainVoucher = await getVoucherByCode(runtime, p, code);
   if (!domainVoucher) throw new Error('seeded voucher not found');
@@ -99,7 +104,14 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
   // Floors of the write endpoints write the same items into a project of their own.
   const floorProject = `${p}_floor`;
   const floorCampaign = { ...(await readCampaign(runtime, p, campaignId)), projectId: floorProject, id: `${campaignId}f` };
-  await runtime.ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName, Item: campaignItem(floorCampaign) } }, { Put: { TableName, Item: campaignCounterItem(floorProject, { campaignCount: 1, lastCreatedAt: floorCampaign.createdAt }) } }] }));
+  await runtime.ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName, Item: campaignItem(floorCampaign) } },
+        { Put: { TableName, Item: campaignCounterItem(floorProject, { campaignCount: 1, lastCreatedAt: floorCampaign.createdAt }) } },
+      ],
+    }),
+  );
 
   const appKey = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(pair.app_id), ConsistentRead: true }));
   const endpoints: Endpoint[] = [
@@ -142,7 +154,11 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
             TableName,
             IndexName: tableDesign.indexes.gsi1.name,
             KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :a AND :b',
-            ExpressionAttributeValues: { ':pk': keys.campaignSequencePartition(p), ':a': keys.campaignSequenceSortKey(total - 9), ':b': keys.campaignSequenceSortKey(total) },
+            ExpressionAttributeValues: {
+              ':pk': keys.campaignSequencePartition(p),
+              ':a': keys.campaignSequenceSortKey(total - 9),
+              ':b': keys.campaignSequenceSortKey(total),
+            },
             ScanIndexForward: false,
           }),
         );
@@ -169,7 +185,15 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
       floorCalls: 'Get key → Query 11',
       floor: async () => {
         await appKey();
-        await ddb.send(new QueryCommand({ TableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.binPartition(p) }, ScanIndexForward: false, Limit: 11 }));
+        await ddb.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.binPartition(p) },
+            ScanIndexForward: false,
+            Limit: 11,
+          }),
+        );
       },
     },
     {
@@ -187,7 +211,14 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
           new TransactWriteCommand({
             TransactItems: [
               { Put: { TableName, Item: { ...keys.campaignName(floorProject, c.name), campaignId: c.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-              { Put: { TableName, Item: campaignCounterItem(floorProject, { campaignCount: seq, lastCreatedAt: c.createdAt }), ConditionExpression: 'campaignCount = :n', ExpressionAttributeValues: { ':n': seq - 1 } } },
+              {
+                Put: {
+                  TableName,
+                  Item: campaignCounterItem(floorProject, { campaignCount: seq, lastCreatedAt: c.createdAt }),
+                  ConditionExpression: 'campaignCount = :n',
+                  ExpressionAttributeValues: { ':n': seq - 1 },
+                },
+              },
               { Put: { TableName, Item: campaignItem(c), ConditionExpression: 'attribute_not_exists(PK)' } },
               { Put: { TableName, Item: listEntryItem(c, seq) } },
             ],
@@ -208,7 +239,11 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
           ddb.send(new GetCommand({ TableName, Key: keys.campaignName(floorProject, floorCampaign.id), ConsistentRead: true })),
         ]);
         const v = { ...domainVoucher, projectId: floorProject, id: `v_floor${i}_${Date.now()}`, code: `FLOOR-${i}-${Date.now()}` };
-        await ddb.send(new TransactWriteCommand({ TransactItems: [...voucherPutItems(runtime, floorCampaign.id, v), countVouchersItem(runtime, floorProject, floorCampaign.id, 1)] }));
+        await ddb.send(
+          new TransactWriteCommand({
+            TransactItems: [...voucherPutItems(runtime, floorCampaign.id, v), countVouchersItem(runtime, floorProject, floorCampaign.id, 1)],
+          }),
+        );
       },
     },
   ];
@@ -223,10 +258,17 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
     recorder.reset();
     await invokeOk(e.handler, e.route, e.request(-1), e.status ?? 200);
     const handlerCalls = recorder.sent.map((c) => c.name);
-    const samples = await interleaved(runs, warmup, (i) => invokeOk(e.handler, e.route, e.request(i), e.status ?? 200), (i) => e.floor(i));
+    const samples = await interleaved(
+      runs,
+      warmup,
+      (i) => invokeOk(e.handler, e.route, e.request(i), e.status ?? 200),
+      (i) => e.floor(i),
+    );
     const p50 = median(samples.subject);
     const floor50 = median(samples.floor);
-    checks.push(check({ name: `${e.label} p50`, measured: p50, floor: floor50, unit: 'ms', target: '≤ 1.25 × floor + 2 ms', bound: 1.25 * floor50 + 2, format: ms }));
+    checks.push(
+      check({ name: `${e.label} p50`, measured: p50, floor: floor50, unit: 'ms', target: '≤ 1.25 × floor + 2 ms', bound: 1.25 * floor50 + 2, format: ms }),
+    );
     checks.push(check({ name: `${e.label} p99`, measured: percentile(samples.subject, 99), floor: percentile(samples.floor, 99), unit: 'ms', format: ms }));
     perEndpoint.push({
       endpoint: e.label,

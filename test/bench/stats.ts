@@ -55,7 +55,11 @@ export const ratio = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2
 export function textTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
-  const line = (row: readonly string[]) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const [head, ...body] = rows;
   if (!head) return '';
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');

@@ -62,7 +62,11 @@ describe('plain HTTP against the local server', () => {
     const bearer = { Authorization: `Bearer ${String(token.json.access_token)}` };
     const campaign = await send('POST', '/v1/campaigns', {
       headers: bearer,
-      json: { name: 'Template source', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } } },
+      json: {
+        name: 'Template source',
+        campaign_type: 'DISCOUNT_COUPONS',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 } },
+      },
     });
     expect(campaign.status).toBe(200);
     const template = await send('POST', '/v1/templates/campaigns', { headers: bearer, json: { name: 'Five off', campaign_id: campaign.json.id } });
@@ -73,7 +77,9 @@ describe('plain HTTP against the local server', () => {
   });
 
   it('defines, lists and reads custom event schemas, and lists the bin after a delete', async () => {
-    const created = await send('POST', '/v1/custom-event-schemas', { json: { name: 'signed_up', schema: { properties: { plan: { type: 'string', optional: true } } } } });
+    const created = await send('POST', '/v1/custom-event-schemas', {
+      json: { name: 'signed_up', schema: { properties: { plan: { type: 'string', optional: true } } } },
+    });
     expect(created.status).toBe(200);
     const listed = await send('GET', '/v1/custom-event-schemas');
     expect(listed.json.data).toEqual([expect.objectContaining({ name: 'signed_up' })]);

@@ -98,16 +98,27 @@ describe('the official Voucherify SDK: rewards, events, loyalty points and the p
     });
     expect(await client.rewards.get(reward.id)).toMatchObject({ id: reward.id, name: 'Comic book' });
     // The SDK's typings allow a COIN assignment without parameters; the spec requires the points.
-    const coin = await client.rewards.create({ name: 'Pay with points', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 10 } } } as unknown as Parameters<typeof client.rewards.create>[0]);
+    const coin = await client.rewards.create({
+      name: 'Pay with points',
+      type: 'COIN',
+      parameters: { coin: { exchange_ratio: 1, points_ratio: 10 } },
+    } as unknown as Parameters<typeof client.rewards.create>[0]);
     expect(coin).toMatchObject({ type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 10 } } });
     await expect(client.rewards.createAssignment(coin.id, { campaign: campaign.id })).rejects.toMatchObject({ code: 400, key: 'invalid_payload' });
-    expect(await client.rewards.createAssignment(coin.id, { campaign: campaign.name, parameters: { loyalty: { points: 1 } } })).toMatchObject({ related_object_id: campaign.id });
+    expect(await client.rewards.createAssignment(coin.id, { campaign: campaign.name, parameters: { loyalty: { points: 1 } } })).toMatchObject({
+      related_object_id: campaign.id,
+    });
 
     // A custom event the project defines (no SDK call for schemas), and an earning rule on it.
-    const schema = await api('POST', '/v1/custom-event-schemas', { name: 'order_paid', schema: { properties: { amount: { type: 'number', optional: false } } } });
+    const schema = await api('POST', '/v1/custom-event-schemas', {
+      name: 'order_paid',
+      schema: { properties: { amount: { type: 'number', optional: false } } },
+    });
     expect(schema.status).toBe(200);
     expect(schema.json).toMatchObject({ name: 'order_paid', object: 'custom-event-schema' });
-    const rules = await client.loyalties.createEarningRule(campaign.id, [{ event: 'order_paid', loyalty: { type: 'FIXED', points: 5 }, source: { banner: 'Paid' } }]);
+    const rules = await client.loyalties.createEarningRule(campaign.id, [
+      { event: 'order_paid', loyalty: { type: 'FIXED', points: 5 }, source: { banner: 'Paid' } },
+    ]);
     expect(rules).toHaveLength(1);
     expect(rules[0]).toMatchObject({ event: 'order_paid', loyalty: { type: 'FIXED', points: 5 } });
 
@@ -133,8 +144,17 @@ describe('the official Voucherify SDK: rewards, events, loyalty points and the p
     // Points: one bucket from the event (program rules), one expiring soon, one never; then a spend.
     const soon = dateIn(10);
     const added = await client.loyalties.addPoints(campaign.id, 'SDK-CARD-1', { points: 40, expiration_type: 'CUSTOM_DATE', expiration_date: soon } as never);
-    expect(added).toMatchObject({ points: 40, total: 45, balance: 45, type: 'loyalty_card', object: 'balance', related_object: { type: 'voucher', id: card.id } });
-    expect(await client.loyalties.addPoints(campaign.id, 'SDK-CARD-1', { points: 25, expiration_type: 'NON_EXPIRING' } as never)).toMatchObject({ balance: 70 });
+    expect(added).toMatchObject({
+      points: 40,
+      total: 45,
+      balance: 45,
+      type: 'loyalty_card',
+      object: 'balance',
+      related_object: { type: 'voucher', id: card.id },
+    });
+    expect(await client.loyalties.addPoints(campaign.id, 'SDK-CARD-1', { points: 25, expiration_type: 'NON_EXPIRING' } as never)).toMatchObject({
+      balance: 70,
+    });
     expect(await client.loyalties.addPoints(campaign.id, 'SDK-CARD-1', { points: -10 })).toMatchObject({ points: -10, total: 70, balance: 60 });
     expect(await client.loyalties.addPoints(campaign.id, other.id, { points: 7 })).toMatchObject({ balance: 7 });
     await expect(client.loyalties.addPoints(campaign.id, 'SDK-CARD-1', { points: -1000 })).rejects.toMatchObject({ code: 400, key: 'not_enough_points' });
@@ -151,10 +171,22 @@ describe('the official Voucherify SDK: rewards, events, loyalty points and the p
     const ruleDate = expirations.data[1]?.expires_at ?? '';
 
     // The export: plain HTTP to create it, the SDK to follow it, the download cluster for the file.
-    const parameters = { fields: ['voucher_id', 'points', 'expires_at', 'status'], order: 'expires_at', filters: { junction: 'and', voucher_id: { conditions: { $in: [card.id] } } } };
+    const parameters = {
+      fields: ['voucher_id', 'points', 'expires_at', 'status'],
+      order: 'expires_at',
+      filters: { junction: 'and', voucher_id: { conditions: { $in: [card.id] } } },
+    };
     const created = await api('POST', `/v1/loyalties/${campaign.id}/points-expiration/export`, { parameters });
     expect(created.status).toBe(200);
-    expect(created.json).toMatchObject({ object: 'export', status: 'SCHEDULED', channel: 'API', exported_object: 'points_expiration', parameters, result: null, user_id: null });
+    expect(created.json).toMatchObject({
+      object: 'export',
+      status: 'SCHEDULED',
+      channel: 'API',
+      exported_object: 'points_expiration',
+      parameters,
+      result: null,
+      user_id: null,
+    });
     const exportId = created.json.id as string;
     const done = await exportWhenFinal(exportId);
     expect(done).toMatchObject({ id: exportId, object: 'export', status: 'DONE', channel: 'API', exported_object: 'points_expiration', parameters });
@@ -188,7 +220,9 @@ describe('the official Voucherify SDK: rewards, events, loyalty points and the p
     } as unknown as Parameters<typeof client.campaigns.create>[0]);
     await client.campaigns.addVoucher(campaign.id, { code: 'DL-CARD-1' } as never);
     await client.loyalties.addPoints(campaign.id, 'DL-CARD-1', { points: 12, expiration_type: 'NON_EXPIRING' } as never);
-    const created = await api('POST', `/v1/loyalties/${encodeURIComponent('SDK download club')}/points-expiration/export`, { parameters: { fields: ['points', 'status'] } });
+    const created = await api('POST', `/v1/loyalties/${encodeURIComponent('SDK download club')}/points-expiration/export`, {
+      parameters: { fields: ['points', 'status'] },
+    });
     expect(created.status).toBe(200);
     const exportId = created.json.id as string;
     const done = await exportWhenFinal(exportId);
@@ -203,7 +237,12 @@ describe('the official Voucherify SDK: rewards, events, loyalty points and the p
     expect(await (await fetch(url)).text()).toBe('points,status\r\n12,ACTIVE\r\n');
 
     const token = url.searchParams.get('token') ?? '';
-    const bad = [`${local.downloadUrl}/v1/exports/${exportId}`, `${local.downloadUrl}/v1/exports/${exportId}?token=nonsense`, `${local.downloadUrl}/v1/exports/${exportId}?token=${encodeURIComponent(`${token}x`)}`, `${local.downloadUrl}/v1/exports/exp_other?token=${encodeURIComponent(token)}`];
+    const bad = [
+      `${local.downloadUrl}/v1/exports/${exportId}`,
+      `${local.downloadUrl}/v1/exports/${exportId}?token=nonsense`,
+      `${local.downloadUrl}/v1/exports/${exportId}?token=${encodeURIComponent(`${token}x`)}`,
+      `${local.downloadUrl}/v1/exports/exp_other?token=${encodeURIComponent(token)}`,
+    ];
     for (const target of bad) {
       const reply = await fetch(target, { redirect: 'manual' });
       expect(reply.status, target).toBe(401);

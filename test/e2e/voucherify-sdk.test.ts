@@ -36,7 +36,11 @@ describe('the official Voucherify SDK against the local server', () => {
       name: 'SDK campaign',
       campaign_type: 'DISCOUNT_COUPONS',
       type: 'AUTO_UPDATE',
-      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 15 }, code_config: { pattern: 'SDK-#####', charset: 'ABCDEFGHJK' } },
+      voucher: {
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 15 },
+        code_config: { pattern: 'SDK-#####', charset: 'ABCDEFGHJK' },
+      },
     });
     expect(campaign).toMatchObject({ name: 'SDK campaign', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 0, object: 'campaign' });
     expect(campaign.id).toMatch(/^camp_/);

@@ -4,7 +4,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hostileCases } from '../support/hostile/hostile-cases.js';
 import { seedProject } from '../support/hostile/project-fixture.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
-import { allRoutes, contractViolation, createOwnTable, defaultExtras, fillPath, handlerFor, invokeRaw, loadRoute, pathParamNames } from '../support/hostile/route-harness.js';
+import {
+  allRoutes,
+  contractViolation,
+  createOwnTable,
+  defaultExtras,
+  fillPath,
+  handlerFor,
+  invokeRaw,
+  loadRoute,
+  pathParamNames,
+} from '../support/hostile/route-harness.js';
 import { keyPairHeaders } from '../support/runtime.js';
 
 /** Cases per route: small in `npm test`, ≥ 1,000 in `npm run test:hostile`. */
@@ -54,7 +64,11 @@ describe('oversized bodies on every route of the route table', () => {
             headers: { ...(route.auth === 'none' ? {} : keyPairHeaders(fixture.pair)), 'content-type': contentType },
             body,
           });
-          expect({ route: route.operationId, status: reply.status, violation: contractViolation(reply) }).toEqual({ route: route.operationId, status: 413, violation: undefined });
+          expect({ route: route.operationId, status: reply.status, violation: contractViolation(reply) }).toEqual({
+            route: route.operationId,
+            status: 413,
+            violation: undefined,
+          });
         }
       }
       expect(await table.snapshot(fixture.pair.project_id)).toEqual(before);
@@ -101,7 +115,9 @@ describe('hostile input on every route of the route table', () => {
                 const added = after.filter((i) => !before.includes(i));
                 const removed = before.filter((i) => !after.includes(i));
                 if (added.length + removed.length > 0) {
-                  throw new Error(`failed write (${reply.status}) changed the project: +${added.join('\n+').slice(0, 800)} -${removed.join('\n-').slice(0, 800)} for ${c.summary}`);
+                  throw new Error(
+                    `failed write (${reply.status}) changed the project: +${added.join('\n+').slice(0, 800)} -${removed.join('\n-').slice(0, 800)} for ${c.summary}`,
+                  );
                 }
               }
               before = after;

@@ -16,7 +16,10 @@ describe('hostile-input findings stay fixed', () => {
   it('refuses with 400 a decimal DynamoDB cannot store (1e-248 % off, a 1e-200 coin ratio) instead of failing the write with a 500', async () => {
     const { api, headers } = await setup();
     const body = campaignBodies.DISCOUNT_COUPONS('Tiny percent');
-    const tiny = await api(createCampaignRoute, { json: { ...body, voucher: { ...body.voucher, discount: { type: 'PERCENT', percent_off: 9.8e-248 } } }, headers });
+    const tiny = await api(createCampaignRoute, {
+      json: { ...body, voucher: { ...body.voucher, discount: { type: 'PERCENT', percent_off: 9.8e-248 } } },
+      headers,
+    });
     expect(contractViolation(tiny)).toBeUndefined();
     expect(tiny.body).toMatchObject({ code: 400, key: 'invalid_payload' });
     const coin = await api(createRewardRoute, { json: { name: 'Tiny coin', type: 'COIN', parameters: { coin: { exchange_ratio: 1e-200 } } }, headers });
@@ -25,13 +28,22 @@ describe('hostile-input findings stay fixed', () => {
 
   it('refuses with 400 metadata with an empty property name or nested deeper than 16 levels, which DynamoDB cannot store', async () => {
     const { api, headers } = await setup();
-    const empty = await api(createRewardRoute, { json: { name: 'Empty key', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { '': 'x' } }, headers });
+    const empty = await api(createRewardRoute, {
+      json: { name: 'Empty key', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { '': 'x' } },
+      headers,
+    });
     expect(empty.body).toMatchObject({ code: 400, key: 'invalid_payload', details: expect.stringContaining('empty property name') });
-    const deepEmpty = await api(createRewardRoute, { json: { name: 'Deep empty key', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { a: [{ '': 1 }] } }, headers });
+    const deepEmpty = await api(createRewardRoute, {
+      json: { name: 'Deep empty key', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { a: [{ '': 1 }] } },
+      headers,
+    });
     expect(deepEmpty.status).toBe(400);
     const deep = await api(trackCustomEventRoute, { json: { event: 'x', customer: { source_id: 'deep' }, metadata: { a: nested(40) } }, headers });
     expect(deep.body).toMatchObject({ code: 400, key: 'invalid_payload', details: expect.stringContaining('nested') });
-    const fine = await api(createRewardRoute, { json: { name: 'Nested ok', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { a: nested(10) } }, headers });
+    const fine = await api(createRewardRoute, {
+      json: { name: 'Nested ok', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { a: nested(10) } },
+      headers,
+    });
     expect(fine.status).toBe(200);
   });
 
@@ -39,7 +51,12 @@ describe('hostile-input findings stay fixed', () => {
     const { runtime, pair } = await setup();
     const handler = handlerFor(trackCustomEventRoute, await loadRoute(trackCustomEventRoute), runtime, defaultExtras());
     const body = `{"metadata":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
-    const reply = await invokeRaw(handler, { method: 'POST', path: '/v1/events', headers: { ...keyPairHeaders(pair), 'content-type': 'application/json' }, body });
+    const reply = await invokeRaw(handler, {
+      method: 'POST',
+      path: '/v1/events',
+      headers: { ...keyPairHeaders(pair), 'content-type': 'application/json' },
+      body,
+    });
     expect(contractViolation(reply)).toBeUndefined();
     expect(reply.status).toBe(400);
   });

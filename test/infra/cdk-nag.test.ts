@@ -37,7 +37,15 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('finds nothing unacknowledged once download and export routes, a worker and custom domains exist', () => {
     const later: RouteDef[] = [
-      { ...routeNotFoundRoute, operationId: 'download-fixture', method: 'GET', path: '/v1/exports/{id}', handler: 'functions/oauth/introspect-oauth-token.ts', cluster: 'download', needs: { bucket: 'read', sendsTo: [], env: [] } },
+      {
+        ...routeNotFoundRoute,
+        operationId: 'download-fixture',
+        method: 'GET',
+        path: '/v1/exports/{id}',
+        handler: 'functions/oauth/introspect-oauth-token.ts',
+        cluster: 'download',
+        needs: { bucket: 'read', sendsTo: [], env: [] },
+      },
       {
         ...routeNotFoundRoute,
         operationId: 'export-fixture',

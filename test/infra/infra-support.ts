@@ -49,8 +49,7 @@ export interface PolicyStatementJson {
   Resource: unknown;
 }
 
-const resourcesOf = (template: Template, type: string): Record<string, Resource> =>
-  template.findResources(type) as Record<string, Resource>;
+const resourcesOf = (template: Template, type: string): Record<string, Resource> => template.findResources(type) as Record<string, Resource>;
 
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id. */
 function logicalIdOf(value: unknown): string | undefined {
@@ -113,9 +112,7 @@ export function roleStatementsOfFunction(template: Template, functionLogicalId: 
   const roleId = logicalIdOf(fn?.Properties?.Role);
   if (!roleId) throw new Error(`function ${functionLogicalId} has no role in this template`);
   const role = resourcesOf(template, 'AWS::IAM::Role')[roleId];
-  const inline = ((role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatementJson[] } }[]).flatMap(
-    (p) => p.PolicyDocument.Statement,
-  );
+  const inline = ((role?.Properties?.Policies ?? []) as { PolicyDocument: { Statement: PolicyStatementJson[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
   const attached = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((p) => ((p.Properties?.Roles ?? []) as unknown[]).some((r) => logicalIdOf(r) === roleId))
     .flatMap((p) => (p.Properties as { PolicyDocument: { Statement: PolicyStatementJson[] } }).PolicyDocument.Statement);
@@ -128,7 +125,16 @@ const actionsOf = (s: PolicyStatementJson): string[] => (Array.isArray(s.Action)
 
 /** IAM action patterns (`dynamodb:Put*`, `*`) matched the way IAM does: case-insensitive globs. */
 export function allowedActions(statements: readonly PolicyStatementJson[], wanted: readonly string[]): string[] {
-  const patterns = statements.flatMap(actionsOf).map((a) => new RegExp(`^${a.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i'));
+  const patterns = statements.flatMap(actionsOf).map(
+    (a) =>
+      new RegExp(
+        `^${a
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        'i',
+      ),
+  );
   return wanted.filter((action) => patterns.some((p) => p.test(action)));
 }
 

@@ -52,12 +52,17 @@ describe('deploy pipeline', () => {
       Environment: Match.objectLike({
         EnvironmentVariables: Match.arrayWith([{ Name: 'CDK_DISABLE_CLI_TELEMETRY', Type: 'PLAINTEXT', Value: 'true' }]),
       }),
-      Source: { BuildSpec: Match.serializedJson(Match.objectLike({
-        phases: Match.objectLike({
-          install: { 'runtime-versions': { nodejs: '20', java: Match.stringLikeRegexp('corretto') } },
-          build: { commands: ['npm ci', 'npm test', 'npx cdk synth'] },
-        }),
-      })), Type: 'CODEPIPELINE' },
+      Source: {
+        BuildSpec: Match.serializedJson(
+          Match.objectLike({
+            phases: Match.objectLike({
+              install: { 'runtime-versions': { nodejs: '20', java: Match.stringLikeRegexp('corretto') } },
+              build: { commands: ['npm ci', 'npm test', 'npx cdk synth'] },
+            }),
+          }),
+        ),
+        Type: 'CODEPIPELINE',
+      },
     });
   });
 

@@ -71,20 +71,16 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: id },
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }
   });
 
-  it('expires export files after the configured days and logs the export bucket\'s access', () => {
+  it("expires export files after the configured days and logs the export bucket's access", () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: {
-        Rules: Match.arrayWith([
-          Match.objectLike({ Id: 'expire-export-files', ExpirationInDays: infraConfig.exportFileExpiryDays, Status: 'Enabled' }),
-        ]),
+        Rules: Match.arrayWith([Match.objectLike({ Id: 'expire-export-files', ExpirationInDays: infraConfig.exportFileExpiryDays, Status: 'Enabled' })]),
       },
       LoggingConfiguration: { DestinationBucketName: { Ref: Match.stringLikeRegexp('AccessLogBucket') }, LogFilePrefix: 'export-bucket/' },
     });
@@ -114,7 +110,7 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
     }
   });
 
-  it('sets each queue\'s visibility timeout to at least 6x the worker timeout', () => {
+  it("sets each queue's visibility timeout to at least 6x the worker timeout", () => {
     const queues = Object.values(template.findResources('AWS::SQS::Queue')).filter((q) => q.Properties.RedrivePolicy);
     expect(queues).toHaveLength(resources.queues.length);
     for (const queue of queues) {
@@ -136,7 +132,7 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
 });
 
 describe('stateful stack with a slow worker', () => {
-  it('raises the queue\'s visibility timeout to 6x that worker\'s timeout', () => {
+  it("raises the queue's visibility timeout to 6x that worker's timeout", () => {
     const slow: WorkerDef = {
       name: 'slow-export',
       queue: resources.queues[0].name,

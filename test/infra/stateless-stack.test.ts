@@ -108,16 +108,23 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   it('feeds the jobs worker from the jobs queue, with table writes, no sends, and export-file writes only when it states them', () => {
     for (const worker of workers) {
       const statements = roleStatementsOfFunction(template, functionOfHandler(template, worker.handler));
-      expect(allowedActions(statements, ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage', 's3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']), worker.handler).toEqual([
+      expect(
+        allowedActions(statements, ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage', 's3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']),
+        worker.handler,
+      ).toEqual([
         'sqs:ReceiveMessage',
         'sqs:DeleteMessage',
-        ...(worker.needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : worker.needs.bucket === 'read' ? ['s3:GetObject'] : []),
+        ...(worker.needs.bucket === 'write'
+          ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']
+          : worker.needs.bucket === 'read'
+            ? ['s3:GetObject']
+            : []),
       ]);
       expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
     }
   });
 
-  it('throttles both APIs\' default stage and writes JSON access logs without headers', () => {
+  it("throttles both APIs' default stage and writes JSON access logs without headers", () => {
     for (const apiId of [api, downloadApi]) {
       template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
         ApiId: { Ref: apiId },
@@ -134,7 +141,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
   });
 
-  it('outputs the API URL, the download URL and the operator CLI\'s arguments', () => {
+  it("outputs the API URL, the download URL and the operator CLI's arguments", () => {
     template.hasOutput('ApiUrl', { Value: Match.anyValue() });
     template.hasOutput('DownloadUrl', { Value: Match.anyValue() });
     const admin = JSON.stringify(template.findOutputs('AdminCommand'));
@@ -244,7 +251,7 @@ describe('rows that arrive later', () => {
     ]);
   });
 
-  it('refuses a worker whose timeout the queue\'s visibility timeout cannot cover', () => {
+  it("refuses a worker whose timeout the queue's visibility timeout cannot cover", () => {
     const { app, built: plain } = buildTestApp({ pipeline: false, nag: false, clusters: ['api'], workers: [] });
     const stateful = plain.regions.get('api')?.stateful;
     if (!stateful) throw new Error('no api stack');

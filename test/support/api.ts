@@ -9,7 +9,6 @@ import { keyPairHeaders } from './runtime.js';
 
 export { callRoute } from './api-client.js';
 
-
 /** A jobs queue that keeps what it is given (nothing runs it): for tests that deliver jobs by hand. */
 export class RecordingJobQueue implements JobQueue {
   readonly sent: JobMessage[] = [];
@@ -22,7 +21,10 @@ export class RecordingJobQueue implements JobQueue {
     const jobs = this.sent.splice(0);
     if (jobs.length === 0) return;
     const Records = jobs.map((job, i) =>
-      toSqsRecord({ MessageId: `job-${i}`, ReceiptHandle: `r-${i}`, Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } }, 'arn:aws:sqs:local:000000000000:jobs'),
+      toSqsRecord(
+        { MessageId: `job-${i}`, ReceiptHandle: `r-${i}`, Body: JSON.stringify(job), Attributes: { ApproximateReceiveCount: '1' } },
+        'arn:aws:sqs:local:000000000000:jobs',
+      ),
     );
     const result = await makeVoucherWorker({ runtime })({ Records }, lambdaContext('jobs-worker'));
     if (result.batchItemFailures.length > 0) throw new Error(`worker failed ${result.batchItemFailures.length} job(s)`);
@@ -90,7 +92,10 @@ export const campaignBodies = {
 } as const;
 
 /** Creates a discount campaign (optionally with a voucher template code_config) and returns its id. */
-export async function newCampaign(api: CampaignApi, body: Record<string, unknown> = campaignBodies.DISCOUNT_COUPONS('Campaign')): Promise<Record<string, unknown>> {
+export async function newCampaign(
+  api: CampaignApi,
+  body: Record<string, unknown> = campaignBodies.DISCOUNT_COUPONS('Campaign'),
+): Promise<Record<string, unknown>> {
   const reply = await api.createCampaign(body);
   if (reply.status !== 200) throw new Error(`campaign not created: ${JSON.stringify(reply.json)}`);
   return reply.json;

@@ -24,9 +24,7 @@ export function schemaBody(name: string, properties: Record<string, string> = {}
   return {
     name,
     schema: {
-      properties: Object.fromEntries(
-        Object.entries(properties).map(([prop, t]) => [prop, { type: t.replace(/\?$/, ''), optional: t.endsWith('?') }]),
-      ),
+      properties: Object.fromEntries(Object.entries(properties).map(([prop, t]) => [prop, { type: t.replace(/\?$/, ''), optional: t.endsWith('?') }])),
     },
   };
 }

@@ -60,18 +60,15 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
   const upstream = new URL(target);
 
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, loseReply = false): void => {
-    const out = httpRequest(
-      { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (reply) => {
-        if (loseReply) {
-          reply.resume();
-          reply.on('end', () => req.socket.destroy());
-          return;
-        }
-        res.writeHead(reply.statusCode ?? 500, reply.headers);
-        reply.pipe(res);
-      },
-    );
+    const out = httpRequest({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (reply) => {
+      if (loseReply) {
+        reply.resume();
+        reply.on('end', () => req.socket.destroy());
+        return;
+      }
+      res.writeHead(reply.statusCode ?? 500, reply.headers);
+      reply.pipe(res);
+    });
     out.on('error', () => res.destroy());
     out.end(body);
   };
@@ -97,10 +94,20 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
           return dynamoError(res, 400, 'RequestLimitExceeded', 'Throughput exceeds the current throughput limit for your account.');
         case 'transaction-throttled': {
           const items = (JSON.parse(body.toString('utf8')) as { TransactItems?: unknown[] }).TransactItems ?? [];
-          const reasons = items.map((_, i) => (i === 0 ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes.' } : { Code: 'None' }));
-          return dynamoError(res, 400, 'TransactionCanceledException', `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`, {
-            CancellationReasons: reasons,
-          });
+          const reasons = items.map((_, i) =>
+            i === 0
+              ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes.' }
+              : { Code: 'None' },
+          );
+          return dynamoError(
+            res,
+            400,
+            'TransactionCanceledException',
+            `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+            {
+              CancellationReasons: reasons,
+            },
+          );
         }
         case 'server-error':
           return dynamoError(res, 500, 'InternalServerError', 'Internal server error');

@@ -12,7 +12,8 @@ export function loyaltyApi(runtime: Runtime, pair: IssuedKeyPair) {
       api.call('update-loyalty-card-balance-1', { params: { campaignId: campaign, memberId: member }, json, headers }),
     listPointsExpiration: (campaign: string, member: string, query = '', headers = auth) =>
       api.call('list-points-expiration', { params: { campaignId: campaign, memberId: member }, query, headers }),
-    createEarningRules: (campaign: string, json: unknown, headers = auth) => api.call('create-earning-rule', { params: { campaignId: campaign }, json, headers }),
+    createEarningRules: (campaign: string, json: unknown, headers = auth) =>
+      api.call('create-earning-rule', { params: { campaignId: campaign }, json, headers }),
   };
 }
 

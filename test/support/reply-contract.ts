@@ -155,7 +155,9 @@ export function assertReplyMatchesSomeRoute(method: string, path: string, reply:
   const candidates = candidateRoutes(method, path);
   const problems = candidates.map((route) => contractProblems(route, reply));
   if (problems.some((p) => p.length === 0)) return;
-  throw new Error(`Reply to ${method} ${path} does not match docs/openapi.json:\n  ${problems.flat().join('\n  ')}\nBody: ${(reply.body ?? '').slice(0, 2000)}`);
+  throw new Error(
+    `Reply to ${method} ${path} does not match docs/openapi.json:\n  ${problems.flat().join('\n  ')}\nBody: ${(reply.body ?? '').slice(0, 2000)}`,
+  );
 }
 
 /**
@@ -168,7 +170,11 @@ export function contractCheckingWrapper(violations: string[]): (route: RouteDef,
     if (route !== routeNotFoundRoute && !routes.includes(route)) return handler;
     return async (event, context) => {
       const result = await handler(event, context);
-      const problems = contractProblems(route, { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body });
+      const problems = contractProblems(route, {
+        status: result.statusCode ?? 200,
+        headers: (result.headers ?? {}) as Record<string, string>,
+        body: result.body,
+      });
       for (const problem of problems) violations.push(`${route.method} ${event.rawPath}: ${problem}`);
       return result;
     };

@@ -32,8 +32,7 @@ async function newProject(name = 'cli test'): Promise<Pair> {
 }
 
 let runtime: ReturnType<typeof testRuntime> | undefined;
-const auth = (pair: Pair, ip = '198.51.100.1') =>
-  authenticateKeyPair((runtime ??= testRuntime()), pair.app_id, pair.app_token, ip);
+const auth = (pair: Pair, ip = '198.51.100.1') => authenticateKeyPair((runtime ??= testRuntime()), pair.app_id, pair.app_token, ip);
 
 /** A failed command writes the target line and then exactly one `error:` line, never a stack. */
 function expectOneLineError(r: Awaited<ReturnType<typeof admin>>, message: RegExp): void {
@@ -77,9 +76,7 @@ describe('admin CLI: projects and keys', () => {
       ].sort(),
     );
     for (const key of keys) {
-      expect(Object.keys(key).sort()).toEqual(
-        ['app_id', 'created_at', 'ip_allow_list', 'name', 'permissions', 'project_id', 'status', 'updated_at'],
-      );
+      expect(Object.keys(key).sort()).toEqual(['app_id', 'created_at', 'ip_allow_list', 'name', 'permissions', 'project_id', 'status', 'updated_at']);
       expect(key).toMatchObject({ project_id: first.project_id, status: 'ACTIVE', permissions: null, ip_allow_list: null });
     }
     for (const secret of [first.app_token, second.app_token, hashSecret(first.app_token), hashSecret(second.app_token)]) {
@@ -126,7 +123,7 @@ describe('admin CLI: projects and keys', () => {
     await expect(auth(fresh)).resolves.toMatchObject({ appId: pair.app_id });
   });
 
-  it('sets a key\'s permissions and restores all scopes with --all', async () => {
+  it("sets a key's permissions and restores all scopes with --all", async () => {
     const pair = await newProject();
     const set = await admin('key', 'permissions', pair.app_id, '--scopes', ' vouchers  campaigns ');
     expect(set.code).toBe(0);

@@ -34,9 +34,7 @@ describe('admin CLI on local data with no runtime running', () => {
     const created = await admin(['project', 'create', '--name', 'offline'], { DATA_DIR: dataDir });
 
     expect(created.code).toBe(0);
-    expect(created.stderr).toEqual([
-      `target: local data in ${dataDir} (runtime not running; DynamoDB Local started for this command), table promo-engine`,
-    ]);
+    expect(created.stderr).toEqual([`target: local data in ${dataDir} (runtime not running; DynamoDB Local started for this command), table promo-engine`]);
     expect(processesMentioning(dbPath)).toEqual([]);
     // DynamoDB Local keeps items as text in its SQLite file: finding the ids there shows the data stays in DATA_DIR.
     const pair = created.json as { project_id: string; app_id: string };

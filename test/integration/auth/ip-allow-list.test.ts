@@ -42,7 +42,7 @@ describe('key permissions and IP allow-lists', () => {
     expect((await call(handler, { ...probe, headers: { authorization: `Bearer ${accessToken}` }, sourceIp: '2001:db8::1' })).status).toBe(200);
   });
 
-  it('limits key-pair requests to the key\'s permissions, and a token to what its key may still do', async () => {
+  it("limits key-pair requests to the key's permissions, and a token to what its key may still do", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);

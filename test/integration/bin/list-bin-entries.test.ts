@@ -18,8 +18,7 @@ async function binOf(n: number) {
   return { runtime, api };
 }
 
-const names = (reply: { json: Record<string, unknown> }): string[] =>
-  (reply.json.data as { resource_name: string }[]).map((e) => e.resource_name);
+const names = (reply: { json: Record<string, unknown> }): string[] => (reply.json.data as { resource_name: string }[]).map((e) => e.resource_name);
 
 describe('GET /v1/trash-bin', () => {
   it('lists binned vouchers newest first by default, as a list of bin entries', async () => {

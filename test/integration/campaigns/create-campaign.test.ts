@@ -325,8 +325,8 @@ describe('POST /v1/campaigns', () => {
     const { runtime, pair, api } = await setup();
     const tokens = makeTokenHandler({ runtime });
     const token = async (scope: string) =>
-      (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } }))
-        .json.access_token as string;
+      (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } })).json
+        .access_token as string;
     const allowed = await api.createCampaign(campaignBodies.DISCOUNT_COUPONS('Token'), { authorization: `Bearer ${await token('campaigns')}` });
     expect(allowed.status).toBe(200);
     const denied = await api.createCampaign(campaignBodies.DISCOUNT_COUPONS('Token 2'), { authorization: `Bearer ${await token('vouchers')}` });

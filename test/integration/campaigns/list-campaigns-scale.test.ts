@@ -37,7 +37,10 @@ describe('GET /v1/campaigns with 5,000 campaigns', () => {
   it('serves unfiltered page 50 from the counter, one key range of the sequence index and one batch read', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);
-    await seed(runtime, Array.from({ length: COUNT }, (_, i) => seededCampaign(pair.project_id, i, 'Scale', 5)));
+    await seed(
+      runtime,
+      Array.from({ length: COUNT }, (_, i) => seededCampaign(pair.project_id, i, 'Scale', 5)),
+    );
 
     const sent: { name: string; input: Record<string, unknown> }[] = [];
     const send = runtime.ddb.send.bind(runtime.ddb);

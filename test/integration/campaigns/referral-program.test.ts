@@ -17,7 +17,11 @@ const withProgram = (name: string, referral_program: unknown) => ({ ...campaignB
 describe('POST /v1/campaigns: a referral program converting on a custom event', () => {
   it('names the custom event by id or by name, and replies with both', async () => {
     const { campaigns, schemaId } = await setup();
-    for (const [name, customEvent] of [['By id', { id: schemaId }], ['By name', { name: 'user_subscribed' }], ['By both', { id: schemaId, name: 'user_subscribed' }]] as const) {
+    for (const [name, customEvent] of [
+      ['By id', { id: schemaId }],
+      ['By name', { name: 'user_subscribed' }],
+      ['By both', { id: schemaId, name: 'user_subscribed' }],
+    ] as const) {
       const reply = await campaigns.createCampaign(withProgram(name, { conversion_event_type: 'custom_event', custom_event: customEvent }));
       expect(reply.status).toBe(200);
       expect(reply.json.referral_program).toEqual({ conversion_event_type: 'custom_event', custom_event: { id: schemaId, name: 'user_subscribed' } });

@@ -19,14 +19,24 @@ describe('POST /v1/custom-event-schemas', () => {
     const { api } = await setup();
     const reply = await api.createSchema({
       name: 'review_left',
-      schema: { properties: { stars: { type: 'number', optional: false }, text: { type: 'string', optional: true }, old: { type: 'date', optional: true, deleted: true } } },
+      schema: {
+        properties: {
+          stars: { type: 'number', optional: false },
+          text: { type: 'string', optional: true },
+          old: { type: 'date', optional: true, deleted: true },
+        },
+      },
     });
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({
       id: expect.stringMatching(/^ms_[0-9A-Za-z]{24}$/),
       name: 'review_left',
       schema: {
-        properties: { stars: { type: 'number', optional: false }, text: { type: 'string', optional: true }, old: { type: 'date', optional: true, deleted: true } },
+        properties: {
+          stars: { type: 'number', optional: false },
+          text: { type: 'string', optional: true },
+          old: { type: 'date', optional: true, deleted: true },
+        },
       },
       created_at: new Date(at).toISOString(),
       object: 'custom-event-schema',

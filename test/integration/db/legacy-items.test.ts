@@ -101,7 +101,16 @@ describe('items written before the entity layer', () => {
   });
 
   it('voucher with its id pointer, and the voucher a customer holds', async () => {
-    const voucher = { id: 'v_legacy', code: 'Legacy-Code', projectId: p, campaignId: 'camp_legacy01', type: 'DISCOUNT_VOUCHER', holderId: 'cust_holder', metadata: { a: 1 }, createdAt: at };
+    const voucher = {
+      id: 'v_legacy',
+      code: 'Legacy-Code',
+      projectId: p,
+      campaignId: 'camp_legacy01',
+      type: 'DISCOUNT_VOUCHER',
+      holderId: 'cust_holder',
+      metadata: { a: 1 },
+      createdAt: at,
+    };
     await put({
       PK: `P#${p}#VOUCHER#${voucher.code}`,
       SK: 'VOUCHER',
@@ -132,7 +141,20 @@ describe('items written before the entity layer', () => {
   });
 
   it('customer with its source id, which a new customer cannot claim again', async () => {
-    const customer = { id: 'cust_legacy', projectId: p, sourceId: 'src-legacy', name: 'Ann', email: null, description: null, phone: null, birthdate: null, address: null, metadata: {}, createdAt: at, updatedAt: null };
+    const customer = {
+      id: 'cust_legacy',
+      projectId: p,
+      sourceId: 'src-legacy',
+      name: 'Ann',
+      email: null,
+      description: null,
+      phone: null,
+      birthdate: null,
+      address: null,
+      metadata: {},
+      createdAt: at,
+      updatedAt: null,
+    };
     await put({ PK: `P#${p}#CUSTOMER_SRC#${customer.sourceId}`, SK: 'CUSTOMER_SRC', entity: 'customer_source_id', v: 1, customerId: customer.id });
     await put({ PK: `P#${p}#CUSTOMER#${customer.id}`, SK: 'CUSTOMER', entity: 'customer', v: 1, ...customer });
 
@@ -143,9 +165,37 @@ describe('items written before the entity layer', () => {
   });
 
   it('export and async action from before their later fields existed', async () => {
-    const exported = { id: 'exp_legacy', projectId: p, exportedObject: 'points_expiration', channel: 'API', status: 'SCHEDULED', parameters: {}, campaignId: 'camp_x', fields: ['id'], ascending: true, filters: { junction: 'and', conditions: {} }, downloadSecret: 's', objectKey: 'k', createdAt: at, updatedAt: at };
+    const exported = {
+      id: 'exp_legacy',
+      projectId: p,
+      exportedObject: 'points_expiration',
+      channel: 'API',
+      status: 'SCHEDULED',
+      parameters: {},
+      campaignId: 'camp_x',
+      fields: ['id'],
+      ascending: true,
+      filters: { junction: 'and', conditions: {} },
+      downloadSecret: 's',
+      objectKey: 'k',
+      createdAt: at,
+      updatedAt: at,
+    };
     await put({ PK: `P#${p}#EXPORT#${exported.id}`, SK: 'EXPORT', entity: 'export', v: 1, ...exported });
-    const action = { id: 'aa_legacy', projectId: p, type: 'CAMPAIGN.VOUCHERS_GENERATE', status: 'ENQUEUED', requestId: 'r', campaignId: 'camp_x', requested: 5, doneCount: 0, campaignCreation: false, overrides: { category: null }, createdAt: at, updatedAt: at };
+    const action = {
+      id: 'aa_legacy',
+      projectId: p,
+      type: 'CAMPAIGN.VOUCHERS_GENERATE',
+      status: 'ENQUEUED',
+      requestId: 'r',
+      campaignId: 'camp_x',
+      requested: 5,
+      doneCount: 0,
+      campaignCreation: false,
+      overrides: { category: null },
+      createdAt: at,
+      updatedAt: at,
+    };
     await put({ PK: `P#${p}#ASYNC_ACTION#${action.id}`, SK: 'ASYNC_ACTION', entity: 'async_action', v: 1, ...action });
 
     const completed = { ...exported, orderBy: 'expires_at', rowCount: null, failure: null, finishedAt: null };
@@ -197,15 +247,57 @@ describe('items written before the entity layer', () => {
 
   it('event schema with its id pointer, custom event, earning rule, card transaction and referral conversion', async () => {
     const schema = { id: 'ms_legacy', projectId: p, name: 'legacy_event', properties: {}, createdAt: at, updatedAt: null };
-    await put({ PK: `P#${p}#EVENT_SCHEMA#${schema.name}`, SK: 'EVENT_SCHEMA', GSI1PK: `P#${p}#EVENT_SCHEMAS`, GSI1SK: `${at}#${schema.id}`, entity: 'custom_event_schema', v: 1, ...schema });
+    await put({
+      PK: `P#${p}#EVENT_SCHEMA#${schema.name}`,
+      SK: 'EVENT_SCHEMA',
+      GSI1PK: `P#${p}#EVENT_SCHEMAS`,
+      GSI1SK: `${at}#${schema.id}`,
+      entity: 'custom_event_schema',
+      v: 1,
+      ...schema,
+    });
     await put({ PK: `P#${p}#EVENT_SCHEMA_ID#${schema.id}`, SK: 'EVENT_SCHEMA_ID', entity: 'custom_event_schema_id', v: 1, name: schema.name });
-    const event = { id: 'evcus_legacy', projectId: p, type: schema.name, customerId: 'cust_legacy', metadata: {}, referral: null, loyalty: null, idempotencyKey: null, createdAt: at };
+    const event = {
+      id: 'evcus_legacy',
+      projectId: p,
+      type: schema.name,
+      customerId: 'cust_legacy',
+      metadata: {},
+      referral: null,
+      loyalty: null,
+      idempotencyKey: null,
+      createdAt: at,
+    };
     await put({ PK: `P#${p}#CUSTOMER#cust_legacy#EVENTS`, SK: `EVENT#${at}#${event.id}`, entity: 'custom_event', v: 1, ...event });
     const rule = { id: 'ern_legacy', projectId: p, campaignId: 'camp_loyal', event: schema.name, active: true, createdAt: at };
     await put({ PK: `P#${p}#EARNING_RULES#${schema.name}`, SK: `camp_loyal#${rule.id}`, entity: 'earning_rule', v: 1, ...rule });
-    const transaction = { id: 'vtx_legacy', projectId: p, campaignId: 'camp_loyal', voucherId: 'v_card', type: 'POINTS_ADDITION', source: 'API', sourceId: null, reason: null, points: 5, total: 5, balance: 5, createdAt: at };
+    const transaction = {
+      id: 'vtx_legacy',
+      projectId: p,
+      campaignId: 'camp_loyal',
+      voucherId: 'v_card',
+      type: 'POINTS_ADDITION',
+      source: 'API',
+      sourceId: null,
+      reason: null,
+      points: 5,
+      total: 5,
+      balance: 5,
+      createdAt: at,
+    };
     await put({ PK: `P#${p}#CARD#v_card#TRANSACTIONS`, SK: `${at}#${transaction.id}`, entity: 'card_transaction', v: 1, ...transaction });
-    const conversion = { id: 'rc_legacy', projectId: p, campaignId: 'camp_ref', code: 'REF-1', voucherId: 'v_ref', referrerId: 'cust_a', refereeId: 'cust_b', eventId: event.id, eventType: schema.name, createdAt: at };
+    const conversion = {
+      id: 'rc_legacy',
+      projectId: p,
+      campaignId: 'camp_ref',
+      code: 'REF-1',
+      voucherId: 'v_ref',
+      referrerId: 'cust_a',
+      refereeId: 'cust_b',
+      eventId: event.id,
+      eventType: schema.name,
+      createdAt: at,
+    };
     await put({
       PK: `P#${p}#REFERRAL#camp_ref#REF-1`,
       SK: 'CONVERSION#cust_b',

@@ -54,7 +54,12 @@ async function setup() {
 /** Voucherify publishes a code to its holder; there is no publication endpoint yet, so the test sets the holder. */
 async function setHolder(runtime: Runtime, projectId: string, code: string, holderId: string): Promise<void> {
   await runtime.ddb.send(
-    new UpdateCommand({ TableName: runtime.tableName, Key: keys.voucher(projectId, code), UpdateExpression: 'SET holderId = :h', ExpressionAttributeValues: { ':h': holderId } }),
+    new UpdateCommand({
+      TableName: runtime.tableName,
+      Key: keys.voucher(projectId, code),
+      UpdateExpression: 'SET holderId = :h',
+      ExpressionAttributeValues: { ':h': holderId },
+    }),
   );
 }
 
@@ -68,7 +73,15 @@ describe('POST /v1/events with a referral code (referral conversion on a custom 
     const [event] = await eventsOf('ann');
     expect(event?.referral).toEqual({ code: 'REF-1', referrerId: 'rita' });
     expect(await conversions()).toEqual([
-      expect.objectContaining({ campaignId, code: 'REF-1', referrerId: ritaId, refereeId: annId, eventId: event?.id, eventType: 'user_subscribed', createdAt: new Date(at).toISOString() }),
+      expect.objectContaining({
+        campaignId,
+        code: 'REF-1',
+        referrerId: ritaId,
+        refereeId: annId,
+        eventId: event?.id,
+        eventType: 'user_subscribed',
+        createdAt: new Date(at).toISOString(),
+      }),
     ]);
     expect(await counter()).toBe(1);
   });
@@ -109,7 +122,10 @@ describe('POST /v1/events with a referral code (referral conversion on a custom 
   it('refuses the referrer converting their own code with 400 referrer_not_permitted_to_redeem, storing nothing', async () => {
     const { runtime, projectId, events, ritaId, subscribed, conversions, counter, eventsOf } = await setup();
     // The customer's fields would be updated by the event: refused, they are not.
-    for (const customer of [{ source_id: 'rita', name: 'Rita' }, { id: ritaId, name: 'Rita' }]) {
+    for (const customer of [
+      { source_id: 'rita', name: 'Rita' },
+      { id: ritaId, name: 'Rita' },
+    ]) {
       const reply = await events.trackEvent({ ...subscribed('x'), customer });
       expect(reply.status).toBe(400);
       expect(reply.json).toMatchObject({ key: 'referrer_not_permitted_to_redeem', resource_type: 'voucher', resource_id: 'REF-1' });
@@ -123,7 +139,7 @@ describe('POST /v1/events with a referral code (referral conversion on a custom 
     expect(await counter()).toBe(0);
   });
 
-  it('takes the code\'s holder as the referrer: no referrer_id needed, the holder cannot convert, another referrer_id is refused', async () => {
+  it("takes the code's holder as the referrer: no referrer_id needed, the holder cannot convert, another referrer_id is refused", async () => {
     const { runtime, projectId, events, ritaId, subscribed, conversions, eventsOf } = await setup();
     await setHolder(runtime, projectId, 'REF-1', ritaId);
     const self = await events.trackEvent(subscribed('rita', { code: 'REF-1' }));
@@ -163,7 +179,10 @@ describe('POST /v1/events with a referral code (referral conversion on a custom 
     const { campaigns, events, subscribed, counter, eventsOf } = await setup();
     await newCampaign(campaigns, campaignBodies.DISCOUNT_COUPONS('Coupons'));
     await campaigns.addVoucher('Coupons', { code: 'COUPON-1' });
-    await newCampaign(campaigns, { ...referralProgram('Plain', 'user_subscribed'), voucher: { ...campaignBodies.REFERRAL_PROGRAM('x').voucher, is_referral_code: false } });
+    await newCampaign(campaigns, {
+      ...referralProgram('Plain', 'user_subscribed'),
+      voucher: { ...campaignBodies.REFERRAL_PROGRAM('x').voucher, is_referral_code: false },
+    });
     await campaigns.addVoucher('Plain', { code: 'PLAIN-1' });
     for (const code of ['COUPON-1', 'PLAIN-1']) {
       const reply = await events.trackEvent(subscribed('hal', { code, referrer_id: 'rita' }));
@@ -192,7 +211,16 @@ describe('POST /v1/events with a referral code (referral conversion on a custom 
   it('keys a conversion by campaign, code and referred customer: a second write of the same triple fails its condition', async () => {
     const { runtime, projectId, campaignId, ritaId, conversions } = await setup();
     const conversion = (id: string, refereeId: string): ReferralConversion => ({
-      id, projectId, campaignId, code: 'REF-1', voucherId: 'v_1', referrerId: ritaId, refereeId, eventId: `evcus_${id}`, eventType: 'user_subscribed', createdAt: new Date(at).toISOString(),
+      id,
+      projectId,
+      campaignId,
+      code: 'REF-1',
+      voucherId: 'v_1',
+      referrerId: ritaId,
+      refereeId,
+      eventId: `evcus_${id}`,
+      eventType: 'user_subscribed',
+      createdAt: new Date(at).toISOString(),
     });
     expect(await transact(runtime, [putConversionItem(runtime, conversion('a', 'cust_a'))])).toEqual({ ok: true });
     expect(await transact(runtime, [putConversionItem(runtime, conversion('b', 'cust_a'))])).toEqual({ ok: false, failed: [0] });

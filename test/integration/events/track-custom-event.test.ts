@@ -15,9 +15,7 @@ async function setup() {
   const runtime = testRuntime({ clock });
   const pair = await newProject(runtime);
   const api = eventApi(runtime, pair);
-  const schema = await api.createSchema(
-    schemaBody('cart_abandoned', { amount: 'number', note: 'string?', flag: 'boolean?', day: 'date?', when: 'datetime?' }),
-  );
+  const schema = await api.createSchema(schemaBody('cart_abandoned', { amount: 'number', note: 'string?', flag: 'boolean?', day: 'date?', when: 'datetime?' }));
   expect(schema.status).toBe(200);
   return { runtime, pair, clock, api, projectId: pair.project_id };
 }
@@ -67,7 +65,7 @@ describe('POST /v1/events', () => {
     eventReplySchema.parse(reply.json);
   });
 
-  it('stores the event, with loyalty as sent, in its customer\'s activity (referral: see referral-conversion.test.ts)', async () => {
+  it("stores the event, with loyalty as sent, in its customer's activity (referral: see referral-conversion.test.ts)", async () => {
     const { runtime, pair, api, projectId } = await setup();
     // A loyalty code must name a card (unknown cards are 404); this program has no earning rules.
     const campaigns = campaignApi(runtime, pair);

@@ -57,7 +57,7 @@ async function createQueue(name: string, visibility: number): Promise<{ url: str
 function bucketsFor(projectId: string, campaignId: string): PointsBucket[] {
   const out: PointsBucket[] = [];
   for (let i = 0; i < BUCKETS; i += 1) {
-    const day = 1 + (i * 7919) % 1500;
+    const day = 1 + ((i * 7919) % 1500);
     const expiresAt = i % 50 === 0 ? null : new Date(Date.UTC(2024, 0, day)).toISOString().slice(0, 10);
     out.push({
       id: `lopb_${String(i).padStart(6, '0')}`,
@@ -154,7 +154,6 @@ async function downloadCsv(api: ReturnType<typeof exportApi>, url: string): Prom
   return file.text();
 }
 
-
 async function objectKeys(projectId: string): Promise<string[]> {
   const res = await s3.send(new ListObjectsV2Command({ Bucket: engines().bucketName, Prefix: `exports/${projectId}/` }));
   return (res.Contents ?? []).map((c) => c.Key ?? '');
@@ -169,10 +168,30 @@ beforeAll(async () => {
   files = createS3ExportFiles({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }, { partBytes: 64 * 1024 });
   const q = await createQueue(`exports-${randomUUID().slice(0, 8)}`, 60);
   queueUrl = q.url;
-  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl, handler: makeWorker({ runtime, files }), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
+  pollers.push(
+    startSqsPoller({
+      sqsClient: sqs,
+      queueUrl,
+      handler: makeWorker({ runtime, files }),
+      batchSize: 1,
+      idleDelayMs: 50,
+      logger: silentLogger,
+      timeoutSeconds: 60,
+    }),
+  );
   const poison = await createQueue(`exports-poison-${randomUUID().slice(0, 8)}`, 1);
   dlqUrl = poison.dlq;
-  pollers.push(startSqsPoller({ sqsClient: sqs, queueUrl: poison.url, handler: makeWorker({ runtime, files }), batchSize: 1, idleDelayMs: 50, logger: silentLogger, timeoutSeconds: 60 }));
+  pollers.push(
+    startSqsPoller({
+      sqsClient: sqs,
+      queueUrl: poison.url,
+      handler: makeWorker({ runtime, files }),
+      batchSize: 1,
+      idleDelayMs: 50,
+      logger: silentLogger,
+      timeoutSeconds: 60,
+    }),
+  );
   queueUrls.push(poison.url);
 
   const pair = await newProject(runtime);
@@ -249,9 +268,24 @@ describe('points-expiration export', () => {
     const today = TODAY;
     const status = (b: PointsBucket) => (b.status === 'EXPIRED' || (b.expiresAt !== null && b.expiresAt < today) ? 'EXPIRED' : 'ACTIVE');
     const cell = (b: PointsBucket, f: string): string | number =>
-      f === 'points' ? b.points : f === 'voucher_id' ? b.voucherId : f === 'status' ? status(b) : f === 'expires_at' ? (b.expiresAt ?? '') : f === 'campaign_id' ? b.campaignId : b.id;
+      f === 'points'
+        ? b.points
+        : f === 'voucher_id'
+          ? b.voucherId
+          : f === 'status'
+            ? status(b)
+            : f === 'expires_at'
+              ? (b.expiresAt ?? '')
+              : f === 'campaign_id'
+                ? b.campaignId
+                : b.id;
     const byId = (x: PointsBucket, y: PointsBucket) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
-    const cases: Array<{ parameters: Record<string, unknown>; fields: string[]; keep: (b: PointsBucket) => boolean; sort: (x: PointsBucket, y: PointsBucket) => number }> = [
+    const cases: Array<{
+      parameters: Record<string, unknown>;
+      fields: string[];
+      keep: (b: PointsBucket) => boolean;
+      sort: (x: PointsBucket, y: PointsBucket) => number;
+    }> = [
       {
         parameters: { fields: ['points', 'id', 'voucher_id'], order: 'points' },
         fields: ['points', 'id', 'voucher_id'],
@@ -303,12 +337,24 @@ describe('points-expiration export', () => {
     const api = exportApi(seeded.pair, sqsJobs());
     const parameters = {
       fields: ['id', 'status'],
-      filters: { junction: 'or', voucher_id: { conditions: { $is: 'v_card001' } }, status: { conditions: { $in: ['EXPIRED'] }, }, id: { conditions: { $not_in: ['lopb_000001'] } } },
+      filters: {
+        junction: 'or',
+        voucher_id: { conditions: { $is: 'v_card001' } },
+        status: { conditions: { $in: ['EXPIRED'] } },
+        id: { conditions: { $not_in: ['lopb_000001'] } },
+      },
     };
     const reply = await api.create(seeded.campaignId, { parameters });
     const done = await waitFinal(api, reply.json.id as string);
     const csv = await downloadCsv(api, (done.result as { url: string }).url);
-    expect(csv).toBe(expectedCsv(seeded.buckets, ['id', 'status'], false, (b) => b.voucherId === 'v_card001' || b.id !== 'lopb_000001' || (b.status === 'EXPIRED' || (b.expiresAt !== null && b.expiresAt < TODAY))));
+    expect(csv).toBe(
+      expectedCsv(
+        seeded.buckets,
+        ['id', 'status'],
+        false,
+        (b) => b.voucherId === 'v_card001' || b.id !== 'lopb_000001' || b.status === 'EXPIRED' || (b.expiresAt !== null && b.expiresAt < TODAY),
+      ),
+    );
   }, 30_000);
 
   it('handles the same job twice (at once, then again after DONE): one file, DONE, and the second delivery changes nothing', async () => {
@@ -352,7 +398,12 @@ describe('points-expiration export', () => {
   });
 
   it('moves a poison message to the dead-letter queue after three receives', async () => {
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrls.at(-1) ?? '', MessageBody: JSON.stringify({ type: 'export-points-expiration', projectId: 'p', exportId: 'bad id' }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrls.at(-1) ?? '',
+        MessageBody: JSON.stringify({ type: 'export-points-expiration', projectId: 'p', exportId: 'bad id' }),
+      }),
+    );
     for (let i = 0; i < 100; i += 1) {
       const attrs = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['ApproximateNumberOfMessages'] }));
       if (Number(attrs.Attributes?.ApproximateNumberOfMessages) > 0) return;
@@ -394,7 +445,8 @@ describe('points-expiration export', () => {
   it('refuses a wrong, tampered, foreign, missing or expired token with 401', async () => {
     const clock = new ManualClock();
     const api = exportApi(seeded.pair, sqsJobs(), { downloadRuntime: testRuntime({ clock }) });
-    const id = (await api.create(seeded.campaignId, { parameters: { fields: ['id'], filters: { voucher_id: { conditions: { $in: ['v_card020'] } } } } })).json.id as string;
+    const id = (await api.create(seeded.campaignId, { parameters: { fields: ['id'], filters: { voucher_id: { conditions: { $in: ['v_card020'] } } } } })).json
+      .id as string;
     const url = new URL(((await waitFinal(api, id)).result as { url: string }).url);
     const token = url.searchParams.get('token') ?? '';
     expect((await api.download(id, `token=${enc(token)}`)).status).toBe(302);
@@ -457,7 +509,7 @@ describe('points-expiration export', () => {
     expect(jobs.sent).toEqual([]);
   });
 
-  it('answers 404 for an unknown export or another project\'s', async () => {
+  it("answers 404 for an unknown export or another project's", async () => {
     const jobs = new RecordingJobQueue();
     const api = exportApi(seeded.pair, jobs);
     const id = (await api.create(seeded.campaignId, {})).json.id as string;

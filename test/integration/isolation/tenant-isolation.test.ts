@@ -95,7 +95,8 @@ function leaksOf(text: string, req: RawRequest, ownWords: Set<string>): string[]
   } catch {
     // Not JSON: look at the raw text.
   }
-  for (const s of [...sentStrings(req), ...ownWords].sort((x, y) => y.length - x.length)) rest = rest.split(JSON.stringify(s).slice(1, -1)).join('').split(s).join('');
+  for (const s of [...sentStrings(req), ...ownWords].sort((x, y) => y.length - x.length))
+    rest = rest.split(JSON.stringify(s).slice(1, -1)).join('').split(s).join('');
   return [...b.ids, ...b.names].filter((v) => rest.includes(v));
 }
 
@@ -143,7 +144,9 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
   const queries = [
     '',
     ...(querySchema ? sample(querySchema, 4) : []).map((q) =>
-      new URLSearchParams(Object.entries((q ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString(),
+      new URLSearchParams(
+        Object.entries((q ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      ).toString(),
     ),
   ];
   if (route.auth === 'none' && names.includes('exportId')) queries.push(a.exportDownloadQuery);
@@ -160,7 +163,9 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
         let contentType = 'application/json';
         if (route.body === 'form') {
           contentType = 'application/x-www-form-urlencoded';
-          text = new URLSearchParams(Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+          text = new URLSearchParams(
+            Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          ).toString();
         } else if (body !== undefined) text = JSON.stringify(body);
         const req: RawRequest = {
           method: route.method,
@@ -179,10 +184,12 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
         const token = (reply.body as { access_token?: unknown } | undefined)?.access_token;
         if (typeof token === 'string') secrets.add(token);
         for (const secret of b.secrets) if (replyText.includes(secret)) leaks.push(`secret of B in ${route.operationId} reply`);
-        for (const leak of leaksOf(replyText, req, ownWords)) leaks.push(`${leak} in ${route.operationId} ${reply.status} reply to ${req.path}: ${replyText.slice(0, 300)}`);
+        for (const leak of leaksOf(replyText, req, ownWords))
+          leaks.push(`${leak} in ${route.operationId} ${reply.status} reply to ${req.path}: ${replyText.slice(0, 300)}`);
         // A duplicate of something A never made itself can only be B's: names are per project.
         if (reply.status === 409 && !sentStrings(req).some((w) => ownWords.has(w))) leaks.push(`409 in ${route.operationId}: ${replyText.slice(0, 300)}`);
-        if (names.length > 0 && route.path !== '$default' && reply.status < 400) leaks.push(`${route.operationId} answered ${reply.status} to A for ${JSON.stringify(params)}`);
+        if (names.length > 0 && route.path !== '$default' && reply.status < 400)
+          leaks.push(`${route.operationId} answered ${reply.status} to A for ${JSON.stringify(params)}`);
         if (reply.status < 300) for (const w of sentStrings(req)) ownWords.add(w);
       }
     }
@@ -190,23 +197,27 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
   return { statuses, leaks };
 }
 
-describe('tenant isolation: project A\'s key pair and OAuth token against project B\'s resources, route by route', () => {
+describe("tenant isolation: project A's key pair and OAuth token against project B's resources, route by route", () => {
   for (const route of allRoutes) {
-    it(`${route.method} ${route.path} (${route.operationId}) never shows or changes project B's data to project A`, async () => {
-      const before = await table.snapshot(b.pair.project_id);
-      const { statuses, leaks } = await probeRoute(route);
-      const counts: Record<string, number> = {};
-      for (const st of statuses) counts[st] = (counts[st] ?? 0) + 1;
-      tally.push({ route: route.operationId, requests: statuses.length, statuses: counts });
-      expect(leaks).toEqual([]);
-      expect(statuses.every((s) => s < 500)).toBe(true);
-      if (pathParamNames(route.path).length > 0 && route.path !== '$default') {
-        // Every answer is a refusal, and some reached the lookup (not only validation) and found nothing.
-        expect(statuses.filter((s) => ![400, 401, 403, 404].includes(s))).toEqual([]);
-        expect(statuses.filter((s) => s === 404 || s === 401).length).toBeGreaterThan(0);
-      }
-      expect(await table.snapshot(b.pair.project_id)).toEqual(before);
-    }, 60_000 + BODIES * 4_000);
+    it(
+      `${route.method} ${route.path} (${route.operationId}) never shows or changes project B's data to project A`,
+      async () => {
+        const before = await table.snapshot(b.pair.project_id);
+        const { statuses, leaks } = await probeRoute(route);
+        const counts: Record<string, number> = {};
+        for (const st of statuses) counts[st] = (counts[st] ?? 0) + 1;
+        tally.push({ route: route.operationId, requests: statuses.length, statuses: counts });
+        expect(leaks).toEqual([]);
+        expect(statuses.every((s) => s < 500)).toBe(true);
+        if (pathParamNames(route.path).length > 0 && route.path !== '$default') {
+          // Every answer is a refusal, and some reached the lookup (not only validation) and found nothing.
+          expect(statuses.filter((s) => ![400, 401, 403, 404].includes(s))).toEqual([]);
+          expect(statuses.filter((s) => s === 404 || s === 401).length).toBeGreaterThan(0);
+        }
+        expect(await table.snapshot(b.pair.project_id)).toEqual(before);
+      },
+      60_000 + BODIES * 4_000,
+    );
   }
 
   it('keeps app tokens and access tokens out of the table, the logs and every error body', async () => {

@@ -73,7 +73,10 @@ describe('npm start (infra/local/main.ts)', () => {
     symlinkSync(process.execPath, join(bin, 'node'));
     const started = run(['--in-memory'], { ...process.env, PATH: bin });
     const { code } = await started.exited;
-    const lines = started.output().stderr.split('\n').filter((l) => l.trim() !== '');
+    const lines = started
+      .output()
+      .stderr.split('\n')
+      .filter((l) => l.trim() !== '');
     expect(code).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/Java/);

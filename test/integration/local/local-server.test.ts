@@ -330,15 +330,15 @@ describe('local runtime workers', () => {
     while (!received().some((ev) => ev.Records.some((r) => r.body === body)) && Date.now() < deadline) await sleep(100);
     await withWorker.stop();
     sqs.destroy();
-    const record = received().flatMap((ev) => ev.Records).find((r) => r.body === body);
+    const record = received()
+      .flatMap((ev) => ev.Records)
+      .find((r) => r.body === body);
     expect(record).toMatchObject({ eventSource: 'aws:sqs', eventSourceARN: expect.stringMatching(/:promo-engine-jobs$/) });
   });
 
   it('refuses to start a worker on a queue the engines did not create, and leaves nothing running', async () => {
     const dir = tempDir();
-    await expect(start({ dataDir: dir, workers: [{ ...echoWorker, queue: 'missing-queue' as WorkerDef['queue'] }] })).rejects.toThrow(
-      /did not create/,
-    );
+    await expect(start({ dataDir: dir, workers: [{ ...echoWorker, queue: 'missing-queue' as WorkerDef['queue'] }] })).rejects.toThrow(/did not create/);
     expect(existsSync(join(dir, 'runtime.json'))).toBe(false);
     const after = await start({ dataDir: dir });
     expect(after.apiUrl).toMatch(/^http/);

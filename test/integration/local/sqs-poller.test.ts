@@ -1,11 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
@@ -78,8 +73,7 @@ function poll(queue: TestQueue, handler: (event: SQSEvent) => Promise<SQSBatchRe
   return poller;
 }
 
-const deliveriesOf = (records: SQSRecord[], body: string): string[] =>
-  records.filter((r) => r.body === body).map((r) => r.attributes.ApproximateReceiveCount);
+const deliveriesOf = (records: SQSRecord[], body: string): string[] => records.filter((r) => r.body === body).map((r) => r.attributes.ApproximateReceiveCount);
 
 describe('SQS poller (Lambda event source emulation)', () => {
   it('deletes successes, redelivers a reported failure until it succeeds, and dead-letters a poison message after maxReceiveCount', async () => {
@@ -89,9 +83,7 @@ describe('SQS poller (Lambda event source emulation)', () => {
       queue,
       async (event) => {
         batches.push(event.Records);
-        const failures = event.Records.filter(
-          (r) => r.body === 'poison' || (r.body === 'flaky' && r.attributes.ApproximateReceiveCount === '1'),
-        );
+        const failures = event.Records.filter((r) => r.body === 'poison' || (r.body === 'flaky' && r.attributes.ApproximateReceiveCount === '1'));
         return { batchItemFailures: failures.map((r) => ({ itemIdentifier: r.messageId })) };
       },
       3,
@@ -121,7 +113,11 @@ describe('SQS poller (Lambda event source emulation)', () => {
       messageId: expect.any(String),
       receiptHandle: expect.stringMatching(/.+/),
       body: 'ok-a',
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: expect.stringMatching(/^\d+$/), ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d+$/) },
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: expect.stringMatching(/^\d+$/),
+        ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d+$/),
+      },
       messageAttributes: { kind: { stringValue: 'kind-ok-a', dataType: 'String', stringListValues: [], binaryListValues: [] } },
       md5OfBody: createHash('md5').update('ok-a').digest('hex'),
       eventSource: 'aws:sqs',

@@ -40,13 +40,15 @@ function withFailingRateCounter(ddb: DynamoDBDocumentClient): DynamoDBDocumentCl
     get: (target, property, receiver) =>
       property === 'send'
         ? (command: unknown) =>
-            command instanceof UpdateCommand && String(command.input.Key?.PK).includes('#RATE#') ? Promise.reject(new Error('counter unavailable')) : send(command)
+            command instanceof UpdateCommand && String(command.input.Key?.PK).includes('#RATE#')
+              ? Promise.reject(new Error('counter unavailable'))
+              : send(command)
         : Reflect.get(target, property, receiver),
   });
 }
 
 describe('request ids in replies and logs', () => {
-  it('answers with API Gateway\'s request id, and every line the request logs, a service\'s too, carries both ids', async () => {
+  it("answers with API Gateway's request id, and every line the request logs, a service's too, carries both ids", async () => {
     const { runtime, lines } = loggedRuntime();
     const pair = await newProject(runtime);
     const before = lines().length;
@@ -63,7 +65,7 @@ describe('request ids in replies and logs', () => {
     for (const line of logged) expect(line).toMatchObject({ request_id: APIGW_ID, apigw_request_id: APIGW_ID, lambda_request_id: LAMBDA_ID });
   });
 
-  it('stamps both ids on the lines of a failed request: the handler\'s own, the unhandled error and the request line', async () => {
+  it("stamps both ids on the lines of a failed request: the handler's own, the unhandled error and the request line", async () => {
     const { runtime, lines } = loggedRuntime();
     const pair = await newProject(runtime);
     const before = lines().length;
@@ -82,7 +84,7 @@ describe('request ids in replies and logs', () => {
     for (const line of logged) expect(line).toMatchObject({ request_id: APIGW_ID, apigw_request_id: APIGW_ID, lambda_request_id: LAMBDA_ID });
   });
 
-  it('makes up a request id when the event has none (no API Gateway in front), and logs it beside Lambda\'s', async () => {
+  it("makes up a request id when the event has none (no API Gateway in front), and logs it beside Lambda's", async () => {
     const { runtime, lines } = loggedRuntime();
     const pair = await newProject(runtime);
     const before = lines().length;
@@ -101,7 +103,7 @@ describe('request ids in replies and logs', () => {
     }
   });
 
-  it('stamps the Lambda request id and the SQS message id on a worker\'s lines', async () => {
+  it("stamps the Lambda request id and the SQS message id on a worker's lines", async () => {
     const { runtime, lines } = loggedRuntime();
     const record = sqsRecord(JSON.stringify({ type: 'no-such-job' }));
 

@@ -18,7 +18,10 @@ async function setup(startPoints = 0) {
   const body = {
     name: 'Club',
     campaign_type: 'LOYALTY_PROGRAM',
-    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: startPoints, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH' } } },
+    voucher: {
+      type: 'LOYALTY_CARD',
+      loyalty_card: { points: startPoints, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH' } },
+    },
   };
   const campaign = await newCampaign(campaigns, body);
   const card = (await campaigns.addVoucher('Club', { code: 'CARD-1' })).json;

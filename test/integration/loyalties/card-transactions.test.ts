@@ -13,7 +13,11 @@ async function setup() {
   const pair = await newProject(runtime);
   const campaigns = campaignApi(runtime, pair);
   const loyalty = loyaltyApi(runtime, pair);
-  const campaign = await newCampaign(campaigns, { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+  const campaign = await newCampaign(campaigns, {
+    name: 'Club',
+    campaign_type: 'LOYALTY_PROGRAM',
+    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+  });
   const card = (await campaigns.addVoucher('Club', { code: 'CARD-1' })).json;
   const transactions = () => listCardTransactions(runtime, pair.project_id, card.id as string);
   return { clock, loyalty, campaign, card, transactions };
@@ -27,8 +31,27 @@ describe('POST /v1/loyalties/{campaignId}/members/{memberId}/balance: the card t
     expect((await loyalty.updateBalance('Club', 'CARD-1', { points: -20, reason: 'Correction' })).status).toBe(200);
     const createdAt = new Date(at).toISOString();
     expect(await transactions()).toEqual([
-      expect.objectContaining({ campaignId: campaign.id, voucherId: card.id, type: 'POINTS_ADDITION', source: 'API', reason: 'Welcome bonus', sourceId: 'crm-17', points: 50, total: 50, balance: 50, createdAt }),
-      expect.objectContaining({ type: 'POINTS_REMOVAL', reason: 'Correction', sourceId: null, points: -20, total: 50, balance: 30, createdAt: new Date(at + 60_000).toISOString() }),
+      expect.objectContaining({
+        campaignId: campaign.id,
+        voucherId: card.id,
+        type: 'POINTS_ADDITION',
+        source: 'API',
+        reason: 'Welcome bonus',
+        sourceId: 'crm-17',
+        points: 50,
+        total: 50,
+        balance: 50,
+        createdAt,
+      }),
+      expect.objectContaining({
+        type: 'POINTS_REMOVAL',
+        reason: 'Correction',
+        sourceId: null,
+        points: -20,
+        total: 50,
+        balance: 30,
+        createdAt: new Date(at + 60_000).toISOString(),
+      }),
     ]);
     expect((await transactions()).every((t) => t.id.startsWith('vtx_'))).toBe(true);
   });

@@ -20,7 +20,10 @@ async function setup() {
   await newCampaign(campaigns, {
     name: 'Club',
     campaign_type: 'LOYALTY_PROGRAM',
-    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0, expiration_rules: { period_type: 'MONTH', period_value: 1, rounding_type: 'END_OF_QUARTER' } } },
+    voucher: {
+      type: 'LOYALTY_CARD',
+      loyalty_card: { points: 0, expiration_rules: { period_type: 'MONTH', period_value: 1, rounding_type: 'END_OF_QUARTER' } },
+    },
   });
   await campaigns.addVoucher('Club', { code: 'CARD-1' });
   const balance = async () => ((await campaigns.getVoucher('CARD-1')).json.loyalty_card as { balance: number }).balance;
@@ -34,7 +37,10 @@ async function setup() {
 }
 
 const fixedRule = (points: number) => ({ event: 'order_paid', loyalty: { type: 'FIXED', points }, source: { banner: 'Paid order' } });
-const proportionalRule = { event: 'order_paid', loyalty: { type: 'PROPORTIONAL', calculation_type: 'CUSTOM_EVENT_METADATA', custom_event: { metadata: { every: 10, points: 2, property: 'amount' } } } };
+const proportionalRule = {
+  event: 'order_paid',
+  loyalty: { type: 'PROPORTIONAL', calculation_type: 'CUSTOM_EVENT_METADATA', custom_event: { metadata: { every: 10, points: 2, property: 'amount' } } },
+};
 
 describe('POST /v1/loyalties/{campaignId}/earning-rules', () => {
   it('creates custom event rules and replies with Voucherify earning rule objects', async () => {
@@ -45,7 +51,13 @@ describe('POST /v1/loyalties/{campaignId}/earning-rules', () => {
     expect(rules).toHaveLength(2);
     const first = earningRuleReplySchema.parse(rules[0]);
     const schemaId = (await events.getSchema('order_paid')).json.id;
-    expect(first).toMatchObject({ event: 'order_paid', loyalty: { type: 'FIXED', points: 5 }, custom_event: { schema_id: schemaId }, source: { banner: 'Paid order', object_type: 'campaign' }, active: true });
+    expect(first).toMatchObject({
+      event: 'order_paid',
+      loyalty: { type: 'FIXED', points: 5 },
+      custom_event: { schema_id: schemaId },
+      source: { banner: 'Paid order', object_type: 'campaign' },
+      active: true,
+    });
     expect(earningRuleReplySchema.parse(rules[1]).loyalty).toEqual(proportionalRule.loyalty);
   });
 
@@ -74,7 +86,10 @@ describe('POST /v1/events with loyalty.code', () => {
   it('adds nothing for an event without loyalty, for an inactive rule or for another event', async () => {
     const { loyalty, events, balance, paid } = await setup();
     await events.createSchema(schemaBody('signed_up'));
-    await loyalty.createEarningRules('Club', [{ ...fixedRule(5), active: false }, { ...fixedRule(3), event: 'signed_up' }]);
+    await loyalty.createEarningRules('Club', [
+      { ...fixedRule(5), active: false },
+      { ...fixedRule(3), event: 'signed_up' },
+    ]);
     await events.trackEvent(paid(10));
     await events.trackEvent({ event: 'order_paid', customer: { source_id: 'ann' } });
     expect(await balance()).toBe(0);

@@ -47,7 +47,7 @@ describe('POST /v1/oauth/introspect', () => {
     });
   });
 
-  it('answers only active false for an unknown, an expired or another project\'s token', async () => {
+  it("answers only active false for an unknown, an expired or another project's token", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
@@ -126,7 +126,7 @@ describe('bearer tokens on endpoints', () => {
     expect((await call(makeProbeHandler({ runtime }), { ...probe, headers: bearer(vouchers) })).status).toBe(200);
   });
 
-  it('stops a blocked key\'s tokens within 60 s and lets the key make no new ones', async () => {
+  it("stops a blocked key's tokens within 60 s and lets the key make no new ones", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
@@ -147,7 +147,7 @@ describe('bearer tokens on endpoints', () => {
     expect((await call(handler, { ...probe, headers: bearer(accessToken) })).status).toBe(200);
   });
 
-  it('stops a deleted key\'s tokens within 60 s', async () => {
+  it("stops a deleted key's tokens within 60 s", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);
@@ -163,7 +163,7 @@ describe('bearer tokens on endpoints', () => {
     expect(introspected.body).toEqual({ active: false });
   });
 
-  it('keeps a regenerated key\'s tokens working while the old key token stops at once', async () => {
+  it("keeps a regenerated key's tokens working while the old key token stops at once", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const runtime = testRuntime({ clock });
     const pair = await newProject(runtime);

@@ -22,7 +22,11 @@ describe('reply headers', () => {
   it('sends Content-Type and Cache-Control: no-store with a token, and the same request id in header and body of errors', async () => {
     const pair = await newProject(runtime);
     const handler = makeTokenHandler({ runtime });
-    const token = await callRoute(handler, generateOauthTokenRoute, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials' } });
+    const token = await callRoute(handler, generateOauthTokenRoute, {
+      path: '/v1/oauth/token',
+      headers: keyPairHeaders(pair),
+      form: { grant_type: 'client_credentials' },
+    });
     expect(token.status).toBe(200);
     expect(token.headers['Content-Type']).toBe(JSON_TYPE);
     expect(token.headers['Cache-Control']).toBe('no-store');

@@ -146,7 +146,10 @@ describe('POST /v1/events converting a referral: the referee reward (referral_pr
   });
 
   it('publishes at most one card to a referee converting five codes at once, and rewards every conversion on it', async () => {
-    const { runtime, projectId, parent, events, loyalty, subscribed, customerId, heldVoucher, vouchersCount, conversions } = await setup({ type: 'LOYALTY_CARD', amount: 150 }, 5);
+    const { runtime, projectId, parent, events, loyalty, subscribed, customerId, heldVoucher, vouchersCount, conversions } = await setup(
+      { type: 'LOYALTY_CARD', amount: 150 },
+      5,
+    );
     await events.trackEvent({ event: 'user_subscribed', customer: { source_id: 'eve' } });
     const codes = ['REF-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5'];
     const replies = await Promise.all(codes.map((code) => events.trackEvent(subscribed('eve', code))));
@@ -182,11 +185,16 @@ describe('POST /v1/events converting a referral: the referee reward (referral_pr
     expect((await campaigns.addVoucher('Club', { code: 'A' })).status).toBe(200);
     const friends = await newCampaign(campaigns, {
       ...campaignBodies.REFERRAL_PROGRAM('Friends'),
-      referral_program: { conversion_event_type: 'custom_event', custom_event: { name: 'user_subscribed' }, referee_reward: { related_object_parent: { id: tiny.id }, type: 'LOYALTY_CARD', amount: 10 } },
+      referral_program: {
+        conversion_event_type: 'custom_event',
+        custom_event: { name: 'user_subscribed' },
+        referee_reward: { related_object_parent: { id: tiny.id }, type: 'LOYALTY_CARD', amount: 10 },
+      },
     });
     await campaigns.addVoucher('Friends', { code: 'REF-1' });
     await events.trackEvent({ event: 'user_subscribed', customer: { source_id: 'rita' } });
-    const convert = (sourceId: string) => events.trackEvent({ event: 'user_subscribed', customer: { source_id: sourceId }, referral: { code: 'REF-1', referrer_id: 'rita' } });
+    const convert = (sourceId: string) =>
+      events.trackEvent({ event: 'user_subscribed', customer: { source_id: sourceId }, referral: { code: 'REF-1', referrer_id: 'rita' } });
     expect((await convert('gus')).status).toBe(200);
     expect((await campaigns.getVoucher('B')).json).toMatchObject({ loyalty_card: { points: 10 } });
     const full = await convert('hal');

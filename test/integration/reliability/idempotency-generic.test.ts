@@ -110,7 +110,11 @@ const cases: RouteCase[] = [
     operationId: 'create-campaign-template',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'))),
     send: (c, key) =>
-      callRoute(makeCreateTemplate({ runtime: c.runtime }), createCampaignTemplateRoute, { path: '/v1/templates/campaigns', json: { name: 'Tpl', campaign_id: 'Source' }, headers: c.keyed(key) }),
+      callRoute(makeCreateTemplate({ runtime: c.runtime }), createCampaignTemplateRoute, {
+        path: '/v1/templates/campaigns',
+        json: { name: 'Tpl', campaign_id: 'Source' },
+        headers: c.keyed(key),
+      }),
     effects: (c) => c.countItems('TEMPLATE#', 'CAMPAIGN_TEMPLATE'),
   },
   {
@@ -141,7 +145,11 @@ const cases: RouteCase[] = [
     operationId: 'create-points-expiration-export',
     prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
     send: (c, key) =>
-      callRoute(makeCreateExport({ runtime: c.runtime, jobs: c.jobs }), createPointsExpirationExportRoute, { path: '/v1/loyalties/Club/points-expiration/export', json: {}, headers: c.keyed(key) }),
+      callRoute(makeCreateExport({ runtime: c.runtime, jobs: c.jobs }), createPointsExpirationExportRoute, {
+        path: '/v1/loyalties/Club/points-expiration/export',
+        json: {},
+        headers: c.keyed(key),
+      }),
     effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
   },
 ];
@@ -152,11 +160,12 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     const generic = writePosts.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts.
-    expect(writePosts.filter((r) => idempotencyModeOf(r) === 'transactional').map((r) => r.operationId).sort()).toEqual([
-      'create-earning-rule',
-      'track-custom-event',
-      'update-loyalty-card-balance-1',
-    ]);
+    expect(
+      writePosts
+        .filter((r) => idempotencyModeOf(r) === 'transactional')
+        .map((r) => r.operationId)
+        .sort(),
+    ).toEqual(['create-earning-rule', 'track-custom-event', 'update-loyalty-card-balance-1']);
     expect(writePosts.filter((r) => idempotencyModeOf(r) === 'none').map((r) => r.operationId)).toEqual(['generate-oauth-token']);
   });
 
@@ -224,8 +233,14 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
 
   it('treats bodies that differ only in key order as the same request', async () => {
     const ctx = await setup();
-    const first = await ctx.rewards.createReward({ name: 'Coin', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 2 } } }, ctx.keyed('k-order'));
-    const again = await ctx.rewards.createReward({ parameters: { coin: { points_ratio: 2, exchange_ratio: 1 } }, type: 'COIN', name: 'Coin' }, ctx.keyed('k-order'));
+    const first = await ctx.rewards.createReward(
+      { name: 'Coin', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 2 } } },
+      ctx.keyed('k-order'),
+    );
+    const again = await ctx.rewards.createReward(
+      { parameters: { coin: { points_ratio: 2, exchange_ratio: 1 } }, type: 'COIN', name: 'Coin' },
+      ctx.keyed('k-order'),
+    );
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(await ctx.countItems('REWARD#', 'REWARD')).toBe(1);
@@ -286,20 +301,37 @@ describe('runOnce (the lease behind the generic path)', () => {
       finish = resolve;
     });
     let runs = 0;
-    const first = runOnce(runtime, scope, () => clock.now(), async () => {
-      runs += 1;
-      await gate;
-      return ok({ id: 'one' });
-    });
+    const first = runOnce(
+      runtime,
+      scope,
+      () => clock.now(),
+      async () => {
+        runs += 1;
+        await gate;
+        return ok({ id: 'one' });
+      },
+    );
     await new Promise((r) => setTimeout(r, 200));
-    await expect(runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'two' }))).rejects.toMatchObject({
+    await expect(
+      runOnce(
+        runtime,
+        scope,
+        () => clock.now(),
+        async () => ok({ id: 'two' }),
+      ),
+    ).rejects.toMatchObject({
       status: 409,
       key: 'idempotency_key_in_use',
       headers: { 'Retry-After': '1' },
     });
     finish();
     expect(await first).toEqual(ok({ id: 'one' }));
-    const replay = await runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'three' }));
+    const replay = await runOnce(
+      runtime,
+      scope,
+      () => clock.now(),
+      async () => ok({ id: 'three' }),
+    );
     expect(replay).toEqual({ statusCode: 200, body: { id: 'one' }, headers: { [REPLAYED_HEADER]: 'true' } });
     expect(runs).toBe(1);
   });
@@ -309,11 +341,30 @@ describe('runOnce (the lease behind the generic path)', () => {
     const runtime = testRuntime({ clock });
     const scope = scopeOf(`p_${Date.now()}_${Math.random()}`, 'lease-2');
     // A request that died mid-way (its process was killed): it never records nor releases.
-    void runOnce(runtime, scope, () => clock.now(), () => new Promise<never>(() => undefined));
+    void runOnce(
+      runtime,
+      scope,
+      () => clock.now(),
+      () => new Promise<never>(() => undefined),
+    );
     await new Promise((r) => setTimeout(r, 200));
-    await expect(runOnce(runtime, scope, () => clock.now(), async () => ok({}))).rejects.toMatchObject({ status: 409 });
+    await expect(
+      runOnce(
+        runtime,
+        scope,
+        () => clock.now(),
+        async () => ok({}),
+      ),
+    ).rejects.toMatchObject({ status: 409 });
     clock.advance(IDEMPOTENCY_LEASE_SECONDS * SECOND);
-    expect(await runOnce(runtime, scope, () => clock.now(), async () => ok({ id: 'retried' }))).toEqual(ok({ id: 'retried' }));
+    expect(
+      await runOnce(
+        runtime,
+        scope,
+        () => clock.now(),
+        async () => ok({ id: 'retried' }),
+      ),
+    ).toEqual(ok({ id: 'retried' }));
   });
 
   it('stores a large reply compressed and replays it byte for byte', async () => {
@@ -321,8 +372,18 @@ describe('runOnce (the lease behind the generic path)', () => {
     const runtime = testRuntime({ clock });
     const scope = scopeOf(`p_${Date.now()}_${Math.random()}`, 'big');
     const body = { rows: Array.from({ length: 5000 }, (_, i) => ({ i, text: `row ${i} ${'x'.repeat(40)}` })) };
-    await runOnce(runtime, scope, () => clock.now(), async () => ok(body));
-    const replay = await runOnce(runtime, scope, () => clock.now(), async () => ok({}));
+    await runOnce(
+      runtime,
+      scope,
+      () => clock.now(),
+      async () => ok(body),
+    );
+    const replay = await runOnce(
+      runtime,
+      scope,
+      () => clock.now(),
+      async () => ok({}),
+    );
     expect(replay.body).toEqual(body);
   });
 });

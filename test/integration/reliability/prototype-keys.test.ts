@@ -46,7 +46,11 @@ describe('keys that name Object.prototype members, stored and read back as plain
 
   it('refuses __proto__ as a metadata key with a 400 error object and stores nothing', async () => {
     const { campaigns } = await setup();
-    const reply = await campaigns.createCampaign(JSON.parse(`{"name":"Proto","campaign_type":"DISCOUNT_COUPONS","metadata":{"__proto__":{"admin":true}},"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":10}}}`));
+    const reply = await campaigns.createCampaign(
+      JSON.parse(
+        `{"name":"Proto","campaign_type":"DISCOUNT_COUPONS","metadata":{"__proto__":{"admin":true}},"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":10}}}`,
+      ),
+    );
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_payload' });
     expect((await campaigns.getCampaign('Proto')).status).toBe(404);

@@ -16,7 +16,6 @@ import { sqsRecord as record } from '../../support/sqs-record.js';
  * one idempotency key (events/idempotency).
  */
 
-
 async function setup() {
   const runtime = testRuntime({ clock: systemClock });
   const pair = await newProject(runtime);

@@ -48,10 +48,16 @@ describe('per-project rate limits', () => {
   it('does not carry out a write that is over the limit', async () => {
     const { runtime, pair, api } = await setup(1);
     expect((await api.createReward(rewardBodies.MATERIAL('first'))).status).toBe(200);
-    const refused = await api.createReward(rewardBodies.MATERIAL('second'), { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token, 'idempotency-key': 'over' });
+    const refused = await api.createReward(rewardBodies.MATERIAL('second'), {
+      'x-app-id': pair.app_id,
+      'x-app-token': pair.app_token,
+      'idempotency-key': 'over',
+    });
     expect(refused.status).toBe(429);
     // Not even its idempotency key was claimed: the request stopped before any write of its own.
-    const record = await runtime.ddb.send(new GetCommand({ TableName: runtime.tableName, Key: keys.idempotencyRecord(pair.project_id, 'over'), ConsistentRead: true }));
+    const record = await runtime.ddb.send(
+      new GetCommand({ TableName: runtime.tableName, Key: keys.idempotencyRecord(pair.project_id, 'over'), ConsistentRead: true }),
+    );
     expect(record.Item).toBeUndefined();
   });
 

@@ -8,7 +8,14 @@ import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worke
 import { resources } from '../../../lib/api/resources.js';
 import { toSqsRecord } from '../../../infra/local/sqs-poller.js';
 import { startLocal } from '../../../infra/local/start-local.js';
-import { addVouchersToCampaignRoute, createCampaignRoute, createPointsExpirationExportRoute, getAsyncActionRoute, getCampaignRoute, getExportRoute } from '../../../lib/api/routes.js';
+import {
+  addVouchersToCampaignRoute,
+  createCampaignRoute,
+  createPointsExpirationExportRoute,
+  getAsyncActionRoute,
+  getCampaignRoute,
+  getExportRoute,
+} from '../../../lib/api/routes.js';
 import { systemClock } from '../../../lib/clock.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
@@ -48,7 +55,6 @@ afterAll(async () => {
   sqs.destroy();
   s3.destroy();
 });
-
 
 /** A promise that never settles: the process holding it is gone. */
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);

@@ -101,7 +101,12 @@ describe('POST /v1/rewards/{rewardId}/assignments', () => {
 
   it('refuses a campaign that is not a loyalty program with 400 invalid_campaign', async () => {
     const { api, campaigns, rewardId } = await setup();
-    for (const body of [campaignBodies.DISCOUNT_COUPONS('Coupons'), campaignBodies.GIFT_VOUCHERS('Gifts'), campaignBodies.REFERRAL_PROGRAM('Refs'), campaignBodies.PROMOTION('Promo')]) {
+    for (const body of [
+      campaignBodies.DISCOUNT_COUPONS('Coupons'),
+      campaignBodies.GIFT_VOUCHERS('Gifts'),
+      campaignBodies.REFERRAL_PROGRAM('Refs'),
+      campaignBodies.PROMOTION('Promo'),
+    ]) {
       const campaign = await newCampaign(campaigns, body);
       const reply = await api.assign(rewardId, cost(campaign.id as string));
       expect(reply.status, body.campaign_type).toBe(400);
@@ -110,7 +115,7 @@ describe('POST /v1/rewards/{rewardId}/assignments', () => {
     }
   });
 
-  it('does not see another project\'s reward or campaign', async () => {
+  it("does not see another project's reward or campaign", async () => {
     const { runtime, api, loyaltyId, rewardId } = await setup();
     const otherPair = await newProject(runtime);
     const other = rewardApi(runtime, otherPair);

@@ -142,9 +142,17 @@ describe('POST /v1/rewards', () => {
     ['a zero exchange ratio', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 0 } } }, '.parameters.coin.exchange_ratio'],
     ['a fractional points ratio', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 1.5 } } }, '.parameters.coin.points_ratio'],
     ['a product without id', { name: 'x', type: 'MATERIAL', parameters: { product: {} } }, '.parameters.product.id'],
-    ['an image_url that is not a URL', { name: 'x', type: 'MATERIAL', parameters: { product: { id: 'p' } }, attributes: { image_url: 'nope' } }, '.attributes.image_url'],
+    [
+      'an image_url that is not a URL',
+      { name: 'x', type: 'MATERIAL', parameters: { product: { id: 'p' } }, attributes: { image_url: 'nope' } },
+      '.attributes.image_url',
+    ],
     ['an unknown type', { name: 'x', type: 'VOUCHER', parameters: { coin: { exchange_ratio: 1 } } }, '.type'],
-    ['a metadata number the table cannot store', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { n: 2 ** 60 } }, '.metadata.n'],
+    [
+      'a metadata number the table cannot store',
+      { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, metadata: { n: 2 ** 60 } },
+      '.metadata.n',
+    ],
   ])('refuses %s with 400 invalid_payload naming the property', async (_what, body, property) => {
     const { api } = await setup();
     const reply = await api.createReward(body);

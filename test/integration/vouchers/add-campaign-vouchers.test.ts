@@ -254,7 +254,7 @@ describe('POST /v1/campaigns/{campaignId}/vouchers', () => {
     expect(reply.json).toMatchObject({ key: 'invalid_campaign', details: 'You can not generate vouchers for PROMOTION type campaign.' });
   });
 
-  it('answers 404 for an unknown campaign and for another project\'s campaign', async () => {
+  it("answers 404 for an unknown campaign and for another project's campaign", async () => {
     const { runtime, api } = await setup();
     const missing = await api.addVoucher('No such campaign');
     expect(missing.status).toBe(404);

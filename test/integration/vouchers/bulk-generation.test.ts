@@ -62,7 +62,6 @@ async function waitForFinal(api: CampaignApi, id: string): Promise<Record<string
   throw new Error(`async action ${id} did not finish`);
 }
 
-
 const deliver = (records: SQSRecord[]) => makeWorker({ runtime })({ Records: records } satisfies SQSEvent, {} as never);
 
 describe('bulk voucher generation', () => {
@@ -195,7 +194,10 @@ describe('bulk voucher generation', () => {
     expect((await api.getAsyncAction(job.asyncActionId)).json.status).toBe('ENQUEUED');
     // The last delivery: the table is back for the bookkeeping, but the job itself still fails.
     let calls = 0;
-    const flaky = { ...runtime, ddb: { send: (c: never) => (calls++ === 0 ? Promise.reject(new Error('table unavailable')) : runtime.ddb.send(c)) } } as unknown as Runtime;
+    const flaky = {
+      ...runtime,
+      ddb: { send: (c: never) => (calls++ === 0 ? Promise.reject(new Error('table unavailable')) : runtime.ddb.send(c)) },
+    } as unknown as Runtime;
     const last = record(JSON.stringify(job), 3);
     expect(await makeWorker({ runtime: flaky })({ Records: [last] }, {} as never)).toEqual({ batchItemFailures: [{ itemIdentifier: last.messageId }] });
     const action = (await api.getAsyncAction(job.asyncActionId)).json;
@@ -207,7 +209,7 @@ describe('bulk voucher generation', () => {
 });
 
 describe('GET /v1/async-actions/{asyncActionId}', () => {
-  it('answers an unknown id, or another project\'s action, with 404 not_found naming the async_action', async () => {
+  it("answers an unknown id, or another project's action, with 404 not_found naming the async_action", async () => {
     const jobs = new RecordingJobQueue();
     const { api } = await setup(jobs);
     const campaign = await newCampaign(api);

@@ -71,7 +71,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     expect((await api.listBinEntries()).json.total).toBe(1);
   });
 
-  it('answers 204 then 404 with the spec\'s error object naming the code', async () => {
+  it("answers 204 then 404 with the spec's error object naming the code", async () => {
     const { api, campaignId } = await setup();
     await api.addVoucher(campaignId, { code: '10OFF' });
     expect((await api.deleteVoucher('10OFF')).status).toBe(204);
@@ -122,8 +122,8 @@ describe('DELETE /v1/vouchers/{code}', () => {
     const { runtime, pair, api, campaignId } = await setup();
     const tokens = makeTokenHandler({ runtime });
     const token = async (scope: string) =>
-      (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } }))
-        .json.access_token as string;
+      (await call(tokens, { path: '/v1/oauth/token', headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } })).json
+        .access_token as string;
     await api.addVoucher(campaignId, { code: 'T1' });
     await api.addVoucher(campaignId, { code: 'T2' });
     expect((await api.deleteVoucher('T1', '', { 'x-service-oauth': await token('vouchers') })).status).toBe(204);
@@ -143,7 +143,7 @@ describe('DELETE /v1/vouchers/{code}', () => {
     expect((await api.getVoucher('Q')).status).toBe(200);
   });
 
-  it('does not delete another project\'s voucher', async () => {
+  it("does not delete another project's voucher", async () => {
     const { runtime, api, campaignId } = await setup();
     await api.addVoucher(campaignId, { code: 'OURS' });
     const other = campaignApi(runtime, await newProject(runtime));

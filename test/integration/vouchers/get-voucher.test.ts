@@ -29,7 +29,7 @@ describe('GET /v1/vouchers/{code}', () => {
     expect((await api.getVoucher('a/b%20?#c')).status).toBe(404);
   });
 
-  it('answers 404 not_found naming the code, also for another project\'s voucher', async () => {
+  it("answers 404 not_found naming the code, also for another project's voucher", async () => {
     const { runtime, api } = await setup();
     const missing = await api.getVoucher('NOPE');
     expect(missing.status).toBe(404);

@@ -29,8 +29,7 @@ export interface JsonSchema {
   maxItems?: number;
 }
 
-export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as unknown as JsonSchema;
+export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as unknown as JsonSchema;
 
 /** Names every plain object inherits, and the one that sets a prototype: as map keys, query segments and extra fields. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
@@ -100,7 +99,28 @@ export const hostileValue = (): fc.Arbitrary<unknown> =>
     { weight: 3, arbitrary: hostileString() },
     {
       weight: 3,
-      arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, -0.5, 0.5, 1.5, 1e-200, 5e-324, 1e200, 2 ** 31, 2 ** 53 + 2, -(2 ** 53) - 2, 1e308, -1e308, [], {}, [null], { '': '' }),
+      arbitrary: fc.constantFrom<unknown>(
+        null,
+        true,
+        false,
+        0,
+        -1,
+        -0.5,
+        0.5,
+        1.5,
+        1e-200,
+        5e-324,
+        1e200,
+        2 ** 31,
+        2 ** 53 + 2,
+        -(2 ** 53) - 2,
+        1e308,
+        -1e308,
+        [],
+        {},
+        [null],
+        { '': '' },
+      ),
     },
     { weight: 1, arbitrary: fc.double() },
     { weight: 1, arbitrary: fc.integer() },
@@ -188,10 +208,9 @@ export function validish(schema: JsonSchema, ctx: Ctx): fc.Arbitrary<unknown> {
     case 'object': {
       const required = new Set(s.required ?? []);
       const props = Object.fromEntries(Object.entries(s.properties ?? {}).filter(([k]) => !ctx.minimal || required.has(k)));
-      const record = fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validish(v, deeper)])),
-        { requiredKeys: Object.keys(props).filter((k) => required.has(k)) },
-      );
+      const record = fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validish(v, deeper)])), {
+        requiredKeys: Object.keys(props).filter((k) => required.has(k)),
+      });
       if (typeof s.additionalProperties === 'object' && Object.keys(props).length === 0) {
         const free = s.propertyNames ? stringArb(resolve(s.propertyNames, ctx), { ...ctx, strings: undefined }) : fc.string({ maxLength: 12 });
         // Map keys (metadata, schema properties) that every plain object already has: they broke storage once.
@@ -296,7 +315,19 @@ export const transport = (): fc.Arbitrary<Transport> =>
       weight: 2,
       arbitrary: fc.record({
         kind: fc.constant('content-type' as const),
-        value: fc.constantFrom(null, '', 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/vnd.api+json', 'multipart/form-data; boundary=x', '*/*', 'application/json\u0000'),
+        value: fc.constantFrom(
+          null,
+          '',
+          'text/plain',
+          'application/xml',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-16',
+          'APPLICATION/JSON',
+          'application/vnd.api+json',
+          'multipart/form-data; boundary=x',
+          '*/*',
+          'application/json\u0000',
+        ),
       }),
     },
     { weight: 1, arbitrary: fc.constant({ kind: 'oversized' as const }) },
@@ -317,10 +348,33 @@ export const queryMutation = (): fc.Arbitrary<QueryMutation> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), pick: fc.nat() }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('unknown' as const), name: fc.constantFrom('x', 'filters[a][b][c][d][e][f][g][h]', 'a[]', '[', ']', '__proto__', 'limit[0]', 'filters[__proto__][polluted]', 'filters[constructor][prototype][polluted]'), value: hostileString() }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('unknown' as const),
+        name: fc.constantFrom(
+          'x',
+          'filters[a][b][c][d][e][f][g][h]',
+          'a[]',
+          '[',
+          ']',
+          '__proto__',
+          'limit[0]',
+          'filters[__proto__][polluted]',
+          'filters[constructor][prototype][polluted]',
+        ),
+        value: hostileString(),
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('number' as const), pick: fc.nat(), value: fc.constantFrom(...nastyNumbers) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('value' as const), pick: fc.nat(), value: hostileString() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('raw' as const), text: fc.constantFrom('%', '%ZZ', '&&&', '=', 'a=%E0%A4%A', '&=&=', 'a==b', '%00=%00', 'a=1&a=1&a=1') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('raw' as const),
+        text: fc.constantFrom('%', '%ZZ', '&&&', '=', 'a=%E0%A4%A', '&=&=', 'a==b', '%00=%00', 'a=1&a=1&a=1'),
+      }),
+    },
   );
 
 const encodePair = (name: string, value: string) => `${encodeURIComponent(name)}=${encodeURIComponent(value.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`;

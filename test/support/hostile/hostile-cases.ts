@@ -32,7 +32,12 @@ function bodyText(value: unknown): string {
   return value === undefined ? '' : (JSON.stringify(value) ?? '');
 }
 
-function applyTransport(kind: RouteDef['body'], text: string, t: Transport, contentType: string): { body: string | Buffer; contentType: string | null; oversized: boolean } {
+function applyTransport(
+  kind: RouteDef['body'],
+  text: string,
+  t: Transport,
+  contentType: string,
+): { body: string | Buffer; contentType: string | null; oversized: boolean } {
   switch (t.kind) {
     case 'malformed': {
       const cut = text.length === 0 ? 0 : t.cut % (text.length + 1);
@@ -87,7 +92,10 @@ export function hostileCases(
   const value = bodySchema
     ? fc.oneof(
         { weight: 1, arbitrary: validish(bodySchema, { root: bodySchema, depth: 0, strings, minimal: true }) },
-        { weight: 3, arbitrary: fc.tuple(validish(bodySchema, { root: bodySchema, depth: 0, strings }), bodyMutation()).map(([v, m]) => applyBodyMutation(v, m)) },
+        {
+          weight: 3,
+          arbitrary: fc.tuple(validish(bodySchema, { root: bodySchema, depth: 0, strings }), bodyMutation()).map(([v, m]) => applyBodyMutation(v, m)),
+        },
       )
     : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
   const extraHeaders = fc.option(
@@ -99,10 +107,14 @@ export function hostileCases(
     let text: string;
     if (route.body === 'form' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       text = Object.entries(v as Record<string, unknown>)
-        .map(([k, x]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(typeof x === 'string' ? x : JSON.stringify(x)).replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`)
+        .map(
+          ([k, x]) =>
+            `${encodeURIComponent(k)}=${encodeURIComponent(String(typeof x === 'string' ? x : JSON.stringify(x)).replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`,
+        )
         .join('&');
     } else text = bodyText(v);
-    const sent = route.body === 'none' && t.kind !== 'oversized' ? { body: text, contentType, oversized: false } : applyTransport(route.body, text, t, contentType);
+    const sent =
+      route.body === 'none' && t.kind !== 'oversized' ? { body: text, contentType, oversized: false } : applyTransport(route.body, text, t, contentType);
     const reqHeaders: Record<string, string> = { ...headers, ...(extra ?? {}) };
     if (sent.contentType !== null && sent.body !== '') reqHeaders['content-type'] = sent.contentType;
     const request: RawRequest = {
@@ -124,8 +136,13 @@ export function hostileCases(
 
 /** The `$default` route: any method on any path, known or not. */
 function fallbackCases(headers: Record<string, string>): fc.Arbitrary<HostileCase> {
-  const segment = fc.oneof(fc.constantFrom('v1', 'campaigns', 'vouchers', 'oauth', 'token', 'exports', '..', '.', '%2e%2e', '%00', '', '#'), hostileString().map((s) => s.slice(0, 2000)));
-  const path = fc.array(segment, { minLength: 0, maxLength: 6 }).map((segments) => `/${segments.map((s) => (/^%|^\.\.?$/.test(s) ? s : encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD')))).join('/')}`);
+  const segment = fc.oneof(
+    fc.constantFrom('v1', 'campaigns', 'vouchers', 'oauth', 'token', 'exports', '..', '.', '%2e%2e', '%00', '', '#'),
+    hostileString().map((s) => s.slice(0, 2000)),
+  );
+  const path = fc
+    .array(segment, { minLength: 0, maxLength: 6 })
+    .map((segments) => `/${segments.map((s) => (/^%|^\.\.?$/.test(s) ? s : encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\uFFFD')))).join('/')}`);
   return fc.tuple(fc.constantFrom(...METHODS), path, queryMutation(), fc.option(fc.jsonValue({ maxDepth: 2 }))).map(([method, p, q, body]) => ({
     request: {
       method,

@@ -32,7 +32,6 @@ const must = (reply: RawReply, what: string, status = 200): Record<string, unkno
   return (reply.body ?? {}) as Record<string, unknown>;
 };
 
-
 let sharedFiles: ExportFiles | undefined;
 /** The suite's export bucket on s3rver. */
 export const exportFiles = (): ExportFiles => {
@@ -98,7 +97,11 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const material = must(await api(r.createRewardRoute, { json: rewardBodies.MATERIAL(n('Comic')), headers }), 'material reward');
   const campaignReward = must(await api(r.createRewardRoute, { json: rewardBodies.CAMPAIGN(giftId, 500, n('Gift reward')), headers }), 'campaign reward');
   const assignment = must(
-    await api(r.createRewardAssignmentRoute, { params: { rewardId: material.id as string }, json: { campaign: clubId, parameters: { loyalty: { points: 100 } } }, headers }),
+    await api(r.createRewardAssignmentRoute, {
+      params: { rewardId: material.id as string },
+      json: { campaign: clubId, parameters: { loyalty: { points: 100 } } },
+      headers,
+    }),
     'assignment',
   );
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
@@ -145,7 +148,18 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       template.id as string,
       exported.id as string,
     ],
-    names: [...campaignNames, n('CODE-1'), n('GIFT-1'), n('CARD-1'), n('BINNED-1'), n('order_paid'), n('customer'), n('Comic'), n('Gift reward'), n('Template')],
+    names: [
+      ...campaignNames,
+      n('CODE-1'),
+      n('GIFT-1'),
+      n('CARD-1'),
+      n('BINNED-1'),
+      n('order_paid'),
+      n('customer'),
+      n('Comic'),
+      n('Gift reward'),
+      n('Template'),
+    ],
     secrets: [pair.app_token, accessToken, downloadToken],
   };
 }

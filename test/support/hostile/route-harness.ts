@@ -165,8 +165,7 @@ export async function createOwnTable(prefix: string): Promise<OwnTable> {
         { tableName, region: e.region, dynamoDbEndpoint: e.dynamoEndpoint, cluster: 'api', logLevel: 'error' },
         { ddb: doc, clock: options.clock ?? new ManualClock(), ids: randomIds, logger: options.logger ?? silentLogger },
       ),
-    snapshot: (projectId) =>
-      scan({ expression: 'begins_with(PK, :p) OR projectId = :id', values: { ':p': `P#${projectId}`, ':id': projectId } }),
+    snapshot: (projectId) => scan({ expression: 'begins_with(PK, :p) OR projectId = :id', values: { ':p': `P#${projectId}`, ':id': projectId } }),
     scanAll: () => scan(),
     drop: async () => {
       await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
@@ -217,14 +216,18 @@ export function routeClient(runtime: Runtime, extras: HandlerExtras = defaultExt
       body = JSON.stringify(options.json);
     }
     const params = options.params ?? {};
-    return invokeRaw(await handlerOf(route), {
-      method: route.method,
-      path: fillPath(route.path, params),
-      pathParameters: params,
-      query: options.query ?? '',
-      headers,
-      ...(body !== undefined ? { body } : {}),
-    }, options.mutate);
+    return invokeRaw(
+      await handlerOf(route),
+      {
+        method: route.method,
+        path: fillPath(route.path, params),
+        pathParameters: params,
+        query: options.query ?? '',
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      },
+      options.mutate,
+    );
   };
 }
 

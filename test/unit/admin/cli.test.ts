@@ -23,7 +23,10 @@ describe('admin CLI help', () => {
   });
 
   it.each([['project'], ['key']])('prints the sub-commands of %s', async (group) => {
-    for (const argv of [[group, '--help'], ['-h', group]]) {
+    for (const argv of [
+      [group, '--help'],
+      ['-h', group],
+    ]) {
       const r = await run(argv);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: npm run admin -- ${group} <command>`));
@@ -33,7 +36,11 @@ describe('admin CLI help', () => {
 
   it('prints its own usage for every command, with --help or -h anywhere, even beside bad flags', async () => {
     for (const c of COMMANDS) {
-      for (const argv of [[c.group, c.name, '--help'], [c.group, c.name, '-h'], ['--help', c.group, c.name, '--bogus']]) {
+      for (const argv of [
+        [c.group, c.name, '--help'],
+        [c.group, c.name, '-h'],
+        ['--help', c.group, c.name, '--bogus'],
+      ]) {
         const r = await run(argv);
         expect(r.code, argv.join(' ')).toBe(0);
         expect(r.stderr).toBe('');

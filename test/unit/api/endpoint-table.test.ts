@@ -22,8 +22,7 @@ function importsOf(file: string): string[] {
 }
 
 /** `update-loyalty-card-balance-1` → `updateLoyaltyCardBalance`: Voucherify's `-1` tells two of its paths apart, not two operations. */
-const serviceNameOf = (operationId: string): string =>
-  operationId.replace(/-\d+$/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const serviceNameOf = (operationId: string): string => operationId.replace(/-\d+$/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 describe('one operation, one name', () => {
   it('names every handler file after its operation id, in the folder of the lib/ module that serves it', () => {
@@ -50,14 +49,21 @@ describe('one operation, one name', () => {
 describe('layers', () => {
   it('keeps functions/ and lib/ free of imports from infra/', () => {
     for (const file of [...tsFiles(join(root, 'functions')), ...tsFiles(join(root, 'lib'))]) {
-      expect(importsOf(file).filter((target) => target.startsWith('infra/')), file).toEqual([]);
+      expect(
+        importsOf(file).filter((target) => target.startsWith('infra/')),
+        file,
+      ).toEqual([]);
     }
   });
 
   it('keeps services and repos free of lib/http/: the endpoint hands them plain values', () => {
     const domain = tsFiles(join(root, 'lib')).filter((f) => /\.(service|repo)\.ts$/.test(f));
     expect(domain.length).toBeGreaterThan(10);
-    for (const file of domain) expect(importsOf(file).filter((target) => target.startsWith('lib/http/')), file).toEqual([]);
+    for (const file of domain)
+      expect(
+        importsOf(file).filter((target) => target.startsWith('lib/http/')),
+        file,
+      ).toEqual([]);
   });
 });
 

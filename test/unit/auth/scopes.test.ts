@@ -27,7 +27,7 @@ describe('scopes', () => {
     expect(permissionAllowsScope(['client_api'], 'client_redeem')).toBe(true);
   });
 
-  it('defaults a token to api, or to the key\'s own permissions when it lacks api', () => {
+  it("defaults a token to api, or to the key's own permissions when it lacks api", () => {
     expect(resolveTokenScopes(undefined, null)).toEqual(['api']);
     expect(resolveTokenScopes('', ['vouchers', 'campaigns'])).toEqual(['vouchers', 'campaigns']);
     expect(() => resolveTokenScopes('api', ['vouchers'])).toThrow('Invalid scope: api');

@@ -36,8 +36,11 @@ describe('percentiles', () => {
 
 describe('text table', () => {
   it('pads each column to its widest cell under a rule line', () => {
-    expect(textTable([['item', 'p50'], ['GET /v1/vouchers/{code}', '3 ms']])).toBe(
-      ['item                     p50', '-----------------------  ----', 'GET /v1/vouchers/{code}  3 ms'].join('\n'),
-    );
+    expect(
+      textTable([
+        ['item', 'p50'],
+        ['GET /v1/vouchers/{code}', '3 ms'],
+      ]),
+    ).toBe(['item                     p50', '-----------------------  ----', 'GET /v1/vouchers/{code}  3 ms'].join('\n'));
   });
 });

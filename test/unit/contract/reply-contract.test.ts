@@ -21,7 +21,11 @@ describe('the reply contract check (docs/openapi.json)', () => {
   it('checks unknown routes against the error object and finds both clusters for a shared path', () => {
     expect(contractProblems(routeNotFoundRoute, { status: 404, headers: json, body: error404 })).toEqual([]);
     expect(contractProblems(routeNotFoundRoute, { status: 200, headers: json, body: '{}' })).not.toEqual([]);
-    expect(candidateRoutes('GET', '/v1/exports/exp_1').map((r) => r.operationId).sort()).toEqual(['download-export', 'get-export']);
+    expect(
+      candidateRoutes('GET', '/v1/exports/exp_1')
+        .map((r) => r.operationId)
+        .sort(),
+    ).toEqual(['download-export', 'get-export']);
     expect(candidateRoutes('GET', '/v1/nowhere')).toEqual([routeNotFoundRoute]);
   });
 });

@@ -15,7 +15,11 @@ const never = <T>(value: Record<string, unknown>) => value as T;
 const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string }][] = [
   ['project', e.project.toItem({ projectId: P, name: 'n', createdAt: at }), { PK: 'P#p1', SK: 'PROJECT' }],
   ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
-  ['app_key', e.appKey.toItem(never({ appId: 'app1', projectId: P, createdAt: at })), { PK: 'APPKEY#app1', SK: 'APPKEY', GSI1PK: 'P#p1#APPKEYS', GSI1SK: `${at}#app1` }],
+  [
+    'app_key',
+    e.appKey.toItem(never({ appId: 'app1', projectId: P, createdAt: at })),
+    { PK: 'APPKEY#app1', SK: 'APPKEY', GSI1PK: 'P#p1#APPKEYS', GSI1SK: `${at}#app1` },
+  ],
   ['oauth_token', e.oauthToken.toItem(never({ tokenHash: 'h1', projectId: P, expiresAt: 99 })), { PK: 'OAUTH#h1', SK: 'OAUTH' }],
   ['campaign', e.campaign.toItem(never(id('camp_1'))), { PK: 'P#p1#CAMPAIGN#camp_1', SK: 'CAMPAIGN' }],
   ['campaign_name', e.campaignName.toItem({ campaignId: 'camp_1' }, P, 'Summer Sale'), { PK: 'P#p1#CAMPAIGN_NAME#Summer Sale', SK: 'CAMPAIGN_NAME' }],
@@ -64,7 +68,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
-  ['idempotency_record', e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 99 }, P, 'key-1'), { PK: 'P#p1#IDEMPOTENCY#key-1', SK: 'IDEMPOTENCY' }],
+  [
+    'idempotency_record',
+    e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 99 }, P, 'key-1'),
+    { PK: 'P#p1#IDEMPOTENCY#key-1', SK: 'IDEMPOTENCY' },
+  ],
   ['rate_limit_window', e.rateLimitWindow.toItem({ requests: 1 }, P, 1_700_000_000), { PK: 'P#p1#RATE#1700000000', SK: 'RATE_LIMIT' }],
   [
     'points_bucket',
@@ -72,7 +80,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#LOYALTY#camp_1#BUCKETS', SK: '9999-12-31#pb_1', GSI1PK: 'P#p1#CARD#v_1#BUCKETS', GSI1SK: '9999-12-31#pb_1' },
   ],
   ['card_transaction', e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1' })), { PK: 'P#p1#CARD#v_1#TRANSACTIONS', SK: `${at}#vtx_1` }],
-  ['earning_rule', e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })), { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1' }],
+  [
+    'earning_rule',
+    e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })),
+    { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1' },
+  ],
   [
     'referral_conversion',
     e.referralConversion.toItem(never({ ...id('rc_1'), campaignId: 'camp_1', code: 'REF-1', refereeId: 'cust_2', referrerId: 'cust_1' })),

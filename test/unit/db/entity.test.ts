@@ -14,12 +14,24 @@ interface Widget {
 }
 
 const widget = entity<Widget>('widget', 3)
-  .key((projectId: string, widgetId: string) => tenantPath(projectId, 'WIDGET', widgetId), () => 'WIDGET')
-  .index((projectId: string, shelf: string) => tenantPath(projectId, 'SHELF', shelf, 'WIDGETS'), (createdAt: string, widgetId: string) => keyPath(createdAt, widgetId))
-  .from((w, shelf: string) => ({ key: [w.projectId, w.id], index: [w.projectId, shelf, w.createdAt, w.id] }), { defaults: { colour: null }, ttl: (w) => w.expiresAt });
+  .key(
+    (projectId: string, widgetId: string) => tenantPath(projectId, 'WIDGET', widgetId),
+    () => 'WIDGET',
+  )
+  .index(
+    (projectId: string, shelf: string) => tenantPath(projectId, 'SHELF', shelf, 'WIDGETS'),
+    (createdAt: string, widgetId: string) => keyPath(createdAt, widgetId),
+  )
+  .from((w, shelf: string) => ({ key: [w.projectId, w.id], index: [w.projectId, shelf, w.createdAt, w.id] }), {
+    defaults: { colour: null },
+    ttl: (w) => w.expiresAt,
+  });
 
 const label = entity<{ widgetId: string }>('widget_label', 1)
-  .key((projectId: string, text: string) => tenantPath(projectId, 'LABEL', text), () => 'LABEL')
+  .key(
+    (projectId: string, text: string) => tenantPath(projectId, 'LABEL', text),
+    () => 'LABEL',
+  )
   .apart();
 
 const w: Widget = { id: 'w1', projectId: 'p1', createdAt: '2026-01-01T00:00:00.000Z', colour: 'red', expiresAt: 1_800_000_000 };
@@ -37,17 +49,25 @@ function scripted(...replies: ((input: Record<string, unknown>) => unknown)[]) {
   return { deps: { ddb, tableName: 't' }, sent };
 }
 
-const cancelled = (...codes: string[]) => () => {
-  throw new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
-};
+const cancelled =
+  (...codes: string[]) =>
+  () => {
+    throw new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+  };
 
 describe('key builders', () => {
   it('give a full key and, from the same functions, its partition and sort values', () => {
-    const k = tableKey((projectId: string, campaignId: string) => tenantPath(projectId, 'CAMPAIGN', campaignId, 'ITEMS'), (createdAt: string, id: string) => keyPath(createdAt, id));
+    const k = tableKey(
+      (projectId: string, campaignId: string) => tenantPath(projectId, 'CAMPAIGN', campaignId, 'ITEMS'),
+      (createdAt: string, id: string) => keyPath(createdAt, id),
+    );
     expect(k('p1', 'c1', '2026', 'i1')).toEqual({ PK: 'P#p1#CAMPAIGN#c1#ITEMS', SK: '2026#i1' });
     expect(k.partition('p1', 'c1')).toBe('P#p1#CAMPAIGN#c1#ITEMS');
     expect(k.sort('2026', 'i1')).toBe('2026#i1');
-    const g = gsi1Key((projectId: string) => tenantPath(projectId, 'SEQ'), (n: number) => String(n).padStart(4, '0'));
+    const g = gsi1Key(
+      (projectId: string) => tenantPath(projectId, 'SEQ'),
+      (n: number) => String(n).padStart(4, '0'),
+    );
     expect(g('p1', 7)).toEqual({ GSI1PK: 'P#p1#SEQ', GSI1SK: '0007' });
   });
 
@@ -97,7 +117,10 @@ describe('an entity', () => {
   });
 
   it('gets an item consistently unless told otherwise, and null for none', async () => {
-    const { deps, sent } = scripted(() => ({ Item: widget.toItem(w, 'top') }), () => ({}));
+    const { deps, sent } = scripted(
+      () => ({ Item: widget.toItem(w, 'top') }),
+      () => ({}),
+    );
     expect(await widget.get(deps, widget.key('p1', 'w1'))).toEqual(w);
     expect(await widget.get(deps, widget.key('p1', 'w2'), { consistent: false })).toBeNull();
     expect(sent.map((s) => s.input)).toEqual([
@@ -107,16 +130,26 @@ describe('an entity', () => {
   });
 
   it('says whether an item exists, reading only its key', async () => {
-    const { deps, sent } = scripted(() => ({ Item: { PK: 'P#p1#WIDGET#w1' } }), () => ({}));
+    const { deps, sent } = scripted(
+      () => ({ Item: { PK: 'P#p1#WIDGET#w1' } }),
+      () => ({}),
+    );
     expect(await widget.exists(deps, widget.key('p1', 'w1'))).toBe(true);
     expect(await widget.exists(deps, widget.key('p1', 'w2'))).toBe(false);
     expect(sent[0]?.input).toEqual({ TableName: 't', Key: { PK: 'P#p1#WIDGET#w1', SK: 'WIDGET' }, ConsistentRead: true, ProjectionExpression: 'PK' });
   });
 
   it('queries a table or index partition by its parts', async () => {
-    const { deps, sent } = scripted(() => ({ Items: [widget.toItem(w, 'top')] }), () => ({ Items: [] }));
+    const { deps, sent } = scripted(
+      () => ({ Items: [widget.toItem(w, 'top')] }),
+      () => ({ Items: [] }),
+    );
     expect(await widget.query(deps, { index: ['p1', 'top'] })).toEqual([w]);
-    await widget.queryPage(deps, { key: ['p1', 'w1'] }, { consistent: true, ascending: false, pageSize: 11, sortBeginsWith: 'W', startAfter: widget.key('p1', 'w0') });
+    await widget.queryPage(
+      deps,
+      { key: ['p1', 'w1'] },
+      { consistent: true, ascending: false, pageSize: 11, sortBeginsWith: 'W', startAfter: widget.key('p1', 'w0') },
+    );
     expect(sent.map((s) => s.input)).toEqual([
       { TableName: 't', IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'P#p1#SHELF#top#WIDGETS' } },
       {

@@ -3,7 +3,9 @@ import { unstorableNumberPath } from '../../../lib/db/storable.js';
 
 describe('unstorableNumberPath', () => {
   it('accepts safe integers, ordinary decimals, zero and non-numbers at any depth', () => {
-    expect(unstorableNumberPath({ a: Number.MAX_SAFE_INTEGER, b: -Number.MAX_SAFE_INTEGER, c: [0, 0.1 + 0.2, 1e-130], d: { e: 'x', f: null, g: true } })).toBeNull();
+    expect(
+      unstorableNumberPath({ a: Number.MAX_SAFE_INTEGER, b: -Number.MAX_SAFE_INTEGER, c: [0, 0.1 + 0.2, 1e-130], d: { e: 'x', f: null, g: true } }),
+    ).toBeNull();
   });
 
   it.each([

@@ -44,7 +44,12 @@ describe('transact', () => {
 
   it('refuses more than 100 items before calling DynamoDB', async () => {
     const { ddb, calls } = failing();
-    await expect(transact({ ddb }, Array.from({ length: 101 }, () => put))).rejects.toThrow(/at most 100/);
+    await expect(
+      transact(
+        { ddb },
+        Array.from({ length: 101 }, () => put),
+      ),
+    ).rejects.toThrow(/at most 100/);
     expect(calls()).toBe(0);
   });
 });

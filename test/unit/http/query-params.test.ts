@@ -47,7 +47,11 @@ describe('nestQuery', () => {
   });
 
   it('refuses __proto__ segments and JSON keys without touching Object.prototype, and keeps constructor as data', () => {
-    const queries: Record<string, string>[] = [{ 'filters[__proto__][polluted]': 'yes' }, { 'a[b][__proto__][polluted]': 'yes' }, { filters: '{"__proto__":{"polluted":"yes"}}' }];
+    const queries: Record<string, string>[] = [
+      { 'filters[__proto__][polluted]': 'yes' },
+      { 'a[b][__proto__][polluted]': 'yes' },
+      { filters: '{"__proto__":{"polluted":"yes"}}' },
+    ];
     for (const query of queries) {
       try {
         nestQuery(query);

@@ -8,7 +8,12 @@ describe('rate-limit configuration', () => {
   it('defaults to 6,000 requests per 60 s window, and reads RATE_LIMIT_REQUESTS (0 = off) and RATE_LIMIT_WINDOW_SECONDS', () => {
     expect(loadConfig({ TABLE_NAME: 't' }).rateLimit).toEqual({ limit: 6000, windowSeconds: 60 });
     expect(loadConfig({ TABLE_NAME: 't', RATE_LIMIT_REQUESTS: '0', RATE_LIMIT_WINDOW_SECONDS: '3600' }).rateLimit).toEqual({ limit: 0, windowSeconds: 3600 });
-    for (const bad of [{ RATE_LIMIT_REQUESTS: '-1' }, { RATE_LIMIT_REQUESTS: '1.5' }, { RATE_LIMIT_WINDOW_SECONDS: '0' }, { RATE_LIMIT_WINDOW_SECONDS: '3601' }]) {
+    for (const bad of [
+      { RATE_LIMIT_REQUESTS: '-1' },
+      { RATE_LIMIT_REQUESTS: '1.5' },
+      { RATE_LIMIT_WINDOW_SECONDS: '0' },
+      { RATE_LIMIT_WINDOW_SECONDS: '3601' },
+    ]) {
       expect(() => loadConfig({ TABLE_NAME: 't', ...bad }), JSON.stringify(bad)).toThrow(/RATE_LIMIT_/);
     }
   });
@@ -29,7 +34,13 @@ describe('rate-limit headers', () => {
       expect.objectContaining({
         status: 429,
         key: 'too_many_requests',
-        headers: { 'X-Rate-Limit-Limit': '5', 'X-Rate-Limit-Remaining': '0', 'X-Rate-Limit-Reset': '1800000060', 'X-Rate-Limit-Retry': '1800000060', 'Retry-After': '42' },
+        headers: {
+          'X-Rate-Limit-Limit': '5',
+          'X-Rate-Limit-Remaining': '0',
+          'X-Rate-Limit-Reset': '1800000060',
+          'X-Rate-Limit-Retry': '1800000060',
+          'Retry-After': '42',
+        },
       }),
     );
   });

@@ -48,8 +48,14 @@ describe('SQS client, S3 client and zod in handler bundles', () => {
   it('carries zod/mini only: classic zod (about 60 KiB more, and slower to load) is in no function', async () => {
     for (const target of [...routes, routeNotFoundRoute, ...workers]) {
       const modules = await bundledModules(target.handler);
-      expect(modules.filter((m) => m.includes('node_modules/zod/v4/classic/')), target.handler).toEqual([]);
-      expect(modules.some((m) => m.includes('node_modules/zod/v4/mini/')), target.handler).toBe(true);
+      expect(
+        modules.filter((m) => m.includes('node_modules/zod/v4/classic/')),
+        target.handler,
+      ).toEqual([]);
+      expect(
+        modules.some((m) => m.includes('node_modules/zod/v4/mini/')),
+        target.handler,
+      ).toBe(true);
     }
   }, 60_000);
 });

@@ -20,12 +20,13 @@ describe('npm start options', () => {
     expect(options).toMatchObject({ port: 0, downloadPort: 4001, dataDir: '/tmp/x', logLevel: 'debug' });
   });
 
-  it.each([[['--in-memory'], {}], [[], { IN_MEMORY: '1' }], [[], { IN_MEMORY: 'true', DATA_DIR: '/tmp/x' }]])(
-    'runs in memory for %j %j',
-    (argv, env) => {
-      expect(parseCliOptions(argv, env, DEFAULT_DIR).dataDir).toBeNull();
-    },
-  );
+  it.each([
+    [['--in-memory'], {}],
+    [[], { IN_MEMORY: '1' }],
+    [[], { IN_MEMORY: 'true', DATA_DIR: '/tmp/x' }],
+  ])('runs in memory for %j %j', (argv, env) => {
+    expect(parseCliOptions(argv, env, DEFAULT_DIR).dataDir).toBeNull();
+  });
 
   it('keeps data when IN_MEMORY is 0 or empty', () => {
     expect(parseCliOptions([], { IN_MEMORY: '0' }, DEFAULT_DIR).dataDir).toBe(DEFAULT_DIR);

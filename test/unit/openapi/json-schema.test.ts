@@ -5,7 +5,9 @@ import { replyComponents, requestJsonSchema, tidy } from '../../../lib/openapi/j
 
 describe('JSON Schema of request and reply schemas', () => {
   it('documents query integers and booleans as the values they stand for, not as the text the parser reads', () => {
-    const json = requestJsonSchema(z.strictObject({ limit: z._default(queryInt(1, 100), 10), page: z.optional(queryInt(1, 5)), force: z.optional(queryBoolean) }));
+    const json = requestJsonSchema(
+      z.strictObject({ limit: z._default(queryInt(1, 100), 10), page: z.optional(queryInt(1, 5)), force: z.optional(queryBoolean) }),
+    );
     expect(json.properties).toEqual({
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
       page: { type: 'integer', minimum: 1, maximum: 5 },

@@ -64,7 +64,11 @@ describe('docs/openapi.json', () => {
     const [deployed] = doc.servers as Json[];
     expect(deployed?.variables).toMatchObject({ cluster: { default: 'api', enum: ['api', 'us1.api', 'as1.api'] } });
     expect(operationOf(downloadExportRoute)?.servers).toEqual(
-      expect.arrayContaining([expect.objectContaining({ variables: expect.objectContaining({ cluster: { default: 'download', enum: ['download', 'us1.download', 'as1.download'] } }) })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          variables: expect.objectContaining({ cluster: { default: 'download', enum: ['download', 'us1.download', 'as1.download'] } }),
+        }),
+      ]),
     );
   });
 
@@ -103,8 +107,14 @@ describe('docs/openapi.json', () => {
         continue;
       }
       expect(security, route.operationId).toContainEqual({ 'X-App-Id': [], 'X-App-Token': [] });
-      expect(security.some((s) => 'BearerToken' in s), route.operationId).toBe(route.auth.bearer);
-      expect(security.some((s) => 'X-Service-OAuth' in s), route.operationId).toBe(route.auth.serviceOAuthHeader === true);
+      expect(
+        security.some((s) => 'BearerToken' in s),
+        route.operationId,
+      ).toBe(route.auth.bearer);
+      expect(
+        security.some((s) => 'X-Service-OAuth' in s),
+        route.operationId,
+      ).toBe(route.auth.serviceOAuthHeader === true);
       for (const requirement of security) for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
       if (route.scope) expect(op['x-scopes']).toEqual(['api', ...route.scope.scopes]);
       else expect(op['x-scopes']).toBeUndefined();
@@ -131,14 +141,20 @@ describe('docs/openapi.json', () => {
     expect(byId.get('delete-voucher')?.['204']?.content).toBeUndefined();
     expect(byId.get('download-export')?.['302']?.headers).toHaveProperty('Location');
     expect(byId.get('download-export')?.['302']?.content).toBeUndefined();
-    expect(byId.get('add-vouchers-to-campaign')?.['202']?.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/AsyncActionAccepted' } } });
+    expect(byId.get('add-vouchers-to-campaign')?.['202']?.content).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/AsyncActionAccepted' } },
+    });
   });
 
   it('describes request bodies in the encoding each route reads, as the client sends them', () => {
     const token = operations().find(({ op }) => op.operationId === 'generate-oauth-token')?.op.requestBody as Json;
     expect(Object.keys(token.content as Json)).toEqual(['application/x-www-form-urlencoded']);
     const campaigns = operations().find(({ op }) => op.operationId === 'list-campaigns')?.op.parameters as Json[];
-    expect(campaigns.find((p) => p.name === 'limit')).toEqual({ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } });
+    expect(campaigns.find((p) => p.name === 'limit')).toEqual({
+      name: 'limit',
+      in: 'query',
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    });
     expect(campaigns.find((p) => p.name === 'filters')).toMatchObject({ style: 'deepObject', explode: true });
     const addVouchers = operations().find(({ op }) => op.operationId === 'add-vouchers-to-campaign')?.op.requestBody as Json;
     expect(addVouchers.required).toBe(false);
@@ -146,6 +162,8 @@ describe('docs/openapi.json', () => {
 
   it('refuses to build a route whose row declares no success reply', () => {
     const stray: RouteDef = { ...downloadExportRoute, operationId: 'not-described', path: '/v1/stray', cluster: 'api', success: [] };
-    expect(() => buildOpenApiDocument([{ route: stray, schemas: { query: z.strictObject({}) } }], { zoneName: 'x', local: { api: 'a', download: 'd' } })).toThrow(/not-described/);
+    expect(() =>
+      buildOpenApiDocument([{ route: stray, schemas: { query: z.strictObject({}) } }], { zoneName: 'x', local: { api: 'a', download: 'd' } }),
+    ).toThrow(/not-described/);
   });
 });

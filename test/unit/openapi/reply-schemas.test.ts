@@ -100,7 +100,15 @@ const loyaltyCampaign: Campaign = {
 const giftCampaign: Campaign = {
   ...campaignBase,
   campaignType: 'GIFT_VOUCHERS',
-  voucher: { type: 'GIFT_VOUCHER', discount: null, gift: { amount: 1000, effect: 'APPLY_TO_ORDER' }, loyaltyCard: null, redemptionQuantity: 2, codeConfig, isReferralCode: false },
+  voucher: {
+    type: 'GIFT_VOUCHER',
+    discount: null,
+    gift: { amount: 1000, effect: 'APPLY_TO_ORDER' },
+    loyaltyCard: null,
+    redemptionQuantity: 2,
+    codeConfig,
+    isReferralCode: false,
+  },
 };
 
 const tier: PromotionTier = {
@@ -116,7 +124,12 @@ const tier: PromotionTier = {
   updatedAt: later,
   startDate: at,
 };
-const promotion: Campaign = { ...campaignBase, campaignType: 'PROMOTION', voucher: null, promotionTiers: [tier, { ...tier, id: 'promo_2', banner: null, discount: null, updatedAt: null }] };
+const promotion: Campaign = {
+  ...campaignBase,
+  campaignType: 'PROMOTION',
+  voucher: null,
+  promotionTiers: [tier, { ...tier, id: 'promo_2', banner: null, discount: null, updatedAt: null }],
+};
 
 const voucher: Voucher = {
   ...noValidity,
@@ -190,7 +203,17 @@ const exportRecord: Export = {
   finishedAt: null,
 };
 
-const bucket: PointsBucket = { id: 'lpb_1', projectId: 'p1', campaignId: 'camp_1', voucherId: 'v_1', points: 50, status: 'ACTIVE', expiresAt: '2026-03-31', createdAt: at, updatedAt: at };
+const bucket: PointsBucket = {
+  id: 'lpb_1',
+  projectId: 'p1',
+  campaignId: 'camp_1',
+  voucherId: 'v_1',
+  points: 50,
+  status: 'ACTIVE',
+  expiresAt: '2026-03-31',
+  createdAt: at,
+  updatedAt: at,
+};
 
 const template: CampaignTemplate = {
   id: 'camp_tpl_1',
@@ -229,16 +252,40 @@ describe('reply schemas of the OpenAPI document', () => {
   it('accept discount, gift and loyalty card vouchers with every optional field set or unset', () => {
     const vouchers: Voucher[] = [
       voucher,
-      { ...voucher, ...validityOf(everything), id: 'v_2', code: 'X', category, additionalInfo: 'i', holderId: 'cust_1', referrerId: 'cust_2', updatedAt: later, redemptionQuantity: 3 },
+      {
+        ...voucher,
+        ...validityOf(everything),
+        id: 'v_2',
+        code: 'X',
+        category,
+        additionalInfo: 'i',
+        holderId: 'cust_1',
+        referrerId: 'cust_2',
+        updatedAt: later,
+        redemptionQuantity: 3,
+      },
       { ...voucher, type: 'GIFT_VOUCHER', discount: null, gift: { amount: 100, subtractedAmount: 10, balance: 90, effect: 'APPLY_TO_ORDER' } },
       { ...voucher, type: 'GIFT_VOUCHER', discount: null, gift: { amount: 100, subtractedAmount: 0, balance: 100, effect: null } },
       {
         ...voucher,
         type: 'LOYALTY_CARD',
         discount: null,
-        loyaltyCard: { points: 10, balance: 10, nextExpirationDate: '2026-03-31', nextExpirationPoints: 5, pendingPoints: 0, expiredPoints: 0, subtractedPoints: 0 },
+        loyaltyCard: {
+          points: 10,
+          balance: 10,
+          nextExpirationDate: '2026-03-31',
+          nextExpirationPoints: 5,
+          pendingPoints: 0,
+          expiredPoints: 0,
+          subtractedPoints: 0,
+        },
       },
-      { ...voucher, type: 'LOYALTY_CARD', discount: null, loyaltyCard: { points: 0, balance: 0, nextExpirationDate: null, nextExpirationPoints: null, pendingPoints: 0, expiredPoints: 0, subtractedPoints: 0 } },
+      {
+        ...voucher,
+        type: 'LOYALTY_CARD',
+        discount: null,
+        loyaltyCard: { points: 0, balance: 0, nextExpirationDate: null, nextExpirationPoints: null, pendingPoints: 0, expiredPoints: 0, subtractedPoints: 0 },
+      },
     ];
     for (const v of vouchers) expectValid(replySchemas.Voucher, toVoucherReply(v));
   });
@@ -251,7 +298,16 @@ describe('reply schemas of the OpenAPI document', () => {
   });
 
   it('accept bin pages with and without more entries', () => {
-    const entry = { id: 'tbe_0000000000001234567890', createdAt: at, deletedByUserId: null, resourceId: 'v_1', resourceType: 'voucher' as const, resourceName: 'CODE', resourceParentId: 'camp_1', snapshot: {} };
+    const entry = {
+      id: 'tbe_0000000000001234567890',
+      createdAt: at,
+      deletedByUserId: null,
+      resourceId: 'v_1',
+      resourceType: 'voucher' as const,
+      resourceName: 'CODE',
+      resourceParentId: 'camp_1',
+      snapshot: {},
+    };
     expectValid(replySchemas.BinEntryList, toBinListReply({ entries: [entry], hasMore: true }));
     expectValid(replySchemas.BinEntryList, toBinListReply({ entries: [], hasMore: false }));
   });
@@ -277,8 +333,31 @@ describe('reply schemas of the OpenAPI document', () => {
     };
     expectValid(replySchemas.CustomEventSchema, toEventSchemaReply(schema));
     expectValid(replySchemas.CustomEventSchemaList, toEventSchemaListReply([schema, { ...schema, updatedAt: later }]));
-    const customer = { id: 'cust_1', projectId: 'p1', sourceId: 's1', name: null, email: 'a@b.c', description: null, phone: null, birthdate: null, address: null, metadata: {}, createdAt: at, updatedAt: null };
-    const event = { id: 'evcus_1', projectId: 'p1', type: 'signup', customerId: 'cust_1', metadata: { plan: 'x' }, referral: null, loyalty: null, idempotencyKey: null, createdAt: at };
+    const customer = {
+      id: 'cust_1',
+      projectId: 'p1',
+      sourceId: 's1',
+      name: null,
+      email: 'a@b.c',
+      description: null,
+      phone: null,
+      birthdate: null,
+      address: null,
+      metadata: {},
+      createdAt: at,
+      updatedAt: null,
+    };
+    const event = {
+      id: 'evcus_1',
+      projectId: 'p1',
+      type: 'signup',
+      customerId: 'cust_1',
+      metadata: { plan: 'x' },
+      referral: null,
+      loyalty: null,
+      idempotencyKey: null,
+      createdAt: at,
+    };
     expectValid(replySchemas.CustomEvent, toEventReply({ event, customer }));
     const rule = {
       id: 'ern_1',
@@ -296,7 +375,10 @@ describe('reply schemas of the OpenAPI document', () => {
       createdAt: at,
     };
     expectValid(replySchemas.EarningRule, toEarningRuleReply(rule));
-    expectValid(replySchemas.EarningRule, toEarningRuleReply({ ...rule, banner: 'b', startDate: at, expirationDate: later, expirationRules: { periodType: 'MONTH', periodValue: 1 } }));
+    expectValid(
+      replySchemas.EarningRule,
+      toEarningRuleReply({ ...rule, banner: 'b', startDate: at, expirationDate: later, expirationRules: { periodType: 'MONTH', periodValue: 1 } }),
+    );
   });
 
   it('accept exports in every status, loyalty balances and points-bucket pages', () => {
