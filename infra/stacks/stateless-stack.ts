@@ -10,7 +10,7 @@ import { HouseFunction } from '../constructs/house-function.js';
 import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
-import { queueNamed, queueUrlVariables, resources } from '../../lib/api/resources.js';
+import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
 import type { WorkerDef } from '../../lib/api/workers.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 

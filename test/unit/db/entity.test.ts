@@ -206,13 +206,21 @@ describe('an entity', () => {
 describe('retryOnConflict', () => {
   it('runs the attempt again until it returns something other than RETRY', async () => {
     const seen: number[] = [];
-    expect(await retryOnConflict('busy', async (n) => (seen.push(n), n < 2 ? RETRY : 'done'))).toBe('done');
+    const attempt = async (n: number) => {
+      seen.push(n);
+      return n < 2 ? RETRY : 'done';
+    };
+    expect(await retryOnConflict('busy', attempt)).toBe('done');
     expect(seen).toEqual([0, 1, 2]);
   });
 
   it('gives up with ConflictRetryError, its details the message given, after MAX_CONFLICT_ATTEMPTS attempts', async () => {
     let attempts = 0;
-    const error = await retryOnConflict('Too many concurrent writes: x', async () => (attempts++, RETRY)).catch((e: unknown) => e);
+    const attempt = async () => {
+      attempts++;
+      return RETRY;
+    };
+    const error = await retryOnConflict('Too many concurrent writes: x', attempt).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictRetryError);
     expect((error as ConflictRetryError).details).toBe('Too many concurrent writes: x');
     expect(attempts).toBe(MAX_CONFLICT_ATTEMPTS);
@@ -220,7 +228,11 @@ describe('retryOnConflict', () => {
 
   it('passes on what an attempt throws, at once', async () => {
     let attempts = 0;
-    await expect(retryOnConflict('busy', async () => (attempts++, Promise.reject(new Error('boom'))))).rejects.toThrow('boom');
+    const attempt = async (): Promise<never> => {
+      attempts++;
+      throw new Error('boom');
+    };
+    await expect(retryOnConflict('busy', attempt)).rejects.toThrow('boom');
     expect(attempts).toBe(1);
   });
 });
