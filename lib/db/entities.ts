@@ -35,7 +35,7 @@ export const EVENT_SORT_PREFIX = 'EVENT';
 export const CONVERSION_SORT_PREFIX = 'CONVERSION';
 
 /** A project (tenant): its name and creation time, in its own partition. */
-export const project = entity<Project>('project', 1)
+export const project = /* @__PURE__ */ entity<Project>('project', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'PROJECT',
@@ -43,7 +43,7 @@ export const project = entity<Project>('project', 1)
   .from((p) => ({ key: [p.projectId] }));
 
 /** Live-token ledger of a project: the expiry (Unix s) of every possibly-live token, for the 1000 cap; `revision` is its optimistic lock. */
-export const oauthLedger = entity<{ expiries: number[]; revision: number }>('oauth_ledger', 1)
+export const oauthLedger = /* @__PURE__ */ entity<{ expiries: number[]; revision: number }>('oauth_ledger', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'OAUTH_LEDGER',
@@ -51,7 +51,7 @@ export const oauthLedger = entity<{ expiries: number[]; revision: number }>('oau
   .apart();
 
 /** GSI1 lists a project's application keys by creation time. */
-export const appKey = entity<AppKey>('app_key', 1)
+export const appKey = /* @__PURE__ */ entity<AppKey>('app_key', 1)
   .key(
     (appId: string) => `APPKEY#${appId}`,
     () => 'APPKEY',
@@ -63,7 +63,7 @@ export const appKey = entity<AppKey>('app_key', 1)
   .from((k) => ({ key: [k.appId], index: [k.projectId, k.createdAt, k.appId] }), { defaults: { permissions: null, ipAllowList: null } });
 
 /** Keyed by the token's SHA-256; DynamoDB's TTL drops it after it expires. */
-export const oauthToken = entity<OAuthToken>('oauth_token', 1)
+export const oauthToken = /* @__PURE__ */ entity<OAuthToken>('oauth_token', 1)
   .key(
     (tokenHash: string) => `OAUTH#${tokenHash}`,
     () => 'OAUTH',
@@ -71,14 +71,14 @@ export const oauthToken = entity<OAuthToken>('oauth_token', 1)
   .from((t) => ({ key: [t.tokenHash] }), { ttl: (t) => t.expiresAt });
 
 /** A campaign, with its voucher template, promotion tiers and the exact `vouchersCount`. */
-export const campaign = entity<Campaign>('campaign', 1)
+export const campaign = /* @__PURE__ */ entity<Campaign>('campaign', 1)
   .key(
     (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId),
     () => 'CAMPAIGN',
   )
   .from((c) => ({ key: [c.projectId, c.id] }));
 /** Reserves a campaign name in its project (names are unique, case-sensitive); holds the campaign id. */
-export const campaignName = entity<{ campaignId: string }>('campaign_name', 1)
+export const campaignName = /* @__PURE__ */ entity<{ campaignId: string }>('campaign_name', 1)
   .key(
     (projectId: string, name: string) => tenant(projectId, 'CAMPAIGN_NAME', name),
     () => 'CAMPAIGN_NAME',
@@ -88,7 +88,7 @@ export const campaignName = entity<{ campaignId: string }>('campaign_name', 1)
  * A campaign's compact list entry: the fields list filters and orders need, in one partition per
  * project, so listing reads small items instead of whole campaigns. GSI1 orders it by creation number.
  */
-export const campaignListEntry = entity<CampaignListEntry>('campaign_list_entry', 1)
+export const campaignListEntry = /* @__PURE__ */ entity<CampaignListEntry>('campaign_list_entry', 1)
   .key(
     (projectId: string) => tenant(projectId, 'CAMPAIGNS'),
     (createdAt: string, campaignId: string) => path(createdAt, campaignId),
@@ -101,14 +101,14 @@ export const campaignListEntry = entity<CampaignListEntry>('campaign_list_entry'
     defaults: { voucherType: null, categoryId: null, categoryName: null, startDate: null, expirationDate: null, validityDayOfWeek: null, updatedAt: null },
   });
 /** How many campaigns a project has and the newest `createdAt`, for `total` and page arithmetic. */
-export const campaignCounter = entity<CampaignCounter>('campaign_counter', 1)
+export const campaignCounter = /* @__PURE__ */ entity<CampaignCounter>('campaign_counter', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'CAMPAIGN_COUNTER',
   )
   .apart();
 /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */
-export const promotionTierRef = entity<{ campaignId: string }>('promotion_tier_ref', 1)
+export const promotionTierRef = /* @__PURE__ */ entity<{ campaignId: string }>('promotion_tier_ref', 1)
   .key(
     (projectId: string, tierId: string) => tenant(projectId, 'PROMO_TIER', tierId),
     () => 'PROMO_TIER',
@@ -116,7 +116,7 @@ export const promotionTierRef = entity<{ campaignId: string }>('promotion_tier_r
   .apart();
 
 /** A voucher, keyed by its code: the key itself makes codes unique per project. GSI1 lists a campaign's vouchers by creation time. */
-export const voucher = entity<Voucher>('voucher', 1)
+export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
   .key(
     (projectId: string, code: string) => tenant(projectId, 'VOUCHER', code),
     () => 'VOUCHER',
@@ -127,7 +127,7 @@ export const voucher = entity<Voucher>('voucher', 1)
   )
   .from((v, campaignId: string) => ({ key: [v.projectId, v.code], index: [v.projectId, campaignId, v.createdAt, v.id] }));
 /** Points a voucher id at its code, written in the same transaction as the voucher. */
-export const voucherId = entity<{ code: string }>('voucher_id', 1)
+export const voucherId = /* @__PURE__ */ entity<{ code: string }>('voucher_id', 1)
   .key(
     (projectId: string, id: string) => tenant(projectId, 'VOUCHER_ID', id),
     () => 'VOUCHER_ID',
@@ -137,7 +137,10 @@ export const voucherId = entity<{ code: string }>('voucher_id', 1)
  * The voucher a customer holds in a campaign: one per (holder, campaign), put with
  * `attribute_not_exists(PK)` in the transaction that publishes the voucher.
  */
-export const heldVoucher = entity<{ customerId: string; campaignId: string; code: string; voucherId: string; createdAt: string }>('held_voucher', 1)
+export const heldVoucher = /* @__PURE__ */ entity<{ customerId: string; campaignId: string; code: string; voucherId: string; createdAt: string }>(
+  'held_voucher',
+  1,
+)
   .key(
     (projectId: string, customerId: string, campaignId: string) => tenant(projectId, 'HOLDER', customerId, 'CAMPAIGN', campaignId),
     () => 'HELD_VOUCHER',
@@ -145,7 +148,7 @@ export const heldVoucher = entity<{ customerId: string; campaignId: string; code
   .from((h, projectId: string) => ({ key: [projectId, h.customerId, h.campaignId] }));
 
 /** A bin entry; entry ids sort by time, so the partition reads in deletion order. */
-export const binEntry = entity<BinEntry>('bin_entry', 1)
+export const binEntry = /* @__PURE__ */ entity<BinEntry>('bin_entry', 1)
   .key(
     (projectId: string) => tenant(projectId, 'BIN'),
     (entryId: string) => entryId,
@@ -153,14 +156,14 @@ export const binEntry = entity<BinEntry>('bin_entry', 1)
   .from((e, projectId: string) => ({ key: [projectId, e.id] }), { defaults: { deletedByUserId: null, resourceParentId: null } });
 
 /** A category by id (`cat_...`). */
-export const category = entity<Category>('category', 1)
+export const category = /* @__PURE__ */ entity<Category>('category', 1)
   .key(
     (projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId),
     () => 'CATEGORY',
   )
   .from((c, projectId: string) => ({ key: [projectId, c.id] }), { defaults: { updatedAt: null } });
 /** Reserves a category name; holds the category id. */
-export const categoryName = entity<{ categoryId: string }>('category_name', 1)
+export const categoryName = /* @__PURE__ */ entity<{ categoryId: string }>('category_name', 1)
   .key(
     (projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name),
     () => 'CATEGORY_NAME',
@@ -168,14 +171,14 @@ export const categoryName = entity<{ categoryId: string }>('category_name', 1)
   .apart();
 
 /** A campaign template (`camt_...`) with the snapshot of its source's configuration. */
-export const campaignTemplate = entity<CampaignTemplate>('campaign_template', 1)
+export const campaignTemplate = /* @__PURE__ */ entity<CampaignTemplate>('campaign_template', 1)
   .key(
     (projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId),
     () => 'CAMPAIGN_TEMPLATE',
   )
   .from((t) => ({ key: [t.projectId, t.id] }));
 /** Reserves a template name in its project; holds the template id. */
-export const campaignTemplateName = entity<{ templateId: string }>('campaign_template_name', 1)
+export const campaignTemplateName = /* @__PURE__ */ entity<{ templateId: string }>('campaign_template_name', 1)
   .key(
     (projectId: string, name: string) => tenant(projectId, 'TEMPLATE_NAME', name),
     () => 'CAMPAIGN_TEMPLATE_NAME',
@@ -183,14 +186,14 @@ export const campaignTemplateName = entity<{ templateId: string }>('campaign_tem
   .apart();
 
 /** A reward (CAMPAIGN, COIN or MATERIAL). */
-export const reward = entity<Reward>('reward', 1)
+export const reward = /* @__PURE__ */ entity<Reward>('reward', 1)
   .key(
     (projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId),
     () => 'REWARD',
   )
   .from((r) => ({ key: [r.projectId, r.id] }));
 /** A reward assignment by its id (`rewa_...`); GSI1 lists a reward's assignments by creation time. */
-export const rewardAssignment = entity<RewardAssignment>('reward_assignment', 1)
+export const rewardAssignment = /* @__PURE__ */ entity<RewardAssignment>('reward_assignment', 1)
   .key(
     (projectId: string, assignmentId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', assignmentId),
     () => 'REWARD_ASSIGNMENT',
@@ -204,7 +207,7 @@ export const rewardAssignment = entity<RewardAssignment>('reward_assignment', 1)
  * One reward on one campaign: the key itself makes the pair unique. Holds a copy of the
  * assignment; GSI1 lists a campaign's reward assignments by creation time.
  */
-export const rewardAssignmentPair = entity<RewardAssignment>('reward_assignment_pair', 1)
+export const rewardAssignmentPair = /* @__PURE__ */ entity<RewardAssignment>('reward_assignment_pair', 1)
   .key(
     (projectId: string, rewardId: string, campaignId: string) => tenant(projectId, 'REWARD_ASSIGNMENT', rewardId, campaignId),
     () => 'REWARD_ASSIGNMENT_PAIR',
@@ -216,7 +219,7 @@ export const rewardAssignmentPair = entity<RewardAssignment>('reward_assignment_
   .from((a) => ({ key: [a.projectId, a.rewardId, a.campaignId], index: [a.projectId, a.campaignId, a.createdAt, a.id] }));
 
 /** A custom event schema, keyed by its event name (unique per project, case-sensitive); GSI1 lists a project's schemas by creation time. */
-export const customEventSchema = entity<CustomEventSchema>('custom_event_schema', 1)
+export const customEventSchema = /* @__PURE__ */ entity<CustomEventSchema>('custom_event_schema', 1)
   .key(
     (projectId: string, eventName: string) => tenant(projectId, 'EVENT_SCHEMA', eventName),
     () => 'EVENT_SCHEMA',
@@ -227,7 +230,7 @@ export const customEventSchema = entity<CustomEventSchema>('custom_event_schema'
   )
   .from((s) => ({ key: [s.projectId, s.name], index: [s.projectId, s.createdAt, s.id] }));
 /** Points a custom event schema id (`ms_...`) at its event name. */
-export const customEventSchemaId = entity<{ name: string }>('custom_event_schema_id', 1)
+export const customEventSchemaId = /* @__PURE__ */ entity<{ name: string }>('custom_event_schema_id', 1)
   .key(
     (projectId: string, schemaId: string) => tenant(projectId, 'EVENT_SCHEMA_ID', schemaId),
     () => 'EVENT_SCHEMA_ID',
@@ -235,21 +238,21 @@ export const customEventSchemaId = entity<{ name: string }>('custom_event_schema
   .apart();
 
 /** A customer by id (`cust_...`). */
-export const customer = entity<Customer>('customer', 1)
+export const customer = /* @__PURE__ */ entity<Customer>('customer', 1)
   .key(
     (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId),
     () => 'CUSTOMER',
   )
   .from((c) => ({ key: [c.projectId, c.id] }));
 /** Points a customer `source_id` at the customer id: the key makes source ids unique per project. */
-export const customerSourceId = entity<{ customerId: string }>('customer_source_id', 1)
+export const customerSourceId = /* @__PURE__ */ entity<{ customerId: string }>('customer_source_id', 1)
   .key(
     (projectId: string, sourceId: string) => tenant(projectId, 'CUSTOMER_SRC', sourceId),
     () => 'CUSTOMER_SRC',
   )
   .apart();
 /** A custom event, in its customer's partition (the customer's activity, in time order). */
-export const customEvent = entity<CustomEvent>('custom_event', 1)
+export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1)
   .key(
     (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'EVENTS'),
     (createdAt: string, eventId: string) => path(EVENT_SORT_PREFIX, createdAt, eventId),
@@ -257,7 +260,7 @@ export const customEvent = entity<CustomEvent>('custom_event', 1)
   .from((e) => ({ key: [e.projectId, e.customerId, e.createdAt, e.id] }));
 
 /** An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by conditional writes. */
-export const asyncAction = entity<AsyncAction>('async_action', 1)
+export const asyncAction = /* @__PURE__ */ entity<AsyncAction>('async_action', 1)
   .key(
     (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
     () => 'ASYNC_ACTION',
@@ -265,7 +268,7 @@ export const asyncAction = entity<AsyncAction>('async_action', 1)
   .from((a) => ({ key: [a.projectId, a.id] }), { defaults: { failure: null, finishedAt: null } });
 
 /** An export (`exp_...`): its parameters, status and the per-export download signing secret. */
-export const exportRecord = entity<Export>('export', 1)
+export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
   .key(
     (projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId),
     () => 'EXPORT',
@@ -287,7 +290,7 @@ export interface IdempotencyRecord {
   leaseUntil?: number;
 }
 /** The first reply to a request sent with an `Idempotency-Key`, with the request's fingerprint. */
-export const idempotencyRecord = entity<IdempotencyRecord>('idempotency_record', 1)
+export const idempotencyRecord = /* @__PURE__ */ entity<IdempotencyRecord>('idempotency_record', 1)
   .key(
     (projectId: string, key: string) => tenant(projectId, 'IDEMPOTENCY', key),
     () => 'IDEMPOTENCY',
@@ -298,7 +301,7 @@ export const idempotencyRecord = entity<IdempotencyRecord>('idempotency_record',
  * a new item, in its own partition, each window, so a window's count never needs resetting.
  * Written by UpdateItem ADD only (with `stamp` and a `ttl`).
  */
-export const rateLimitWindow = entity<{ requests: number }>('rate_limit_window', 1)
+export const rateLimitWindow = /* @__PURE__ */ entity<{ requests: number }>('rate_limit_window', 1)
   .key(
     (projectId: string, windowStart: number) => tenant(projectId, 'RATE', windowStart),
     () => 'RATE_LIMIT',
@@ -310,7 +313,7 @@ export const rateLimitWindow = entity<{ requests: number }>('rate_limit_window',
  * (no expiry sorts last), so the points-expiration export streams them in order with one Query;
  * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).
  */
-export const pointsBucket = entity<PointsBucket>('points_bucket', 1)
+export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket', 1)
   .key(
     (projectId: string, campaignId: string) => tenant(projectId, 'LOYALTY', campaignId, 'BUCKETS'),
     (expiresKey: string, bucketId: string) => path(expiresKey, bucketId),
@@ -326,7 +329,7 @@ export const pointsBucket = entity<PointsBucket>('points_bucket', 1)
  * A loyalty card transaction (a manual balance change with its reason and source id), in the
  * card's own partition sorted by time, so a card's history is one Query.
  */
-export const cardTransaction = entity<CardTransaction>('card_transaction', 1)
+export const cardTransaction = /* @__PURE__ */ entity<CardTransaction>('card_transaction', 1)
   .key(
     (projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'TRANSACTIONS'),
     (createdAt: string, transactionId: string) => path(createdAt, transactionId),
@@ -336,7 +339,7 @@ export const cardTransaction = entity<CardTransaction>('card_transaction', 1)
  * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
  * so POST /v1/events finds every rule for its event name with one Query.
  */
-export const earningRule = entity<EarningRule>('earning_rule', 1)
+export const earningRule = /* @__PURE__ */ entity<EarningRule>('earning_rule', 1)
   .key(
     (projectId: string, eventName: string) => tenant(projectId, 'EARNING_RULES', eventName),
     (campaignId: string, ruleId: string) => path(campaignId, ruleId),
@@ -348,7 +351,7 @@ export const earningRule = entity<EarningRule>('earning_rule', 1)
  * key itself makes it once per (campaign, code, referred customer); a code's conversions share a
  * partition. GSI1 lists a referrer's conversions by time.
  */
-export const referralConversion = entity<ReferralConversion>('referral_conversion', 1)
+export const referralConversion = /* @__PURE__ */ entity<ReferralConversion>('referral_conversion', 1)
   .key(
     (projectId: string, campaignId: string, code: string) => tenant(projectId, 'REFERRAL', campaignId, code),
     (refereeId: string) => path(CONVERSION_SORT_PREFIX, refereeId),

@@ -68,7 +68,7 @@ describe('layers', () => {
 });
 
 describe('bundles', () => {
-  it("keeps only the handler's own row of the endpoint table in its bundle", async () => {
+  it("keeps only the handler's own row of the endpoint table, and only the entities it stores, in its bundle", async () => {
     const route = routes.find((r) => r.operationId === 'create-campaign');
     if (!route) throw new Error('no create-campaign row');
     const result = await build({
@@ -86,5 +86,7 @@ describe('bundles', () => {
     const others = [...routes, routeNotFoundRoute].filter((r) => r !== route && text.includes(`"${r.operationId}"`));
     expect(text).toContain('"create-campaign"');
     expect(others.map((r) => r.operationId)).toEqual([]);
+    // Entity definitions are marked pure too: campaign creation stores no loyalty or referral items.
+    for (const unused of ['points_bucket', 'card_transaction', 'earning_rule', 'referral_conversion']) expect(text).not.toContain(`"${unused}"`);
   }, 60_000);
 });
