@@ -17,6 +17,8 @@ export const houseBundling = {
    * Bundled CommonJS dependencies still call `require` for Node built-ins; an ESM bundle has
    * none, so one is made from the module's URL.
    */
+  /** esbuild prints only warnings and errors: `cdk synth --quiet` stays quiet about 27 bundles. */
+  logLevel: 'warning',
   banner: "import { createRequire as __houseCreateRequire } from 'node:module';const require = __houseCreateRequire(import.meta.url);",
 } as const;
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogRetentionDays } from '../config.js';
@@ -77,6 +77,7 @@ export class HouseFunction extends NodejsFunction {
         sourcesContent: houseBundling.sourcesContent,
         mainFields: [...houseBundling.mainFields],
         banner: houseBundling.banner,
+        logLevel: houseBundling.logLevel === 'warning' ? LogLevel.WARNING : LogLevel.INFO,
         bundleAwsSDK: true,
         externalModules: [...lambdaExternalModules],
       },
