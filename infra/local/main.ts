@@ -1,6 +1,7 @@
 import { JavaMissingError } from './engines.js';
 import { bannerOf } from './banner.js';
 import { parseCliOptions, USAGE, UsageError } from './cli-options.js';
+import { dataDirFrom } from './runtime-file.js';
 import { defaultDataDir, startLocal, type LocalRuntime } from './start-local.js';
 
 // `npm start`: parse flags and environment, start everything, print the banner, stop on a signal.
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
       port: options.port,
       downloadPort: options.downloadPort,
       dataDir: options.dataDir,
+      // In memory, the run is still announced in the data folder, so `npm run admin` finds it.
+      ...(options.dataDir === null ? { announceIn: dataDirFrom(process.env) } : {}),
       logLevel: options.logLevel,
       ...(options.devKey ? { devKey: options.devKey } : {}),
     });

@@ -1,8 +1,15 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const RUNTIME_FILE = 'runtime.json';
+/**
+ * An in-memory runtime (`npm start -- --in-memory`) announces itself in the data folder under its
+ * own name, one file per process: it holds no data there, so it must not claim the folder the way
+ * `runtime.json` does, yet the operator CLI must find it.
+ */
+const IN_MEMORY_FILE = /^runtime-in-memory-(\d+)\.json$/;
+const inMemoryFileOf = (pid: number): string => `runtime-in-memory-${pid}.json`;
 
 /** What `<dataDir>/runtime.json` holds while a local runtime runs; the operator CLI reads it. */
 export interface RuntimeFile {
@@ -36,7 +43,36 @@ export function pidAlive(pid: number): boolean {
  * start a second DynamoDB Local on data a live runtime may hold).
  */
 export function runningRuntime(dataDir: string): RuntimeFile | null {
-  const file = join(dataDir, RUNTIME_FILE);
+  return readRuntimeFile(join(dataDir, RUNTIME_FILE));
+}
+
+/** The in-memory runtimes announced in `dataDir` whose process is alive. */
+export function runningInMemoryRuntimes(dataDir: string): RuntimeFile[] {
+  if (!existsSync(dataDir)) return [];
+  return readdirSync(dataDir)
+    .filter((name) => IN_MEMORY_FILE.test(name))
+    .flatMap((name) => {
+      try {
+        const runtime = readRuntimeFile(join(dataDir, name));
+        return runtime ? [runtime] : [];
+      } catch {
+        // A half-written or foreign file is not a runtime to talk to.
+        return [];
+      }
+    });
+}
+
+/** Announces this in-memory runtime in `dataDir` (see IN_MEMORY_FILE). */
+export function writeInMemoryRuntimeFile(dataDir: string, content: RuntimeFile): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeAtomically(join(dataDir, inMemoryFileOf(content.pid)), content);
+}
+
+export function removeInMemoryRuntimeFile(dataDir: string): void {
+  rmSync(join(dataDir, inMemoryFileOf(process.pid)), { force: true });
+}
+
+function readRuntimeFile(file: string): RuntimeFile | null {
   if (!existsSync(file)) return null;
   let parsed: unknown;
   try {
@@ -88,7 +124,10 @@ export function assertDataDirFree(dataDir: string, inUseHere: boolean): void {
 }
 
 export function writeRuntimeFile(dataDir: string, content: RuntimeFile): void {
-  const file = join(dataDir, RUNTIME_FILE);
+  writeAtomically(join(dataDir, RUNTIME_FILE), content);
+}
+
+function writeAtomically(file: string, content: RuntimeFile): void {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`);
   renameSync(temp, file);

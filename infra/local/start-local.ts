@@ -15,7 +15,7 @@ import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
 import { moduleHandlerLoader, startHttpServer, type HandlerLoader, type LocalHttpServer } from './http-server.js';
-import { assertDataDirFree, removeRuntimeFile, writeRuntimeFile, defaultDataDir } from './runtime-file.js';
+import { assertDataDirFree, defaultDataDir, removeInMemoryRuntimeFile, removeRuntimeFile, writeInMemoryRuntimeFile, writeRuntimeFile } from './runtime-file.js';
 import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
 
 export type { EngineEndpoints } from './handler-env.js';
@@ -35,6 +35,8 @@ export interface StartLocalOptions {
   host?: string;
   /** Where data, the dev key and `runtime.json` live; null = in-memory run that keeps nothing. */
   dataDir: string | null;
+  /** For an in-memory run: the data folder to announce it in, so the operator CLI finds it (`npm start -- --in-memory`). */
+  announceIn?: string;
   /** Engines already running (e.g. the test suite's): used as they are and left running on stop. */
   engines?: EngineEndpoints;
   /** DEV_APP_ID / DEV_APP_TOKEN: the dev project's key pair, instead of a generated one. */
@@ -198,16 +200,14 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       }
     }
 
+    const announced = { pid: process.pid, dynamoEndpoint: engines.dynamoEndpoint, tableName: engines.tableName, region: engines.region, apiUrl, downloadUrl };
     if (dataDir !== null) {
-      writeRuntimeFile(dataDir, {
-        pid: process.pid,
-        dynamoEndpoint: engines.dynamoEndpoint,
-        tableName: engines.tableName,
-        region: engines.region,
-        apiUrl,
-        downloadUrl,
-      });
+      writeRuntimeFile(dataDir, announced);
       cleanups.push(() => removeRuntimeFile(dataDir));
+    } else if (options.announceIn !== undefined) {
+      const folder = resolve(options.announceIn);
+      writeInMemoryRuntimeFile(folder, announced);
+      cleanups.push(() => removeInMemoryRuntimeFile(folder));
     }
 
     let stopping: Promise<void> | undefined;

@@ -1,6 +1,6 @@
 import { startDynamoOnly } from '../../infra/local/engines.js';
 import { resources } from '../../lib/api/resources.js';
-import { dataDirFrom, runningRuntime } from '../../infra/local/runtime-file.js';
+import { dataDirFrom, runningInMemoryRuntimes, runningRuntime } from '../../infra/local/runtime-file.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import { randomIds } from '../../lib/ids.js';
@@ -115,11 +115,22 @@ export async function connect(spec: TargetSpec): Promise<Connection> {
       };
     }
     case 'local': {
-      const running = runningRuntime(spec.dataDir);
-      if (running) {
-        const deps = depsOn(running.region, running.tableName, running.dynamoEndpoint);
+      const onDisk = runningRuntime(spec.dataDir);
+      const inMemory = runningInMemoryRuntimes(spec.dataDir);
+      const live = [
+        ...(onDisk ? [{ runtime: onDisk, kind: 'local runtime' }] : []),
+        ...inMemory.map((runtime) => ({ runtime, kind: 'in-memory local runtime' })),
+      ];
+      if (live.length > 1) {
+        const choices = live.map(({ runtime, kind }) => `${kind} pid ${runtime.pid}: --endpoint ${runtime.dynamoEndpoint}`).join('; ');
+        throw new Error(`More than one local runtime is running; choose one with --endpoint (${choices})`);
+      }
+      const [only] = live;
+      if (only) {
+        const { runtime, kind } = only;
+        const deps = depsOn(runtime.region, runtime.tableName, runtime.dynamoEndpoint);
         return {
-          description: `target: local runtime (pid ${running.pid}) at ${running.dynamoEndpoint}, table ${running.tableName}`,
+          description: `target: ${kind} (pid ${runtime.pid}) at ${runtime.dynamoEndpoint}, table ${runtime.tableName}`,
           deps,
           close: async () => deps.ddb.destroy(),
         };
