@@ -42,24 +42,40 @@ export async function authenticateKeyPair(deps: Deps, appId: string, appToken: s
   return { projectId: usable.projectId, appId: usable.appId, via: 'key_pair', keyPermissions: usable.permissions, tokenScopes: null };
 }
 
-async function cachedKey(deps: Deps, appId: string): Promise<AppKey | null> {
-  const hit = deps.appKeyCache.get(appId);
-  if (hit !== undefined) return hit;
-  const key = await getAppKey(deps, appId);
-  deps.appKeyCache.set(appId, key);
-  return key;
+/** Whether `key` lets a token through from `sourceIp` for an endpoint needing `need`: what a refusal would be decided on. */
+function keyAdmits(key: AppKey | null, sourceIp: string | undefined, need: ScopeRequirement | null): key is AppKey {
+  return !!key && key.status === 'ACTIVE' && ipAllowed(key.ipAllowList, sourceIp) && (need === null || grantCovers(key.permissions, need));
+}
+
+/**
+ * The token's key, read through a short cache when it lets the request through. A refusal is
+ * never decided on the cache: the key is read again, strongly consistently, first. So lifting a
+ * block, widening an IP allow-list or granting a permission works for the very next request,
+ * while a block or narrowing may take the cache's age to reach tokens (the spec allows a minute).
+ */
+async function keyForToken(deps: Deps, appId: string, sourceIp: string | undefined, need: ScopeRequirement | null): Promise<AppKey | null> {
+  const cached = deps.appKeyCache.get(appId);
+  if (cached !== undefined && keyAdmits(cached, sourceIp, need)) return cached;
+  const fresh = await getAppKey(deps, appId, true);
+  deps.appKeyCache.set(appId, fresh);
+  return fresh;
 }
 
 /**
  * Checks a bearer token: it must exist, be unexpired (checked here; TTL deletion lags) and its
- * key must still be active and allow the caller's address. The key is read through a short
- * cache, which is why a blocked key's tokens stop within a minute rather than at once.
+ * key must still be active and allow the caller's address (and, given `need`, the endpoint's
+ * scopes). The key comes through a short cache when it admits the request (see keyForToken).
  * @throws UnauthorizedError, ForbiddenError.
  */
-export async function authenticateToken(deps: Deps, accessToken: string, sourceIp: string | undefined): Promise<Principal> {
+export async function authenticateToken(
+  deps: Deps,
+  accessToken: string,
+  sourceIp: string | undefined,
+  need: ScopeRequirement | null = null,
+): Promise<Principal> {
   const token = await getToken(deps, hashSecret(accessToken));
   if (!token || !isLive(token, toEpochSeconds(deps.clock.now()))) throw new UnauthorizedError();
-  const key = checkKeyUsable(await cachedKey(deps, token.appId), sourceIp);
+  const key = checkKeyUsable(await keyForToken(deps, token.appId, sourceIp, need), sourceIp);
   if (key.projectId !== token.projectId) throw new UnauthorizedError();
   return {
     projectId: token.projectId,

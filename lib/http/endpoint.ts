@@ -131,7 +131,7 @@ async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef):
   else {
     const token = presentedToken(event, route);
     if (!token) throw new UnauthorizedError();
-    principal = await authenticateToken(runtime, token, sourceIp);
+    principal = await authenticateToken(runtime, token, sourceIp, route.scope);
   }
   if (route.scope) authorize(principal, route.scope);
   return principal;
