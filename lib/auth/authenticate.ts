@@ -21,8 +21,21 @@ const UNKNOWN_KEY_HASH = hashSecret('unknown-application-key');
  */
 const MAX_APP_ID_LENGTH = 256;
 
-function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined): AppKey {
-  if (!key) throw new UnauthorizedError();
+/**
+ * What a 401 says. An unknown app id, a wrong app token and a deleted key read the same, so a
+ * caller without the token learns nothing about which app ids exist.
+ */
+export const UNAUTHORIZED_DETAILS = {
+  missing: 'Send X-App-Id and X-App-Token, or Authorization: Bearer <access token>',
+  halfPair: 'Send both X-App-Id and X-App-Token',
+  badPair: 'The X-App-Id and X-App-Token pair is not valid',
+  malformedBearer: 'The Authorization header must be Bearer followed by an access token',
+  badToken: 'The access token is unknown, expired or revoked',
+  keyGone: "The access token's application key no longer exists",
+} as const;
+
+function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined, missing: string = UNAUTHORIZED_DETAILS.badPair): AppKey {
+  if (!key) throw new UnauthorizedError(missing);
   if (key.status !== 'ACTIVE') throw new UnauthorizedError('The application key is blocked');
   if (!ipAllowed(key.ipAllowList, sourceIp)) {
     throw new ForbiddenError(`Requests with this application key are not allowed from ${sourceIp ?? 'an unknown address'}`);
@@ -74,9 +87,9 @@ export async function authenticateToken(
   need: ScopeRequirement | null = null,
 ): Promise<Principal> {
   const token = await getToken(deps, hashSecret(accessToken));
-  if (!token || !isLive(token, toEpochSeconds(deps.clock.now()))) throw new UnauthorizedError();
-  const key = checkKeyUsable(await keyForToken(deps, token.appId, sourceIp, need), sourceIp);
-  if (key.projectId !== token.projectId) throw new UnauthorizedError();
+  if (!token || !isLive(token, toEpochSeconds(deps.clock.now()))) throw new UnauthorizedError(UNAUTHORIZED_DETAILS.badToken);
+  const key = checkKeyUsable(await keyForToken(deps, token.appId, sourceIp, need), sourceIp, UNAUTHORIZED_DETAILS.keyGone);
+  if (key.projectId !== token.projectId) throw new UnauthorizedError(UNAUTHORIZED_DETAILS.keyGone);
   return {
     projectId: token.projectId,
     appId: token.appId,

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../zod.js';
-import { authenticateKeyPair, authenticateToken, authorize } from '../auth/authenticate.js';
+import { authenticateKeyPair, authenticateToken, authorize, UNAUTHORIZED_DETAILS } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { randomIds } from '../ids.js';
@@ -121,6 +121,14 @@ function presentedToken(event: ApiEvent, route: RouteDef): string | undefined {
   return undefined;
 }
 
+/** Why a request presents no usable credentials, for the 401's details. */
+function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string | undefined): string {
+  if (halfPair) return UNAUTHORIZED_DETAILS.halfPair;
+  const bearerAccepted = route.auth !== 'none' && route.auth.bearer;
+  if (bearerAccepted && headerOf(event, 'authorization') !== undefined) return UNAUTHORIZED_DETAILS.malformedBearer;
+  return bearerAccepted ? UNAUTHORIZED_DETAILS.missing : 'Send X-App-Id and X-App-Token';
+}
+
 async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
@@ -130,7 +138,7 @@ async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef):
   if (appId && appToken) principal = await authenticateKeyPair(runtime, appId, appToken, sourceIp);
   else {
     const token = presentedToken(event, route);
-    if (!token) throw new UnauthorizedError();
+    if (!token) throw new UnauthorizedError(missingCredentials(event, route, appId ?? appToken));
     principal = await authenticateToken(runtime, token, sourceIp, route.scope);
   }
   if (route.scope) authorize(principal, route.scope);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashSecret } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
-import { parseScopeString, permissionAllowsScope, type Scope } from '../auth/scopes.js';
+import { parseScopeString, permissionAllowsScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { toEpochSeconds } from '../clock.js';
 import { BadRequestError, ConflictRetryError, TooManyTokensError } from '../errors.js';
 import { getAppKey } from '../app-keys/app-key.repo.js';
@@ -38,7 +38,12 @@ export function resolveTokenScopes(requested: string | undefined, permissions: S
     return permissions ?? ['api'];
   }
   const { scopes, invalid } = parseScopeString(requested);
-  if (invalid.length > 0) throw new BadRequestError('invalid_scope', `Invalid scope: ${invalid.join(' ')}`);
+  if (invalid.length > 0) {
+    const details = invalid.some((part) => part.includes(','))
+      ? 'Scopes are separated by spaces, not commas (e.g. scope=vouchers campaigns)'
+      : `Unknown scope; the scopes are ${SCOPES.join(', ')}`;
+    throw new BadRequestError('invalid_scope', `Invalid scope: ${invalid.join(' ')}`, details);
+  }
   const denied = scopes.filter((s) => !permissionAllowsScope(permissions, s));
   if (denied.length > 0) {
     throw new BadRequestError('invalid_scope', `Invalid scope: ${denied.join(' ')}`, 'The application key is not permitted to use this scope');
