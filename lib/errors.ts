@@ -11,6 +11,7 @@ export type BadRequestKey =
   | 'invalid_customer'
   | 'invalid_grant_type'
   | 'invalid_idempotency_key'
+  | 'invalid_path'
   | 'invalid_scope'
   | 'missing_parameters'
   | 'too_many_points_buckets';

@@ -77,9 +77,10 @@ function findFallback(doc: Document): Operation | undefined {
   return undefined;
 }
 
-/** The `$default` route (unknown path or method) answers 404 or 405 with the error object. */
+/** The `$default` route (unknown path or method) answers 404 or 405, or 400 for a path it cannot decode, with the error object. */
 function fallbackProblems(ajv: Ajv2020, validators: Map<string, ValidateFunction>, reply: ContractReply): string[] {
-  if (reply.status !== 404 && reply.status !== 405) return [`unknown route answered ${reply.status}, not 404/405`];
+  const undecodable = reply.status === 400 && /"key":"invalid_path"/.test(reply.body ?? '');
+  if (reply.status !== 404 && reply.status !== 405 && !undecodable) return [`unknown route answered ${reply.status}, not 404/405`];
   let validate = validators.get('$default');
   if (!validate) {
     validate = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/Error` });

@@ -142,6 +142,15 @@ describe('local runtime HTTP server', () => {
     expect(await withQuery.json()).toMatchObject({ key: 'invalid_query_params' });
   });
 
+  it('answers 400 invalid_path, not 404, to a path segment that is not valid percent-encoding', async () => {
+    const reply = await fetch(`${local.apiUrl}/v1/vouchers/%ZZ`, { headers: { 'X-App-Id': local.devKey.app_id, 'X-App-Token': local.devKey.app_token } });
+    expect(reply.status).toBe(400);
+    const body = (await reply.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ code: 400, key: 'invalid_path' });
+    expect(body.details).toContain('%ZZ');
+    expect((await fetch(`${local.apiUrl}/v1/vouchers/%E2%82`)).status).toBe(400);
+  });
+
   it('answers an unknown route with the 404 error object and its request id', async () => {
     const reply = await fetch(`${local.apiUrl}/v1/nothing-here`);
     expect(reply.status).toBe(404);
