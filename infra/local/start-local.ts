@@ -51,6 +51,8 @@ export interface StartLocalOptions {
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
+  /** Time for a whole request to arrive on either server (default 29 s, API Gateway's integration limit; tests shorten it). */
+  requestTimeoutMs?: number;
 }
 
 export interface LocalRuntime {
@@ -162,6 +164,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
         host,
         logger,
         loadHandler,
+        requestTimeoutMs: options.requestTimeoutMs,
       });
       cleanups.push(() => server.close());
       return server;
