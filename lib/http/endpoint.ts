@@ -15,7 +15,7 @@ import type { JobQueue } from '../jobs/job.js';
 import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from '../rate-limit/rate-limit.service.js';
 import { errorReply } from './error-responder.js';
 import type { HttpReply, ReplyOf } from './reply.js';
-import { headerOf, parseBody, parseQuery } from './request.js';
+import { headerOf, parseBody, parseParams, parseQuery } from './request.js';
 import { validate } from './validate.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -229,8 +229,9 @@ function build<S extends EndpointSchemas, R>(
       const work = async (): Promise<HttpReply> => {
         const rawQuery = parseQuery(event);
         const rawBody = parseBody(event, route.body);
+        const rawParams = parseParams(event);
         const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
-        const params = validate(schemas.params ?? z.object({}), event.pathParameters ?? {}, 'params');
+        const params = validate(schemas.params ?? z.object({}), rawParams, 'params');
         const body = validate(schemas.body ?? z.unknown(), rawBody, route.body === 'form' ? 'form' : 'json');
         const key = principal && route.idempotency !== 'none' ? headerOf(event, IDEMPOTENCY_HEADER) : undefined;
         if (principal && route.idempotency === 'generic') {

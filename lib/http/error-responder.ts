@@ -2,6 +2,7 @@ import { dependencyFaultOf } from '../db/client.js';
 import { AppError, type ErrorKey, ServiceUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { HttpReply } from './reply.js';
+import { showLoneSurrogates } from './unicode.js';
 
 /** The spec's error object. */
 export interface ErrorBody {
@@ -31,13 +32,14 @@ export function errorReply(error: unknown, requestId: string, logger: Pick<Logge
     return errorReply(new ServiceUnavailableError(details, fault.retryAfterSeconds, error), requestId, logger);
   }
   if (error instanceof AppError) {
+    // What the caller sent may be quoted here (a path, an id); a lone surrogate in it would make the reply one strict JSON readers refuse.
     const body: ErrorBody = {
       code: error.status,
       key: error.key,
-      message: error.message,
-      ...(error.details !== undefined ? { details: error.details } : {}),
+      message: showLoneSurrogates(error.message),
+      ...(error.details !== undefined ? { details: showLoneSurrogates(error.details) } : {}),
       request_id: requestId,
-      ...(error.resourceId !== undefined ? { resource_id: error.resourceId } : {}),
+      ...(error.resourceId !== undefined ? { resource_id: showLoneSurrogates(error.resourceId) } : {}),
       ...(error.resourceType !== undefined ? { resource_type: error.resourceType } : {}),
     };
     return { statusCode: error.status, body, headers: error.headers };

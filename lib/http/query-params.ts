@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { InvalidQueryParamsError } from '../errors.js';
-import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
+import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText, RefusedJsonError } from './json-text.js';
 
 /** A query integer: digits only (no sign, exponent or fraction), then range-checked. */
 export const queryInt = (min: number, max: number) =>
@@ -53,7 +53,7 @@ export function nestQuery(flat: Record<string, string>): Record<string, unknown>
       try {
         out[name] = parseJsonText(value);
       } catch (error) {
-        if (error instanceof ForbiddenKeyError) throw new InvalidQueryParamsError(`Property .${name}: ${error.message}`, error);
+        if (error instanceof RefusedJsonError) throw new InvalidQueryParamsError(error.at([name]), error);
         throw new InvalidQueryParamsError(`Property .${name} is not valid JSON`, error);
       }
     }

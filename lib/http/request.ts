@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidJsonError, InvalidPayloadError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
-import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText } from './json-text.js';
+import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText, RefusedJsonError } from './json-text.js';
+import { ILL_FORMED_VALUE, isWellFormed, showLoneSurrogates } from './unicode.js';
 import type { RouteDef } from '../api/route.js';
 
 /** Largest request body accepted (API Gateway's own limit is 10 MB; no endpoint needs more than this). */
@@ -38,7 +39,9 @@ function uniqueParams(params: URLSearchParams, shown: (name: string) => string, 
 
 /**
  * Decodes the body as the route declares. An empty body is `{}`; anything else must carry the
- * route's media type (415 otherwise), parse (400 `invalid_json`) and fit MAX_BODY_BYTES (413).
+ * route's media type (415 otherwise), parse (400 `invalid_json`) and fit MAX_BODY_BYTES (413). A
+ * JSON body that parses but nests deeper than MAX_JSON_DEPTH, has a `__proto__` key or a string
+ * that is not well-formed Unicode is refused before anything walks it (400 `invalid_payload`).
  */
 export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body']): unknown {
   const text = rawBody(event);
@@ -49,7 +52,7 @@ export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body'])
     try {
       return parseJsonText(text);
     } catch (error) {
-      if (error instanceof ForbiddenKeyError) throw new InvalidPayloadError(error.message, error);
+      if (error instanceof RefusedJsonError) throw new InvalidPayloadError(error.message, error);
       throw new InvalidJsonError(error instanceof SyntaxError ? error.message : 'Malformed JSON body', error);
     }
   }
@@ -72,4 +75,17 @@ export function parseQuery(event: APIGatewayProxyEventV2): Record<string, string
       throw new InvalidQueryParamsError(details);
     },
   );
+}
+
+/**
+ * Path parameters as API Gateway decoded them. A value that is not well-formed Unicode is refused
+ * like one in a body: it could only be looked up or echoed as a string no strict reader accepts.
+ * @throws InvalidPayloadError (400, the key every path parameter problem gets) naming the parameter.
+ */
+export function parseParams(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
+  const params = event.pathParameters ?? {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && !isWellFormed(value)) throw new InvalidPayloadError(`Property .${showLoneSurrogates(name)} ${ILL_FORMED_VALUE}`);
+  }
+  return params;
 }

@@ -11,6 +11,13 @@ export const MAX_CODE_LENGTH = 255;
 /** Characters a code may hold: printable ASCII without space (spec: letters, digits, special characters). */
 export const CODE_CHARACTERS = /^[\x21-\x7e]+$/;
 
+/**
+ * Codes no ordinary HTTP client can put in a URL path: `.` and `..` are dot-segments, which
+ * clients resolve away before sending (RFC 3986 §5.2.4; WHATWG URL does it for `%2e` too), so
+ * `/v1/vouchers/..` arrives as `/v1/`. A client may not choose them and the generator never draws them.
+ */
+export const isDotSegment = (code: string): boolean => code === '.' || code === '..';
+
 /** A code configuration as a client may send it: every field optional. */
 export interface CodeConfigInput {
   length?: number | undefined;
@@ -62,11 +69,24 @@ const slotCount = (pattern: string): number => [...pattern].filter((c) => c === 
 export const codeLength = (config: CodeConfig): number => (config.prefix?.length ?? 0) + config.pattern.length + (config.postfix?.length ?? 0);
 
 /**
- * How many distinct codes the configuration can produce: charset size ^ generated positions.
- * Exact as a bigint, so a 40-position pattern does not round to Infinity.
+ * The dot-segment code the configuration could produce, if any: all its codes have one length,
+ * so at most one (`.` for length 1, `..` for length 2, when every position may be a dot).
+ */
+export function dotSegmentCodeOf(config: CodeConfig): string | null {
+  const length = codeLength(config);
+  if (length !== 1 && length !== 2) return null;
+  const code = '.'.repeat(length);
+  return matchesConfig(code, config) ? code : null;
+}
+
+/**
+ * How many distinct codes the configuration can produce: charset size ^ generated positions,
+ * less the dot-segment code it never generates (dotSegmentCodeOf). Exact as a bigint, so a
+ * 40-position pattern does not round to Infinity.
  */
 export function codeCapacity(config: CodeConfig): bigint {
-  return BigInt(config.charset.length) ** BigInt(config.length);
+  const all = BigInt(config.charset.length) ** BigInt(config.length);
+  return dotSegmentCodeOf(config) === null ? all : all - 1n;
 }
 
 /** A uniform random integer in [0, n). */
@@ -130,7 +150,8 @@ export class CodeSampler {
     if (this.capacity <= SMALL_SPACE) return this.nextFromSmallSpace();
     for (;;) {
       const code = generateCode(this.config, this.random);
-      if (!this.tried.has(code)) {
+      // A large space holds thousands of other codes, so redrawing past the dot-segment code ends quickly.
+      if (!this.tried.has(code) && !isDotSegment(code)) {
         this.tried.add(code);
         return code;
       }
@@ -142,7 +163,7 @@ export class CodeSampler {
     const size = Number(this.capacity);
     for (let index = 0; index < size; index += 1) {
       const code = this.codeAt(index);
-      if (!this.tried.has(code)) free.push(code);
+      if (!this.tried.has(code) && !isDotSegment(code)) free.push(code);
     }
     const code = free[this.random(free.length)] as string;
     this.tried.add(code);

@@ -3,7 +3,7 @@ import type { Category } from '../categories/category.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { type CodeConfig, CodeSampler, codeCapacity, codeLength, MAX_CODE_LENGTH } from './code-generator.js';
+import { type CodeConfig, CodeSampler, codeCapacity, codeLength, dotSegmentCodeOf, MAX_CODE_LENGTH } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { insertVouchers, MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
 
@@ -87,8 +87,10 @@ export function assertCodesFit(config: CodeConfig, count: number, alreadyUsed: n
   }
   const capacity = codeCapacity(config);
   if (BigInt(alreadyUsed) + BigInt(count) > capacity) {
+    const dotSegment = dotSegmentCodeOf(config);
     throw new CodeSpaceExhaustedError(
-      `Pattern ${config.pattern} with a charset of ${config.charset.length} characters allows ${capacity} codes; ` +
+      `Pattern ${config.pattern} with a charset of ${config.charset.length} characters allows ${capacity} codes` +
+        `${dotSegment === null ? '' : ` (not counting "${dotSegment}", which is never generated: no HTTP client can address it)`}; ` +
         `${alreadyUsed} are in use and ${count} more were requested`,
     );
   }

@@ -3,7 +3,7 @@ import { queryInt } from '../http/query-params.js';
 import { codeConfigSchema, redemptionSchema } from './code-config.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
-import { codeSchema } from './voucher-params.schema.js';
+import { newCodeSchema } from './voucher-params.schema.js';
 
 /** Upper bound of `vouchers_count` on POST /v1/campaigns/{campaignId}/vouchers. */
 export const MAX_VOUCHERS_PER_REQUEST = 100_000;
@@ -13,7 +13,7 @@ export const addVouchersQuery = z.strictObject({ vouchers_count: z.optional(quer
 /** POST /v1/campaigns/{campaignId}/vouchers: the spec's fields, nothing else. */
 export const addVouchersBody = z
   .strictObject({
-    code: z.optional(codeSchema),
+    code: z.optional(newCodeSchema),
     code_config: z.optional(codeConfigSchema),
     category: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
     category_id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),

@@ -4,9 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hostileCases } from '../support/hostile/hostile-cases.js';
 import { seedProject } from '../support/hostile/project-fixture.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
+import { MAX_JSON_DEPTH } from '../../lib/http/json-text.js';
+import { addVouchersToCampaignRoute } from '../../lib/api/routes.js';
+import { deepJson, jsonSchemaOf } from '../support/hostile/arbitraries.js';
 import {
   allRoutes,
   contractViolation,
+  dotSegmentCodeIn,
   createOwnTable,
   defaultExtras,
   fillPath,
@@ -78,6 +82,101 @@ describe('oversized bodies on every route of the route table', () => {
   }, 120_000);
 });
 
+/** One fixed hostile request of issue 20 and what every route must answer to it. */
+interface BodyCase {
+  name: string;
+  body?: string;
+  query?: string;
+  /** A path parameter value (all the route's parameters take it). */
+  param?: string;
+  /** The reply a route that reads this part must give (any route: no 5xx, the error object, well-formed Unicode). */
+  expect?: { key: string; details: RegExp };
+  /** The body chooses a dot-segment voucher code: the route that takes codes must say why it refuses it. */
+  dotSegmentCode?: true;
+}
+
+const DEPTH_DETAILS = new RegExp(`is nested more than ${MAX_JSON_DEPTH} levels deep; a JSON document may nest at most ${MAX_JSON_DEPTH} levels$`);
+const ILL_FORMED_DETAILS = /is (a property name that is )?not well-formed Unicode \(it holds a lone UTF-16 surrogate\)$/;
+
+const bodyCases: BodyCase[] = [
+  {
+    name: 'metadata nested 10,000 objects deep',
+    body: `{"metadata":${deepJson('object', 10_000)}}`,
+    expect: { key: 'invalid_payload', details: DEPTH_DETAILS },
+  },
+  { name: 'a body nested 100,000 objects deep', body: deepJson('object', 100_000), expect: { key: 'invalid_payload', details: DEPTH_DETAILS } },
+  { name: 'a body nested 200,000 arrays deep', body: deepJson('array', 200_000), expect: { key: 'invalid_payload', details: DEPTH_DETAILS } },
+  { name: 'a metadata key holding a lone surrogate', body: '{"metadata":{"\\ud800":1}}', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'a key ending in a lone high surrogate', body: '{"X\\ud800":1}', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'a name holding a lone surrogate', body: '{"name":"\\udc00X"}', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'a code holding a lone surrogate', body: '{"code":"A\\ud800"}', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'the code ..', body: '{"code":".."}', dotSegmentCode: true },
+  { name: 'the code .', body: '{"code":"."}', dotSegmentCode: true },
+  {
+    name: 'query JSON nested 10,000 objects deep',
+    query: `filters=${encodeURIComponent(deepJson('object', 10_000))}`,
+    expect: { key: 'invalid_query_params', details: DEPTH_DETAILS },
+  },
+  {
+    name: 'query JSON with a lone-surrogate key',
+    query: `filters=${encodeURIComponent('{"\\ud800":1}')}`,
+    expect: { key: 'invalid_query_params', details: /^Property \.filters\.\\ud800 is a property name that is not well-formed Unicode/ },
+  },
+  { name: 'a path parameter holding a lone surrogate', param: '\ud800', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'a path parameter holding a lone low surrogate', param: 'x\udc00', expect: { key: 'invalid_payload', details: ILL_FORMED_DETAILS } },
+  { name: 'the path parameter ..', param: '..' },
+  { name: 'the path parameter .', param: '.' },
+];
+
+describe('deep nesting, lone surrogates and dot-segment codes on every route of the route table (issue 20)', () => {
+  it('answers each with a 4xx error object (400 with the bound or the field named where the route reads that part), never a 5xx, and stores nothing', async () => {
+    const table = await createOwnTable('bodies');
+    try {
+      const runtime = table.runtime();
+      const fixture = await seedProject(runtime, 'B');
+      const before = await table.snapshot(fixture.pair.project_id);
+      let sent = 0;
+      for (const route of allRoutes) {
+        const mod = await loadRoute(route);
+        const handler = handlerFor(route, mod, runtime, defaultExtras());
+        const names = pathParamNames(route.path);
+        const takesFilters = mod.schemas.query !== undefined && jsonSchemaOf(mod.schemas.query).properties?.filters !== undefined;
+        for (const c of bodyCases) {
+          if (c.param !== undefined && names.length === 0) continue;
+          // The real resources, so that a body is judged on its own; names that exist nowhere where the body is ignored (nothing may change).
+          const params = Object.fromEntries(names.map((n) => [n, c.param ?? (route.body === 'json' ? (fixture.refs[n]?.[0] ?? 'x') : 'missing')]));
+          const reply = await invokeRaw(handler, {
+            method: route.method,
+            path: route.path === '$default' ? '/v1/nowhere' : fillPath(route.path, params),
+            pathParameters: params,
+            ...(c.query !== undefined ? { query: c.query } : {}),
+            headers: { ...(route.auth === 'none' ? {} : keyPairHeaders(fixture.pair)), 'content-type': 'application/json' },
+            ...(c.body !== undefined ? { body: c.body } : {}),
+          });
+          const where = `${route.operationId}: ${c.name}`;
+          expect(contractViolation(reply), where).toBeUndefined();
+          expect(dotSegmentCodeIn(reply.body), where).toBeUndefined();
+          // Which routes read the part: a JSON body on JSON routes, path parameters where the route has them, the query everywhere but the fallback.
+          const reads = c.body !== undefined ? route.body === 'json' : c.param !== undefined ? true : route.path !== '$default';
+          if (c.expect && reads) {
+            expect({ where, status: reply.status, key: (reply.body as { key?: string }).key }).toEqual({ where, status: 400, key: c.expect.key });
+            // A query without a `filters` parameter refuses it as unknown before any JSON is read.
+            if (c.query === undefined || takesFilters) expect((reply.body as { details: string }).details, where).toMatch(c.expect.details);
+          }
+          if (c.dotSegmentCode && route === addVouchersToCampaignRoute) {
+            expect((reply.body as { details?: string }).details, where).toMatch(/^Property \.code must not be "\." or "\.\.": HTTP clients remove/);
+          }
+          sent += 1;
+        }
+      }
+      expect(await table.snapshot(fixture.pair.project_id)).toEqual(before);
+      expect(sent).toBeGreaterThan(allRoutes.length * 10);
+    } finally {
+      await table.drop();
+    }
+  }, 180_000);
+});
+
 describe('hostile input on every route of the route table', () => {
   for (const route of allRoutes) {
     it(
@@ -92,7 +191,12 @@ describe('hostile input on every route of the route table', () => {
           const handler = handlerFor(route, mod, runtime, defaultExtras());
           const projectId = fixture.pair.project_id;
           const known = [...Object.values(fixture.refs).flat(), ...fixture.names];
-          const strings = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...known) }, { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) });
+          const strings = fc.oneof(
+            { weight: 2, arbitrary: fc.constantFrom(...known) },
+            { weight: 3, arbitrary: fc.string({ minLength: 1, maxLength: 20 }) },
+            // Lone surrogates where a valid request has text (a name, a source id): refused, never stored.
+            { weight: 1, arbitrary: fc.constantFrom('\uD800X', '\uDC00X', 'X\uD800') },
+          );
           const headers = route.auth === 'none' ? {} : keyPairHeaders(fixture.pair);
           const tally: RouteStats = { route: route.operationId, cases: 0, statuses: {}, writeFailuresChecked: 0, ms: 0 };
           let before = route.access === 'write' ? await table.snapshot(projectId) : [];
@@ -107,6 +211,10 @@ describe('hostile input on every route of the route table', () => {
               if (violation) throw new Error(`${violation} for ${c.summary}: ${reply.text?.slice(0, 500)}`);
               // A request broken in several places may be refused for an earlier part (query, path) with a 400.
               if (c.oversized && reply.status !== 413 && reply.status !== 400) throw new Error(`oversized body answered ${reply.status}: ${c.summary}`);
+              // Refused while parsing, before anything walks it (413 when a mutation also made it too large).
+              if (c.tooDeep && reply.status !== 400 && reply.status !== 413) throw new Error(`body nested too deep answered ${reply.status}: ${c.summary}`);
+              const dotCode = dotSegmentCodeIn(reply.body);
+              if (dotCode !== undefined) throw new Error(`a reply holds the voucher code ${dotCode}, which no client can address: ${c.summary}`);
               if (route.access !== 'write') return;
               const after = await table.snapshot(projectId);
               if (reply.status >= 400) {

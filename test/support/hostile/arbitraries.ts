@@ -34,6 +34,9 @@ export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema => z.toJSONSch
 /** Names every plain object inherits, and the one that sets a prototype: as map keys, query segments and extra fields. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 
+/** Map keys that are not well-formed Unicode (lone UTF-16 surrogates): DynamoDB refuses them as attribute names. */
+export const LONE_SURROGATE_KEYS = ['\uD800', '\uDC00X', 'X\uD800', 'a\uDFFFb'];
+
 /** Strings that make keys, paths and parsers trip: separators, traversal, escapes, control and unpaired UTF-16. */
 export const nastyStrings: readonly string[] = [
   '',
@@ -47,6 +50,7 @@ export const nastyStrings: readonly string[] = [
   '%2F',
   '/',
   'a/b',
+  '.',
   '..',
   '../..',
   '../../etc/passwd',
@@ -57,6 +61,8 @@ export const nastyStrings: readonly string[] = [
   '\t',
   '\uD800',
   'x\uDC00y',
+  '\uDC00X',
+  'X\uD800',
   '\uFFFF',
   '\u202E',
   '\u200B',
@@ -129,6 +135,17 @@ export const hostileValue = (): fc.Arbitrary<unknown> =>
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   );
 
+/**
+ * JSON text nested `levels` containers deep (`{"a":{"a":…1…}}` or `[[…]]`), built as text:
+ * JSON.stringify overflows the stack a few thousand levels down.
+ */
+export function deepJson(shape: 'object' | 'array' | 'mixed', levels: number): string {
+  if (shape === 'array') return `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  if (shape === 'object') return `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const pairs = Math.ceil(levels / 2);
+  return `${'[{"a":'.repeat(pairs)}1${'}]'.repeat(pairs)}`;
+}
+
 /** An object nested `depth` levels deep. */
 export function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -156,7 +173,11 @@ function stringArb(schema: JsonSchema, ctx: Ctx): fc.Arbitrary<string> {
   if (schema.pattern) {
     try {
       const re = new RegExp(schema.pattern);
-      return fc.stringMatching(re).filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
+      const fits = (s: string) => re.test(s) && s.length >= minLength && s.length <= (schema.maxLength ?? Infinity);
+      const matching = fc.stringMatching(re).filter(fits);
+      // `.` and `..` fit most code patterns yet can never be addressed in a URL path: offered on purpose.
+      const dotSegments = ['.', '..'].filter(fits);
+      return dotSegments.length > 0 ? fc.oneof({ weight: 4, arbitrary: matching }, { weight: 1, arbitrary: fc.constantFrom(...dotSegments) }) : matching;
     } catch {
       // Not a JavaScript regular expression: any string will do for a valid-ish request.
     }
@@ -213,8 +234,12 @@ export function validish(schema: JsonSchema, ctx: Ctx): fc.Arbitrary<unknown> {
       });
       if (typeof s.additionalProperties === 'object' && Object.keys(props).length === 0) {
         const free = s.propertyNames ? stringArb(resolve(s.propertyNames, ctx), { ...ctx, strings: undefined }) : fc.string({ maxLength: 12 });
-        // Map keys (metadata, schema properties) that every plain object already has: they broke storage once.
-        const names = fc.oneof({ weight: 4, arbitrary: free }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) });
+        // Map keys (metadata, schema properties) that every plain object already has, or that hold lone surrogates: both broke storage once.
+        const names = fc.oneof(
+          { weight: 4, arbitrary: free },
+          { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
+          { weight: 1, arbitrary: fc.constantFrom(...LONE_SURROGATE_KEYS) },
+        );
         return fc.dictionary(names, validish(s.additionalProperties, deeper), { maxKeys: 3 });
       }
       return record;
@@ -259,7 +284,7 @@ export const bodyMutation = (): fc.Arbitrary<BodyMutation> =>
       arbitrary: fc.record({
         kind: fc.constant('extra' as const),
         pick: fc.nat(),
-        key: fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'extra', '', '$where', 'a.b', '#'), fc.string({ maxLength: 10 })),
+        key: fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, ...LONE_SURROGATE_KEYS, 'extra', '', '$where', 'a.b', '#'), fc.string({ maxLength: 10 })),
         value: hostileValue(),
       }),
     },
@@ -297,7 +322,7 @@ export type Transport =
   | { kind: 'malformed'; cut: number; junk: string }
   | { kind: 'content-type'; value: string | null }
   | { kind: 'oversized' }
-  | { kind: 'deep'; depth: number }
+  | { kind: 'deep'; shape: 'object' | 'array' | 'mixed'; depth: number; at: 'metadata' | 'field' | 'root'; pick: number }
   | { kind: 'base64-garbage' };
 
 export const transport = (): fc.Arbitrary<Transport> =>
@@ -331,7 +356,17 @@ export const transport = (): fc.Arbitrary<Transport> =>
       }),
     },
     { weight: 1, arbitrary: fc.constant({ kind: 'oversized' as const }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(1_000, 10_000, 200_000) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('deep' as const),
+        shape: fc.constantFrom('object' as const, 'array' as const, 'mixed' as const),
+        // Just past the bound, past where JSON.stringify overflowed (about 4,100 levels inside a Lambda), and far past it.
+        depth: fc.constantFrom(33, 4_100, 10_000, 100_000),
+        at: fc.constantFrom('metadata' as const, 'field' as const, 'root' as const),
+        pick: fc.nat(),
+      }),
+    },
     { weight: 1, arbitrary: fc.constant({ kind: 'base64-garbage' as const }) },
   );
 
@@ -342,7 +377,8 @@ export type QueryMutation =
   | { kind: 'unknown'; name: string; value: string }
   | { kind: 'number'; pick: number; value: string }
   | { kind: 'value'; pick: number; value: string }
-  | { kind: 'raw'; text: string };
+  | { kind: 'raw'; text: string }
+  | { kind: 'json'; name: string; text: string };
 
 export const queryMutation = (): fc.Arbitrary<QueryMutation> =>
   fc.oneof(
@@ -368,6 +404,15 @@ export const queryMutation = (): fc.Arbitrary<QueryMutation> =>
     },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('number' as const), pick: fc.nat(), value: fc.constantFrom(...nastyNumbers) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('value' as const), pick: fc.nat(), value: hostileString() }) },
+    {
+      weight: 1,
+      // JSON read from the query (list filters): nested far past the bound, or with lone surrogates written as escapes.
+      arbitrary: fc.record({
+        kind: fc.constant('json' as const),
+        name: fc.constantFrom('filters', 'x'),
+        text: fc.constantFrom(deepJson('object', 10_000), deepJson('mixed', 4_100), '{"\\ud800":1}', '{"junction":"\\udc00X"}', '{"a":{"b\\ud800c":[]}}'),
+      }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -403,6 +448,9 @@ export function buildQuery(valid: Record<string, unknown>, m: QueryMutation): st
     }
     case 'raw':
       return [...pairs.map(([k, v]) => encodePair(k, v)), m.text].join('&');
+    case 'json':
+      pairs.push([m.name, m.text]);
+      break;
     default:
       break;
   }

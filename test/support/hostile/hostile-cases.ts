@@ -5,8 +5,10 @@ import {
   applyBodyMutation,
   bodyMutation,
   buildQuery,
+  deepJson,
   hostileString,
   jsonSchemaOf,
+  pathsOf,
   queryMutation,
   transport,
   validish,
@@ -14,13 +16,15 @@ import {
   type Transport,
 } from './arbitraries.js';
 import type { HandlerModule, RawRequest } from './route-harness.js';
-import { fillPath, pathParamNames } from './route-harness.js';
+import { fillPath, pathParamNames, safeEncode } from './route-harness.js';
 
 /** A generated request and what it is expected to provoke beyond the general contract. */
 export interface HostileCase {
   request: RawRequest;
   /** The body is over the size limit: the only acceptable answer is 413. */
   oversized: boolean;
+  /** A JSON body nested past MAX_JSON_DEPTH, sent as JSON to a JSON route: refused with 400 before anything walks it (413 if also over the size limit). */
+  tooDeep: boolean;
   summary: string;
 }
 
@@ -30,6 +34,30 @@ const trim = (s: string, n = 300): string => (s.length > n ? `${s.slice(0, n)}â€
 
 function bodyText(value: unknown): string {
   return value === undefined ? '' : (JSON.stringify(value) ?? '');
+}
+
+const DEEP_SLOT = '\u0000deep-slot\u0000';
+
+/**
+ * The body's JSON text with a value nested `t.depth` levels in place of its metadata, of one of its
+ * nodes, or of the whole body: built as text, since JSON.stringify overflows the stack at these depths.
+ */
+function withDeepValue(value: unknown, t: Extract<Transport, { kind: 'deep' }>): string {
+  const deep = deepJson(t.shape, t.depth);
+  if (t.at === 'root' || value === undefined) return deep;
+  const fill = (holder: unknown): string => bodyText(holder).replace(JSON.stringify(DEEP_SLOT), deep);
+  if (t.at === 'metadata') {
+    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+    return fill({ ...(isObject ? value : {}), metadata: DEEP_SLOT });
+  }
+  const paths = pathsOf(value).filter((p) => p.length > 0);
+  const path = paths[t.pick % Math.max(paths.length, 1)];
+  if (!path) return deep;
+  const holder = structuredClone(value) as Record<string | number, unknown>;
+  let node = holder;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1] as string | number] = DEEP_SLOT;
+  return fill(holder);
 }
 
 function applyTransport(
@@ -48,8 +76,8 @@ function applyTransport(
     case 'oversized':
       return { body: kind === 'form' ? `a=${'z'.repeat(MAX_BODY_BYTES)}` : JSON.stringify({ pad: 'z'.repeat(MAX_BODY_BYTES) }), contentType, oversized: true };
     case 'deep':
-      // Built as text: JSON.stringify itself would overflow the stack at these depths.
-      return { body: `{"metadata":${'['.repeat(t.depth)}${']'.repeat(t.depth)}}`, contentType, oversized: false };
+      // Placed into the text by withDeepValue: JSON.stringify itself would overflow the stack at these depths.
+      return { body: text, contentType, oversized: false };
     case 'base64-garbage':
       return { body: Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22, 0xc3, 0x28]), contentType: 'application/octet-stream', oversized: false };
     default:
@@ -107,12 +135,10 @@ export function hostileCases(
     let text: string;
     if (route.body === 'form' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       text = Object.entries(v as Record<string, unknown>)
-        .map(
-          ([k, x]) =>
-            `${encodeURIComponent(k)}=${encodeURIComponent(String(typeof x === 'string' ? x : JSON.stringify(x)).replace(/[\uD800-\uDFFF]/g, '\uFFFD'))}`,
-        )
+        // A lone surrogate has no UTF-8 form, so it cannot travel in a form body: safeEncode sends U+FFFD, as a client would.
+        .map(([k, x]) => `${safeEncode(k)}=${safeEncode(typeof x === 'string' ? x : String(JSON.stringify(x)))}`)
         .join('&');
-    } else text = bodyText(v);
+    } else text = t.kind === 'deep' ? withDeepValue(v, t) : bodyText(v);
     const sent =
       route.body === 'none' && t.kind !== 'oversized' ? { body: text, contentType, oversized: false } : applyTransport(route.body, text, t, contentType);
     const reqHeaders: Record<string, string> = { ...headers, ...(extra ?? {}) };
@@ -129,6 +155,7 @@ export function hostileCases(
     return {
       request,
       oversized: sent.oversized,
+      tooDeep: t.kind === 'deep' && route.body === 'json',
       summary: `${route.method} ${trim(request.path, 200)}?${trim(q, 200)} [${t.kind}] ${bodyPreview}`,
     };
   });
@@ -152,6 +179,7 @@ function fallbackCases(headers: Record<string, string>): fc.Arbitrary<HostileCas
       ...(body !== null ? { body: JSON.stringify(body) ?? '' } : {}),
     },
     oversized: false,
+    tooDeep: false,
     summary: `${method} ${trim(p)}`,
   }));
 }

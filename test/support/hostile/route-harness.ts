@@ -16,6 +16,8 @@ import type { JobQueue } from '../../../lib/jobs/job.js';
 import { silentLogger, type Logger } from '../../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../../lib/runtime.js';
 import { ensureTable } from '../../../infra/local/engines.js';
+import { isWellFormed, showLoneSurrogates } from '../../../lib/http/unicode.js';
+import { isDotSegment } from '../../../lib/vouchers/code-generator.js';
 import { RecordingJobQueue } from '../api.js';
 import { engines } from '../runtime.js';
 
@@ -105,10 +107,54 @@ export async function invokeRaw(handler: ApiHandler, req: RawRequest, mutate?: (
   return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, text, body };
 }
 
-/** Why a reply breaks the contract (undefined when it keeps it): a success, or a 4xx error object whose code is the status. */
+/**
+ * The first string of a parsed reply, key or value, that is not well-formed Unicode (undefined if
+ * none): JSON.stringify writes a lone surrogate as a `\ud800` escape, which strict JSON readers refuse.
+ */
+export function illFormedStringIn(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (!isWellFormed(node)) return node;
+    } else if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        if (!isWellFormed(k)) return k;
+        stack.push(v);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A voucher `code` in a reply that is a path dot-segment (`.` or `..`): no client could ever address that voucher. */
+export function dotSegmentCodeIn(value: unknown): string | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'code' && typeof v === 'string' && isDotSegment(v)) return v;
+        stack.push(v);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a reply breaks the contract (undefined when it keeps it): a success, or a 4xx error object
+ * whose code is the status; either way holding only well-formed Unicode.
+ */
 export function contractViolation(reply: RawReply): string | undefined {
   const { status, body } = reply;
   if (status >= 500) return `server error ${status}`;
+  const illFormed = illFormedStringIn(body);
+  if (illFormed !== undefined) return `a ${status} reply holding a string that is not well-formed Unicode: ${showLoneSurrogates(illFormed).slice(0, 200)}`;
   if (status >= 400) {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return `error ${status} without an error object`;
     const e = body as Record<string, unknown>;

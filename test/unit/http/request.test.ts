@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
-import { AppError } from '../../../lib/errors.js';
+import { AppError, NotFoundError, RouteNotFoundError } from '../../../lib/errors.js';
 import { MAX_BODY_BYTES, parseBody, parseQuery } from '../../../lib/http/request.js';
 import { errorReply } from '../../../lib/http/error-responder.js';
 import { matchPath } from '../../../lib/http/route-match.js';
@@ -81,5 +81,11 @@ describe('error responder', () => {
     expect(JSON.stringify(reply.body)).not.toContain('secret detail');
     expect(reply.body).toMatchObject({ code: 500, request_id: 'v-1', message: 'Internal server error' });
     expect(logged.join()).toContain('secret detail');
+  });
+
+  it('writes a lone surrogate quoted in an error (a path, an id) as \\uXXXX text, so the reply stays well-formed Unicode', () => {
+    const reply = errorReply(new NotFoundError('voucher', 'A\ud800'), 'v-1', silentLogger);
+    expect(reply.body).toMatchObject({ details: 'Cannot find voucher with id A\\ud800', resource_id: 'A\\ud800' });
+    expect(errorReply(new RouteNotFoundError('GET', '/%\udc00'), 'v-1', silentLogger).body).toMatchObject({ details: 'No route GET /%\\udc00' });
   });
 });

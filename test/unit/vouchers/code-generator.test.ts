@@ -4,6 +4,7 @@ import {
   CodeSampler,
   codeCapacity,
   codeLength,
+  dotSegmentCodeOf,
   generateCode,
   matchesConfig,
   MAX_TRIES_PER_CODE,
@@ -127,5 +128,42 @@ describe('CodeSampler', () => {
     const sampler = new CodeSampler(resolveCodeConfig({ pattern: 'ONLY' }), 5);
     expect(sampler.next()).toBe('ONLY');
     expect(sampler.next()).toBeNull();
+  });
+});
+
+describe('dot-segment codes (. and ..), which no HTTP client can address', () => {
+  it('finds the one dot-segment code a configuration could produce, if any', () => {
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '#', charset: '.a' }))).toBe('.');
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '##', charset: 'ab.' }))).toBe('..');
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '#', charset: '.', prefix: '.' }))).toBe('..');
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '..' }))).toBe('..');
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '###', charset: '.' }))).toBeNull();
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '##', charset: 'ab' }))).toBeNull();
+    expect(dotSegmentCodeOf(resolveCodeConfig({ pattern: '#', charset: '.', prefix: 'x' }))).toBeNull();
+  });
+
+  it('leaves the dot-segment code out of the capacity', () => {
+    expect(codeCapacity(resolveCodeConfig({ pattern: '##', charset: 'a.' }))).toBe(3n);
+    expect(codeCapacity(resolveCodeConfig({ pattern: '##', charset: '.' }))).toBe(0n);
+    expect(codeCapacity(resolveCodeConfig({ pattern: '..' }))).toBe(0n);
+    expect(codeCapacity(resolveCodeConfig({ pattern: '...' }))).toBe(1n);
+  });
+
+  it('never offers . or .. from a small space, and says it is exhausted once the rest is offered', () => {
+    const sampler = new CodeSampler(resolveCodeConfig({ pattern: '##', charset: 'a.' }), 1);
+    const offered: string[] = [];
+    for (let code = sampler.next(); code !== null; code = sampler.next()) offered.push(code);
+    expect(offered.sort()).toEqual(['.a', 'a.', 'aa']);
+    expect(new CodeSampler(resolveCodeConfig({ pattern: '#', charset: '.' }), 1).next()).toBeNull();
+  });
+
+  it('redraws past .. in a large space, even when the random source keeps landing on it', () => {
+    // Every printable ASCII character: 94 ** 2 = 8,836 codes, beyond the small-space search.
+    const charset = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    const config = resolveCodeConfig({ pattern: '##', charset });
+    const dot = charset.indexOf('.');
+    const sampler = new CodeSampler(config, 1, sequence(dot, dot, dot, dot, dot, 0));
+    expect(sampler.next()).toBe('.!');
+    expect(codeCapacity(config)).toBe(94n * 94n - 1n);
   });
 });
