@@ -2,9 +2,12 @@ import * as z from '../zod.js';
 import { InvalidQueryParamsError } from '../errors.js';
 import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText, RefusedJsonError } from './json-text.js';
 
-/** A query integer: digits only (no sign, exponent or fraction), then range-checked. */
+/** A query integer: digits only (no sign, exponent or fraction), then range-checked; either failure names the range (`limit=-1` is not "not an integer"). */
 export const queryInt = (min: number, max: number) =>
-  z.pipe(z.pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer')), z.transform(Number)), z.int().check(z.minimum(min), z.maximum(max)));
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d{1,9}$/, `must be a whole number from ${min} to ${max}`)), z.transform(Number)),
+    z.int().check(z.minimum(min, `must be a whole number from ${min} to ${max}`), z.maximum(max, `must be a whole number from ${min} to ${max}`)),
+  );
 
 /** A query boolean: exactly `true` or `false`. */
 export const queryBoolean = z.pipe(

@@ -102,6 +102,14 @@ describe('GET /v1/campaigns', () => {
     expect((await api.listCampaigns('access_settings[filter][areas_ids][0]=ar_1')).json).toMatchObject({ campaigns: [], total: 0 });
   });
 
+  it.each(['limit=-1', 'limit=0', 'limit=101', 'limit=1.5'])('names the allowed range for %s, not just "must be an integer"', async (query) => {
+    const { api } = await setup();
+    const reply = await api.listCampaigns(query);
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ key: 'invalid_query_params' });
+    expect(reply.json.details).toMatch(/limit.*must be a whole number from 1 to 100/);
+  });
+
   it.each([
     'limit=0',
     'limit=101',
