@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { randomIds } from '../../lib/ids.js';
@@ -27,7 +28,9 @@ export function toApiGatewayEvent(req: HttpRequestParts): APIGatewayProxyEventV2
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
-  const textual = isTextual(headers['content-type']);
+  // Text that is not UTF-8 travels base64-encoded, bytes intact: decoding it here would hide the
+  // bad bytes behind U+FFFD, and the handler refuses such a body (lib/http/request.ts).
+  const textual = isTextual(headers['content-type']) && (body === undefined || isUtf8(body));
   const now = new Date();
   // API Gateway's id becomes the reply's request_id. This stand-in issues Voucherify-looking ids
   // (v- + 18 hex), not a real gateway's (e.g. JKJaXmPLoAMEScg=), so local replies keep that look.

@@ -19,12 +19,21 @@ export function headerOf(event: APIGatewayProxyEventV2, name: string): string | 
 
 const mediaType = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
-function rawBody(event: APIGatewayProxyEventV2): string {
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's text, or null when its bytes are not UTF-8 (decoding would silently turn them into U+FFFD). */
+function rawBody(event: APIGatewayProxyEventV2): string | null {
   if (event.body === undefined || event.body === null) return '';
   const buffer = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (buffer.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  return buffer.toString('utf8');
+  try {
+    return strictUtf8.decode(buffer);
+  } catch {
+    return null;
+  }
 }
+
+const NOT_UTF8 = 'The body is not valid UTF-8';
 
 /** Turns `a=1&a=2` (or a `__proto__` name, see json-text.ts) into an error rather than silently picking or dropping a value. */
 function uniqueParams(params: URLSearchParams, shown: (name: string) => string, refuse: (details: string) => never): Record<string, string> {
@@ -38,14 +47,17 @@ function uniqueParams(params: URLSearchParams, shown: (name: string) => string, 
 }
 
 /**
- * Decodes the body as the route declares. An empty body is `{}`; anything else must carry the
- * route's media type (415 otherwise), parse (400 `invalid_json`) and fit MAX_BODY_BYTES (413). A
+ * Decodes the body as the route declares. An empty body is `{}`; anything else must be UTF-8
+ * (400 `invalid_json`, or `invalid_payload` for a form), carry the route's media type (415
+ * otherwise), parse (400 `invalid_json`) and fit MAX_BODY_BYTES (413). A
  * JSON body that parses but nests deeper than MAX_JSON_DEPTH, has a `__proto__` key or a string
  * that is not well-formed Unicode is refused before anything walks it (400 `invalid_payload`).
  */
 export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body']): unknown {
   const text = rawBody(event);
-  if (kind === 'none' || text.trim() === '') return {};
+  if (kind === 'none') return {};
+  if (text === null) throw kind === 'json' ? new InvalidJsonError(NOT_UTF8) : new InvalidPayloadError(NOT_UTF8);
+  if (text.trim() === '') return {};
   const type = mediaType(headerOf(event, 'content-type'));
   if (kind === 'json') {
     if (type !== JSON_TYPE && !type?.endsWith('+json')) throw new UnsupportedMediaTypeError(JSON_TYPE, type);

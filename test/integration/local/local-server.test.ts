@@ -142,6 +142,16 @@ describe('local runtime HTTP server', () => {
     expect(await withQuery.json()).toMatchObject({ key: 'invalid_query_params' });
   });
 
+  it('refuses a JSON body that is not UTF-8 with 400 invalid_json, rather than storing U+FFFD', async () => {
+    const headers = { 'X-App-Id': local.devKey.app_id, 'X-App-Token': local.devKey.app_token, 'Content-Type': 'application/json' };
+    const bytes = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const reply = await fetch(`${local.apiUrl}/v1/campaigns`, { method: 'POST', headers, body: bytes });
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toMatchObject({ key: 'invalid_json', details: 'The body is not valid UTF-8' });
+    const list = (await (await fetch(`${local.apiUrl}/v1/campaigns`, { headers })).json()) as { campaigns: { name: string }[] };
+    expect(list.campaigns.map((c) => c.name).filter((n) => n.includes('\uFFFD'))).toEqual([]);
+  });
+
   it('answers 400 invalid_path, not 404, to a path segment that is not valid percent-encoding', async () => {
     const reply = await fetch(`${local.apiUrl}/v1/vouchers/%ZZ`, { headers: { 'X-App-Id': local.devKey.app_id, 'X-App-Token': local.devKey.app_token } });
     expect(reply.status).toBe(400);
