@@ -209,6 +209,17 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const getCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'get-customer',
+  method: 'GET',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Get a customer by id or source id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer')],
+});
+
 export const trackCustomEventRoute = /* @__PURE__ */ route({
   operationId: 'track-custom-event',
   method: 'POST',
@@ -368,6 +379,7 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  getCustomerRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,

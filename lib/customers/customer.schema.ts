@@ -43,3 +43,6 @@ export const customerInput = z
   })
   .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
 export type CustomerInput = z.output<typeof customerInput>;
+
+/** A customer's `id` or `source_id`, as the customer endpoints' path names it. */
+export const customerParams = z.strictObject({ customerId: sourceId });

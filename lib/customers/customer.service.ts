@@ -22,9 +22,28 @@ async function applyChanges(deps: Deps, customer: Customer, wanted: CustomerFiel
   return updated;
 }
 
-async function bySourceId(deps: Deps, projectId: string, sourceId: string): Promise<Customer | null> {
+async function bySourceId(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, sourceId: string): Promise<Customer | null> {
   const id = await repo.getCustomerIdBySourceId(deps, projectId, sourceId);
   return id ? repo.getCustomer(deps, projectId, id) : null;
+}
+
+/**
+ * The customer a path names by `id` or `source_id`. Both are looked up at once; a customer whose
+ * id it is wins over one whose source id it is (ids are the server's, `cust_` + 24 characters).
+ */
+async function findCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<Customer | null> {
+  const [byId, bySource] = await Promise.all([repo.getCustomer(deps, projectId, ref), bySourceId(deps, projectId, ref)]);
+  return byId ?? bySource;
+}
+
+/**
+ * GET /v1/customers/{customerId}: a customer by id or source id.
+ * @throws NotFoundError (customer).
+ */
+export async function getCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<Customer> {
+  const customer = await findCustomer(deps, projectId, ref);
+  if (!customer) throw new NotFoundError('customer', ref);
+  return customer;
 }
 
 /**

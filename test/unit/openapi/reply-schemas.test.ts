@@ -6,6 +6,8 @@ import { toBinListReply } from '../../../lib/bin/bin.mapper.js';
 import type { Campaign, PromotionTier } from '../../../lib/campaigns/campaign.js';
 import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/campaign.mapper.js';
 import type { Category } from '../../../lib/categories/category.js';
+import { toCustomerReply } from '../../../lib/customers/customer.mapper.js';
+import type { Customer } from '../../../lib/customers/customer.js';
 import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
 import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
 import { toEventReply } from '../../../lib/events/event.mapper.js';
@@ -319,6 +321,38 @@ describe('reply schemas of the OpenAPI document', () => {
     expectValid(
       replySchemas.RewardAssignment,
       toRewardAssignmentReply({ id: 'rewa_1', projectId: 'p1', rewardId: 'rew_1', campaignId: 'camp_1', points: 10, createdAt: at, updatedAt: null }),
+    );
+  });
+
+  it('accept customers with every optional field set or unset', () => {
+    const bare: Customer = {
+      id: 'cust_1',
+      projectId: 'p1',
+      sourceId: 's1',
+      name: null,
+      email: null,
+      description: null,
+      phone: null,
+      birthdate: null,
+      address: null,
+      metadata: {},
+      createdAt: at,
+      updatedAt: null,
+    };
+    expectValid(replySchemas.Customer, toCustomerReply(bare));
+    expectValid(
+      replySchemas.Customer,
+      toCustomerReply({
+        ...bare,
+        name: 'Ann',
+        email: 'a@b.c',
+        description: 'd',
+        phone: '1',
+        birthdate: '1990-01-01',
+        address: { city: 'c', state: 's', line1: 'l1', line2: 'l2', country: 'PL', postalCode: '00-001' },
+        metadata: { a: 1 },
+        updatedAt: later,
+      }),
     );
   });
 
