@@ -209,6 +209,19 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const createCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'create-customer',
+  method: 'POST',
+  path: '/v1/customers',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Create a customer, or update the one its source_id or id names',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer as created or updated')],
+  // An `id` in the body must name an existing customer.
+  errors: [404],
+});
+
 export const getCustomerRoute = /* @__PURE__ */ route({
   operationId: 'get-customer',
   method: 'GET',
@@ -379,6 +392,7 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  createCustomerRoute,
   getCustomerRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,

@@ -44,5 +44,12 @@ export const customerInput = z
   .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
 export type CustomerInput = z.output<typeof customerInput>;
 
+/**
+ * POST /v1/customers: the customer object's writable fields. `source_id` finds the customer or
+ * creates it; `id` names an existing customer (its `source_id` is then ignored).
+ */
+export const createCustomerBody = customerInput;
+export type CreateCustomerBody = CustomerInput;
+
 /** A customer's `id` or `source_id`, as the customer endpoints' path names it. */
 export const customerParams = z.strictObject({ customerId: sourceId });

@@ -1,13 +1,15 @@
+import { isDeepStrictEqual } from 'node:util';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields } from './customer.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
-import type { CustomerInput } from './customer.schema.js';
+import type { CreateCustomerBody, CustomerInput } from './customer.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+// Key order is not compared: DynamoDB maps come back in an order of their own.
+const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
 
 /** Fields of `wanted` whose value differs from the customer's. */
 function changes(customer: Customer, wanted: CustomerFields): CustomerFields {
@@ -83,4 +85,14 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
   const winner = await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Customer with source id ${sourceId} was claimed but cannot be read`);
   return applyChanges(deps, winner, fields);
+}
+
+/**
+ * POST /v1/customers: creates the customer of a new `source_id`, or updates the customer an `id`
+ * or a known `source_id` names with the fields sent (Voucherify's upsert). One customer per
+ * source id however many requests race for it.
+ * @throws NotFoundError (customer) for an unknown `id`.
+ */
+export function createCustomer(deps: Deps, projectId: string, body: CreateCustomerBody): Promise<Customer> {
+  return upsertCustomer(deps, projectId, body);
 }
