@@ -233,6 +233,19 @@ export const getCustomerRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('Customer', 'The customer')],
 });
 
+export const updateCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'update-customer',
+  method: 'PUT',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Update the fields sent of a customer named by id or source id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer as updated')],
+  // A retried PUT with a key gets the first reply (the same customer, as the first update left it).
+  idempotency: 'generic',
+});
+
 export const trackCustomEventRoute = /* @__PURE__ */ route({
   operationId: 'track-custom-event',
   method: 'POST',
@@ -394,6 +407,7 @@ export const routes: readonly RouteDef[] = [
   getCustomEventSchemaRoute,
   createCustomerRoute,
   getCustomerRoute,
+  updateCustomerRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,

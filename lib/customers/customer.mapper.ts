@@ -1,7 +1,7 @@
 import type * as z from '../zod.js';
 import type { Customer, CustomerAddress, CustomerFields } from './customer.js';
 import type { customerReplySchema } from './customer.reply.js';
-import type { CustomerInput } from './customer.schema.js';
+import type { CustomerFieldsInput } from './customer.schema.js';
 
 /** The simple customer of event replies: `name`, `email` and `source_id` only when set. */
 export const toSimpleCustomerReply = (c: {
@@ -19,7 +19,7 @@ export const toSimpleCustomerReply = (c: {
   object: 'customer' as const,
 });
 
-function addressOf(a: NonNullable<CustomerInput['address']>): CustomerAddress {
+function addressOf(a: NonNullable<CustomerFieldsInput['address']>): CustomerAddress {
   return {
     ...(a.city !== undefined ? { city: a.city } : {}),
     ...(a.state !== undefined ? { state: a.state } : {}),
@@ -31,7 +31,7 @@ function addressOf(a: NonNullable<CustomerInput['address']>): CustomerAddress {
 }
 
 /** The fields a request sets (wire → domain); absent ones stay absent. */
-export function customerFieldsOf(input: CustomerInput): CustomerFields {
+export function customerFieldsOf(input: CustomerFieldsInput): CustomerFields {
   const birthdate = input.birthdate ?? input.birthday;
   return {
     ...(input.name !== undefined ? { name: input.name } : {}),

@@ -23,6 +23,19 @@ const addressSchema = z.strictObject({
   postal_code: z.optional(text(50)),
 });
 
+/** The fields of a customer a request may set (Voucherify's CustomerBase). */
+const customerFields = {
+  name: z.optional(text(500)),
+  email: z.optional(text(254)),
+  description: z.optional(text(5000)),
+  phone: z.optional(text(100)),
+  birthdate: z.optional(calendarDate),
+  /** Deprecated by Voucherify in favour of birthdate; taken as birthdate when that is absent. */
+  birthday: z.optional(calendarDate),
+  address: z.optional(z.nullable(addressSchema)),
+  metadata: z.optional(metadataSchema.check(z.superRefine(storableNumbers))),
+};
+
 /**
  * The customer of a request (events today; redemptions and validations later): an existing one
  * by `id`, or one identified by `source_id`, created on first use. Other fields update it.
@@ -31,18 +44,12 @@ export const customerInput = z
   .strictObject({
     id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
     source_id: z.optional(sourceId),
-    name: z.optional(text(500)),
-    email: z.optional(text(254)),
-    description: z.optional(text(5000)),
-    phone: z.optional(text(100)),
-    birthdate: z.optional(calendarDate),
-    /** Deprecated by Voucherify in favour of birthdate; taken as birthdate when that is absent. */
-    birthday: z.optional(calendarDate),
-    address: z.optional(z.nullable(addressSchema)),
-    metadata: z.optional(metadataSchema.check(z.superRefine(storableNumbers))),
+    ...customerFields,
   })
   .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
 export type CustomerInput = z.output<typeof customerInput>;
+/** The settable fields of any customer request. */
+export type CustomerFieldsInput = Omit<CustomerInput, 'id' | 'source_id'>;
 
 /**
  * POST /v1/customers: the customer object's writable fields. `source_id` finds the customer or
@@ -53,3 +60,11 @@ export type CreateCustomerBody = CustomerInput;
 
 /** A customer's `id` or `source_id`, as the customer endpoints' path names it. */
 export const customerParams = z.strictObject({ customerId: sourceId });
+
+/**
+ * PUT /v1/customers/{customerId}: the fields to change; those not sent stay. `source_id` is not
+ * Voucherify's, but its SDK sends it when it updates a customer by source id: it is accepted when
+ * it is the customer's own.
+ */
+export const updateCustomerBody = z.strictObject({ source_id: z.optional(sourceId), ...customerFields });
+export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;

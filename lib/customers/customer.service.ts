@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields } from './customer.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
-import type { CreateCustomerBody, CustomerInput } from './customer.schema.js';
+import type { CreateCustomerBody, CustomerInput, UpdateCustomerBody } from './customer.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -95,4 +95,20 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
  */
 export function createCustomer(deps: Deps, projectId: string, body: CreateCustomerBody): Promise<Customer> {
   return upsertCustomer(deps, projectId, body);
+}
+
+/**
+ * PUT /v1/customers/{customerId}: sets the fields sent on the customer an id or source id names;
+ * the others stay (`metadata` is replaced as a whole). Nothing sent that differs: no write, and
+ * `updated_at` stays.
+ * @throws NotFoundError (customer); InvalidPayloadError for a `source_id` other than the customer's.
+ */
+export async function updateCustomer(deps: Deps, projectId: string, ref: string, body: UpdateCustomerBody): Promise<Customer> {
+  const customer = await findCustomer(deps, projectId, ref);
+  if (!customer) throw new NotFoundError('customer', ref);
+  const { source_id: sourceId, ...fields } = body;
+  if (sourceId !== undefined && sourceId !== customer.sourceId) {
+    throw new InvalidPayloadError(`Property .source_id cannot be changed: the customer's source_id is ${JSON.stringify(customer.sourceId)}`);
+  }
+  return applyChanges(deps, customer, customerFieldsOf(fields));
 }

@@ -160,6 +160,16 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('create-customer', { json: { source_id: 'once', name: 'Once' }, headers: c.keyed(key) }),
     effects: (c) => c.countItems('CUSTOMER#', 'CUSTOMER'),
   },
+  {
+    operationId: 'update-customer',
+    prepare: async (c) => void expect((await c.customers.call('create-customer', { json: { source_id: 'amy' } })).status).toBe(200),
+    send: (c, key) => c.customers.call('update-customer', { params: { customerId: 'amy' }, json: { name: 'Amy' }, headers: c.keyed(key) }),
+    // The update's visible effect: the time of the customer's last change.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-customer', { params: { customerId: 'amy' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
