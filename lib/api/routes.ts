@@ -246,6 +246,19 @@ export const updateCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const deleteCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'delete-customer',
+  method: 'DELETE',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Delete a customer (its events and the vouchers published to it stay)',
+  tag: 'Customers',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const trackCustomEventRoute = /* @__PURE__ */ route({
   operationId: 'track-custom-event',
   method: 'POST',
@@ -408,6 +421,7 @@ export const routes: readonly RouteDef[] = [
   createCustomerRoute,
   getCustomerRoute,
   updateCustomerRoute,
+  deleteCustomerRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,

@@ -1,5 +1,5 @@
 import { customer as customerEntity, customerSourceId } from '../db/entities.js';
-import { putUnique } from '../db/transact.js';
+import { putUnique, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields } from './customer.js';
 
@@ -32,4 +32,31 @@ export function insertCustomer(deps: Deps, customer: Customer & { sourceId: stri
  */
 export function updateCustomerFields(deps: Deps, projectId: string, customerId: string, fields: CustomerFields, updatedAt: string): Promise<Customer | null> {
   return customerEntity.update(deps, customerEntity.key(projectId, customerId), { ...fields, updatedAt });
+}
+
+/**
+ * Deletes a customer and frees its source id, in one transaction: the customer only if it is
+ * still there, the source id item only if it still names this customer.
+ * @returns false when the customer was gone already (a concurrent delete won): nothing is written.
+ */
+export function deleteCustomer(deps: Deps, customer: Customer): Promise<boolean> {
+  const items: TransactItem[] = [
+    { Delete: { TableName: deps.tableName, Key: customerEntity.key(customer.projectId, customer.id), ConditionExpression: 'attribute_exists(PK)' } },
+  ];
+  if (customer.sourceId !== null) {
+    items.push({
+      Delete: {
+        TableName: deps.tableName,
+        Key: customerSourceId.key(customer.projectId, customer.sourceId),
+        ConditionExpression: 'customerId = :id',
+        ExpressionAttributeValues: { ':id': customer.id },
+      },
+    });
+  }
+  return retryOnConflict(`Too many concurrent writes of customer ${customer.id}`, async () => {
+    const outcome = await transact(deps, items);
+    if (outcome.ok) return true;
+    if ('failed' in outcome) return false;
+    return RETRY;
+  });
 }

@@ -112,3 +112,15 @@ export async function updateCustomer(deps: Deps, projectId: string, ref: string,
   }
   return applyChanges(deps, customer, customerFieldsOf(fields));
 }
+
+/**
+ * DELETE /v1/customers/{customerId}: removes the customer an id or source id names and frees its
+ * source id (a later request with it creates a new customer). What the customer did and was given
+ * stays: its events, the vouchers published to it (their `holder_id` still names it) and its
+ * referral conversions.
+ * @throws NotFoundError (customer), also to all but one of concurrent deletes.
+ */
+export async function deleteCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<void> {
+  const customer = await findCustomer(deps, projectId, ref);
+  if (!customer || !(await repo.deleteCustomer(deps, customer))) throw new NotFoundError('customer', ref);
+}
