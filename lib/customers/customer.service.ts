@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields } from './customer.js';
@@ -16,12 +17,22 @@ function changes(customer: Customer, wanted: CustomerFields): CustomerFields {
   return Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !same(customer[k as keyof Customer], v))) as CustomerFields;
 }
 
-async function applyChanges(deps: Deps, customer: Customer, wanted: CustomerFields): Promise<Customer> {
-  const diff = changes(customer, wanted);
-  if (Object.keys(diff).length === 0) return customer;
-  const updated = await repo.updateCustomerFields(deps, customer.projectId, customer.id, diff, deps.clock.now().toISOString());
-  if (!updated) throw new NotFoundError('customer', customer.id);
-  return updated;
+/**
+ * Sets `wanted` on the customer, from the copy `read`: one transaction that holds only if the
+ * customer is still as read (its revision), moving its list entries and counts with it. A lost
+ * race reads the customer again and re-applies. Nothing that differs: no write.
+ * @throws NotFoundError (customer, named `ref`) when it is deleted meanwhile.
+ */
+async function applyChanges(deps: Deps, read: Customer, wanted: CustomerFields, ref: string = read.id): Promise<Customer> {
+  let current: Customer | null = read;
+  return retryOnConflict(`Too many concurrent writes of customer ${read.id}`, async (attempt) => {
+    if (attempt > 0) current = await repo.getCustomer(deps, read.projectId, read.id);
+    if (!current) throw new NotFoundError('customer', ref);
+    const diff = changes(current, wanted);
+    if (Object.keys(diff).length === 0) return current;
+    const next: Customer = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1, listed: true };
+    return (await repo.replaceCustomer(deps, current, next)) ? next : RETRY;
+  });
 }
 
 async function bySourceId(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, sourceId: string): Promise<Customer | null> {
@@ -80,6 +91,8 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
     ...fields,
     createdAt: deps.clock.now().toISOString(),
     updatedAt: null,
+    revision: 0,
+    listed: true,
   };
   if (await repo.insertCustomer(deps, customer)) return customer;
   const winner = await bySourceId(deps, projectId, sourceId);
@@ -110,7 +123,7 @@ export async function updateCustomer(deps: Deps, projectId: string, ref: string,
   if (sourceId !== undefined && sourceId !== customer.sourceId) {
     throw new InvalidPayloadError(`Property .source_id cannot be changed: the customer's source_id is ${JSON.stringify(customer.sourceId)}`);
   }
-  return applyChanges(deps, customer, customerFieldsOf(fields));
+  return applyChanges(deps, customer, customerFieldsOf(fields), ref);
 }
 
 /**
@@ -121,6 +134,12 @@ export async function updateCustomer(deps: Deps, projectId: string, ref: string,
  * @throws NotFoundError (customer), also to all but one of concurrent deletes.
  */
 export async function deleteCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<void> {
-  const customer = await findCustomer(deps, projectId, ref);
-  if (!customer || !(await repo.deleteCustomer(deps, customer))) throw new NotFoundError('customer', ref);
+  const found = await findCustomer(deps, projectId, ref);
+  if (!found) throw new NotFoundError('customer', ref);
+  // A change meanwhile may have moved its list entries: read it again and delete what is there now.
+  await retryOnConflict(`Too many concurrent writes of customer ${found.id}`, async (attempt) => {
+    const current = attempt === 0 ? found : await repo.getCustomer(deps, projectId, found.id);
+    if (!current) throw new NotFoundError('customer', ref);
+    return (await repo.deleteCustomer(deps, current)) ? current : RETRY;
+  });
 }

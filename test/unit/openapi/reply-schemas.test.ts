@@ -338,6 +338,8 @@ describe('reply schemas of the OpenAPI document', () => {
       metadata: {},
       createdAt: at,
       updatedAt: null,
+      revision: 0,
+      listed: true,
     };
     expectValid(replySchemas.Customer, toCustomerReply(bare));
     expectValid(
@@ -380,6 +382,8 @@ describe('reply schemas of the OpenAPI document', () => {
       metadata: {},
       createdAt: at,
       updatedAt: null,
+      revision: 0,
+      listed: true,
     };
     const event = {
       id: 'evcus_1',
