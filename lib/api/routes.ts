@@ -209,6 +209,19 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const listCustomersRoute = /* @__PURE__ */ route({
+  operationId: 'list-customers',
+  method: 'GET',
+  path: '/v1/customers',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'List customers (by creation, change or source id; one of email, city, name; date bounds)',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('CustomerList', 'One page of customers and the count of the customers the filter names')],
+  description:
+    "Filters are exact values, one of `email`, `city` and `name` at a time. `created_at[…]` bounds go with the `created_at` orders, `updated_at[…]` bounds with the `updated_at` orders, and `starting_after` is a date in the order's own field (customers before it, newest first; after it with an ascending order). `order=source_id` lists all customers. Other combinations are 400 `invalid_query_params`. Pages reach 99 × 100; past that, page with `starting_after`.",
+});
+
 export const createCustomerRoute = /* @__PURE__ */ route({
   operationId: 'create-customer',
   method: 'POST',
@@ -418,6 +431,7 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  listCustomersRoute,
   createCustomerRoute,
   getCustomerRoute,
   updateCustomerRoute,

@@ -1,7 +1,8 @@
 import type * as z from '../zod.js';
 import type { Customer, CustomerAddress, CustomerFields } from './customer.js';
-import type { customerReplySchema } from './customer.reply.js';
+import type { customerListReplySchema, customerReplySchema } from './customer.reply.js';
 import type { CustomerFieldsInput } from './customer.schema.js';
+import type { CustomerPage } from './customer.service.js';
 
 /** The simple customer of event replies: `name`, `email` and `source_id` only when set. */
 export const toSimpleCustomerReply = (c: {
@@ -93,4 +94,13 @@ export const toCustomerReply = (c: Customer): CustomerReply => ({
   created_at: c.createdAt,
   ...(c.updatedAt !== null ? { updated_at: c.updatedAt } : {}),
   object: 'customer',
+});
+
+/** One page of the customer list (Voucherify's shape). */
+export const toCustomerListReply = (page: CustomerPage): z.input<typeof customerListReplySchema> => ({
+  object: 'list',
+  data_ref: 'customers',
+  customers: page.customers.map(toCustomerReply),
+  total: page.total,
+  has_more: page.hasMore,
 });

@@ -137,3 +137,45 @@ export async function countCustomers(deps: Deps, projectId: string, view: string
   const shards = await customerCount.query(deps, { key: [projectId, view] }, { consistent: true });
   return shards.reduce((sum, shard) => sum + shard.count, 0);
 }
+
+/** Which order a page of a view is read in, and the sort key range it is read from (both ends included). */
+export interface ViewRead {
+  view: string;
+  /** `created`: the view's partition; `updated`: its GSI1 (last change); `source_id`: the source id index (view ALL only). */
+  by: 'created' | 'updated' | 'source_id';
+  ascending: boolean;
+  range?: { from?: string; to?: string };
+}
+
+/**
+ * The ids of the customers on one page of a view: skips `skip` entries in the view's order and
+ * range, takes `take`, and reads one more to know whether any follow. Reads only that many
+ * entries (small items), never the rest of the view.
+ */
+export async function listCustomerIds(deps: Deps, projectId: string, read: ViewRead, skip: number, take: number): Promise<{ ids: string[]; hasMore: boolean }> {
+  const want = skip + take + 1;
+  const options = { ascending: read.ascending, pageSize: want, ...(read.range ? { sortRange: read.range } : {}) };
+  const pages =
+    read.by === 'source_id'
+      ? customerSourceId.queryPages(deps, { index: [projectId] }, options)
+      : read.by === 'updated'
+        ? customerListEntry.queryPages(deps, { index: [projectId, read.view] }, options)
+        : customerListEntry.queryPages(deps, { key: [projectId, read.view] }, { ...options, consistent: true });
+  const ids: string[] = [];
+  for await (const page of pages) {
+    ids.push(...page.map((entry) => entry.customerId));
+    if (ids.length >= want) break;
+  }
+  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+}
+
+/** The customers of `ids` (≤ 100, strongly consistent), in that order; ids whose customer is gone meanwhile are left out. */
+export async function getCustomers(deps: Deps, projectId: string, ids: string[]): Promise<Customer[]> {
+  const found = await customerEntity.getMany(
+    deps,
+    ids.map((id) => customerEntity.key(projectId, id)),
+    `Too many concurrent reads of customers of project ${projectId}`,
+  );
+  const byId = new Map(found.map((c) => [c.id, c]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,6 +1,8 @@
 import * as z from '../zod.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { storableNumbers } from '../db/storable.js';
+import { dateTime } from '../date-time.schema.js';
+import { queryInt } from '../http/query-params.js';
 
 /** Source ids are part of an item key (2048-byte limit): bounded in bytes, not only characters. */
 export const MAX_SOURCE_ID_BYTES = 1500;
@@ -68,3 +70,27 @@ export const customerParams = z.strictObject({ customerId: sourceId });
  */
 export const updateCustomerBody = z.strictObject({ source_id: z.optional(sourceId), ...customerFields });
 export type UpdateCustomerBody = z.output<typeof updateCustomerBody>;
+
+/** The orders GET /v1/customers offers (`-` = descending). */
+export const CUSTOMER_ORDERS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'source_id', '-source_id'] as const;
+
+/**
+ * GET /v1/customers. The date filters are named as Voucherify names them, brackets included
+ * (`created_at[before]`), which is also how its SDK's query serializer writes `{created_at: {before}}`.
+ * Which of them may go together is the service's rule (listCustomers).
+ */
+export const listCustomersQuery = z.strictObject({
+  limit: z._default(queryInt(1, 100), 10),
+  page: z._default(queryInt(1, 99), 1),
+  email: z.optional(z.string().check(z.minLength(1), z.maxLength(254))),
+  city: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+  segment_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  'created_at[before]': z.optional(dateTime),
+  'created_at[after]': z.optional(dateTime),
+  'updated_at[before]': z.optional(dateTime),
+  'updated_at[after]': z.optional(dateTime),
+  order: z._default(z.enum(CUSTOMER_ORDERS), '-created_at'),
+  starting_after: z.optional(dateTime),
+});
+export type ListCustomersQuery = z.output<typeof listCustomersQuery>;

@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields } from './customer.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
-import type { CreateCustomerBody, CustomerInput, UpdateCustomerBody } from './customer.schema.js';
+import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
+import type { CreateCustomerBody, CustomerInput, ListCustomersQuery, UpdateCustomerBody } from './customer.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -142,4 +143,70 @@ export async function deleteCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, p
     if (!current) throw new NotFoundError('customer', ref);
     return (await repo.deleteCustomer(deps, current)) ? current : RETRY;
   });
+}
+
+/** One page of GET /v1/customers. */
+export interface CustomerPage {
+  customers: Customer[];
+  /** The customers of the view read (all, or those of the email, city or name given); date bounds do not narrow it. */
+  total: number;
+  hasMore: boolean;
+}
+
+const VIEW_FIELDS: readonly ViewField[] = ['email', 'city', 'name'];
+
+/**
+ * The sort key range of the dates after `after` and before `before` (both excluded), in a
+ * partition sorted by `<ISO date>#<customerId>`: `<after>$` sorts after every key of that instant
+ * (`$` follows `#`), and `<before>` before every key of its instant. Null when the range is empty.
+ */
+function dateRange(after: string | undefined, before: string | undefined): { from?: string; to?: string } | null {
+  if (after !== undefined && before !== undefined && after >= before) return null;
+  return { ...(after !== undefined ? { from: `${after}$` } : {}), ...(before !== undefined ? { to: before } : {}) };
+}
+
+const later = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a > b ? a : b);
+const earlier = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined || a < b ? a : b);
+
+/**
+ * GET /v1/customers: one page of customers, every read a Query on one view (see
+ * customer-views.ts): all customers, or those of the exact `email`, `city` or `name` given. The
+ * order picks the view's sort: creation (the view's partition), last change (its GSI1) or source
+ * id (the source id index; all customers only). `created_at[…]` bounds go with the creation
+ * order, `updated_at[…]` with the change order, and `starting_after` is a date in the order's own
+ * field (before it descending, after it ascending), so each is a key range, never a filter over
+ * read items. `total` is the view's count; `segment_id` matches nothing (there are no segments).
+ * @throws InvalidQueryParamsError for combinations no single Query serves.
+ */
+export async function listCustomers(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, q: ListCustomersQuery): Promise<CustomerPage> {
+  const filters = VIEW_FIELDS.filter((f) => q[f] !== undefined);
+  if (filters.length > 1) throw new InvalidQueryParamsError(`Filter by one of email, city and name at a time, not ${filters.join(' and ')}`);
+  const ascending = !q.order.startsWith('-');
+  const field = q.order.replace(/^-/, '') as 'created_at' | 'updated_at' | 'source_id';
+  for (const other of ['created_at', 'updated_at'] as const) {
+    if (other !== field && (q[`${other}[before]`] !== undefined || q[`${other}[after]`] !== undefined)) {
+      throw new InvalidQueryParamsError(`${other}[before] and ${other}[after] go with order=${other} or order=-${other}`);
+    }
+  }
+  if (field === 'source_id' && (filters.length > 0 || q.starting_after !== undefined)) {
+    throw new InvalidQueryParamsError('order=source_id lists all customers: email, city, name and starting_after go with the date orders');
+  }
+  if (q.segment_id !== undefined) return { customers: [], total: 0, hasMore: false };
+
+  const [filter] = filters;
+  const value = filter === undefined ? undefined : q[filter];
+  const view = filter === undefined || value === undefined ? ALL_CUSTOMERS : viewOf(filter, value);
+  let range: { from?: string; to?: string } | null = {};
+  if (field !== 'source_id') {
+    const cursor = q.starting_after;
+    const after = later(q[`${field}[after]`], ascending ? cursor : undefined);
+    const before = earlier(q[`${field}[before]`], ascending ? undefined : cursor);
+    range = dateRange(after, before);
+  }
+  const by = field === 'created_at' ? 'created' : field === 'updated_at' ? 'updated' : 'source_id';
+  const [page, total] = await Promise.all([
+    range === null ? { ids: [], hasMore: false } : repo.listCustomerIds(deps, projectId, { view, by, ascending, range }, (q.page - 1) * q.limit, q.limit),
+    repo.countCustomers(deps, projectId, view),
+  ]);
+  return { customers: await repo.getCustomers(deps, projectId, page.ids), total, hasMore: page.hasMore };
 }

@@ -6,7 +6,7 @@ import { toBinListReply } from '../../../lib/bin/bin.mapper.js';
 import type { Campaign, PromotionTier } from '../../../lib/campaigns/campaign.js';
 import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/campaign.mapper.js';
 import type { Category } from '../../../lib/categories/category.js';
-import { toCustomerReply } from '../../../lib/customers/customer.mapper.js';
+import { toCustomerListReply, toCustomerReply } from '../../../lib/customers/customer.mapper.js';
 import type { Customer } from '../../../lib/customers/customer.js';
 import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
 import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
@@ -356,6 +356,8 @@ describe('reply schemas of the OpenAPI document', () => {
         updatedAt: later,
       }),
     );
+    expectValid(replySchemas.CustomerList, toCustomerListReply({ customers: [bare, { ...bare, id: 'cust_2' }], total: 9, hasMore: true }));
+    expectValid(replySchemas.CustomerList, toCustomerListReply({ customers: [], total: 0, hasMore: false }));
   });
 
   it('accept custom event schemas, tracked events and earning rules', () => {
