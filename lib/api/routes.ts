@@ -209,6 +209,69 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const listCustomersRoute = /* @__PURE__ */ route({
+  operationId: 'list-customers',
+  method: 'GET',
+  path: '/v1/customers',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'List customers (by creation, change or source id; one of email, city, name; date bounds)',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('CustomerList', 'One page of customers and the count of the customers the filter names')],
+  description:
+    "Filters are exact values, one of `email`, `city` and `name` at a time. `created_at[…]` bounds go with the `created_at` orders, `updated_at[…]` bounds with the `updated_at` orders, and `starting_after` is a date in the order's own field (customers before it, newest first; after it with an ascending order). `order=source_id` lists all customers. Other combinations are 400 `invalid_query_params`. Pages reach 99 × 100; past that, page with `starting_after`.",
+});
+
+export const createCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'create-customer',
+  method: 'POST',
+  path: '/v1/customers',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Create a customer, or update the one its source_id or id names',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer as created or updated')],
+  // An `id` in the body must name an existing customer.
+  errors: [404],
+});
+
+export const getCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'get-customer',
+  method: 'GET',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Get a customer by id or source id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer')],
+});
+
+export const updateCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'update-customer',
+  method: 'PUT',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Update the fields sent of a customer named by id or source id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('Customer', 'The customer as updated')],
+  // A retried PUT with a key gets the first reply (the same customer, as the first update left it).
+  idempotency: 'generic',
+});
+
+export const deleteCustomerRoute = /* @__PURE__ */ route({
+  operationId: 'delete-customer',
+  method: 'DELETE',
+  path: '/v1/customers/{customerId}',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'Delete a customer (its events and the vouchers published to it stay)',
+  tag: 'Customers',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const trackCustomEventRoute = /* @__PURE__ */ route({
   operationId: 'track-custom-event',
   method: 'POST',
@@ -368,6 +431,11 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  listCustomersRoute,
+  createCustomerRoute,
+  getCustomerRoute,
+  updateCustomerRoute,
+  deleteCustomerRoute,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,

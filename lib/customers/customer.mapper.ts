@@ -1,5 +1,8 @@
-import type { CustomerAddress, CustomerFields } from './customer.js';
-import type { CustomerInput } from './customer.schema.js';
+import type * as z from '../zod.js';
+import type { Customer, CustomerAddress, CustomerFields } from './customer.js';
+import type { customerListReplySchema, customerReplySchema } from './customer.reply.js';
+import type { CustomerFieldsInput } from './customer.schema.js';
+import type { CustomerPage } from './customer.service.js';
 
 /** The simple customer of event replies: `name`, `email` and `source_id` only when set. */
 export const toSimpleCustomerReply = (c: {
@@ -17,7 +20,7 @@ export const toSimpleCustomerReply = (c: {
   object: 'customer' as const,
 });
 
-function addressOf(a: NonNullable<CustomerInput['address']>): CustomerAddress {
+function addressOf(a: NonNullable<CustomerFieldsInput['address']>): CustomerAddress {
   return {
     ...(a.city !== undefined ? { city: a.city } : {}),
     ...(a.state !== undefined ? { state: a.state } : {}),
@@ -29,7 +32,7 @@ function addressOf(a: NonNullable<CustomerInput['address']>): CustomerAddress {
 }
 
 /** The fields a request sets (wire → domain); absent ones stay absent. */
-export function customerFieldsOf(input: CustomerInput): CustomerFields {
+export function customerFieldsOf(input: CustomerFieldsInput): CustomerFields {
   const birthdate = input.birthdate ?? input.birthday;
   return {
     ...(input.name !== undefined ? { name: input.name } : {}),
@@ -41,3 +44,63 @@ export function customerFieldsOf(input: CustomerInput): CustomerFields {
     ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
   };
 }
+
+type CustomerReply = z.input<typeof customerReplySchema>;
+
+function addressReply(a: CustomerAddress): NonNullable<CustomerReply['address']> {
+  return {
+    ...(a.city !== undefined ? { city: a.city } : {}),
+    ...(a.state !== undefined ? { state: a.state } : {}),
+    ...(a.line1 !== undefined ? { line_1: a.line1 } : {}),
+    ...(a.line2 !== undefined ? { line_2: a.line2 } : {}),
+    ...(a.country !== undefined ? { country: a.country } : {}),
+    ...(a.postalCode !== undefined ? { postal_code: a.postalCode } : {}),
+  };
+}
+
+/**
+ * Redemptions, orders, loyalty balances and referrals are not attributed to customers yet, so
+ * their counters are zero; the issues that add them fill these from stored counters.
+ */
+const emptySummary = (): CustomerReply['summary'] => ({
+  redemptions: {
+    total_redeemed: 0,
+    total_failed: 0,
+    total_succeeded: 0,
+    total_rolled_back: 0,
+    total_rollback_failed: 0,
+    total_rollback_succeeded: 0,
+    gift: { redeemed_amount: 0, amount_to_go: 0 },
+    loyalty_card: { redeemed_points: 0, points_to_go: 0 },
+  },
+  orders: { total_amount: 0, total_count: 0, average_amount: 0, last_order_amount: 0 },
+});
+
+/** The customer object (Voucherify's shape): unset strings left out, `updated_at` once changed. */
+export const toCustomerReply = (c: Customer): CustomerReply => ({
+  id: c.id,
+  ...(c.sourceId !== null ? { source_id: c.sourceId } : {}),
+  ...(c.name !== null ? { name: c.name } : {}),
+  ...(c.description !== null ? { description: c.description } : {}),
+  ...(c.email !== null ? { email: c.email } : {}),
+  ...(c.phone !== null ? { phone: c.phone } : {}),
+  ...(c.birthdate !== null ? { birthdate: c.birthdate } : {}),
+  address: c.address === null ? null : addressReply(c.address),
+  metadata: c.metadata,
+  summary: emptySummary(),
+  loyalty: { points: 0, referred_customers: 0, campaigns: {} },
+  referrals: { total: 0, campaigns: [] },
+  system_metadata: {},
+  created_at: c.createdAt,
+  ...(c.updatedAt !== null ? { updated_at: c.updatedAt } : {}),
+  object: 'customer',
+});
+
+/** One page of the customer list (Voucherify's shape). */
+export const toCustomerListReply = (page: CustomerPage): z.input<typeof customerListReplySchema> => ({
+  object: 'list',
+  data_ref: 'customers',
+  customers: page.customers.map(toCustomerReply),
+  total: page.total,
+  has_more: page.hasMore,
+});

@@ -1,7 +1,9 @@
-import { customer as customerEntity, customerSourceId } from '../db/entities.js';
-import { putUnique } from '../db/transact.js';
+import { customer as customerEntity, customerCount, customerListEntry, customerSourceId } from '../db/entities.js';
+import type { Item, ItemKey } from '../db/entity.js';
+import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
-import type { Customer, CustomerFields } from './customer.js';
+import type { Customer } from './customer.js';
+import { countShardOf, viewsOf } from './customer-views.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -15,21 +17,165 @@ export async function getCustomerIdBySourceId(deps: Deps, projectId: string, sou
   return (await customerSourceId.get(deps, customerSourceId.key(projectId, sourceId)))?.customerId ?? null;
 }
 
+const put = (deps: Deps, Item: Item, ConditionExpression?: string, values?: Item): TransactItem => ({
+  Put: { TableName: deps.tableName, Item, ...(ConditionExpression ? { ConditionExpression } : {}), ...(values ? { ExpressionAttributeValues: values } : {}) },
+});
+
+const remove = (deps: Deps, Key: ItemKey): TransactItem => ({ Delete: { TableName: deps.tableName, Key } });
+
+/** Adds `n` (±1) to the customer's shard of a view's count; the first add creates the shard. */
+function count(deps: Deps, projectId: string, view: string, customerId: string, n: number): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: customerCount.key(projectId, view, countShardOf(customerId)),
+      UpdateExpression: 'SET entity = :entity, v = :v ADD #count :n',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': customerCount.name, ':v': customerCount.version, ':n': n },
+    },
+  };
+}
+
+const entryOf = (c: Customer, view: string) =>
+  customerListEntry.toItem({ view, customerId: c.id, createdAt: c.createdAt, updatedAt: c.updatedAt }, c.projectId);
+
 /**
- * Writes a new customer and claims its source id, in one transaction.
+ * The list items of a customer going from `before` (null: not listed yet) to `after` (null:
+ * deleted): its entry in each view it is in afterwards (rewritten, as the change time in GSI1 moves),
+ * the removal of entries of views it left, and ±1 on the count of each view it joined or left.
+ */
+function listItems(deps: Deps, before: Customer | null, after: Customer | null): TransactItem[] {
+  const was = before?.listed ? viewsOf(before) : [];
+  const is = after ? viewsOf(after) : [];
+  const c = (after ?? before) as Customer;
+  const items: TransactItem[] = [];
+  for (const view of is) items.push(put(deps, entryOf(c, view)));
+  for (const view of was) if (!is.includes(view)) items.push(remove(deps, customerListEntry.key(c.projectId, view, c.createdAt, c.id)));
+  for (const view of is) if (!was.includes(view)) items.push(count(deps, c.projectId, view, c.id, 1));
+  for (const view of was) if (!is.includes(view)) items.push(count(deps, c.projectId, view, c.id, -1));
+  return items;
+}
+
+/** The source id item of a customer, with its place in the source id order. */
+const sourceIdItem = (c: Customer & { sourceId: string }) => customerSourceId.toItem({ customerId: c.id }, c.projectId, c.sourceId);
+
+/** The condition that the stored customer is the one `read` (its revision; items from before revisions have none). */
+function unchangedSince(read: Customer): { ConditionExpression: string; ExpressionAttributeValues: Item } {
+  return {
+    ConditionExpression: read.revision === 0 ? 'attribute_exists(PK) AND (attribute_not_exists(revision) OR revision = :rev)' : 'revision = :rev',
+    ExpressionAttributeValues: { ':rev': read.revision },
+  };
+}
+
+/**
+ * Writes a new customer, claims its source id and lists it (entries and counts), in one
+ * transaction.
  * @returns false when the source id is already claimed (by a concurrent writer): nothing is written.
  */
 export function insertCustomer(deps: Deps, customer: Customer & { sourceId: string }): Promise<boolean> {
-  return putUnique(deps, customerSourceId.toItem({ customerId: customer.id }, customer.projectId, customer.sourceId), [customerEntity.toItem(customer)], {
-    busy: `Too many concurrent writes of customer ${customer.sourceId}`,
-    taken: `Customer id ${customer.id} is already taken`,
+  const items = [
+    put(deps, sourceIdItem(customer), 'attribute_not_exists(PK)'),
+    put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
+    ...listItems(deps, null, customer),
+  ];
+  return retryOnConflict(`Too many concurrent writes of customer ${customer.sourceId}`, async () => {
+    const outcome = await transact(deps, items);
+    if (outcome.ok) return true;
+    if (!('failed' in outcome)) return RETRY;
+    if (outcome.failed.includes(0)) return false;
+    throw new Error(`Customer id ${customer.id} is already taken`);
   });
 }
 
 /**
- * Sets the given fields on an existing customer (last writer wins per field).
- * @returns the customer as written, or null if it does not exist.
+ * Replaces the customer `read` with `next` (same id, revision one higher), moving its list
+ * entries and counts along, in one transaction that holds only if the stored customer is still
+ * `read`. A customer not listed yet gets its entries, counts and source id order entry here.
+ * @returns false when the customer changed or went meanwhile (nothing is written): read it again.
  */
-export function updateCustomerFields(deps: Deps, projectId: string, customerId: string, fields: CustomerFields, updatedAt: string): Promise<Customer | null> {
-  return customerEntity.update(deps, customerEntity.key(projectId, customerId), { ...fields, updatedAt });
+export async function replaceCustomer(deps: Deps, read: Customer, next: Customer): Promise<boolean> {
+  const items: TransactItem[] = [{ Put: { TableName: deps.tableName, Item: customerEntity.toItem(next), ...unchangedSince(read) } }];
+  if (!read.listed && next.sourceId !== null) {
+    items.push(put(deps, sourceIdItem({ ...next, sourceId: next.sourceId }), 'customerId = :id', { ':id': next.id }));
+  }
+  items.push(...listItems(deps, read, next));
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return true;
+  if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${next.id} names another customer`);
+  return false;
+}
+
+/**
+ * Deletes a customer, frees its source id and takes it off every list, in one transaction that
+ * holds only if the stored customer is still the one `read` and the source id item still names it.
+ * @returns false when the customer changed or went meanwhile (nothing is written): read it again.
+ */
+export async function deleteCustomer(deps: Deps, read: Customer): Promise<boolean> {
+  const items: TransactItem[] = [{ Delete: { TableName: deps.tableName, Key: customerEntity.key(read.projectId, read.id), ...unchangedSince(read) } }];
+  if (read.sourceId !== null) {
+    items.push({
+      Delete: {
+        TableName: deps.tableName,
+        Key: customerSourceId.key(read.projectId, read.sourceId),
+        ConditionExpression: 'customerId = :id',
+        ExpressionAttributeValues: { ':id': read.id },
+      },
+    });
+  }
+  items.push(...listItems(deps, read, null));
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return true;
+  if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${read.id} names another customer`);
+  return false;
+}
+
+/**
+ * How many customers a view holds: the sum of its count shards, one Query of at most
+ * COUNT_SHARDS small items (strongly consistent).
+ */
+export async function countCustomers(deps: Deps, projectId: string, view: string): Promise<number> {
+  const shards = await customerCount.query(deps, { key: [projectId, view] }, { consistent: true });
+  return shards.reduce((sum, shard) => sum + shard.count, 0);
+}
+
+/** Which order a page of a view is read in, and the sort key range it is read from (both ends included). */
+export interface ViewRead {
+  view: string;
+  /** `created`: the view's partition; `updated`: its GSI1 (last change); `source_id`: the source id index (view ALL only). */
+  by: 'created' | 'updated' | 'source_id';
+  ascending: boolean;
+  range?: { from?: string; to?: string };
+}
+
+/**
+ * The ids of the customers on one page of a view: skips `skip` entries in the view's order and
+ * range, takes `take`, and reads one more to know whether any follow. Reads only that many
+ * entries (small items), never the rest of the view.
+ */
+export async function listCustomerIds(deps: Deps, projectId: string, read: ViewRead, skip: number, take: number): Promise<{ ids: string[]; hasMore: boolean }> {
+  const want = skip + take + 1;
+  const options = { ascending: read.ascending, pageSize: want, ...(read.range ? { sortRange: read.range } : {}) };
+  const pages =
+    read.by === 'source_id'
+      ? customerSourceId.queryPages(deps, { index: [projectId] }, options)
+      : read.by === 'updated'
+        ? customerListEntry.queryPages(deps, { index: [projectId, read.view] }, options)
+        : customerListEntry.queryPages(deps, { key: [projectId, read.view] }, { ...options, consistent: true });
+  const ids: string[] = [];
+  for await (const page of pages) {
+    ids.push(...page.map((entry) => entry.customerId));
+    if (ids.length >= want) break;
+  }
+  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+}
+
+/** The customers of `ids` (≤ 100, strongly consistent), in that order; ids whose customer is gone meanwhile are left out. */
+export async function getCustomers(deps: Deps, projectId: string, ids: string[]): Promise<Customer[]> {
+  const found = await customerEntity.getMany(
+    deps,
+    ids.map((id) => customerEntity.key(projectId, id)),
+    `Too many concurrent reads of customers of project ${projectId}`,
+  );
+  const byId = new Map(found.map((c) => [c.id, c]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -22,6 +22,24 @@ export interface Customer {
   metadata: Record<string, unknown>;
   createdAt: string;
   updatedAt: string | null;
+  /** Optimistic lock: every write raises it and holds only if it read the current one. */
+  revision: number;
+  /**
+   * Whether the customer's list entries and counts exist. False for customers stored before lists
+   * did (POST /v1/events only); their next change writes them.
+   */
+  listed: boolean;
+}
+
+/**
+ * A customer's entry in one list view (all customers, or those of one email, city or name): its
+ * sort keys and nothing else; a page reads the customers themselves by id.
+ */
+export interface CustomerListEntry {
+  view: string;
+  customerId: string;
+  createdAt: string;
+  updatedAt: string | null;
 }
 
 /** Fields a request may set on a customer (absent = leave as is). */

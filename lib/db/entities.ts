@@ -3,7 +3,8 @@ import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
-import type { Customer } from '../customers/customer.js';
+import type { Customer, CustomerListEntry } from '../customers/customer.js';
+import { sourceIdSortKey } from '../customers/customer-views.js';
 import type { EarningRule } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
@@ -237,18 +238,50 @@ export const customEventSchemaId = /* @__PURE__ */ entity<{ name: string }>('cus
   )
   .apart();
 
-/** A customer by id (`cust_...`). */
+/** A customer by id (`cust_...`). Items from before lists existed lack `revision` and `listed`. */
 export const customer = /* @__PURE__ */ entity<Customer>('customer', 1)
   .key(
     (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId),
     () => 'CUSTOMER',
   )
-  .from((c) => ({ key: [c.projectId, c.id] }));
-/** Points a customer `source_id` at the customer id: the key makes source ids unique per project. */
+  .from((c) => ({ key: [c.projectId, c.id] }), { defaults: { revision: 0, listed: false } });
+/**
+ * Points a customer `source_id` at the customer id: the key makes source ids unique per project.
+ * GSI1 orders a project's customers by source id (items from before lists existed are not in it).
+ */
 export const customerSourceId = /* @__PURE__ */ entity<{ customerId: string }>('customer_source_id', 1)
   .key(
     (projectId: string, sourceId: string) => tenant(projectId, 'CUSTOMER_SRC', sourceId),
     () => 'CUSTOMER_SRC',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'CUSTOMERS_BY_SOURCE_ID'),
+    (sourceId: string) => sourceIdSortKey(sourceId),
+  )
+  .from((_ref, projectId: string, sourceId: string) => ({ key: [projectId, sourceId], index: [projectId, sourceId] }));
+/**
+ * A customer's entry in one list view (lib/customers/customer-views.ts): the view's partition
+ * orders its customers by creation, GSI1 by their last change (creation until changed). Written,
+ * moved and removed in the customer's own transactions.
+ */
+export const customerListEntry = /* @__PURE__ */ entity<CustomerListEntry>('customer_list_entry', 1)
+  .key(
+    (projectId: string, view: string) => tenant(projectId, 'CUSTOMERS', view),
+    (createdAt: string, customerId: string) => path(createdAt, customerId),
+  )
+  .index(
+    (projectId: string, view: string) => tenant(projectId, 'CUSTOMERS_UPDATED', view),
+    (changedAt: string, customerId: string) => path(changedAt, customerId),
+  )
+  .from((e, projectId: string) => ({
+    key: [projectId, e.view, e.createdAt, e.customerId],
+    index: [projectId, e.view, e.updatedAt ?? e.createdAt, e.customerId],
+  }));
+/** One shard of the number of customers in a view, changed by ADD in the customers' transactions; a view's count is the sum of its shards. */
+export const customerCount = /* @__PURE__ */ entity<{ count: number }>('customer_count', 1)
+  .key(
+    (projectId: string, view: string) => tenant(projectId, 'CUSTOMER_COUNT', view),
+    (shard: number) => String(shard),
   )
   .apart();
 /** A custom event, in its customer's partition (the customer's activity, in time order). */

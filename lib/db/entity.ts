@@ -99,6 +99,8 @@ export interface QueryOptions {
   pageSize?: number;
   /** Only sort keys starting with this. */
   sortBeginsWith?: string;
+  /** Only sort keys in this range, both ends included (either may be left open); not with `sortBeginsWith`. */
+  sortRange?: { from?: string; to?: string };
   /** The key of the item the page starts after (`ExclusiveStartKey`). */
   startAfter?: (ItemKey & Partial<Gsi1Key>) | undefined;
 }
@@ -173,11 +175,26 @@ function queryInput(
   const gsi1 = tableDesign.indexes.gsi1;
   const [pk, sk] = onIndex ? [gsi1.partitionKey, gsi1.sortKey] : [tableDesign.partitionKey, tableDesign.sortKey];
   const values: Item = { ':pk': onIndex ? partitionOf('index', where.index) : partitionOf('key', where.key) };
-  if (o.sortBeginsWith !== undefined) values[':sk'] = o.sortBeginsWith;
+  let sortCondition = '';
+  const { from, to } = o.sortRange ?? {};
+  if (o.sortBeginsWith !== undefined && (from !== undefined || to !== undefined)) throw new Error('A Query takes one sort key condition');
+  if (o.sortBeginsWith !== undefined) {
+    values[':sk'] = o.sortBeginsWith;
+    sortCondition = ` AND begins_with(${sk}, :sk)`;
+  } else if (from !== undefined && to !== undefined) {
+    Object.assign(values, { ':from': from, ':to': to });
+    sortCondition = ` AND ${sk} BETWEEN :from AND :to`;
+  } else if (from !== undefined) {
+    values[':from'] = from;
+    sortCondition = ` AND ${sk} >= :from`;
+  } else if (to !== undefined) {
+    values[':to'] = to;
+    sortCondition = ` AND ${sk} <= :to`;
+  }
   return {
     TableName: tableName,
     ...(onIndex ? { IndexName: gsi1.name } : {}),
-    KeyConditionExpression: o.sortBeginsWith === undefined ? `${pk} = :pk` : `${pk} = :pk AND begins_with(${sk}, :sk)`,
+    KeyConditionExpression: `${pk} = :pk${sortCondition}`,
     ExpressionAttributeValues: values,
     ...(o.consistent ? { ConsistentRead: true } : {}),
     ...(o.ascending === false ? { ScanIndexForward: false } : {}),

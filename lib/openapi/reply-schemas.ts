@@ -3,7 +3,7 @@ import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
-import { simpleCustomerReplySchema } from '../customers/customer.reply.js';
+import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
 import { eventReplySchema } from '../events/event.reply.js';
@@ -30,6 +30,8 @@ export const replySchemas = {
   CampaignList: campaignListReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
   Category: categoryReplySchema,
+  Customer: customerReplySchema,
+  CustomerList: customerListReplySchema,
   CustomEvent: eventReplySchema,
   CustomEventSchema: eventSchemaReplySchema,
   CustomEventSchemaList: eventSchemaListReplySchema,

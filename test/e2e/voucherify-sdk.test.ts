@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
+import { type CustomerObject, DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../infra/local/start-local.js';
 import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
@@ -71,6 +71,52 @@ describe('the official Voucherify SDK against the local server', () => {
     await expect(client.vouchers.delete(code)).resolves.toBeFalsy();
     await expect(client.vouchers.get(code)).rejects.toMatchObject({ code: 404, key: 'not_found', resource_type: 'voucher' });
     expect((await client.campaigns.get(campaign.id)).vouchers_count).toBe(40);
+  });
+
+  it('creates, reads, updates, lists, scrolls and deletes customers', async () => {
+    // The SDK types a create reply as a customer or an "unconfirmed" one; this server always confirms.
+    const created = (await client.customers.create({
+      source_id: 'sdk-ann',
+      name: 'Ann',
+      email: 'ann@example.com',
+      address: { city: 'Oslo', country: 'Norway' },
+      metadata: { tier: 'gold' },
+    })) as CustomerObject;
+    expect(created).toMatchObject({ source_id: 'sdk-ann', name: 'Ann', address: { city: 'Oslo', country: 'Norway' }, object: 'customer' });
+    expect(created.id).toMatch(/^cust_/);
+    // Same source id: the same customer, updated (upsert).
+    const again = await client.customers.create({ source_id: 'sdk-ann', phone: '+47 1' });
+    expect(again).toMatchObject({ id: created.id, name: 'Ann', phone: '+47 1' });
+    // Apart in time: scroll() pages by created_at, so customers of one millisecond would share a cursor.
+    for (let i = 0; i < 3; i += 1) {
+      await sleep(3);
+      await client.customers.create({ source_id: `sdk-${i}`, address: { city: 'Rome' } });
+    }
+
+    expect(await client.customers.get(created.id)).toMatchObject({ id: created.id, email: 'ann@example.com' });
+    expect(await client.customers.get('sdk-ann')).toMatchObject({ id: created.id });
+
+    const byId = await client.customers.update({ id: created.id, name: 'Ann B' });
+    expect(byId).toMatchObject({ id: created.id, name: 'Ann B', updated_at: expect.any(String) });
+    // By source id the SDK puts it in the path and keeps it in the body.
+    const bySource = await client.customers.update({ source_id: 'sdk-ann', metadata: { tier: 'silver' } });
+    expect(bySource).toMatchObject({ id: created.id, name: 'Ann B', metadata: { tier: 'silver' } });
+
+    const page = await client.customers.list({ limit: 2, page: 1 });
+    expect(page).toMatchObject({ object: 'list', data_ref: 'customers', total: 4, has_more: true });
+    expect(page.customers).toHaveLength(2);
+    const rome = await client.customers.list({ city: 'Rome', order: 'created_at' });
+    expect(rome.customers.map((c) => c.source_id)).toEqual(['sdk-0', 'sdk-1', 'sdk-2']);
+    expect(rome.total).toBe(3);
+    const scrolled: string[] = [];
+    // scroll() follows has_more with starting_after = the last created_at; its generator type asks for a `next` argument for-await never sends.
+    for await (const customer of client.customers.scroll({ limit: 1 }) as AsyncIterable<CustomerObject>) scrolled.push(customer.source_id ?? '');
+    expect(scrolled.sort()).toEqual(['sdk-0', 'sdk-1', 'sdk-2', 'sdk-ann']);
+
+    await expect(client.customers.delete(created.id)).resolves.toBeFalsy();
+    await expect(client.customers.get(created.id)).rejects.toMatchObject({ code: 404, key: 'not_found', resource_type: 'customer' });
+    await expect(client.customers.delete('sdk-ann')).rejects.toMatchObject({ code: 404 });
+    expect((await client.customers.list({})).total).toBe(3);
   });
 
   it('deletes permanently with force', async () => {

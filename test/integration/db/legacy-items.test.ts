@@ -12,7 +12,8 @@ import {
   listCampaignEntries,
 } from '../../../lib/campaigns/campaign.repo.js';
 import { getCategory, getCategoryIdByName } from '../../../lib/categories/category.repo.js';
-import { getCustomer, getCustomerIdBySourceId, insertCustomer, updateCustomerFields } from '../../../lib/customers/customer.repo.js';
+import { countCustomers, getCustomer, getCustomerIdBySourceId, insertCustomer, replaceCustomer } from '../../../lib/customers/customer.repo.js';
+import { ALL_CUSTOMERS } from '../../../lib/customers/customer-views.js';
 import { listEarningRulesOfEvent } from '../../../lib/earning-rules/earning-rule.repo.js';
 import { getEventSchemaByName, getEventSchemaNameById, listEventSchemas } from '../../../lib/custom-event-schemas/event-schema.repo.js';
 import { listEventsOfCustomer } from '../../../lib/events/event.repo.js';
@@ -158,10 +159,18 @@ describe('items written before the entity layer', () => {
     await put({ PK: `P#${p}#CUSTOMER_SRC#${customer.sourceId}`, SK: 'CUSTOMER_SRC', entity: 'customer_source_id', v: 1, customerId: customer.id });
     await put({ PK: `P#${p}#CUSTOMER#${customer.id}`, SK: 'CUSTOMER', entity: 'customer', v: 1, ...customer });
 
-    expect(await getCustomer(runtime, p, customer.id)).toEqual(customer);
+    // Written before revisions and list entries: revision 0, not listed.
+    const read = await getCustomer(runtime, p, customer.id);
+    expect(read).toEqual({ ...customer, revision: 0, listed: false });
     expect(await getCustomerIdBySourceId(runtime, p, customer.sourceId)).toBe(customer.id);
-    expect(await insertCustomer(runtime, { ...customer, id: 'cust_other' })).toBe(false);
-    expect(await updateCustomerFields(runtime, p, customer.id, { name: 'Ann B' }, at)).toEqual({ ...customer, name: 'Ann B', updatedAt: at });
+    expect(await insertCustomer(runtime, { ...customer, id: 'cust_other', revision: 0, listed: true })).toBe(false);
+    // Its first change lists it; a write from the copy read before that change is refused.
+    const next = { ...customer, name: 'Ann B', updatedAt: at, revision: 1, listed: true };
+    expect(await countCustomers(runtime, p, ALL_CUSTOMERS)).toBe(0);
+    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, next)).toBe(true);
+    expect(await countCustomers(runtime, p, ALL_CUSTOMERS)).toBe(1);
+    expect(await getCustomer(runtime, p, customer.id)).toEqual(next);
+    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, { ...next, name: 'Stale' })).toBe(false);
   });
 
   it('export and async action from before their later fields existed', async () => {

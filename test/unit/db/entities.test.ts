@@ -64,7 +64,17 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['custom_event_schema_id', e.customEventSchemaId.toItem({ name: 'signed_up' }, P, 'ms_1'), { PK: 'P#p1#EVENT_SCHEMA_ID#ms_1', SK: 'EVENT_SCHEMA_ID' }],
   ['customer', e.customer.toItem(never(id('cust_1'))), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'CUSTOMER' }],
-  ['customer_source_id', e.customerSourceId.toItem({ customerId: 'cust_1' }, P, 'src-1'), { PK: 'P#p1#CUSTOMER_SRC#src-1', SK: 'CUSTOMER_SRC' }],
+  [
+    'customer_source_id',
+    e.customerSourceId.toItem({ customerId: 'cust_1' }, P, 'src-1'),
+    { PK: 'P#p1#CUSTOMER_SRC#src-1', SK: 'CUSTOMER_SRC', GSI1PK: 'P#p1#CUSTOMERS_BY_SOURCE_ID', GSI1SK: 'src-1' },
+  ],
+  [
+    'customer_list_entry',
+    e.customerListEntry.toItem({ view: 'ALL', customerId: 'cust_1', createdAt: at, updatedAt: '2026-02-01T00:00:00.000Z' }, P),
+    { PK: 'P#p1#CUSTOMERS#ALL', SK: `${at}#cust_1`, GSI1PK: 'P#p1#CUSTOMERS_UPDATED#ALL', GSI1SK: '2026-02-01T00:00:00.000Z#cust_1' },
+  ],
+  ['customer_count', e.customerCount.toItem({ count: 3 }, P, 'EMAIL#h', 5), { PK: 'P#p1#CUSTOMER_COUNT#EMAIL#h', SK: '5' }],
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
@@ -131,5 +141,12 @@ describe('keys (the builders under their former names)', () => {
     expect(keys.rateLimitWindow(P, 60)).toEqual({ PK: 'P#p1#RATE#60', SK: 'RATE_LIMIT' });
     expect(keys.campaignBucketsPartition(P, 'camp_1')).toBe('P#p1#LOYALTY#camp_1#BUCKETS');
     expect(keys.customerEventsPartition(P, 'cust_1')).toBe('P#p1#CUSTOMER#cust_1#EVENTS');
+  });
+
+  it('list a never-changed customer by its creation time in the change order, and cut long source ids to 1000 bytes of whole characters', () => {
+    expect(e.customerListEntry.toItem({ view: 'ALL', customerId: 'cust_1', createdAt: at, updatedAt: null }, P).GSI1SK).toBe(`${at}#cust_1`);
+    const long = `${'a'.repeat(999)}żżż`;
+    expect(e.customerSourceId.toItem({ customerId: 'c' }, P, long).GSI1SK).toBe('a'.repeat(999));
+    expect(e.customerSourceId.toItem({ customerId: 'c' }, P, `${'a'.repeat(998)}żż`).GSI1SK).toBe(`${'a'.repeat(998)}ż`);
   });
 });

@@ -164,6 +164,23 @@ describe('an entity', () => {
     ]);
   });
 
+  it('narrows a Query to a sort key range, open at either end', async () => {
+    const { deps, sent } = scripted(
+      () => ({ Items: [] }),
+      () => ({ Items: [] }),
+      () => ({ Items: [] }),
+    );
+    await widget.queryPage(deps, { index: ['p1', 'top'] }, { sortRange: { from: 'a', to: 'b' } });
+    await widget.queryPage(deps, { index: ['p1', 'top'] }, { sortRange: { from: 'a' } });
+    await widget.queryPage(deps, { key: ['p1', 'w1'] }, { sortRange: { to: 'b' } });
+    expect(sent.map((s) => [s.input.KeyConditionExpression, s.input.ExpressionAttributeValues])).toEqual([
+      ['GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to', { ':pk': 'P#p1#SHELF#top#WIDGETS', ':from': 'a', ':to': 'b' }],
+      ['GSI1PK = :pk AND GSI1SK >= :from', { ':pk': 'P#p1#SHELF#top#WIDGETS', ':from': 'a' }],
+      ['PK = :pk AND SK <= :to', { ':pk': 'P#p1#WIDGET#w1', ':to': 'b' }],
+    ]);
+    await expect(widget.queryPage(deps, { key: ['p1', 'w1'] }, { sortRange: { to: 'b' }, sortBeginsWith: 'a' })).rejects.toThrow(/one sort key condition/);
+  });
+
   it('reads every page, one page at a time', async () => {
     const { deps, sent } = scripted(
       () => ({ Items: [widget.toItem(w, 'top')], LastEvaluatedKey: { PK: 'a', SK: 'b' } }),

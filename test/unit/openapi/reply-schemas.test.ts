@@ -6,6 +6,8 @@ import { toBinListReply } from '../../../lib/bin/bin.mapper.js';
 import type { Campaign, PromotionTier } from '../../../lib/campaigns/campaign.js';
 import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/campaign.mapper.js';
 import type { Category } from '../../../lib/categories/category.js';
+import { toCustomerListReply, toCustomerReply } from '../../../lib/customers/customer.mapper.js';
+import type { Customer } from '../../../lib/customers/customer.js';
 import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
 import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
 import { toEventReply } from '../../../lib/events/event.mapper.js';
@@ -322,6 +324,42 @@ describe('reply schemas of the OpenAPI document', () => {
     );
   });
 
+  it('accept customers with every optional field set or unset', () => {
+    const bare: Customer = {
+      id: 'cust_1',
+      projectId: 'p1',
+      sourceId: 's1',
+      name: null,
+      email: null,
+      description: null,
+      phone: null,
+      birthdate: null,
+      address: null,
+      metadata: {},
+      createdAt: at,
+      updatedAt: null,
+      revision: 0,
+      listed: true,
+    };
+    expectValid(replySchemas.Customer, toCustomerReply(bare));
+    expectValid(
+      replySchemas.Customer,
+      toCustomerReply({
+        ...bare,
+        name: 'Ann',
+        email: 'a@b.c',
+        description: 'd',
+        phone: '1',
+        birthdate: '1990-01-01',
+        address: { city: 'c', state: 's', line1: 'l1', line2: 'l2', country: 'PL', postalCode: '00-001' },
+        metadata: { a: 1 },
+        updatedAt: later,
+      }),
+    );
+    expectValid(replySchemas.CustomerList, toCustomerListReply({ customers: [bare, { ...bare, id: 'cust_2' }], total: 9, hasMore: true }));
+    expectValid(replySchemas.CustomerList, toCustomerListReply({ customers: [], total: 0, hasMore: false }));
+  });
+
   it('accept custom event schemas, tracked events and earning rules', () => {
     const schema = {
       id: 'ms_1',
@@ -346,6 +384,8 @@ describe('reply schemas of the OpenAPI document', () => {
       metadata: {},
       createdAt: at,
       updatedAt: null,
+      revision: 0,
+      listed: true,
     };
     const event = {
       id: 'evcus_1',
