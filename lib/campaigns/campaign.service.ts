@@ -239,7 +239,12 @@ async function campaignsOf(deps: Deps, projectId: string, ids: string[]): Promis
  * none once deleted. The distinct categories of the project's campaigns are read by id (at most
  * the project's categories: BatchGets of 100); without such a filter nothing is read.
  */
-async function withCurrentCategoryOfEntries(deps: Deps, projectId: string, entries: CampaignListEntry[], query: ListCampaignsQuery): Promise<CampaignListEntry[]> {
+async function withCurrentCategoryOfEntries(
+  deps: Deps,
+  projectId: string,
+  entries: CampaignListEntry[],
+  query: ListCampaignsQuery,
+): Promise<CampaignListEntry[]> {
   if (!query.filters?.categories && !query.filters?.category_ids) return entries;
   const current = await currentCategories(
     deps,

@@ -53,7 +53,12 @@ function countItem(deps: Pick<Runtime, 'tableName'>, projectId: string, n: numbe
       UpdateExpression: 'SET entity = :entity, v = :v ADD #count :n',
       ...(capped ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap' } : {}),
       ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': categoryCounter.name, ':v': categoryCounter.version, ':n': n, ...(capped ? { ':cap': MAX_CATEGORIES_PER_PROJECT } : {}) },
+      ExpressionAttributeValues: {
+        ':entity': categoryCounter.name,
+        ':v': categoryCounter.version,
+        ':n': n,
+        ...(capped ? { ':cap': MAX_CATEGORIES_PER_PROJECT } : {}),
+      },
     },
   };
 }
