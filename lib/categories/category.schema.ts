@@ -2,7 +2,7 @@ import * as z from '../zod.js';
 import { MAX_CATEGORY_HIERARCHY } from './category.js';
 
 /** Category names: 1–200 characters, case-sensitive, as a campaign's or voucher's `category`. */
-export const categoryName = z.string().check(z.minLength(1), z.maxLength(200));
+const categoryName = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** POST /v1/categories and PUT /v1/categories/{categoryId}: both fields required. */
 export const categoryBody = z.strictObject({
