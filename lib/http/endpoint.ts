@@ -134,7 +134,7 @@ function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string |
 
 /**
  * A signed link token presented in place of credentials, checked by the route's handler (the
- * download cluster: lib/exports/download-link.ts). Returns the principal the link stands for, whose
+ * download cluster: verifyDownloadLink in lib/exports/export.service.ts). Returns the principal the link stands for, whose
  * key's IP allow-list and project's rate limit then apply like a key's own.
  * @throws UnauthorizedError (bad or expired link), ForbiddenError (the key's IP allow-list).
  */
@@ -338,7 +338,7 @@ export function signedLinkEndpoint<R extends RouteDef, S extends EndpointSchemas
   return build(route, schemas, { kind: 'credentials', verifyLink }, fn, defaults ?? {});
 }
 
-/** An endpoint without credentials (the download cluster, the OpenAPI document, the unknown-route fallback). */
+/** An endpoint without credentials (the OpenAPI document, the unknown-route fallback). */
 export function openEndpoint<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
   route: R,
   schemas: S,
