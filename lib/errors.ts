@@ -149,10 +149,11 @@ export class MissingPermissionError extends AppError {
 export class NotFoundError extends AppError {
   override readonly name = 'NotFoundError';
 
-  constructor(resourceType: string, resourceId: string) {
+  /** `details` replaces the usual "Cannot find <type> with id <id>" where the resource exists but not what was asked of it. */
+  constructor(resourceType: string, resourceId: string, details?: string) {
     super(404, 'not_found', {
       message: 'Resource not found',
-      details: `Cannot find ${resourceType} with id ${resourceId}`,
+      details: details ?? `Cannot find ${resourceType} with id ${resourceId}`,
       resourceId,
       resourceType,
     });
