@@ -160,6 +160,22 @@ export class NotFoundError extends AppError {
   }
 }
 
+/**
+ * A token to revoke that is unknown, expired, already revoked or another project's: one answer for
+ * all, so a caller learns nothing about other projects' tokens. The token is never echoed.
+ */
+export class OAuthTokenNotFoundError extends AppError {
+  override readonly name = 'OAuthTokenNotFoundError';
+
+  constructor() {
+    super(404, 'not_found', {
+      message: 'Resource not found',
+      details: 'The access token is unknown, expired or already revoked',
+      resourceType: 'oauth_token',
+    });
+  }
+}
+
 export class RouteNotFoundError extends AppError {
   override readonly name = 'RouteNotFoundError';
 

@@ -42,6 +42,23 @@ export const introspectOauthTokenRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+export const revokeOauthTokenRoute = /* @__PURE__ */ route({
+  operationId: 'revoke-oauth-token',
+  method: 'POST',
+  path: '/v1/oauth/token/revoke',
+  folder: 'oauth',
+  auth: { keyPair: true, bearer: false },
+  scope: null,
+  body: 'form',
+  summary: 'Revoke an OAuth 2.0 access token of the project (it stops at once and frees its slot under the cap)',
+  tag: 'OAuth',
+  success: [{ status: 204, description: 'Revoked' }],
+  errors: [404],
+  description: "An unknown, expired, already revoked or other project's token is 404 `not_found` (`resource_type: oauth_token`); the token is never echoed.",
+  // generic (the default for a writing POST): with a key, a retry after a lost reply gets the first 204, not a 404.
+  // Nothing secret is kept: the reply is empty and the request is stored only as a fingerprint.
+});
+
 export const createCampaignRoute = /* @__PURE__ */ route({
   operationId: 'create-campaign',
   method: 'POST',
@@ -428,6 +445,7 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
+  revokeOauthTokenRoute,
   createCampaignRoute,
   listCampaignsRoute,
   getCampaignRoute,
