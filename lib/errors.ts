@@ -150,12 +150,29 @@ export class MissingPermissionError extends AppError {
 export class NotFoundError extends AppError {
   override readonly name = 'NotFoundError';
 
-  constructor(resourceType: string, resourceId: string) {
+  /** `details` replaces the usual "Cannot find <type> with id <id>" where the resource exists but not what was asked of it. */
+  constructor(resourceType: string, resourceId: string, details?: string) {
     super(404, 'not_found', {
       message: 'Resource not found',
-      details: `Cannot find ${resourceType} with id ${resourceId}`,
+      details: details ?? `Cannot find ${resourceType} with id ${resourceId}`,
       resourceId,
       resourceType,
+    });
+  }
+}
+
+/**
+ * A token to revoke that is unknown, expired, already revoked or another project's: one answer for
+ * all, so a caller learns nothing about other projects' tokens. The token is never echoed.
+ */
+export class OAuthTokenNotFoundError extends AppError {
+  override readonly name = 'OAuthTokenNotFoundError';
+
+  constructor() {
+    super(404, 'not_found', {
+      message: 'Resource not found',
+      details: 'The access token is unknown, expired or already revoked',
+      resourceType: 'oauth_token',
     });
   }
 }

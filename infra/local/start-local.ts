@@ -10,7 +10,7 @@ import type { RouteDef } from '../../lib/api/route.js';
 import { randomIds } from '../../lib/ids.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -47,7 +47,7 @@ export interface StartLocalOptions {
   logger?: Logger;
   /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
-  /** Worker table (default infra/workers.ts). */
+  /** Worker table (default lib/api/workers.ts: the jobs worker and the jobs dead-letter worker). */
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
@@ -187,8 +187,10 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       const pollers: SqsPoller[] = [];
       cleanups.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
       for (const worker of workers) {
-        const queueUrl = engines.queueUrls[worker.queue];
-        if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${worker.queue}, which the engines did not create`);
+        // The jobs worker reads the jobs queue; the dead-letter worker reads its dead-letter queue, as in AWS.
+        const consumed = consumedQueueName(worker);
+        const queueUrl = engines.queueUrls[consumed];
+        if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${consumed}, which the engines did not create`);
         pollers.push(
           startSqsPoller({
             sqsClient,

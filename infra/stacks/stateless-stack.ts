@@ -11,7 +11,7 @@ import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
-import type { WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -131,22 +131,28 @@ export class StatelessStack extends Stack {
     const { config, stateful } = this.props;
     const pair = stateful.queues.get(worker.queue);
     if (!pair) throw new Error(`Worker ${worker.name} reads ${worker.queue}, which the stateful stack does not define`);
-    if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > pair.visibilityTimeout.toSeconds()) {
+    const deadLetter = worker.consumes === 'dead-letter';
+    const source = deadLetter ? pair.deadLetter : pair.queue;
+    const visibility = deadLetter ? pair.deadLetterVisibilityTimeout : pair.visibilityTimeout;
+    const consumed = consumedQueueName(worker);
+    if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > visibility.toSeconds()) {
       throw new Error(
-        `Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${worker.queue}`,
+        `Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${consumed}`,
       );
     }
+    const urlVariables = queueUrlVariables(queueNamed(worker.queue));
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,
       description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
-      environment: { ...this.baseEnvironment(), [queueUrlVariables(queueNamed(worker.queue)).queue]: pair.queue.queueUrl },
+      environment: { ...this.baseEnvironment(), [deadLetter ? urlVariables.deadLetter : urlVariables.queue]: source.queueUrl },
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logRetentionDays: config.logRetentionDays,
     });
-    grantTableAccess(stateful.table, fn, 'write');
+    grantTableAccess(stateful.table, fn, worker.table ?? 'write');
     this.grantResources(fn, worker.needs);
-    fn.addEventSource(new SqsEventSource(pair.queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
+    // The event source grants receive, delete and visibility changes on the consumed queue only.
+    fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
     this.functions.set(`worker:${worker.name}`, fn);
   }
 

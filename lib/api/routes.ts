@@ -42,6 +42,23 @@ export const introspectOauthTokenRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+export const revokeOauthTokenRoute = /* @__PURE__ */ route({
+  operationId: 'revoke-oauth-token',
+  method: 'POST',
+  path: '/v1/oauth/token/revoke',
+  folder: 'oauth',
+  auth: { keyPair: true, bearer: false },
+  scope: null,
+  body: 'form',
+  summary: 'Revoke an OAuth 2.0 access token of the project (it stops at once and frees its slot under the cap)',
+  tag: 'OAuth',
+  success: [{ status: 204, description: 'Revoked' }],
+  errors: [404],
+  description: "An unknown, expired, already revoked or other project's token is 404 `not_found` (`resource_type: oauth_token`); the token is never echoed.",
+  // generic (the default for a writing POST): with a key, a retry after a lost reply gets the first 204, not a 404.
+  // Nothing secret is kept: the reply is empty and the request is stored only as a fingerprint.
+});
+
 export const createCampaignRoute = /* @__PURE__ */ route({
   operationId: 'create-campaign',
   method: 'POST',
@@ -431,21 +448,32 @@ export const getExportRoute = /* @__PURE__ */ route({
   needs: { env: ['DOWNLOAD_BASE_URL'] },
 });
 
-/** The download cluster's row: same method and path as get-export, on the other API. The token is the credential. */
+/**
+ * The download cluster's row: same method and path as get-export, on the other API. The key pair or a bearer token
+ * with `exports` (as Voucherify's reference secures it), or the signed `token` of `result.url` in their place.
+ */
 export const downloadExportRoute = /* @__PURE__ */ route({
   operationId: 'download-export',
   method: 'GET',
   path: '/v1/exports/{exportId}',
   folder: 'exports',
-  auth: 'none',
-  scope: null,
+  auth: { keyPair: true, bearer: true, signedLink: 'token' },
+  scopes: ['exports'],
   cluster: 'download',
-  summary: 'Download an export file: 302 to a short-lived presigned S3 URL',
+  summary: 'Download an export file: the CSV itself, or a 302 to a short-lived presigned S3 URL when it is too large for a reply',
   tag: 'Exports',
-  success: [{ status: 302, description: 'Redirect to the CSV file (a presigned URL valid for 5 minutes)', headers: ['Location'] }],
-  errors: [401],
+  success: [
+    { status: 200, description: 'The CSV file (up to 5 MiB as sent; larger files redirect)', text: 'text/csv', headers: ['Content-Disposition'] },
+    {
+      status: 302,
+      description: 'Redirect to the CSV file when it is larger than a reply can carry (a presigned URL valid for 5 minutes)',
+      headers: ['Location'],
+    },
+  ],
   description:
-    "Served by the download cluster. No key pair or OAuth token: the `token` query parameter of the export's `result.url` is the credential (a missing, wrong or expired token is a 401).",
+    "Served by the download cluster. Credentials: the key pair, a bearer token with `api` or `exports`, or, in their place, the `token` query parameter of the export's `result.url` (a missing, wrong or expired token is a 401). " +
+    "The IP allow-list of the key that presents itself (for a `token`: of the key that created the export) and the project's rate limit apply. " +
+    'A file up to 5 MiB (as a Lambda reply carries it) comes in the reply as `text/csv`; a larger one is a 302 to a presigned S3 URL.',
   needs: { bucket: 'read' },
 });
 
@@ -480,6 +508,7 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
+  revokeOauthTokenRoute,
   createCampaignRoute,
   listCampaignsRoute,
   getCampaignRoute,

@@ -325,7 +325,7 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
     (projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId),
     () => 'EXPORT',
   )
-  .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', rowCount: null, failure: null, finishedAt: null } });
+  .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null } });
 
 /**
  * The stored attributes of an idempotency record: the request's fingerprint and, once done,
