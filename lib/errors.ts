@@ -47,6 +47,7 @@ export type ErrorKey =
   | 'request_timeout'
   | 'service_busy'
   | 'service_unavailable'
+  | 'too_many_categories'
   | 'too_many_requests'
   | 'unauthorized'
   | 'unsupported_media_type';
@@ -280,6 +281,19 @@ export class UnsupportedTemplateTypeError extends AppError {
     super(400, 'campaign_type_is_not_supported_by_campaign_template', {
       message: 'Campaign of the given type is not supported by campaign template',
       details: `Templates can be made from DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns or promotion tiers, not from ${campaignType}`,
+    });
+  }
+}
+
+/** The project has as many categories as it may (the list of categories is one reply, so it is bounded). */
+export class TooManyCategoriesError extends AppError {
+  override readonly name = 'TooManyCategoriesError';
+
+  constructor(limit: number) {
+    super(400, 'too_many_categories', {
+      message: 'Too many categories',
+      details: `A project has at most ${limit} categories; delete one before creating another`,
+      resourceType: 'category',
     });
   }
 }

@@ -226,6 +226,69 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const createCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'create-category',
+  method: 'POST',
+  path: '/v1/categories',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Create a category (name unique in the project, hierarchy)',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The new category')],
+  // A name taken by another category.
+  errors: [409],
+});
+
+export const listCategoriesRoute = /* @__PURE__ */ route({
+  operationId: 'list-categories',
+  method: 'GET',
+  path: '/v1/categories',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'List the categories of the project, highest hierarchy first',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('CategoryList', 'Every category of the project (at most 1,000) and their number')],
+});
+
+export const getCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'get-category',
+  method: 'GET',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Get a category',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The category')],
+});
+
+export const updateCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'update-category',
+  method: 'PUT',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Rename a category or change its hierarchy (campaigns and vouchers show the change)',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The category as updated, with a new updated_at')],
+  // The new name is another category's.
+  errors: [409],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'delete-category',
+  method: 'DELETE',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Delete a category and free its name (its campaigns and vouchers show no category)',
+  tag: 'Categories',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const listCustomersRoute = /* @__PURE__ */ route({
   operationId: 'list-customers',
   method: 'GET',
@@ -460,6 +523,11 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  createCategoryRoute,
+  listCategoriesRoute,
+  getCategoryRoute,
+  updateCategoryRoute,
+  deleteCategoryRoute,
   listCustomersRoute,
   createCustomerRoute,
   getCustomerRoute,

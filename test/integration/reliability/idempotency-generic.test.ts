@@ -180,6 +180,38 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'bea' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-category',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-category', { json: { name: 'Once', hierarchy: 1 }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-categories')).json.total as number,
+  },
+  {
+    operationId: 'update-category',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-category', { json: { name: 'Tag', hierarchy: 1 } });
+      expect(made.status).toBe(200);
+      c.state.categoryId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-category', { params: { categoryId: c.state.categoryId ?? '' }, json: { name: 'Tag', hierarchy: 2 }, headers: c.keyed(key) }),
+    // Every update refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'delete-category',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-category', { json: { name: 'Gone', hierarchy: 1 } });
+      expect(made.status).toBe(200);
+      c.state.categoryId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-category', { params: { categoryId: c.state.categoryId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
     operationId: 'revoke-oauth-token',
     prepare: async (c) => {
       const token = await c.customers.call('generate-oauth-token', { form: { grant_type: 'client_credentials', scope: 'api' } });
