@@ -166,8 +166,18 @@ class Publisher {
    */
   async pick(campaign: VoucherCampaign, count: number): Promise<Voucher[]> {
     const usable = () => (this.candidates ?? []).filter((v) => !this.lost.has(v.id));
-    if (usable().length < count) this.candidates = await poolCandidates(this.deps, this.projectId, campaign.id, candidatesFor(count));
+    if (usable().length < count) {
+      // Kept candidates stay: the index may not list vouchers generated a moment ago yet.
+      const kept = new Map(usable().map((v) => [v.id, v]));
+      for (const v of await poolCandidates(this.deps, this.projectId, campaign.id, candidatesFor(count))) if (!kept.has(v.id)) kept.set(v.id, v);
+      this.candidates = [...kept.values()];
+    }
     return shuffled(usable()).slice(0, count);
+  }
+
+  /** Vouchers just generated into the pool: candidates at once, without waiting for the index to list them. */
+  addCandidates(vouchers: readonly Voucher[]): void {
+    this.candidates = [...(this.candidates ?? []).filter((v) => !this.lost.has(v.id)), ...vouchers];
   }
 
   /**
@@ -393,10 +403,12 @@ async function campaignPlan(deps: Deps, publisher: Publisher, campaign: VoucherC
   if (short > 0 && campaign.type !== 'AUTO_UPDATE') {
     throw noneSuitable(`Campaign ${campaign.name} has ${picked.length} voucher${picked.length === 1 ? '' : 's'} suitable for publication; ${count} requested`);
   }
-  const fits = Math.floor((MAX_TRANSACTION_ITEMS - FIXED_ITEMS - picked.length) / 2);
-  if (short > fits) {
+  const room = MAX_TRANSACTION_ITEMS - FIXED_ITEMS;
+  if (picked.length + 2 * short > room) {
+    // With p vouchers picked, the other count − p generated need 2 items each: p ≥ 2·count − room fits.
+    const topUp = 2 * count - room - picked.length;
     try {
-      await generateVouchers(deps, campaign, short - fits, { category: campaign.category });
+      publisher.addCandidates(await generateVouchers(deps, campaign, topUp, { category: campaign.category }));
     } catch (error) {
       if (error instanceof CodeSpaceExhaustedError) throw noneSuitable(`Couldn't create new vouchers for publication: ${error.details ?? error.message}`);
       throw error;
