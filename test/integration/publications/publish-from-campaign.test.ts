@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignBodies, newCampaign } from '../../support/api.js';
-import { publicationSetup, putVoucher, standaloneVoucher } from './support.js';
+import { countingReads, publicationSetup, putVoucher, standaloneVoucher } from './support.js';
 
 const codes = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}`);
 const STATIC = { type: 'STATIC' };
@@ -18,6 +18,15 @@ describe('POST /v1/publications with a campaign', () => {
     expect(byId.status).toBe(200);
     expect((byId.json.voucher as { code: string }).code).not.toBe(code);
     expect((await campaigns.getVoucher(code)).json).toMatchObject({ holder_id: byName.json.customer_id });
+  });
+
+  it("reads a few candidates of the campaign's pool, not all of it (30 unpublished vouchers, one publication)", async () => {
+    const { runtime, publish, campaignWith } = await publicationSetup();
+    await campaignWith('Big', codes(30, 'BIG'), STATIC);
+    const reads = countingReads(runtime);
+    expect((await publish({ campaign: { name: 'Big' }, customer: { source_id: 'ann' } })).status).toBe(200);
+    expect(reads.items('#UNPUBLISHED')).toBeLessThanOrEqual(10);
+    expect(reads.items('#VOUCHERS')).toBe(0);
   });
 
   it('takes a bare string as the campaign name, as one of Voucherify’s examples sends it', async () => {

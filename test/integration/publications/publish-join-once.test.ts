@@ -63,7 +63,7 @@ describe('POST /v1/publications in a join-once campaign', () => {
     expect(new Set(replies.map((r) => (r.json.voucher as { code: string }).code)).size).toBe(1);
     expect(new Set(replies.map((r) => r.json.id)).size).toBe(1);
     expect((await campaigns.getCampaign('Burst')).json.vouchers_count).toBe(1);
-    const code = (replies[0]?.json.voucher as { code: string }).code;
+    const code = ((replies[0]?.json.voucher ?? {}) as { code: string }).code;
     expect((await campaigns.getVoucher(code)).json).toMatchObject({ publish: { count: 1 }, holder_id: replies[0]?.json.customer_id });
   });
 

@@ -1,7 +1,7 @@
 import { ManualClock } from '../../../lib/clock.js';
 import { voucher as voucherEntity } from '../../../lib/db/entities.js';
 import type { Runtime } from '../../../lib/runtime.js';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Voucher } from '../../../lib/vouchers/voucher.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
@@ -69,4 +69,25 @@ export function standaloneVoucher(projectId: string, code: string, fields: Parti
     publishCount: 0,
     ...fields,
   };
+}
+
+/** Counts the items the runtime's Queries return, by partition (test-only instrumentation, as the customer list tests do). */
+export function countingReads(runtime: Runtime) {
+  const returned = new Map<string, number>();
+  const queries: string[] = [];
+  runtime.ddb.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      const input = args.input as QueryCommand['input'];
+      if (input.KeyConditionExpression !== undefined) {
+        const pk = String(input.ExpressionAttributeValues?.[':pk']);
+        queries.push(pk);
+        const items = ((result.output as { Items?: unknown[] }).Items ?? []).length;
+        returned.set(pk, (returned.get(pk) ?? 0) + items);
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'countQueryItems' },
+  );
+  return { queries, items: (suffix: string) => [...returned].filter(([pk]) => pk.endsWith(suffix)).reduce((sum, [, n]) => sum + n, 0) };
 }
