@@ -165,14 +165,21 @@ class Publisher {
    * candidates; the pool is read again when too few candidates are left.
    */
   async pick(campaign: VoucherCampaign, count: number): Promise<Voucher[]> {
-    const usable = () => (this.candidates ?? []).filter((v) => !this.lost.has(v.id));
-    if (usable().length < count) {
-      // Kept candidates stay: the index may not list vouchers generated a moment ago yet.
-      const kept = new Map(usable().map((v) => [v.id, v]));
-      for (const v of await poolCandidates(this.deps, this.projectId, campaign.id, candidatesFor(count))) if (!kept.has(v.id)) kept.set(v.id, v);
-      this.candidates = [...kept.values()];
-    }
-    return shuffled(usable()).slice(0, count);
+    await this.prefetch(campaign, count);
+    return shuffled(this.usable()).slice(0, count);
+  }
+
+  /** Reads the pool when fewer than `count` candidates are left (run beside the attempt's other reads). */
+  async prefetch(campaign: VoucherCampaign, count: number): Promise<void> {
+    if (this.usable().length >= count) return;
+    // Kept candidates stay: the index may not list vouchers generated a moment ago yet.
+    const kept = new Map(this.usable().map((v) => [v.id, v]));
+    for (const v of await poolCandidates(this.deps, this.projectId, campaign.id, candidatesFor(count))) if (!kept.has(v.id)) kept.set(v.id, v);
+    this.candidates = [...kept.values()];
+  }
+
+  private usable(): Voucher[] {
+    return (this.candidates ?? []).filter((v) => !this.lost.has(v.id));
   }
 
   /** Vouchers just generated into the pool: candidates at once, without waiting for the index to list them. */
@@ -287,7 +294,11 @@ export async function createPublication(
         const known = await existingBySourceId(deps, projectId, request.sourceId, customer);
         if (known) return { value: known, replayed: false };
       }
-      const held = campaign ? await getHeldVoucher(deps, projectId, customer.id, campaign.id) : null;
+      // The pool is read beside the held voucher (one round trip); a join-once customer who holds one wastes that read.
+      const [held] = await Promise.all([
+        campaign ? getHeldVoucher(deps, projectId, customer.id, campaign.id) : null,
+        target.kind === 'campaign' ? publisher.prefetch(target.campaign, target.count) : undefined,
+      ]);
       if (joinOnce && campaign && held?.voucher) {
         if (named && named.code !== held.voucher.code) {
           throw cannotPublish(
