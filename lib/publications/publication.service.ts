@@ -306,6 +306,7 @@ export async function createPublication(
           );
         }
         const given = held.publicationId ? await repo.getPublication(deps, projectId, held.publicationId) : null;
+        if (held.publicationId && !given) throw new Error(`Held voucher ${held.voucher.id} names publication ${held.publicationId}, which is missing`);
         if (given) return { value: { publication: given, customer, voucher: given.vouchers.length === 1 ? held.voucher : null }, replayed: false };
       }
 
@@ -313,7 +314,7 @@ export async function createPublication(
       if (joinOnce && campaign && held?.voucher) {
         plan = adoptionPlan(deps, publisher, held.voucher, campaign);
       } else if (target.kind === 'voucher') {
-        if (attempt > 0) named = await getVoucher(deps, projectId, target.voucher.code).catch(() => null);
+        if (attempt > 0) named = await voucherOrNull(deps, projectId, target.voucher.code);
         if (!named) throw new NotFoundError('voucher', source.kind === 'voucher' ? source.code : '');
         plan = namedPlan(deps, publisher, named);
       } else {
@@ -359,8 +360,18 @@ async function existingBySourceId(deps: Deps, projectId: string, sourceId: strin
   const publication = await repo.getPublication(deps, projectId, claim.publicationId);
   if (!publication) throw new Error(`Source id ${sourceId} names publication ${claim.publicationId}, which is missing`);
   const [only] = publication.vouchers;
-  const voucher = publication.vouchers.length === 1 && only ? await getVoucher(deps, projectId, only.code).catch(() => null) : null;
+  const voucher = publication.vouchers.length === 1 && only ? await voucherOrNull(deps, projectId, only.code) : null;
   return { publication, customer, voucher };
+}
+
+/** The voucher of a code as it is now; null once it is gone (deleted meanwhile). */
+async function voucherOrNull(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
+  try {
+    return await getVoucher(deps, projectId, code);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
 }
 
 const emptyPlan = (): Plan => ({ items: [], vouchers: [], updates: new Map(), generated: new Map(), campaignCounterAt: -1, publicationAt: -1 });
