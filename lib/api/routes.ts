@@ -352,6 +352,54 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listPublicationsRoute = /* @__PURE__ */ route({
+  operationId: 'list-publications',
+  method: 'GET',
+  path: '/v1/publications',
+  folder: 'publications',
+  scopes: ['publications'],
+  summary: 'List publications (by creation; one of customer, campaign, voucher, voucher type, referral codes, source id; date bounds)',
+  tag: 'Publications',
+  success: [/* @__PURE__ */ ok('PublicationList', 'One page of publications and the count of those the filter names')],
+  description:
+    'One filter at a time: `customer` (id or source id), `campaign` (name or id), `voucher` (code), `voucher_type`, `is_referral_code=true` or `source_id`, or the same as `filters[<field>][conditions][$is]` (or `$in` with one value); other operators and two filters at once are 400 `invalid_query_params`, since each filter is its own list view. `created_at[after]` / `created_at[before]` bound the creation time (both excluded). `result=FAILURE` lists nothing: a failed attempt is answered with its error and not stored. Pages reach 99 × 100; past that, narrow with `created_at` bounds.',
+});
+
+export const createPublicationRoute = /* @__PURE__ */ route({
+  operationId: 'create-publication',
+  method: 'POST',
+  path: '/v1/publications',
+  folder: 'publications',
+  scopes: ['publications'],
+  summary: 'Publish a voucher, or vouchers of a campaign, to a customer (Idempotency-Key supported)',
+  tag: 'Publications',
+  success: [/* @__PURE__ */ ok('Publication', 'The publication, with the voucher it gave (one) or the codes (several)')],
+  errors: [404],
+  // The vouchers, the publication and the key's record commit in one transaction
+  // (lib/publications/publication.service.ts): a retry after a lost reply must not give the
+  // customer a second code. `join_once` may come in the query.
+  idempotency: 'transactional',
+  fingerprint: ['query', 'body'],
+});
+
+/** The legacy GET form of create-publication, which older SDKs and integrations send; it writes like the POST. */
+export const createPublication1Route = /* @__PURE__ */ route({
+  operationId: 'create-publication-1',
+  method: 'GET',
+  path: '/v1/publications/create',
+  folder: 'publications',
+  access: 'write',
+  scopes: ['publications'],
+  summary: 'Publish one voucher to a customer: the GET form of create-publication (Idempotency-Key supported)',
+  tag: 'Publications',
+  success: [/* @__PURE__ */ ok('Publication', 'The publication, with the voucher it gave')],
+  errors: [404],
+  description:
+    'The request of POST /v1/publications in bracketed query parameters (`campaign[name]`, `customer[source_id]`, `metadata[key]`); one voucher per request (`campaign[count]` above 1 is 400 `too_many_vouchers_requested`). Any key pair or token with the `publications` scope may call it (there are no separate integration keys here).',
+  idempotency: 'transactional',
+  fingerprint: ['query'],
+});
+
 export const trackCustomEventRoute = /* @__PURE__ */ route({
   operationId: 'track-custom-event',
   method: 'POST',
@@ -533,6 +581,9 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  listPublicationsRoute,
+  createPublicationRoute,
+  createPublication1Route,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,

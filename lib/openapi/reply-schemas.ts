@@ -11,6 +11,7 @@ import { exportReplySchema } from '../exports/export.reply.js';
 import { errorReplySchema } from '../http/error.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
+import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
 import { campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
@@ -46,6 +47,9 @@ export const replySchemas = {
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,
   PromotionTier: promotionTierReplySchema,
+  Publication: publicationReplySchema,
+  PublicationList: publicationListReplySchema,
+  PublicationListItem: publicationListItemReplySchema,
   Reward: rewardReplySchema,
   RewardAssignment: rewardAssignmentReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,

@@ -225,17 +225,18 @@ const cases: RouteCase[] = [
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
-  it('covers every write route of the route table but the token endpoint and delete-voucher; events, points changes and earning rules stay transactional', () => {
+  it('covers every write route of the route table but the token endpoint and delete-voucher; events, points changes, earning rules and publications stay transactional', () => {
     const writes = routes.filter((r) => r.access === 'write');
     const generic = writes.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
-    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts.
+    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
+    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['create-earning-rule', 'track-custom-event', 'update-loyalty-card-balance-1']);
+    ).toEqual(['create-earning-rule', 'create-publication', 'create-publication-1', 'track-custom-event', 'update-loyalty-card-balance-1']);
     // Issuing a token is never replayed (the reply would hold the token); DELETE /v1/vouchers predates keys on other methods.
     expect(
       writes
