@@ -169,6 +169,58 @@ export const createCampaignTemplateRoute = /* @__PURE__ */ route({
   errors: [404, 409],
 });
 
+export const listCampaignTemplatesRoute = /* @__PURE__ */ route({
+  operationId: 'list-campaign-templates',
+  method: 'GET',
+  path: '/v1/templates/campaigns',
+  folder: 'templates',
+  scopes: ['templates'],
+  summary: 'List campaign templates (by creation; campaign_type filter; cursor paging)',
+  tag: 'Templates',
+  success: [/* @__PURE__ */ ok('CampaignTemplateList', 'One page of campaign templates; `total` (all templates of the project) with include_total=true')],
+  description:
+    'Ordered by creation: `order=id` oldest first (the default), `-id` newest first. `starting_after_id` continues after the template it names (`more_starting_after` of the previous page). Of the filters only `filters[campaign_type][conditions][$is|$is_not|$in|$not_in]` is served; `id` and `name` filters are 400 `invalid_query_params` (get a template by id instead).',
+});
+
+export const getCampaignTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'get-campaign-template',
+  method: 'GET',
+  path: '/v1/templates/campaigns/{campaignTemplateId}',
+  folder: 'templates',
+  scopes: ['templates'],
+  summary: 'Get a campaign template',
+  tag: 'Templates',
+  success: [/* @__PURE__ */ ok('CampaignTemplate', 'The campaign template')],
+});
+
+export const updateCampaignTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'update-campaign-template',
+  method: 'PUT',
+  path: '/v1/templates/campaigns/{campaignTemplateId}',
+  folder: 'templates',
+  scopes: ['templates'],
+  summary: 'Rename a campaign template or change its description (its configuration stays)',
+  tag: 'Templates',
+  success: [/* @__PURE__ */ ok('CampaignTemplate', 'The campaign template as updated, with updated_at')],
+  // The new name is another template's.
+  errors: [409],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteCampaignTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'delete-campaign-template',
+  method: 'DELETE',
+  path: '/v1/templates/campaigns/{campaignTemplateId}',
+  folder: 'templates',
+  scopes: ['templates'],
+  summary: 'Delete a campaign template (campaigns made from it stay)',
+  tag: 'Templates',
+  success: [{ status: 204, description: 'Deleted; its name is free again' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const createRewardRoute = /* @__PURE__ */ route({
   operationId: 'create-reward',
   method: 'POST',
@@ -566,6 +618,10 @@ export const routes: readonly RouteDef[] = [
   deleteVoucherRoute,
   listBinEntriesRoute,
   createCampaignTemplateRoute,
+  listCampaignTemplatesRoute,
+  getCampaignTemplateRoute,
+  updateCampaignTemplateRoute,
+  deleteCampaignTemplateRoute,
   createRewardRoute,
   getRewardRoute,
   createCustomEventSchemaRoute,

@@ -13,7 +13,7 @@ import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchem
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
-import { campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
+import { campaignTemplateListReplySchema, campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -30,6 +30,7 @@ export const replySchemas = {
   Campaign: campaignReplySchema,
   CampaignList: campaignListReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
+  CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,
   CategoryList: categoryListReplySchema,
   Customer: customerReplySchema,

@@ -1,5 +1,5 @@
 import type { CampaignTemplate } from './campaign-template.js';
-import type { CampaignTemplateReply } from './campaign-template.reply.js';
+import type { CampaignTemplateListReply, CampaignTemplateReply } from './campaign-template.reply.js';
 
 /** The campaign template object of the spec. */
 export const toCampaignTemplateReply = (t: CampaignTemplate): CampaignTemplateReply => ({
@@ -8,5 +8,19 @@ export const toCampaignTemplateReply = (t: CampaignTemplate): CampaignTemplateRe
   ...(t.description !== null ? { description: t.description } : {}),
   campaign_type: t.campaignType,
   created_at: t.createdAt,
+  ...(t.updatedAt ? { updated_at: t.updatedAt } : {}),
   object: 'campaign_template',
 });
+
+/** GET /v1/templates/campaigns reply. */
+export function toCampaignTemplateListReply(page: { templates: CampaignTemplate[]; hasMore: boolean; total: number | null }): CampaignTemplateListReply {
+  const last = page.templates.at(-1);
+  return {
+    object: 'list',
+    data_ref: 'data',
+    data: page.templates.map(toCampaignTemplateReply),
+    ...(page.total !== null ? { total: page.total } : {}),
+    has_more: page.hasMore,
+    ...(page.hasMore && last ? { more_starting_after: last.id } : {}),
+  };
+}

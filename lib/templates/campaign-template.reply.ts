@@ -7,6 +7,18 @@ export const campaignTemplateReplySchema = z.strictObject({
   description: z.optional(z.string()),
   campaign_type: z.enum(['DISCOUNT_COUPONS', 'GIFT_VOUCHERS']),
   created_at: z.iso.datetime(),
+  updated_at: z.optional(z.iso.datetime()),
   object: z.literal('campaign_template'),
 });
 export type CampaignTemplateReply = z.output<typeof campaignTemplateReplySchema>;
+
+/** GET /v1/templates/campaigns: one page; `total` only with `include_total=true`, `more_starting_after` only when `has_more`. */
+export const campaignTemplateListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(campaignTemplateReplySchema),
+  total: z.optional(z.int().check(z.nonnegative())),
+  has_more: z.boolean(),
+  more_starting_after: z.optional(z.string()),
+});
+export type CampaignTemplateListReply = z.output<typeof campaignTemplateListReplySchema>;

@@ -1,14 +1,17 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import { getCampaign as readCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
-import { DuplicateError, InvalidPayloadError, NotFoundError, UnsupportedTemplateTypeError } from '../errors.js';
+import { ConflictRetryError, DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError, UnsupportedTemplateTypeError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
-import type { CampaignSnapshot, CampaignTemplate } from './campaign-template.js';
-import type { CreateCampaignTemplateBody } from './campaign-template.schema.js';
-import { insertCampaignTemplate } from './campaign-template.repo.js';
+import type { CampaignSnapshot, CampaignTemplate, TemplateCampaignType } from './campaign-template.js';
+import type { CreateCampaignTemplateBody, ListCampaignTemplatesQuery, UpdateCampaignTemplateBody } from './campaign-template.schema.js';
+import * as repo from './campaign-template.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** The reference's wording for a template name taken in the project. */
+const duplicateName = (name: string) => new DuplicateError('campaign_template', `Duplicated campaign_template exists with name ${name}`, name);
 
 function campaignSnapshot(c: Campaign): CampaignSnapshot {
   if ((c.campaignType !== 'DISCOUNT_COUPONS' && c.campaignType !== 'GIFT_VOUCHERS') || !c.voucher) {
@@ -94,9 +97,117 @@ export async function createCampaignTemplate(deps: Deps, projectId: string, body
     source: campaignId !== null ? { kind: 'campaign', id: campaignId } : { kind: 'promotion_tier', id: tierId as string },
     snapshot,
     createdAt: deps.clock.now().toISOString(),
+    updatedAt: null,
   };
-  if (!(await insertCampaignTemplate(deps, template))) {
-    throw new DuplicateError('campaign_template', `Duplicated campaign template exists with name ${template.name}`, template.name);
+  if (!(await repo.insertCampaignTemplate(deps, template))) {
+    throw duplicateName(template.name);
   }
   return template;
+}
+
+/**
+ * A template of the project by id.
+ * @throws NotFoundError (campaign_template).
+ */
+export async function getCampaignTemplate(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, templateId: string): Promise<CampaignTemplate> {
+  const found = await repo.getCampaignTemplate(deps, projectId, templateId);
+  if (!found) throw new NotFoundError('campaign_template', templateId);
+  return found;
+}
+
+const TEMPLATE_TYPES: readonly TemplateCampaignType[] = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS'];
+
+/** The campaign types a `campaign_type` filter lets through (its conditions all hold). */
+function typesOf(filter: NonNullable<ListCampaignTemplatesQuery['filters']>['campaign_type']): TemplateCampaignType[] {
+  const c = filter?.conditions ?? {};
+  return TEMPLATE_TYPES.filter(
+    (t) =>
+      (c.$is === undefined || c.$is === t) &&
+      (c.$is_not === undefined || c.$is_not !== t) &&
+      (c.$in === undefined || c.$in.includes(t)) &&
+      (c.$not_in === undefined || !c.$not_in.includes(t)) &&
+      c.$is_unknown === undefined &&
+      (c.$starts_with === undefined || t.startsWith(c.$starts_with)) &&
+      (c.$ends_with === undefined || t.endsWith(c.$ends_with)),
+  );
+}
+
+export interface CampaignTemplatePage {
+  templates: CampaignTemplate[];
+  hasMore: boolean;
+  /** Every template of the project, whatever the filter (only when asked for). */
+  total: number | null;
+}
+
+/**
+ * GET /v1/templates/campaigns: one page in creation order (`id`) or newest first (`-id`), after the
+ * template `starting_after_id` names. A page is one Query of `limit + 1` index entries (GSI1, or
+ * GSI2 for one campaign type); `total` is the project's template counter (one GetItem).
+ * @throws InvalidQueryParamsError when `starting_after_id` names no template of the project.
+ */
+export async function listCampaignTemplates(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+  query: ListCampaignTemplatesQuery,
+): Promise<CampaignTemplatePage> {
+  const types = typesOf(query.filters?.campaign_type);
+  const [after, total] = await Promise.all([
+    query.starting_after_id !== undefined ? repo.getCampaignTemplate(deps, projectId, query.starting_after_id) : Promise.resolve(null),
+    query.include_total ? repo.countCampaignTemplates(deps, projectId) : Promise.resolve(null),
+  ]);
+  if (query.starting_after_id !== undefined && !after) {
+    throw new InvalidQueryParamsError(`Property .starting_after_id names no campaign template: ${query.starting_after_id}`);
+  }
+  if (types.length === 0) return { templates: [], hasMore: false, total };
+  const page = await repo.listCampaignTemplatePage(deps, projectId, {
+    limit: query.limit,
+    ascending: query.order === 'id',
+    campaignType: types.length === 1 ? (types[0] as TemplateCampaignType) : null,
+    after,
+  });
+  return { ...page, total };
+}
+
+/** Rounds a template read may lose to a concurrent writer before the update gives up. */
+const MAX_REREADS = 10;
+
+/**
+ * PUT /v1/templates/campaigns/{id}: a new name (unique in the project) and/or description (null
+ * clears it); `updated_at` is set. The configuration snapshot never changes.
+ * @throws NotFoundError (campaign_template), DuplicateError (the name is another template's).
+ */
+export async function updateCampaignTemplate(
+  deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>,
+  projectId: string,
+  templateId: string,
+  body: UpdateCampaignTemplateBody,
+): Promise<CampaignTemplate> {
+  for (let round = 0; round < MAX_REREADS; round++) {
+    const read = await getCampaignTemplate(deps, projectId, templateId);
+    const next: CampaignTemplate = {
+      ...read,
+      name: body.name ?? read.name,
+      description: body.description === undefined ? read.description : body.description,
+      updatedAt: deps.clock.now().toISOString(),
+    };
+    const outcome = await repo.replaceCampaignTemplate(deps, read, next);
+    if (outcome === 'ok') return next;
+    if (outcome === 'name_taken') throw duplicateName(next.name);
+  }
+  throw new ConflictRetryError(`Too many concurrent writes of template ${templateId}`);
+}
+
+/**
+ * DELETE /v1/templates/campaigns/{id}: removes the template for good and frees its name.
+ * Campaigns made from it stay as they are.
+ * @throws NotFoundError (campaign_template), also to the loser of two concurrent deletes.
+ */
+export async function deleteCampaignTemplate(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, templateId: string): Promise<void> {
+  for (let round = 0; round < MAX_REREADS; round++) {
+    const read = await getCampaignTemplate(deps, projectId, templateId);
+    const outcome = await repo.removeCampaignTemplate(deps, read);
+    if (outcome === 'ok') return;
+    if (outcome === 'gone') throw new NotFoundError('campaign_template', templateId);
+  }
+  throw new ConflictRetryError(`Too many concurrent writes of template ${templateId}`);
 }

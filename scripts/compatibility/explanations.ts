@@ -21,6 +21,20 @@ const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', ...CAMPAIGN_OPS,
 const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`]);
 
 const rules: readonly Rule[] = [
+  // Campaign templates (docs/decisions.md "Campaign templates")
+  {
+    operations: ['list-campaign-templates'],
+    location: 'query',
+    fields: ['filters.id', 'filters.name'],
+    reason:
+      'A page is one key range of the creation-ordered template index (or of one campaign type); `id` and `name` conditions are no key range of it, so they are refused with 400 rather than served by reading the whole list (get a template by id instead)',
+  },
+  {
+    operations: ['get-campaign-template'],
+    location: 'query',
+    fields: ['expand'],
+    reason: "The JSON template of a campaign is an export of Voucherify's own campaign format; it is refused with 400 rather than answered without it",
+  },
   // GET /v1/campaigns filters (docs/decisions.md "Listing campaigns")
   {
     operations: ['list-campaigns'],
