@@ -13,7 +13,7 @@ import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchem
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
-import { campaignTemplateListReplySchema, campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
+import { campaignSetupReplySchema, campaignTemplateListReplySchema, campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -29,6 +29,7 @@ export const replySchemas = {
   BinEntryList: binListReplySchema,
   Campaign: campaignReplySchema,
   CampaignList: campaignListReplySchema,
+  CampaignSetup: campaignSetupReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
   CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,

@@ -1,5 +1,7 @@
+import type { Campaign } from '../campaigns/campaign.js';
+import { toCampaignReply } from '../campaigns/campaign.mapper.js';
 import type { CampaignTemplate } from './campaign-template.js';
-import type { CampaignTemplateListReply, CampaignTemplateReply } from './campaign-template.reply.js';
+import type { CampaignSetupReply, CampaignTemplateListReply, CampaignTemplateReply } from './campaign-template.reply.js';
 
 /** The campaign template object of the spec. */
 export const toCampaignTemplateReply = (t: CampaignTemplate): CampaignTemplateReply => ({
@@ -24,3 +26,10 @@ export function toCampaignTemplateListReply(page: { templates: CampaignTemplate[
     ...(page.hasMore && last ? { more_starting_after: last.id } : {}),
   };
 }
+
+/** The campaign-setup reply: the new campaign; no other resources are made. */
+export const toCampaignSetupReply = (campaign: Campaign): CampaignSetupReply => ({
+  created_resources: [],
+  campaign: toCampaignReply(campaign),
+  object: 'campaign_setup',
+});

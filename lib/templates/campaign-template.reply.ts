@@ -1,3 +1,4 @@
+import { campaignReplySchema } from '../campaigns/campaign.reply.js';
 import * as z from '../zod.js';
 
 /** The campaign template object of the spec (lib/templates/campaign-template.mapper.ts); not imported by handlers. */
@@ -22,3 +23,16 @@ export const campaignTemplateListReplySchema = z.strictObject({
   more_starting_after: z.optional(z.string()),
 });
 export type CampaignTemplateListReply = z.output<typeof campaignTemplateListReplySchema>;
+
+/** Resources made out of a template besides the campaign or tier; always empty here (templates hold no validation rules, products or segments). */
+const createdResourcesSchema = z.array(
+  z.strictObject({ id: z.string(), object: z.enum(['validation_rules', 'product', 'sku', 'products_collection', 'segments', 'location']) }),
+);
+
+/** POST /v1/templates/campaigns/{id}/campaign-setup. */
+export const campaignSetupReplySchema = z.strictObject({
+  created_resources: createdResourcesSchema,
+  campaign: campaignReplySchema,
+  object: z.literal('campaign_setup'),
+});
+export type CampaignSetupReply = z.input<typeof campaignSetupReplySchema>;

@@ -1,5 +1,10 @@
 import * as z from '../zod.js';
+import { MAX_VOUCHERS_ON_CREATE } from '../campaigns/campaign.js';
+import { validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from '../campaigns/voucher-template.schema.js';
+import { dateTime, isoDuration } from '../date-time.schema.js';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
+import { metadataSchema } from '../metadata.schema.js';
+import { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
 
 const templateName = z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200));
 const templateDescription = z.nullable(z.string().check(z.maxLength(1000)));
@@ -64,3 +69,30 @@ export const listCampaignTemplatesQuery = z.preprocess(
   }),
 );
 export type ListCampaignTemplatesQuery = z.output<typeof listCampaignTemplatesQuery>;
+
+/**
+ * POST /v1/templates/campaigns/{campaignTemplateId}/campaign-setup: `name` and what overrides the
+ * template's configuration (the fields of a campaign create that a template holds). A field sent
+ * replaces the template's (null clears a date or validity); `voucher.code_config` is merged into
+ * the template's code config field by field; `metadata` replaces the template's.
+ */
+export const createCampaignFromTemplateBody = z.strictObject({
+  name: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200)),
+  type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE'])),
+  join_once: z.optional(z.boolean()),
+  auto_join: z.optional(z.boolean()),
+  use_voucher_metadata_schema: z.optional(z.boolean()),
+  vouchers_count: z.optional(z.int().check(z.minimum(0), z.maximum(MAX_VOUCHERS_ON_CREATE))),
+  start_date: z.optional(z.nullable(dateTime)),
+  expiration_date: z.optional(z.nullable(dateTime)),
+  validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
+  validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
+  validity_hours: z.optional(z.nullable(validityHoursSchema)),
+  activity_duration_after_publishing: z.optional(z.nullable(isoDuration)),
+  category_id: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(100)))),
+  category: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(200)))),
+  metadata: z.optional(metadataSchema),
+  active: z.optional(z.boolean()),
+  voucher: z.optional(z.strictObject({ code_config: z.optional(codeConfigSchema), redemption: z.optional(redemptionSchema) })),
+});
+export type CreateCampaignFromTemplateBody = z.output<typeof createCampaignFromTemplateBody>;

@@ -1,11 +1,20 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import { getCampaign as readCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { createCampaign, getCampaign } from '../campaigns/campaign.service.js';
+import type { CreateCampaignBody } from '../campaigns/campaign.schema.js';
+import { snakeize } from '../case.js';
+import { getCategory } from '../categories/category.repo.js';
+import type { JobQueue } from '../jobs/job.js';
 import { ConflictRetryError, DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError, UnsupportedTemplateTypeError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
 import type { CampaignSnapshot, CampaignTemplate, TemplateCampaignType } from './campaign-template.js';
-import type { CreateCampaignTemplateBody, ListCampaignTemplatesQuery, UpdateCampaignTemplateBody } from './campaign-template.schema.js';
+import type {
+  CreateCampaignFromTemplateBody,
+  CreateCampaignTemplateBody,
+  ListCampaignTemplatesQuery,
+  UpdateCampaignTemplateBody,
+} from './campaign-template.schema.js';
 import * as repo from './campaign-template.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -210,4 +219,99 @@ export async function deleteCampaignTemplate(deps: Pick<Runtime, 'ddb' | 'tableN
     if (outcome === 'gone') throw new NotFoundError('campaign_template', templateId);
   }
   throw new ConflictRetryError(`Too many concurrent writes of template ${templateId}`);
+}
+
+/**
+ * The template's category for a campaign made from it: referenced by id, so a renamed category is
+ * the campaign's under its new name; a category deleted since the template was made means none
+ * (docs/decisions.md "Campaigns from templates").
+ */
+async function templateCategoryId(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, snap: CampaignSnapshot): Promise<string | null> {
+  if (!snap.category) return null;
+  return (await getCategory(deps, projectId, snap.category.id)) ? snap.category.id : null;
+}
+
+/** Pick `key` from the request when it was sent (null included), else the template's value. */
+const pick = <B extends object, K extends keyof B, T>(body: B, key: K, fallback: T): NonNullable<B[K]> | T | null =>
+  key in body && body[key] !== undefined ? (body[key] ?? null) : fallback;
+
+/**
+ * The create-campaign body that the template and the request's overrides make: the template's
+ * configuration, each field the request sends replacing the template's.
+ */
+export function campaignBodyFromTemplate(snap: CampaignSnapshot, body: CreateCampaignFromTemplateBody, categoryId: string | null): CreateCampaignBody {
+  const v = snap.voucher;
+  const overrideCode = body.voucher?.code_config;
+  const code = resolveCodeConfig(
+    overrideCode
+      ? {
+          length: overrideCode.length,
+          charset: overrideCode.charset,
+          prefix: overrideCode.prefix,
+          postfix: overrideCode.postfix,
+          pattern: overrideCode.pattern,
+          initialCount: overrideCode.initial_count,
+        }
+      : undefined,
+    v.codeConfig,
+  );
+  const codeConfig = {
+    charset: code.charset,
+    pattern: code.pattern,
+    ...(code.prefix !== null ? { prefix: code.prefix } : {}),
+    ...(code.postfix !== null ? { postfix: code.postfix } : {}),
+    ...(code.initialCount !== null ? { initial_count: code.initialCount } : {}),
+  };
+  const quantity = body.voucher?.redemption && 'quantity' in body.voucher.redemption ? (body.voucher.redemption.quantity ?? null) : v.redemptionQuantity;
+  const common = {
+    name: body.name,
+    type: body.type ?? snap.type,
+    join_once: body.join_once ?? snap.joinOnce,
+    auto_join: body.auto_join ?? snap.autoJoin,
+    use_voucher_metadata_schema: body.use_voucher_metadata_schema ?? snap.useVoucherMetadataSchema,
+    ...(body.vouchers_count !== undefined ? { vouchers_count: body.vouchers_count } : {}),
+    start_date: pick(body, 'start_date', snap.startDate),
+    expiration_date: pick(body, 'expiration_date', snap.expirationDate),
+    validity_timeframe: pick(body, 'validity_timeframe', snap.validityTimeframe),
+    validity_day_of_week: pick(body, 'validity_day_of_week', snap.validityDayOfWeek),
+    validity_hours: pick(body, 'validity_hours', snap.validityHours ? snakeize(snap.validityHours) : null),
+    activity_duration_after_publishing: pick(body, 'activity_duration_after_publishing', snap.activityDurationAfterPublishing),
+    ...(body.category_id !== undefined || body.category !== undefined
+      ? { category_id: body.category_id ?? null, category: body.category ?? null }
+      : { category_id: categoryId }),
+    metadata: body.metadata ?? snap.metadata,
+    active: body.active ?? snap.active,
+  };
+  const redemption = { quantity };
+  if (snap.campaignType === 'GIFT_VOUCHERS') {
+    if (!v.gift) throw new Error('A GIFT_VOUCHERS template without a gift');
+    return { ...common, campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: snakeize(v.gift), code_config: codeConfig, redemption } };
+  }
+  if (!v.discount) throw new Error('A DISCOUNT_COUPONS template without a discount');
+  return {
+    ...common,
+    campaign_type: 'DISCOUNT_COUPONS',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: snakeize(v.discount), code_config: codeConfig, redemption },
+  };
+}
+
+/**
+ * POST /v1/templates/campaigns/{id}/campaign-setup: a campaign with the template's configuration
+ * and the request's overrides, made by createCampaign itself, so name uniqueness, the campaign
+ * counter and list entry, the category, and `vouchers_count` generation (in the request or as an
+ * async action) are those of POST /v1/campaigns. No other resources are made (`created_resources`
+ * is empty: templates here hold no validation rules).
+ * @throws NotFoundError (campaign_template; a category_id of the request), and what createCampaign throws
+ *   (DuplicateError for a taken name, InvalidPayloadError, CodeSpaceExhaustedError, …).
+ */
+export async function createCampaignFromTemplate(
+  deps: Deps & { jobs: JobQueue },
+  projectId: string,
+  templateId: string,
+  body: CreateCampaignFromTemplateBody,
+  requestId: string,
+): Promise<Campaign> {
+  const template = await getCampaignTemplate(deps, projectId, templateId);
+  const categoryId = await templateCategoryId(deps, projectId, template.snapshot);
+  return createCampaign(deps, projectId, campaignBodyFromTemplate(template.snapshot, body, categoryId), requestId);
 }

@@ -14,11 +14,11 @@ interface Rule {
   reason: string;
 }
 
-const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign'] as const;
+const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template'] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
 const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', ...CAMPAIGN_OPS, ...PUBLICATION_OPS] as const;
-/** A campaign object's fields, wherever it appears (a list's items, a create or get reply). */
-const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`]);
+/** A campaign object's fields, wherever it appears (a list's items, a create or get reply, a campaign setup's `campaign`). */
+const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`, `campaign.${f}`]);
 
 const rules: readonly Rule[] = [
   // Campaign templates (docs/decisions.md "Campaign templates")

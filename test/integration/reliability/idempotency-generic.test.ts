@@ -155,6 +155,23 @@ const cases: RouteCase[] = [
       (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).status === 404 ? 1 : 0,
   },
   {
+    operationId: 'create-campaign-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-campaign-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { name: 'From tpl', vouchers_count: 1 },
+        headers: c.keyed(key),
+      }),
+    // The project's campaigns; a second run would add none (the name is taken) but answer 409 instead of the first 200.
+    effects: async (c) => (await c.campaigns.listCampaigns()).json.total as number,
+  },
+  {
     operationId: 'create-reward',
     prepare: async () => undefined,
     send: (c, key) => c.rewards.createReward(rewardBodies.MATERIAL(), c.keyed(key)),
