@@ -236,6 +236,19 @@ export const createCampaignFromTemplateRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const addTierFromTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'add-tier-from-template',
+  method: 'POST',
+  path: '/v1/templates/campaigns/{campaignTemplateId}/tier-setup',
+  folder: 'templates',
+  scopes: ['templates'],
+  summary: "Add a promotion tier to a PROMOTION campaign from a DISCOUNT_COUPONS template (the template's discount, with the request's overrides)",
+  tag: 'Templates',
+  success: [/* @__PURE__ */ ok('PromotionTierSetup', 'The new promotion tier; created_resources is empty')],
+  // The campaign named in the body.
+  errors: [404],
+});
+
 export const createRewardRoute = /* @__PURE__ */ route({
   operationId: 'create-reward',
   method: 'POST',
@@ -638,6 +651,7 @@ export const routes: readonly RouteDef[] = [
   updateCampaignTemplateRoute,
   deleteCampaignTemplateRoute,
   createCampaignFromTemplateRoute,
+  addTierFromTemplateRoute,
   createRewardRoute,
   getRewardRoute,
   createCustomEventSchemaRoute,

@@ -1,7 +1,7 @@
-import type { Campaign } from '../campaigns/campaign.js';
-import { toCampaignReply } from '../campaigns/campaign.mapper.js';
+import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
+import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import type { CampaignTemplate } from './campaign-template.js';
-import type { CampaignSetupReply, CampaignTemplateListReply, CampaignTemplateReply } from './campaign-template.reply.js';
+import type { CampaignSetupReply, CampaignTemplateListReply, CampaignTemplateReply, PromotionTierSetupReply } from './campaign-template.reply.js';
 
 /** The campaign template object of the spec. */
 export const toCampaignTemplateReply = (t: CampaignTemplate): CampaignTemplateReply => ({
@@ -32,4 +32,11 @@ export const toCampaignSetupReply = (campaign: Campaign): CampaignSetupReply => 
   created_resources: [],
   campaign: toCampaignReply(campaign),
   object: 'campaign_setup',
+});
+
+/** The tier-setup reply: the new tier within its campaign; no other resources are made. */
+export const toPromotionTierSetupReply = (made: { campaign: Campaign; tier: PromotionTier }): PromotionTierSetupReply => ({
+  created_resources: [],
+  promotion_tier: tierReply(made.campaign, made.tier),
+  object: 'promotion_tier_setup',
 });

@@ -1,4 +1,4 @@
-import { campaignReplySchema } from '../campaigns/campaign.reply.js';
+import { campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import * as z from '../zod.js';
 
 /** The campaign template object of the spec (lib/templates/campaign-template.mapper.ts); not imported by handlers. */
@@ -36,3 +36,11 @@ export const campaignSetupReplySchema = z.strictObject({
   object: z.literal('campaign_setup'),
 });
 export type CampaignSetupReply = z.input<typeof campaignSetupReplySchema>;
+
+/** POST /v1/templates/campaigns/{id}/tier-setup. */
+export const promotionTierSetupReplySchema = z.strictObject({
+  created_resources: createdResourcesSchema,
+  promotion_tier: promotionTierReplySchema,
+  object: z.literal('promotion_tier_setup'),
+});
+export type PromotionTierSetupReply = z.input<typeof promotionTierSetupReplySchema>;

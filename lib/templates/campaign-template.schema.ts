@@ -96,3 +96,23 @@ export const createCampaignFromTemplateBody = z.strictObject({
   voucher: z.optional(z.strictObject({ code_config: z.optional(codeConfigSchema), redemption: z.optional(redemptionSchema) })),
 });
 export type CreateCampaignFromTemplateBody = z.output<typeof createCampaignFromTemplateBody>;
+
+/**
+ * POST /v1/templates/campaigns/{campaignTemplateId}/tier-setup: the promotion (`campaign_id`, id
+ * or name), the tier's `name`, and what overrides the template's configuration. Tiers here keep no
+ * category, so `category` and `category_id` are refused.
+ */
+export const addTierFromTemplateBody = z.strictObject({
+  campaign_id: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200)),
+  name: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200)),
+  banner: z.optional(z.string().check(z.maxLength(1000))),
+  metadata: z.optional(metadataSchema),
+  hierarchy: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  active: z.optional(z.boolean()),
+  start_date: z.optional(z.nullable(dateTime)),
+  expiration_date: z.optional(z.nullable(dateTime)),
+  validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
+  validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
+  validity_hours: z.optional(z.nullable(validityHoursSchema)),
+});
+export type AddTierFromTemplateBody = z.output<typeof addTierFromTemplateBody>;

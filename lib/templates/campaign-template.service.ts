@@ -1,15 +1,25 @@
-import type { Campaign } from '../campaigns/campaign.js';
+import { type Campaign, MAX_PROMOTION_TIERS, type PromotionTier } from '../campaigns/campaign.js';
 import { getCampaign as readCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
 import { createCampaign, getCampaign } from '../campaigns/campaign.service.js';
 import type { CreateCampaignBody } from '../campaigns/campaign.schema.js';
-import { snakeize } from '../case.js';
+import { camelize, snakeize } from '../case.js';
+import { appendPromotionTier } from '../campaigns/promotion-tier.repo.js';
 import { getCategory } from '../categories/category.repo.js';
 import type { JobQueue } from '../jobs/job.js';
-import { ConflictRetryError, DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError, UnsupportedTemplateTypeError } from '../errors.js';
+import {
+  ConflictRetryError,
+  DuplicateError,
+  InvalidCampaignError,
+  InvalidPayloadError,
+  InvalidQueryParamsError,
+  NotFoundError,
+  UnsupportedTemplateTypeError,
+} from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
 import type { CampaignSnapshot, CampaignTemplate, TemplateCampaignType } from './campaign-template.js';
 import type {
+  AddTierFromTemplateBody,
   CreateCampaignFromTemplateBody,
   CreateCampaignTemplateBody,
   ListCampaignTemplatesQuery,
@@ -314,4 +324,61 @@ export async function createCampaignFromTemplate(
   const template = await getCampaignTemplate(deps, projectId, templateId);
   const categoryId = await templateCategoryId(deps, projectId, template.snapshot);
   return createCampaign(deps, projectId, campaignBodyFromTemplate(template.snapshot, body, categoryId), requestId);
+}
+
+/**
+ * POST /v1/templates/campaigns/{id}/tier-setup: adds a promotion tier to a PROMOTION campaign,
+ * made from a DISCOUNT_COUPONS template: the template's discount becomes the tier's, its validity,
+ * `active` and metadata the tier's unless the request sends them. Without `hierarchy` the tier
+ * comes after the campaign's others. The tier is appended to the campaign item with its pointer in
+ * one transaction that holds only on the tiers as read (re-read and retried when it loses).
+ * @throws NotFoundError (campaign_template, campaign), InvalidCampaignError (not a PROMOTION; at
+ *   MAX_PROMOTION_TIERS), InvalidPayloadError (a GIFT_VOUCHERS template: no discount for a tier).
+ */
+export async function addTierFromTemplate(
+  deps: Deps,
+  projectId: string,
+  templateId: string,
+  body: AddTierFromTemplateBody,
+): Promise<{ campaign: Campaign; tier: PromotionTier }> {
+  const template = await getCampaignTemplate(deps, projectId, templateId);
+  const snap = template.snapshot;
+  const discount = snap.voucher.discount;
+  if (snap.campaignType !== 'DISCOUNT_COUPONS' || !discount) {
+    throw new InvalidPayloadError(`Template ${templateId} is ${snap.campaignType}: a promotion tier takes its discount from a DISCOUNT_COUPONS template`);
+  }
+  for (let round = 0; round < MAX_REREADS; round++) {
+    const campaign = await getCampaign(deps, projectId, body.campaign_id);
+    if (campaign.campaignType !== 'PROMOTION') {
+      throw new InvalidCampaignError(`Campaign ${body.campaign_id} is ${campaign.campaignType}: promotion tiers are added to PROMOTION campaigns`);
+    }
+    const tiers = campaign.promotionTiers ?? [];
+    if (tiers.length >= MAX_PROMOTION_TIERS) throw new InvalidCampaignError(`A promotion has at most ${MAX_PROMOTION_TIERS} tiers`);
+    const startDate = pick(body, 'start_date', snap.startDate);
+    const expirationDate = pick(body, 'expiration_date', snap.expirationDate);
+    if (startDate && expirationDate && expirationDate < startDate) throw new InvalidPayloadError('Property .expiration_date must not be before start_date');
+    const validityTimeframe = pick(body, 'validity_timeframe', snap.validityTimeframe);
+    if (validityTimeframe && !startDate) throw new InvalidPayloadError('Property .start_date is required when validity_timeframe is given');
+    const hours = pick(body, 'validity_hours', null);
+    const tier: PromotionTier = {
+      id: deps.ids.id('promo'),
+      name: body.name,
+      banner: body.banner ?? null,
+      discount,
+      metadata: body.metadata ?? snap.metadata,
+      active: body.active ?? snap.active,
+      hierarchy: body.hierarchy ?? tiers.reduce((max, t) => Math.max(max, t.hierarchy), 0) + 1,
+      createdAt: deps.clock.now().toISOString(),
+      updatedAt: null,
+      startDate,
+      expirationDate,
+      validityTimeframe,
+      validityDayOfWeek: pick(body, 'validity_day_of_week', snap.validityDayOfWeek),
+      validityHours: body.validity_hours !== undefined ? (hours ? camelize(hours) : null) : snap.validityHours,
+    };
+    if ((await appendPromotionTier(deps, campaign, tier)) === 'ok') {
+      return { campaign: { ...campaign, promotionTiers: [...tiers, tier] }, tier };
+    }
+  }
+  throw new ConflictRetryError(`Too many concurrent writes: tiers of campaign ${body.campaign_id}`);
 }

@@ -172,6 +172,24 @@ const cases: RouteCase[] = [
     effects: async (c) => (await c.campaigns.listCampaigns()).json.total as number,
   },
   {
+    operationId: 'add-tier-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+      await newCampaign(c.campaigns, campaignBodies.PROMOTION('Promo'));
+    },
+    send: (c, key) =>
+      c.customers.call('add-tier-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { campaign_id: 'Promo', name: 'Added' },
+        headers: c.keyed(key),
+      }),
+    // The promotion's tiers: a second run would add another.
+    effects: async (c) => ((await c.campaigns.getCampaign('Promo')).json.promotion as { total: number }).total,
+  },
+  {
     operationId: 'create-reward',
     prepare: async () => undefined,
     send: (c, key) => c.rewards.createReward(rewardBodies.MATERIAL(), c.keyed(key)),
