@@ -213,13 +213,40 @@ export const categoryCounter = /* @__PURE__ */ entity<{ count: number }>('catego
   )
   .apart();
 
-/** A campaign template (`camt_...`) with the snapshot of its source's configuration. */
+/**
+ * A campaign template (`camp_tpl_...`) with the snapshot of its source's configuration. GSI1 lists
+ * a project's templates by creation time; GSI2 lists them per campaign type in the same order (a
+ * `campaign_type` filter is one key range). Items written before the lists existed have neither
+ * key until their next change.
+ */
 export const campaignTemplate = /* @__PURE__ */ entity<CampaignTemplate>('campaign_template', 1)
   .key(
     (projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId),
     () => 'CAMPAIGN_TEMPLATE',
   )
-  .from((t) => ({ key: [t.projectId, t.id] }));
+  .index(
+    (projectId: string) => tenant(projectId, 'TEMPLATES'),
+    (createdAt: string, templateId: string) => path(createdAt, templateId),
+  )
+  .sparse(
+    (projectId: string, campaignType: string) => tenant(projectId, 'TEMPLATES', campaignType),
+    (createdAt: string, templateId: string) => path(createdAt, templateId),
+  )
+  .from(
+    (t) => ({
+      key: [t.projectId, t.id],
+      index: [t.projectId, t.createdAt, t.id],
+      sparse: [t.projectId, t.campaignType, t.createdAt, t.id],
+    }),
+    { defaults: { updatedAt: null } },
+  );
+/** How many templates a project has (written with each template created or deleted), for `total`. */
+export const campaignTemplateCounter = /* @__PURE__ */ entity<{ count: number }>('campaign_template_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'CAMPAIGN_TEMPLATE_COUNTER',
+  )
+  .apart();
 /** Reserves a template name in its project; holds the template id. */
 export const campaignTemplateName = /* @__PURE__ */ entity<{ templateId: string }>('campaign_template_name', 1)
   .key(

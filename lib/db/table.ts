@@ -9,8 +9,9 @@ export const tableDesign = {
   indexes: {
     gsi1: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     /**
-     * A sparse index: only items that set GSI2PK are in it (today the unpublished vouchers of a
-     * campaign, lib/db/entities.ts `voucher`), so a Query reads exactly the members of a set.
+     * A sparse index: only items that set GSI2PK are in it (the unpublished vouchers of a
+     * campaign, lib/db/entities.ts `voucher`; campaign templates by type), so a Query reads
+     * exactly the members of a set.
      */
     gsi2: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
   },

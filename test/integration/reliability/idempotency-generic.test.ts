@@ -122,6 +122,74 @@ const cases: RouteCase[] = [
     effects: (c) => c.countItems('TEMPLATE#', 'CAMPAIGN_TEMPLATE'),
   },
   {
+    operationId: 'update-campaign-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-campaign-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { description: 'd' },
+        headers: c.keyed(key),
+      }),
+    // Every update refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'delete-campaign-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).status === 404 ? 1 : 0,
+  },
+  {
+    operationId: 'create-campaign-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-campaign-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { name: 'From tpl', vouchers_count: 1 },
+        headers: c.keyed(key),
+      }),
+    // The project's campaigns; a second run would add none (the name is taken) but answer 409 instead of the first 200.
+    effects: async (c) => (await c.campaigns.listCampaigns()).json.total as number,
+  },
+  {
+    operationId: 'add-tier-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+      await newCampaign(c.campaigns, campaignBodies.PROMOTION('Promo'));
+    },
+    send: (c, key) =>
+      c.customers.call('add-tier-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { campaign_id: 'Promo', name: 'Added' },
+        headers: c.keyed(key),
+      }),
+    // The promotion's tiers: a second run would add another.
+    effects: async (c) => ((await c.campaigns.getCampaign('Promo')).json.promotion as { total: number }).total,
+  },
+  {
     operationId: 'create-reward',
     prepare: async () => undefined,
     send: (c, key) => c.rewards.createReward(rewardBodies.MATERIAL(), c.keyed(key)),

@@ -13,7 +13,7 @@ const at = '2026-01-01T00:00:00.000Z';
 const id = (x: string) => ({ id: x, projectId: P, createdAt: at });
 const never = <T>(value: Record<string, unknown>) => value as T;
 
-const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string }][] = [
+const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string; GSI2PK?: string; GSI2SK?: string }][] = [
   ['project', e.project.toItem({ projectId: P, name: 'n', createdAt: at }), { PK: 'P#p1', SK: 'PROJECT' }],
   ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
   [
@@ -62,7 +62,19 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['category_name', e.categoryName.toItem({ categoryId: 'cat_1' }, P, 'Shoes'), { PK: 'P#p1#CATEGORY_NAME#Shoes', SK: 'CATEGORY_NAME' }],
   ['category_counter', e.categoryCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CATEGORY_COUNTER' }],
-  ['campaign_template', e.campaignTemplate.toItem(never(id('camt_1'))), { PK: 'P#p1#TEMPLATE#camt_1', SK: 'CAMPAIGN_TEMPLATE' }],
+  [
+    'campaign_template',
+    e.campaignTemplate.toItem(never({ ...id('camt_1'), campaignType: 'GIFT_VOUCHERS' })),
+    {
+      PK: 'P#p1#TEMPLATE#camt_1',
+      SK: 'CAMPAIGN_TEMPLATE',
+      GSI1PK: 'P#p1#TEMPLATES',
+      GSI1SK: `${at}#camt_1`,
+      GSI2PK: 'P#p1#TEMPLATES#GIFT_VOUCHERS',
+      GSI2SK: `${at}#camt_1`,
+    },
+  ],
+  ['campaign_template_counter', e.campaignTemplateCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CAMPAIGN_TEMPLATE_COUNTER' }],
   ['campaign_template_name', e.campaignTemplateName.toItem({ templateId: 'camt_1' }, P, 'T'), { PK: 'P#p1#TEMPLATE_NAME#T', SK: 'CAMPAIGN_TEMPLATE_NAME' }],
   ['reward', e.reward.toItem(never(id('rew_1'))), { PK: 'P#p1#REWARD#rew_1', SK: 'REWARD' }],
   [
@@ -122,8 +134,8 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
 
 describe('entity layouts', () => {
   it.each(layouts)('%s keeps its keys, entity name and version', (name, item, expected) => {
-    const { PK, SK, GSI1PK, GSI1SK } = item;
-    expect({ PK, SK, ...(GSI1PK === undefined ? {} : { GSI1PK, GSI1SK }) }).toEqual(expected);
+    const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK } = item;
+    expect({ PK, SK, ...(GSI1PK === undefined ? {} : { GSI1PK, GSI1SK }), ...(GSI2PK === undefined ? {} : { GSI2PK, GSI2SK }) }).toEqual(expected);
     expect(item.entity).toBe(name);
     expect(item.v).toBe(1);
   });
