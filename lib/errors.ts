@@ -367,6 +367,20 @@ export class NotEnoughPointsError extends AppError {
   }
 }
 
+/** A gift card asked to give up more credits than its balance holds (the reference's `invalid_balance`). */
+export class NotEnoughCreditsError extends AppError {
+  override readonly name = 'NotEnoughCreditsError';
+
+  constructor(code: string, wanted: number, available: number) {
+    super(400, 'invalid_balance', {
+      message: 'Invalid balance',
+      details: `Gift card ${code} has a balance of ${available}; ${wanted} cannot be removed`,
+      resourceId: code,
+      resourceType: 'voucher',
+    });
+  }
+}
+
 /** A code that cannot do what was asked (Voucherify's `invalid_voucher`), e.g. a non-referral code sent as a referral. */
 export class InvalidVoucherError extends AppError {
   override readonly name = 'InvalidVoucherError';

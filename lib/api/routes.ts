@@ -146,6 +146,69 @@ export const deleteVoucherRoute = /* @__PURE__ */ route({
   success: [{ status: 204, description: 'Moved to the bin, or (force=true) removed for good' }],
 });
 
+export const updateVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'update-voucher',
+  method: 'PUT',
+  path: '/v1/vouchers/{code}',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: "Change a voucher's dates, validity, state, metadata, additional info, category or gift amount",
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Voucher', 'The voucher as changed')],
+  idempotency: 'generic',
+});
+
+export const enableVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'enable-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/enable',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Enable a voucher (an unpublished voucher of a campaign can be published again)',
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Voucher', 'The voucher, active')],
+  body: 'none',
+});
+
+export const disableVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'disable-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/disable',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Disable a voucher (it stays readable; publications no longer pick it)',
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Voucher', 'The voucher, inactive')],
+  body: 'none',
+});
+
+export const updateVoucherBalanceRoute = /* @__PURE__ */ route({
+  operationId: 'update-voucher-balance',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/balance',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: "Add or remove a gift card's credits or a loyalty card's points",
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('VoucherBalance', 'The balance after the change')],
+  // The balance change, its transaction and the key's record commit in one transaction
+  // (lib/vouchers/voucher-balance.service.ts): credits must not move twice when a reply is lost.
+  // The voucher is part of the request: the same key and body sent to another code is another request.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
+export const listVoucherTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-voucher-transactions',
+  method: 'GET',
+  path: '/v1/vouchers/{code}/transactions',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: "List a voucher's manual balance changes, newest first",
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('VoucherTransactionList', 'One page of transactions')],
+});
+
 export const listBinEntriesRoute = /* @__PURE__ */ route({
   operationId: 'list-bin-entries',
   method: 'GET',
@@ -644,6 +707,11 @@ export const routes: readonly RouteDef[] = [
   getAsyncActionRoute,
   getVoucherRoute,
   deleteVoucherRoute,
+  updateVoucherRoute,
+  enableVoucherRoute,
+  disableVoucherRoute,
+  updateVoucherBalanceRoute,
+  listVoucherTransactionsRoute,
   listBinEntriesRoute,
   createCampaignTemplateRoute,
   listCampaignTemplatesRoute,

@@ -460,15 +460,20 @@ export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket'
     defaults: { expiresAt: null },
   });
 /**
- * A loyalty card transaction (a manual balance change with its reason and source id), in the
- * card's own partition sorted by time, so a card's history is one Query.
+ * A voucher transaction: a manual change of a loyalty card's points or a gift card's credits, with
+ * its reason and source id, in the voucher's own partition sorted by time, so a voucher's history
+ * is one Query. GSI1 finds one transaction by id (the `starting_after_id` cursor of the list).
  */
 export const cardTransaction = /* @__PURE__ */ entity<CardTransaction>('card_transaction', 1)
   .key(
     (projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'TRANSACTIONS'),
     (createdAt: string, transactionId: string) => path(createdAt, transactionId),
   )
-  .from((t) => ({ key: [t.projectId, t.voucherId, t.createdAt, t.id] }));
+  .index(
+    (projectId: string, transactionId: string) => tenant(projectId, 'VOUCHER_TX', transactionId),
+    () => 'VOUCHER_TX',
+  )
+  .from((t) => ({ key: [t.projectId, t.voucherId, t.createdAt, t.id], index: [t.projectId, t.id] }));
 /**
  * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
  * so POST /v1/events finds every rule for its event name with one Query.

@@ -12,3 +12,30 @@ export const putCardTransactionItem = (deps: Deps, t: CardTransaction): Transact
 export function listCardTransactions(deps: Deps, projectId: string, voucherId: string): Promise<CardTransaction[]> {
   return cardTransaction.query(deps, { key: [projectId, voucherId] }, { consistent: true });
 }
+
+/** A transaction by its id (GSI1, one item; eventually consistent), or null. */
+export async function findCardTransaction(deps: Deps, projectId: string, transactionId: string): Promise<CardTransaction | null> {
+  const [found] = await cardTransaction.queryPage(deps, { index: [projectId, transactionId] }, { pageSize: 1 });
+  return found ?? null;
+}
+
+/**
+ * One page of a voucher's transactions in time order (oldest first unless `ascending` is false),
+ * after `after` when given: one Query reading at most `limit + 1` items, the extra one telling
+ * whether there is more.
+ */
+export async function cardTransactionPage(
+  deps: Deps,
+  projectId: string,
+  voucherId: string,
+  limit: number,
+  ascending: boolean,
+  after: CardTransaction | null,
+): Promise<{ transactions: CardTransaction[]; hasMore: boolean }> {
+  const page = await cardTransaction.queryPage(
+    deps,
+    { key: [projectId, voucherId] },
+    { consistent: true, ascending, pageSize: limit + 1, startAfter: after ? cardTransaction.key(projectId, voucherId, after.createdAt, after.id) : undefined },
+  );
+  return { transactions: page.slice(0, limit), hasMore: page.length > limit };
+}

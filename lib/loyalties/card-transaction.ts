@@ -1,12 +1,13 @@
-/** Voucherify's loyalty card transaction types this service records (manual balance changes). */
-export type CardTransactionType = 'POINTS_ADDITION' | 'POINTS_REMOVAL';
+/** Voucherify's voucher transaction types this service records (manual changes of a loyalty card's points or a gift card's credits). */
+export type CardTransactionType = 'POINTS_ADDITION' | 'POINTS_REMOVAL' | 'CREDITS_ADDITION' | 'CREDITS_REMOVAL';
 
 /** One change of a card's points with what the caller said about it; written with the change. */
 export interface CardTransaction {
   /** `vtx_...`, Voucherify's prefix for voucher transactions. */
   id: string;
   projectId: string;
-  campaignId: string;
+  /** Null for a voucher of no campaign (a standalone gift card). */
+  campaignId: string | null;
   voucherId: string;
   type: CardTransactionType;
   /** Always `API`: the change came through the balance endpoint. */
@@ -14,9 +15,9 @@ export interface CardTransaction {
   /** The caller's `source_id` (its own id of the change) and `reason`, as sent; null when absent. */
   sourceId: string | null;
   reason: string | null;
-  /** Points added (positive) or removed (negative). */
+  /** Points (a loyalty card) or credits (a gift card) added (positive) or removed (negative). */
   points: number;
-  /** The card's lifetime points and spendable balance right after the change. */
+  /** The card's lifetime points (credits) and spendable balance right after the change. */
   total: number;
   balance: number;
   createdAt: string;

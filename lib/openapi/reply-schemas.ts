@@ -9,6 +9,7 @@ import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-ev
 import { eventReplySchema } from '../events/event.reply.js';
 import { exportReplySchema } from '../exports/export.reply.js';
 import { errorReplySchema } from '../http/error.reply.js';
+import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
@@ -62,6 +63,8 @@ export const replySchemas = {
   RewardAssignment: rewardAssignmentReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   Voucher: voucherReplySchema,
+  VoucherBalance: voucherBalanceReplySchema,
+  VoucherTransactionList: voucherTransactionListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -1,6 +1,7 @@
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import { campaign, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
+import type { Gsi2Key } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
@@ -8,6 +9,8 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+const GSI2 = tableDesign.indexes.gsi2;
 
 /**
  * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
@@ -152,3 +155,112 @@ export async function listCampaignVoucherCodes(deps: Deps, projectId: string, ca
   });
   return items.map((item) => item.code as string);
 }
+
+/** Voucher fields a plain change may set: none of them a counter, the holder or the publication count. */
+export type VoucherChange = Partial<
+  Pick<
+    Voucher,
+    'active' | 'startDate' | 'expirationDate' | 'metadata' | 'additionalInfo' | 'category' | 'validityTimeframe' | 'validityDayOfWeek' | 'validityHours'
+  >
+>;
+
+/**
+ * Sets `change` (and `updatedAt`) on a voucher as read, and puts it into or takes it out of its
+ * campaign's pool of vouchers to publish (the sparse GSI2) as the changed voucher is publishable
+ * or not (isPublishable), so a disabled voucher is never published and an enabled one can be.
+ * Holds only while the voucher is the one read and its holder and publication count are as read:
+ * a publication meanwhile makes the write fail (the caller re-reads), so the pool is never
+ * rejoined by a voucher that was just published.
+ */
+export function changeVoucherItem(deps: Deps, read: Voucher, change: VoucherChange, now: string, giftAmount?: number): TransactItem {
+  const next: Voucher = { ...read, ...change, updatedAt: now };
+  const sparse: Partial<Gsi2Key> = read.campaignId ? voucherEntity.keysOf(next, read.campaignId) : {};
+  const fields: Record<string, unknown> = { ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)), updatedAt: now };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(fields).map(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  names['#gpk'] = GSI2.partitionKey;
+  names['#gsk'] = GSI2.sortKey;
+  let giftCondition = '';
+  if (giftAmount !== undefined) {
+    // A new gift amount moves the balance by the same difference; conditioned on the credits read.
+    if (!read.gift) throw new Error(`Voucher ${read.id} is not a gift card`);
+    sets.push('gift.amount = :giftAmount', 'gift.balance = :giftBalance');
+    Object.assign(values, {
+      ':giftAmount': giftAmount,
+      ':giftBalance': read.gift.balance + giftAmount - read.gift.amount,
+      ':readAmount': read.gift.amount,
+      ':readBalance': read.gift.balance,
+    });
+    giftCondition = ' AND gift.amount = :readAmount AND gift.balance = :readBalance';
+  }
+  let update: string;
+  if (sparse.GSI2PK !== undefined && sparse.GSI2SK !== undefined) {
+    values[':gpk'] = sparse.GSI2PK;
+    values[':gsk'] = sparse.GSI2SK;
+    update = `SET ${[...sets, '#gpk = :gpk', '#gsk = :gsk'].join(', ')}`;
+  } else {
+    update = `SET ${sets.join(', ')} REMOVE #gpk, #gsk`;
+  }
+  const holder = read.holderId === null ? '(attribute_not_exists(holderId) OR attribute_type(holderId, :nullType))' : 'holderId = :holder';
+  Object.assign(values, { ':id': read.id, ':pc': read.publishCount }, read.holderId === null ? { ':nullType': 'NULL' } : { ':holder': read.holderId });
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: voucherEntity.key(read.projectId, read.code),
+      UpdateExpression: update,
+      ConditionExpression: `id = :id AND publishCount = :pc AND ${holder}${giftCondition}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Writes changeVoucherItem alone (with `extra` items, e.g. a new category's, in the same transaction).
+ * @returns 'changed' when the voucher was published, deleted or re-created meanwhile (re-read), 'conflict' on a lost race (retry).
+ */
+export async function changeVoucher(
+  deps: Deps,
+  read: Voucher,
+  change: VoucherChange,
+  now: string,
+  extra: readonly TransactItem[] = [],
+  giftAmount?: number,
+): Promise<'ok' | 'changed' | 'conflict'> {
+  const outcome = await transact(deps, [changeVoucherItem(deps, read, change, now, giftAmount), ...extra]);
+  if (outcome.ok) return 'ok';
+  if (!('failed' in outcome)) return 'conflict';
+  if (outcome.failed.includes(0)) return 'changed';
+  throw new ExtraItemsConflictError();
+}
+
+/**
+ * Adds `amount` (negative: removes) to a gift card's credits: its `amount` (credits given) and
+ * `balance` move together, so `balance = amount − subtracted_amount` stays true. Holds only while
+ * the voucher is the one read with the credits read (an optimistic lock: a concurrent change makes
+ * it fail and the caller re-reads), so the balance after is known exactly and never drops below 0.
+ */
+export const changeGiftCreditsItem = (deps: Deps, read: Voucher, amount: number, now: string): TransactItem => {
+  if (!read.gift) throw new Error(`Voucher ${read.id} is not a gift card`);
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: voucherEntity.key(read.projectId, read.code),
+      UpdateExpression: 'SET gift.amount = :amount, gift.balance = :balance, updatedAt = :now',
+      ConditionExpression: 'id = :id AND gift.amount = :readAmount AND gift.balance = :readBalance',
+      ExpressionAttributeValues: {
+        ':amount': read.gift.amount + amount,
+        ':balance': read.gift.balance + amount,
+        ':now': now,
+        ':id': read.id,
+        ':readAmount': read.gift.amount,
+        ':readBalance': read.gift.balance,
+      },
+    },
+  };
+};

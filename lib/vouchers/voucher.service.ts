@@ -5,7 +5,7 @@ import { assertGeneratesVouchers } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
 import { withCategory, withCurrentCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import { InvalidPayloadError, InvalidQueryParamsError, InvalidVoucherError, NotEnoughCreditsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
@@ -13,7 +13,7 @@ import { resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, generateVouchers } from './voucher-generation.js';
 import * as repo from './voucher.repo.js';
-import type { AddVouchersBody } from './voucher.schema.js';
+import type { AddVouchersBody, UpdateVoucherBody } from './voucher.schema.js';
 import { codeSchema } from './voucher-params.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -116,4 +116,79 @@ function binEntryOf(deps: Pick<Runtime, 'clock'>, voucher: Voucher): BinEntry {
     resourceParentId: voucher.campaignId,
     snapshot: { ...voucher },
   };
+}
+
+/**
+ * POST /v1/vouchers/{code}/enable and …/disable: sets `active`. A voucher of a campaign that is
+ * still unpublished and has no holder returns to (enable) or leaves (disable) the campaign's pool
+ * of vouchers that publications pick from, in the same write. Setting the state it already has
+ * succeeds and changes nothing but `updated_at`.
+ * @throws NotFoundError (resource_id = the given code or id), ConflictRetryError.
+ */
+export async function setVoucherActive(deps: Deps, projectId: string, codeOrId: string, active: boolean): Promise<Voucher> {
+  const voucher = await retryOnConflict(`Too many concurrent changes to voucher ${codeOrId}`, async () => {
+    const read = await findVoucher(deps, projectId, codeOrId);
+    if (!read) throw new NotFoundError('voucher', codeOrId);
+    const now = deps.clock.now().toISOString();
+    const outcome = await repo.changeVoucher(deps, read, { active }, now);
+    return outcome === 'ok' ? { ...read, active, updatedAt: now } : RETRY;
+  });
+  return withCurrentCategory(deps, projectId, voucher);
+}
+
+/** POST /v1/vouchers/{code}/enable (see setVoucherActive). */
+export const enableVoucher = (deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> => setVoucherActive(deps, projectId, codeOrId, true);
+
+/** POST /v1/vouchers/{code}/disable (see setVoucherActive). */
+export const disableVoucher = (deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> => setVoucherActive(deps, projectId, codeOrId, false);
+
+/**
+ * PUT /v1/vouchers/{code}: changes what the request names (dates, validity, active, additional
+ * info, metadata, which it replaces, category, a gift card's amount, a discount voucher's discount) in one conditional write,
+ * with a new category's items in the same transaction. The counters (redemptions, publications,
+ * the holder) are never written, and the campaign's pool follows `active` (see changeVoucherItem).
+ * A new gift amount moves the balance by the same difference and must leave it at 0 or more.
+ * @throws NotFoundError (voucher, category_id), InvalidVoucherError (gift on a voucher that is no
+ *   gift card), NotEnoughCreditsError, TooManyCategoriesError, ConflictRetryError.
+ */
+export async function updateVoucher(deps: Deps, projectId: string, codeOrId: string, body: UpdateVoucherBody): Promise<Voucher> {
+  const found = await findVoucher(deps, projectId, codeOrId);
+  if (!found) throw new NotFoundError('voucher', codeOrId);
+  if (body.gift && !found.gift) throw new InvalidVoucherError(found.code, `Voucher ${found.code} is a ${found.type}: only a gift card has gift.amount`);
+  if (body.code !== undefined && body.code !== found.code)
+    throw new InvalidPayloadError(`code ${body.code} is not the code of voucher ${codeOrId}: a code cannot change`);
+  if ((body.discount || body.type) && found.type !== 'DISCOUNT_VOUCHER') {
+    throw new InvalidVoucherError(found.code, `Voucher ${found.code} is a ${found.type}: only a discount voucher has a discount`);
+  }
+  const updated = await withCategory(deps, projectId, { name: body.category, id: body.category_id }, ({ category, items }) => {
+    const change: repo.VoucherChange = {
+      ...(category ? { category } : {}),
+      ...(body.start_date !== undefined ? { startDate: body.start_date } : {}),
+      ...(body.expiration_date !== undefined ? { expirationDate: body.expiration_date } : {}),
+      ...(body.validity_timeframe !== undefined ? { validityTimeframe: body.validity_timeframe } : {}),
+      ...(body.validity_day_of_week !== undefined ? { validityDayOfWeek: body.validity_day_of_week } : {}),
+      ...(body.validity_hours !== undefined ? { validityHours: body.validity_hours ? camelize(body.validity_hours) : null } : {}),
+      ...(body.active !== undefined ? { active: body.active } : {}),
+      ...(body.additional_info !== undefined ? { additionalInfo: body.additional_info } : {}),
+      ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+      ...(body.discount !== undefined ? { discount: camelize(body.discount) } : {}),
+    };
+    return retryOnConflict(`Too many concurrent changes to voucher ${codeOrId}`, async () => {
+      const read = await repo.getVoucherByCode(deps, projectId, found.code);
+      if (!read || read.id !== found.id) throw new NotFoundError('voucher', codeOrId);
+      const merged = { ...read, ...change };
+      if (merged.startDate && merged.expirationDate && merged.startDate > merged.expirationDate) {
+        throw new InvalidPayloadError('expiration_date must not be before start_date');
+      }
+      let gift = read.gift;
+      if (body.gift && read.gift) {
+        gift = { ...read.gift, amount: body.gift.amount, balance: read.gift.balance + body.gift.amount - read.gift.amount };
+        if (gift.balance < 0) throw new NotEnoughCreditsError(read.code, read.gift.amount - body.gift.amount, read.gift.balance);
+      }
+      const now = deps.clock.now().toISOString();
+      const outcome = await repo.changeVoucher(deps, read, change, now, items, body.gift?.amount);
+      return outcome === 'ok' ? { ...merged, gift, updatedAt: now } : RETRY;
+    });
+  });
+  return withCurrentCategory(deps, projectId, updated);
 }

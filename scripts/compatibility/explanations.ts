@@ -16,7 +16,17 @@ interface Rule {
 
 const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template'] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
-const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', 'add-tier-from-template', ...CAMPAIGN_OPS, ...PUBLICATION_OPS] as const;
+const VOUCHER_OPS = [
+  'get-voucher',
+  'add-vouchers-to-campaign',
+  'add-tier-from-template',
+  'enable-voucher',
+  'disable-voucher',
+  'update-voucher',
+  'list-vouchers',
+  ...CAMPAIGN_OPS,
+  ...PUBLICATION_OPS,
+] as const;
 /** A campaign object's fields, wherever it appears (a list's items, a create or get reply, a campaign setup's `campaign`). */
 const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`, `campaign.${f}`]);
 
@@ -70,6 +80,22 @@ const rules: readonly Rule[] = [
     fields: ['filters.junction'],
     kinds: ['enum'],
     reason: 'Upper-case AND / OR are accepted too (what the dashboard sends); lower-case is the documented form',
+  },
+  // Voucher transactions
+  {
+    operations: ['list-voucher-transactions'],
+    location: 'response',
+    fields: ['data[].details.*'],
+    kinds: ['missing'],
+    reason:
+      'Only manual balance changes (POST /v1/vouchers/{code}/balance and the loyalty balance route) are recorded yet; their details hold the balance only. The other details belong to transaction kinds (redemptions, refunds, earning rules, tiers, transfers, pending points) that no endpoint makes yet',
+  },
+  {
+    operations: ['list-voucher-transactions'],
+    location: 'response',
+    fields: ['data[].type', 'data[].details.balance.operation_type'],
+    kinds: ['enum'],
+    reason: 'Only manual changes (MANUAL; *_ADDITION and *_REMOVAL) are recorded yet; the other kinds come with redemptions, earning and transfers',
   },
   // The campaign object
   {

@@ -290,6 +290,43 @@ const cases: RouteCase[] = [
     // 1 once the token item is gone; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await getToken(c.runtime, hashSecret(c.state.accessToken ?? ''))) === null ? 1 : 0),
   },
+  {
+    operationId: 'update-voucher',
+    prepare: async (c) =>
+      void expect(
+        (await c.campaigns.addVoucher((await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Put'))).id as string, { code: 'PUT-1' })).status,
+      ).toBe(200),
+    send: (c, key) => c.customers.call('update-voucher', { params: { code: 'PUT-1' }, json: { metadata: { once: true } }, headers: c.keyed(key) }),
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'PUT-1' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'disable-voucher',
+    prepare: async (c) =>
+      void expect(
+        (await c.campaigns.addVoucher((await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Off'))).id as string, { code: 'OFF-1' })).status,
+      ).toBe(200),
+    send: (c, key) => c.customers.call('disable-voucher', { params: { code: 'OFF-1' }, headers: c.keyed(key) }),
+    // Every change refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'OFF-1' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'enable-voucher',
+    prepare: async (c) =>
+      void expect(
+        (await c.campaigns.addVoucher((await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('On'))).id as string, { code: 'ON-1' })).status,
+      ).toBe(200),
+    send: (c, key) => c.customers.call('enable-voucher', { params: { code: 'ON-1' }, headers: c.keyed(key) }),
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'ON-1' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
@@ -298,13 +335,20 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     const generic = writes.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
-    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts.
+    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['create-earning-rule', 'create-publication', 'create-publication-1', 'track-custom-event', 'update-loyalty-card-balance-1']);
+    ).toEqual([
+      'create-earning-rule',
+      'create-publication',
+      'create-publication-1',
+      'track-custom-event',
+      'update-loyalty-card-balance-1',
+      'update-voucher-balance',
+    ]);
     // Issuing a token is never replayed (the reply would hold the token); DELETE /v1/vouchers predates keys on other methods.
     expect(
       writes

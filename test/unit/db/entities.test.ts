@@ -119,7 +119,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     e.pointsBucket.toItem(never({ ...id('pb_1'), campaignId: 'camp_1', voucherId: 'v_1', expiresAt: null })),
     { PK: 'P#p1#LOYALTY#camp_1#BUCKETS', SK: '9999-12-31#pb_1', GSI1PK: 'P#p1#CARD#v_1#BUCKETS', GSI1SK: '9999-12-31#pb_1' },
   ],
-  ['card_transaction', e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1' })), { PK: 'P#p1#CARD#v_1#TRANSACTIONS', SK: `${at}#vtx_1` }],
+  [
+    'card_transaction',
+    e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1' })),
+    { PK: 'P#p1#CARD#v_1#TRANSACTIONS', SK: `${at}#vtx_1`, GSI1PK: 'P#p1#VOUCHER_TX#vtx_1', GSI1SK: 'VOUCHER_TX' },
+  ],
   [
     'earning_rule',
     e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })),

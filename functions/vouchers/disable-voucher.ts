@@ -1,0 +1,14 @@
+import { disableVoucherRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
+import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
+import { disableVoucher } from '../../lib/vouchers/voucher.service.js';
+
+export const schemas = { params: voucherParams };
+
+export const makeHandler = endpoint(disableVoucherRoute, schemas, async ({ runtime, principal, params }) =>
+  ok(toVoucherReply(await disableVoucher(runtime, principal.projectId, params.code))),
+);
+
+export const handler = makeHandler();

@@ -1,0 +1,14 @@
+import { enableVoucherRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
+import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
+import { enableVoucher } from '../../lib/vouchers/voucher.service.js';
+
+export const schemas = { params: voucherParams };
+
+export const makeHandler = endpoint(enableVoucherRoute, schemas, async ({ runtime, principal, params }) =>
+  ok(toVoucherReply(await enableVoucher(runtime, principal.projectId, params.code))),
+);
+
+export const handler = makeHandler();

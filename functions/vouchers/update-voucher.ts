@@ -1,0 +1,15 @@
+import { updateVoucherRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
+import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
+import { updateVoucherBody } from '../../lib/vouchers/voucher.schema.js';
+import { updateVoucher } from '../../lib/vouchers/voucher.service.js';
+
+export const schemas = { params: voucherParams, body: updateVoucherBody };
+
+export const makeHandler = endpoint(updateVoucherRoute, schemas, async ({ runtime, principal, params, body }) =>
+  ok(toVoucherReply(await updateVoucher(runtime, principal.projectId, params.code, body))),
+);
+
+export const handler = makeHandler();
