@@ -48,9 +48,13 @@ export const campaignItem = (campaign: Campaign): Item => entities.campaign.toIt
 export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Item => entities.campaignCounter.toItem(counter, projectId);
 
 /** A campaign's entries in its three filter views, at its numbers there. */
-export const viewEntryItems = (campaign: Campaign, numbers: ViewNumbers): Item[] =>
-  campaignViews(campaign.campaignType, isReferralCodeOf(campaign)).map((view, i) =>
-    entities.campaignViewEntry.toItem({ id: campaign.id }, campaign.projectId, view, numbers[i] as number),
+export const viewEntryItems = (
+  projectId: string,
+  campaign: Pick<CampaignListEntry, 'id' | 'campaignType' | 'isReferralCode'>,
+  numbers: ViewNumbers,
+): Item[] =>
+  campaignViews(campaign.campaignType, campaign.isReferralCode).map((view, i) =>
+    entities.campaignViewEntry.toItem({ id: campaign.id }, projectId, view, numbers[i] as number),
   );
 
 /**
@@ -64,7 +68,7 @@ export function bulkCampaignItems(campaigns: readonly Campaign[]): Item[] {
   const numbering = numberViews(campaigns.map((c, i) => ({ ...c, isReferralCode: isReferralCodeOf(c), sequence: i + 1 })));
   const items = campaigns.flatMap((c, i) => {
     const numbers = numbering.numbers[i] as ViewNumbers;
-    return [campaignItem(c), listEntryItem(c, i + 1, numbers), ...viewEntryItems(c, numbers)];
+    return [campaignItem(c), listEntryItem(c, i + 1, numbers), ...viewEntryItems(c.projectId, { ...c, isReferralCode: isReferralCodeOf(c) }, numbers)];
   });
   items.push(
     campaignCounterItem(last.projectId, {
@@ -240,7 +244,7 @@ export function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly T
       entities.campaign.putIfAbsent(deps, stamped),
       { Put: { TableName: deps.tableName, Item: listEntryItem(stamped, sequence, numbers) } },
       ...(numbers
-        ? viewEntryItems(stamped, numbers).map((Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }))
+        ? viewEntryItems(p, { ...stamped, isReferralCode: isReferralCodeOf(stamped) }, numbers).map((Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }))
         : []),
       ...(stamped.promotionTiers ?? []).map((tier) => entities.promotionTierRef.putIfAbsent(deps, { campaignId: stamped.id }, p, tier.id)),
     ];
