@@ -132,7 +132,8 @@ export function planPage(input: PagePlanInput): PagePlan {
   const { filter, viewSize: size, descending, offset, limit } = input;
   const { at } = viewOf(filter);
   const inView = Object.entries(input.notDone).filter(
-    ([, rec]) => (filter.campaignType === undefined || rec.t === filter.campaignType) && (filter.isReferralCode === undefined || rec.r === filter.isReferralCode),
+    ([, rec]) =>
+      (filter.campaignType === undefined || rec.t === filter.campaignType) && (filter.isReferralCode === undefined || rec.r === filter.isReferralCode),
   );
   const numberOf = (rec: NotDoneRecord): number => rec.n[at];
   if (filter.status !== undefined && filter.status !== 'DONE') {

@@ -48,11 +48,7 @@ export const campaignItem = (campaign: Campaign): Item => entities.campaign.toIt
 export const campaignCounterItem = (projectId: string, counter: CampaignCounter): Item => entities.campaignCounter.toItem(counter, projectId);
 
 /** A campaign's entries in its three filter views, at its numbers there. */
-export const viewEntryItems = (
-  projectId: string,
-  campaign: Pick<CampaignListEntry, 'id' | 'campaignType' | 'isReferralCode'>,
-  numbers: ViewNumbers,
-): Item[] =>
+export const viewEntryItems = (projectId: string, campaign: Pick<CampaignListEntry, 'id' | 'campaignType' | 'isReferralCode'>, numbers: ViewNumbers): Item[] =>
   campaignViews(campaign.campaignType, campaign.isReferralCode).map((view, i) =>
     entities.campaignViewEntry.toItem({ id: campaign.id }, projectId, view, numbers[i] as number),
   );
@@ -244,7 +240,9 @@ export function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly T
       entities.campaign.putIfAbsent(deps, stamped),
       { Put: { TableName: deps.tableName, Item: listEntryItem(stamped, sequence, numbers) } },
       ...(numbers
-        ? viewEntryItems(p, { ...stamped, isReferralCode: isReferralCodeOf(stamped) }, numbers).map((Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }))
+        ? viewEntryItems(p, { ...stamped, isReferralCode: isReferralCodeOf(stamped) }, numbers).map(
+            (Item): TransactItem => ({ Put: { TableName: deps.tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }),
+          )
         : []),
       ...(stamped.promotionTiers ?? []).map((tier) => entities.promotionTierRef.putIfAbsent(deps, { campaignId: stamped.id }, p, tier.id)),
     ];

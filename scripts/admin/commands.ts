@@ -208,12 +208,18 @@ export const COMMANDS: readonly Command[] = [
     args: [],
     synopsis: '[--project <project_id>]',
     summary:
-      "Gives campaigns written before the campaign filter views their view entries and counts, so GET /v1/campaigns serves campaign_type, campaign_status and is_referral_code from key ranges (until then those lists read every list entry). Safe to rerun and beside live traffic. Prints {projects: [{project_id, campaigns, outcome, not_done, attempts}]}.",
+      'Gives campaigns written before the campaign filter views their view entries and counts, so GET /v1/campaigns serves campaign_type, campaign_status and is_referral_code from key ranges (until then those lists read every list entry). Safe to rerun and beside live traffic. Prints {projects: [{project_id, campaigns, outcome, not_done, attempts}]}.',
     options: { project: { type: 'string' } },
     optionHelp: [['--project <project_id>', 'one project only (default: every project with campaigns, found by one Scan of the table)']],
     prepare: (_args, values) => {
       const only = text(values, 'project')?.trim();
-      const json = (r: CampaignFilterBackfill) => ({ project_id: r.projectId, campaigns: r.campaigns, outcome: r.outcome, not_done: r.notDone, attempts: r.attempts });
+      const json = (r: CampaignFilterBackfill) => ({
+        project_id: r.projectId,
+        campaigns: r.campaigns,
+        outcome: r.outcome,
+        not_done: r.notDone,
+        attempts: r.attempts,
+      });
       return async (deps) => {
         const projects: ReturnType<typeof json>[] = [];
         if (only) projects.push(json(await backfillCampaignFilters(deps, only)));

@@ -92,7 +92,11 @@ describe('GET /v1/campaigns with 5,000 campaigns', () => {
         matching((c) => c.campaignType === 'REFERRAL_PROGRAM' && c.voucher?.isReferralCode === true && c.creationStatus === 'DONE'),
         true,
       ],
-      ['campaign_type=DISCOUNT_COUPONS&campaign_status=IN_PROGRESS&order=created_at', matching((c) => c.campaignType === 'DISCOUNT_COUPONS' && c.creationStatus === 'IN_PROGRESS'), false],
+      [
+        'campaign_type=DISCOUNT_COUPONS&campaign_status=IN_PROGRESS&order=created_at',
+        matching((c) => c.campaignType === 'DISCOUNT_COUPONS' && c.creationStatus === 'IN_PROGRESS'),
+        false,
+      ],
     ];
     for (const [q, expected, descending] of cases) {
       sent.length = 0;
@@ -101,13 +105,22 @@ describe('GET /v1/campaigns with 5,000 campaigns', () => {
       const ordered = descending ? [...expected].reverse() : expected;
       const want = ordered.slice((pageNumber - 1) * 100, pageNumber * 100).map((c) => c.name);
       expect(filtered.json.total, q).toBe(expected.length);
-      expect((filtered.json.campaigns as { name: string }[]).map((c) => c.name), q).toEqual(want);
+      expect(
+        (filtered.json.campaigns as { name: string }[]).map((c) => c.name),
+        q,
+      ).toEqual(want);
       expect(want.length, q).toBeGreaterThan(0);
       // The counter, the page's view entries, the page's campaigns: never the list partition.
-      expect(sent.reduce((n, c) => n + c.items, 0), q).toBeLessThanOrEqual(2 * 100 + 1);
+      expect(
+        sent.reduce((n, c) => n + c.items, 0),
+        q,
+      ).toBeLessThanOrEqual(2 * 100 + 1);
       expect(sent[0], q).toMatchObject({ name: 'GetCommand', items: 1 });
       expect(sent.at(-1), q).toMatchObject({ name: 'BatchGetCommand', items: want.length });
-      expect(sent.slice(1, -1).reduce((n, c) => n + c.items, 0), q).toBeLessThanOrEqual(want.length);
+      expect(
+        sent.slice(1, -1).reduce((n, c) => n + c.items, 0),
+        q,
+      ).toBeLessThanOrEqual(want.length);
       for (const c of sent.filter((s) => s.name === 'QueryCommand')) {
         expect((c.input.ExpressionAttributeValues as Record<string, unknown>)[':pk'], q).not.toBe(keys.campaignListPartition(p));
       }

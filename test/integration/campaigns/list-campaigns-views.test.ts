@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { type Campaign, CAMPAIGN_TYPES, type CampaignStatus } from '../../../lib/campaigns/campaign.js';
 import { listCampaignsQuery } from '../../../lib/campaigns/campaign-list.schema.js';
-import { campaignViews } from '../../../lib/campaigns/campaign-views.js';
-import { getCampaign, getCampaignCounter, listCampaignEntries, setCampaignStatus } from '../../../lib/campaigns/campaign.repo.js';
+import { campaignViews, MAX_NOT_DONE } from '../../../lib/campaigns/campaign-views.js';
+import { bulkCampaignItems, getCampaign, getCampaignCounter, listCampaignEntries, setCampaignStatus } from '../../../lib/campaigns/campaign.repo.js';
 import { listCampaigns } from '../../../lib/campaigns/campaign.service.js';
 import { ManualClock } from '../../../lib/clock.js';
+import { putAll } from '../../../lib/db/batch-write.js';
 import * as entities from '../../../lib/db/entities.js';
 import { keys } from '../../../lib/db/keys.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, campaignBodies, type CampaignApi, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { newProject, testRuntime } from '../../support/runtime.js';
+import { seededCampaign } from '../../support/seeded-campaigns.js';
 
 async function setup() {
   const clock = new ManualClock(Date.UTC(2026, 3, 1));
@@ -98,7 +100,10 @@ async function expectDenseViews(runtime: Runtime, p: string): Promise<void> {
   expect(counter?.views).toEqual(Object.fromEntries([...members].map(([view, ids]) => [view, ids.length])));
   for (const [view, ids] of members) {
     const stored = await entities.campaignViewEntry.query(runtime, { key: [p, view] }, { consistent: true });
-    expect(stored.map((s) => s.id), view).toEqual(ids);
+    expect(
+      stored.map((s) => s.id),
+      view,
+    ).toEqual(ids);
   }
   const notDone = entries.filter((e) => e.creationStatus !== 'DONE');
   expect(Object.keys(counter?.notDone ?? {}).sort()).toEqual(notDone.map((e) => e.id).sort());
@@ -124,7 +129,8 @@ describe('GET /v1/campaigns from filter views', () => {
 
     for (const raw of FILTERS) {
       const total = await expectSameAsFullRead(runtime, p, { ...raw, order: '-created_at' }, queried);
-      if (raw.campaign_type === undefined || raw.campaign_status !== undefined) await expectSameAsFullRead(runtime, p, { ...raw, order: 'updated_at' }, queried);
+      if (raw.campaign_type === undefined || raw.campaign_status !== undefined)
+        await expectSameAsFullRead(runtime, p, { ...raw, order: 'updated_at' }, queried);
       if (raw.campaign_status === 'DRAFT') expect(total).toBe(0);
     }
     for (const order of ['created_at', '-created_at', 'updated_at', '-updated_at']) {
@@ -179,7 +185,9 @@ describe('GET /v1/campaigns from filter views', () => {
     const voucher = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 }, code_config: { pattern: 'C-#####', charset: '0123456789' } };
     const body = (i: number) => {
       const base = (kinds[i % kinds.length] as (name: string) => Record<string, unknown>)(`Race ${String(i).padStart(2, '0')}`);
-      return i % 3 === 0 && i % kinds.length !== 5 ? { ...base, vouchers_count: 3, voucher: { ...voucher, ...(base.voucher as object), code_config: voucher.code_config } } : base;
+      return i % 3 === 0 && i % kinds.length !== 5
+        ? { ...base, vouchers_count: 3, voucher: { ...voucher, ...(base.voucher as object), code_config: voucher.code_config } }
+        : base;
     };
     clock.advance(1000);
     const first = await Promise.all(Array.from({ length: 18 }, (_, i) => api.createCampaign(body(i))));
@@ -203,11 +211,56 @@ describe('GET /v1/campaigns from filter views', () => {
     await Promise.all(moves.map((s) => setCampaignStatus(runtime, target, s)));
     await expectDenseViews(runtime, p);
 
-    const checks: Record<string, string>[] = [{}, { campaign_status: 'DONE' }, { campaign_status: 'IN_PROGRESS' }, { campaign_status: 'FAILED' }, { campaign_type: 'GIFT_VOUCHERS' }];
+    const checks: Record<string, string>[] = [
+      {},
+      { campaign_status: 'DONE' },
+      { campaign_status: 'IN_PROGRESS' },
+      { campaign_status: 'FAILED' },
+      { campaign_type: 'GIFT_VOUCHERS' },
+    ];
     for (const raw of checks) {
       await expectSameAsFullRead(runtime, p, raw);
     }
     const totalsByType = await Promise.all(CAMPAIGN_TYPES.map(async (t) => (await api.listCampaigns(`campaign_type=${t}`)).json.total as number));
     expect(totalsByType.reduce((a, b) => a + b, 0)).toBe(30);
   });
+
+  it(`drops the not-DONE set when a creation or a status change would take it past ${MAX_NOT_DONE}, and answers status filters from the full read`, async () => {
+    const { runtime, p, api, jobs } = await setup();
+    const failed = Array.from({ length: MAX_NOT_DONE }, (_, i) => ({ ...seededCampaign(p, i, 'Cap', 4), creationStatus: 'FAILED' as const }));
+    await putAll(runtime, bulkCampaignItems([...failed, seededCampaign(p, MAX_NOT_DONE, 'Cap', 4)]));
+    expect(Object.keys((await getCampaignCounter(runtime, p))?.notDone ?? {})).toHaveLength(MAX_NOT_DONE);
+    const voucher = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 5 }, code_config: { pattern: 'O-####', charset: '0123456789' } };
+
+    await newCampaign(api, { ...campaignBodies.DISCOUNT_COUPONS('One too many'), vouchers_count: 2, voucher });
+
+    expect(await getCampaignCounter(runtime, p)).toMatchObject({ campaignCount: MAX_NOT_DONE + 2, notDoneOverflow: true, notDone: {} });
+    const queried = queriedPartitions(runtime);
+    expect((await api.listCampaigns('campaign_status=IN_PROGRESS')).json).toMatchObject({ total: 1, campaigns: [{ name: 'One too many' }] });
+    expect(queried).toContain(keys.campaignListPartition(p));
+    await jobs.deliver(runtime);
+    expect((await api.listCampaigns('campaign_status=DONE&order=created_at')).json).toMatchObject({
+      total: 2,
+      campaigns: [{ name: 'Cap 1000' }, { name: 'One too many' }],
+    });
+    expect((await getCampaignCounter(runtime, p))?.statusMoves).toBe(1);
+    queried.length = 0;
+    expect((await api.listCampaigns('campaign_type=DISCOUNT_COUPONS&limit=1')).json).toMatchObject({ total: 502, campaigns: [{ name: 'One too many' }] });
+    expect(queried).not.toContain(keys.campaignListPartition(p));
+  }, 120_000);
+
+  it(`drops the not-DONE set when a DONE campaign fails while ${MAX_NOT_DONE} others are not DONE`, async () => {
+    const { runtime, p, api } = await setup();
+    const campaigns = Array.from({ length: MAX_NOT_DONE + 1 }, (_, i) => ({
+      ...seededCampaign(p, i, 'Cap', 4),
+      creationStatus: i === 0 ? ('DONE' as const) : ('IN_PROGRESS' as const),
+    }));
+    await putAll(runtime, bulkCampaignItems(campaigns));
+
+    await setCampaignStatus(runtime, (await getCampaign(runtime, p, campaigns[0]?.id as string)) as Campaign, 'FAILED');
+
+    expect(await getCampaignCounter(runtime, p)).toMatchObject({ notDoneOverflow: true, notDone: {}, statusMoves: 1 });
+    expect((await api.listCampaigns('campaign_status=FAILED')).json).toMatchObject({ total: 1, campaigns: [{ name: 'Cap 0000' }] });
+    expect((await api.listCampaigns('campaign_status=IN_PROGRESS')).json.total).toBe(MAX_NOT_DONE);
+  }, 120_000);
 });

@@ -1,16 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES, type CampaignStatus, type CampaignType } from '../../../lib/campaigns/campaign.js';
-import {
-  ALL_VIEW,
-  campaignViews,
-  MAX_NOT_DONE,
-  numberViews,
-  type PagePlan,
-  planPage,
-  type ViewFilter,
-  viewOf,
-} from '../../../lib/campaigns/campaign-views.js';
+import { ALL_VIEW, campaignViews, MAX_NOT_DONE, numberViews, type PagePlan, planPage, type ViewFilter, viewOf } from '../../../lib/campaigns/campaign-views.js';
 
 interface Model {
   id: string;
