@@ -194,7 +194,9 @@ function counterWrite(deps: Deps, counter: CampaignCounter | null, campaign: Cam
     } else if (!done) {
       sets.push('#notDone.#id = :record');
       Object.assign(names, { '#notDone': 'notDone', '#id': campaign.id });
-      values[':record'] = record(numbers);
+      // Holds the cap exactly when status changes add records meanwhile (the count read may be stale).
+      condition += ' AND size(#notDone) < :cap';
+      Object.assign(values, { ':record': record(numbers), ':cap': MAX_NOT_DONE });
     }
   }
   return {
@@ -320,6 +322,8 @@ async function statusCounterWrite(deps: Deps, campaign: Campaign, status: Campai
     return update('SET notDoneOverflow = :true, #notDone = :empty ADD statusMoves :one');
   }
   values[':record'] = notDoneRecord(status, entry.campaignType, entry.isReferralCode, entry.sequence, entry.viewNumbers);
+  values[':cap'] = MAX_NOT_DONE;
+  condition += ' AND size(#notDone) < :cap';
   return update('SET #notDone.#id = :record');
 }
 
