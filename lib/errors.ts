@@ -7,6 +7,7 @@
 /** The 400 keys a caller picks for BadRequestError: the spec names several for one status. */
 export type BadRequestKey =
   | 'bad_request'
+  | 'duplicate_source_id'
   | 'invalid_cidr'
   | 'invalid_customer'
   | 'invalid_grant_type'
@@ -14,7 +15,12 @@ export type BadRequestKey =
   | 'invalid_path'
   | 'invalid_scope'
   | 'missing_parameters'
-  | 'too_many_points_buckets';
+  | 'missing_vouchers'
+  | 'no_voucher_suitable_for_publication'
+  | 'too_many_points_buckets'
+  | 'too_many_vouchers_requested'
+  | 'voucher_already_published'
+  | 'voucher_cannot_be_published';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here

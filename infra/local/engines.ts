@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateTableCommand, DescribeTimeToLiveCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  type GlobalSecondaryIndex,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
 import S3rver from 's3rver';
@@ -211,11 +220,25 @@ function launchDynamo(port: number, dbPath: string | null): DynamoProcess {
   };
 }
 
-/** Creates the single table with its GSI and TTL unless it already exists (persisted runs). */
+const indexes = Object.values(tableDesign.indexes);
+
+const indexSpec = (g: (typeof indexes)[number]): GlobalSecondaryIndex => ({
+  IndexName: g.name,
+  KeySchema: [
+    { AttributeName: g.partitionKey, KeyType: 'HASH' },
+    { AttributeName: g.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+});
+
+/**
+ * Creates the single table with its GSIs and TTL unless it already exists (persisted runs). A
+ * table persisted by an older version gets the indexes it lacks, one at a time as DynamoDB
+ * allows, each waited for until ACTIVE.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const existing = await client.send(new ListTablesCommand({}));
   if (!existing.TableNames?.includes(tableName)) {
-    const g = tableDesign.indexes.gsi1;
     await client.send(
       new CreateTableCommand({
         TableName: tableName,
@@ -223,25 +246,20 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         AttributeDefinitions: [
           { AttributeName: tableDesign.partitionKey, AttributeType: 'S' },
           { AttributeName: tableDesign.sortKey, AttributeType: 'S' },
-          { AttributeName: g.partitionKey, AttributeType: 'S' },
-          { AttributeName: g.sortKey, AttributeType: 'S' },
+          ...indexes.flatMap((g) => [
+            { AttributeName: g.partitionKey, AttributeType: 'S' as const },
+            { AttributeName: g.sortKey, AttributeType: 'S' as const },
+          ]),
         ],
         KeySchema: [
           { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
           { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: g.name,
-            KeySchema: [
-              { AttributeName: g.partitionKey, KeyType: 'HASH' },
-              { AttributeName: g.sortKey, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
+        GlobalSecondaryIndexes: indexes.map(indexSpec),
       }),
     );
+  } else {
+    await addMissingIndexes(client, tableName);
   }
   const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
@@ -251,6 +269,29 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         TimeToLiveSpecification: { AttributeName: tableDesign.ttlAttribute, Enabled: true },
       }),
     );
+  }
+}
+
+/** Adds the GSIs of tableDesign that a persisted table lacks, and waits for each to become ACTIVE. */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (const g of indexes) {
+    const table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    if (table?.GlobalSecondaryIndexes?.some((i) => i.IndexName === g.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: g.partitionKey, AttributeType: 'S' },
+          { AttributeName: g.sortKey, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(g) }],
+      }),
+    );
+    for (let i = 0; i < 600; i++) {
+      const after = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+      if (after?.GlobalSecondaryIndexes?.find((x) => x.IndexName === g.name)?.IndexStatus === 'ACTIVE') break;
+      await sleep(100);
+    }
   }
 }
 

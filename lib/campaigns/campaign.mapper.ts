@@ -30,7 +30,8 @@ export function codeConfigReply(c: CodeConfig): z.input<typeof codeConfigReplySc
   };
 }
 
-function tierReply(campaign: Campaign, t: PromotionTier): z.input<typeof promotionTierReplySchema> {
+/** A promotion tier object of the spec, within its campaign. */
+export function tierReply(campaign: Campaign, t: PromotionTier): z.input<typeof promotionTierReplySchema> {
   return {
     id: t.id,
     created_at: t.createdAt,

@@ -23,6 +23,9 @@ export const validationRulesAssignmentSchema = z.strictObject({
   object: z.literal('validation_rules_assignment'),
   validation_status: z.optional(z.string()),
   validation_omitted_rules: z.optional(z.array(z.string())),
+  // Voucherify's assignment record has timestamps too; the list is always empty here (no validation rules).
+  created_at: z.optional(z.iso.datetime()),
+  updated_at: z.optional(z.nullable(z.iso.datetime())),
 });
 
 export const validationRulesAssignmentListSchema = z.strictObject({

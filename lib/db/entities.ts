@@ -13,10 +13,11 @@ import type { CardTransaction } from '../loyalties/card-transaction.js';
 import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import type { Project } from '../projects/project.js';
+import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
-import type { Voucher } from '../vouchers/voucher.js';
+import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import { entity, keyPath as path, tenantPath as tenant } from './entity.js';
 
 /**
@@ -130,7 +131,14 @@ export const promotionTierRef = /* @__PURE__ */ entity<{ campaignId: string }>('
   )
   .apart();
 
-/** A voucher, keyed by its code: the key itself makes codes unique per project. GSI1 lists a campaign's vouchers by creation time. */
+/**
+ * A voucher, keyed by its code: the key itself makes codes unique per project. GSI1 lists a
+ * campaign's vouchers by creation time. The sparse GSI2 is the campaign's pool of vouchers to
+ * publish: only a publishable voucher (isPublishable: active, unpublished, no holder) has an entry,
+ * sorted by voucher id (random), so a publication starts reading at a random point of the pool
+ * and concurrent publications seldom reach for the same voucher. Publishing removes the entry in
+ * the publication's own transaction.
+ */
 export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
   .key(
     (projectId: string, code: string) => tenant(projectId, 'VOUCHER', code),
@@ -140,7 +148,15 @@ export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
     (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'VOUCHERS'),
     (createdAt: string, voucherId: string) => path(createdAt, voucherId),
   )
-  .from((v, campaignId: string) => ({ key: [v.projectId, v.code], index: [v.projectId, campaignId, v.createdAt, v.id] }));
+  .sparse(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'UNPUBLISHED'),
+    (voucherId: string) => voucherId,
+  )
+  .from((v, campaignId: string) => ({
+    key: [v.projectId, v.code],
+    index: [v.projectId, campaignId, v.createdAt, v.id],
+    sparse: isPublishable(v) ? [v.projectId, campaignId, v.id] : null,
+  }));
 /** Points a voucher id at its code, written in the same transaction as the voucher. */
 export const voucherId = /* @__PURE__ */ entity<{ code: string }>('voucher_id', 1)
   .key(
@@ -148,19 +164,26 @@ export const voucherId = /* @__PURE__ */ entity<{ code: string }>('voucher_id', 
     () => 'VOUCHER_ID',
   )
   .apart();
+/** The voucher a customer holds in a campaign, and the publication that gave it (null: a referral reward, given without one). */
+export interface HeldVoucherRecord {
+  customerId: string;
+  campaignId: string;
+  code: string;
+  voucherId: string;
+  createdAt: string;
+  publicationId: string | null;
+}
 /**
  * The voucher a customer holds in a campaign: one per (holder, campaign), put with
- * `attribute_not_exists(PK)` in the transaction that publishes the voucher.
+ * `attribute_not_exists(PK)` in the transaction that publishes the voucher (the first one the
+ * customer gets there; in a join-once campaign the only one).
  */
-export const heldVoucher = /* @__PURE__ */ entity<{ customerId: string; campaignId: string; code: string; voucherId: string; createdAt: string }>(
-  'held_voucher',
-  1,
-)
+export const heldVoucher = /* @__PURE__ */ entity<HeldVoucherRecord>('held_voucher', 1)
   .key(
     (projectId: string, customerId: string, campaignId: string) => tenant(projectId, 'HOLDER', customerId, 'CAMPAIGN', campaignId),
     () => 'HELD_VOUCHER',
   )
-  .from((h, projectId: string) => ({ key: [projectId, h.customerId, h.campaignId] }));
+  .from((h, projectId: string) => ({ key: [projectId, h.customerId, h.campaignId] }), { defaults: { publicationId: null } });
 
 /** A bin entry; entry ids sort by time, so the partition reads in deletion order. */
 export const binEntry = /* @__PURE__ */ entity<BinEntry>('bin_entry', 1)
@@ -204,13 +227,40 @@ export const categoryCounter = /* @__PURE__ */ entity<{ count: number }>('catego
   )
   .apart();
 
-/** A campaign template (`camt_...`) with the snapshot of its source's configuration. */
+/**
+ * A campaign template (`camp_tpl_...`) with the snapshot of its source's configuration. GSI1 lists
+ * a project's templates by creation time; GSI2 lists them per campaign type in the same order (a
+ * `campaign_type` filter is one key range). Items written before the lists existed have neither
+ * key until their next change.
+ */
 export const campaignTemplate = /* @__PURE__ */ entity<CampaignTemplate>('campaign_template', 1)
   .key(
     (projectId: string, templateId: string) => tenant(projectId, 'TEMPLATE', templateId),
     () => 'CAMPAIGN_TEMPLATE',
   )
-  .from((t) => ({ key: [t.projectId, t.id] }));
+  .index(
+    (projectId: string) => tenant(projectId, 'TEMPLATES'),
+    (createdAt: string, templateId: string) => path(createdAt, templateId),
+  )
+  .sparse(
+    (projectId: string, campaignType: string) => tenant(projectId, 'TEMPLATES', campaignType),
+    (createdAt: string, templateId: string) => path(createdAt, templateId),
+  )
+  .from(
+    (t) => ({
+      key: [t.projectId, t.id],
+      index: [t.projectId, t.createdAt, t.id],
+      sparse: [t.projectId, t.campaignType, t.createdAt, t.id],
+    }),
+    { defaults: { updatedAt: null } },
+  );
+/** How many templates a project has (written with each template created or deleted), for `total`. */
+export const campaignTemplateCounter = /* @__PURE__ */ entity<{ count: number }>('campaign_template_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'CAMPAIGN_TEMPLATE_COUNTER',
+  )
+  .apart();
 /** Reserves a template name in its project; holds the template id. */
 export const campaignTemplateName = /* @__PURE__ */ entity<{ templateId: string }>('campaign_template_name', 1)
   .key(
@@ -324,6 +374,38 @@ export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1
     (createdAt: string, eventId: string) => path(EVENT_SORT_PREFIX, createdAt, eventId),
   )
   .from((e) => ({ key: [e.projectId, e.customerId, e.createdAt, e.id] }));
+
+/** A publication (`pub_...`), never changed once written: what was given to whom, with a snapshot of the customer and the voucher. */
+export const publication = /* @__PURE__ */ entity<Publication>('publication', 1)
+  .key(
+    (projectId: string, publicationId: string) => tenant(projectId, 'PUBLICATION', publicationId),
+    () => 'PUBLICATION',
+  )
+  .from((p) => ({ key: [p.projectId, p.id] }));
+/** Reserves a publication `source_id` (unique per project, case-sensitive) and names its publication and customer. */
+export const publicationSourceId = /* @__PURE__ */ entity<{ publicationId: string; customerId: string }>('publication_source_id', 1)
+  .key(
+    (projectId: string, sourceId: string) => tenant(projectId, 'PUBLICATION_SRC', sourceId),
+    () => 'PUBLICATION_SRC',
+  )
+  .apart();
+/**
+ * A publication's entry in one list view (lib/publications/publication.ts `viewsOf`), sorted by
+ * creation; written in the publication's transaction, never changed.
+ */
+export const publicationListEntry = /* @__PURE__ */ entity<PublicationListEntry>('publication_list_entry', 1)
+  .key(
+    (projectId: string, view: string) => tenant(projectId, 'PUBLICATIONS', view),
+    (createdAt: string, publicationId: string) => path(createdAt, publicationId),
+  )
+  .from((e, projectId: string) => ({ key: [projectId, e.view, e.createdAt, e.publicationId] }));
+/** One shard of the number of publications in a view, raised by ADD in the publications' transactions. */
+export const publicationCount = /* @__PURE__ */ entity<{ count: number }>('publication_count', 1)
+  .key(
+    (projectId: string, view: string) => tenant(projectId, 'PUBLICATION_COUNT', view),
+    (shard: number) => String(shard),
+  )
+  .apart();
 
 /** An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by conditional writes. */
 export const asyncAction = /* @__PURE__ */ entity<AsyncAction>('async_action', 1)

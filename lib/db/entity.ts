@@ -27,6 +27,12 @@ export interface Gsi1Key {
   GSI1SK: string;
 }
 
+/** An item's entry in the sparse GSI2 (only items that belong to the set it lists have one). */
+export interface Gsi2Key {
+  GSI2PK: string;
+  GSI2SK: string;
+}
+
 /** One part of a key: an id, a code, a name, a timestamp, a number. */
 export type KeyPart = string | number;
 
@@ -67,6 +73,8 @@ function keyBuilderFor<K>(partitionAttr: string, sortAttr: string) {
 export const tableKey = keyBuilderFor<ItemKey>(tableDesign.partitionKey, tableDesign.sortKey);
 /** A builder of GSI1 keys (`GSI1PK`, `GSI1SK`). */
 export const gsi1Key = keyBuilderFor<Gsi1Key>(tableDesign.indexes.gsi1.partitionKey, tableDesign.indexes.gsi1.sortKey);
+/** A builder of sparse GSI2 keys (`GSI2PK`, `GSI2SK`). */
+export const gsi2Key = keyBuilderFor<Gsi2Key>(tableDesign.indexes.gsi2.partitionKey, tableDesign.indexes.gsi2.sortKey);
 
 type PartitionOf<B> = B extends KeyBuilder<infer P, infer _S, infer _K> ? P : never;
 
@@ -76,6 +84,8 @@ const TABLE_ATTRIBUTES = new Set<string>([
   tableDesign.sortKey,
   tableDesign.indexes.gsi1.partitionKey,
   tableDesign.indexes.gsi1.sortKey,
+  tableDesign.indexes.gsi2.partitionKey,
+  tableDesign.indexes.gsi2.sortKey,
   tableDesign.ttlAttribute,
   ENTITY_ATTR,
   VERSION_ATTR,
@@ -86,8 +96,14 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 /** A Put of a transaction (or, through its `Put`, of a PutCommand). */
 export type PutItem = TransactItem & { Put: NonNullable<TransactItem['Put']> };
 
-/** Which partition a Query reads: the table's (`key`) or GSI1's (`index`), by the partition's parts. */
-export type Where<K, I> = { key: PartitionOf<K> } | (I extends undefined ? never : { index: PartitionOf<I> });
+/** Which partition a Query reads: the table's (`key`), GSI1's (`index`) or the sparse GSI2's (`sparse`), by the partition's parts. */
+export type Where<K, I, SI = undefined> =
+  | { key: PartitionOf<K> }
+  | (I extends undefined ? never : { index: PartitionOf<I> })
+  | (SI extends undefined ? never : { sparse: PartitionOf<SI> });
+
+/** Every key an item may carry: the table's, and its entries in GSI1 and the sparse GSI2 where it has them. */
+export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key>;
 
 /** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
 export interface QueryOptions {
@@ -102,7 +118,7 @@ export interface QueryOptions {
   /** Only sort keys in this range, both ends included (either may be left open); not with `sortBeginsWith`. */
   sortRange?: { from?: string; to?: string };
   /** The key of the item the page starts after (`ExclusiveStartKey`). */
-  startAfter?: (ItemKey & Partial<Gsi1Key>) | undefined;
+  startAfter?: ItemKeys | undefined;
 }
 
 /** What an entity definition adds beyond its keys. */
@@ -117,7 +133,7 @@ export interface EntityOptions<T> {
  * One stored entity type. `A` are the key parts a value does not hold itself (a voucher's
  * campaign, a name reservation's name), passed next to it wherever an item is built.
  */
-export interface Entity<T extends object, A extends unknown[], K, I = undefined> {
+export interface Entity<T extends object, A extends unknown[], K, I = undefined, SI = undefined> {
   /** Stored in `entity`. */
   readonly name: string;
   /** Stored in `v`: the layout version of the item's attributes. */
@@ -126,10 +142,12 @@ export interface Entity<T extends object, A extends unknown[], K, I = undefined>
   readonly key: K;
   /** The GSI1 key builder, when the entity is listed in GSI1. */
   readonly index: I;
+  /** The sparse GSI2 key builder, when some items of the entity are listed in GSI2. */
+  readonly sparse: SI;
   /** `entity` and `v` as stored, for writes that set them by UpdateItem. */
   readonly stamp: Item;
-  /** The item's keys (table, and GSI1 where the entity has it). */
-  keysOf(value: T, ...parts: A): ItemKey & Partial<Gsi1Key>;
+  /** The item's keys (table, and GSI1 / GSI2 where the entity and the value have them). */
+  keysOf(value: T, ...parts: A): ItemKeys;
   /** The item as stored: keys, `entity`, `v`, `ttl` where defined, then the value's fields. */
   toItem(value: T, ...parts: A): Item;
   /** The value of a stored item: the table's own attributes dropped, `defaults` filled in. */
@@ -152,29 +170,30 @@ export interface Entity<T extends object, A extends unknown[], K, I = undefined>
    */
   update(deps: Deps, key: ItemKey, fields: Partial<T>): Promise<T | null>;
   /** Every item of one partition (all Query pages); for partitions known to be small. */
-  query(deps: Deps, where: Where<K, I>, options?: QueryOptions): Promise<T[]>;
+  query(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): Promise<T[]>;
   /** One partition page by page, so a caller holds one page at a time or stops early. */
-  queryPages(deps: Deps, where: Where<K, I>, options?: QueryOptions): AsyncGenerator<T[]>;
+  queryPages(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): AsyncGenerator<T[]>;
   /** The first page of one partition only (at most `pageSize` items). */
-  queryPage(deps: Deps, where: Where<K, I>, options?: QueryOptions): Promise<T[]>;
+  queryPage(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): Promise<T[]>;
 }
 
 interface Spec<T, A extends unknown[]> extends EntityOptions<T> {
   name: string;
   version: number;
-  keysOf: (value: T, ...parts: A) => ItemKey & Partial<Gsi1Key>;
+  keysOf: (value: T, ...parts: A) => ItemKeys;
 }
 
 function queryInput(
   tableName: string,
-  where: { key: KeyPart[] } | { index: KeyPart[] },
-  partitionOf: (where: 'key' | 'index', parts: KeyPart[]) => string,
+  where: { key: KeyPart[] } | { index: KeyPart[] } | { sparse: KeyPart[] },
+  partitionOf: (where: 'key' | 'index' | 'sparse', parts: KeyPart[]) => string,
   o: QueryOptions,
 ): QueryCommandInput {
-  const onIndex = 'index' in where;
-  const gsi1 = tableDesign.indexes.gsi1;
-  const [pk, sk] = onIndex ? [gsi1.partitionKey, gsi1.sortKey] : [tableDesign.partitionKey, tableDesign.sortKey];
-  const values: Item = { ':pk': onIndex ? partitionOf('index', where.index) : partitionOf('key', where.key) };
+  const on = 'index' in where ? tableDesign.indexes.gsi1 : 'sparse' in where ? tableDesign.indexes.gsi2 : null;
+  const [pk, sk] = on ? [on.partitionKey, on.sortKey] : [tableDesign.partitionKey, tableDesign.sortKey];
+  const values: Item = {
+    ':pk': 'index' in where ? partitionOf('index', where.index) : 'sparse' in where ? partitionOf('sparse', where.sparse) : partitionOf('key', where.key),
+  };
   let sortCondition = '';
   const { from, to } = o.sortRange ?? {};
   if (o.sortBeginsWith !== undefined && (from !== undefined || to !== undefined)) throw new Error('A Query takes one sort key condition');
@@ -193,7 +212,7 @@ function queryInput(
   }
   return {
     TableName: tableName,
-    ...(onIndex ? { IndexName: gsi1.name } : {}),
+    ...(on ? { IndexName: on.name } : {}),
     KeyConditionExpression: `${pk} = :pk${sortCondition}`,
     ExpressionAttributeValues: values,
     ...(o.consistent ? { ConsistentRead: true } : {}),
@@ -203,7 +222,7 @@ function queryInput(
   };
 }
 
-function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, key: K, index: I): Entity<T, A, K, I> {
+function define<T extends object, A extends unknown[], K, I, SI = undefined>(spec: Spec<T, A>, key: K, index: I, sparse?: SI): Entity<T, A, K, I, SI> {
   const stamp: Item = { [ENTITY_ATTR]: spec.name, [VERSION_ATTR]: spec.version };
   const toItem = (value: T, ...parts: A): Item => ({
     ...spec.keysOf(value, ...parts),
@@ -217,17 +236,18 @@ function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, k
     // toItem only, so their fields are T's (older ones completed by `defaults`).
     return { ...spec.defaults, ...own } as T;
   };
-  const partitionOf = (where: 'key' | 'index', parts: KeyPart[]): string => {
-    const builder = (where === 'key' ? key : index) as KeyBuilder<KeyPart[], KeyPart[], unknown>;
+  const partitionOf = (where: 'key' | 'index' | 'sparse', parts: KeyPart[]): string => {
+    const builder = (where === 'key' ? key : where === 'index' ? index : sparse) as KeyBuilder<KeyPart[], KeyPart[], unknown>;
     return builder.partition(...parts);
   };
-  const input = (tableName: string, where: Where<K, I>, options: QueryOptions = {}) =>
-    queryInput(tableName, where as { key: KeyPart[] } | { index: KeyPart[] }, partitionOf, options);
+  const input = (tableName: string, where: Where<K, I, SI>, options: QueryOptions = {}) =>
+    queryInput(tableName, where as { key: KeyPart[] } | { index: KeyPart[] } | { sparse: KeyPart[] }, partitionOf, options);
   return {
     name: spec.name,
     version: spec.version,
     key,
     index,
+    sparse: sparse as SI,
     stamp,
     keysOf: spec.keysOf,
     toItem,
@@ -291,9 +311,11 @@ function define<T extends object, A extends unknown[], K, I>(spec: Spec<T, A>, k
 
 /**
  * Defines a stored entity, in steps: `entity<T>(name, version)`, then `.key(partition, sort)`,
- * optionally `.index(partition, sort)` for GSI1, then either `.from(parts)`, which says which
- * key parts a value supplies (with any it lacks as extra arguments), or `.apart()`, for small
- * items whose every key part is passed in (name reservations, id pointers).
+ * optionally `.index(partition, sort)` for GSI1 and after it `.sparse(partition, sort)` for the
+ * sparse GSI2 (its `from` gives `sparse: null` for a value not in the set), then either
+ * `.from(parts)`, which says which key parts a value supplies (with any it lacks as extra
+ * arguments), or `.apart()`, for small items whose every key part is passed in (name
+ * reservations, id pointers).
  */
 export function entity<T extends object>(name: string, version: number) {
   return {
@@ -304,6 +326,27 @@ export function entity<T extends object>(name: string, version: number) {
         index<IP extends KeyPart[], IS extends KeyPart[]>(indexPartition: (...parts: IP) => string, indexSort: (...parts: IS) => string) {
           const index = gsi1Key(indexPartition, indexSort);
           return {
+            sparse<SP extends KeyPart[], SS extends KeyPart[]>(sparsePartition: (...parts: SP) => string, sparseSort: (...parts: SS) => string) {
+              const sparse = gsi2Key(sparsePartition, sparseSort);
+              return {
+                from: <A extends unknown[]>(
+                  parts: (value: T, ...extra: A) => { key: [...P, ...S]; index: [...IP, ...IS]; sparse: [...SP, ...SS] | null },
+                  options: EntityOptions<T> = {},
+                ) =>
+                  define<T, A, typeof key, typeof index, typeof sparse>(
+                    {
+                      ...base(options),
+                      keysOf: (value, ...extra) => {
+                        const p = parts(value, ...extra);
+                        return { ...key(...p.key), ...index(...p.index), ...(p.sparse ? sparse(...p.sparse) : {}) };
+                      },
+                    },
+                    key,
+                    index,
+                    sparse,
+                  ),
+              };
+            },
             from: <A extends unknown[]>(parts: (value: T, ...extra: A) => { key: [...P, ...S]; index: [...IP, ...IS] }, options: EntityOptions<T> = {}) =>
               define<T, A, typeof key, typeof index>(
                 {

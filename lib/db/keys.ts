@@ -69,5 +69,10 @@ export const keys = {
   referralConversionsOfCodePartition: e.referralConversion.key.partition,
   referralConversionByReferrer: e.referralConversion.index,
   heldVoucher: e.heldVoucher.key,
+  voucherPool: e.voucher.sparse,
+  publication: e.publication.key,
+  publicationSourceId: e.publicationSourceId.key,
+  publicationListEntry: e.publicationListEntry.key,
+  publicationCount: e.publicationCount.key,
   export: e.exportRecord.key,
 } as const;

@@ -8,6 +8,12 @@ export const tableDesign = {
   ttlAttribute: 'ttl',
   indexes: {
     gsi1: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    /**
+     * A sparse index: only items that set GSI2PK are in it (the unpublished vouchers of a
+     * campaign, lib/db/entities.ts `voucher`; campaign templates by type), so a Query reads
+     * exactly the members of a set.
+     */
+    gsi2: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
   },
 } as const;
 

@@ -11,8 +11,14 @@ import { exportReplySchema } from '../exports/export.reply.js';
 import { errorReplySchema } from '../http/error.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
+import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
-import { campaignTemplateReplySchema } from '../templates/campaign-template.reply.js';
+import {
+  campaignSetupReplySchema,
+  campaignTemplateListReplySchema,
+  campaignTemplateReplySchema,
+  promotionTierSetupReplySchema,
+} from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -28,7 +34,9 @@ export const replySchemas = {
   BinEntryList: binListReplySchema,
   Campaign: campaignReplySchema,
   CampaignList: campaignListReplySchema,
+  CampaignSetup: campaignSetupReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
+  CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,
   CategoryList: categoryListReplySchema,
   Customer: customerReplySchema,
@@ -46,6 +54,10 @@ export const replySchemas = {
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,
   PromotionTier: promotionTierReplySchema,
+  PromotionTierSetup: promotionTierSetupReplySchema,
+  Publication: publicationReplySchema,
+  PublicationList: publicationListReplySchema,
+  PublicationListItem: publicationListItemReplySchema,
   Reward: rewardReplySchema,
   RewardAssignment: rewardAssignmentReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,

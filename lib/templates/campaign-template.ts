@@ -29,4 +29,6 @@ export interface CampaignTemplate {
   source: { kind: 'campaign' | 'promotion_tier'; id: string };
   snapshot: CampaignSnapshot;
   createdAt: string;
+  /** Set by the first update (name or description); null before. */
+  updatedAt: string | null;
 }

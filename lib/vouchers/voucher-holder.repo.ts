@@ -14,28 +14,40 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 export interface HeldVoucher {
   voucher: Voucher | null;
   staleVoucherId: string | null;
+  /** The publication that gave the voucher (null: none, e.g. a referee reward); only with `voucher`. */
+  publicationId: string | null;
 }
 
 /** The customer's voucher in the campaign, read consistently. */
 export async function getHeldVoucher(deps: Deps, projectId: string, customerId: string, campaignId: string): Promise<HeldVoucher> {
   const held = await heldVoucher.get(deps, heldVoucher.key(projectId, customerId, campaignId));
-  if (!held) return { voucher: null, staleVoucherId: null };
+  if (!held) return { voucher: null, staleVoucherId: null, publicationId: null };
   const voucher = await getVoucherByCode(deps, projectId, held.code);
-  return voucher?.id === held.voucherId ? { voucher, staleVoucherId: null } : { voucher: null, staleVoucherId: held.voucherId };
+  return voucher?.id === held.voucherId
+    ? { voucher, staleVoucherId: null, publicationId: held.publicationId }
+    : { voucher: null, staleVoucherId: held.voucherId, publicationId: null };
 }
 
 /**
- * The transaction item recording that `voucher.holderId` holds `voucher` in its campaign. Its
- * condition fails when the customer already holds a voucher there (a concurrent publication
- * won), unless the item it would replace names `staleVoucherId`, a voucher that is gone.
+ * The transaction item recording that `voucher.holderId` holds `voucher` in its campaign (given
+ * by `publicationId`, when a publication gave it). Its condition fails when the customer already
+ * holds a voucher there (a concurrent publication won), unless the item it would replace names
+ * `staleVoucherId`, a voucher that is gone.
  */
-export function putHeldVoucherItem(deps: Deps, voucher: Voucher, staleVoucherId: string | null): TransactItem {
+export function putHeldVoucherItem(deps: Deps, voucher: Voucher, staleVoucherId: string | null, publicationId: string | null = null): TransactItem {
   if (!voucher.holderId || !voucher.campaignId) throw new Error(`Voucher ${voucher.id} has no holder or campaign`);
   return {
     Put: {
       TableName: deps.tableName,
       Item: heldVoucher.toItem(
-        { customerId: voucher.holderId, campaignId: voucher.campaignId, code: voucher.code, voucherId: voucher.id, createdAt: voucher.createdAt },
+        {
+          customerId: voucher.holderId,
+          campaignId: voucher.campaignId,
+          code: voucher.code,
+          voucherId: voucher.id,
+          createdAt: voucher.createdAt,
+          publicationId,
+        },
         voucher.projectId,
       ),
       ...(staleVoucherId === null

@@ -52,4 +52,26 @@ export interface Voucher extends Validity {
   publishCount: number;
   /** Referral conversions of a referral code by custom events (lib/referrals); not on the wire. Absent = 0. */
   referralConversions?: number;
+  /**
+   * The publication that gave a one-holder voucher its holder (lib/publications), so the list of
+   * publications filtered by voucher finds it with one GetItem; absent until published (and on
+   * generic codes, whose publications are listed in their own view). Not on the wire.
+   */
+  publicationId?: string;
 }
+
+/**
+ * Whether a voucher is waiting in its campaign's pool of vouchers to publish: in a campaign,
+ * active, never published and held by no one. Exactly these vouchers carry the pool's sparse
+ * index key (lib/db/entities.ts `voucher`), so every write of a voucher keeps the pool true.
+ */
+export const isPublishable = (v: Pick<Voucher, 'campaignId' | 'holderId' | 'publishCount' | 'active'>): boolean =>
+  v.campaignId !== null && v.holderId === null && v.publishCount === 0 && v.active;
+
+/**
+ * A generic code: a voucher of no campaign that more than one customer may redeem (unlimited, or
+ * a redemption quantity above 1). It may be published to many customers; every other voucher
+ * is published once (Voucherify: "you can publish a unique code to only one customer").
+ */
+export const isGenericCode = (v: Pick<Voucher, 'campaignId' | 'redemptionQuantity'>): boolean =>
+  v.campaignId === null && (v.redemptionQuantity === null || v.redemptionQuantity > 1);

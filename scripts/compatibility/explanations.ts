@@ -14,12 +14,34 @@ interface Rule {
   reason: string;
 }
 
-const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign'] as const;
-const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', ...CAMPAIGN_OPS] as const;
-/** A campaign object's fields, wherever it appears (a list's items, a create or get reply). */
-const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`]);
+const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template'] as const;
+const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
+const VOUCHER_OPS = ['get-voucher', 'add-vouchers-to-campaign', 'add-tier-from-template', ...CAMPAIGN_OPS, ...PUBLICATION_OPS] as const;
+/** A campaign object's fields, wherever it appears (a list's items, a create or get reply, a campaign setup's `campaign`). */
+const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`, `campaign.${f}`]);
 
 const rules: readonly Rule[] = [
+  // Campaign templates (docs/decisions.md "Campaign templates")
+  {
+    operations: ['list-campaign-templates'],
+    location: 'query',
+    fields: ['filters.id', 'filters.name'],
+    reason:
+      'A page is one key range of the creation-ordered template index (or of one campaign type); `id` and `name` conditions are no key range of it, so they are refused with 400 rather than served by reading the whole list (get a template by id instead)',
+  },
+  {
+    operations: ['add-tier-from-template'],
+    location: 'request',
+    fields: ['category', 'category_id'],
+    reason:
+      'Promotion tiers keep no category of their own here (per-tier categories are not built, as on POST /v1/campaigns); a request naming one is refused by the strict body schema rather than silently dropped',
+  },
+  {
+    operations: ['get-campaign-template'],
+    location: 'query',
+    fields: ['expand'],
+    reason: "The JSON template of a campaign is an export of Voucherify's own campaign format; it is refused with 400 rather than answered without it",
+  },
   // GET /v1/campaigns filters (docs/decisions.md "Listing campaigns")
   {
     operations: ['list-campaigns'],
@@ -93,11 +115,29 @@ const rules: readonly Rule[] = [
     reason:
       'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Requests carrying them are refused (strict schemas), not half-applied',
   },
+  // Publications (docs/decisions.md "Publications")
   {
-    operations: VOUCHER_OPS,
-    location: 'response',
-    fields: ['*validation_rules_assignments.data[].created_at', '*validation_rules_assignments.data[].updated_at'],
-    reason: 'The assignment list is always empty here (no validation rules), so its item shape has only the fields the spec lists for an assignment record',
+    operations: ['list-publications'],
+    location: 'query',
+    fields: ['filters.junction'],
+    kinds: ['enum'],
+    reason: 'Upper-case AND / OR are accepted too, as on GET /v1/campaigns; lower-case is the documented form',
+  },
+  {
+    operations: ['list-publications'],
+    location: 'query',
+    fields: ['order'],
+    kinds: ['enum'],
+    reason:
+      'Only the creation order is served: each list view is a key sorted by creation time, and ordering by code, tracking id, customer or channel would need a sort key per order in every view (or reading the whole view to sort it)',
+  },
+  {
+    operations: ['list-publications'],
+    location: 'query',
+    fields: ['voucher_type'],
+    kinds: ['enum'],
+    reason:
+      "The official SDK's values (`DISCOUNT`, `GIFT`, `LOYALTY_CARD`, `LUCKY_DRAW`) are accepted beside the documented `discount` and `loyalty`, and `gift` for gift cards",
   },
   {
     operations: ['create-campaign'],

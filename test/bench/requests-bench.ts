@@ -6,10 +6,12 @@ import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/cre
 import { makeHandler as makeGetCampaign } from '../../functions/campaigns/get-campaign.js';
 import { makeHandler as makeListCampaigns } from '../../functions/campaigns/list-campaigns.js';
 import { makeHandler as makeGetVoucher } from '../../functions/vouchers/get-voucher.js';
+import { makeHandler as makeCreatePublication } from '../../functions/publications/create-publication.js';
 import { startLocal } from '../../infra/local/start-local.js';
 import {
   addVouchersToCampaignRoute,
   createCampaignRoute,
+  createPublicationRoute,
   getAsyncActionRoute,
   getCampaignRoute,
   getVoucherRoute,
@@ -27,6 +29,14 @@ import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
 import { silentLogger } from '../../lib/logger.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { countVouchersItem, getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
+import { upsertCustomer } from '../../lib/customers/customer.service.js';
+import { customer as customerEntity, heldVoucher, voucher as voucherEntity } from '../../lib/db/entities.js';
+import { type Publication, publishedVoucherOf } from '../../lib/publications/publication.js';
+import { publicationItems } from '../../lib/publications/publication.repo.js';
+import type { VoucherCampaign } from '../../lib/campaigns/campaign.js';
+import { generateVouchers } from '../../lib/vouchers/voucher-generation.js';
+import { publishPooledItem } from '../../lib/vouchers/voucher-pool.repo.js';
+import { putHeldVoucherItem } from '../../lib/vouchers/voucher-holder.repo.js';
 import {
   type BenchContext,
   type BenchRequest,
@@ -83,6 +93,7 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
     getVoucher: makeGetVoucher({ runtime }),
     getAsyncAction: makeGetAsyncAction({ runtime }),
     listBinEntries: makeListBin({ runtime }),
+    createPublication: makeCreatePublication({ runtime }),
   };
 
   ctx.progress('3. seeding: campaigns, vouchers, an async action');
@@ -112,6 +123,25 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
       ],
     }),
   );
+
+  // Publications: a STATIC campaign whose pool holds a voucher for every run, and a known customer per run (the
+  // common case: one code to one customer), in the project and, for the floor, in the floor project.
+  const runsAll = (ctx.options.quick ? 60 : 200) + (ctx.options.quick ? 10 : 30) + 1;
+  ctx.progress(`3. seeding publications: ${runsAll} pool vouchers and customers, twice`);
+  const pubCampaign = await invokeOk(h.createCampaign, createCampaignRoute, {
+    path: '/v1/campaigns',
+    headers,
+    json: { ...discountBody('Publish'), type: 'STATIC' },
+  });
+  const pubCampaignId = pubCampaign.id as string;
+  const floorPubCampaign = { ...(await readCampaign(runtime, p, pubCampaignId)), projectId: floorProject, id: `${pubCampaignId}f` } as VoucherCampaign;
+  await ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName, Item: campaignItem(floorPubCampaign) } }] }));
+  await generateVouchers(runtime, (await readCampaign(runtime, p, pubCampaignId)) as VoucherCampaign, runsAll, { category: null });
+  await generateVouchers(runtime, floorPubCampaign, runsAll, { category: null });
+  for (let i = 0; i < runsAll; i += 1) {
+    await upsertCustomer(runtime, p, { source_id: `pub-${i}` });
+    await upsertCustomer(runtime, floorProject, { source_id: `pub-${i}` });
+  }
 
   const appKey = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(pair.app_id), ConsistentRead: true }));
   const endpoints: Endpoint[] = [
@@ -245,6 +275,66 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
         await ddb.send(
           new TransactWriteCommand({
             TransactItems: [...voucherPutItems(runtime, floorCampaign.id, v), countVouchersItem(runtime, floorProject, floorCampaign.id, 1)],
+          }),
+        );
+      },
+    },
+    {
+      label: 'POST /v1/publications (campaign, 1 voucher)',
+      route: createPublicationRoute,
+      handler: h.createPublication,
+      request: (i) => ({ path: '/v1/publications', headers, json: { campaign: { name: pubCampaignId }, customer: { source_id: `pub-${i + 1}` } } }),
+      floorCalls:
+        'Get key → Get campaign ‖ Get name → Get source id → Get customer → Get held ‖ Query pool 10 → Transact(voucher, held, publication, 4 entries, 4 counts)',
+      floor: async (i) => {
+        await appKey();
+        const [campaignRead] = await Promise.all([
+          ddb.send(new GetCommand({ TableName, Key: keys.campaign(floorProject, floorPubCampaign.id), ConsistentRead: true })),
+          ddb.send(new GetCommand({ TableName, Key: keys.campaignName(floorProject, floorPubCampaign.id), ConsistentRead: true })),
+        ]);
+        if (!campaignRead.Item) throw new Error('floor campaign missing');
+        const sourceId = `pub-${i + 1}`;
+        const src = await ddb.send(new GetCommand({ TableName, Key: keys.customerSourceId(floorProject, sourceId), ConsistentRead: true }));
+        const customerId = String(src.Item?.customerId);
+        const customerRead = await ddb.send(new GetCommand({ TableName, Key: keys.customer(floorProject, customerId), ConsistentRead: true }));
+        const [, pool] = await Promise.all([
+          ddb.send(new GetCommand({ TableName, Key: heldVoucher.key(floorProject, customerId, floorPubCampaign.id), ConsistentRead: true })),
+          ddb.send(
+            new QueryCommand({
+              TableName,
+              IndexName: tableDesign.indexes.gsi2.name,
+              KeyConditionExpression: 'GSI2PK = :pk',
+              ExpressionAttributeValues: { ':pk': voucherEntity.sparse.partition(floorProject, floorPubCampaign.id) },
+              Limit: 10,
+            }),
+          ),
+        ]);
+        const picked = voucherEntity.fromItem((pool.Items ?? [])[0] ?? {});
+        const at = new Date().toISOString();
+        const pubId = `pub_floor${i}_${Date.now()}`;
+        const published = { ...picked, holderId: customerId, publishCount: 1, publicationId: pubId, updatedAt: at };
+        const publication: Publication = {
+          id: pubId,
+          projectId: floorProject,
+          createdAt: at,
+          customerId,
+          customer: customerEntity.fromItem(customerRead.Item ?? {}),
+          metadata: {},
+          channel: 'API',
+          sourceId: null,
+          campaignId: floorPubCampaign.id,
+          voucherType: picked.type,
+          isReferralCode: false,
+          vouchers: [{ id: picked.id, code: picked.code }],
+          voucher: publishedVoucherOf(published),
+        };
+        await ddb.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              publishPooledItem(runtime, picked, customerId, pubId, at),
+              putHeldVoucherItem(runtime, published, null, pubId),
+              ...publicationItems(runtime, publication, null),
+            ],
           }),
         );
       },

@@ -119,6 +119,56 @@ describe('the official Voucherify SDK against the local server', () => {
     expect((await client.customers.list({})).total).toBe(3);
   });
 
+  it('publishes vouchers to customers and lists the publications', async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK pubs',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'AUTO_UPDATE',
+      voucher: {
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 5 },
+        code_config: { pattern: 'PUB-#####', charset: 'ABCDEFGHJK' },
+      },
+    });
+    const { code } = (await client.campaigns.addVoucher(campaign.id)) as { code: string };
+
+    const byCode = await client.distributions.publications.create({ voucher: code, customer: { source_id: 'sdk-pub-ann', name: 'Ann' }, channel: 'sdk' });
+    expect(byCode).toMatchObject({
+      object: 'publication',
+      result: 'SUCCESS',
+      channel: 'sdk',
+      tracking_id: 'sdk-pub-ann',
+      voucher: { code, holder_id: byCode.customer_id },
+    });
+    expect(byCode.id).toMatch(/^pub_/);
+
+    // join_once in the body, where the SDK puts it: the second publication is the first.
+    const joined = await client.distributions.publications.create({ campaign: { name: 'SDK pubs' }, customer: { source_id: 'sdk-pub-bob' }, join_once: true });
+    const again = await client.distributions.publications.create({ campaign: { name: 'SDK pubs' }, customer: { source_id: 'sdk-pub-bob' }, join_once: true });
+    expect(again.id).toBe(joined.id);
+    expect(joined.voucher.code).toMatch(/^PUB-[A-K]{5}$/);
+    const several = (await client.distributions.publications.create({
+      campaign: { name: 'SDK pubs', count: 3 },
+      customer: { source_id: 'sdk-pub-cy' },
+    })) as unknown as {
+      vouchers: string[];
+    };
+    expect(several.vouchers).toHaveLength(3);
+    await expect(client.distributions.publications.create({ voucher: code, customer: { source_id: 'sdk-pub-cy' } })).rejects.toMatchObject({
+      code: 400,
+      key: 'voucher_already_published',
+    });
+
+    const all = await client.distributions.publications.list({ campaign: 'SDK pubs', limit: 10, page: 1 });
+    expect(all).toMatchObject({ object: 'list', data_ref: 'publications', total: 3 });
+    expect(all.publications?.map((p) => p.id)).toEqual([(several as unknown as { id: string }).id, joined.id, byCode.id]);
+    const ann = await client.distributions.publications.list({ customer: 'sdk-pub-ann' });
+    expect(ann.publications?.map((p) => p.id)).toEqual([byCode.id]);
+    const filtered = await client.distributions.publications.list({ filters: { customer_id: { conditions: { $is: joined.customer_id } } } });
+    expect(filtered.publications?.map((p) => p.id)).toEqual([joined.id]);
+    expect((await client.distributions.publications.list({ voucher: code })).publications?.[0]).toMatchObject({ id: byCode.id, voucher: { code } });
+  });
+
   it('deletes permanently with force', async () => {
     const campaign = await client.campaigns.create({
       name: 'SDK force',

@@ -19,9 +19,9 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('keeps the single table with the keys and index of lib/db/table.ts, on demand, with TTL and PITR', () => {
+  it('keeps the single table with the keys and indexes of lib/db/table.ts, on demand, with TTL and PITR', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
-    const gsi = tableDesign.indexes.gsi1;
+    const indexes = Object.values(tableDesign.indexes);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: tableDesign.partitionKey, KeyType: 'HASH' },
@@ -29,18 +29,16 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
       ],
       AttributeDefinitions: Match.arrayWith([
         { AttributeName: tableDesign.partitionKey, AttributeType: 'S' },
-        { AttributeName: gsi.partitionKey, AttributeType: 'S' },
+        ...indexes.map((gsi) => ({ AttributeName: gsi.partitionKey, AttributeType: 'S' })),
       ]),
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: gsi.name,
-          KeySchema: [
-            { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
-            { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
+      GlobalSecondaryIndexes: indexes.map((gsi) => ({
+        IndexName: gsi.name,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: { AttributeName: tableDesign.ttlAttribute, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },

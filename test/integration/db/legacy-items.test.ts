@@ -138,7 +138,7 @@ describe('items written before the entity layer', () => {
     expect(await getVoucherByCode(runtime, p, voucher.code.toLowerCase())).toBeNull();
     expect(await getVoucherCodeById(runtime, p, voucher.id)).toBe(voucher.code);
     expect(await listCampaignVoucherCodes(runtime, p, voucher.campaignId)).toEqual([voucher.code]);
-    expect(await getHeldVoucher(runtime, p, 'cust_holder', voucher.campaignId)).toEqual({ voucher, staleVoucherId: null });
+    expect(await getHeldVoucher(runtime, p, 'cust_holder', voucher.campaignId)).toEqual({ voucher, staleVoucherId: null, publicationId: null });
   });
 
   it('customer with its source id, which a new customer cannot claim again', async () => {

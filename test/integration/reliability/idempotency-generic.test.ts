@@ -122,6 +122,74 @@ const cases: RouteCase[] = [
     effects: (c) => c.countItems('TEMPLATE#', 'CAMPAIGN_TEMPLATE'),
   },
   {
+    operationId: 'update-campaign-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-campaign-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { description: 'd' },
+        headers: c.keyed(key),
+      }),
+    // Every update refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'delete-campaign-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).status === 404 ? 1 : 0,
+  },
+  {
+    operationId: 'create-campaign-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-campaign-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { name: 'From tpl', vouchers_count: 1 },
+        headers: c.keyed(key),
+      }),
+    // The project's campaigns; a second run would add none (the name is taken) but answer 409 instead of the first 200.
+    effects: async (c) => (await c.campaigns.listCampaigns()).json.total as number,
+  },
+  {
+    operationId: 'add-tier-from-template',
+    prepare: async (c) => {
+      const source = await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      const made = await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: source.id } });
+      expect(made.status).toBe(200);
+      c.state.templateId = made.json.id as string;
+      await newCampaign(c.campaigns, campaignBodies.PROMOTION('Promo'));
+    },
+    send: (c, key) =>
+      c.customers.call('add-tier-from-template', {
+        params: { campaignTemplateId: c.state.templateId ?? '' },
+        json: { campaign_id: 'Promo', name: 'Added' },
+        headers: c.keyed(key),
+      }),
+    // The promotion's tiers: a second run would add another.
+    effects: async (c) => ((await c.campaigns.getCampaign('Promo')).json.promotion as { total: number }).total,
+  },
+  {
     operationId: 'create-reward',
     prepare: async () => undefined,
     send: (c, key) => c.rewards.createReward(rewardBodies.MATERIAL(), c.keyed(key)),
@@ -225,17 +293,18 @@ const cases: RouteCase[] = [
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
-  it('covers every write route of the route table but the token endpoint and delete-voucher; events, points changes and earning rules stay transactional', () => {
+  it('covers every write route of the route table but the token endpoint and delete-voucher; events, points changes, earning rules and publications stay transactional', () => {
     const writes = routes.filter((r) => r.access === 'write');
     const generic = writes.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
-    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts.
+    // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
+    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['create-earning-rule', 'track-custom-event', 'update-loyalty-card-balance-1']);
+    ).toEqual(['create-earning-rule', 'create-publication', 'create-publication-1', 'track-custom-event', 'update-loyalty-card-balance-1']);
     // Issuing a token is never replayed (the reply would hold the token); DELETE /v1/vouchers predates keys on other methods.
     expect(
       writes

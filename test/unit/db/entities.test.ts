@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as e from '../../../lib/db/entities.js';
 import type { Item } from '../../../lib/db/entity.js';
 import { keys } from '../../../lib/db/keys.js';
+import type { Voucher } from '../../../lib/vouchers/voucher.js';
 
 /**
  * The stored layout of every entity, pinned as literal strings: items already in the table must
@@ -12,7 +13,7 @@ const at = '2026-01-01T00:00:00.000Z';
 const id = (x: string) => ({ id: x, projectId: P, createdAt: at });
 const never = <T>(value: Record<string, unknown>) => value as T;
 
-const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string }][] = [
+const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string; GSI2PK?: string; GSI2SK?: string }][] = [
   ['project', e.project.toItem({ projectId: P, name: 'n', createdAt: at }), { PK: 'P#p1', SK: 'PROJECT' }],
   ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
   [
@@ -43,9 +44,21 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['voucher_id', e.voucherId.toItem({ code: 'AbC-1' }, P, 'v_1'), { PK: 'P#p1#VOUCHER_ID#v_1', SK: 'VOUCHER_ID' }],
   [
     'held_voucher',
-    e.heldVoucher.toItem({ customerId: 'cust_1', campaignId: 'camp_1', code: 'c', voucherId: 'v_1', createdAt: at }, P),
+    e.heldVoucher.toItem({ customerId: 'cust_1', campaignId: 'camp_1', code: 'c', voucherId: 'v_1', createdAt: at, publicationId: null }, P),
     { PK: 'P#p1#HOLDER#cust_1#CAMPAIGN#camp_1', SK: 'HELD_VOUCHER' },
   ],
+  ['publication', e.publication.toItem(never({ ...id('pub_1') })), { PK: 'P#p1#PUBLICATION#pub_1', SK: 'PUBLICATION' }],
+  [
+    'publication_source_id',
+    e.publicationSourceId.toItem({ publicationId: 'pub_1', customerId: 'cust_1' }, P, 'src-1'),
+    { PK: 'P#p1#PUBLICATION_SRC#src-1', SK: 'PUBLICATION_SRC' },
+  ],
+  [
+    'publication_list_entry',
+    e.publicationListEntry.toItem({ view: 'CUSTOMER#cust_1', publicationId: 'pub_1', createdAt: at }, P),
+    { PK: 'P#p1#PUBLICATIONS#CUSTOMER#cust_1', SK: `${at}#pub_1` },
+  ],
+  ['publication_count', e.publicationCount.toItem({ count: 2 }, P, 'ALL', 3), { PK: 'P#p1#PUBLICATION_COUNT#ALL', SK: '3' }],
   ['bin_entry', e.binEntry.toItem(never({ id: 'tbe_1' }), P), { PK: 'P#p1#BIN', SK: 'tbe_1' }],
   [
     'category',
@@ -54,7 +67,19 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['category_name', e.categoryName.toItem({ categoryId: 'cat_1' }, P, 'Shoes'), { PK: 'P#p1#CATEGORY_NAME#Shoes', SK: 'CATEGORY_NAME' }],
   ['category_counter', e.categoryCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CATEGORY_COUNTER' }],
-  ['campaign_template', e.campaignTemplate.toItem(never(id('camt_1'))), { PK: 'P#p1#TEMPLATE#camt_1', SK: 'CAMPAIGN_TEMPLATE' }],
+  [
+    'campaign_template',
+    e.campaignTemplate.toItem(never({ ...id('camt_1'), campaignType: 'GIFT_VOUCHERS' })),
+    {
+      PK: 'P#p1#TEMPLATE#camt_1',
+      SK: 'CAMPAIGN_TEMPLATE',
+      GSI1PK: 'P#p1#TEMPLATES',
+      GSI1SK: `${at}#camt_1`,
+      GSI2PK: 'P#p1#TEMPLATES#GIFT_VOUCHERS',
+      GSI2SK: `${at}#camt_1`,
+    },
+  ],
+  ['campaign_template_counter', e.campaignTemplateCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CAMPAIGN_TEMPLATE_COUNTER' }],
   ['campaign_template_name', e.campaignTemplateName.toItem({ templateId: 'camt_1' }, P, 'T'), { PK: 'P#p1#TEMPLATE_NAME#T', SK: 'CAMPAIGN_TEMPLATE_NAME' }],
   ['reward', e.reward.toItem(never(id('rew_1'))), { PK: 'P#p1#REWARD#rew_1', SK: 'REWARD' }],
   [
@@ -114,8 +139,8 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
 
 describe('entity layouts', () => {
   it.each(layouts)('%s keeps its keys, entity name and version', (name, item, expected) => {
-    const { PK, SK, GSI1PK, GSI1SK } = item;
-    expect({ PK, SK, ...(GSI1PK === undefined ? {} : { GSI1PK, GSI1SK }) }).toEqual(expected);
+    const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK } = item;
+    expect({ PK, SK, ...(GSI1PK === undefined ? {} : { GSI1PK, GSI1SK }), ...(GSI2PK === undefined ? {} : { GSI2PK, GSI2SK }) }).toEqual(expected);
     expect(item.entity).toBe(name);
     expect(item.v).toBe(1);
   });
@@ -132,6 +157,15 @@ describe('entity layouts', () => {
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
+  });
+
+  it("puts a voucher in its campaign's pool (sparse GSI2) only while it is active, unpublished and held by no one", () => {
+    const fresh = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: 'camp_1', holderId: null, publishCount: 0, active: true });
+    expect(e.voucher.toItem(fresh, 'camp_1')).toMatchObject({ GSI2PK: 'P#p1#CAMPAIGN#camp_1#UNPUBLISHED', GSI2SK: 'v_1' });
+    for (const out of [{ holderId: 'cust_1' }, { publishCount: 1 }, { active: false }, { campaignId: null }]) {
+      expect(e.voucher.toItem({ ...fresh, ...out }, 'camp_1')).not.toHaveProperty('GSI2PK');
+    }
+    expect(e.voucher.fromItem(e.voucher.toItem(fresh, 'camp_1'))).toEqual(fresh);
   });
 
   it('stores the TTL of expiring items in ttl', () => {

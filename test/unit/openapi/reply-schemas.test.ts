@@ -20,7 +20,7 @@ import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
 import { replySchemas } from '../../../lib/openapi/reply-schemas.js';
 import { toRewardAssignmentReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
 import type { Reward } from '../../../lib/rewards/reward.js';
-import { toCampaignTemplateReply } from '../../../lib/templates/campaign-template.mapper.js';
+import { toCampaignTemplateListReply, toCampaignTemplateReply } from '../../../lib/templates/campaign-template.mapper.js';
 import type { CampaignTemplate } from '../../../lib/templates/campaign-template.js';
 import { toVoucherReply } from '../../../lib/vouchers/voucher.mapper.js';
 import type { Voucher } from '../../../lib/vouchers/voucher.js';
@@ -227,6 +227,7 @@ const template: CampaignTemplate = {
   source: { kind: 'campaign', id: 'camp_1' },
   snapshot: { ...campaignBase, campaignType: 'DISCOUNT_COUPONS', voucher: campaignBase.voucher! },
   createdAt: at,
+  updatedAt: null,
 };
 
 const validityOf = ({ startDate, expirationDate, validityTimeframe, validityDayOfWeek, validityHours }: Campaign) => ({
@@ -318,6 +319,9 @@ describe('reply schemas of the OpenAPI document', () => {
   it('accept campaign templates, rewards of each type and reward assignments', () => {
     expectValid(replySchemas.CampaignTemplate, toCampaignTemplateReply(template));
     expectValid(replySchemas.CampaignTemplate, toCampaignTemplateReply({ ...template, description: 'd' }));
+    expectValid(replySchemas.CampaignTemplate, toCampaignTemplateReply({ ...template, updatedAt: at }));
+    expectValid(replySchemas.CampaignTemplateList, toCampaignTemplateListReply({ templates: [template], hasMore: true, total: 3 }));
+    expectValid(replySchemas.CampaignTemplateList, toCampaignTemplateListReply({ templates: [], hasMore: false, total: null }));
     for (const r of rewards) expectValid(replySchemas.Reward, toRewardReply(r));
     expectValid(
       replySchemas.RewardAssignment,

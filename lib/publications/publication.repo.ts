@@ -1,0 +1,85 @@
+import { publication as publicationEntity, publicationCount, publicationListEntry, publicationSourceId } from '../db/entities.js';
+import type { TransactItem } from '../db/transact.js';
+import type { Runtime } from '../runtime.js';
+import { countShardOf, type Publication, viewsOf } from './publication.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** A publication by id (strongly consistent); null if none. */
+export function getPublication(deps: Deps, projectId: string, publicationId: string): Promise<Publication | null> {
+  return publicationEntity.get(deps, publicationEntity.key(projectId, publicationId));
+}
+
+/** The publication and customer a publication `source_id` names (strongly consistent); null if the source id is free. */
+export function getPublicationSourceId(deps: Deps, projectId: string, sourceId: string): Promise<{ publicationId: string; customerId: string } | null> {
+  return publicationSourceId.get(deps, publicationSourceId.key(projectId, sourceId));
+}
+
+/**
+ * The items storing a new publication: the publication itself (index 0; its condition fails only
+ * if the id is taken), its entry in each of its views and +1 on each view's count. With a
+ * `source_id`, its reservation follows at index 1 (its condition fails when the source id is
+ * taken). `genericVoucherId` names the generic code it gave, whose own view lists it.
+ */
+export function publicationItems(deps: Deps, p: Publication, genericVoucherId: string | null): TransactItem[] {
+  const items: TransactItem[] = [publicationEntity.putIfAbsent(deps, p)];
+  if (p.sourceId !== null) items.push(publicationSourceId.putIfAbsent(deps, { publicationId: p.id, customerId: p.customerId }, p.projectId, p.sourceId));
+  const shard = countShardOf(p.id);
+  for (const view of viewsOf(p, genericVoucherId)) {
+    items.push({ Put: { TableName: deps.tableName, Item: publicationListEntry.toItem({ view, publicationId: p.id, createdAt: p.createdAt }, p.projectId) } });
+    items.push({
+      Update: {
+        TableName: deps.tableName,
+        Key: publicationCount.key(p.projectId, view, shard),
+        UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':entity': publicationCount.name, ':v': publicationCount.version, ':one': 1 },
+      },
+    });
+  }
+  return items;
+}
+
+/** How many publications a view holds: the sum of its count shards (one Query of at most 8 small items, strongly consistent). */
+export async function countPublications(deps: Deps, projectId: string, view: string): Promise<number> {
+  const shards = await publicationCount.query(deps, { key: [projectId, view] }, { consistent: true });
+  return shards.reduce((sum, shard) => sum + shard.count, 0);
+}
+
+/**
+ * The ids of the publications on one page of a view, by creation: skips `skip` entries in the
+ * order and sort key range given, takes `take`, and reads one more to know whether any follow.
+ * Reads only that many entries (small items), never the rest of the view.
+ */
+export async function listPublicationIds(
+  deps: Deps,
+  projectId: string,
+  view: string,
+  read: { ascending: boolean; range: { from?: string; to?: string } },
+  skip: number,
+  take: number,
+): Promise<{ ids: string[]; hasMore: boolean }> {
+  const want = skip + take + 1;
+  const ids: string[] = [];
+  const pages = publicationListEntry.queryPages(
+    deps,
+    { key: [projectId, view] },
+    { ascending: read.ascending, pageSize: want, sortRange: read.range, consistent: true },
+  );
+  for await (const page of pages) {
+    ids.push(...page.map((entry) => entry.publicationId));
+    if (ids.length >= want) break;
+  }
+  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+}
+
+/** The publications of `ids` (≤ 100, strongly consistent), in that order. */
+export async function getPublications(deps: Deps, projectId: string, ids: string[]): Promise<Publication[]> {
+  const found = await publicationEntity.getMany(
+    deps,
+    ids.map((id) => publicationEntity.key(projectId, id)),
+    `Too many concurrent reads of publications of project ${projectId}`,
+  );
+  const byId = new Map(found.map((p) => [p.id, p]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
