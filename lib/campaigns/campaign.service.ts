@@ -9,10 +9,11 @@ import { enqueueVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { assertCodesFit, generateVouchers } from '../vouchers/voucher-generation.js';
 import { assertGeneratesVouchers, MAX_SYNC_VOUCHERS_ON_CREATE, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
 import { campaignFilterPredicate } from './campaign-filters.js';
+import { ALL_VIEW, type PagePlan, planPage, viewOf } from './campaign-views.js';
 import type { ListCampaignsQuery } from './campaign-list.schema.js';
 import type { CreateCampaignBody, PromotionTierInput } from './campaign.schema.js';
 import type { ValidityHoursInput } from './voucher-template.schema.js';
-import type { CampaignListEntry } from './campaign.repo.js';
+import type { CampaignCounter, CampaignListEntry } from './campaign.repo.js';
 import * as repo from './campaign.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -186,19 +187,34 @@ const sortKey = (order: ListCampaignsQuery['order']) => {
     : (e: CampaignListEntry) => `${e.createdAt}#${tie(e)}`;
 };
 
-const isUnfiltered = (query: ListCampaignsQuery): boolean =>
-  query.campaign_type === undefined &&
-  query.campaign_status === undefined &&
-  query.is_referral_code === undefined &&
-  Object.keys(query.filters ?? {}).filter((k) => k !== 'junction').length === 0;
+const hasFilters = (query: ListCampaignsQuery): boolean => Object.keys(query.filters ?? {}).some((k) => k !== 'junction');
 
 /**
- * GET /v1/campaigns. Unfiltered and ordered by `created_at` (the default): `total` is the
- * project's campaign counter (one GetItem) and the page is one key range of creation numbers
- * (one GSI1 Query of `limit` entries), so page 50 costs what page 1 costs and nothing grows with
- * the project. With a filter or an `updated_at` order, the project's compact list entries are
- * read, filtered, ordered and counted in memory (see docs/architecture.md "Listing campaigns").
- * Either way only the page's campaigns are read (one BatchGet of ≤ 100).
+ * The page plan of a listing the counter can serve (campaign-views.ts planPage), or null when it
+ * cannot: a type or referral filter before the project's views are complete, or a status filter
+ * while the set of campaigns that are not DONE is not kept (no views yet, or overflow).
+ */
+function planFromCounter(counter: CampaignCounter | null, query: ListCampaignsQuery, offset: number): { view: string; plan: PagePlan } | null {
+  const filter = { campaignType: query.campaign_type, isReferralCode: query.is_referral_code, status: query.campaign_status };
+  const view = viewOf(filter);
+  if (!counter) return { view: view.name, plan: { total: 0, reads: [] } };
+  if (view.name !== ALL_VIEW && !counter.views) return null;
+  if (filter.status !== undefined && (!counter.views || counter.notDoneOverflow)) return null;
+  const viewSize = view.name === ALL_VIEW ? counter.campaignCount : (counter.views?.[view.name] ?? 0);
+  // updated_at orders are creation order: no campaign is ever updated (Campaign.updatedAt).
+  const descending = query.order.startsWith('-');
+  return { view: view.name, plan: planPage({ filter, viewSize, notDone: counter.notDone ?? {}, descending, offset, limit: query.limit }) };
+}
+
+/**
+ * GET /v1/campaigns. Without `filters[…]`: `total` comes from the project's campaign counter (one
+ * GetItem) and the page from key ranges of creation numbers or of the filter's view
+ * (`campaign_type`, `is_referral_code`, both; a `campaign_status` adds arithmetic over the few
+ * campaigns that are not DONE): the page's entries and nothing more, whatever the page number, the
+ * order or the project's size. With `filters[…]` (or a project whose views are not backfilled yet)
+ * the project's compact list entries are read, filtered, ordered and counted in memory (see
+ * docs/architecture.md "Listing campaigns without a scan"). Either way only the page's campaigns
+ * are read (one BatchGet of ≤ 100).
  */
 export async function listCampaigns(deps: Deps, projectId: string, query: ListCampaignsQuery): Promise<CampaignPage> {
   const areaFilter = query.access_settings?.filter;
@@ -206,12 +222,12 @@ export async function listCampaigns(deps: Deps, projectId: string, query: ListCa
   if (wantsAreas) return { campaigns: [], total: 0 };
   const start = (query.page - 1) * query.limit;
   const descending = query.order.startsWith('-');
-  if (isUnfiltered(query) && query.order.endsWith('created_at')) {
-    const total = (await repo.getCampaignCounter(deps, projectId))?.campaignCount ?? 0;
-    if (start >= total) return { campaigns: [], total };
-    const [from, to] = descending ? [Math.max(1, total - start - query.limit + 1), total - start] : [start + 1, Math.min(total, start + query.limit)];
-    const pageIds = await repo.campaignIdsBySequence(deps, projectId, from, to, descending);
-    return { campaigns: await campaignsOf(deps, projectId, pageIds), total };
+  if (!hasFilters(query)) {
+    const served = planFromCounter(await repo.getCampaignCounter(deps, projectId), query, start);
+    if (served) {
+      const pageIds = await repo.campaignIdsOfPage(deps, projectId, served.view, served.plan.reads, descending);
+      return { campaigns: await campaignsOf(deps, projectId, pageIds), total: served.plan.total };
+    }
   }
   const matches = campaignFilterPredicate(query.filters ?? {}, deps.clock.now());
   const entries = (await withCurrentCategoryOfEntries(deps, projectId, await repo.listCampaignEntries(deps, projectId), query)).filter(

@@ -4,6 +4,7 @@ import type { Category } from '../categories/category.js';
 import type { CodeConfig } from '../vouchers/code-generator.js';
 import type { DiscountInput, GiftInput, LoyaltyCardTemplateInput, ValidityHoursInput, ValidityTimeframeInput } from './voucher-template.schema.js';
 import type { ReferralProgramInput } from './campaign.schema.js';
+import type { NotDoneRecord, ViewNumbers } from './campaign-views.js';
 
 /** Campaign types of the spec. */
 export const CAMPAIGN_TYPES = ['DISCOUNT_COUPONS', 'GIFT_VOUCHERS', 'LOYALTY_PROGRAM', 'REFERRAL_PROGRAM', 'PROMOTION'] as const;
@@ -81,6 +82,12 @@ export interface Campaign extends Validity {
   active: boolean;
   metadata: Record<string, unknown>;
   createdAt: string;
+  /**
+   * Never set today: no write changes a campaign after its creation except its status (which
+   * Voucherify reports through `creation_status`, not `updated_at`). GET /v1/campaigns therefore
+   * serves the `updated_at` orders from the creation-order indexes (campaign.service.ts
+   * listCampaigns); a write that sets this must give those orders an index of their own.
+   */
   updatedAt: string | null;
   creationStatus: CampaignStatus;
   vouchersGenerationStatus: CampaignStatus;
@@ -107,12 +114,31 @@ export interface CampaignListEntry {
   updatedAt: string | null;
   /** Creation number in the project (1, 2, 3, … without gaps): orders campaigns created in the same millisecond. */
   sequence: number;
+  /**
+   * The campaign's number in each of its filter views (campaign-views.ts `campaignViews`: type,
+   * referral flag, both), 1, 2, 3, … without gaps per view. Absent on entries written before the
+   * views existed, until `npm run admin -- backfill campaign-filters` numbers them.
+   */
+  viewNumbers?: ViewNumbers;
 }
 
-/** The project's campaign counter: campaigns so far and the newest `createdAt`. */
+/**
+ * The project's campaign counter: campaigns so far and the newest `createdAt`, and, once the
+ * project's filter views are complete (`views` present), what GET /v1/campaigns needs to answer
+ * `campaign_type` / `campaign_status` / `is_referral_code` from key ranges (docs/architecture.md
+ * "Listing campaigns without a scan").
+ */
 export interface CampaignCounter {
   campaignCount: number;
   lastCreatedAt: string;
+  /** Campaigns per filter view (by view name; ALL is `campaignCount`). Present ⇔ every campaign of the project has its view entries. */
+  views?: Record<string, number>;
+  /** The campaigns whose creation status is not DONE, by campaign id (at most MAX_NOT_DONE; see `notDoneOverflow`). */
+  notDone?: Record<string, NotDoneRecord>;
+  /** Set when `notDone` outgrew MAX_NOT_DONE: it is emptied and no longer kept until a backfill rebuilds it. */
+  notDoneOverflow?: boolean;
+  /** Status changes made while `notDone` was not kept (no views yet, or overflow), so a backfill notices one made during its read. */
+  statusMoves?: number;
 }
 
 /** A campaign whose vouchers can be generated: not a promotion, not STANDALONE. */

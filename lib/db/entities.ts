@@ -102,7 +102,21 @@ export const campaignListEntry = /* @__PURE__ */ entity<CampaignListEntry>('camp
   .from((e, projectId: string) => ({ key: [projectId, e.createdAt, e.id], index: [projectId, e.sequence] }), {
     defaults: { voucherType: null, categoryId: null, categoryName: null, startDate: null, expirationDate: null, validityDayOfWeek: null, updatedAt: null },
   });
-/** How many campaigns a project has and the newest `createdAt`, for `total` and page arithmetic. */
+/**
+ * A campaign's entry in one filter view (`TYPE#<type>`, `REF#<flag>`, `TYPE#<type>#REF#<flag>`;
+ * lib/campaigns/campaign-views.ts), at its number in that view (1, 2, 3, … in creation order, zero-padded
+ * like creation numbers): page p of a filtered list is one key range. Written with the campaign, never changed.
+ */
+export const campaignViewEntry = /* @__PURE__ */ entity<{ id: string }>('campaign_view_entry', 1)
+  .key(
+    (projectId: string, view: string) => tenant(projectId, 'CAMPAIGN_VIEW', view),
+    (n: number) => sequenceKey(n),
+  )
+  .apart();
+/**
+ * How many campaigns a project has and the newest `createdAt`, for `total` and page arithmetic;
+ * also the filter views' counts and the campaigns that are not DONE (CampaignCounter).
+ */
 export const campaignCounter = /* @__PURE__ */ entity<CampaignCounter>('campaign_counter', 1)
   .key(
     (projectId: string) => tenant(projectId),

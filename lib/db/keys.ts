@@ -19,6 +19,8 @@ export const keys = {
   campaignListEntry: e.campaignListEntry.key,
   campaignListPartition: e.campaignListEntry.key.partition,
   campaignCounter: e.campaignCounter.key,
+  campaignViewEntry: e.campaignViewEntry.key,
+  campaignViewPartition: e.campaignViewEntry.key.partition,
   campaignBySequence: e.campaignListEntry.index,
   campaignSequencePartition: e.campaignListEntry.index.partition,
   campaignSequenceSortKey: e.campaignListEntry.index.sort,

@@ -10,6 +10,7 @@ import {
   setKeyPermissions,
   setKeyStatus,
 } from '../../lib/app-keys/app-key.service.js';
+import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampaigns } from '../../lib/campaigns/campaign-backfill.js';
 import type { AdminDeps } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,7 +21,7 @@ export type Values = Record<string, string | boolean | undefined>;
 export type Action = (deps: AdminDeps) => Promise<unknown>;
 
 export interface Command {
-  group: 'project' | 'key';
+  group: keyof typeof GROUPS;
   name: string;
   /** Positional placeholders after the command words, e.g. `<app_id>`. */
   args: readonly string[];
@@ -40,6 +41,7 @@ export interface Command {
 export const GROUPS = {
   project: 'projects: each holds its own data and application keys',
   key: 'application keys (X-App-Id / X-App-Token pairs) of a project',
+  backfill: 'one-off, idempotent migrations of stored data (docs/deploy.md "After deploying")',
 } as const;
 
 /**
@@ -198,6 +200,32 @@ export const COMMANDS: readonly Command[] = [
     prepare: ([appId], values) => {
       const cidrs = listOrDefault(values, 'cidrs', 'any');
       return async (deps) => keyJson(await setKeyIpAllowList(deps, appId!, cidrs));
+    },
+  },
+  {
+    group: 'backfill',
+    name: 'campaign-filters',
+    args: [],
+    synopsis: '[--project <project_id>]',
+    summary:
+      'Gives campaigns written before the campaign filter views their view entries and counts, so GET /v1/campaigns serves campaign_type, campaign_status and is_referral_code from key ranges (until then those lists read every list entry). Safe to rerun and beside live traffic. Prints {projects: [{project_id, campaigns, outcome, not_done, attempts}]}.',
+    options: { project: { type: 'string' } },
+    optionHelp: [['--project <project_id>', 'one project only (default: every project with campaigns, found by one Scan of the table)']],
+    prepare: (_args, values) => {
+      const only = text(values, 'project')?.trim();
+      const json = (r: CampaignFilterBackfill) => ({
+        project_id: r.projectId,
+        campaigns: r.campaigns,
+        outcome: r.outcome,
+        not_done: r.notDone,
+        attempts: r.attempts,
+      });
+      return async (deps) => {
+        const projects: ReturnType<typeof json>[] = [];
+        if (only) projects.push(json(await backfillCampaignFilters(deps, only)));
+        else for await (const projectId of projectsWithCampaigns(deps)) projects.push(json(await backfillCampaignFilters(deps, projectId)));
+        return { projects };
+      };
     },
   },
 ];

@@ -27,7 +27,7 @@ export function topUsage(): string {
   return [
     `Usage: ${PROG} <command> [options] [target]`,
     '',
-    'Makes and manages projects and application keys. Prints JSON on stdout; the target used and errors go to stderr.',
+    'Makes and manages projects and application keys, and runs one-off data backfills. Prints JSON on stdout; the target used and errors go to stderr.',
     'Exit status: 0 done, 1 failed (e.g. an unknown app id), 2 bad command line.',
     '',
     'Commands:',

@@ -19,7 +19,7 @@ import {
   listCampaignsRoute,
 } from '../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
-import { campaignCounterItem, campaignItem, getCampaignCounter, listEntryItem } from '../../lib/campaigns/campaign.repo.js';
+import { campaignCounterItem, campaignItem, getCampaignCounter, listEntryItem, viewEntryItems } from '../../lib/campaigns/campaign.repo.js';
 import type { Campaign } from '../../lib/campaigns/campaign.js';
 import { tableDesign } from '../../lib/db/table.js';
 import { keys } from '../../lib/db/keys.js';
@@ -231,7 +231,7 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
       route: createCampaignRoute,
       handler: h.createCampaign,
       request: (i) => ({ path: '/v1/campaigns', headers, json: discountBody(`Timed ${i}`) }),
-      floorCalls: 'Get key → Get counter → Transact(name, counter, campaign, list entry)',
+      floorCalls: 'Get key → Get counter → Transact(name, counter, campaign, list entry, 3 view entries)',
       floor: async (i) => {
         await appKey();
         const counter = await getCampaignCounter(runtime, floorProject);
@@ -250,7 +250,10 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
                 },
               },
               { Put: { TableName, Item: campaignItem(c), ConditionExpression: 'attribute_not_exists(PK)' } },
-              { Put: { TableName, Item: listEntryItem(c, seq) } },
+              { Put: { TableName, Item: listEntryItem(c, seq, [seq, seq, seq]) } },
+              ...viewEntryItems(floorProject, { ...c, isReferralCode: false }, [seq, seq, seq]).map((Item) => ({
+                Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(PK)' },
+              })),
             ],
           }),
         );

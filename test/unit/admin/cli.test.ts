@@ -22,7 +22,7 @@ describe('admin CLI help', () => {
     expect(r.stdout).toContain('--stage <api|us1|as1> --table <name> --region <region>');
   });
 
-  it.each([['project'], ['key']])('prints the sub-commands of %s', async (group) => {
+  it.each([['project'], ['key'], ['backfill']])('prints the sub-commands of %s', async (group) => {
     for (const argv of [
       [group, '--help'],
       ['-h', group],

@@ -30,6 +30,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#CAMPAIGNS', SK: `${at}#camp_1`, GSI1PK: 'P#p1#CAMPAIGN_SEQ', GSI1SK: '000000000042' },
   ],
   ['campaign_counter', e.campaignCounter.toItem({ campaignCount: 1, lastCreatedAt: at }, P), { PK: 'P#p1', SK: 'CAMPAIGN_COUNTER' }],
+  [
+    'campaign_view_entry',
+    e.campaignViewEntry.toItem({ id: 'camp_1' }, P, 'TYPE#GIFT_VOUCHERS#REF#false', 7),
+    { PK: 'P#p1#CAMPAIGN_VIEW#TYPE#GIFT_VOUCHERS#REF#false', SK: '000000000007' },
+  ],
   ['promotion_tier_ref', e.promotionTierRef.toItem({ campaignId: 'camp_1' }, P, 'promo_1'), { PK: 'P#p1#PROMO_TIER#promo_1', SK: 'PROMO_TIER' }],
   [
     'voucher',
