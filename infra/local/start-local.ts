@@ -8,9 +8,11 @@ import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import { randomIds } from '../../lib/ids.js';
+import { resumeOpenJobs } from '../../lib/jobs/resume-open-jobs.js';
+import { createSqsJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import { jobsWorker, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -53,6 +55,14 @@ export interface StartLocalOptions {
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
   /** Time for a whole request to arrive on either server (default 29 s, API Gateway's integration limit; tests shorten it). */
   requestTimeoutMs?: number;
+  /**
+   * Put the table's open jobs (lib/jobs/resume-open-jobs.ts) back on the queue before the pollers
+   * start. Default: when this runtime starts its own engines, i.e. owns the table; a runtime on
+   * engines it was given (the test suite's, shared by every test file) leaves other runs' jobs alone.
+   */
+  resumeOpenJobs?: boolean;
+  /** Batches each worker runs at once, one poller each (default 2: Lambda runs a queue's batches concurrently, so one long job does not hold up the next). */
+  workerConcurrency?: number;
 }
 
 export interface LocalRuntime {
@@ -60,7 +70,10 @@ export interface LocalRuntime {
   downloadUrl: string;
   engines: EngineEndpoints;
   devKey: IssuedKeyPair;
-  /** Stops pollers (after their batch in hand), servers and, if it started them, the engines. Idempotent. */
+  /**
+   * Stops taking messages, lets each job in hand reach its next checkpoint (it stays open and is
+   * resumed by the next start), then stops the servers and, if it started them, the engines. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -90,16 +103,23 @@ const endpointsOf = (engines: EngineEndpoints | Engines): EngineEndpoints => ({
   queueUrls: { ...engines.queueUrls },
 });
 
-async function loadWorkerHandler(worker: WorkerDef): Promise<SqsWorkerHandler> {
+/**
+ * A worker's handler, built with `stop` through its `makeHandler` (Ports.stop) where it has one,
+ * so a job in hand stops at its next checkpoint when the runtime stops.
+ */
+async function loadWorkerHandler(worker: WorkerDef, stop: AbortSignal): Promise<SqsWorkerHandler> {
   const mod = (await import(pathToFileURL(join(repoRoot, worker.handler)).href)) as Record<string, unknown>;
+  if (typeof mod.makeHandler === 'function') return (mod.makeHandler as (ports: { stop: AbortSignal }) => SqsWorkerHandler)({ stop });
   if (typeof mod.handler !== 'function') throw new Error(`${worker.handler} has no handler export`);
   return mod.handler as SqsWorkerHandler;
 }
 
 /**
  * Runs the whole service locally: engines (or the given ones), the handler environment, the dev
- * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and one
- * SQS poller per worker. Writes `<dataDir>/runtime.json` while it runs (not in memory).
+ * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and
+ * `workerConcurrency` SQS pollers per worker. Before the pollers start, the open jobs of a table
+ * it owns go back on the queue (the local queue is in memory: a killed run loses its messages).
+ * Writes `<dataDir>/runtime.json` while it runs (not in memory).
  * @throws JavaMissingError when it has to start DynamoDB Local and Java 17+ is missing.
  * @throws Error when the data folder is in use by another runtime, a port is taken, or a
  * handler module does not load; whatever was started is stopped first.
@@ -128,6 +148,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     }
 
     let engines: EngineEndpoints;
+    const resume = options.resumeOpenJobs ?? options.engines === undefined;
     if (options.engines) engines = endpointsOf(options.engines);
     else {
       const started = await startEngines({ dataDir });
@@ -137,12 +158,8 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     bindHandlerEnvironment(engines, logLevel);
 
     const ddb = createDocumentClient({ region: engines.region, endpoint: engines.dynamoEndpoint });
-    let devKey: IssuedKeyPair;
-    try {
-      devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
-    } finally {
-      ddb.destroy();
-    }
+    cleanups.push(() => ddb.destroy());
+    const devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
 
     const loadModule = moduleHandlerLoader(repoRoot);
     const wrap = options.wrapHandler;
@@ -184,22 +201,41 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       });
       cleanups.push(() => sqsClient.destroy());
+      if (resume) {
+        // Every job kind runs on the jobs queue (lib/jobs/job.ts); its worker is jobsWorker.
+        const jobs = createSqsJobQueue(
+          { region: engines.region, jobsQueueUrl: engines.queueUrls[jobsWorker.queue], sqsEndpoint: engines.sqsEndpoint },
+          sqsClient,
+        );
+        const report = await resumeOpenJobs({ ddb, tableName: engines.tableName, logger }, jobs);
+        if (report.resumed.length + report.cleared.length + report.failed.length > 0) {
+          logger.info('open jobs resumed', { resumed: report.resumed.length, cleared: report.cleared.length, failed: report.failed.length });
+        }
+      }
+      const stopJobs = new AbortController();
       const pollers: SqsPoller[] = [];
-      cleanups.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+      cleanups.push(() => {
+        stopJobs.abort();
+        return Promise.all(pollers.map((p) => p.stop())).then(() => undefined);
+      });
+      const concurrency = Math.max(1, Math.trunc(options.workerConcurrency ?? 2));
       for (const worker of workers) {
         const queueUrl = engines.queueUrls[worker.queue];
         if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${worker.queue}, which the engines did not create`);
-        pollers.push(
-          startSqsPoller({
-            sqsClient,
-            queueUrl,
-            handler: await loadWorkerHandler(worker),
-            batchSize: worker.batchSize,
-            timeoutSeconds: worker.timeoutSeconds,
-            functionName: worker.name,
-            logger,
-          }),
-        );
+        const handler = await loadWorkerHandler(worker, stopJobs.signal);
+        for (let i = 0; i < concurrency; i += 1) {
+          pollers.push(
+            startSqsPoller({
+              sqsClient,
+              queueUrl,
+              handler,
+              batchSize: worker.batchSize,
+              timeoutSeconds: worker.timeoutSeconds,
+              functionName: worker.name,
+              logger,
+            }),
+          );
+        }
       }
     }
 
