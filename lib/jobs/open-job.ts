@@ -1,3 +1,5 @@
+import type { JobMessage } from './job.js';
+
 /**
  * Open-job markers: one small item per job that is not final yet (an async action ENQUEUED or
  * IN_PROGRESS, an export SCHEDULED or IN_PROGRESS), written in the transaction that creates the
@@ -5,8 +7,8 @@
  * open job with a Query per shard instead of a Scan. I/O-free: the repo is open-job.repo.ts.
  */
 
-/** The job kinds, as the jobs queue names them (JobMessage `type`). */
-export type OpenJobType = 'generate-vouchers' | 'export-points-expiration';
+/** The job kinds, as the jobs queue names them. */
+export type OpenJobType = JobMessage['type'];
 
 /** What a marker holds: enough to put the job back on the queue without reading its subject. */
 export interface OpenJob {
@@ -38,3 +40,9 @@ export function openJobShard(subjectId: string): number {
   }
   return hash % OPEN_JOB_SHARDS;
 }
+
+/** The queue message that runs a marked job. */
+export const jobMessageOf = (job: OpenJob): JobMessage =>
+  job.type === 'generate-vouchers'
+    ? { type: job.type, projectId: job.projectId, asyncActionId: job.subjectId }
+    : { type: job.type, projectId: job.projectId, exportId: job.subjectId };

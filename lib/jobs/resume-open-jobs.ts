@@ -1,8 +1,8 @@
 import { getAsyncAction } from '../async-actions/async-action.repo.js';
 import { getExport } from '../exports/export.repo.js';
 import type { Runtime } from '../runtime.js';
-import type { JobMessage, JobQueue } from './job.js';
-import type { OpenJob } from './open-job.js';
+import type { JobQueue } from './job.js';
+import { jobMessageOf, type OpenJob } from './open-job.js';
 import { deleteOpenJob, openJobPages } from './open-job.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'logger'>;
@@ -18,12 +18,6 @@ export interface ResumeReport {
   /** Open jobs the queue refused (logged; still marked, so the next reconcile tries again). */
   failed: OpenJob[];
 }
-
-/** The queue message that runs a marked job. */
-export const jobMessageOf = (job: OpenJob): JobMessage =>
-  job.type === 'generate-vouchers'
-    ? { type: job.type, projectId: job.projectId, asyncActionId: job.subjectId }
-    : { type: job.type, projectId: job.projectId, exportId: job.subjectId };
 
 /** The marked job's subject as stored now: whether it is still open and when it last changed; null when it is gone. */
 async function subjectState(deps: Deps, job: OpenJob): Promise<{ open: boolean; updatedAt: string } | null> {
