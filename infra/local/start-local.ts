@@ -49,7 +49,7 @@ export interface StartLocalOptions {
   logger?: Logger;
   /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
-  /** Worker table (default infra/workers.ts). */
+  /** Worker table (default lib/api/workers.ts). */
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;

@@ -54,7 +54,11 @@ const markerOf = (projectId: string, subjectId: string) => openJob.get(runtime, 
 
 /** Runs the real jobs worker (as Lambda or the local poller would) on `jobs`, `receives` being the delivery number. */
 async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: DynamoDBDocumentClient; files?: ExportFiles; receives?: number } = {}) {
-  const worker = makeWorker({ runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb }, files: options.files ?? files, ...(options.stop ? { stop: options.stop } : {}) });
+  const worker = makeWorker({
+    runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb },
+    files: options.files ?? files,
+    ...(options.stop ? { stop: options.stop } : {}),
+  });
   const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
   return worker({ Records: records }, lambdaContext('jobs-worker'));
 }
@@ -138,7 +142,11 @@ describe('resumeOpenJobs', () => {
     const finished = await generation(20);
     await finished.jobs.deliver(runtime);
     // A marker left behind by a job that ended without it (e.g. written by hand): cleared, not run.
-    await runtime.ddb.send(new PutCommand(openJob.putIfAbsent(runtime, { type: 'generate-vouchers', projectId: finished.projectId, subjectId: finished.actionId, createdAt: 'x' }).Put));
+    await runtime.ddb.send(
+      new PutCommand(
+        openJob.putIfAbsent(runtime, { type: 'generate-vouchers', projectId: finished.projectId, subjectId: finished.actionId, createdAt: 'x' }).Put,
+      ),
+    );
     const orphan = { type: 'generate-vouchers' as const, projectId: finished.projectId, subjectId: 'aa_gone', createdAt: 'x' };
     await runtime.ddb.send(new PutCommand(openJob.putIfAbsent(runtime, orphan).Put));
 

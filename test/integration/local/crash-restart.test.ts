@@ -78,14 +78,16 @@ const runtimeOf = (dataDir: string, run: Run): Promise<RuntimeFile> =>
 
 /** Processes whose command line mentions `text` (DynamoDB Local names its -dbPath under the data folder). */
 function processesMentioning(text: string): number[] {
-  return readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      return readFileSync(join('/proc', entry, 'cmdline'), 'utf8').includes(text);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        return readFileSync(join('/proc', entry, 'cmdline'), 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function apiOf(runtime: RuntimeFile, key: { app_id: string; app_token: string }) {
@@ -114,106 +116,114 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
   it.each([
     ['killed with SIGKILL (kill -9)', 'SIGKILL'],
     ['stopped with Ctrl-C (SIGINT to its process group)', 'SIGINT'],
-  ] as const)('finishes a 20,000-code generation and an export after being %s: DONE, exact count, distinct codes, every bucket in the CSV', async (_, signal) => {
-    const t0 = Date.now();
-    const step = (what: string) => process.env.CRASH_DEBUG && console.info(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
-    const dataDir = mkdtempSync(join(tmpdir(), 'crash-restart-'));
-    tempDirs.push(dataDir);
+  ] as const)(
+    'finishes a 20,000-code generation and an export after being %s: DONE, exact count, distinct codes, every bucket in the CSV',
+    async (_, signal) => {
+      const t0 = Date.now();
+      const step = (what: string) => process.env.CRASH_DEBUG && console.info(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
+      const dataDir = mkdtempSync(join(tmpdir(), 'crash-restart-'));
+      tempDirs.push(dataDir);
 
-    const first = start(dataDir);
-    const runtime1 = await runtimeOf(dataDir, first);
-    const key = JSON.parse(readFileSync(join(dataDir, 'dev-key.json'), 'utf8')) as { project_id: string; app_id: string; app_token: string };
-    let api = apiOf(runtime1, key);
-    step('runtime up');
+      const first = start(dataDir);
+      const runtime1 = await runtimeOf(dataDir, first);
+      const key = JSON.parse(readFileSync(join(dataDir, 'dev-key.json'), 'utf8')) as { project_id: string; app_id: string; app_token: string };
+      let api = apiOf(runtime1, key);
+      step('runtime up');
 
-    const loyalty = await api('POST', '/v1/campaigns', campaignBodies.LOYALTY_PROGRAM('Points'));
-    const ddb1 = createDocumentClient({ region: runtime1.region, endpoint: runtime1.dynamoEndpoint });
-    const buckets = await seedBuckets({ ddb: ddb1, tableName: runtime1.tableName }, key.project_id, loyalty.id as string, BUCKETS, 4);
-    ddb1.destroy();
-    step('buckets seeded');
-    const campaign = await api('POST', '/v1/campaigns', campaignBodies.DISCOUNT_COUPONS('Bulk'));
-    const campaignId = campaign.id as string;
+      const loyalty = await api('POST', '/v1/campaigns', campaignBodies.LOYALTY_PROGRAM('Points'));
+      const ddb1 = createDocumentClient({ region: runtime1.region, endpoint: runtime1.dynamoEndpoint });
+      const buckets = await seedBuckets({ ddb: ddb1, tableName: runtime1.tableName }, key.project_id, loyalty.id as string, BUCKETS, 4);
+      ddb1.destroy();
+      step('buckets seeded');
+      const campaign = await api('POST', '/v1/campaigns', campaignBodies.DISCOUNT_COUPONS('Bulk'));
+      const campaignId = campaign.id as string;
 
-    const accepted = await api('POST', `/v1/campaigns/${campaignId}/vouchers?vouchers_count=${CODES}`, {});
-    const actionId = accepted.async_action_id as string;
-    // The export starts once a fifth of the codes are written, so the stop finds the generation well past its first checkpoint.
-    await waitFor(async () => (((await api('GET', `/v1/async-actions/${actionId}`)).progress as number) >= 20 ? true : undefined), 'a fifth of the codes', 120_000);
-    const exported = await api('POST', `/v1/loyalties/${loyalty.id as string}/points-expiration/export`, { parameters: { fields: ['id', 'points'] } });
-    const exportId = exported.id as string;
-    step('jobs started');
+      const accepted = await api('POST', `/v1/campaigns/${campaignId}/vouchers?vouchers_count=${CODES}`, {});
+      const actionId = accepted.async_action_id as string;
+      // The export starts once a fifth of the codes are written, so the stop finds the generation well past its first checkpoint.
+      await waitFor(
+        async () => (((await api('GET', `/v1/async-actions/${actionId}`)).progress as number) >= 20 ? true : undefined),
+        'a fifth of the codes',
+        120_000,
+      );
+      const exported = await api('POST', `/v1/loyalties/${loyalty.id as string}/points-expiration/export`, { parameters: { fields: ['id', 'points'] } });
+      const exportId = exported.id as string;
+      step('jobs started');
 
-    // Both jobs running (the local runtime runs two batches at once, as Lambda runs several).
-    const mid = await waitFor(
-      async () => {
-        const [action, file] = await Promise.all([api('GET', `/v1/async-actions/${actionId}`), api('GET', `/v1/exports/${exportId}`)]);
-        return action.status === 'IN_PROGRESS' && (action.progress as number) > 0 && file.status === 'IN_PROGRESS' ? { action, file } : undefined;
-      },
-      'both jobs in progress',
-      60_000,
-      20,
-    );
-    step(`mid-job: ${mid.action.progress}%`);
-    const stoppedAt = Date.now();
-    if (signal === 'SIGKILL') process.kill(first.pid, 'SIGKILL');
-    else process.kill(-first.pid, 'SIGINT');
-    const exit = await first.exited;
-    const stopMs = Date.now() - stoppedAt;
-    expect(mid.action.progress).toBeLessThan(100);
-    if (signal === 'SIGINT') {
-      // Ctrl-C: both jobs stopped at a checkpoint (not failed), then the process exited on its own.
-      expect(exit).toEqual({ code: 0, signal: null });
-      expect(first.stdout().match(/"message":"job stopped for shutdown"/g)).toHaveLength(2);
-      expect(stopMs).toBeLessThan(15_000);
-    } else {
-      expect(exit.signal).toBe('SIGKILL');
-    }
-    // Nothing outlives the runtime: DynamoDB Local follows it even after SIGKILL (its stdin pipe ends).
-    await waitFor(() => (processesMentioning(dataDir).length === 0 ? true : undefined), 'every process on the data folder to end', 15_000);
+      // Both jobs running (the local runtime runs two batches at once, as Lambda runs several).
+      const mid = await waitFor(
+        async () => {
+          const [action, file] = await Promise.all([api('GET', `/v1/async-actions/${actionId}`), api('GET', `/v1/exports/${exportId}`)]);
+          return action.status === 'IN_PROGRESS' && (action.progress as number) > 0 && file.status === 'IN_PROGRESS' ? { action, file } : undefined;
+        },
+        'both jobs in progress',
+        60_000,
+        20,
+      );
+      step(`mid-job: ${mid.action.progress}%`);
+      const stoppedAt = Date.now();
+      if (signal === 'SIGKILL') process.kill(first.pid, 'SIGKILL');
+      else process.kill(-first.pid, 'SIGINT');
+      const exit = await first.exited;
+      const stopMs = Date.now() - stoppedAt;
+      expect(mid.action.progress).toBeLessThan(100);
+      if (signal === 'SIGINT') {
+        // Ctrl-C: both jobs stopped at a checkpoint (not failed), then the process exited on its own.
+        expect(exit).toEqual({ code: 0, signal: null });
+        expect(first.stdout().match(/"message":"job stopped for shutdown"/g)).toHaveLength(2);
+        expect(stopMs).toBeLessThan(15_000);
+      } else {
+        expect(exit.signal).toBe('SIGKILL');
+      }
+      // Nothing outlives the runtime: DynamoDB Local follows it even after SIGKILL (its stdin pipe ends).
+      await waitFor(() => (processesMentioning(dataDir).length === 0 ? true : undefined), 'every process on the data folder to end', 15_000);
 
-    step('stopped');
-    const restartedAt = Date.now();
-    const second = start(dataDir);
-    const runtime2 = await runtimeOf(dataDir, second);
-    const upMs = Date.now() - restartedAt;
-    api = apiOf(runtime2, key);
-    step('restarted');
-    // Both were still open: the restart found both markers and put both jobs back on the queue.
-    expect(second.stdout()).toMatch(/"message":"open jobs resumed","resumed":2,"cleared":0,"failed":0/);
+      step('stopped');
+      const restartedAt = Date.now();
+      const second = start(dataDir);
+      const runtime2 = await runtimeOf(dataDir, second);
+      const upMs = Date.now() - restartedAt;
+      api = apiOf(runtime2, key);
+      step('restarted');
+      // Both were still open: the restart found both markers and put both jobs back on the queue.
+      expect(second.stdout()).toMatch(/"message":"open jobs resumed","resumed":2,"cleared":0,"failed":0/);
 
-    const finished: { action?: number; export?: number } = {};
-    const [action, file] = await waitFor(
-      async () => {
-        const [a, f] = await Promise.all([api('GET', `/v1/async-actions/${actionId}`), api('GET', `/v1/exports/${exportId}`)]);
-        if (a.status !== 'IN_PROGRESS' && a.status !== 'ENQUEUED') finished.action ??= Date.now() - restartedAt;
-        if (f.status !== 'IN_PROGRESS' && f.status !== 'SCHEDULED') finished.export ??= Date.now() - restartedAt;
-        return finished.action !== undefined && finished.export !== undefined ? [a, f] : undefined;
-      },
-      'both jobs to finish',
-      150_000,
-      250,
-    );
-    step('finished');
-    console.info(
-      `crash-restart ${signal}: stopped at ${mid.action.progress}% of the generation; exit after ${stopMs} ms; ` +
-        `restart to runtime up ${upMs} ms, to export DONE ${finished.export} ms, to generation DONE ${finished.action} ms`,
-    );
+      const finished: { action?: number; export?: number } = {};
+      const [action, file] = await waitFor(
+        async () => {
+          const [a, f] = await Promise.all([api('GET', `/v1/async-actions/${actionId}`), api('GET', `/v1/exports/${exportId}`)]);
+          if (a.status !== 'IN_PROGRESS' && a.status !== 'ENQUEUED') finished.action ??= Date.now() - restartedAt;
+          if (f.status !== 'IN_PROGRESS' && f.status !== 'SCHEDULED') finished.export ??= Date.now() - restartedAt;
+          return finished.action !== undefined && finished.export !== undefined ? [a, f] : undefined;
+        },
+        'both jobs to finish',
+        150_000,
+        250,
+      );
+      step('finished');
+      console.info(
+        `crash-restart ${signal}: stopped at ${mid.action.progress}% of the generation; exit after ${stopMs} ms; ` +
+          `restart to runtime up ${upMs} ms, to export DONE ${finished.export} ms, to generation DONE ${finished.action} ms`,
+      );
 
-    expect(action).toMatchObject({ status: 'DONE', progress: 100, result: { done_count: CODES } });
-    expect((await api('GET', `/v1/campaigns/${campaignId}`)).vouchers_count).toBe(CODES);
-    const ddb2 = createDocumentClient({ region: runtime2.region, endpoint: runtime2.dynamoEndpoint });
-    const codes = await listCampaignVoucherCodes({ ddb: ddb2, tableName: runtime2.tableName }, key.project_id, campaignId);
-    ddb2.destroy();
-    expect(codes).toHaveLength(CODES);
-    expect(new Set(codes).size).toBe(CODES);
+      expect(action).toMatchObject({ status: 'DONE', progress: 100, result: { done_count: CODES } });
+      expect((await api('GET', `/v1/campaigns/${campaignId}`)).vouchers_count).toBe(CODES);
+      const ddb2 = createDocumentClient({ region: runtime2.region, endpoint: runtime2.dynamoEndpoint });
+      const codes = await listCampaignVoucherCodes({ ddb: ddb2, tableName: runtime2.tableName }, key.project_id, campaignId);
+      ddb2.destroy();
+      expect(codes).toHaveLength(CODES);
+      expect(new Set(codes).size).toBe(CODES);
 
-    expect(file.status).toBe('DONE');
-    const csv = await (await fetch((file.result as { url: string }).url)).text();
-    const lines = csv.split('\r\n').filter((line) => line !== '');
-    expect(lines[0]).toBe('id,points');
-    expect(lines).toHaveLength(BUCKETS + 1);
-    expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(buckets.map((b) => b.id)));
+      expect(file.status).toBe('DONE');
+      const csv = await (await fetch((file.result as { url: string }).url)).text();
+      const lines = csv.split('\r\n').filter((line) => line !== '');
+      expect(lines[0]).toBe('id,points');
+      expect(lines).toHaveLength(BUCKETS + 1);
+      expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(buckets.map((b) => b.id)));
 
-    process.kill(-second.pid, 'SIGINT');
-    expect((await second.exited).code).toBe(0);
-  }, 300_000);
+      process.kill(-second.pid, 'SIGINT');
+      expect((await second.exited).code).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -78,11 +78,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
-  [
-    'open_job',
-    e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }),
-    { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' },
-  ],
+  ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
   [
     'idempotency_record',
     e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 99 }, P, 'key-1'),
