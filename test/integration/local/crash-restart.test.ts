@@ -47,8 +47,9 @@ function start(dataDir: string): Run {
   let stdout = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr?.resume();
+  // 'close', not 'exit': by then everything the process wrote to stdout has been read.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   return { child, pid: child.pid ?? 0, stdout: () => stdout, exited };
 }
@@ -131,16 +132,16 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       step('runtime up');
 
       const loyalty = await api('POST', '/v1/campaigns', campaignBodies.LOYALTY_PROGRAM('Points'));
+      const campaign = await api('POST', '/v1/campaigns', campaignBodies.DISCOUNT_COUPONS('Bulk'));
+      const campaignId = campaign.id as string;
+      const accepted = await api('POST', `/v1/campaigns/${campaignId}/vouchers?vouchers_count=${CODES}`, {});
+      const actionId = accepted.async_action_id as string;
+      // The buckets are written while the generation runs; the export starts once a fifth of the codes are written, so
+      // the stop finds the generation well past its first checkpoint.
       const ddb1 = createDocumentClient({ region: runtime1.region, endpoint: runtime1.dynamoEndpoint });
       const buckets = await seedBuckets({ ddb: ddb1, tableName: runtime1.tableName }, key.project_id, loyalty.id as string, BUCKETS, 4);
       ddb1.destroy();
       step('buckets seeded');
-      const campaign = await api('POST', '/v1/campaigns', campaignBodies.DISCOUNT_COUPONS('Bulk'));
-      const campaignId = campaign.id as string;
-
-      const accepted = await api('POST', `/v1/campaigns/${campaignId}/vouchers?vouchers_count=${CODES}`, {});
-      const actionId = accepted.async_action_id as string;
-      // The export starts once a fifth of the codes are written, so the stop finds the generation well past its first checkpoint.
       await waitFor(
         async () => (((await api('GET', `/v1/async-actions/${actionId}`)).progress as number) >= 20 ? true : undefined),
         'a fifth of the codes',
@@ -186,6 +187,8 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       api = apiOf(runtime2, key);
       step('restarted');
       // Both were still open: the restart found both markers and put both jobs back on the queue.
+      // (Logged before the runtime file is written; the pipe may deliver it a moment after.)
+      await waitFor(() => (/"message":"open jobs resumed"/.test(second.stdout()) ? true : undefined), 'the reconcile log line', 10_000);
       expect(second.stdout()).toMatch(/"message":"open jobs resumed","resumed":2,"cleared":0,"failed":0/);
 
       const finished: { action?: number; export?: number } = {};
