@@ -47,6 +47,7 @@ export type ErrorKey =
   | 'request_timeout'
   | 'service_busy'
   | 'service_unavailable'
+  | 'too_many_categories'
   | 'too_many_requests'
   | 'unauthorized'
   | 'unsupported_media_type';
@@ -149,12 +150,29 @@ export class MissingPermissionError extends AppError {
 export class NotFoundError extends AppError {
   override readonly name = 'NotFoundError';
 
-  constructor(resourceType: string, resourceId: string) {
+  /** `details` replaces the usual "Cannot find <type> with id <id>" where the resource exists but not what was asked of it. */
+  constructor(resourceType: string, resourceId: string, details?: string) {
     super(404, 'not_found', {
       message: 'Resource not found',
-      details: `Cannot find ${resourceType} with id ${resourceId}`,
+      details: details ?? `Cannot find ${resourceType} with id ${resourceId}`,
       resourceId,
       resourceType,
+    });
+  }
+}
+
+/**
+ * A token to revoke that is unknown, expired, already revoked or another project's: one answer for
+ * all, so a caller learns nothing about other projects' tokens. The token is never echoed.
+ */
+export class OAuthTokenNotFoundError extends AppError {
+  override readonly name = 'OAuthTokenNotFoundError';
+
+  constructor() {
+    super(404, 'not_found', {
+      message: 'Resource not found',
+      details: 'The access token is unknown, expired or already revoked',
+      resourceType: 'oauth_token',
     });
   }
 }
@@ -263,6 +281,19 @@ export class UnsupportedTemplateTypeError extends AppError {
     super(400, 'campaign_type_is_not_supported_by_campaign_template', {
       message: 'Campaign of the given type is not supported by campaign template',
       details: `Templates can be made from DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns or promotion tiers, not from ${campaignType}`,
+    });
+  }
+}
+
+/** The project has as many categories as it may (the list of categories is one reply, so it is bounded). */
+export class TooManyCategoriesError extends AppError {
+  override readonly name = 'TooManyCategoriesError';
+
+  constructor(limit: number) {
+    super(400, 'too_many_categories', {
+      message: 'Too many categories',
+      details: `A project has at most ${limit} categories; delete one before creating another`,
+      resourceType: 'category',
     });
   }
 }

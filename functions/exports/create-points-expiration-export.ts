@@ -12,7 +12,7 @@ export const makeHandler = endpoint(
   createPointsExpirationExportRoute,
   schemas,
   async ({ runtime, ports, principal, params, body }) =>
-    ok(toExportReply(await createPointsExpirationExport({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, body))),
+    ok(toExportReply(await createPointsExpirationExport({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, body, principal.appId))),
   { jobs: containerJobQueue },
 );
 

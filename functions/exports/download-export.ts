@@ -1,18 +1,25 @@
 import { downloadExportRoute } from '../../lib/api/routes.js';
 import { downloadExportQuery, exportParams } from '../../lib/exports/export.schema.js';
-import { downloadExport } from '../../lib/exports/export.service.js';
+import { downloadExport, INLINE_DOWNLOAD_MAX_BYTES, verifyDownloadLink } from '../../lib/exports/export.service.js';
 import { containerExportLinks } from '../../lib/exports/s3-presigner.js';
-import { openEndpoint } from '../../lib/http/endpoint.js';
-import { redirect } from '../../lib/http/reply.js';
+import { signedLinkEndpoint } from '../../lib/http/endpoint.js';
+import { csvFile, redirect } from '../../lib/http/reply.js';
 
 export const schemas = { params: exportParams, query: downloadExportQuery };
 
-/** The download cluster: the token is the credential; the file comes from a presigned S3 URL (no 6 MB response limit). */
-export const makeHandler = openEndpoint(
+/**
+ * The download cluster: the key pair, a bearer token, or the signed `token` of `result.url`. The file
+ * comes in the reply when it fits one, else from a presigned S3 URL (Lambda's 6 MB response limit).
+ */
+export const makeHandler = signedLinkEndpoint(
   downloadExportRoute,
   schemas,
-  async ({ runtime, ports, params, query }) => redirect(await downloadExport({ ...runtime, files: ports.links }, params.exportId, query.token ?? '')),
-  { links: containerExportLinks },
+  (runtime, link) => verifyDownloadLink(runtime, link.pathParameters.exportId ?? '', link.token, link.sourceIp),
+  async ({ runtime, ports, principal, params }) => {
+    const download = await downloadExport({ ...runtime, files: ports.links }, principal.projectId, params.exportId, ports.inlineDownloadMaxBytes);
+    return download.kind === 'file' ? csvFile(download.text, download.fileName) : redirect(download.location);
+  },
+  { links: containerExportLinks, inlineDownloadMaxBytes: INLINE_DOWNLOAD_MAX_BYTES },
 );
 
 export const handler = makeHandler();

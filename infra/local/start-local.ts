@@ -12,7 +12,7 @@ import { resumeOpenJobs } from '../../lib/jobs/resume-open-jobs.js';
 import { createSqsJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { jobsWorker, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, jobsWorker, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -49,7 +49,7 @@ export interface StartLocalOptions {
   logger?: Logger;
   /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
-  /** Worker table (default lib/api/workers.ts). */
+  /** Worker table (default lib/api/workers.ts: the jobs worker and the jobs dead-letter worker). */
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
@@ -220,8 +220,10 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       });
       const concurrency = Math.max(1, Math.trunc(options.workerConcurrency ?? 2));
       for (const worker of workers) {
-        const queueUrl = engines.queueUrls[worker.queue];
-        if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${worker.queue}, which the engines did not create`);
+        // The jobs worker reads the jobs queue; the dead-letter worker reads its dead-letter queue, as in AWS.
+        const consumed = consumedQueueName(worker);
+        const queueUrl = engines.queueUrls[consumed];
+        if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${consumed}, which the engines did not create`);
         const handler = await loadWorkerHandler(worker, stopJobs.signal);
         for (let i = 0; i < concurrency; i += 1) {
           pollers.push(

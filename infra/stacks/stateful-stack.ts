@@ -9,13 +9,15 @@ import type { Construct } from 'constructs';
 import { tableDesign } from '../../lib/db/table.js';
 import type { ClusterConfig, InfraConfig } from '../config.js';
 import { resources } from '../../lib/api/resources.js';
-import type { WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
 
 /** A queue with its dead-letter queue, keyed in `StatefulResources.queues` by its local name. */
 export interface QueuePair {
   queue: IQueue;
   deadLetter: IQueue;
   visibilityTimeout: Duration;
+  /** The dead-letter queue's: 6x the timeout of the workers consuming it (SQS's 30 s default when none does). */
+  deadLetterVisibilityTimeout: Duration;
 }
 
 /** What the stateless stack of the same region is given. */
@@ -28,12 +30,15 @@ export interface StatefulResources {
 export interface StatefulStackProps extends StackProps {
   cluster: ClusterConfig;
   config: InfraConfig;
-  /** The queue workers; each queue's visibility timeout is 6x the longest timeout of its workers. */
+  /** The queue workers; each queue's (and dead-letter queue's) visibility timeout is 6x the longest timeout of its consumers. */
   workers: readonly WorkerDef[];
 }
 
 /** SQS must not hand a message to a second worker while the first may still be running (AWS: 6x the function timeout). */
 export const VISIBILITY_TIMEOUT_FACTOR = 6;
+
+/** A queue created without a visibility timeout gets SQS's default. */
+const SQS_DEFAULT_VISIBILITY_SECONDS = 30;
 
 /** `promo-engine-jobs` → `Jobs`: construct ids from the local queue names. */
 const idOf = (queueName: string): string =>
@@ -109,13 +114,19 @@ export class StatefulStack extends Stack implements StatefulResources {
     const alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn) : null;
     const queues = new Map<string, QueuePair>();
     for (const local of resources.queues) {
-      const longest = Math.max(config.defaultWorkerTimeoutSeconds, ...workers.filter((w) => w.queue === local.name).map((w) => w.timeoutSeconds));
+      const timeoutsOn = (queueName: string): number[] => workers.filter((w) => consumedQueueName(w) === queueName).map((w) => w.timeoutSeconds);
+      const longest = Math.max(config.defaultWorkerTimeoutSeconds, ...timeoutsOn(local.name));
       const visibilityTimeout = Duration.seconds(VISIBILITY_TIMEOUT_FACTOR * longest);
+      const deadLetterConsumers = timeoutsOn(local.deadLetter);
+      const deadLetterVisibilityTimeout = Duration.seconds(
+        deadLetterConsumers.length > 0 ? VISIBILITY_TIMEOUT_FACTOR * Math.max(...deadLetterConsumers) : SQS_DEFAULT_VISIBILITY_SECONDS,
+      );
       const id = idOf(local.name);
       const deadLetter = new Queue(this, `${id}DeadLetterQueue`, {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: Duration.days(14),
+        ...(deadLetterConsumers.length > 0 ? { visibilityTimeout: deadLetterVisibilityTimeout } : {}),
       });
       const queue = new Queue(this, `${id}Queue`, {
         encryption: QueueEncryption.SQS_MANAGED,
@@ -132,7 +143,20 @@ export class StatefulStack extends Stack implements StatefulResources {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
       if (alarmTopic) alarm.addAlarmAction(new SnsAction(alarmTopic));
-      queues.set(local.name, { queue, deadLetter, visibilityTimeout });
+      // A consumer of the dead-letter queue takes each message within seconds, so the count of
+      // visible messages above rarely sees one; every dead letter is received at least once.
+      if (deadLetterConsumers.length > 0) {
+        const received = new Alarm(this, `${id}DeadLetterReceivedAlarm`, {
+          alarmDescription: `${cluster.label}: a job of ${local.name} was dead-lettered (its last delivery died) and its consumer closed it FAILED/ERROR`,
+          metric: deadLetter.metricNumberOfMessagesReceived({ period: Duration.minutes(1), statistic: 'Sum' }),
+          threshold: 1,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        });
+        if (alarmTopic) received.addAlarmAction(new SnsAction(alarmTopic));
+      }
+      queues.set(local.name, { queue, deadLetter, visibilityTimeout, deadLetterVisibilityTimeout });
     }
     this.queues = queues;
 

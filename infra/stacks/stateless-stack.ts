@@ -11,7 +11,8 @@ import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
-import type { WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
+import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -27,6 +28,12 @@ export interface StatelessStackProps extends StackProps {
 
 /** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
 export const RATE_LIMIT_KEY_PATTERN = 'P#*#RATE#*';
+
+/**
+ * Partition keys of the open-job markers (lib/jobs/open-job.ts): the only items a function that only moves statuses
+ * (`table: 'update'`) may delete, since the move that ends a job deletes its marker in the same transaction.
+ */
+export const OPEN_JOB_KEY_PATTERN = `${OPEN_JOB_PARTITION_PREFIX}#*`;
 
 const pascal = (name: string): string =>
   name
@@ -131,22 +138,39 @@ export class StatelessStack extends Stack {
     const { config, stateful } = this.props;
     const pair = stateful.queues.get(worker.queue);
     if (!pair) throw new Error(`Worker ${worker.name} reads ${worker.queue}, which the stateful stack does not define`);
-    if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > pair.visibilityTimeout.toSeconds()) {
+    const deadLetter = worker.consumes === 'dead-letter';
+    const source = deadLetter ? pair.deadLetter : pair.queue;
+    const visibility = deadLetter ? pair.deadLetterVisibilityTimeout : pair.visibilityTimeout;
+    const consumed = consumedQueueName(worker);
+    if (worker.timeoutSeconds * VISIBILITY_TIMEOUT_FACTOR > visibility.toSeconds()) {
       throw new Error(
-        `Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${worker.queue}`,
+        `Worker ${worker.name}: timeout ${worker.timeoutSeconds}s needs a visibility timeout of at least ${VISIBILITY_TIMEOUT_FACTOR}x on ${consumed}`,
       );
     }
+    const urlVariables = queueUrlVariables(queueNamed(worker.queue));
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,
       description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
-      environment: { ...this.baseEnvironment(), [queueUrlVariables(queueNamed(worker.queue)).queue]: pair.queue.queueUrl },
+      environment: { ...this.baseEnvironment(), [deadLetter ? urlVariables.deadLetter : urlVariables.queue]: source.queueUrl },
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logRetentionDays: config.logRetentionDays,
     });
-    grantTableAccess(stateful.table, fn, 'write');
+    const access = worker.table ?? 'write';
+    grantTableAccess(stateful.table, fn, access);
+    if (access === 'update') {
+      // Ending a job (FAILED, ERROR) deletes its open-job marker in the same transaction: DeleteItem on the markers' keys only.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:DeleteItem'],
+          resources: [stateful.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OPEN_JOB_KEY_PATTERN] } },
+        }),
+      );
+    }
     this.grantResources(fn, worker.needs);
-    fn.addEventSource(new SqsEventSource(pair.queue, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
+    // The event source grants receive, delete and visibility changes on the consumed queue only.
+    fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
     this.functions.set(`worker:${worker.name}`, fn);
   }
 

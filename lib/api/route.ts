@@ -8,8 +8,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface SuccessReply {
   status: 200 | 201 | 202 | 204 | 302;
   description: string;
-  /** The body's component, or an array of it; absent = no body. */
+  /** The body's component, or an array of it; absent = no body (or a `text` body). */
   body?: ReplyName | { arrayOf: ReplyName };
+  /** A body that is not JSON: its media type (the handler replies with `text`, e.g. an export file). */
+  text?: 'text/csv';
   /** Reply headers beyond the common ones (components.headers names). */
   headers?: readonly string[];
 }
@@ -36,7 +38,11 @@ export interface ResourceNeeds {
   env: readonly RouteEnv[];
 }
 
-export type RouteAuth = { keyPair: true; bearer: boolean; serviceOAuthHeader?: boolean } | 'none';
+/**
+ * `signedLink` names a query parameter that may carry a signed link token in place of credentials
+ * (the download cluster: the `token` of an export's `result.url`); the handler verifies it.
+ */
+export type RouteAuth = { keyPair: true; bearer: boolean; serviceOAuthHeader?: boolean; signedLink?: string } | 'none';
 
 /**
  * One row of the endpoint table (lib/api/routes.ts): everything about an endpoint. API Gateway,

@@ -42,6 +42,23 @@ export const introspectOauthTokenRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+export const revokeOauthTokenRoute = /* @__PURE__ */ route({
+  operationId: 'revoke-oauth-token',
+  method: 'POST',
+  path: '/v1/oauth/token/revoke',
+  folder: 'oauth',
+  auth: { keyPair: true, bearer: false },
+  scope: null,
+  body: 'form',
+  summary: 'Revoke an OAuth 2.0 access token of the project (it stops at once and frees its slot under the cap)',
+  tag: 'OAuth',
+  success: [{ status: 204, description: 'Revoked' }],
+  errors: [404],
+  description: "An unknown, expired, already revoked or other project's token is 404 `not_found` (`resource_type: oauth_token`); the token is never echoed.",
+  // generic (the default for a writing POST): with a key, a retry after a lost reply gets the first 204, not a 404.
+  // Nothing secret is kept: the reply is empty and the request is stored only as a fingerprint.
+});
+
 export const createCampaignRoute = /* @__PURE__ */ route({
   operationId: 'create-campaign',
   method: 'POST',
@@ -209,6 +226,69 @@ export const getCustomEventSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema')],
 });
 
+export const createCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'create-category',
+  method: 'POST',
+  path: '/v1/categories',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Create a category (name unique in the project, hierarchy)',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The new category')],
+  // A name taken by another category.
+  errors: [409],
+});
+
+export const listCategoriesRoute = /* @__PURE__ */ route({
+  operationId: 'list-categories',
+  method: 'GET',
+  path: '/v1/categories',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'List the categories of the project, highest hierarchy first',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('CategoryList', 'Every category of the project (at most 1,000) and their number')],
+});
+
+export const getCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'get-category',
+  method: 'GET',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Get a category',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The category')],
+});
+
+export const updateCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'update-category',
+  method: 'PUT',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Rename a category or change its hierarchy (campaigns and vouchers show the change)',
+  tag: 'Categories',
+  success: [/* @__PURE__ */ ok('Category', 'The category as updated, with a new updated_at')],
+  // The new name is another category's.
+  errors: [409],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteCategoryRoute = /* @__PURE__ */ route({
+  operationId: 'delete-category',
+  method: 'DELETE',
+  path: '/v1/categories/{categoryId}',
+  folder: 'categories',
+  scopes: ['categories'],
+  summary: 'Delete a category and free its name (its campaigns and vouchers show no category)',
+  tag: 'Categories',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const listCustomersRoute = /* @__PURE__ */ route({
   operationId: 'list-customers',
   method: 'GET',
@@ -368,21 +448,32 @@ export const getExportRoute = /* @__PURE__ */ route({
   needs: { env: ['DOWNLOAD_BASE_URL'] },
 });
 
-/** The download cluster's row: same method and path as get-export, on the other API. The token is the credential. */
+/**
+ * The download cluster's row: same method and path as get-export, on the other API. The key pair or a bearer token
+ * with `exports` (as Voucherify's reference secures it), or the signed `token` of `result.url` in their place.
+ */
 export const downloadExportRoute = /* @__PURE__ */ route({
   operationId: 'download-export',
   method: 'GET',
   path: '/v1/exports/{exportId}',
   folder: 'exports',
-  auth: 'none',
-  scope: null,
+  auth: { keyPair: true, bearer: true, signedLink: 'token' },
+  scopes: ['exports'],
   cluster: 'download',
-  summary: 'Download an export file: 302 to a short-lived presigned S3 URL',
+  summary: 'Download an export file: the CSV itself, or a 302 to a short-lived presigned S3 URL when it is too large for a reply',
   tag: 'Exports',
-  success: [{ status: 302, description: 'Redirect to the CSV file (a presigned URL valid for 5 minutes)', headers: ['Location'] }],
-  errors: [401],
+  success: [
+    { status: 200, description: 'The CSV file (up to 5 MiB as sent; larger files redirect)', text: 'text/csv', headers: ['Content-Disposition'] },
+    {
+      status: 302,
+      description: 'Redirect to the CSV file when it is larger than a reply can carry (a presigned URL valid for 5 minutes)',
+      headers: ['Location'],
+    },
+  ],
   description:
-    "Served by the download cluster. No key pair or OAuth token: the `token` query parameter of the export's `result.url` is the credential (a missing, wrong or expired token is a 401).",
+    "Served by the download cluster. Credentials: the key pair, a bearer token with `api` or `exports`, or, in their place, the `token` query parameter of the export's `result.url` (a missing, wrong or expired token is a 401). " +
+    "The IP allow-list of the key that presents itself (for a `token`: of the key that created the export) and the project's rate limit apply. " +
+    'A file up to 5 MiB (as a Lambda reply carries it) comes in the reply as `text/csv`; a larger one is a 302 to a presigned S3 URL.',
   needs: { bucket: 'read' },
 });
 
@@ -417,6 +508,7 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
+  revokeOauthTokenRoute,
   createCampaignRoute,
   listCampaignsRoute,
   getCampaignRoute,
@@ -431,6 +523,11 @@ export const routes: readonly RouteDef[] = [
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
+  createCategoryRoute,
+  listCategoriesRoute,
+  getCategoryRoute,
+  updateCategoryRoute,
+  deleteCategoryRoute,
   listCustomersRoute,
   createCustomerRoute,
   getCustomerRoute,

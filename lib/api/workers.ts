@@ -1,5 +1,5 @@
 import type { ResourceNeeds } from './route.js';
-import type { QueueName } from './resources.js';
+import { queueNamed, type QueueName } from './resources.js';
 
 /**
  * One queue worker: a Lambda function fed by an SQS event source. Like the endpoint table, this is
@@ -8,17 +8,36 @@ import type { QueueName } from './resources.js';
 export interface WorkerDef {
   /** Function name (kebab-case); also the Lambda context's `functionName` locally. */
   name: string;
-  /** The queue it consumes (its dead-letter queue is implied). */
+  /** The queue pair it belongs to (a name of `resources.queues`). */
   queue: QueueName;
+  /**
+   * Which queue of the pair it consumes: the queue itself (default), or its dead-letter queue,
+   * where SQS moves a message after `maxReceiveCount` receives that did not delete it.
+   */
+  consumes?: 'queue' | 'dead-letter';
   /** Handler module, relative to the repository root; exports `handler(event: SQSEvent)`. */
   handler: string;
   /** Messages per invocation, 1..10 (the SQS receive limit; Lambda's default is 10). */
   batchSize: number;
-  /** The function's time limit; must stay below the queue's visibility timeout. */
+  /** The function's time limit; must stay below the consumed queue's visibility timeout. */
   timeoutSeconds: number;
   summary: string;
+  /**
+   * What it may do to the table: `write` (default: put, update, delete) or `update` (read and
+   * change existing items only, as moving a status to final needs, plus deleting the ended
+   * jobs' open-job markers, which go in the same transaction).
+   */
+  table?: 'write' | 'update';
   /** What it touches besides the table and its own queue. */
   needs: ResourceNeeds;
+}
+
+/**
+ * The name of the queue a worker reads: its queue, or that queue's dead-letter queue.
+ * @throws Error for a dead-letter consumer of a queue that is not one of `resources.queues`.
+ */
+export function consumedQueueName(worker: Pick<WorkerDef, 'queue' | 'consumes'>): string {
+  return worker.consumes === 'dead-letter' ? queueNamed(worker.queue).deadLetter : worker.queue;
 }
 
 /**
@@ -40,4 +59,25 @@ export const jobsWorker: WorkerDef = {
   needs: { bucket: 'write', sendsTo: [], env: [] },
 };
 
-export const workers: readonly WorkerDef[] = [jobsWorker];
+/**
+ * Closes the jobs whose last delivery died without an answer (the function timed out or was
+ * killed, so the jobs worker never ran `failJob`): their messages reach the dead-letter queue and
+ * this marks the async action FAILED / the export ERROR. A few conditional writes per message.
+ */
+export const jobsDeadLetterWorker: WorkerDef = {
+  name: 'jobs-dead-letter-worker',
+  queue: 'promo-engine-jobs',
+  consumes: 'dead-letter',
+  handler: 'functions/workers/jobs-dead-letter-worker.ts',
+  // Each message is a handful of small writes; ten at once drain a burst of dead letters quickly.
+  batchSize: 10,
+  // Ten messages' writes take well under a second; the dead-letter queue's visibility timeout follows at 6x.
+  timeoutSeconds: 30,
+  summary: 'Marks the jobs whose messages reached the jobs dead-letter queue FAILED (async actions) or ERROR (exports)',
+  // Conditional status updates (the action or export, and a new campaign's status items): no item is created, and the
+  // only one deleted is the ended job's open-job marker (the stack grants DeleteItem on those keys alone).
+  table: 'update',
+  needs: { bucket: null, sendsTo: [], env: [] },
+};
+
+export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker];

@@ -1,4 +1,4 @@
-import { getAppKey } from '../app-keys/app-key.repo.js';
+import { getAppKey, listAppKeys } from '../app-keys/app-key.repo.js';
 import type { AppKey } from '../app-keys/app-key.js';
 import { toEpochSeconds } from '../clock.js';
 import { ForbiddenError, MissingPermissionError, UnauthorizedError } from '../errors.js';
@@ -32,14 +32,17 @@ export const UNAUTHORIZED_DETAILS = {
   malformedBearer: 'The Authorization header must be Bearer followed by an access token',
   badToken: 'The access token is unknown, expired or revoked',
   keyGone: "The access token's application key no longer exists",
+  linkKeyGone: 'The application key that created this export no longer exists',
 } as const;
+
+/** The 403 of a request from outside a key's IP allow-list: the same on both clusters. */
+const outsideAllowList = (sourceIp: string | undefined): ForbiddenError =>
+  new ForbiddenError(`Requests with this application key are not allowed from ${sourceIp ?? 'an unknown address'}`);
 
 function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined, missing: string = UNAUTHORIZED_DETAILS.badPair): AppKey {
   if (!key) throw new UnauthorizedError(missing);
   if (key.status !== 'ACTIVE') throw new UnauthorizedError('The application key is blocked');
-  if (!ipAllowed(key.ipAllowList, sourceIp)) {
-    throw new ForbiddenError(`Requests with this application key are not allowed from ${sourceIp ?? 'an unknown address'}`);
-  }
+  if (!ipAllowed(key.ipAllowList, sourceIp)) throw outsideAllowList(sourceIp);
   return key;
 }
 
@@ -97,6 +100,31 @@ export async function authenticateToken(
     keyPermissions: key.permissions,
     tokenScopes: token.scopes,
   };
+}
+
+/**
+ * A signed link made for key `appId` of `projectId` (an export's download link, made for the key
+ * that created the export): the key must still exist in the project, be active and admit
+ * `sourceIp`, exactly as if it presented itself. Read like a bearer token's key (keyForToken).
+ * @throws UnauthorizedError (key gone or blocked), ForbiddenError (IP allow-list).
+ */
+export async function authenticateLinkKey(deps: Deps, projectId: string, appId: string, sourceIp: string | undefined): Promise<Principal> {
+  const key = checkKeyUsable(await keyForToken(deps, appId, sourceIp, null), sourceIp, UNAUTHORIZED_DETAILS.linkKeyGone);
+  if (key.projectId !== projectId) throw new UnauthorizedError(UNAUTHORIZED_DETAILS.linkKeyGone);
+  return { projectId, appId, via: 'signed_link', keyPermissions: key.permissions, tokenScopes: null };
+}
+
+/**
+ * A signed link of `projectId` whose key is not known (made before links recorded it): honoured
+ * only where any key of the project could have made it, i.e. from an address every key's IP
+ * allow-list admits, while the project has an active key. The principal names no key (`appId` '').
+ * @throws UnauthorizedError (no active key), ForbiddenError (some key's IP allow-list refuses the address).
+ */
+export async function authenticateProjectLink(deps: Deps, projectId: string, sourceIp: string | undefined): Promise<Principal> {
+  const keys = await listAppKeys(deps, projectId);
+  if (!keys.some((k) => k.status === 'ACTIVE')) throw new UnauthorizedError('The project has no active application key');
+  if (!keys.every((k) => ipAllowed(k.ipAllowList, sourceIp))) throw outsideAllowList(sourceIp);
+  return { projectId, appId: '', via: 'signed_link', keyPermissions: null, tokenScopes: null };
 }
 
 /**

@@ -2,14 +2,7 @@ import * as z from '../zod.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './campaign.js';
 import { referralProgramSchema } from './campaign.schema.js';
-import {
-  discountSchema,
-  giftSchema,
-  loyaltyCardTemplateSchema,
-  validityDayOfWeekSchema,
-  validityHoursSchema,
-  validityTimeframeSchema,
-} from './voucher-template.schema.js';
+import * as template from './voucher-template.schema.js';
 
 /*
  * Reply schemas of the campaign endpoints (lib/campaigns/campaign.mapper.ts writes these shapes).
@@ -53,22 +46,22 @@ export const codeConfigReplySchema = z.strictObject({
 const validityShape = {
   start_date: z.optional(timestamp),
   expiration_date: z.optional(timestamp),
-  validity_timeframe: z.optional(validityTimeframeSchema),
-  validity_day_of_week: z.optional(validityDayOfWeekSchema),
-  validity_hours: z.optional(validityHoursSchema),
+  validity_timeframe: z.optional(template.validityTimeframeSchema),
+  validity_day_of_week: z.optional(template.validityDayOfWeekSchema),
+  validity_hours: z.optional(template.validityHoursSchema),
 };
 
 const campaignVoucherTemplateSchema = z.strictObject({
   type: z.enum(VOUCHER_TYPES),
-  discount: z.optional(discountSchema),
-  gift: z.optional(giftSchema),
-  loyalty_card: z.optional(loyaltyCardTemplateSchema),
+  discount: z.optional(template.discountSchema),
+  gift: z.optional(template.giftSchema),
+  loyalty_card: z.optional(template.loyaltyCardTemplateSchema),
   redemption: z.strictObject({ quantity: z.nullable(z.int().check(z.nonnegative())) }),
   code_config: codeConfigReplySchema,
   is_referral_code: z.boolean(),
   start_date: z.optional(timestamp),
   expiration_date: z.optional(timestamp),
-  validity_timeframe: z.optional(validityTimeframeSchema),
+  validity_timeframe: z.optional(template.validityTimeframeSchema),
 });
 
 export const promotionTierReplySchema = z.strictObject({
@@ -77,7 +70,7 @@ export const promotionTierReplySchema = z.strictObject({
   updated_at: z.optional(timestamp),
   name: z.string(),
   banner: z.optional(z.string()),
-  action: z.strictObject({ discount: z.optional(discountSchema) }),
+  action: z.strictObject({ discount: z.optional(template.discountSchema) }),
   metadata: z.record(z.string(), z.unknown()),
   hierarchy: z.int(),
   promotion_id: z.string(),

@@ -1,5 +1,5 @@
 import { camelize } from '../case.js';
-import { withCategory } from '../categories/category.service.js';
+import { currentCategories, withCategory, withCurrentCategories, withCurrentCategory } from '../categories/category.service.js';
 import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
@@ -160,7 +160,7 @@ async function requireCampaign(deps: Deps, projectId: string, campaignId: string
 
 /**
  * A campaign by id or by name (Voucherify accepts either in `{campaignId}`); an id wins when a
- * string is both.
+ * string is both. Its category is the category as it is now (renamed, or null once deleted).
  * @throws NotFoundError with the given reference as resource_id.
  */
 export async function getCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
@@ -168,10 +168,9 @@ export async function getCampaign(deps: Deps, projectId: string, idOrName: strin
     CAMPAIGN_ID.test(idOrName) ? repo.getCampaign(deps, projectId, idOrName) : Promise.resolve(null),
     idOrName.length <= MAX_NAME_LENGTH ? repo.getCampaignIdByName(deps, projectId, idOrName) : Promise.resolve(null),
   ]);
-  if (byId) return byId;
-  const byName = idForName ? await repo.getCampaign(deps, projectId, idForName) : null;
-  if (!byName) throw new NotFoundError('campaign', idOrName);
-  return byName;
+  const found = byId ?? (idForName ? await repo.getCampaign(deps, projectId, idForName) : null);
+  if (!found) throw new NotFoundError('campaign', idOrName);
+  return withCurrentCategory(deps, projectId, found);
 }
 
 export interface CampaignPage {
@@ -212,10 +211,10 @@ export async function listCampaigns(deps: Deps, projectId: string, query: ListCa
     if (start >= total) return { campaigns: [], total };
     const [from, to] = descending ? [Math.max(1, total - start - query.limit + 1), total - start] : [start + 1, Math.min(total, start + query.limit)];
     const pageIds = await repo.campaignIdsBySequence(deps, projectId, from, to, descending);
-    return { campaigns: pageIds.length > 0 ? await repo.getCampaigns(deps, projectId, pageIds) : [], total };
+    return { campaigns: await campaignsOf(deps, projectId, pageIds), total };
   }
   const matches = campaignFilterPredicate(query.filters ?? {}, deps.clock.now());
-  const entries = (await repo.listCampaignEntries(deps, projectId)).filter(
+  const entries = (await withCurrentCategoryOfEntries(deps, projectId, await repo.listCampaignEntries(deps, projectId), query)).filter(
     (e) =>
       (query.campaign_type === undefined || e.campaignType === query.campaign_type) &&
       (query.campaign_status === undefined || e.creationStatus === query.campaign_status) &&
@@ -226,5 +225,35 @@ export async function listCampaigns(deps: Deps, projectId: string, query: ListCa
   const direction = descending ? -1 : 1;
   entries.sort((a, b) => (key(a) < key(b) ? -direction : key(a) > key(b) ? direction : 0));
   const pageIds = entries.slice(start, start + query.limit).map((e) => e.id);
-  return { campaigns: pageIds.length > 0 ? await repo.getCampaigns(deps, projectId, pageIds) : [], total: entries.length };
+  return { campaigns: await campaignsOf(deps, projectId, pageIds), total: entries.length };
+}
+
+/** The page's campaigns (one BatchGet of ≤ 100), each with its category as it is now (one more BatchGet, only if any has one). */
+async function campaignsOf(deps: Deps, projectId: string, ids: string[]): Promise<Campaign[]> {
+  return ids.length > 0 ? withCurrentCategories(deps, projectId, await repo.getCampaigns(deps, projectId, ids)) : [];
+}
+
+/**
+ * List entries keep the category id and name copied when the campaign was written. A filter on
+ * `categories` (names) or `category_ids` must see the categories as they are now: renamed, or
+ * none once deleted. The distinct categories of the project's campaigns are read by id (at most
+ * the project's categories: BatchGets of 100); without such a filter nothing is read.
+ */
+async function withCurrentCategoryOfEntries(
+  deps: Deps,
+  projectId: string,
+  entries: CampaignListEntry[],
+  query: ListCampaignsQuery,
+): Promise<CampaignListEntry[]> {
+  if (!query.filters?.categories && !query.filters?.category_ids) return entries;
+  const current = await currentCategories(
+    deps,
+    projectId,
+    entries.flatMap((e) => (e.categoryId ? [e.categoryId] : [])),
+  );
+  return entries.map((e) => {
+    if (!e.categoryId) return e;
+    const category = current.get(e.categoryId);
+    return { ...e, categoryId: category ? category.id : null, categoryName: category ? category.name : null };
+  });
 }

@@ -1,8 +1,9 @@
 import type { Category } from './category.js';
-import type { CategoryReply } from './category.reply.js';
+import type { CategoryListReply, CategoryReply } from './category.reply.js';
 
 export type { CategoryReply };
 
+/** Voucherify's category object; `updated_at` only once the category was updated. */
 export const toCategoryReply = (c: Category): CategoryReply => ({
   id: c.id,
   name: c.name,
@@ -10,4 +11,11 @@ export const toCategoryReply = (c: Category): CategoryReply => ({
   object: 'category',
   created_at: c.createdAt,
   ...(c.updatedAt ? { updated_at: c.updatedAt } : {}),
+});
+
+export const toCategoryListReply = (categories: Category[]): CategoryListReply => ({
+  object: 'list',
+  data_ref: 'data',
+  data: categories.map(toCategoryReply),
+  total: categories.length,
 });

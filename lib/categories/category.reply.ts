@@ -1,12 +1,27 @@
 import * as z from '../zod.js';
 
-/** The category object of campaign and voucher replies. */
+/*
+ * Reply schemas of categories (lib/categories/category.mapper.ts writes these shapes). Only the
+ * OpenAPI generator and the tests import this module: handler bundles stay small.
+ */
+
+/** The category object: of the category endpoints, and inside campaign and voucher replies. */
 export const categoryReplySchema = z.strictObject({
   id: z.string(),
   name: z.string(),
-  hierarchy: z.int(),
+  hierarchy: z.int().check(z.nonnegative()),
   object: z.literal('category'),
   created_at: z.iso.datetime(),
   updated_at: z.optional(z.iso.datetime()),
 });
 export type CategoryReply = z.output<typeof categoryReplySchema>;
+
+/** GET /v1/categories: every category of the project (at most 1,000), highest hierarchy first. */
+export const categoryListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(categoryReplySchema),
+  /** The number of categories in `data`: all of the project's. */
+  total: z.int().check(z.nonnegative()),
+});
+export type CategoryListReply = z.output<typeof categoryListReplySchema>;

@@ -20,15 +20,25 @@ export const toSimpleCustomerReply = (c: {
   object: 'customer' as const,
 });
 
+type CustomerReply = z.input<typeof customerReplySchema>;
+
+/** Wire name → stored name of each address field; both directions read this one table. */
+const ADDRESS_NAMES = {
+  city: 'city',
+  state: 'state',
+  line_1: 'line1',
+  line_2: 'line2',
+  country: 'country',
+  postal_code: 'postalCode',
+} as const satisfies Record<string, keyof CustomerAddress>;
+type WireAddress = NonNullable<CustomerReply['address']>;
+const ADDRESS_PAIRS = Object.entries(ADDRESS_NAMES) as [keyof WireAddress, keyof CustomerAddress][];
+
+/** Copies the fields that are set, renamed; absent ones stay absent. */
 function addressOf(a: NonNullable<CustomerFieldsInput['address']>): CustomerAddress {
-  return {
-    ...(a.city !== undefined ? { city: a.city } : {}),
-    ...(a.state !== undefined ? { state: a.state } : {}),
-    ...(a.line_1 !== undefined ? { line1: a.line_1 } : {}),
-    ...(a.line_2 !== undefined ? { line2: a.line_2 } : {}),
-    ...(a.country !== undefined ? { country: a.country } : {}),
-    ...(a.postal_code !== undefined ? { postalCode: a.postal_code } : {}),
-  };
+  const address: CustomerAddress = {};
+  for (const [wire, stored] of ADDRESS_PAIRS) if (a[wire] !== undefined) address[stored] = a[wire];
+  return address;
 }
 
 /** The fields a request sets (wire → domain); absent ones stay absent. */
@@ -45,17 +55,10 @@ export function customerFieldsOf(input: CustomerFieldsInput): CustomerFields {
   };
 }
 
-type CustomerReply = z.input<typeof customerReplySchema>;
-
-function addressReply(a: CustomerAddress): NonNullable<CustomerReply['address']> {
-  return {
-    ...(a.city !== undefined ? { city: a.city } : {}),
-    ...(a.state !== undefined ? { state: a.state } : {}),
-    ...(a.line1 !== undefined ? { line_1: a.line1 } : {}),
-    ...(a.line2 !== undefined ? { line_2: a.line2 } : {}),
-    ...(a.country !== undefined ? { country: a.country } : {}),
-    ...(a.postalCode !== undefined ? { postal_code: a.postalCode } : {}),
-  };
+function addressReply(a: CustomerAddress): WireAddress {
+  const address: WireAddress = {};
+  for (const [wire, stored] of ADDRESS_PAIRS) if (a[stored] !== undefined) address[wire] = a[stored];
+  return address;
 }
 
 /**

@@ -2,14 +2,14 @@ import type { AppKey } from '../app-keys/app-key.js';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
-import type { Category } from '../categories/category.js';
+import type { StoredCategory } from '../categories/category.js';
 import type { Customer, CustomerListEntry } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
 import type { EarningRule } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
 import type { Export } from '../exports/export.js';
-import { openJobShard, type OpenJob } from '../jobs/open-job.js';
+import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
@@ -157,18 +157,37 @@ export const binEntry = /* @__PURE__ */ entity<BinEntry>('bin_entry', 1)
   )
   .from((e, projectId: string) => ({ key: [projectId, e.id] }), { defaults: { deletedByUserId: null, resourceParentId: null } });
 
-/** A category by id (`cat_...`). */
-export const category = /* @__PURE__ */ entity<Category>('category', 1)
+/** A category's place in its project's list: hierarchy zero-padded (string order is number order), then creation. */
+export const categorySortKey = (hierarchy: number, createdAt: string, categoryId: string): string =>
+  path(String(hierarchy).padStart(10, '0'), createdAt, categoryId);
+/**
+ * A category by id (`cat_...`). GSI1 lists a project's categories by hierarchy, then creation; items
+ * written before the list existed have no GSI1 key (`listed` false) until their next change.
+ */
+export const category = /* @__PURE__ */ entity<StoredCategory>('category', 1)
   .key(
     (projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId),
     () => 'CATEGORY',
   )
-  .from((c, projectId: string) => ({ key: [projectId, c.id] }), { defaults: { updatedAt: null } });
+  .index(
+    (projectId: string) => tenant(projectId, 'CATEGORIES'),
+    (hierarchy: number, createdAt: string, categoryId: string) => categorySortKey(hierarchy, createdAt, categoryId),
+  )
+  .from((c, projectId: string) => ({ key: [projectId, c.id], index: [projectId, c.hierarchy, c.createdAt, c.id] }), {
+    defaults: { updatedAt: null, revision: 0, listed: false },
+  });
 /** Reserves a category name; holds the category id. */
 export const categoryName = /* @__PURE__ */ entity<{ categoryId: string }>('category_name', 1)
   .key(
     (projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name),
     () => 'CATEGORY_NAME',
+  )
+  .apart();
+/** How many listed categories a project has, for the cap on categories per project. */
+export const categoryCounter = /* @__PURE__ */ entity<{ count: number }>('category_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'CATEGORY_COUNTER',
   )
   .apart();
 
@@ -307,7 +326,7 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
     (projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId),
     () => 'EXPORT',
   )
-  .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', rowCount: null, failure: null, finishedAt: null } });
+  .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null } });
 
 /**
  * An open job's marker (lib/jobs/open-job.ts): exists while its async action or export is not
@@ -318,7 +337,7 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
  */
 export const openJob = /* @__PURE__ */ entity<OpenJob>('open_job', 1)
   .key(
-    (shard: number) => path('OPEN_JOBS', String(shard).padStart(2, '0')),
+    (shard: number) => path(OPEN_JOB_PARTITION_PREFIX, String(shard).padStart(2, '0')),
     (projectId: string, subjectId: string) => path(projectId, subjectId),
   )
   .from((j) => ({ key: [openJobShard(j.subjectId), j.projectId, j.subjectId] }));

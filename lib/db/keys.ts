@@ -31,6 +31,8 @@ export const keys = {
   binPartition: e.binEntry.key.partition,
   category: e.category.key,
   categoryName: e.categoryName.key,
+  categoryCounter: e.categoryCounter.key,
+  categoriesPartition: e.category.index.partition,
   campaignTemplate: e.campaignTemplate.key,
   campaignTemplateName: e.campaignTemplateName.key,
   reward: e.reward.key,

@@ -14,6 +14,16 @@ export interface ExportFileLinks {
   presignGet(key: string, expiresInSeconds: number, now: Date): Promise<string>;
 }
 
+/** What the download cluster needs of export files: links, and small files read whole. */
+export interface ExportFileReader extends ExportFileLinks {
+  /**
+   * The file's bytes when it holds at most `maxBytes`; null when it is larger, having read no
+   * more of it than needed to know (its Content-Length, or the first `maxBytes` + 1 bytes).
+   * @throws Error when the file cannot be read (missing object, storage failure).
+   */
+  readUpTo(key: string, maxBytes: number): Promise<Buffer | null>;
+}
+
 /**
  * Where export files live. The S3 implementation is in s3-export-files.ts, imported only by the
  * jobs worker, so no other bundle carries the S3 client.

@@ -1,9 +1,11 @@
+import { authenticateLinkKey, authenticateProjectLink } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
 import { InvalidCampaignError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { EXPORT_ID, type Export, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
-import type { ExportFileLinks } from './export-files.js';
+import type { ExportFileReader } from './export-files.js';
 import { normalizeFilters } from './export-filters.js';
 import * as repo from './export.repo.js';
 import type { CreatePointsExpirationExportBody } from './export.schema.js';
@@ -13,6 +15,19 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
 
 /** How long the presigned S3 URL of a download redirect works: enough to start the transfer. */
 export const PRESIGNED_URL_SECONDS = 300;
+
+/**
+ * Largest file the download cluster sends in its own reply, measured as the reply carries it.
+ * Lambda's synchronous response payload is capped at 6 MB (6,291,456 bytes) for the whole
+ * serialized result: status, headers and the body as a JSON string, in which every `"` and line
+ * break of the CSV is escaped (`\r\n` takes 4 bytes). 5 MiB of escaped body leaves 1 MiB for the
+ * rest (the headers are under 1 KiB). The body is UTF-8 text, never base64 (which would cost a third
+ * more). API Gateway's HTTP API allows 10 MB, so Lambda's limit is the one that binds. A larger
+ * file is a 302 to a presigned URL.
+ */
+export const INLINE_DOWNLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+const BAD_LINK = 'Invalid or expired download token';
 
 /**
  * POST /v1/loyalties/{campaignId}/points-expiration/export: writes the export SCHEDULED, then
@@ -25,6 +40,7 @@ export async function createPointsExpirationExport(
   projectId: string,
   campaignRef: string,
   body: CreatePointsExpirationExportBody,
+  createdByAppId: string,
 ): Promise<Export> {
   const campaign = await getCampaign(deps, projectId, campaignRef);
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') {
@@ -44,6 +60,7 @@ export async function createPointsExpirationExport(
     fields: p?.fields ?? [...POINTS_EXPIRATION_FIELDS],
     ...parseExportOrder(p?.order),
     filters: normalizeFilters(p?.filters),
+    createdByAppId,
     downloadSecret: deps.ids.secret(),
     objectKey: exportObjectKey(projectId, id),
     rowCount: null,
@@ -81,18 +98,55 @@ export async function getExport(
 }
 
 /**
- * The download cluster: checks the token (its project, its signature by this export's secret,
- * its expiry) and returns a short-lived presigned URL of the file. Every failure is the same
- * 401, so a caller cannot tell an unknown export from a bad token.
- * @throws UnauthorizedError.
+ * The download cluster's signed link (`token` of `result.url`), presented in place of credentials:
+ * its project, its signature by this export's secret and its expiry, then the key that created the
+ * export as if it presented itself (active, IP allow-list). An export stored before its creator was
+ * recorded is downloadable by link only from an address every key of its project admits. Every
+ * failure of the link itself is the same 401, so a caller cannot tell an unknown export from a bad token.
+ * @throws UnauthorizedError, ForbiddenError (the key's IP allow-list).
  */
-export async function downloadExport(deps: Deps & { files: ExportFileLinks }, exportId: string, token: string): Promise<string> {
+export async function verifyDownloadLink(
+  deps: Deps & Pick<Runtime, 'appKeyCache'>,
+  exportId: string,
+  token: string,
+  sourceIp: string | undefined,
+): Promise<Principal> {
   const claims = readDownloadToken(token);
-  if (!claims || !EXPORT_ID.test(exportId)) throw new UnauthorizedError('Invalid or expired download token');
-  const now = deps.clock.now();
+  if (!claims || !EXPORT_ID.test(exportId)) throw new UnauthorizedError(BAD_LINK);
   const record = await repo.getExport(deps, claims.projectId, exportId);
-  if (record?.status !== 'DONE' || !verifyDownloadToken(claims, record.downloadSecret, exportId, now)) {
-    throw new UnauthorizedError('Invalid or expired download token');
+  if (record?.status !== 'DONE' || !verifyDownloadToken(claims, record.downloadSecret, exportId, deps.clock.now())) {
+    throw new UnauthorizedError(BAD_LINK);
   }
-  return deps.files.presignGet(record.objectKey, PRESIGNED_URL_SECONDS, now);
+  return record.createdByAppId
+    ? authenticateLinkKey(deps, claims.projectId, record.createdByAppId, sourceIp)
+    : authenticateProjectLink(deps, claims.projectId, sourceIp);
+}
+
+/** A download: the file itself, or where to fetch it when it is too large for a reply. */
+export type ExportDownload = { kind: 'file'; text: string; fileName: string } | { kind: 'redirect'; location: string };
+
+/**
+ * GET /v1/exports/{exportId} on the download cluster, for a caller of `projectId` (credentials or a
+ * verified link): the CSV when the reply can carry it (`inlineMaxBytes`, see INLINE_DOWNLOAD_MAX_BYTES),
+ * else a presigned URL of it valid for PRESIGNED_URL_SECONDS.
+ * @throws NotFoundError when the project has no such export, or it has no file yet (not DONE).
+ */
+export async function downloadExport(
+  deps: Deps & { files: ExportFileReader },
+  projectId: string,
+  exportId: string,
+  inlineMaxBytes: number = INLINE_DOWNLOAD_MAX_BYTES,
+): Promise<ExportDownload> {
+  const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
+  if (!record) throw new NotFoundError('export', exportId);
+  if (record.status !== 'DONE') {
+    throw new NotFoundError('export', exportId, `Export ${exportId} has no file yet: its status is ${record.status}, and its file exists once it is DONE`);
+  }
+  const bytes = await deps.files.readUpTo(record.objectKey, inlineMaxBytes);
+  if (bytes) {
+    const text = bytes.toString('utf8');
+    // What the reply carries is the JSON-escaped text, so that is what must fit.
+    if (Buffer.byteLength(JSON.stringify(text)) <= inlineMaxBytes) return { kind: 'file', text, fileName: `${record.id}.csv` };
+  }
+  return { kind: 'redirect', location: await deps.files.presignGet(record.objectKey, PRESIGNED_URL_SECONDS, deps.clock.now()) };
 }

@@ -47,6 +47,12 @@ export interface Export {
   /** Ascending by `orderBy` (soonest expiry first) unless false. */
   ascending: boolean;
   filters: ExportFilters;
+  /**
+   * The application key whose request created the export (a key pair's, or a bearer token's key):
+   * its IP allow-list applies to downloads through the signed link. Null on exports stored before
+   * it was recorded (download-link.ts says what applies to them).
+   */
+  createdByAppId: string | null;
   /** Signs download tokens of this export (HMAC key); never leaves the table. */
   downloadSecret: string;
   /** Where the file is (deterministic per export, so a redelivered job overwrites it). */

@@ -148,7 +148,10 @@ export async function runPointsExpirationExport(deps: Deps, projectId: string, e
   return done ?? getExport(deps, projectId, exportId);
 }
 
-/** Marks an export ERROR with the reason, unless it is already final. */
-export async function failExport(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>, projectId: string, exportId: string, reason: string): Promise<void> {
-  await failExportRecord(deps, projectId, exportId, reason, deps.clock.now().toISOString());
+/**
+ * Marks an export ERROR with the reason, unless it is already final.
+ * @returns true when this call moved the export to ERROR; false when it was final or missing.
+ */
+export async function failExport(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>, projectId: string, exportId: string, reason: string): Promise<boolean> {
+  return (await failExportRecord(deps, projectId, exportId, reason, deps.clock.now().toISOString())) !== null;
 }

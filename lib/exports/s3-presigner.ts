@@ -3,7 +3,10 @@ import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Config } from '../config.js';
 import { defaultConfig } from '../runtime.js';
-import type { ExportFileLinks } from './export-files.js';
+import type { ExportFileLinks, ExportFileReader } from './export-files.js';
+
+/** How long the URL the function reads a file through works: the read starts at once. */
+const READ_URL_SECONDS = 60;
 
 /** s3rver knows only its built-in account (and does not check SigV4 signatures, only their expiry). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -32,7 +35,7 @@ class Sha256 {
  * session in the environment), so a URL can never reach beyond what the role may read.
  * @throws Error at construction when the configuration names no bucket (BUCKET_NAME).
  */
-export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>): ExportFileLinks {
+export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>): ExportFileReader {
   const bucket = config.bucketName;
   if (!bucket) throw new Error('Invalid configuration: BUCKET_NAME is required by a function that reads export files');
   const local = config.s3Endpoint?.replace(/\/+$/, '');
@@ -45,34 +48,65 @@ export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' |
     applyChecksum: false,
   });
   const encodedKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+  const presignGet: ExportFileLinks['presignGet'] = async (key, expiresInSeconds, now) => {
+    const url = local ? new URL(`${local}/${bucket}/${encodedKey(key)}`) : new URL(`https://${bucket}.s3.${config.region}.amazonaws.com/${encodedKey(key)}`);
+    const signed = await signer.presign(
+      {
+        method: 'GET',
+        protocol: url.protocol,
+        hostname: url.hostname,
+        ...(url.port ? { port: Number(url.port) } : {}),
+        path: url.pathname,
+        query: {},
+        headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+      },
+      { expiresIn: expiresInSeconds, signingDate: now },
+    );
+    const query = Object.entries(signed.query ?? {})
+      .flatMap(([k, v]) =>
+        (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`),
+      )
+      .join('&');
+    return `${url.origin}${url.pathname}?${query}`;
+  };
   return {
-    presignGet: async (key, expiresInSeconds, now) => {
-      const url = local ? new URL(`${local}/${bucket}/${encodedKey(key)}`) : new URL(`https://${bucket}.s3.${config.region}.amazonaws.com/${encodedKey(key)}`);
-      const signed = await signer.presign(
-        {
-          method: 'GET',
-          protocol: url.protocol,
-          hostname: url.hostname,
-          ...(url.port ? { port: Number(url.port) } : {}),
-          path: url.pathname,
-          query: {},
-          headers: { host: url.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
-        },
-        { expiresIn: expiresInSeconds, signingDate: now },
-      );
-      const query = Object.entries(signed.query ?? {})
-        .flatMap(([k, v]) =>
-          (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string').map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`),
-        )
-        .join('&');
-      return `${url.origin}${url.pathname}?${query}`;
+    presignGet,
+    // A GET of the function's own presigned URL: the file is read with the role's rights and no S3 client in the bundle.
+    // Signed at the wall clock's time, not the domain clock's: S3 judges the URL's validity by its own.
+    readUpTo: async (key, maxBytes) => {
+      const res = await fetch(await presignGet(key, READ_URL_SECONDS, new Date()));
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw new Error(`Export file ${key} could not be read: S3 answered ${res.status}`);
+      }
+      const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+      const reader = res.body.getReader();
+      if (declared > maxBytes) {
+        await reader.cancel();
+        return null;
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > maxBytes) {
+          await reader.cancel();
+          return null;
+        }
+        chunks.push(value);
+      }
+      return Buffer.concat(chunks, size);
     },
   };
 }
 
-let containerLinks: ExportFileLinks | undefined;
+let containerLinks: ExportFileReader | undefined;
+const containerReader = (): ExportFileReader => (containerLinks ??= createS3Presigner(defaultConfig()));
 
-/** The presigner of this container, built from its configuration on first use. */
-export const containerExportLinks: ExportFileLinks = {
-  presignGet: (key, seconds, now) => (containerLinks ??= createS3Presigner(defaultConfig())).presignGet(key, seconds, now),
+/** The presigner and reader of this container, built from its configuration on first use. */
+export const containerExportLinks: ExportFileReader = {
+  presignGet: (key, seconds, now) => containerReader().presignGet(key, seconds, now),
+  readUpTo: (key, maxBytes) => containerReader().readUpTo(key, maxBytes),
 };

@@ -8,7 +8,7 @@ import { randomIds } from '../ids.js';
 import { childLogger, createLogger, type Logger, type LogFields } from '../logger.js';
 import { defaultRuntime, type Runtime } from '../runtime.js';
 import type { FingerprintPart, RouteDef } from '../api/route.js';
-import type { ExportFileLinks, ExportFiles } from '../exports/export-files.js';
+import type { ExportFileReader, ExportFiles } from '../exports/export-files.js';
 import { IDEMPOTENCY_HEADER, type IdempotencyScope, idempotencyScope } from '../idempotency/idempotency-scope.js';
 import { runOnce } from '../idempotency/idempotency.service.js';
 import type { JobQueue } from '../jobs/job.js';
@@ -42,8 +42,10 @@ export interface Ports {
   jobs?: JobQueue;
   /** Export files, written by the jobs worker. */
   files?: ExportFiles;
-  /** Presigned links to export files (the download route). */
-  links?: ExportFileLinks;
+  /** Presigned links to export files, and small files read whole (the download route). */
+  links?: ExportFileReader;
+  /** Largest export file the download route sends in its reply (default INLINE_DOWNLOAD_MAX_BYTES; tests lower it). */
+  inlineDownloadMaxBytes?: number;
   /** This region's download cluster base URL (routes with `needs.env` DOWNLOAD_BASE_URL). */
   downloadBaseUrl?: () => string;
   /**
@@ -131,12 +133,36 @@ function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string |
   if (halfPair) return UNAUTHORIZED_DETAILS.halfPair;
   const bearerAccepted = route.auth !== 'none' && route.auth.bearer;
   if (bearerAccepted && headerOf(event, 'authorization') !== undefined) return UNAUTHORIZED_DETAILS.malformedBearer;
-  return bearerAccepted ? UNAUTHORIZED_DETAILS.missing : 'Send X-App-Id and X-App-Token';
+  const link = route.auth !== 'none' && route.auth.signedLink ? `, or the ${route.auth.signedLink} query parameter of the signed link` : '';
+  return (bearerAccepted ? UNAUTHORIZED_DETAILS.missing : 'Send X-App-Id and X-App-Token') + link;
 }
 
-async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef): Promise<Principal> {
+/**
+ * A signed link token presented in place of credentials, checked by the route's handler (the
+ * download cluster: verifyDownloadLink in lib/exports/export.service.ts). Returns the principal the link stands for, whose
+ * key's IP allow-list and project's rate limit then apply like a key's own.
+ * @throws UnauthorizedError (bad or expired link), ForbiddenError (the key's IP allow-list).
+ */
+export type SignedLinkVerifier = (
+  runtime: Runtime,
+  link: { token: string; pathParameters: Readonly<Record<string, string | undefined>>; sourceIp: string | undefined },
+) => Promise<Principal>;
+
+/** Whether the request carries credentials of its own (a link token is then not looked at). */
+const presentsCredentials = (event: ApiEvent, route: RouteDef): boolean =>
+  ['x-app-id', 'x-app-token', 'authorization', ...(route.auth !== 'none' && route.auth.serviceOAuthHeader ? ['x-service-oauth'] : [])].some(
+    (name) => headerOf(event, name) !== undefined,
+  );
+
+async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef, verifyLink: SignedLinkVerifier | null): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
+  if (route.auth.signedLink && verifyLink && !presentsCredentials(event, route)) {
+    const links = new URLSearchParams(event.rawQueryString ?? '').getAll(route.auth.signedLink);
+    // Sent twice, it is no valid link (the query's validation would refuse the repetition anyway).
+    if (links.length > 0)
+      return verifyLink(runtime, { token: links.length === 1 ? (links[0] ?? '') : '', pathParameters: event.pathParameters ?? {}, sourceIp });
+  }
   const appId = headerOf(event, 'x-app-id');
   const appToken = headerOf(event, 'x-app-token');
   let principal: Principal;
@@ -157,11 +183,8 @@ function toResult(reply: HttpReply, requestId: string): ApiResult {
     ...(reply.body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
     ...reply.headers,
   };
-  return {
-    statusCode: reply.statusCode,
-    headers,
-    ...(reply.body !== undefined ? { body: JSON.stringify(reply.body) } : {}),
-  };
+  const body = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : undefined);
+  return { statusCode: reply.statusCode, headers, ...(body !== undefined ? { body } : {}) };
 }
 
 /**
@@ -214,10 +237,13 @@ function fingerprinted(parts: readonly FingerprintPart[], request: Record<Finger
   return Object.fromEntries(parts.map((part) => [part, request[part]]));
 }
 
+/** How an endpoint learns who calls: not at all, from credentials, or also from a signed link. */
+type Authentication = { kind: 'none' } | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null };
+
 function build<S extends EndpointSchemas, R>(
   route: RouteDef,
   schemas: S,
-  withPrincipal: boolean,
+  authentication: Authentication,
   fn: (request: R) => Promise<HttpReply>,
   defaults: PortDefaults,
 ): HandlerFactory {
@@ -229,7 +255,7 @@ function build<S extends EndpointSchemas, R>(
       const runtime = inv.runtime ?? invocationRuntime(defaultRuntime(), inv.logFields);
       inv.runtime = runtime;
       // Credentials first: an anonymous caller learns nothing from validation messages.
-      if (withPrincipal) inv.principal = await authenticate(runtime, event, route);
+      if (authentication.kind === 'credentials') inv.principal = await authenticate(runtime, event, route, authentication.verifyLink);
       const principal = inv.principal;
       const work = async (): Promise<HttpReply> => {
         const rawQuery = parseQuery(event);
@@ -262,8 +288,8 @@ function build<S extends EndpointSchemas, R>(
 
       const counting = countRequest(runtime, runtime.rateLimit, principal.projectId, runtime.clock.now());
       const windowSeconds = runtime.rateLimit?.windowSeconds ?? 0;
-      if (route.access === 'write') {
-        // A write must not happen over the limit: the count comes first (one round trip).
+      if (route.access === 'write' || route.cluster === 'download') {
+        // A write must not happen over the limit, nor a file be read: the count comes first (one round trip).
         inv.rateLimit = await counting;
         enforceRateLimit(inv.rateLimit, windowSeconds);
         return toResult(await work(), inv.requestId);
@@ -299,15 +325,30 @@ export function endpoint<R extends RouteDef, S extends EndpointSchemas, D extend
   fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
   defaults?: D,
 ): HandlerFactory {
-  return build(route, schemas, true, fn, defaults ?? {});
+  return build(route, schemas, { kind: 'credentials', verifyLink: null }, fn, defaults ?? {});
 }
 
-/** An endpoint without credentials (the download cluster, the OpenAPI document, the unknown-route fallback). */
+/**
+ * An endpoint whose row names a `signedLink` query parameter: the request's credentials as for
+ * `endpoint`, or, when it presents none, the link token, checked by `verifyLink`.
+ */
+export function signedLinkEndpoint<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
+  route: R,
+  schemas: S,
+  verifyLink: SignedLinkVerifier,
+  fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
+  defaults?: D,
+): HandlerFactory {
+  if (route.auth === 'none' || !route.auth.signedLink) throw new Error(`Route ${route.operationId} names no signedLink parameter; use endpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink }, fn, defaults ?? {});
+}
+
+/** An endpoint without credentials (the OpenAPI document, the unknown-route fallback). */
 export function openEndpoint<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
   route: R,
   schemas: S,
   fn: (request: Omit<ApiRequest<S, D>, 'principal' | 'idempotency'>) => Promise<ReplyOf<R>>,
   defaults?: D,
 ): HandlerFactory {
-  return build(route, schemas, false, fn, defaults ?? {});
+  return build(route, schemas, { kind: 'none' }, fn, defaults ?? {});
 }

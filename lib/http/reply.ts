@@ -7,13 +7,19 @@ import type * as z from '../zod.js';
 export interface HttpReply<Status extends number = number, Body = unknown> {
   statusCode: Status;
   body?: Body;
+  /** A body sent as it is, not as JSON (its Content-Type goes in `headers`). */
+  text?: string;
   headers?: Record<string, string>;
 }
 
 /** The body a reply component describes (lib/openapi/reply-schemas.ts). */
 type ComponentBody<N extends ReplyName> = z.input<(typeof replySchemas)[N]>;
 type BodyOf<B> = B extends ReplyName ? ComponentBody<B> : B extends { arrayOf: infer N extends ReplyName } ? ComponentBody<N>[] : undefined;
-type ReplyOfSuccess<S> = S extends SuccessReply ? HttpReply<S['status'], BodyOf<S['body']>> : never;
+type ReplyOfSuccess<S> = S extends SuccessReply
+  ? S['text'] extends string
+    ? HttpReply<S['status'], undefined> & { text: string }
+    : HttpReply<S['status'], BodyOf<S['body']>>
+  : never;
 
 /**
  * The replies a route may answer with: one of its row's success statuses, with that status's body.
@@ -26,6 +32,13 @@ export const accepted = <B>(body: B): HttpReply<202, B> => ({ statusCode: 202, b
 export const noContent = (): HttpReply<204, undefined> => ({ statusCode: 204 });
 /** 302 to `location` (e.g. a presigned file URL): the client fetches the body from there. */
 export const redirect = (location: string): HttpReply<302, undefined> => ({ statusCode: 302, headers: { Location: location } });
+
+/** 200 with a CSV file as the body, offered for saving under `fileName`. */
+export const csvFile = (text: string, fileName: string): HttpReply<200, undefined> & { text: string } => ({
+  statusCode: 200,
+  text,
+  headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
+});
 
 /** 200 with `map(value)`, marked `Idempotent-Replayed: true` (as the generic path marks it) when replayed. */
 export const okCommitted = <T, B>(committed: Committed<T>, map: (value: T) => B): HttpReply<200, B> => ({

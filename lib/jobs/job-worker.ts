@@ -31,8 +31,11 @@ async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {
   }
 }
 
-/** Marks the job's subject final with the reason (async action FAILED, export ERROR). */
-async function failJob(deps: Deps, job: JobMessage, reason: string): Promise<void> {
+/**
+ * Marks the job's subject final with the reason (async action FAILED, export ERROR), unless it is final already.
+ * @returns true when this call moved it; false when it was final (DONE stays DONE) or does not exist.
+ */
+export async function failJob(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>, job: JobMessage, reason: string): Promise<boolean> {
   switch (job.type) {
     case 'generate-vouchers':
       return failGeneration(deps, job.projectId, job.asyncActionId, reason);

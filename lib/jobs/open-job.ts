@@ -19,6 +19,9 @@ export interface OpenJob {
   createdAt: string;
 }
 
+/** First part of every marker's partition key (`OPEN_JOBS#<shard>`); IAM conditions name it too (infra). */
+export const OPEN_JOB_PARTITION_PREFIX = 'OPEN_JOBS';
+
 /**
  * Marker partitions. On AWS every job start and finish writes one marker item; one partition
  * takes about 1,000 writes per second, so a single partition would cap the whole service at a

@@ -51,6 +51,47 @@ export async function insertTokenWithLedger(deps: Deps, token: OAuthToken, ledge
   }
 }
 
+/**
+ * Deletes the token and writes the ledger without its slot, in one transaction, on condition that
+ * the token is still there (in its project) and the ledger still at the revision the caller read.
+ * @returns false when either moved first (the caller re-reads: the token may be gone, or the ledger busy).
+ */
+export async function deleteTokenWithLedger(deps: Deps, token: OAuthToken, ledger: { expiries: number[]; expectedRevision: number | null }): Promise<boolean> {
+  const nextRevision = (ledger.expectedRevision ?? 0) + 1;
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: deps.tableName,
+              Key: oauthToken.key(token.tokenHash),
+              ConditionExpression: 'attribute_exists(PK) AND projectId = :project',
+              ExpressionAttributeValues: { ':project': token.projectId },
+            },
+          },
+          {
+            Put: {
+              TableName: deps.tableName,
+              Item: oauthLedger.toItem({ expiries: ledger.expiries, revision: nextRevision }, token.projectId),
+              ConditionExpression: ledger.expectedRevision === null ? 'attribute_not_exists(PK)' : 'revision = :expected',
+              ExpressionAttributeValues: ledger.expectedRevision === null ? undefined : { ':expected': ledger.expectedRevision },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionCanceledException || error instanceof TransactionConflictException) return false;
+    throw error;
+  }
+}
+
+/**
+ * The token item, read strongly consistently: a revoked (deleted) token must stop working on the
+ * very next request, which an eventually consistent read could still find for a moment.
+ */
 export function getToken(deps: Deps, tokenHash: string): Promise<OAuthToken | null> {
-  return oauthToken.get(deps, oauthToken.key(tokenHash), { consistent: false });
+  return oauthToken.get(deps, oauthToken.key(tokenHash), { consistent: true });
 }

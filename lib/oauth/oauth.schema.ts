@@ -10,3 +10,8 @@ export const tokenRequestBody = z.object({
 export const introspectRequestBody = z.object({
   access_token: z.string({ error: 'is required' }).check(z.minLength(1, 'is required'), z.maxLength(512)),
 });
+
+/** POST /v1/oauth/token/revoke, form-encoded. */
+export const revokeRequestBody = z.object({
+  access_token: z.string({ error: 'is required' }).check(z.minLength(1, 'is required'), z.maxLength(512)),
+});

@@ -3,10 +3,10 @@ import { hashSecret } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import { parseScopeString, permissionAllowsScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { toEpochSeconds } from '../clock.js';
-import { BadRequestError, ConflictRetryError, TooManyTokensError } from '../errors.js';
+import { BadRequestError, ConflictRetryError, OAuthTokenNotFoundError, TooManyTokensError } from '../errors.js';
 import { getAppKey } from '../app-keys/app-key.repo.js';
 import type { Runtime } from '../runtime.js';
-import { getLedger, getToken, insertTokenWithLedger } from './oauth.repo.js';
+import { deleteTokenWithLedger, getLedger, getToken, insertTokenWithLedger } from './oauth.repo.js';
 import { isLive, MAX_LIVE_TOKENS_PER_PROJECT, type OAuthToken, TOKEN_LIFETIME_SECONDS } from './oauth-token.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -112,4 +112,32 @@ export async function introspectOauthToken(deps: Deps, principal: Principal, acc
   const key = await getAppKey(deps, token.appId);
   if (key?.status !== 'ACTIVE') return { active: false };
   return { ...toReply(accessToken, token, now), active: true };
+}
+
+/** `expiries` without one occurrence of `expiry` (several tokens may share an expiry second). */
+function withoutOne(expiries: readonly number[], expiry: number): number[] {
+  const at = expiries.indexOf(expiry);
+  return at === -1 ? [...expiries] : [...expiries.slice(0, at), ...expiries.slice(at + 1)];
+}
+
+/**
+ * Revokes a live token of the caller's project: the token item is deleted and its slot taken out
+ * of the project's ledger in one transaction, so the token stops at once (every bearer request
+ * reads the token item, strongly consistently) and a new token fits under the cap at once. Of
+ * concurrent revokes of one token exactly one succeeds; the others find it gone. A token whose key
+ * is blocked is revoked too: unblocking the key must not bring it back.
+ * @throws OAuthTokenNotFoundError for an unknown, expired, already revoked or other project's token; ConflictRetryError (lost races).
+ */
+export async function revokeOauthToken(deps: Deps, principal: Principal, accessToken: string): Promise<void> {
+  const tokenHash = hashSecret(accessToken);
+  for (let attempt = 0; attempt < MAX_LEDGER_ATTEMPTS; attempt += 1) {
+    const now = toEpochSeconds(deps.clock.now());
+    const token = await getToken(deps, tokenHash);
+    if (!token || token.projectId !== principal.projectId || !isLive(token, now)) throw new OAuthTokenNotFoundError();
+    const ledger = await getLedger(deps, principal.projectId);
+    const live = ledger.expiries.filter((expiry) => expiry > now);
+    if (await deleteTokenWithLedger(deps, token, { expiries: withoutOne(live, token.expiresAt), expectedRevision: ledger.revision })) return;
+    await sleep(Math.random() * Math.min(50, 2 + attempt * 4));
+  }
+  throw new ConflictRetryError('Too many concurrent token requests for this project');
 }

@@ -105,6 +105,10 @@ function securityOf(route: RouteDef): JsonSchema[] {
   const schemes: JsonSchema[] = [{ 'X-App-Id': [], 'X-App-Token': [] }];
   if (route.auth.bearer) schemes.push({ BearerToken: [] });
   if (route.auth.serviceOAuthHeader) schemes.push({ 'X-Service-OAuth': [] });
+  if (route.auth.signedLink) {
+    if (route.auth.signedLink !== 'token') throw new Error(`${route.operationId}: only a signed link in \`token\` is described (DownloadToken)`);
+    schemes.push({ DownloadToken: [] });
+  }
   return schemes;
 }
 
@@ -165,10 +169,11 @@ function successResponse(route: RouteDef, reply: SuccessReply): JsonSchema {
   const headers = Object.fromEntries(names.map((h) => [h, headerRef(h)]));
   const body = reply.body;
   const schema = body === undefined ? null : typeof body === 'string' ? schemaRef(body) : { type: 'array', items: schemaRef(body.arrayOf) };
+  const content = reply.text ? { [reply.text]: { schema: { type: 'string' } } } : schema ? { 'application/json': { schema } } : null;
   return {
     description: reply.description,
     headers,
-    ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    ...(content ? { content } : {}),
   };
 }
 
@@ -237,6 +242,7 @@ function errorResponses(): JsonSchema {
 const HEADERS: JsonSchema = {
   Allow: { description: 'Methods the path supports', schema: { type: 'string' } },
   'Cache-Control': { description: 'Always `no-store`: replies carry tenant data and tokens', schema: { type: 'string', const: 'no-store' } },
+  'Content-Disposition': { description: 'The file name to save the body under (`attachment; filename="<export id>.csv"`)', schema: { type: 'string' } },
   Location: { description: 'Where the file is (a presigned URL)', schema: { type: 'string', format: 'uri' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
   'X-Request-Id': { description: 'Identifier of the request; equals `request_id` of an error reply', schema: { type: 'string' } },
@@ -259,6 +265,12 @@ const SECURITY_SCHEMES: JsonSchema = {
     in: 'header',
     name: 'X-Service-OAuth',
     description: 'An OAuth 2.0 access token in its own header (DELETE /v1/vouchers/{code} only)',
+  },
+  DownloadToken: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: "The signed token of an export's `result.url` (valid one hour), in place of credentials (the download cluster only)",
   },
 };
 

@@ -2,7 +2,7 @@ import type * as z from '../zod.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
-import { categoryReplySchema } from '../categories/category.reply.js';
+import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
@@ -30,6 +30,7 @@ export const replySchemas = {
   CampaignList: campaignListReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
   Category: categoryReplySchema,
+  CategoryList: categoryListReplySchema,
   Customer: customerReplySchema,
   CustomerList: customerListReplySchema,
   CustomEvent: eventReplySchema,

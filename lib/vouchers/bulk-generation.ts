@@ -59,12 +59,15 @@ export async function enqueueVoucherGeneration(
 /**
  * Marks a generation FAILED with a reason (and its new campaign's creation status with it).
  * Does nothing to an action that is already final: a status never moves back.
+ * @returns true when this call moved the action to FAILED; false when it was final or missing.
  */
-export async function failGeneration(deps: Deps, projectId: string, asyncActionId: string, reason: string): Promise<void> {
+export async function failGeneration(deps: Deps, projectId: string, asyncActionId: string, reason: string): Promise<boolean> {
   const failed = await failAsyncAction(deps, projectId, asyncActionId, reason, deps.clock.now().toISOString());
-  if (!failed?.campaignCreation) return;
+  if (!failed) return false;
+  if (!failed.campaignCreation) return true;
   const campaign = await getCampaign(deps, projectId, failed.campaignId);
   if (campaign) await setCampaignStatus(deps, campaign, 'FAILED');
+  return true;
 }
 
 /**

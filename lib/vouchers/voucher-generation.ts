@@ -131,7 +131,8 @@ export async function generateVouchers(
   let pending: Voucher[] = [];
   let extraPending = extra;
   while (made.length < count) {
-    const batchSize = Math.min(MAX_VOUCHERS_PER_TRANSACTION, count - made.length);
+    // Extra items (a new category's: up to 3) take the places of vouchers in the first transaction.
+    const batchSize = Math.min(MAX_VOUCHERS_PER_TRANSACTION - Math.ceil(extraPending.length / 2), count - made.length);
     // Each batch gets its own conflict retries; taken codes are replaced at once and are no conflict.
     await retryOnConflict(`Too many concurrent additions to campaign ${campaign.id}`, async () => {
       for (;;) {

@@ -3,7 +3,7 @@ import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.service.js';
-import { withCategory } from '../categories/category.service.js';
+import { withCategory, withCurrentCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
@@ -79,13 +79,13 @@ async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Pro
 }
 
 /**
- * GET /v1/vouchers/{code}: by code or id.
+ * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted).
  * @throws NotFoundError (resource_id = the given code or id).
  */
 export async function getVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
   const voucher = await findVoucher(deps, projectId, codeOrId);
   if (!voucher) throw new NotFoundError('voucher', codeOrId);
-  return voucher;
+  return withCurrentCategory(deps, projectId, voucher);
 }
 
 /**

@@ -57,6 +57,19 @@ describe('plain HTTP against the local server', () => {
     expect(missing.json).toMatchObject({ code: 400, key: 'missing_parameters' });
   });
 
+  it('revokes a token (the SDK has no OAuth methods): 204, then 401 on its next use, 404 on a second revoke', async () => {
+    const token = await send('POST', '/v1/oauth/token', { form: { grant_type: 'client_credentials', scope: 'api' } });
+    const accessToken = String(token.json.access_token);
+    const bearerOnly = (): Promise<Response> => fetch(`${api}/v1/campaigns`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    expect((await bearerOnly()).status).toBe(200);
+    const revoked = await send('POST', '/v1/oauth/token/revoke', { form: { access_token: accessToken } });
+    expect(revoked.status).toBe(204);
+    expect(revoked.json).toBeUndefined();
+    expect((await bearerOnly()).status).toBe(401);
+    const again = await send('POST', '/v1/oauth/token/revoke', { form: { access_token: accessToken } });
+    expect(again.json).toMatchObject({ code: 404, key: 'not_found', resource_type: 'oauth_token' });
+  });
+
   it('makes a campaign template from a campaign with a bearer token', async () => {
     const token = await send('POST', '/v1/oauth/token', { form: { grant_type: 'client_credentials', scope: 'api' } });
     const bearer = { Authorization: `Bearer ${String(token.json.access_token)}` };

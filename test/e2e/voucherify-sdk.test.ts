@@ -130,4 +130,37 @@ describe('the official Voucherify SDK against the local server', () => {
     await client.vouchers.delete(code, { force: true });
     await expect(client.vouchers.get(code)).rejects.toMatchObject({ code: 404 });
   });
+
+  it('creates, lists, reads, renames and deletes categories, and campaigns show the change', async () => {
+    const low = await client.categories.create({ name: 'SDK low', hierarchy: 1 });
+    expect(low).toMatchObject({ name: 'SDK low', hierarchy: 1, object: 'category' });
+    expect(low.id).toMatch(/^cat_/);
+    const high = await client.categories.create({ name: 'SDK high', hierarchy: 9 });
+    await expect(client.categories.create({ name: 'SDK low', hierarchy: 2 })).rejects.toMatchObject({ code: 409, key: 'duplicate_found' });
+
+    const listed = await client.categories.list();
+    expect(listed).toMatchObject({ object: 'list', data_ref: 'data', total: 2 });
+    expect(listed.data.map((c) => c.id)).toEqual([high.id, low.id]);
+    expect(await client.categories.get(low.id)).toEqual(low);
+
+    const campaign = await client.campaigns.create({
+      name: 'SDK categorized',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STATIC',
+      category: 'SDK low',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 5 } },
+    });
+    expect(campaign).toMatchObject({ category: 'SDK low', category_id: low.id });
+
+    const renamed = await client.categories.update(low.id, { name: 'SDK renamed', hierarchy: 10 });
+    expect(renamed).toMatchObject({ id: low.id, name: 'SDK renamed', hierarchy: 10, created_at: low.created_at });
+    expect(renamed.updated_at).toEqual(expect.any(String));
+    expect(await client.campaigns.get(campaign.id)).toMatchObject({ category: 'SDK renamed', category_id: low.id });
+    expect((await client.categories.list()).data.map((c) => c.id)).toEqual([low.id, high.id]);
+
+    await expect(client.categories.delete(low.id)).resolves.toBeFalsy();
+    await expect(client.categories.get(low.id)).rejects.toMatchObject({ code: 404, key: 'not_found', resource_type: 'category' });
+    expect(await client.campaigns.get(campaign.id)).toMatchObject({ category_id: null, categories: [] });
+    expect((await client.categories.list()).total).toBe(1);
+  });
 });

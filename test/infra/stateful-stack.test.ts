@@ -2,7 +2,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
 import { resources } from '../../lib/api/resources.js';
-import type { WorkerDef } from '../../lib/api/workers.js';
+import { type WorkerDef, workers } from '../../lib/api/workers.js';
 import { tableDesign } from '../../lib/db/table.js';
 import { buildTestApp } from './infra-support.js';
 
@@ -118,8 +118,32 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
     }
   });
 
+  it("sets each dead-letter queue's visibility timeout to 6x the timeout of the worker consuming it", () => {
+    for (const local of resources.queues) {
+      const consumer = workers.find((w) => w.queue === local.name && w.consumes === 'dead-letter');
+      if (!consumer) throw new Error(`no consumer of ${local.deadLetter}`);
+      const pair = stacks.stateful.queues.get(local.name);
+      expect(pair?.deadLetterVisibilityTimeout.toSeconds()).toBe(6 * consumer.timeoutSeconds);
+      template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: Match.absent(), VisibilityTimeout: 6 * consumer.timeoutSeconds });
+    }
+  });
+
+  it('alarms when a message reaches a dead-letter queue, even though its consumer takes it within seconds', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'NumberOfMessagesReceived',
+      Namespace: 'AWS/SQS',
+      Statistic: 'Sum',
+      Period: 60,
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('DeadLetterQueue'), 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
   it('alarms as soon as one message waits in a dead-letter queue', () => {
-    template.resourceCountIs('AWS::CloudWatch::Alarm', resources.queues.length);
+    // Two per queue: messages waiting (a consumer that is not consuming) and messages received (every dead letter).
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 2 * resources.queues.length);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Namespace: 'AWS/SQS',

@@ -1,10 +1,12 @@
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
 import { resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
-import { RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
-import { workers, type WorkerDef } from '../../lib/api/workers.js';
+import { OPEN_JOB_KEY_PATTERN, RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
+import { jobsDeadLetterWorker, workers, type WorkerDef } from '../../lib/api/workers.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import {
   allowedActions,
@@ -25,6 +27,10 @@ const clusters = [...built.regions.entries()].map(([label, stacks]) => ({ label,
 /** The one write a read-only route may do: UpdateItem on the rate-limit counters' keys, and nothing else. */
 const isRateLimitCounterGrant = (statement: PolicyStatementJson & { Condition?: unknown }): boolean =>
   JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } });
+
+/** The one delete a status-moving worker may do: its jobs' open-job markers. */
+const isOpenJobMarkerGrant = (statement: PolicyStatementJson & { Condition?: unknown }): boolean =>
+  JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OPEN_JOB_KEY_PATTERN] } });
 
 /** Route key → handler file, each key once: what an API must serve. */
 const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
@@ -91,8 +97,8 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         const actions: string[] = [statement.Action].flat();
         if (!actions.some((a) => a.startsWith('dynamodb:'))) continue;
         expect(JSON.stringify(statement.Resource)).not.toContain('*');
-        // The counter grant names the table only: UpdateItem has no use for an index.
-        if (!isRateLimitCounterGrant(statement)) expect(JSON.stringify(statement.Resource)).toContain('/index/GSI1');
+        // The counter and marker grants name the table only: UpdateItem and DeleteItem have no use for an index.
+        if (!isRateLimitCounterGrant(statement) && !isOpenJobMarkerGrant(statement)) expect(JSON.stringify(statement.Resource)).toContain('/index/GSI1');
       }
     }
   });
@@ -105,7 +111,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
   });
 
-  it('feeds the jobs worker from the jobs queue, with table writes, no sends, and export-file writes only when it states them', () => {
+  it('feeds each worker from the queue it consumes, with the table access it states, no sends, and export-file writes only when it states them', () => {
     for (const worker of workers) {
       const statements = roleStatementsOfFunction(template, functionOfHandler(template, worker.handler));
       expect(
@@ -120,8 +126,68 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
             ? ['s3:GetObject']
             : []),
       ]);
-      expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      // The dead-letter worker only moves statuses (UpdateItem) and deletes the markers of the jobs it ends; the others
+      // write items (the jobs worker puts vouchers).
+      if (worker.table === 'update') {
+        const markers = statements.filter(isOpenJobMarkerGrant);
+        expect(
+          allowedActions(
+            statements.filter((st) => !isOpenJobMarkerGrant(st)),
+            DYNAMODB_WRITE_ACTIONS,
+          ),
+          worker.handler,
+        ).toEqual(['dynamodb:UpdateItem']);
+        expect(markers.map((st) => st.Action)).toEqual(['dynamodb:DeleteItem']);
+      } else
+        expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
     }
+  });
+
+  it('feeds the jobs dead-letter worker from the jobs dead-letter queue only, with status updates and nothing else', () => {
+    const [jobs] = resources.queues;
+    const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
+    const pair = stacks.stateful.queues.get(jobs.name);
+    if (!pair) throw new Error('no jobs queue');
+    const deadLetterQueueId = queueIdOf(pair.deadLetter);
+    const fn = functionOfHandler(template, jobsDeadLetterWorker.handler);
+    const outputOf = (queueId: string) =>
+      Match.objectLike({ 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${queueId}Arn`) }) });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fn },
+      EventSourceArn: outputOf(deadLetterQueueId),
+      BatchSize: jobsDeadLetterWorker.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
+    );
+    expect(mappings).toHaveLength(1);
+    const statements = roleStatementsOfFunction(template, fn);
+    const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify(mappings[0]?.Properties.EventSourceArn)]);
+    expect(JSON.stringify(sqsStatements)).not.toContain(queueIdOf(pair.queue));
+    expect(
+      allowedActions(statements, [
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:SendMessage',
+        'sqs:PurgeQueue',
+        's3:GetObject',
+        's3:PutObject',
+      ]),
+    ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
+    // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
+    const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
+    expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
+    expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
+    const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+    expect(Object.keys(variables).sort()).toEqual(['CLUSTER', 'JOBS_DLQ_URL', 'NODE_OPTIONS', 'TABLE_NAME']);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: jobsDeadLetterWorker.timeoutSeconds,
+      Description: Match.stringLikeRegexp('^worker jobs-dead-letter-worker'),
+    });
   });
 
   it("throttles both APIs' default stage and writes JSON access logs without headers", () => {

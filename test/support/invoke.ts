@@ -10,7 +10,13 @@ export interface Reply {
   body: unknown;
   /** Parsed body as a plain record, for property assertions. */
   json: Record<string, unknown>;
+  /** The body as sent ('' when none): a CSV download is not JSON. */
+  text: string;
 }
+
+/** Whether a reply's Content-Type says JSON (an export download is CSV). */
+export const isJsonReply = (headers: Record<string, string | undefined>): boolean =>
+  !/^text\//i.test(Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '');
 
 export interface CallOptions {
   method?: string;
@@ -53,11 +59,13 @@ export async function call(handler: ApiHandler, options: CallOptions): Promise<R
   const contractReply = { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body };
   if (options.contract) assertReplyMatchesContract(options.contract, contractReply);
   else if (options.contract === undefined) assertReplyMatchesSomeRoute(parts.method, options.path, contractReply);
-  const parsed: unknown = result.body ? JSON.parse(result.body) : undefined;
+  const replyHeaders = (result.headers ?? {}) as Record<string, string>;
+  const parsed: unknown = result.body && isJsonReply(replyHeaders) ? JSON.parse(result.body) : undefined;
   return {
     status: result.statusCode ?? 200,
-    headers: (result.headers ?? {}) as Record<string, string>,
-    body: parsed,
+    headers: replyHeaders,
+    body: parsed ?? result.body,
     json: (parsed ?? {}) as Record<string, unknown>,
+    text: result.body ?? '',
   };
 }

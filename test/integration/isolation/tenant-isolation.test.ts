@@ -149,9 +149,11 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
       ).toString(),
     ),
   ];
-  if (route.auth === 'none' && names.includes('exportId')) queries.push(a.exportDownloadQuery);
+  // A route that takes a signed link in place of credentials also gets A's own link (A's export), with and without A's credentials.
+  const signedLink = route.auth !== 'none' && route.auth.signedLink !== undefined;
+  if (signedLink && names.includes('exportId')) queries.push(a.exportDownloadQuery);
   const pairs: [unknown, string][] = bodies.length === 1 ? queries.map((q) => [bodies[0], q]) : bodies.map((x, i) => [x, queries[i % queries.length] ?? '']);
-  const credentialSets: Record<string, string>[] = route.auth === 'none' ? [{}] : own.headers;
+  const credentialSets: Record<string, string>[] = route.auth === 'none' ? [{}] : signedLink ? [...own.headers, {}] : own.headers;
 
   const statuses: number[] = [];
   const leaks: string[] = [];

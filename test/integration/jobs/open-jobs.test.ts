@@ -12,6 +12,7 @@ import { createPointsExpirationExport } from '../../../lib/exports/export.servic
 import { getExport } from '../../../lib/exports/export.repo.js';
 import { failExport, runPointsExpirationExport } from '../../../lib/exports/points-expiration-export.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
+import { closeDeadLetteredJob } from '../../../lib/jobs/dead-letter.js';
 import type { JobMessage } from '../../../lib/jobs/job.js';
 import { openJobKey } from '../../../lib/jobs/open-job.repo.js';
 import { resumeOpenJobs } from '../../../lib/jobs/resume-open-jobs.js';
@@ -95,7 +96,13 @@ async function pointsExport(buckets: number) {
   const campaignId = campaign.json.id as string;
   const seeded = await seedBuckets(runtime, pair.project_id, campaignId, buckets);
   const jobs = new RecordingJobQueue();
-  const record = await createPointsExpirationExport({ ...runtime, jobs }, pair.project_id, campaignId, { parameters: { fields: ['id', 'points'] } });
+  const record = await createPointsExpirationExport(
+    { ...runtime, jobs },
+    pair.project_id,
+    campaignId,
+    { parameters: { fields: ['id', 'points'] } },
+    pair.app_id,
+  );
   return { projectId: pair.project_id, exportId: record.id, jobs, seeded };
 }
 
@@ -116,6 +123,14 @@ describe('open-job markers', () => {
   it('deletes the marker of a generation that fails', async () => {
     const { projectId, actionId } = await generation(60);
     await failGeneration(runtime, projectId, actionId, 'Campaign gone');
+    expect((await getAsyncAction(runtime, projectId, actionId))?.status).toBe('FAILED');
+    expect(await markerOf(projectId, actionId)).toBeNull();
+  });
+
+  it('deletes the marker of a job closed from the dead-letter queue', async () => {
+    const { projectId, actionId, jobs } = await generation(60);
+    const [job] = jobs.sent.splice(0);
+    expect(await closeDeadLetteredJob(runtime, sqsRecord(JSON.stringify(job), 3), 3)).toBe('closed');
     expect((await getAsyncAction(runtime, projectId, actionId))?.status).toBe('FAILED');
     expect(await markerOf(projectId, actionId)).toBeNull();
   });

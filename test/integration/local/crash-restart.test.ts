@@ -54,12 +54,12 @@ function start(dataDir: string): Run {
   return { child, pid: child.pid ?? 0, stdout: () => stdout, exited };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string | (() => string), timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(everyMs);
   }
 }
@@ -152,12 +152,14 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       step('jobs started');
 
       // Both jobs running (the local runtime runs two batches at once, as Lambda runs several).
+      let seen = '';
       const mid = await waitFor(
         async () => {
           const [action, file] = await Promise.all([api('GET', `/v1/async-actions/${actionId}`), api('GET', `/v1/exports/${exportId}`)]);
+          seen = `action ${String(action.status)} ${String(action.progress)}%, export ${String(file.status)}`;
           return action.status === 'IN_PROGRESS' && (action.progress as number) > 0 && file.status === 'IN_PROGRESS' ? { action, file } : undefined;
         },
-        'both jobs in progress',
+        () => `both jobs in progress (last seen: ${seen})`,
         60_000,
         20,
       );

@@ -10,6 +10,8 @@ import { IDEMPOTENCY_LEASE_SECONDS } from '../../../lib/idempotency/idempotency.
 import { REPLAYED_HEADER, runOnce } from '../../../lib/idempotency/idempotency.service.js';
 import { ok } from '../../../lib/http/reply.js';
 import { idempotencyModeOf } from '../../../lib/api/route.js';
+import { hashSecret } from '../../../lib/auth/secrets.js';
+import { getToken } from '../../../lib/oauth/oauth.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
@@ -176,6 +178,49 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('delete-customer', { params: { customerId: 'bea' }, headers: c.keyed(key) }),
     // 1 once deleted; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'bea' } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'create-category',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-category', { json: { name: 'Once', hierarchy: 1 }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-categories')).json.total as number,
+  },
+  {
+    operationId: 'update-category',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-category', { json: { name: 'Tag', hierarchy: 1 } });
+      expect(made.status).toBe(200);
+      c.state.categoryId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-category', { params: { categoryId: c.state.categoryId ?? '' }, json: { name: 'Tag', hierarchy: 2 }, headers: c.keyed(key) }),
+    // Every update refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'delete-category',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-category', { json: { name: 'Gone', hierarchy: 1 } });
+      expect(made.status).toBe(200);
+      c.state.categoryId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-category', { params: { categoryId: c.state.categoryId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'revoke-oauth-token',
+    prepare: async (c) => {
+      const token = await c.customers.call('generate-oauth-token', { form: { grant_type: 'client_credentials', scope: 'api' } });
+      expect(token.status).toBe(200);
+      c.state.accessToken = token.json.access_token as string;
+    },
+    send: (c, key) => c.customers.call('revoke-oauth-token', { form: { access_token: c.state.accessToken ?? '' }, headers: c.keyed(key) }),
+    // 1 once the token item is gone; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await getToken(c.runtime, hashSecret(c.state.accessToken ?? ''))) === null ? 1 : 0),
   },
 ];
 

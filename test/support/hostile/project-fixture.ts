@@ -51,7 +51,7 @@ export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Pr
 /**
  * A fresh project with a campaign of each type, vouchers (one in the bin), a loyalty card with
  * points, a custom event schema, a customer made by an event, an earning rule, two rewards and an
- * assignment, a template, a finished async action, a DONE export and an OAuth token. `tag` makes
+ * assignment, a template, a category, a finished async action, a DONE export and an OAuth token. `tag` makes
  * every name and code unique to this project, so a leak of one is recognisable.
  */
 export async function seedProject(runtime: Runtime, tag: string): Promise<ProjectFixture> {
@@ -104,6 +104,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     }),
     'assignment',
   );
+  const category = must(await api(r.createCategoryRoute, { json: { name: n('Category'), hierarchy: 1 }, headers }), 'category');
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
   const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
   await deliverJobs(runtime, jobs);
@@ -128,6 +129,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       schemaId: [schema.id as string, n('order_paid')],
       memberId: [n('CARD-1'), card.id as string],
       exportId: [exported.id as string],
+      categoryId: [category.id as string],
     },
     ids: [
       pair.project_id,
@@ -147,6 +149,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       assignment.id as string,
       template.id as string,
       exported.id as string,
+      category.id as string,
     ],
     names: [
       ...campaignNames,
@@ -159,6 +162,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Comic'),
       n('Gift reward'),
       n('Template'),
+      n('Category'),
     ],
     secrets: [pair.app_token, accessToken, downloadToken],
   };

@@ -7,7 +7,7 @@ import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../.
 import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock, type Clock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
-import type { ExportFileLinks } from '../../../lib/exports/export-files.js';
+import type { ExportFileReader } from '../../../lib/exports/export-files.js';
 import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
 import type { ApiHandler, HandlerFactory } from '../../../lib/http/endpoint.js';
 import type { RouteDef } from '../../../lib/api/route.js';
@@ -19,6 +19,7 @@ import { ensureTable } from '../../../infra/local/engines.js';
 import { isWellFormed, showLoneSurrogates } from '../../../lib/http/unicode.js';
 import { isDotSegment } from '../../../lib/vouchers/code-generator.js';
 import { RecordingJobQueue } from '../api.js';
+import { isJsonReply } from '../invoke.js';
 import { engines } from '../runtime.js';
 
 export const DOWNLOAD_BASE = 'http://download.hostile.test';
@@ -43,7 +44,7 @@ export async function loadRoute(route: RouteDef): Promise<HandlerModule> {
 /** The test stand-ins of the container's ports: the jobs queue and the presigner (the download base is DOWNLOAD_BASE). */
 export interface HandlerExtras {
   jobs: JobQueue;
-  links: ExportFileLinks;
+  links: ExportFileReader;
 }
 
 export function defaultExtras(): HandlerExtras {
@@ -102,9 +103,10 @@ export async function invokeRaw(handler: ApiHandler, req: RawRequest, mutate?: (
   mutate?.(event);
   const result = await handler(event, lambdaContext('hostile'));
   const text = result.body;
+  const headers = (result.headers ?? {}) as Record<string, string>;
   let body: unknown;
-  if (text !== undefined && text !== '') body = JSON.parse(text) as unknown;
-  return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, text, body };
+  if (text !== undefined && text !== '') body = isJsonReply(headers) ? (JSON.parse(text) as unknown) : text;
+  return { status: result.statusCode ?? 200, headers, text, body };
 }
 
 /**
@@ -166,6 +168,8 @@ export function contractViolation(reply: RawReply): string | undefined {
   }
   if (status === 204) return reply.text ? 'a 204 with a body' : undefined;
   if (status === 302) return reply.headers.Location ? undefined : 'a 302 without Location';
+  // A file (an export download): text as its Content-Type says, checked against the document by the reply contract.
+  if (status === 200 && !isJsonReply(reply.headers)) return typeof reply.text === 'string' ? undefined : 'a 200 file without a body';
   if (status >= 200 && status < 300) return body !== null && typeof body === 'object' ? undefined : `a ${status} without a JSON body`;
   return `unexpected status ${status}`;
 }

@@ -36,14 +36,13 @@ describe('route table', () => {
   it('publishes every route with its scopes in docs/auth.md', () => {
     const doc = readFileSync(join(root, 'docs', 'auth.md'), 'utf8');
     for (const route of routes) {
-      const scopes =
-        route.cluster === 'download'
-          ? 'download token'
-          : route.auth === 'none'
-            ? 'public (no credentials)'
-            : route.scope
-              ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ')
-              : 'key pair only';
+      const covered =
+        route.auth === 'none'
+          ? 'public (no credentials)'
+          : route.scope
+            ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ')
+            : 'key pair only';
+      const scopes = route.auth !== 'none' && route.auth.signedLink ? `${covered}; or the download token` : covered;
       const path = route.cluster === 'download' ? `${route.path} (download cluster)` : route.path;
       expect(doc, `${route.method} ${path}`).toContain(`| ${route.method} ${path} | ${scopes} |`);
     }

@@ -196,6 +196,7 @@ const exportRecord: Export = {
   orderBy: 'expires_at',
   ascending: true,
   filters: { junction: 'and', conditions: {} },
+  createdByAppId: 'app_1',
   downloadSecret: 's',
   objectKey: 'k',
   rowCount: null,

@@ -1,0 +1,103 @@
+/**
+ * Cold-start proxy A/B: the same handlers bundled from two trees (an older commit checked out
+ * beside this one, and this tree), each `import()`ed in a fresh node process, interleaved
+ * round by round so the machine's load falls on both sides alike. Used to say whether a
+ * refactoring moved cold start, where `npm run bench -- --only 2` (ratio to a baseline bundle)
+ * swings more than the change under test on a shared VM.
+ *
+ *   npx tsx scripts/cold-start-ab.ts <old-tree> <rounds> old.ts=new.ts ...
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { houseBundling, lambdaExternalModules } from '../infra/constructs/bundling-settings.js';
+
+const run = promisify(execFile);
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? '',
+  AWS_REGION: 'eu-central-1',
+  AWS_ACCESS_KEY_ID: 'bench',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  AWS_SESSION_TOKEN: 'bench',
+  TABLE_NAME: 'promo-engine',
+  CLUSTER: 'api',
+  LOG_LEVEL: 'error',
+  BUCKET_NAME: 'promo-engine-exports',
+  JOBS_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/000000000000/promo-engine-jobs',
+  DOWNLOAD_BASE_URL: 'https://download.example.com/',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
+async function bundle(root: string, entry: string, dir: string, name: string): Promise<{ file: string; bytes: number }> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    write: false,
+    outfile: join(dir, `${name}.mjs`),
+    platform: 'node',
+    target: houseBundling.target,
+    format: houseBundling.format,
+    minify: houseBundling.minify,
+    mainFields: [...houseBundling.mainFields],
+    banner: { js: houseBundling.banner },
+    external: [...lambdaExternalModules],
+    logLevel: 'silent',
+  });
+  const js = result.outputFiles[0];
+  if (!js) throw new Error(`no bundle for ${entry}`);
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, js.contents);
+  return { file, bytes: js.contents.byteLength };
+}
+
+async function importMs(file: string): Promise<number> {
+  const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env, timeout: 60_000 });
+  return Number(stdout);
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+
+const [oldRoot = '', roundsArg = '15', ...pairs] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const dir = mkdtempSync(join(tmpdir(), 'cold-ab-'));
+try {
+  const rows = await Promise.all(
+    pairs.map(async (pair, i) => {
+      const [before = '', after = ''] = pair.split('=');
+      return {
+        name: after,
+        old: await bundle(resolve(oldRoot), before, dir, `old-${i}`),
+        new: await bundle(resolve('.'), after, dir, `new-${i}`),
+        samples: { old: [] as number[], new: [] as number[] },
+      };
+    }),
+  );
+  for (let r = 0; r < rounds; r++) {
+    for (const row of rows) {
+      // Alternate which side goes first, so a load spike does not always hit the same side.
+      const sides = r % 2 ? (['old', 'new'] as const) : (['new', 'old'] as const);
+      for (const side of sides) row.samples[side].push(await importMs(row[side].file));
+    }
+    process.stderr.write(`round ${r + 1}/${rounds}\n`);
+  }
+  console.log('| Handler | Bundle before | Bundle after | Median before | Median after | after / before |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const a = median(row.samples.old);
+    const b = median(row.samples.new);
+    console.log(
+      `| ${row.name.replace(/^functions\//, '')} | ${(row.old.bytes / 1024).toFixed(1)} KiB | ${(row.new.bytes / 1024).toFixed(1)} KiB | ${a.toFixed(1)} ms | ${b.toFixed(1)} ms | ${(b / a).toFixed(2)} × |`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
