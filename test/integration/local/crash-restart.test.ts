@@ -15,7 +15,8 @@ import { seedBuckets } from '../../support/seed-buckets.js';
  * generation and a points-expiration export, then started again on the same data folder: both
  * finish without any client action (action DONE, exact vouchers_count, distinct codes, the CSV's
  * rows equal to the buckets). The runtime runs as `npm start` runs it, in its own process.
- * Figures (restart to DONE) are printed and kept in docs/reliability.md.
+ * Figures (restart to DONE) are printed and kept in docs/reliability.md. A case takes 65–95 s on the 2-core machine
+ * beside other work, up to 250 s when it is saturated: the limits below are generous on purpose.
  */
 
 const CODES = 20_000;
@@ -145,7 +146,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       await waitFor(
         async () => (((await api('GET', `/v1/async-actions/${actionId}`)).progress as number) >= 20 ? true : undefined),
         'a fifth of the codes',
-        120_000,
+        240_000,
       );
       const exported = await api('POST', `/v1/loyalties/${loyalty.id as string}/points-expiration/export`, { parameters: { fields: ['id', 'points'] } });
       const exportId = exported.id as string;
@@ -160,7 +161,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
           return action.status === 'IN_PROGRESS' && (action.progress as number) > 0 && file.status === 'IN_PROGRESS' ? { action, file } : undefined;
         },
         () => `both jobs in progress (last seen: ${seen})`,
-        60_000,
+        120_000,
         20,
       );
       step(`mid-job: ${mid.action.progress}%`);
@@ -202,7 +203,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
           return finished.action !== undefined && finished.export !== undefined ? [a, f] : undefined;
         },
         'both jobs to finish',
-        150_000,
+        300_000,
         250,
       );
       step('finished');
@@ -229,6 +230,6 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       process.kill(-second.pid, 'SIGINT');
       expect((await second.exited).code).toBe(0);
     },
-    300_000,
+    480_000,
   );
 });
