@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -120,9 +119,7 @@ const describe = (error: unknown): { error: string; detail: string } => ({
  * calls the handler with an `SQSEvent`, deletes the messages that succeeded and leaves the rest
  * to reappear after the visibility timeout, where the queue's redrive policy moves a message to
  * its dead-letter queue after `maxReceiveCount` receives. A thrown error fails the whole batch.
- * While the handler runs, its messages are kept hidden (see keepHidden), so the visibility timeout
- * counts from the end of the invocation. One batch at a time per poller. Never logs message
- * bodies (they may carry customer data).
+ * One batch at a time per poller. Never logs message bodies (they may carry customer data).
  */
 export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
   const { sqsClient, queueUrl, handler, logger } = options;
@@ -147,44 +144,16 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
     }
   };
 
-  /**
-   * Keeps the batch's messages hidden while its handler runs (at most the function's time limit).
-   * On AWS the queue's visibility timeout outlasts the function (6x, stateful stack), so a message
-   * in hand is never delivered twice; the local queue's is short (30 s, so that a failed job comes
-   * back soon), and with several pollers a long job's message would otherwise be handed to a
-   * second poller while the first still runs it.
-   */
-  const keepHidden = (messages: Message[], visibilitySeconds: number): (() => void) => {
-    if (visibilitySeconds <= 0) return () => undefined;
-    const timer = setInterval(
-      () => {
-        sqsClient
-          .send(
-            new ChangeMessageVisibilityBatchCommand({
-              QueueUrl: queueUrl,
-              Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '', VisibilityTimeout: visibilitySeconds })),
-            }),
-          )
-          .catch((error: unknown) => logger.warn('worker batch visibility not extended', { function: functionName, queue: queueName, ...describe(error) }));
-      },
-      Math.max(250, (visibilitySeconds * 1000) / 2),
-    );
-    return () => clearInterval(timer);
-  };
-
-  const handleBatch = async (messages: Message[], queueArn: string, visibilitySeconds: number): Promise<void> => {
+  const handleBatch = async (messages: Message[], queueArn: string): Promise<void> => {
     const startedAt = Date.now();
     const event: SQSEvent = { Records: messages.map((m) => toSqsRecord(m, queueArn)) };
     const ids = event.Records.map((r) => r.messageId);
     let failed: Set<string>;
-    const release = keepHidden(messages, visibilitySeconds);
     try {
       failed = failedMessageIds(ids, await runHandler(event));
     } catch (error) {
       failed = new Set(ids);
       logger.error('worker batch threw', { function: functionName, queue: queueName, size: ids.length, ...describe(error) });
-    } finally {
-      release();
     }
     const done = event.Records.filter((r) => !failed.has(r.messageId));
     if (done.length > 0) {
@@ -210,16 +179,14 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
 
   const loop = async (): Promise<void> => {
     let queueArn: string | undefined;
-    let visibilitySeconds = 0;
     let failing = false;
     while (!stopping) {
       try {
         if (!queueArn) {
-          const attrs = await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn', 'VisibilityTimeout'] }), {
+          const attrs = await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), {
             abortSignal: aborter.signal,
           });
           queueArn = attrs.Attributes?.QueueArn ?? `arn:aws:sqs:local:000000000000:${queueName}`;
-          visibilitySeconds = Number(attrs.Attributes?.VisibilityTimeout ?? 0) || 0;
         }
         const received = await sqsClient.send(
           new ReceiveMessageCommand({
@@ -237,7 +204,7 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
         failing = false;
         const messages = latestReceipts(received.Messages ?? []);
         // Messages in hand are handled even when stop() came meanwhile: they are invisible now anyway.
-        if (messages.length > 0) await handleBatch(messages, queueArn, visibilitySeconds);
+        if (messages.length > 0) await handleBatch(messages, queueArn);
         else if (idleDelayMs > 0) await sleep(idleDelayMs, undefined, { signal: aborter.signal }).catch(() => undefined);
       } catch (error) {
         if (stopping) break;

@@ -61,8 +61,6 @@ export interface StartLocalOptions {
    * engines it was given (the test suite's, shared by every test file) leaves other runs' jobs alone.
    */
   resumeOpenJobs?: boolean;
-  /** Batches each worker runs at once, one poller each (default 2: Lambda runs a queue's batches concurrently, so one long job does not hold up the next). */
-  workerConcurrency?: number;
 }
 
 export interface LocalRuntime {
@@ -116,10 +114,10 @@ async function loadWorkerHandler(worker: WorkerDef, stop: AbortSignal): Promise<
 
 /**
  * Runs the whole service locally: engines (or the given ones), the handler environment, the dev
- * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and
- * `workerConcurrency` SQS pollers per worker. Before the pollers start, the open jobs of a table
- * it owns go back on the queue (the local queue is in memory: a killed run loses its messages).
- * Writes `<dataDir>/runtime.json` while it runs (not in memory).
+ * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and one
+ * SQS poller per worker. Before the pollers start, the open jobs of a table it owns go back on
+ * the queue (the local queue is in memory: a killed run loses its messages). Writes
+ * `<dataDir>/runtime.json` while it runs (not in memory).
  * @throws JavaMissingError when it has to start DynamoDB Local and Java 17+ is missing.
  * @throws Error when the data folder is in use by another runtime, a port is taken, or a
  * handler module does not load; whatever was started is stopped first.
@@ -218,26 +216,22 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
         stopJobs.abort();
         return Promise.all(pollers.map((p) => p.stop())).then(() => undefined);
       });
-      const concurrency = Math.max(1, Math.trunc(options.workerConcurrency ?? 2));
       for (const worker of workers) {
         // The jobs worker reads the jobs queue; the dead-letter worker reads its dead-letter queue, as in AWS.
         const consumed = consumedQueueName(worker);
         const queueUrl = engines.queueUrls[consumed];
         if (!queueUrl) throw new Error(`Worker ${worker.name} consumes ${consumed}, which the engines did not create`);
-        const handler = await loadWorkerHandler(worker, stopJobs.signal);
-        for (let i = 0; i < concurrency; i += 1) {
-          pollers.push(
-            startSqsPoller({
-              sqsClient,
-              queueUrl,
-              handler,
-              batchSize: worker.batchSize,
-              timeoutSeconds: worker.timeoutSeconds,
-              functionName: worker.name,
-              logger,
-            }),
-          );
-        }
+        pollers.push(
+          startSqsPoller({
+            sqsClient,
+            queueUrl,
+            handler: await loadWorkerHandler(worker, stopJobs.signal),
+            batchSize: worker.batchSize,
+            timeoutSeconds: worker.timeoutSeconds,
+            functionName: worker.name,
+            logger,
+          }),
+        );
       }
     }
 

@@ -161,20 +161,6 @@ describe('SQS poller (Lambda event source emulation)', () => {
     expect(batches.flat().map((r) => r.attributes.ApproximateReceiveCount)).toEqual(['1', '2']);
   });
 
-  it('keeps a message hidden while its handler runs past the visibility timeout, so a second poller never gets it meanwhile', async () => {
-    const queue = await newQueue(3);
-    const received: string[] = [];
-    const slow = async (event: SQSEvent) => {
-      received.push(...event.Records.map((r) => r.attributes.ApproximateReceiveCount));
-      await sleep(3500); // 3.5 × the queue's 1 s visibility timeout
-    };
-    poll(queue, slow, 1);
-    poll(queue, slow, 1);
-    await send(queue.url, ['long job']);
-    await waitFor(async () => received.length >= 1 && (await messagesIn(queue.url)) === 0, 10_000);
-    expect(received).toEqual(['1']);
-  });
-
   it('waits for the batch in hand on stop, deletes it, and does not wait out a long poll', async () => {
     const queue = await newQueue(3);
     let release: () => void = () => undefined;
