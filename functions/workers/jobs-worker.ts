@@ -11,11 +11,15 @@ const { maxReceiveCount } = queueNamed(jobsWorker.queue);
 
 /**
  * The jobs-queue worker (the queue's only consumer): generates the vouchers of bulk async actions
- * and writes export files (`files`: the export bucket, built on the first export job).
+ * and writes export files (`files`: the export bucket, built on the first export job). `stop`: the
+ * local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
-export const makeHandler = ({ runtime, files = containerExportFiles }: Ports = {}) =>
+export const makeHandler = ({ runtime, files = containerExportFiles, stop }: Ports = {}) =>
   middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event, context) =>
-    handleJobRecords({ ...(runtime ?? defaultRuntime()), files }, event.Records, { maxReceiveCount, lambdaRequestId: context.awsRequestId }),
+    handleJobRecords({ ...(runtime ?? defaultRuntime()), files, signal: stop }, event.Records, {
+      maxReceiveCount,
+      lambdaRequestId: context.awsRequestId,
+    }),
   );
 
 export const handler = makeHandler();

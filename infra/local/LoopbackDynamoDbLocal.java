@@ -17,6 +17,10 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * Telemetry is not set up here (the jar's main does that), so DynamoDB Local sends none, as with
  * -disableTelemetry.
  *
+ * With -Dpromo.exitWithStdin=true it also exits once its standard input ends: the local runtime
+ * holds the other end of that pipe, so when the runtime dies without stopping it (kill -9, a
+ * crash), the engine follows instead of living on, holding the data folder's database.
+ *
  * infra/local/engines.ts compiles this file once (with the jar on the class path) and caches the
  * class under node_modules/.cache; see docs/decisions.md "DynamoDB Local on the loopback interface".
  */
@@ -26,6 +30,7 @@ public final class LoopbackDynamoDbLocal {
   public static void main(String[] args) throws Exception {
     if (args.length < 1) fail("usage: LoopbackDynamoDbLocal <host> [DynamoDB Local options]");
     String host = args[0];
+    if (Boolean.getBoolean("promo.exitWithStdin")) exitWhenStdinEnds();
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(Arrays.copyOfRange(args, 1, args.length));
     for (Connector connector : jettyServerOf(proxy).getConnectors()) {
       // Anything but the one plain connector seen so far would need its own look, not a guess.
@@ -36,6 +41,22 @@ public final class LoopbackDynamoDbLocal {
       network.setHost(host);
     }
     proxy.start();
+  }
+
+  /** Exits once standard input reaches its end (the parent process closed it, or died). */
+  private static void exitWhenStdinEnds() {
+    Thread watcher = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {
+          // Nothing is ever written; only the end matters.
+        }
+      } catch (java.io.IOException e) {
+        // A broken pipe ends the parent's hold the same way.
+      }
+      System.exit(0);
+    }, "exit-with-stdin");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
   /** The Jetty server DynamoDB Local keeps in a private field; a jar that moved it fails the start loudly. */

@@ -155,7 +155,11 @@ export function dynamoCommand(port: number, dbPath: string | null, options: Dyna
   const dynamoArgs = ['-port', String(port), '-sharedDb', ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory'])];
   const launcherDir = loopbackLauncherDir(jar, options.cacheRoot ?? join(jarDir(), '..', '.cache', 'promo-engine'), options.java ?? 'java');
   if (launcherDir !== null) {
-    return { args: [...jvm, '-cp', `${launcherDir}${delimiter}${jar}`, LAUNCHER_CLASS, LOOPBACK, ...dynamoArgs], listensOn: LOOPBACK };
+    // -Dpromo.exitWithStdin: the launcher exits when its stdin (a pipe from this process) ends, so it never outlives a killed runtime.
+    return {
+      args: [...jvm, '-Dpromo.exitWithStdin=true', '-cp', `${launcherDir}${delimiter}${jar}`, LAUNCHER_CLASS, LOOPBACK, ...dynamoArgs],
+      listensOn: LOOPBACK,
+    };
   }
   (options.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(
     `Warning: DynamoDB Local listens on every network interface (port ${port}): anyone who can reach this machine can read and write the local table. ` +
@@ -165,9 +169,14 @@ export function dynamoCommand(port: number, dbPath: string | null, options: Dyna
   return { args: [...jvm, '-jar', jar, ...dynamoArgs], listensOn: '0.0.0.0' };
 }
 
-/** Starts DynamoDB Local as a child process. */
+/**
+ * Starts DynamoDB Local as a child process. Its stdin is a pipe that this process holds and never
+ * writes: the launcher exits when it ends, i.e. when this process dies, even by SIGKILL. It runs
+ * in a process group of its own, so Ctrl-C in the terminal reaches only the runtime, which lets
+ * the job in hand reach its checkpoint before it stops the engine itself.
+ */
 function spawnDynamo(port: number, dbPath: string | null): ChildProcess {
-  return spawn('java', dynamoCommand(port, dbPath).args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  return spawn('java', dynamoCommand(port, dbPath).args, { stdio: ['pipe', 'ignore', 'pipe'], detached: process.platform !== 'win32' });
 }
 
 async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promise<void> {

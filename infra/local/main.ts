@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     if (error instanceof JavaMissingError) fail(error.message);
-    // Ctrl-C during start-up reaches DynamoDB Local too, which then fails the start: not news.
+    // A failure after a stop was asked for (e.g. SIGTERM to the whole process tree, DynamoDB Local included) is not news.
     if (stopRequested) process.exit(130);
     const message = error instanceof Error ? error.message : String(error);
     if (options.logLevel === 'debug' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);

@@ -8,9 +8,11 @@ import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import { randomIds } from '../../lib/ids.js';
+import { resumeOpenJobs } from '../../lib/jobs/resume-open-jobs.js';
+import { createSqsJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { consumedQueueName, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, jobsWorker, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -53,6 +55,12 @@ export interface StartLocalOptions {
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
   /** Time for a whole request to arrive on either server (default 29 s, API Gateway's integration limit; tests shorten it). */
   requestTimeoutMs?: number;
+  /**
+   * Put the table's open jobs (lib/jobs/resume-open-jobs.ts) back on the queue before the pollers
+   * start. Default: when this runtime starts its own engines, i.e. owns the table; a runtime on
+   * engines it was given (the test suite's, shared by every test file) leaves other runs' jobs alone.
+   */
+  resumeOpenJobs?: boolean;
 }
 
 export interface LocalRuntime {
@@ -60,7 +68,10 @@ export interface LocalRuntime {
   downloadUrl: string;
   engines: EngineEndpoints;
   devKey: IssuedKeyPair;
-  /** Stops pollers (after their batch in hand), servers and, if it started them, the engines. Idempotent. */
+  /**
+   * Stops taking messages, lets each job in hand reach its next checkpoint (it stays open and is
+   * resumed by the next start), then stops the servers and, if it started them, the engines. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -90,8 +101,13 @@ const endpointsOf = (engines: EngineEndpoints | Engines): EngineEndpoints => ({
   queueUrls: { ...engines.queueUrls },
 });
 
-async function loadWorkerHandler(worker: WorkerDef): Promise<SqsWorkerHandler> {
+/**
+ * A worker's handler, built with `stop` through its `makeHandler` (Ports.stop) where it has one,
+ * so a job in hand stops at its next checkpoint when the runtime stops.
+ */
+async function loadWorkerHandler(worker: WorkerDef, stop: AbortSignal): Promise<SqsWorkerHandler> {
   const mod = (await import(pathToFileURL(join(repoRoot, worker.handler)).href)) as Record<string, unknown>;
+  if (typeof mod.makeHandler === 'function') return (mod.makeHandler as (ports: { stop: AbortSignal }) => SqsWorkerHandler)({ stop });
   if (typeof mod.handler !== 'function') throw new Error(`${worker.handler} has no handler export`);
   return mod.handler as SqsWorkerHandler;
 }
@@ -99,7 +115,9 @@ async function loadWorkerHandler(worker: WorkerDef): Promise<SqsWorkerHandler> {
 /**
  * Runs the whole service locally: engines (or the given ones), the handler environment, the dev
  * key pair, one HTTP server per cluster calling the same handler modules Lambda runs, and one
- * SQS poller per worker. Writes `<dataDir>/runtime.json` while it runs (not in memory).
+ * SQS poller per worker. Before the pollers start, the open jobs of a table it owns go back on
+ * the queue (the local queue is in memory: a killed run loses its messages). Writes
+ * `<dataDir>/runtime.json` while it runs (not in memory).
  * @throws JavaMissingError when it has to start DynamoDB Local and Java 17+ is missing.
  * @throws Error when the data folder is in use by another runtime, a port is taken, or a
  * handler module does not load; whatever was started is stopped first.
@@ -128,6 +146,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     }
 
     let engines: EngineEndpoints;
+    const resume = options.resumeOpenJobs ?? options.engines === undefined;
     if (options.engines) engines = endpointsOf(options.engines);
     else {
       const started = await startEngines({ dataDir });
@@ -137,12 +156,8 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     bindHandlerEnvironment(engines, logLevel);
 
     const ddb = createDocumentClient({ region: engines.region, endpoint: engines.dynamoEndpoint });
-    let devKey: IssuedKeyPair;
-    try {
-      devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
-    } finally {
-      ddb.destroy();
-    }
+    cleanups.push(() => ddb.destroy());
+    const devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
 
     const loadModule = moduleHandlerLoader(repoRoot);
     const wrap = options.wrapHandler;
@@ -184,8 +199,23 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       });
       cleanups.push(() => sqsClient.destroy());
+      if (resume) {
+        // Every job kind runs on the jobs queue (lib/jobs/job.ts); its worker is jobsWorker.
+        const jobs = createSqsJobQueue(
+          { region: engines.region, jobsQueueUrl: engines.queueUrls[jobsWorker.queue], sqsEndpoint: engines.sqsEndpoint },
+          sqsClient,
+        );
+        const report = await resumeOpenJobs({ ddb, tableName: engines.tableName, logger }, jobs);
+        if (report.resumed.length + report.cleared.length + report.failed.length > 0) {
+          logger.info('open jobs resumed', { resumed: report.resumed.length, cleared: report.cleared.length, failed: report.failed.length });
+        }
+      }
+      const stopJobs = new AbortController();
       const pollers: SqsPoller[] = [];
-      cleanups.push(() => Promise.all(pollers.map((p) => p.stop())).then(() => undefined));
+      cleanups.push(() => {
+        stopJobs.abort();
+        return Promise.all(pollers.map((p) => p.stop())).then(() => undefined);
+      });
       for (const worker of workers) {
         // The jobs worker reads the jobs queue; the dead-letter worker reads its dead-letter queue, as in AWS.
         const consumed = consumedQueueName(worker);
@@ -195,7 +225,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
           startSqsPoller({
             sqsClient,
             queueUrl,
-            handler: await loadWorkerHandler(worker),
+            handler: await loadWorkerHandler(worker, stopJobs.signal),
             batchSize: worker.batchSize,
             timeoutSeconds: worker.timeoutSeconds,
             functionName: worker.name,

@@ -12,6 +12,7 @@ import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
 import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
+import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -27,6 +28,12 @@ export interface StatelessStackProps extends StackProps {
 
 /** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
 export const RATE_LIMIT_KEY_PATTERN = 'P#*#RATE#*';
+
+/**
+ * Partition keys of the open-job markers (lib/jobs/open-job.ts): the only items a function that only moves statuses
+ * (`table: 'update'`) may delete, since the move that ends a job deletes its marker in the same transaction.
+ */
+export const OPEN_JOB_KEY_PATTERN = `${OPEN_JOB_PARTITION_PREFIX}#*`;
 
 const pascal = (name: string): string =>
   name
@@ -149,7 +156,18 @@ export class StatelessStack extends Stack {
       memorySize: config.api.memorySizeMb,
       logRetentionDays: config.logRetentionDays,
     });
-    grantTableAccess(stateful.table, fn, worker.table ?? 'write');
+    const access = worker.table ?? 'write';
+    grantTableAccess(stateful.table, fn, access);
+    if (access === 'update') {
+      // Ending a job (FAILED, ERROR) deletes its open-job marker in the same transaction: DeleteItem on the markers' keys only.
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:DeleteItem'],
+          resources: [stateful.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OPEN_JOB_KEY_PATTERN] } },
+        }),
+      );
+    }
     this.grantResources(fn, worker.needs);
     // The event source grants receive, delete and visibility changes on the consumed queue only.
     fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));

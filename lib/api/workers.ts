@@ -24,7 +24,8 @@ export interface WorkerDef {
   summary: string;
   /**
    * What it may do to the table: `write` (default: put, update, delete) or `update` (read and
-   * change existing items only, as moving a status to final needs).
+   * change existing items only, as moving a status to final needs, plus deleting the ended
+   * jobs' open-job markers, which go in the same transaction).
    */
   table?: 'write' | 'update';
   /** What it touches besides the table and its own queue. */
@@ -73,7 +74,8 @@ export const jobsDeadLetterWorker: WorkerDef = {
   // Ten messages' writes take well under a second; the dead-letter queue's visibility timeout follows at 6x.
   timeoutSeconds: 30,
   summary: 'Marks the jobs whose messages reached the jobs dead-letter queue FAILED (async actions) or ERROR (exports)',
-  // Conditional status updates (the action or export, and a new campaign's status items): no item is created or deleted.
+  // Conditional status updates (the action or export, and a new campaign's status items): no item is created, and the
+  // only one deleted is the ended job's open-job marker (the stack grants DeleteItem on those keys alone).
   table: 'update',
   needs: { bucket: null, sendsTo: [], env: [] },
 };

@@ -1,25 +1,22 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { asyncAction } from '../db/entities.js';
-import { updateStatusIf } from '../db/status-update.js';
+import { updateStatusIf, updateStatusWith } from '../db/status-update.js';
 import { ExtraItemsConflictError, transact, type TransactItem } from '../db/transact.js';
+import { openJobDelete, openJobPut } from '../jobs/open-job.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { AsyncAction } from './async-action.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 /**
- * Writes a new action; its id must be free. `extra` items (a new category's) join it in one
- * transaction; their failed condition throws ExtraItemsConflictError (nothing is written).
+ * Writes a new action with its open-job marker (lib/jobs/open-job.ts) in one transaction; its id
+ * must be free. `extra` items (a new category's) join the same transaction; their failed
+ * condition throws ExtraItemsConflictError (nothing is written).
  */
 export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
-  const put = asyncAction.putIfAbsent(deps, action);
-  if (extra.length === 0) {
-    await deps.ddb.send(new PutCommand(put.Put));
-    return;
-  }
-  const outcome = await transact(deps, [put, ...extra]);
+  const marker = openJobPut(deps, { type: 'generate-vouchers', projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt });
+  const outcome = await transact(deps, [asyncAction.putIfAbsent(deps, action), marker, ...extra]);
   if (outcome.ok) return;
-  if ('failed' in outcome && outcome.failed.some((i) => i > 0)) throw new ExtraItemsConflictError();
+  if ('failed' in outcome && outcome.failed.some((i) => i > 1)) throw new ExtraItemsConflictError();
   throw new Error(`Async action ${action.id} could not be written`);
 }
 
@@ -64,23 +61,39 @@ export function progressItem(deps: Deps, action: AsyncAction, doneBefore: number
   };
 }
 
-/** IN_PROGRESS with every voucher done → DONE. @returns null when it is not (already DONE, FAILED, or short). */
+/** A move to a final status, in one transaction with the Delete of the action's open-job marker. */
+const end = (deps: Deps, projectId: string, asyncActionId: string, move: { set: string; condition: string; values: Record<string, unknown> }) =>
+  updateStatusWith(
+    deps,
+    asyncAction,
+    asyncAction.key(projectId, asyncActionId),
+    move,
+    [openJobDelete(deps, projectId, asyncActionId)],
+    `Async action ${asyncActionId} is busy`,
+  );
+
+/**
+ * IN_PROGRESS with every voucher done → DONE; its open-job marker goes in the same transaction.
+ * @returns the action as read after the move; null when it was not IN_PROGRESS with every voucher done (already DONE, FAILED, or short).
+ * @throws ConflictRetryError when concurrent writes to the action outlast the retries.
+ */
 export function finishAsyncAction(deps: Deps, action: AsyncAction, now: string): Promise<AsyncAction | null> {
-  return update(deps, action.projectId, action.id, 'SET #s = :done, updatedAt = :now, finishedAt = :now', '#s = :ip AND doneCount = :req', {
-    ':done': 'DONE',
-    ':ip': 'IN_PROGRESS',
-    ':req': action.requested,
-    ':now': now,
+  return end(deps, action.projectId, action.id, {
+    set: 'SET #s = :done, updatedAt = :now, finishedAt = :now',
+    condition: '#s = :ip AND doneCount = :req',
+    values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':req': action.requested, ':now': now },
   });
 }
 
-/** ENQUEUED or IN_PROGRESS → FAILED with a reason. @returns null when the action is final or missing. */
+/**
+ * ENQUEUED or IN_PROGRESS → FAILED with a reason; its open-job marker goes in the same transaction.
+ * @returns the action as read after the move; null when it was final already or is missing.
+ * @throws ConflictRetryError when concurrent writes to the action outlast the retries.
+ */
 export function failAsyncAction(deps: Deps, projectId: string, asyncActionId: string, reason: string, now: string): Promise<AsyncAction | null> {
-  return update(deps, projectId, asyncActionId, 'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now', '#s IN (:enq, :ip)', {
-    ':failed': 'FAILED',
-    ':reason': reason.slice(0, 1000),
-    ':now': now,
-    ':enq': 'ENQUEUED',
-    ':ip': 'IN_PROGRESS',
+  return end(deps, projectId, asyncActionId, {
+    set: 'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now',
+    condition: '#s IN (:enq, :ip)',
+    values: { ':failed': 'FAILED', ':reason': reason.slice(0, 1000), ':now': now, ':enq': 'ENQUEUED', ':ip': 'IN_PROGRESS' },
   });
 }

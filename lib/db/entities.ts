@@ -9,6 +9,7 @@ import type { EarningRule } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
 import type { Export } from '../exports/export.js';
+import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
@@ -422,6 +423,20 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
     () => 'EXPORT',
   )
   .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null } });
+
+/**
+ * An open job's marker (lib/jobs/open-job.ts): exists while its async action or export is not
+ * final; put in the transaction that creates the job, deleted in the one that ends it. Not under
+ * the tenant prefix: the local runtime's start-up (and a sweep) must find every project's open
+ * jobs without knowing the projects, with one Query per shard. No request reads these items; the
+ * project is the first part of the sort key and an attribute.
+ */
+export const openJob = /* @__PURE__ */ entity<OpenJob>('open_job', 1)
+  .key(
+    (shard: number) => path(OPEN_JOB_PARTITION_PREFIX, String(shard).padStart(2, '0')),
+    (projectId: string, subjectId: string) => path(projectId, subjectId),
+  )
+  .from((j) => ({ key: [openJobShard(j.subjectId), j.projectId, j.subjectId] }));
 
 /**
  * The stored attributes of an idempotency record: the request's fingerprint and, once done,

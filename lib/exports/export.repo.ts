@@ -1,14 +1,20 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { exportRecord } from '../db/entities.js';
-import { updateStatusIf } from '../db/status-update.js';
+import { updateStatusIf, updateStatusWith } from '../db/status-update.js';
+import { transact } from '../db/transact.js';
+import { openJobDelete, openJobPut } from '../jobs/open-job.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { Export } from './export.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-/** Writes a new export; its id must be free. */
+/**
+ * Writes a new export with its open-job marker (lib/jobs/open-job.ts) in one transaction; its id must be free.
+ * @throws Error when it could not be written (an id taken, or a conflict: a new random id never meets another writer).
+ */
 export async function insertExport(deps: Deps, record: Export): Promise<void> {
-  await deps.ddb.send(new PutCommand(exportRecord.putIfAbsent(deps, record).Put));
+  const marker = openJobPut(deps, { type: 'export-points-expiration', projectId: record.projectId, subjectId: record.id, createdAt: record.createdAt });
+  const outcome = await transact(deps, [exportRecord.putIfAbsent(deps, record), marker]);
+  if (!outcome.ok) throw new Error(`Export ${record.id} could not be written`);
 }
 
 export function getExport(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
@@ -23,21 +29,28 @@ const update = (deps: Deps, projectId: string, exportId: string, set: string, co
 export const startExport = (deps: Deps, projectId: string, exportId: string, now: string) =>
   update(deps, projectId, exportId, 'SET #s = :ip, updatedAt = :now', '#s IN (:sch, :ip)', { ':ip': 'IN_PROGRESS', ':sch': 'SCHEDULED', ':now': now });
 
-/** IN_PROGRESS → DONE, only from IN_PROGRESS: a final export never moves. @returns null when it was not IN_PROGRESS. */
+/** A move to a final status, in one transaction with the Delete of the export's open-job marker. */
+const end = (deps: Deps, projectId: string, exportId: string, move: { set: string; condition: string; values: Record<string, unknown> }) =>
+  updateStatusWith(deps, exportRecord, exportRecord.key(projectId, exportId), move, [openJobDelete(deps, projectId, exportId)], `Export ${exportId} is busy`);
+
+/**
+ * IN_PROGRESS → DONE, only from IN_PROGRESS: a final export never moves. Its open-job marker goes in the same transaction.
+ * @returns the export as read after the move; null when it was not IN_PROGRESS.
+ */
 export const finishExport = (deps: Deps, projectId: string, exportId: string, rowCount: number, now: string) =>
-  update(deps, projectId, exportId, 'SET #s = :done, rowCount = :n, updatedAt = :now, finishedAt = :now', '#s = :ip', {
-    ':done': 'DONE',
-    ':ip': 'IN_PROGRESS',
-    ':n': rowCount,
-    ':now': now,
+  end(deps, projectId, exportId, {
+    set: 'SET #s = :done, rowCount = :n, updatedAt = :now, finishedAt = :now',
+    condition: '#s = :ip',
+    values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':n': rowCount, ':now': now },
   });
 
-/** SCHEDULED / IN_PROGRESS → ERROR with the reason. @returns null when the export was already final or is missing. */
+/**
+ * SCHEDULED / IN_PROGRESS → ERROR with the reason; its open-job marker goes in the same transaction.
+ * @returns the export as read after the move; null when it was already final or is missing.
+ */
 export const failExportRecord = (deps: Deps, projectId: string, exportId: string, reason: string, now: string) =>
-  update(deps, projectId, exportId, 'SET #s = :err, failure = :why, updatedAt = :now, finishedAt = :now', '#s IN (:sch, :ip)', {
-    ':err': 'ERROR',
-    ':sch': 'SCHEDULED',
-    ':ip': 'IN_PROGRESS',
-    ':why': reason.slice(0, 1000),
-    ':now': now,
+  end(deps, projectId, exportId, {
+    set: 'SET #s = :err, failure = :why, updatedAt = :now, finishedAt = :now',
+    condition: '#s IN (:sch, :ip)',
+    values: { ':err': 'ERROR', ':sch': 'SCHEDULED', ':ip': 'IN_PROGRESS', ':why': reason.slice(0, 1000), ':now': now },
   });

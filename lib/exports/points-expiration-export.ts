@@ -1,3 +1,4 @@
+import { stopIfAsked } from '../jobs/job-stop.js';
 import type { PointsBucket } from '../loyalties/points-bucket.js';
 import { campaignBucketPages } from '../loyalties/points-bucket.repo.js';
 import type { Runtime } from '../runtime.js';
@@ -11,8 +12,13 @@ import { externalSort } from './external-sort.js';
 /**
  * `sort`: the external sort of non-expiry orders (rows per in-memory chunk, where chunk files go);
  * defaults 20,000 rows and os.tmpdir(). Tests make chunks small so several are merged.
+ * `signal`: the host's stop signal (see runPointsExpirationExport).
  */
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'logger'> & { files: ExportFiles; sort?: { chunkRows?: number; tmpDir?: string } };
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'logger'> & {
+  files: ExportFiles;
+  sort?: { chunkRows?: number; tmpDir?: string };
+  signal?: AbortSignal;
+};
 
 /** Buckets read per Query page: what the worker holds in memory besides one upload part. */
 const PAGE_SIZE = 1000;
@@ -62,6 +68,7 @@ async function* matchingRows(deps: Deps, projectId: string, e: Export, ascending
   const matches = compileFilters(e.filters);
   const today = deps.clock.now().toISOString().slice(0, 10);
   for await (const page of campaignBucketPages(deps, projectId, e.campaignId, { ascending, pageSize: PAGE_SIZE })) {
+    stopIfAsked(deps.signal, `Export ${e.id}`);
     const rows: Cells[] = [];
     for (const bucket of page) {
       if (bucket.status === 'USED') continue;
@@ -100,6 +107,7 @@ async function writeRows(deps: Deps, projectId: string, e: Export, upload: FileU
     rows += 1;
     pending += 1;
     if (pending >= WRITE_ROWS) {
+      stopIfAsked(deps.signal, `Export ${e.id}`);
       await upload.write(Buffer.from(text));
       text = '';
       pending = 0;
@@ -116,8 +124,12 @@ async function writeRows(deps: Deps, projectId: string, e: Export, upload: FileU
  * in key order; any other order goes through an external merge sort (external-sort.ts: chunks
  * of `sort.chunkRows` rows in memory, sorted chunk files in the temp dir, merged line by line).
  * A redelivered job of a final export does nothing; one of an IN_PROGRESS export (a worker died)
- * writes the same key again. On any failure the upload is aborted and the error rethrown.
+ * writes the same key again. On any failure the upload is aborted and the error rethrown. Once
+ * `signal` is raised the run stops before its next page (or its next write, while merging) and
+ * abandons its partial upload the same way; the export stays IN_PROGRESS and the next run
+ * writes the file from the start.
  * @returns the export as it ends, or null when it does not exist.
+ * @throws JobStoppedError when `signal` stopped the run.
  */
 export async function runPointsExpirationExport(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
   const started = await startExport(deps, projectId, exportId, deps.clock.now().toISOString());

@@ -48,6 +48,11 @@ export interface Ports {
   inlineDownloadMaxBytes?: number;
   /** This region's download cluster base URL (routes with `needs.env` DOWNLOAD_BASE_URL). */
   downloadBaseUrl?: () => string;
+  /**
+   * Raised by a host that is shutting down (the local runtime on Ctrl-C; Lambda has no such
+   * notice): the jobs worker's job in hand stops at its next checkpoint and stays open.
+   */
+  stop?: AbortSignal;
 }
 
 /** The ports besides the runtime, as a handler declares their container defaults. */

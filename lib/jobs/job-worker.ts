@@ -7,9 +7,14 @@ import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema } from './job.js';
+import { JobStoppedError } from './job-stop.js';
 
-/** `files`: where export jobs write (the worker function passes the S3 store). */
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files: ExportFiles };
+/**
+ * `files`: where export jobs write (the worker function passes the S3 store). `signal`: the host's
+ * stop signal (the local runtime raises it on Ctrl-C; Lambda gives none): a job in hand stops at
+ * its next checkpoint and its message is reported failed, for redelivery, without counting as a failure.
+ */
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files: ExportFiles; signal?: AbortSignal | undefined };
 
 /** Just enough of a message to name its async action, for marking it FAILED when the rest is malformed. */
 const actionRef = z.object({ projectId: z.string().check(z.minLength(1), z.maxLength(100)), asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)) });
@@ -78,6 +83,11 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
     }
     return true;
   } catch (error) {
+    if (error instanceof JobStoppedError) {
+      // Left open on purpose: the message comes back (or the next start re-enqueues the job) and the job resumes.
+      deps.logger.info('job stopped for shutdown', { type: job.type, ...subjectOf(job) });
+      return false;
+    }
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
     deps.logger.error('job failed', { type: job.type, ...subjectOf(job), receives, error: describe(error) });
     if (receives >= maxReceiveCount) await failJob(deps, job, `Gave up after ${receives} attempts: ${describe(error)}`);

@@ -5,20 +5,22 @@ import type { JobMessage, JobQueue } from './job.js';
 
 /**
  * The jobs queue over SQS. Only the handlers that enqueue import this module, so no other
- * bundle carries the SQS client.
+ * bundle carries the SQS client. `client`: one the caller owns (and destroys), instead of a new one.
  * @throws Error at construction when the configuration names no jobs queue (JOBS_QUEUE_URL).
  */
-export function createSqsJobQueue(config: Pick<Config, 'region' | 'jobsQueueUrl' | 'sqsEndpoint'>): JobQueue {
+export function createSqsJobQueue(config: Pick<Config, 'region' | 'jobsQueueUrl' | 'sqsEndpoint'>, client?: SQSClient): JobQueue {
   const queueUrl = config.jobsQueueUrl;
   if (!queueUrl) throw new Error('Invalid configuration: JOBS_QUEUE_URL is required by a function that enqueues jobs');
-  const client = new SQSClient({
-    region: config.region,
-    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    maxAttempts: 4,
-  });
+  const sqs =
+    client ??
+    new SQSClient({
+      region: config.region,
+      ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      maxAttempts: 4,
+    });
   return {
     send: async (job: JobMessage) => {
-      await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(job) }));
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(job) }));
     },
   };
 }

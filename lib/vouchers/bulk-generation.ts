@@ -5,6 +5,7 @@ import { getCampaign, setCampaignStatus } from '../campaigns/campaign.repo.js';
 import { AppError, ConflictRetryError } from '../errors.js';
 import type { TransactItem } from '../db/transact.js';
 import type { JobQueue } from '../jobs/job.js';
+import { stopIfAsked } from '../jobs/job-stop.js';
 import type { Runtime } from '../runtime.js';
 import { assertCodesFit, GenerationGuardFailedError, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
 import { MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
@@ -76,9 +77,12 @@ export async function failGeneration(deps: Deps, projectId: string, asyncActionI
  * batch is written once and `vouchers_count` stays exact. A final action is left as it is.
  * A failure the request could have caused (code space full, campaign deleted) ends the action
  * FAILED and returns; anything else (the table unavailable, contention) throws for a retry.
+ * `signal`: the host's stop signal; once raised, the run stops before its next batch (every
+ * batch written is checkpointed), leaving the action IN_PROGRESS for the next run to resume.
  * @throws Error, ConflictRetryError: transient; the message should be retried.
+ * @throws JobStoppedError when `signal` stopped the run.
  */
-export async function runVoucherGeneration(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+export async function runVoucherGeneration(deps: Deps & { signal?: AbortSignal }, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
   let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   try {
@@ -89,6 +93,7 @@ export async function runVoucherGeneration(deps: Deps, projectId: string, asyncA
     }
     assertGeneratesVouchers(campaign);
     while (action.doneCount < action.requested) {
+      stopIfAsked(deps.signal, `Generation ${asyncActionId}`);
       const n = Math.min(MAX_VOUCHERS_PER_TRANSACTION, action.requested - action.doneCount);
       const guard = progressItem(deps, action, action.doneCount, n, deps.clock.now().toISOString());
       try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
 import { resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
-import { RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
+import { OPEN_JOB_KEY_PATTERN, RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
 import { jobsDeadLetterWorker, workers, type WorkerDef } from '../../lib/api/workers.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import {
@@ -27,6 +27,10 @@ const clusters = [...built.regions.entries()].map(([label, stacks]) => ({ label,
 /** The one write a read-only route may do: UpdateItem on the rate-limit counters' keys, and nothing else. */
 const isRateLimitCounterGrant = (statement: PolicyStatementJson & { Condition?: unknown }): boolean =>
   JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } });
+
+/** The one delete a status-moving worker may do: its jobs' open-job markers. */
+const isOpenJobMarkerGrant = (statement: PolicyStatementJson & { Condition?: unknown }): boolean =>
+  JSON.stringify(statement.Condition ?? null) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OPEN_JOB_KEY_PATTERN] } });
 
 /** Route key → handler file, each key once: what an API must serve. */
 const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
@@ -93,8 +97,8 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         const actions: string[] = [statement.Action].flat();
         if (!actions.some((a) => a.startsWith('dynamodb:'))) continue;
         expect(JSON.stringify(statement.Resource)).not.toContain('*');
-        // The counter grant names the table only: UpdateItem has no use for an index.
-        if (!isRateLimitCounterGrant(statement)) {
+        // The counter and marker grants name the table only: UpdateItem and DeleteItem have no use for an index.
+        if (!isRateLimitCounterGrant(statement) && !isOpenJobMarkerGrant(statement)) {
           for (const index of ['GSI1', 'GSI2']) expect(JSON.stringify(statement.Resource)).toContain(`/index/${index}`);
         }
       }
@@ -124,9 +128,19 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
             ? ['s3:GetObject']
             : []),
       ]);
-      // The dead-letter worker only moves statuses (UpdateItem); the others write items (the jobs worker puts vouchers).
-      if (worker.table === 'update') expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(['dynamodb:UpdateItem']);
-      else
+      // The dead-letter worker only moves statuses (UpdateItem) and deletes the markers of the jobs it ends; the others
+      // write items (the jobs worker puts vouchers).
+      if (worker.table === 'update') {
+        const markers = statements.filter(isOpenJobMarkerGrant);
+        expect(
+          allowedActions(
+            statements.filter((st) => !isOpenJobMarkerGrant(st)),
+            DYNAMODB_WRITE_ACTIONS,
+          ),
+          worker.handler,
+        ).toEqual(['dynamodb:UpdateItem']);
+        expect(markers.map((st) => st.Action)).toEqual(['dynamodb:DeleteItem']);
+      } else
         expect(allowedActions(statements, DYNAMODB_WRITE_ACTIONS), worker.handler).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
     }
   });
@@ -165,7 +179,10 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         's3:PutObject',
       ]),
     ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
-    expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
+    // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
+    const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
+    expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
+    expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
     const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
     expect(Object.keys(variables).sort()).toEqual(['CLUSTER', 'JOBS_DLQ_URL', 'NODE_OPTIONS', 'TABLE_NAME']);

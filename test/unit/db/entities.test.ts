@@ -113,6 +113,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
+  ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
   [
     'idempotency_record',
     e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 99 }, P, 'key-1'),
@@ -154,13 +155,15 @@ describe('entity layouts', () => {
     expect(defined.map((x) => x.name).sort()).toEqual(layouts.map(([name]) => name).sort());
   });
 
-  it('starts every key of a project with P#<projectId>, except the two credential lookups', () => {
+  it('starts every key of a project with P#<projectId>, except the two credential lookups and the open-job markers', () => {
     for (const [name, item] of layouts) {
       const values = [item.PK, item.GSI1PK].filter((v): v is string => typeof v === 'string');
-      const tenantOwned = !['app_key', 'oauth_token'].includes(name);
+      const tenantOwned = !['app_key', 'oauth_token', 'open_job'].includes(name);
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
+    // Markers are found across projects by shard (no request reads them); the project still leads the sort key.
+    expect(layouts.find(([name]) => name === 'open_job')?.[2].SK).toMatch(/^p1#/);
   });
 
   it("puts a voucher in its campaign's pool (sparse GSI2) only while it is active, unpublished and held by no one", () => {
