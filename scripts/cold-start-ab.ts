@@ -7,29 +7,12 @@
  *
  *   npx tsx scripts/cold-start-ab.ts <old-tree> <rounds> old.ts=new.ts ...
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { houseBundling, lambdaExternalModules } from '../infra/constructs/bundling-settings.js';
-
-const run = promisify(execFile);
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  AWS_REGION: 'eu-central-1',
-  AWS_ACCESS_KEY_ID: 'bench',
-  AWS_SECRET_ACCESS_KEY: 'bench',
-  AWS_SESSION_TOKEN: 'bench',
-  TABLE_NAME: 'promo-engine',
-  CLUSTER: 'api',
-  LOG_LEVEL: 'error',
-  BUCKET_NAME: 'promo-engine-exports',
-  JOBS_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/000000000000/promo-engine-jobs',
-  DOWNLOAD_BASE_URL: 'https://download.example.com/',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-};
+import { importMs } from '../test/bench/bundles-bench.js';
 
 async function bundle(root: string, entry: string, dir: string, name: string): Promise<{ file: string; bytes: number }> {
   const result = await build({
@@ -52,12 +35,6 @@ async function bundle(root: string, entry: string, dir: string, name: string): P
   const file = join(dir, `${name}.mjs`);
   writeFileSync(file, js.contents);
   return { file, bytes: js.contents.byteLength };
-}
-
-async function importMs(file: string): Promise<number> {
-  const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env, timeout: 60_000 });
-  return Number(stdout);
 }
 
 const median = (xs: number[]): number => {

@@ -30,7 +30,7 @@ const LAMBDA_LIKE_ENV: Record<string, string> = {
 };
 
 /** Loads one module in a fresh Node process and reports how long `import()` took there. */
-async function importMs(file: string): Promise<number> {
+export async function importMs(file: string): Promise<number> {
   const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t));`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: LAMBDA_LIKE_ENV, timeout: 60_000 });
   return Number(stdout);
