@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { type JobMessage, jobMessageSchema } from './job.js';
+import { jobMessageSchema, parseJobBody, subjectOf } from './job.js';
 import { failJob } from './job-worker.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
@@ -18,17 +18,6 @@ export const deadLetterReason = (maxReceiveCount: number): string =>
 /** `closed`: this call marked the subject final; `not-open`: it was final already, or does not exist (in that project). */
 export type DeadLetterOutcome = 'closed' | 'not-open' | 'malformed';
 
-const subjectOf = (job: JobMessage): Record<string, string> =>
-  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
-
-function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Closes the job of one dead-lettered message: its async action FAILED / export ERROR with
  * `deadLetterReason`, unless already final (DONE stays DONE; an earlier failure keeps its reason).
@@ -37,7 +26,7 @@ function parseJson(body: string): unknown {
  * @throws Error when the table cannot be written (the caller lets SQS deliver the message again).
  */
 export async function closeDeadLetteredJob(deps: Deps, record: SQSRecord, maxReceiveCount: number): Promise<DeadLetterOutcome> {
-  const parsed = jobMessageSchema.safeParse(parseJson(record.body));
+  const parsed = jobMessageSchema.safeParse(parseJobBody(record.body));
   const receives = Number(record.attributes.ApproximateReceiveCount ?? '0');
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');

@@ -6,7 +6,7 @@ import { failExport, runPointsExpirationExport } from '../exports/points-expirat
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
-import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema } from './job.js';
+import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema, parseJobBody, subjectOf } from './job.js';
 import { JobStoppedError } from './job-stop.js';
 
 /**
@@ -44,17 +44,6 @@ export async function failJob(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock' 
   }
 }
 
-const subjectOf = (job: JobMessage): Record<string, string> =>
-  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
-
-function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
@@ -64,7 +53,7 @@ const describe = (error: unknown): string => (error instanceof Error ? `${error.
  * last delivery (`maxReceiveCount`) the action is marked FAILED too, so no action waits forever.
  */
 async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: number): Promise<boolean> {
-  const raw = parseJson(record.body);
+  const raw = parseJobBody(record.body);
   const parsed = jobMessageSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`).join('; ');

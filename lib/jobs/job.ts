@@ -28,3 +28,16 @@ export interface JobQueue {
   /** @throws Error when the queue refuses the message (the caller marks its async action FAILED). */
   send(job: JobMessage): Promise<void>;
 }
+
+/** The subject a job names, as log fields. */
+export const subjectOf = (job: JobMessage): Record<string, string> =>
+  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
+
+/** A message body as JSON, or undefined when it is not JSON (the schema then refuses it). */
+export function parseJobBody(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
