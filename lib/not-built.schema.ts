@@ -19,7 +19,5 @@ const areaIds = z.array(z.string().check(z.maxLength(100))).check(z.maxLength(10
  */
 export const accessSettingsSchema = z.strictObject({
   assign: z.optional(z.strictObject({ areas_ids: z.optional(noAreas), area_stores_ids: z.optional(noAreas), area_all_stores_ids: z.optional(noAreas) })),
-  unassign: z.optional(
-    z.strictObject({ areas_ids: z.optional(areaIds), area_stores_ids: z.optional(areaIds), area_all_stores_ids: z.optional(areaIds) }),
-  ),
+  unassign: z.optional(z.strictObject({ areas_ids: z.optional(areaIds), area_stores_ids: z.optional(areaIds), area_all_stores_ids: z.optional(areaIds) })),
 });

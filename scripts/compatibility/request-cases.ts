@@ -26,6 +26,8 @@ export interface RequestCase {
   field: string | null;
   /** For `field`: the value tried at that path. */
   value: Json | null;
+  /** For `field`: the oneOf branches chosen above the field and its place (`…|location.path`): a field is tried once per scope. */
+  scope: string | null;
   query: Record<string, Json>;
   body: Json | undefined;
   bodyType: 'application/json' | 'application/x-www-form-urlencoded' | null;
@@ -39,8 +41,12 @@ export interface VariantCases {
   required: RequestCase;
   /** One documented field (and value) each, added to the required ones; and the required request without each field the hints require. */
   fields: RequestCase[];
-  /** Every field of this selection but the `refused` ones (and what lies under them), at once. */
-  together: (refused: ReadonlyArray<{ location: Location; path: string }>) => RequestCase;
+  /**
+   * Every field of this selection at once, each with a value it was accepted with alone (`accepted`:
+   * a field case's `scope` → value; the case may come from an earlier selection with the same branches
+   * above the field); fields accepted with no value are left out.
+   */
+  together: (accepted: ReadonlyMap<string, Json>) => RequestCase;
 }
 
 /** Per-operation knowledge the schemas do not carry: seeded ids, unique names, exclusive fields. */
@@ -118,8 +124,7 @@ function split(key: string): { location: Location; path: string; value: Json | u
 const join = (path: string, name: string): string => (path ? `${path}.${name}` : name);
 
 /** Whether `path` is `target` or one of its ancestors. */
-const isOnPath = (path: string, target: string): boolean =>
-  target === path || path === '' || target.startsWith(`${path}.`) || target.startsWith(`${path}[]`);
+const isOnPath = (path: string, target: string): boolean => target === path || path === '' || target.startsWith(`${path}.`) || target.startsWith(`${path}[]`);
 
 export class CaseBuilder {
   private counter = 0;
@@ -231,8 +236,10 @@ export class CaseBuilder {
     if (v.enumValues && v.enumValues.length > 0) return v.enumValues;
     if (v.types.has('boolean')) return [true, false];
     if (v.types.has('array')) {
-      const items = this.candidates(this.view(v.items, `${key}[]`, new Map(), new Map()), location, `${path}[]`, hints);
-      const filled = items.map((item) => Array.from({ length: Math.max(1, v.minItems) }, () => item));
+      const itemView = this.view(v.items, `${key}[]`, new Map(), new Map());
+      const items = this.candidates(itemView, location, `${path}[]`, hints);
+      // An array of enum values takes them all at once: every value is tried, in one request.
+      const filled = itemView.enumValues?.length ? [items] : items.map((item) => Array.from({ length: Math.max(1, v.minItems) }, () => item));
       // Without a minimum an empty array is a documented value (an `$in` that matches nothing); a query string cannot carry one.
       return v.minItems === 0 && location === 'body' ? [...filled, []] : filled;
     }
@@ -303,16 +310,7 @@ export class CaseBuilder {
         const childView = this.view(schemas, `${location}.${child}`, selection, new Map());
         if (displaced(hints, location, child, wants)) continue;
         if (!this.isRequired(v, childView, name, location, child, hints, omit) && !wants(child)) continue;
-        out[name === ANY_NAME ? ANY_KEY : name] = this.build(
-          childView,
-          location,
-          child,
-          selection,
-          hints,
-          wants,
-          valueAt,
-          omit,
-        );
+        out[name === ANY_NAME ? ANY_KEY : name] = this.build(childView, location, child, selection, hints, wants, valueAt, omit);
       }
       return out;
     }
@@ -376,7 +374,8 @@ export class CaseBuilder {
     for (let i = 0; i < selections.length; i++) {
       const selection = selections[i] as Map<string, number>;
       const found: Found = new Map();
-      for (const root of rootsOf(op)) this.leaves(this.view(root.schemas, `${root.location}.`, selection, found), root.location, '', selection, found, opHints, []);
+      for (const root of rootsOf(op))
+        this.leaves(this.view(root.schemas, `${root.location}.`, selection, found), root.location, '', selection, found, opHints, []);
       const labels: string[] = [];
       for (const [id, { count, labels: branchLabels }] of found) {
         const chosen = selection.get(id) ?? 0;
@@ -391,15 +390,18 @@ export class CaseBuilder {
       const variant = labels.join('; ');
       const hints = hintsOfVariant(opHints, variant);
       const leaves: Leaf[] = [];
-      for (const root of rootsOf(op)) this.leaves(this.view(root.schemas, `${root.location}.`, selection, new Map()), root.location, '', selection, new Map(), hints, leaves);
+      for (const root of rootsOf(op))
+        this.leaves(this.view(root.schemas, `${root.location}.`, selection, new Map()), root.location, '', selection, new Map(), hints, leaves);
       const request = (wants: (loc: Location, path: string) => boolean, valueAt: (loc: Location, path: string) => Json | undefined) =>
         this.request(op, selection, hints, wants, valueAt);
-      const base = { operationId, variant, location: null, field: null, value: null };
+      const base = { operationId, variant, location: null, field: null, value: null, scope: null };
       const fields: RequestCase[] = [];
       for (const leaf of leaves) {
         const key = `${leaf.location}.${leaf.path}`;
+        // A field is tried again whenever a oneOf above it chooses another branch (a promotion may refuse what a coupon takes).
+        const scope = `${choicesAbove(key, selection, found)}|${key}`;
         for (const value of leaf.candidates) {
-          const seenKey = `${key}=${hints.unique?.includes(key) ? '*' : JSON.stringify(value)}`;
+          const seenKey = `${scope}=${hints.unique?.includes(key) ? '*' : JSON.stringify(value)}`;
           if (tested.has(seenKey)) continue;
           tested.add(seenKey);
           const along = [...(hints.companions?.[key] ?? []), ...(hints.companions?.[`${key}=${JSON.stringify(value)}`] ?? [])].map(split);
@@ -410,31 +412,52 @@ export class CaseBuilder {
               return along.find((a) => a.location === loc && a.path === p)?.value;
             },
           );
-          fields.push({ ...base, kind: 'field', location: leaf.location, field: leaf.path, value, ...c });
+          fields.push({ ...base, kind: 'field', location: leaf.location, field: leaf.path, value, scope, ...c });
         }
       }
       // What the hints add to the reference's required fields is tried absent too: a refusal then is ours to document.
-      const required = this.request(op, selection, hints, () => false, () => undefined);
+      const required = this.request(
+        op,
+        selection,
+        hints,
+        () => false,
+        () => undefined,
+      );
       for (const key of hints.required ?? []) {
         const loc = key.slice(0, key.indexOf('.')) as Location;
         const path = key.slice(key.indexOf('.') + 1);
-        const seenKey = `${key}=(absent)`;
+        const seenKey = `${choicesAbove(key, selection, found)}|${key}=(absent)`;
         if (tested.has(seenKey) || !leaves.some((l) => l.location === loc && isOnPath(path, l.path))) continue;
-        const without = this.request(op, selection, hints, () => false, () => undefined, key);
+        const without = this.request(
+          op,
+          selection,
+          hints,
+          () => false,
+          () => undefined,
+          key,
+        );
         if (JSON.stringify(without) === JSON.stringify(required)) continue; // not sent in this selection anyway
         tested.add(seenKey);
         fields.push({ ...base, kind: 'without', location: loc, field: path, value: null, ...without });
       }
-      const all = leaves.map(({ location, path }) => ({ location, path }));
+      const all = leaves.map(({ location, path }) => {
+        const key = `${location}.${path}`;
+        return { location, path, key, scope: `${choicesAbove(key, selection, found)}|${key}` };
+      });
       out.push({
         operationId,
         variant,
         required: { ...base, kind: 'required', ...required },
         fields,
-        together: (refused) => {
-          const kept = all.filter((l) => !refused.some((r) => r.location === l.location && isOnPath(r.path, l.path)));
+        together: (accepted) => {
+          const kept = all.filter((l) => accepted.has(l.scope));
           const wanted = (loc: Location, p: string): boolean => kept.some((l) => l.location === loc && isOnPath(p, l.path));
-          return { ...base, kind: 'together', ...request(wanted, () => undefined) };
+          const valueAt = (loc: Location, p: string): Json | undefined => {
+            const leaf = kept.find((l) => l.location === loc && l.path === p);
+            const value = leaf ? accepted.get(leaf.scope) : undefined;
+            return value === undefined || !leaf ? undefined : this.unique(value, hints, leaf.key);
+          };
+          return { ...base, kind: 'together', ...request(wanted, valueAt) };
         },
       });
     }
@@ -487,14 +510,15 @@ export function requestCases(snapshot: RequestSnapshot, hints: Record<string, Ca
 /**
  * The query string of a query object: `name=v`; objects deepObject-style (`name[a][b]=v`), arrays
  * with indexes (`name[a][$in][0]=v`), an empty object as an empty value (`name[a][$active]=`). A
- * top-level one-item array is sent as `name=v`: the form style repeats a parameter per item.
+ * top-level array is the form style's repeated parameter (`name=a&name=b`).
  */
 export function queryString(query: Record<string, Json>): string {
   const pairs: Array<[string, string]> = [];
   const add = (key: string, value: Json): void => {
     if (value === null) pairs.push([key, '']);
-    else if (Array.isArray(value)) value.forEach((item, i) => add(`${key}[${i}]`, item));
-    else if (isObject(value)) {
+    else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) add(`${key}[${i}]`, item);
+    } else if (isObject(value)) {
       const entries = Object.entries(value);
       if (entries.length === 0) pairs.push([key, '']);
       for (const [k, v] of entries) add(`${key}[${k}]`, v);
@@ -506,6 +530,17 @@ export function queryString(query: Record<string, Json>): string {
   }
   const encode = (s: string): string => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%24/g, '$');
   return pairs.map(([k, v]) => `${encode(k)}=${encodeURIComponent(v)}`).join('&');
+}
+
+/** The branches chosen at the oneOf places above `key` (`location.path`), as text. */
+function choicesAbove(key: string, selection: Selection, found: Found): string {
+  const above: string[] = [];
+  for (const id of found.keys()) {
+    const place = id.replace(/#\d+$/, '');
+    const isAbove = place.endsWith('.') ? key.startsWith(place) : key === place || key.startsWith(`${place}.`) || key.startsWith(`${place}[]`);
+    if (isAbove) above.push(`${id}=${selection.get(id) ?? 0}`);
+  }
+  return above.sort().join(',');
 }
 
 /** The hints of one selection: `variantValues` whose key is in its label override `values`. */

@@ -32,6 +32,8 @@ export interface RequestCheckResult {
   outcomes: Outcome[];
   /** Requests sent per operation. */
   requests: Record<string, number>;
+  /** Milliseconds spent per operation (not reported: they vary from run to run). */
+  durations: Record<string, number>;
   durationMs: number;
 }
 
@@ -170,13 +172,24 @@ export async function runRequestCheck(
   seeds: Seeds,
   groups: readonly VariantCases[],
   hints: Record<string, CaseHints>,
-  concurrency = 4,
+  concurrency = 8,
 ): Promise<RequestCheckResult> {
   const started = Date.now();
   const placeholders = new Placeholders(seeds);
   const outcomes: Outcome[] = [];
   const requests: Record<string, number> = {};
-  for (const group of groups) {
+  // Per operation: the first value each field was accepted with alone (fields are tried in the first selection that has them).
+  const accepted = new Map<string, Map<string, Json>>();
+  const durations: Record<string, number> = {};
+  // Reads first, while the project holds only the seeded resources (a filtered list reads every campaign
+  // of the project); results stay in the groups' order.
+  const methodOf = (id: string): string => routes.find((r) => r.operationId === id)?.method ?? 'GET';
+  const order = groups
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => Number(methodOf(a.g.operationId) !== 'GET') - Number(methodOf(b.g.operationId) !== 'GET') || a.i - b.i);
+  const byGroup: Outcome[][] = new Array(groups.length);
+  for (const { g: group, i: index } of order) {
+    const groupStarted = Date.now();
     const path = pathParameters(hints[group.operationId], group.variant);
     const run = (c: RequestCase): Promise<Outcome> => {
       requests[c.operationId] = (requests[c.operationId] ?? 0) + 1;
@@ -186,9 +199,16 @@ export async function runRequestCheck(
     const fields = await pool(group.fields, concurrency, run);
     // A field refused for the reason the required-only request was refused says nothing about the field.
     const own = fields.filter((f) => !(required.verdict === 'refused' && f.verdict === 'refused' && f.key === required.key && f.details === required.details));
-    const refused = fields.filter((f) => f.kind === 'field' && f.verdict !== 'accepted').map((f) => ({ location: f.location as Location, path: f.field as string }));
-    const together = await run(group.together(refused));
-    outcomes.push(required, ...own, together);
+    const values = accepted.get(group.operationId) ?? new Map<string, Json>();
+    accepted.set(group.operationId, values);
+    group.fields.forEach((c, i) => {
+      if (c.kind === 'field' && c.scope !== null && fields[i]?.verdict === 'accepted' && !values.has(c.scope)) values.set(c.scope, c.value);
+    });
+    const together = await run(group.together(values));
+    byGroup[index] = [required, ...own, together];
+    durations[group.operationId] = (durations[group.operationId] ?? 0) + Date.now() - groupStarted;
   }
-  return { outcomes, requests, durationMs: Date.now() - started };
+  outcomes.push(...byGroup.flat());
+  const sorted = Object.fromEntries(Object.entries(requests).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { outcomes, requests: sorted, durations, durationMs: Date.now() - started };
 }

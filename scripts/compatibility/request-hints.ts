@@ -8,14 +8,22 @@
  */
 import type { CaseHints } from './request-cases.js';
 
-/** A recurring window is a duration and an interval; a daily window a start, an end and its days. */
+/**
+ * A recurring window is a duration and an interval counted from a start date; a daily window a
+ * start, an end and its days.
+ */
 function timeWindows(prefix: string): Record<string, string[]> {
   const daily = ['start_time', 'expiration_time', 'days_of_week'].map((f) => `${prefix}validity_hours.daily[].${f}`);
   return {
-    [`${prefix}validity_timeframe.duration`]: [`${prefix}validity_timeframe.interval`],
-    [`${prefix}validity_timeframe.interval`]: [`${prefix}validity_timeframe.duration`],
+    [`${prefix}validity_timeframe.duration`]: [`${prefix}validity_timeframe.interval`, `${prefix}start_date`],
+    [`${prefix}validity_timeframe.interval`]: [`${prefix}validity_timeframe.duration`, `${prefix}start_date`],
     ...Object.fromEntries(daily.map((f) => [f, daily.filter((other) => other !== f)])),
   };
+}
+
+/** A code pattern with room for many codes (the reference gives no example; `#` is a random character). */
+function codePattern(prefix: string): Record<string, string> {
+  return { [`${prefix}code_config.pattern`]: 'CMP-########' };
 }
 
 /** A FIXED_DAY_OF_YEAR rule names its month and day. */
@@ -41,12 +49,17 @@ const perOperation: Record<string, CaseHints> = {
       'body.category_id': '$seed.categoryId',
       'body.promotion.tiers[].category_id': '$seed.categoryId',
       'body.activity_duration_after_publishing': 'P24D',
+      ...codePattern('body.voucher.'),
       'body.referral_program.custom_event.id': '$seed.eventSchemaId',
       'body.referral_program.custom_event.name': '$seed.eventName',
       'body.referral_program.referee_reward.related_object_parent.id': '$seed.loyaltyCampaignId',
       'body.referral_program.referee_reward.related_object_parent.name': '$seed.loyaltyCampaignName',
     },
-    candidates: { 'body.voucher.loyalty_card.expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+    candidates: {
+      'body.voucher.loyalty_card.expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'],
+      // Custom event first: the program then names its event, which the together request keeps.
+      'body.referral_program.conversion_event_type': ['custom_event', 'redemption'],
+    },
     exclusive: [
       ['body.category_id', 'body.category'],
       ['body.promotion.tiers[].category_id', 'body.promotion.tiers[].category'],
@@ -80,6 +93,7 @@ const perOperation: Record<string, CaseHints> = {
   'add-vouchers-to-campaign': {
     path: { campaignId: '$seed.discountCampaignId' },
     unique: ['body.code'],
+    values: codePattern('body.'),
     exclusive: [
       ['body.code', 'body.code_config'],
       ['body.category_id', 'body.category'],
@@ -88,7 +102,7 @@ const perOperation: Record<string, CaseHints> = {
   'get-async-action': { path: { asyncActionId: '$seed.asyncActionId' } },
   'get-voucher': { path: { code: '$seed.voucherCode' } },
   'delete-voucher': { path: { code: '$fresh.voucherCode' } },
-  'list-bin-entries': {},
+  'list-bin-entries': { values: { 'query.starting_after_id': '$seed.binEntryId' } },
   'create-campaign-template': {
     unique: ['body.name'],
     // One of the two names the source ("required when the other is not passed").
@@ -119,7 +133,11 @@ const perOperation: Record<string, CaseHints> = {
   'delete-category': { path: { categoryId: '$fresh.categoryId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
-    exclusive: [['query.email', 'query.city', 'query.name', 'query.segment_id'], ['query.created_at[before]', 'query.updated_at[before]'], ['query.created_at[after]', 'query.updated_at[after]']],
+    exclusive: [
+      ['query.email', 'query.city', 'query.name', 'query.segment_id'],
+      ['query.created_at[before]', 'query.updated_at[before]'],
+      ['query.created_at[after]', 'query.updated_at[after]'],
+    ],
     companions: { 'query.updated_at[before]': ['query.order="updated_at"'], 'query.updated_at[after]': ['query.order="updated_at"'] },
   },
   'create-customer': {
@@ -163,7 +181,9 @@ const perOperation: Record<string, CaseHints> = {
     // Fields every rule shares are tried on the custom event rule (branch 3), the kind this service runs.
     branches: { 'body.[]#0': 2 },
     required: ['body.[].event', 'body.[].loyalty', 'body.[].expiration_rules.period_value'],
-    candidates: { 'body.[].event': ['$seed.eventName'], 'body.[].expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+    candidates: { 'body.[].expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+    // The custom event rule names an event that has a schema (the other rules name theirs by enum).
+    variantValues: { 'body.[]: branch 3/4': { 'body.[].event': '$seed.eventName' } },
     companions: { ...timeWindows('body.[].'), ...expirationRules('body.[].expiration_rules.') },
   },
   'create-points-expiration-export': {
@@ -189,3 +209,9 @@ const perOperation: Record<string, CaseHints> = {
 export const requestHints: Record<string, CaseHints> = Object.fromEntries(
   Object.entries(perOperation).map(([id, hints]) => [id, { ...hints, byName: { ...common.byName, ...hints.byName } }]),
 );
+
+/** The hints for a snapshot: the token endpoint tries every scope the reference names (its security schemes' and operations'). */
+export function requestHintsFor(snapshot: { scopes: readonly string[] }): Record<string, CaseHints> {
+  const token = requestHints['generate-oauth-token'] ?? {};
+  return { ...requestHints, 'generate-oauth-token': { ...token, candidates: { ...token.candidates, 'body.scope': [...snapshot.scopes] } } };
+}

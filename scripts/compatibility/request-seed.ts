@@ -1,7 +1,7 @@
 /**
  * The project the request-side check runs against: a category, campaigns of each kind, vouchers,
- * a loyalty card, a referral code, customers, a reward, a custom event schema, an async action, an
- * access token and a finished export, all made through the API itself. `$seed.<name>` placeholders
+ * a loyalty card, a referral code, customers, a reward, a custom event schema, an async action, a
+ * bin entry, an access token and a finished export, all made through the API itself. `$seed.<name>` placeholders
  * name them; `$fresh.<name>` ones make a new one per use (for operations that consume what they
  * name: deletes, revocation, one assignment per reward and campaign).
  */
@@ -62,7 +62,11 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const category = await call(send, 'POST', '/v1/categories', { name: 'compat-category', hierarchy: 1 });
   const schema = await call(send, 'POST', '/v1/custom-event-schemas', { name: 'compat_event', schema: { properties: {} } });
   const eventName = str(schema.name, 'event schema name');
-  const discount = await campaign({ name: 'compat-discount', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } });
+  const discount = await campaign({
+    name: 'compat-discount',
+    campaign_type: 'DISCOUNT_COUPONS',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+  });
   const gift = await campaign({ name: 'compat-gift', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1000 } } });
   const loyalty = await campaign({
     name: 'compat-loyalty',
@@ -89,11 +93,24 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const referralCode = await voucher(str(referral.id, 'referral campaign id'));
   const customer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-customer', name: 'Compat Customer' });
   const referrer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-referrer' });
-  const bulk = await send({ cluster: 'api', method: 'POST', path: `/v1/campaigns/${discountId}/vouchers?vouchers_count=2`, headers: { 'content-type': 'application/json' }, body: '{}' });
+  const bulk = await send({
+    cluster: 'api',
+    method: 'POST',
+    path: `/v1/campaigns/${discountId}/vouchers?vouchers_count=2`,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   if (bulk.status !== 202) throw new Error(`seeding: bulk generation answered ${bulk.status}: ${bulk.text}`);
-  const reward = (): Promise<Body> => call(send, 'POST', '/v1/rewards', { name: name('compat-reward'), parameters: { campaign: { id: str(gift.id, 'gift campaign id'), balance: 100 } } });
-  const coinReward = (): Promise<Body> => call(send, 'POST', '/v1/rewards', { name: name('compat-coin-reward'), parameters: { coin: { exchange_ratio: 0.5, points_ratio: 10 } } });
+  const reward = (): Promise<Body> =>
+    call(send, 'POST', '/v1/rewards', { name: name('compat-reward'), parameters: { campaign: { id: str(gift.id, 'gift campaign id'), balance: 100 } } });
+  const coinReward = (): Promise<Body> =>
+    call(send, 'POST', '/v1/rewards', { name: name('compat-coin-reward'), parameters: { coin: { exchange_ratio: 0.5, points_ratio: 10 } } });
   const token = (): Promise<Body> => call(send, 'POST', '/v1/oauth/token', undefined, { grant_type: 'client_credentials', scope: 'api' });
+  // A bin entry: a voucher moved to the bin.
+  const binned = str((await voucher(discountId)).code, 'voucher code');
+  const deleted = await send({ cluster: 'api', method: 'DELETE', path: `/v1/vouchers/${encodeURIComponent(binned)}` });
+  if (deleted.status !== 204) throw new Error(`seeding: deleting a voucher answered ${deleted.status}: ${deleted.text}`);
+  const bin = (await call(send, 'GET', '/v1/trash-bin')).data as Array<{ id?: unknown }> | undefined;
   const madeReward = await reward();
   const madeToken = await token();
 
@@ -128,6 +145,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
       accessToken: str(madeToken.access_token, 'access token'),
+      binEntryId: str(bin?.[0]?.id, 'bin entry id'),
       exportId,
       exportToken: new URL(url).searchParams.get('token') ?? '',
     },

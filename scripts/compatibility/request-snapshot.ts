@@ -91,7 +91,8 @@ class Pruner {
         out[key] = value.filter(isObject).map((part) => this.prune(part));
       } else if (key === 'required') {
         // Some reference schemas put `required` on a string property (meaningless there): keep lists only.
-        if (Array.isArray(value) && value.every((v) => typeof v === 'string') && (schema.type === 'object' || isObject(schema.properties))) out.required = value;
+        if (Array.isArray(value) && value.every((v) => typeof v === 'string') && (schema.type === 'object' || isObject(schema.properties)))
+          out.required = value;
       } else if (key === 'example') {
         if (isScalar(value)) out.example = value;
       } else if (KEPT.has(key)) out[key] = value;

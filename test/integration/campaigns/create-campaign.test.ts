@@ -89,7 +89,10 @@ describe('POST /v1/campaigns', () => {
     const empty = await api.createCampaign({
       ...campaignBodies.DISCOUNT_COUPONS('Empty lists'),
       validation_rules: [],
-      access_settings: { assign: { areas_ids: [], area_stores_ids: [], area_all_stores_ids: [] }, unassign: { areas_ids: ['ar_1'], area_stores_ids: ['ars_1'] } },
+      access_settings: {
+        assign: { areas_ids: [], area_stores_ids: [], area_all_stores_ids: [] },
+        unassign: { areas_ids: ['ar_1'], area_stores_ids: ['ars_1'] },
+      },
     });
     expect(empty.status).toBe(200);
     expect(empty.json.validation_rules_assignments).toEqual(emptyAssignments);
@@ -111,12 +114,18 @@ describe('POST /v1/campaigns', () => {
 
   it("starts gift cards at the template's subtracted_amount, their balance the rest unless the template sets it", async () => {
     const { api } = await setup();
-    const reply = await api.createCampaign({ ...campaignBodies.GIFT_VOUCHERS('Part spent'), voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000, subtracted_amount: 1500 } } });
+    const reply = await api.createCampaign({
+      ...campaignBodies.GIFT_VOUCHERS('Part spent'),
+      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000, subtracted_amount: 1500 } },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.voucher).toMatchObject({ gift: { amount: 5000, subtracted_amount: 1500 } });
     const voucher = await api.addVoucher(reply.json.id as string);
     expect(voucher.json.gift).toEqual({ amount: 5000, subtracted_amount: 1500, balance: 3500 });
-    const over = await api.createCampaign({ ...campaignBodies.GIFT_VOUCHERS('Overspent'), voucher: { type: 'GIFT_VOUCHER', gift: { amount: 100, subtracted_amount: 101 } } });
+    const over = await api.createCampaign({
+      ...campaignBodies.GIFT_VOUCHERS('Overspent'),
+      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 100, subtracted_amount: 101 } },
+    });
     expect(over.status).toBe(400);
     expect(over.json.details).toContain('.voucher.gift.subtracted_amount cannot exceed amount');
   });

@@ -364,7 +364,10 @@ describe('points-expiration export', () => {
     const keep = (b: PointsBucket): boolean => b.voucherId === card;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ fields: ['id', 'points'], filters: { voucher_id: { conditions: { $in: [] } } } }, csvRow(['id', 'points'])],
-      [{ fields: ['id', 'points'], filters: { voucher_id: { conditions: { $in: [card], $not_in: [] } } } }, expectedCsv(seeded.buckets, ['id', 'points'], false, keep)],
+      [
+        { fields: ['id', 'points'], filters: { voucher_id: { conditions: { $in: [card], $not_in: [] } } } },
+        expectedCsv(seeded.buckets, ['id', 'points'], false, keep),
+      ],
       [
         { fields: [], filters: { voucher_id: { conditions: { $is: card } } } },
         expectedCsv(seeded.buckets, ['id', 'campaign_id', 'voucher_id', 'status', 'expires_at', 'points'], false, keep),

@@ -38,7 +38,7 @@ describe('POST /v1/rewards/{rewardId}/assignments', () => {
     rewardAssignmentReplySchema.parse(reply.json);
   });
 
-  it('assigns a pay-with-points (COIN) reward without parameters, as the reference\'s COIN body has none, and no other reward', async () => {
+  it("assigns a pay-with-points (COIN) reward without parameters, as the reference's COIN body has none, and no other reward", async () => {
     const { api, loyaltyId, rewardId } = await setup();
     const coin = await api.createReward(rewardBodies.COIN());
     const reply = await api.assign(coin.json.id as string, { campaign: loyaltyId, validation_rules: [] });
