@@ -71,6 +71,8 @@ export interface CaseHints {
   companions?: Record<string, string[]>;
   /** Last path segment → the values to try for every leaf of that name (operators whose value the prose fixes). */
   byName?: Record<string, Json[]>;
+  /** Requests in flight at once for this operation (the runner's default otherwise). */
+  concurrency?: number;
   /** The branch (0-based) chosen by default at a oneOf place (`location.path#n`): fields shared by every branch are tried there. */
   branches?: Record<string, number>;
 }

@@ -196,7 +196,7 @@ export async function runRequestCheck(
       return sendCase(send, placeholders, path, c);
     };
     const required = await run(group.required);
-    const fields = await pool(group.fields, concurrency, run);
+    const fields = await pool(group.fields, hints[group.operationId]?.concurrency ?? concurrency, run);
     // A field refused for the reason the required-only request was refused says nothing about the field.
     const own = fields.filter((f) => !(required.verdict === 'refused' && f.verdict === 'refused' && f.key === required.key && f.details === required.details));
     const values = accepted.get(group.operationId) ?? new Map<string, Json>();

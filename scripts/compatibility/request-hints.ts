@@ -44,6 +44,9 @@ const perOperation: Record<string, CaseHints> = {
   'introspect-oauth-token': { values: { 'body.access_token': '$seed.accessToken' } },
   'revoke-oauth-token': { values: { 'body.access_token': '$fresh.accessToken' } },
   'create-campaign': {
+    // Campaigns of one project commit one at a time (the creation counter): more in flight only lose races and back off
+    // (448 requests measured: 13 s with 2 in flight, 17 s with 8, 27 s with 16).
+    concurrency: 2,
     unique: ['body.name'],
     values: {
       'body.category_id': '$seed.categoryId',
