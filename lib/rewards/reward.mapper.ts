@@ -43,7 +43,7 @@ export const toRewardAssignmentReply = (a: RewardAssignment): z.input<typeof rew
   reward_id: a.rewardId,
   related_object_id: a.campaignId,
   related_object_type: 'campaign',
-  ...(a.points !== null ? { parameters: { loyalty: { points: a.points } } } : {}),
+  parameters: { loyalty: { points: a.points } },
   created_at: a.createdAt,
   updated_at: a.updatedAt,
   object: 'reward_assignment',

@@ -36,8 +36,7 @@ export const rewardAssignmentReplySchema = z.strictObject({
   reward_id: z.string(),
   related_object_id: z.string(),
   related_object_type: z.literal('campaign'),
-  // Absent for a pay-with-points (COIN) reward, priced by its coin ratio.
-  parameters: z.optional(z.strictObject({ loyalty: z.strictObject({ points: z.int().check(z.positive()) }) })),
+  parameters: z.strictObject({ loyalty: z.strictObject({ points: z.int().check(z.positive()) }) }),
   created_at: dateTimeReply,
   updated_at: z.nullable(dateTimeReply),
   object: z.literal('reward_assignment'),

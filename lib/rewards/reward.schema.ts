@@ -74,14 +74,13 @@ export type CreateRewardBody = z.output<typeof createRewardBody>;
 export const rewardParams = z.strictObject({ rewardId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
 /**
- * POST /v1/rewards/{rewardId}/assignments (spec): the campaign and the reward's price in points.
- * `parameters` is required for digital and material rewards and optional for pay-with-points (COIN)
- * ones, whose price is their coin ratio; the service checks which (it knows the reward's type).
+ * POST /v1/rewards/{rewardId}/assignments (spec): the campaign and the reward's price in points,
+ * `parameters` required for every reward (the spec; the reference's pay-with-points body has none).
  */
 export const createRewardAssignmentBody = z.strictObject({
   campaign: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000)),
-  parameters: z.optional(
-    z.strictObject({
+  parameters: z.strictObject(
+    {
       loyalty: z.strictObject(
         {
           points: z.int({ error: 'must be a positive integer' }).check(z.positive('must be a positive integer'), z.maximum(Number.MAX_SAFE_INTEGER)),
@@ -90,7 +89,8 @@ export const createRewardAssignmentBody = z.strictObject({
         },
         { error: 'is required' },
       ),
-    }),
+    },
+    { error: 'is required' },
   ),
   validation_rules: z.optional(noValidationRules),
 });

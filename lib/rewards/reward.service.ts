@@ -1,5 +1,5 @@
 import { getCampaign } from '../campaigns/campaign.service.js';
-import { DuplicateError, InvalidBalanceError, InvalidCampaignError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import { DuplicateError, InvalidBalanceError, InvalidCampaignError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { REWARD_CAMPAIGN_TYPES, type CampaignRewardParameters, type Reward, type RewardAssignment, type RewardCampaignType } from './reward.js';
 import * as repo from './reward.repo.js';
@@ -103,15 +103,12 @@ export async function createRewardAssignment(deps: Deps, projectId: string, rewa
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') {
     throw new InvalidCampaignError(`Rewards can be assigned only to LOYALTY_PROGRAM campaigns; ${campaign.id} is a ${campaign.campaignType} campaign`);
   }
-  // Digital and material rewards are priced here in points; a pay-with-points (COIN) reward by its coin ratio,
-  // so its price in points is optional (the reference's COIN body has no `parameters`).
-  if (reward.type !== 'COIN' && !body.parameters) throw new InvalidPayloadError('Property .parameters is required');
   const assignment: RewardAssignment = {
     id: deps.ids.id('rewa'),
     projectId,
     rewardId: reward.id,
     campaignId: campaign.id,
-    points: body.parameters?.loyalty.points ?? null,
+    points: body.parameters.loyalty.points,
     createdAt: deps.clock.now().toISOString(),
     updatedAt: null,
   };

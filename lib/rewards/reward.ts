@@ -57,8 +57,8 @@ export interface RewardAssignment {
   projectId: string;
   rewardId: string;
   campaignId: string;
-  /** Points a loyalty card pays for the reward; null for a pay-with-points (COIN) reward, priced by its coin ratio. */
-  points: number | null;
+  /** Points a loyalty card pays for the reward. */
+  points: number;
   createdAt: string;
   updatedAt: string | null;
 }

@@ -38,18 +38,6 @@ describe('POST /v1/rewards/{rewardId}/assignments', () => {
     rewardAssignmentReplySchema.parse(reply.json);
   });
 
-  it("assigns a pay-with-points (COIN) reward without parameters, as the reference's COIN body has none, and no other reward", async () => {
-    const { api, loyaltyId, rewardId } = await setup();
-    const coin = await api.createReward(rewardBodies.COIN());
-    const reply = await api.assign(coin.json.id as string, { campaign: loyaltyId, validation_rules: [] });
-    expect(reply.status).toBe(200);
-    expect(reply.json).not.toHaveProperty('parameters');
-    rewardAssignmentReplySchema.parse(reply.json);
-    const material = await api.assign(rewardId, { campaign: loyaltyId });
-    expect(material.status).toBe(400);
-    expect(material.json).toMatchObject({ key: 'invalid_payload', details: 'Property .parameters is required' });
-  });
-
   it('accepts auto_redeem false or null (there is no automatic redemption) and refuses true and validation rules', async () => {
     const { api, campaigns, loyaltyId, rewardId } = await setup();
     expect((await api.assign(rewardId, { campaign: loyaltyId, parameters: { loyalty: { points: 5, auto_redeem: false } } })).status).toBe(200);
