@@ -430,15 +430,17 @@ export class CaseBuilder {
         const path = key.slice(key.indexOf('.') + 1);
         const seenKey = `${choicesAbove(key, selection, found)}|${key}=(absent)`;
         if (tested.has(seenKey) || !leaves.some((l) => l.location === loc && isOnPath(path, l.path))) continue;
+        // The field's parent is sent (with what it requires), the field itself not.
+        const parent = path.replace(/(\.[^.]+|\[\])$/, '');
         const without = this.request(
           op,
           selection,
           hints,
-          () => false,
+          (l, p) => l === loc && parent !== path && isOnPath(p, parent),
           () => undefined,
           key,
         );
-        if (JSON.stringify(without) === JSON.stringify(required)) continue; // not sent in this selection anyway
+        if (JSON.stringify(without) === JSON.stringify(required) && parent !== path && parent !== '') continue; // a parent without members
         tested.add(seenKey);
         fields.push({ ...base, kind: 'without', location: loc, field: path, value: null, ...without });
       }

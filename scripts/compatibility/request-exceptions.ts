@@ -7,8 +7,9 @@
  *   | Operation | Selection | Field | Value | Why |
  *   Operation  the operationId
  *   Selection  `*`, or text the selection's label contains (e.g. `event=order.paid`)
- *   Field      `body.path` / `query.path` (covers the fields under it), or `(request)` for a request
- *              refused as a whole (the required fields only, or every field together)
+ *   Field      `body.path` / `query.path` (a value row covers the fields under it too; an `(absent)`
+ *              row only that field), `body.path.*` (the fields under it), or `(request)` for a
+ *              request refused as a whole (the required fields only, or every field together)
  *   Value      `*`, `(absent)` (a field the check adds to the reference's required ones, left out),
  *              or the JSON value tried
  */
@@ -58,7 +59,10 @@ export function covers(e: RequestException, o: Outcome): boolean {
   if (e.selection !== '*' && !o.variant.includes(e.selection)) return false;
   if (o.kind === 'required' || o.kind === 'together') return e.field === '(request)';
   const path = `${o.location}.${o.field}`;
-  if (e.field !== path && !path.startsWith(`${e.field}.`) && !path.startsWith(`${e.field}[`)) return false;
+  const under = (parent: string): boolean => path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
+  if (e.field.endsWith('.*')) {
+    if (!under(e.field.slice(0, -2))) return false;
+  } else if (e.field !== path && (o.kind === 'without' || !under(e.field))) return false;
   if (e.value === '*') return true;
   if (o.kind === 'without') return e.value === '(absent)';
   return e.value === o.value;

@@ -158,6 +158,7 @@ describe('the exceptions table of docs/decisions.md', () => {
     '| create-thing | `kind=GIFT` | `(request)` | * | Gifts are not built |',
     '| create-thing | * | `body.name` | `(absent)` | A thing needs a name |',
     '| create-thing | * | `body.active` | `false` | Things are always active |',
+    '| create-thing | * | `body.tags.*` | `(absent)` | Tags need their parts |',
     '| create-thing | * | `body.off` | * | Never refused: an unused row |',
     '<!-- request-exceptions:end -->',
   ].join('\n');
@@ -169,6 +170,7 @@ describe('the exceptions table of docs/decisions.md', () => {
       ['create-thing', 'kind=GIFT', '(request)', '*'],
       ['create-thing', '*', 'body.name', '(absent)'],
       ['create-thing', '*', 'body.active', 'false'],
+      ['create-thing', '*', 'body.tags.*', '(absent)'],
       ['create-thing', '*', 'body.off', '*'],
     ]);
     expect(rows[0]?.why).toBe('Tags are not kept, and a | in a reason is fine');
@@ -176,12 +178,16 @@ describe('the exceptions table of docs/decisions.md', () => {
   });
 
   it('names a field and what lies under it, a value, an absent field, and a whole request of a selection', () => {
-    const [tags, gifts, name, inactive] = parseExceptions(table);
+    const [tags, gifts, name, inactive, parts] = parseExceptions(table);
     expect(tags && covers(tags, outcome({ field: 'tags[]' }))).toBe(true);
     expect(tags && covers(tags, outcome({ field: 'tagsets' }))).toBe(false);
     expect(gifts && covers(gifts, outcome({ kind: 'together', field: null, location: null }))).toBe(true);
     expect(gifts && covers(gifts, outcome({ kind: 'required', variant: 'body: kind=COUPON (1/2)', field: null, location: null }))).toBe(false);
     expect(name && covers(name, outcome({ kind: 'without', field: 'name', value: null }))).toBe(true);
+    // An (absent) row names that field only; `.*` names what lies under it.
+    expect(name && covers(name, outcome({ kind: 'without', field: 'name.first', value: null }))).toBe(false);
+    expect(parts && covers(parts, outcome({ kind: 'without', field: 'tags.first', value: null }))).toBe(true);
+    expect(parts && covers(parts, outcome({ kind: 'without', field: 'tags', value: null }))).toBe(false);
     expect(inactive && covers(inactive, outcome({ field: 'active', value: 'false' }))).toBe(true);
     expect(inactive && covers(inactive, outcome({ field: 'active', value: 'true' }))).toBe(false);
   });
@@ -202,6 +208,6 @@ describe('the exceptions table of docs/decisions.md', () => {
     expect(verdicts.documented.map((d) => d.outcome.field)).toEqual(['tags']);
     expect(verdicts.undocumented.map((o) => `${o.field}=${o.value}`)).toEqual(['active=true']);
     expect(verdicts.errors.map((o) => o.field)).toEqual(['limit']);
-    expect(verdicts.unused.map((e) => e.field)).toEqual(['(request)', 'body.name', 'body.active', 'body.off']);
+    expect(verdicts.unused.map((e) => e.field)).toEqual(['(request)', 'body.name', 'body.active', 'body.tags.*', 'body.off']);
   });
 });
