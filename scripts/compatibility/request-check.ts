@@ -165,7 +165,8 @@ async function sendCase(send: Send, placeholders: Placeholders, pathHints: Recor
 
 /**
  * Sends every case: per oneOf selection the required-only request, then each field's requests
- * (`concurrency` at a time), then every field that was not refused at once.
+ * (`concurrency` at a time, or the operation's hint), then every field at once with a value it was
+ * accepted with alone.
  */
 export async function runRequestCheck(
   send: Send,
@@ -178,7 +179,7 @@ export async function runRequestCheck(
   const placeholders = new Placeholders(seeds);
   const outcomes: Outcome[] = [];
   const requests: Record<string, number> = {};
-  // Per operation: the first value each field was accepted with alone (fields are tried in the first selection that has them).
+  // Per operation: the first value each field was accepted with alone, by the field's scope (its place and the branches above it).
   const accepted = new Map<string, Map<string, Json>>();
   const durations: Record<string, number> = {};
   // Reads first, while the project holds only the seeded resources (a filtered list reads every campaign
