@@ -1,4 +1,8 @@
-/** Scope values of the spec (Authentication 5), in its order. */
+/**
+ * Scope values of the spec (Authentication 5), in its order, and `skus`: the spec writes `SKUs`,
+ * Voucherify's reference `skus` (its security scheme and every SKU operation). Both are accepted
+ * and kept as asked (a token echoes the spelling it was asked with); they grant the same thing.
+ */
 export const SCOPES = [
   'api',
   'client_api',
@@ -35,6 +39,7 @@ export const SCOPES = [
   'rewards',
   'segments',
   'SKUs',
+  'skus',
   'task-results',
   'templates',
   'trash-bin',
@@ -49,6 +54,12 @@ export type Scope = (typeof SCOPES)[number];
 const scopeSet: ReadonlySet<string> = new Set(SCOPES);
 
 export const isScope = (value: string): value is Scope => scopeSet.has(value);
+
+/** One spelling per scope, for comparing grants: `skus` and `SKUs` are one scope. */
+const canonical = (scope: Scope): string => (scope === 'skus' ? 'SKUs' : scope);
+
+/** Whether two scope values grant the same thing. */
+export const sameScope = (a: Scope, b: Scope): boolean => canonical(a) === canonical(b);
 
 /** Client-side scopes are covered by `client_api`; every other resource scope by `api`. */
 export const isClientScope = (scope: Scope): boolean => scope.startsWith('client_');
@@ -66,12 +77,12 @@ export interface ScopeRequirement {
 export function grantCovers(granted: readonly Scope[] | null, need: ScopeRequirement): boolean {
   if (granted === null) return true;
   const umbrella: Scope = need.side === 'server' ? 'api' : 'client_api';
-  return granted.some((g) => g === umbrella || need.scopes.includes(g));
+  return granted.some((g) => g === umbrella || need.scopes.some((s) => sameScope(s, g)));
 }
 
 /** Whether a key holding `permissions` may hand out a token with `scope`. */
 export function permissionAllowsScope(permissions: readonly Scope[] | null, scope: Scope): boolean {
-  if (permissions === null || permissions.includes(scope)) return true;
+  if (permissions === null || permissions.some((p) => sameScope(p, scope))) return true;
   if (scope === 'api' || scope === 'client_api') return false;
   return permissions.includes(isClientScope(scope) ? 'client_api' : 'api');
 }

@@ -66,6 +66,7 @@ export function toCampaignReply(c: Campaign): z.input<typeof campaignReplySchema
   return {
     id: c.id,
     name: c.name,
+    ...(c.description !== null ? { description: c.description } : {}),
     campaign_type: c.campaignType,
     type: c.type,
     ...(t

@@ -102,6 +102,7 @@ export const promotionTierReplySchema = z.strictObject({
 export const campaignReplySchema = z.strictObject({
   id: z.string(),
   name: z.string(),
+  description: z.optional(z.string()),
   campaign_type: z.enum(CAMPAIGN_TYPES),
   type: z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE']),
   voucher: z.optional(campaignVoucherTemplateSchema),

@@ -1,6 +1,7 @@
 import * as z from '../zod.js';
 import { dateTime, isoDuration } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
+import { accessSettingsSchema, noValidationRules } from '../not-built.schema.js';
 import { MAX_PROMOTION_TIERS, MAX_VOUCHERS_ON_CREATE } from './campaign.js';
 import { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
 import {
@@ -14,8 +15,12 @@ import {
 
 const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
+/** At most 2,000 characters: free text kept on the campaign item, far below DynamoDB's item limit. */
+export const MAX_CAMPAIGN_DESCRIPTION_LENGTH = 2000;
+
 const baseShape = {
   name: nameSchema,
+  description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_CAMPAIGN_DESCRIPTION_LENGTH)))),
   type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE'])),
   join_once: z.optional(z.boolean()),
   auto_join: z.optional(z.boolean()),
@@ -31,6 +36,9 @@ const baseShape = {
   category: z.optional(z.nullable(nameSchema)),
   metadata: z.optional(metadataSchema),
   active: z.optional(z.boolean()),
+  // Accepted when they ask for nothing (lib/not-built.schema.ts); not stored.
+  access_settings: z.optional(accessSettingsSchema),
+  validation_rules: z.optional(noValidationRules),
 };
 
 const discountVoucherTemplate = z.strictObject({
@@ -86,6 +94,7 @@ export const promotionTierSchema = z.strictObject({
   validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
   validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
   validity_hours: z.optional(z.nullable(validityHoursSchema)),
+  validation_rules: z.optional(noValidationRules),
 });
 
 const campaignBodies = z.discriminatedUnion('campaign_type', [

@@ -99,6 +99,7 @@ export async function createCampaign(deps: Deps & { jobs: JobQueue }, projectId:
     id: deps.ids.id('camp'),
     projectId,
     name: body.name,
+    description: body.description ?? null,
     campaignType: body.campaign_type,
     type,
     voucher: voucherTemplateOf(body),

@@ -66,6 +66,8 @@ export interface Campaign extends Validity {
   id: string;
   projectId: string;
   name: string;
+  /** Free text about the campaign (Voucherify's `description`); null when none was given. */
+  description: string | null;
   campaignType: CampaignType;
   type: GenerationType;
   /** Null for a promotion, which has tiers instead. */

@@ -83,11 +83,20 @@ const unitDiscount = z
 
 export const discountSchema = z.discriminatedUnion('type', [amountDiscount, percentDiscount, fixedDiscount, unitDiscount]);
 
-export const giftSchema = z.strictObject({
-  amount: z.int().check(z.nonnegative()),
-  balance: z.optional(z.int().check(z.nonnegative())),
-  effect: z.optional(z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'])),
-});
+export const giftSchema = z
+  .strictObject({
+    amount: z.int().check(z.nonnegative()),
+    /** Credits already spent on each new voucher; its balance then starts at amount − subtracted_amount. */
+    subtracted_amount: z.optional(z.int().check(z.nonnegative())),
+    balance: z.optional(z.int().check(z.nonnegative())),
+    effect: z.optional(z.enum(['APPLY_TO_ORDER', 'APPLY_TO_ITEMS'])),
+  })
+  .check(
+    z.refine((g) => g.subtracted_amount === undefined || g.subtracted_amount <= g.amount, {
+      message: 'cannot exceed amount',
+      path: ['subtracted_amount'],
+    }),
+  );
 
 export const expirationRulesSchema = z
   .strictObject({

@@ -79,7 +79,8 @@ export const campaign = /* @__PURE__ */ entity<Campaign>('campaign', 1)
     (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId),
     () => 'CAMPAIGN',
   )
-  .from((c) => ({ key: [c.projectId, c.id] }));
+  // Campaigns written before descriptions were kept have none.
+  .from((c) => ({ key: [c.projectId, c.id] }), { defaults: { description: null } });
 /** Reserves a campaign name in its project (names are unique, case-sensitive); holds the campaign id. */
 export const campaignName = /* @__PURE__ */ entity<{ campaignId: string }>('campaign_name', 1)
   .key(

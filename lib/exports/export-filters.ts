@@ -5,7 +5,7 @@ import type { ExportFilters, FieldConditions, PointsExpirationField } from './ex
  * The filter grammar of exports (Voucherify's `filters` object):
  *
  *   filters   = { junction?: "and" | "or", <field>: { conditions: { <operator>: <value>, ... } }, ... }
- *   operator  = "$in" | "$not_in"  (value: 1..1000 strings)
+ *   operator  = "$in" | "$not_in"  (value: 0..1000 strings; an empty `$in` matches nothing, an empty `$not_in` everything)
  *             | "$is" | "$is_not"  (value: one string)
  *
  * A row matches a field when it satisfies every operator given for it (AND); fields combine with
@@ -17,7 +17,8 @@ import type { ExportFilters, FieldConditions, PointsExpirationField } from './ex
 export const FILTERABLE_FIELDS = ['id', 'campaign_id', 'voucher_id', 'status'] as const satisfies readonly PointsExpirationField[];
 
 const value = z.string().check(z.minLength(1), z.maxLength(200));
-const values = z.array(value).check(z.minLength(1), z.maxLength(1000));
+// The reference sets no minimum: `$in: []` is a filter no row passes (a header-only file), `$not_in: []` one every row passes.
+const values = z.array(value).check(z.maxLength(1000));
 
 const conditions = z
   .strictObject({ $in: z.optional(values), $not_in: z.optional(values), $is: z.optional(value), $is_not: z.optional(value) })

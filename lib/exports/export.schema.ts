@@ -31,12 +31,8 @@ const field = z.enum(POINTS_EXPIRATION_FIELDS, {
 
 /** An export's parameters: validated in the request, echoed in the reply (export.reply.ts). */
 export const exportParameters = z.strictObject({
-  fields: z.optional(
-    z.array(field).check(
-      z.minLength(1),
-      z.refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' }),
-    ),
-  ),
+  // An empty list names no field, like an absent one: every field (the reference sets no minimum).
+  fields: z.optional(z.array(field).check(z.refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' }))),
   order: z.optional(
     z.enum(EXPORT_ORDERS, {
       error: (issue) => `must be one of ${EXPORT_ORDERS.join(', ')} (got ${JSON.stringify(issue.input)})`,

@@ -57,7 +57,8 @@ export async function createPointsExpirationExport(
     status: 'SCHEDULED',
     parameters: p ?? {},
     campaignId: campaign.id,
-    fields: p?.fields ?? [...POINTS_EXPIRATION_FIELDS],
+    // No fields named (absent, or an empty list: the reference sets no minimum) = every field.
+    fields: p?.fields?.length ? p.fields : [...POINTS_EXPIRATION_FIELDS],
     ...parseExportOrder(p?.order),
     filters: normalizeFilters(p?.filters),
     createdByAppId,

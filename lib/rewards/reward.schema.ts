@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { metadataSchema } from '../metadata.schema.js';
+import { noValidationRules } from '../not-built.schema.js';
 import { isStorableNumber, STORABLE_NUMBER_MESSAGE, storableNumbers } from '../db/storable.js';
 
 const MAX_RATIO = 1_000_000_000_000;
@@ -72,17 +73,25 @@ export type CreateRewardBody = z.output<typeof createRewardBody>;
 
 export const rewardParams = z.strictObject({ rewardId: z.string().check(z.minLength(1), z.maxLength(1000)) });
 
-/** POST /v1/rewards/{rewardId}/assignments (spec): the campaign and the reward's price in points. */
+/**
+ * POST /v1/rewards/{rewardId}/assignments (spec): the campaign and the reward's price in points,
+ * `parameters` required for every reward (the spec; the reference's pay-with-points body has none).
+ */
 export const createRewardAssignmentBody = z.strictObject({
   campaign: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000)),
   parameters: z.strictObject(
     {
       loyalty: z.strictObject(
-        { points: z.int({ error: 'must be a positive integer' }).check(z.positive('must be a positive integer'), z.maximum(Number.MAX_SAFE_INTEGER)) },
+        {
+          points: z.int({ error: 'must be a positive integer' }).check(z.positive('must be a positive integer'), z.maximum(Number.MAX_SAFE_INTEGER)),
+          // No automatic redemption here: `false` (or null) says so and is accepted; `true` would promise what never happens.
+          auto_redeem: z.optional(z.nullable(z.literal(false, { error: 'must be false or null: automatic reward redemption does not exist in this service' }))),
+        },
         { error: 'is required' },
       ),
     },
     { error: 'is required' },
   ),
+  validation_rules: z.optional(noValidationRules),
 });
 export type CreateRewardAssignmentBody = z.output<typeof createRewardAssignmentBody>;

@@ -1,5 +1,5 @@
 import { getCampaign } from '../campaigns/campaign.service.js';
-import { InvalidBalanceError, InvalidCampaignError, NotFoundError, DuplicateError } from '../errors.js';
+import { DuplicateError, InvalidBalanceError, InvalidCampaignError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { REWARD_CAMPAIGN_TYPES, type CampaignRewardParameters, type Reward, type RewardAssignment, type RewardCampaignType } from './reward.js';
 import * as repo from './reward.repo.js';

@@ -1,4 +1,4 @@
-import type { VoucherCampaign } from '../campaigns/campaign.js';
+import type { GiftTemplate, VoucherCampaign } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
@@ -23,6 +23,15 @@ export interface VoucherOverrides {
 }
 
 /**
+ * A new gift card's credits: the template's amount, less what the template says is already spent;
+ * its balance is the template's, else what is left.
+ */
+export function giftOf(g: GiftTemplate): NonNullable<Voucher['gift']> {
+  const subtractedAmount = g.subtractedAmount ?? 0;
+  return { amount: g.amount, subtractedAmount, balance: g.balance ?? g.amount - subtractedAmount, effect: g.effect ?? null };
+}
+
+/**
  * A new voucher of the campaign: its template's type and benefit, the campaign's validity, and
  * the request's overrides. A gift card starts with its full amount, a loyalty card with its points.
  * @throws InvalidPayloadError when the resulting expiration date precedes the start date.
@@ -43,7 +52,7 @@ export function newVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, campaign: Vouch
     category: o.category,
     type: t.type,
     discount: t.discount,
-    gift: t.gift ? { amount: t.gift.amount, subtractedAmount: 0, balance: t.gift.balance ?? t.gift.amount, effect: t.gift.effect ?? null } : null,
+    gift: t.gift ? giftOf(t.gift) : null,
     loyaltyCard: t.loyaltyCard
       ? {
           points: t.loyaltyCard.points,

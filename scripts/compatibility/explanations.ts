@@ -99,26 +99,12 @@ const rules: readonly Rule[] = [
   },
   // The campaign object
   {
-    operations: CAMPAIGN_OPS,
-    location: '*',
-    fields: inCampaign('description'),
-    reason:
-      "Campaign descriptions are not kept (not in the spec's campaign table); a request with one is refused by the strict body schema rather than silently dropped",
-  },
-  {
     operations: VOUCHER_OPS,
     location: '*',
     fields: ['*discount.unit_off'],
     kinds: ['type'],
     reason:
       'UNIT discounts take a number of units; we accept fractional units (the SDK types unit_off as number). Every integer Voucherify accepts is accepted, and the reply echoes what was sent',
-  },
-  {
-    operations: CAMPAIGN_OPS,
-    location: '*',
-    fields: inCampaign('voucher.gift.subtracted_amount'),
-    reason:
-      "A campaign's voucher template describes new gift vouchers, whose subtracted amount is always 0; the field lives on each voucher (`gift.subtracted_amount`), where it is replied",
   },
   {
     operations: CAMPAIGN_OPS,
@@ -139,7 +125,7 @@ const rules: readonly Rule[] = [
       'promotion.tiers[].category_id',
     ],
     reason:
-      'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Requests carrying them are refused (strict schemas), not half-applied',
+      'Features not built: areas and stores (enterprise access settings), loyalty tiers, validation rules, per-tier categories. Empty lists (and `access_settings.unassign`) are accepted; a rule, an area or a category on a tier is refused rather than half-applied (docs/decisions.md "Request fields the reference documents")',
   },
   // Publications (docs/decisions.md "Publications")
   {
@@ -199,7 +185,7 @@ const rules: readonly Rule[] = [
     location: '*',
     fields: ['parameters.loyalty.auto_redeem', 'validation_rules'],
     reason:
-      "Automatic reward redemption and validation rules are not built; the spec's body is `campaign` and `parameters.loyalty.points`, and anything else is refused",
+      'Automatic reward redemption and validation rules are not built: `auto_redeem` false or null and an empty `validation_rules` are accepted (and not replied); `auto_redeem: true` and rule ids are refused (docs/decisions.md "Request fields the reference documents")',
   },
   // Loyalty
   {

@@ -14,6 +14,7 @@ export function seededCampaign(projectId: string, i: number, label: string, widt
     id: `camp_${label.toLowerCase()}${n}`,
     projectId,
     name: `${label} ${n}`,
+    description: null,
     campaignType: discount ? 'DISCOUNT_COUPONS' : 'GIFT_VOUCHERS',
     type: 'AUTO_UPDATE',
     voucher: {

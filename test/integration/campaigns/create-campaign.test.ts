@@ -70,6 +70,66 @@ describe('POST /v1/campaigns', () => {
     });
   });
 
+  it('keeps a description: echoed after the name, read back by GET, absent when none was sent', async () => {
+    const { api } = await setup();
+    const reply = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Described'), description: 'Ten percent off, spring only' });
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.json).slice(0, 3)).toEqual(['id', 'name', 'description']);
+    expect(reply.json.description).toBe('Ten percent off, spring only');
+    expect((await api.getCampaign(reply.json.id as string)).json.description).toBe('Ten percent off, spring only');
+    const plain = await api.createCampaign(campaignBodies.DISCOUNT_COUPONS('Plain'));
+    expect(plain.json).not.toHaveProperty('description');
+    const tooLong = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS('Long'), description: 'x'.repeat(2001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json).toMatchObject({ key: 'invalid_payload', details: expect.stringContaining('.description') });
+  });
+
+  it('accepts the empty validation_rules and access_settings the reference allows, and refuses rules, areas and stores it cannot apply', async () => {
+    const { api } = await setup();
+    const empty = await api.createCampaign({
+      ...campaignBodies.DISCOUNT_COUPONS('Empty lists'),
+      validation_rules: [],
+      access_settings: {
+        assign: { areas_ids: [], area_stores_ids: [], area_all_stores_ids: [] },
+        unassign: { areas_ids: ['ar_1'], area_stores_ids: ['ars_1'] },
+      },
+    });
+    expect(empty.status).toBe(200);
+    expect(empty.json.validation_rules_assignments).toEqual(emptyAssignments);
+    const tier = await api.createCampaign({
+      ...campaignBodies.PROMOTION('Empty tier rules'),
+      promotion: { tiers: [{ name: 'T', action: { discount: { type: 'PERCENT', percent_off: 5 } }, validation_rules: [] }] },
+    });
+    expect(tier.status).toBe(200);
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ validation_rules: ['val_1'] }, '.validation_rules must be empty: validation rules do not exist'],
+      [{ access_settings: { assign: { areas_ids: ['ar_1'] } } }, '.access_settings.assign.areas_ids must be empty: areas and stores do not exist'],
+    ];
+    for (const [extra, details] of refused) {
+      const reply = await api.createCampaign({ ...campaignBodies.DISCOUNT_COUPONS(`Refused ${details}`), ...extra });
+      expect(reply.status, details).toBe(400);
+      expect(reply.json).toMatchObject({ key: 'invalid_payload', details: expect.stringContaining(details) });
+    }
+  });
+
+  it("starts gift cards at the template's subtracted_amount, their balance the rest unless the template sets it", async () => {
+    const { api } = await setup();
+    const reply = await api.createCampaign({
+      ...campaignBodies.GIFT_VOUCHERS('Part spent'),
+      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000, subtracted_amount: 1500 } },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.json.voucher).toMatchObject({ gift: { amount: 5000, subtracted_amount: 1500 } });
+    const voucher = await api.addVoucher(reply.json.id as string);
+    expect(voucher.json.gift).toEqual({ amount: 5000, subtracted_amount: 1500, balance: 3500 });
+    const over = await api.createCampaign({
+      ...campaignBodies.GIFT_VOUCHERS('Overspent'),
+      voucher: { type: 'GIFT_VOUCHER', gift: { amount: 100, subtracted_amount: 101 } },
+    });
+    expect(over.status).toBe(400);
+    expect(over.json.details).toContain('.voucher.gift.subtracted_amount cannot exceed amount');
+  });
+
   it('creates a gift card campaign with its gift template and a code pattern', async () => {
     const { api } = await setup();
     const reply = await api.createCampaign({

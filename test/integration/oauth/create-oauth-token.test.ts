@@ -51,6 +51,21 @@ describe('POST /v1/oauth/token', () => {
     expect(reply.json.request_id).toMatch(/^v-/);
   });
 
+  it("issues the reference's `skus` and the spec's `SKUs` alike, echoing each as asked, also to a key permitted the other spelling", async () => {
+    const runtime = testRuntime();
+    const pair = await newProject(runtime);
+    const handler = makeHandler({ runtime });
+    for (const scope of ['skus', 'SKUs', 'skus vouchers']) {
+      const reply = await call(handler, { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope } });
+      expect(reply.status, scope).toBe(200);
+      expect(reply.json.scope).toBe(scope);
+    }
+    await setKeyPermissions(runtime, pair.app_id, ['SKUs']);
+    const other = await call(handler, { path, headers: keyPairHeaders(pair), form: { grant_type: 'client_credentials', scope: 'skus' } });
+    expect(other.status).toBe(200);
+    expect(other.json.scope).toBe('skus');
+  });
+
   it('refuses a scope the key is not permitted to use', async () => {
     const runtime = testRuntime();
     const pair = await newProject(runtime);

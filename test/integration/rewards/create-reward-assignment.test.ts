@@ -38,6 +38,20 @@ describe('POST /v1/rewards/{rewardId}/assignments', () => {
     rewardAssignmentReplySchema.parse(reply.json);
   });
 
+  it('accepts auto_redeem false or null (there is no automatic redemption) and refuses true and validation rules', async () => {
+    const { api, campaigns, loyaltyId, rewardId } = await setup();
+    expect((await api.assign(rewardId, { campaign: loyaltyId, parameters: { loyalty: { points: 5, auto_redeem: false } } })).status).toBe(200);
+    const second = await newCampaign(campaigns, campaignBodies.LOYALTY_PROGRAM('Second club'));
+    expect((await api.assign(rewardId, { campaign: second.id, parameters: { loyalty: { points: 5, auto_redeem: null } } })).status).toBe(200);
+    const third = await newCampaign(campaigns, campaignBodies.LOYALTY_PROGRAM('Third club'));
+    const auto = await api.assign(rewardId, { campaign: third.id, parameters: { loyalty: { points: 5, auto_redeem: true } } });
+    expect(auto.status).toBe(400);
+    expect(auto.json.details).toContain('.parameters.loyalty.auto_redeem must be false or null');
+    const rules = await api.assign(rewardId, { ...cost(third.id as string), validation_rules: ['val_1'] });
+    expect(rules.status).toBe(400);
+    expect(rules.json.details).toContain('.validation_rules must be empty');
+  });
+
   it('accepts the campaign by name and replies with its id', async () => {
     const { api, loyaltyId, rewardId } = await setup();
     const reply = await api.assign(rewardId, cost('Club'));

@@ -6,7 +6,17 @@ describe('scopes', () => {
   it('splits on spaces, drops repeats and reports commas and unknown values as invalid', () => {
     expect(parseScopeString('vouchers  campaigns vouchers')).toEqual({ scopes: ['vouchers', 'campaigns'], invalid: [] });
     expect(parseScopeString('vouchers,campaigns api')).toEqual({ scopes: ['api'], invalid: ['vouchers,campaigns'] });
-    expect(parseScopeString('skus SKUs')).toEqual({ scopes: ['SKUs'], invalid: ['skus'] });
+    expect(parseScopeString('SKUs skus')).toEqual({ scopes: ['SKUs', 'skus'], invalid: [] });
+  });
+
+  it("takes the reference's `skus` and the spec's `SKUs` as one scope, each kept as spelled", () => {
+    expect(parseScopeString('skus')).toEqual({ scopes: ['skus'], invalid: [] });
+    expect(grantCovers(['skus'], { side: 'server', scopes: ['SKUs'] })).toBe(true);
+    expect(grantCovers(['SKUs'], { side: 'server', scopes: ['skus'] })).toBe(true);
+    expect(permissionAllowsScope(['SKUs'], 'skus')).toBe(true);
+    expect(permissionAllowsScope(['skus'], 'SKUs')).toBe(true);
+    expect(resolveTokenScopes('skus', ['SKUs'])).toEqual(['skus']);
+    expect(resolveTokenScopes('SKUs', null)).toEqual(['SKUs']);
   });
 
   it('lets api cover every server-side endpoint and client_api every client-side one', () => {

@@ -42,6 +42,7 @@ const campaignBase: Campaign = {
   id: 'camp_1',
   projectId: 'p1',
   name: 'Coupons',
+  description: 'Ten percent off everything',
   campaignType: 'DISCOUNT_COUPONS',
   type: 'AUTO_UPDATE',
   voucher: {

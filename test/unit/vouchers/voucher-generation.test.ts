@@ -11,6 +11,7 @@ const campaign: VoucherCampaign = {
   id: 'camp_1',
   projectId: 'proj_1',
   name: 'C',
+  description: null,
   campaignType: 'DISCOUNT_COUPONS',
   type: 'AUTO_UPDATE',
   voucher: {

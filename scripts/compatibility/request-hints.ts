@@ -1,0 +1,220 @@
+/**
+ * What the request-side check needs to know beyond the reference's schemas, per operation: which
+ * seeded resource an id names (`$seed.<name>`, made once by `request-seed.ts`; `$fresh.<name>`,
+ * made for each request that uses it, for operations that use it up), which strings must differ per
+ * request (names and codes are unique), which fields the reference's prose makes exclusive or
+ * required, and which oneOf branch fields shared by all branches are tried in. Every entry here
+ * shapes what is sent; none hides a refusal (refusals are documented in docs/decisions.md).
+ */
+import type { CaseHints } from './request-cases.js';
+
+/**
+ * A recurring window is a duration and an interval counted from a start date; a daily window a
+ * start, an end and its days.
+ */
+function timeWindows(prefix: string): Record<string, string[]> {
+  const daily = ['start_time', 'expiration_time', 'days_of_week'].map((f) => `${prefix}validity_hours.daily[].${f}`);
+  return {
+    [`${prefix}validity_timeframe.duration`]: [`${prefix}validity_timeframe.interval`, `${prefix}start_date`],
+    [`${prefix}validity_timeframe.interval`]: [`${prefix}validity_timeframe.duration`, `${prefix}start_date`],
+    ...Object.fromEntries(daily.map((f) => [f, daily.filter((other) => other !== f)])),
+  };
+}
+
+/** A code pattern with room for many codes (the reference gives no example; `#` is a random character). */
+function codePattern(prefix: string): Record<string, string> {
+  return { [`${prefix}code_config.pattern`]: 'CMP-########' };
+}
+
+/** A FIXED_DAY_OF_YEAR rule names its month and day. */
+function expirationRules(prefix: string): Record<string, string[]> {
+  const fixed = [`${prefix}fixed_month`, `${prefix}fixed_day`];
+  return {
+    [`${prefix}period_type="FIXED_DAY_OF_YEAR"`]: fixed,
+    [`${prefix}fixed_month`]: [`${prefix}period_type="FIXED_DAY_OF_YEAR"`, `${prefix}fixed_day`],
+    [`${prefix}fixed_day`]: [`${prefix}period_type="FIXED_DAY_OF_YEAR"`, `${prefix}fixed_month`],
+  };
+}
+
+/** For every operation: operators whose value the reference's prose fixes ("the value for this parameter is an empty string"). */
+const common: CaseHints = { byName: { $has_value: [''], $is_unknown: [''] } };
+
+const perOperation: Record<string, CaseHints> = {
+  'generate-oauth-token': {},
+  'introspect-oauth-token': { values: { 'body.access_token': '$seed.accessToken' } },
+  'revoke-oauth-token': { values: { 'body.access_token': '$fresh.accessToken' } },
+  'create-campaign': {
+    // Campaigns of one project commit one at a time (the creation counter): more in flight only lose races and back off
+    // (448 requests measured: 13 s with 2 in flight, 17 s with 8, 27 s with 16).
+    concurrency: 2,
+    unique: ['body.name'],
+    values: {
+      'body.category_id': '$seed.categoryId',
+      'body.promotion.tiers[].category_id': '$seed.categoryId',
+      'body.activity_duration_after_publishing': 'P24D',
+      ...codePattern('body.voucher.'),
+      'body.referral_program.custom_event.id': '$seed.eventSchemaId',
+      'body.referral_program.custom_event.name': '$seed.eventName',
+      'body.referral_program.referee_reward.related_object_parent.id': '$seed.loyaltyCampaignId',
+      'body.referral_program.referee_reward.related_object_parent.name': '$seed.loyaltyCampaignName',
+    },
+    candidates: {
+      'body.voucher.loyalty_card.expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'],
+      // Custom event first: the program then names its event, which the together request keeps.
+      'body.referral_program.conversion_event_type': ['custom_event', 'redemption'],
+    },
+    exclusive: [
+      ['body.category_id', 'body.category'],
+      ['body.promotion.tiers[].category_id', 'body.promotion.tiers[].category'],
+    ],
+    required: [
+      // A campaign has a name (it is how it is found and unique); the code-making types describe their vouchers.
+      'body.name',
+      'body.voucher',
+      'body.promotion',
+      // A referee reward names what it gives and from which campaign.
+      'body.referral_program.referee_reward.type',
+      'body.referral_program.referee_reward.amount',
+      'body.referral_program.referee_reward.related_object_parent',
+      'body.referral_program.referee_reward.related_object_parent.id',
+      // `period_value` is the number of months of a MONTH rule.
+      'body.voucher.loyalty_card.expiration_rules.period_value',
+    ],
+    companions: {
+      ...timeWindows('body.'),
+      ...timeWindows('body.promotion.tiers[].'),
+      ...expirationRules('body.voucher.loyalty_card.expiration_rules.'),
+      'body.referral_program.conversion_event_type="custom_event"': ['body.referral_program.custom_event.id'],
+      'body.referral_program.custom_event.id': ['body.referral_program.conversion_event_type="custom_event"'],
+      'body.referral_program.custom_event.name': ['body.referral_program.conversion_event_type="custom_event"'],
+      // A gift credit comes from a gift card campaign.
+      'body.referral_program.referee_reward.type="GIFT_VOUCHER"': ['body.referral_program.referee_reward.related_object_parent.id="$seed.giftCampaignId"'],
+    },
+  },
+  'list-campaigns': {},
+  'get-campaign': { path: { campaignId: '$seed.discountCampaignId' } },
+  'add-vouchers-to-campaign': {
+    path: { campaignId: '$seed.discountCampaignId' },
+    unique: ['body.code'],
+    values: codePattern('body.'),
+    exclusive: [
+      ['body.code', 'body.code_config'],
+      ['body.category_id', 'body.category'],
+    ],
+  },
+  'get-async-action': { path: { asyncActionId: '$seed.asyncActionId' } },
+  'get-voucher': { path: { code: '$seed.voucherCode' } },
+  'delete-voucher': { path: { code: '$fresh.voucherCode' } },
+  'list-bin-entries': { values: { 'query.starting_after_id': '$seed.binEntryId' } },
+  'create-campaign-template': {
+    unique: ['body.name'],
+    // One of the two names the source ("required when the other is not passed").
+    required: ['body.campaign_id'],
+    values: { 'body.campaign_id': '$seed.discountCampaignId', 'body.promotion_tier_id': '$seed.promotionTierId' },
+    exclusive: [['body.campaign_id', 'body.promotion_tier_id']],
+  },
+  'create-reward': {
+    unique: ['body.name'],
+    required: ['body.name'],
+    // The ratios are typed as strings; they hold numbers (points per currency unit).
+    values: { 'body.parameters.coin.exchange_ratio': '0.5', 'body.parameters.coin.points_ratio': '10' },
+    // The digital reward's branches are a loyalty program's points, a gift card's credits and a discount coupon.
+    variantValues: {
+      'body.parameters.campaign: branch 1/3': { 'body.parameters.campaign.id': '$seed.loyaltyCampaignId' },
+      'body.parameters.campaign: branch 2/3': { 'body.parameters.campaign.id': '$seed.giftCampaignId' },
+      'body.parameters.campaign: branch 3/3': { 'body.parameters.campaign.id': '$seed.discountCampaignId' },
+    },
+  },
+  'get-reward': { path: { rewardId: '$seed.rewardId' } },
+  'create-custom-event-schema': { unique: ['body.name'] },
+  'list-custom-event-schemas': {},
+  'get-custom-event-schema': { path: { schemaId: '$seed.eventSchemaId' } },
+  'create-category': { unique: ['body.name'] },
+  'list-categories': {},
+  'get-category': { path: { categoryId: '$seed.categoryId' } },
+  'update-category': { path: { categoryId: '$seed.categoryId' }, unique: ['body.name'] },
+  'delete-category': { path: { categoryId: '$fresh.categoryId' } },
+  'list-customers': {
+    // One of email, city and name at a time; date bounds of the order's own field.
+    exclusive: [
+      ['query.email', 'query.city', 'query.name', 'query.segment_id'],
+      ['query.created_at[before]', 'query.updated_at[before]'],
+      ['query.created_at[after]', 'query.updated_at[after]'],
+    ],
+    companions: { 'query.updated_at[before]': ['query.order="updated_at"'], 'query.updated_at[after]': ['query.order="updated_at"'] },
+  },
+  'create-customer': {
+    unique: ['body.source_id'],
+    values: { 'body.id': '$seed.customerId' },
+    // A customer is found again by its source id (or named by its id).
+    required: ['body.source_id'],
+    exclusive: [['body.source_id', 'body.id']],
+  },
+  'get-customer': { path: { customerId: '$seed.customerId' } },
+  'update-customer': { path: { customerId: '$seed.customerId' } },
+  'delete-customer': { path: { customerId: '$fresh.customerId' } },
+  'track-custom-event': {
+    values: {
+      'body.event': '$seed.eventName',
+      'body.customer.id': '$seed.customerId',
+      'body.referral.code': '$seed.referralCode',
+      'body.referral.referrer_id': '$seed.referrerId',
+      'body.loyalty.code': '$seed.loyaltyCardCode',
+    },
+    unique: ['body.customer.source_id'],
+    exclusive: [['body.customer.source_id', 'body.customer.id']],
+    // The customer is named by `source_id` (or `id`); our referral codes have no holder until publications exist, so the referrer is named.
+    required: ['body.customer.source_id', 'body.referral.referrer_id'],
+  },
+  'create-reward-assignment': {
+    path: { rewardId: '$fresh.rewardId' },
+    // The second branch assigns a pay-with-points (coin) reward.
+    variantPath: { 'body: branch 2/2': { rewardId: '$fresh.coinRewardId' } },
+    values: { 'body.campaign': '$seed.loyaltyCampaignId' },
+    required: ['body.parameters.loyalty.points'],
+  },
+  'update-loyalty-card-balance-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    companions: { 'body.expiration_type="CUSTOM_DATE"': ['body.expiration_date'] },
+  },
+  'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'create-earning-rule': {
+    path: { campaignId: '$seed.loyaltyCampaignId' },
+    values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },
+    // Fields every rule shares are tried on the custom event rule (branch 3), the kind this service runs.
+    branches: { 'body.[]#0': 2 },
+    required: ['body.[].event', 'body.[].loyalty', 'body.[].expiration_rules.period_value'],
+    candidates: { 'body.[].expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+    // The custom event rule names an event that has a schema (the other rules name theirs by enum).
+    variantValues: { 'body.[]: branch 3/4': { 'body.[].event': '$seed.eventName' } },
+    companions: { ...timeWindows('body.[].'), ...expirationRules('body.[].expiration_rules.') },
+  },
+  'create-points-expiration-export': {
+    path: { campaignId: '$seed.loyaltyCampaignId' },
+    values: {
+      'body.parameters.filters.voucher_id.conditions.$is': '$seed.loyaltyCardId',
+      'body.parameters.filters.voucher_id.conditions.$is_not': '$seed.loyaltyCardId',
+      'body.parameters.filters.campaign_id.conditions.$is': '$seed.loyaltyCampaignId',
+      'body.parameters.filters.campaign_id.conditions.$is_not': '$seed.loyaltyCampaignId',
+    },
+    candidates: {
+      'body.parameters.filters.voucher_id.conditions.$in': [['$seed.loyaltyCardId'], []],
+      'body.parameters.filters.voucher_id.conditions.$not_in': [['$seed.loyaltyCardId'], []],
+      'body.parameters.filters.campaign_id.conditions.$in': [['$seed.loyaltyCampaignId'], []],
+      'body.parameters.filters.campaign_id.conditions.$not_in': [['$seed.loyaltyCampaignId'], []],
+    },
+  },
+  'get-export': { path: { exportId: '$seed.exportId' } },
+  'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },
+};
+
+/** The hints of every operation, the common ones included. */
+export const requestHints: Record<string, CaseHints> = Object.fromEntries(
+  Object.entries(perOperation).map(([id, hints]) => [id, { ...hints, byName: { ...common.byName, ...hints.byName } }]),
+);
+
+/** The hints for a snapshot: the token endpoint tries every scope the reference names (its security schemes' and operations'). */
+export function requestHintsFor(snapshot: { scopes: readonly string[] }): Record<string, CaseHints> {
+  const token = requestHints['generate-oauth-token'] ?? {};
+  return { ...requestHints, 'generate-oauth-token': { ...token, candidates: { ...token.candidates, 'body.scope': [...snapshot.scopes] } } };
+}

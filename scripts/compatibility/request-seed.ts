@@ -1,0 +1,161 @@
+/**
+ * The project the request-side check runs against: a category, campaigns of each kind, vouchers,
+ * a loyalty card, a referral code, customers, a reward, a custom event schema, an async action, a
+ * bin entry, an access token and a finished export, all made through the API itself. `$seed.<name>` placeholders
+ * name them; `$fresh.<name>` ones make a new one per use (for operations that consume what they
+ * name: deletes, revocation, one assignment per reward and campaign).
+ */
+
+export interface HttpRequest {
+  cluster: 'api' | 'download';
+  method: string;
+  /** Path and query string. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Sends one request to the service (over HTTP to the local runtime, or to a handler in process). */
+export type Send = (request: HttpRequest) => Promise<HttpReply>;
+
+export interface Seeds {
+  /** `$seed.<name>` → value. */
+  values: Record<string, string>;
+  /** `$fresh.<name>` → a maker of a new one. */
+  fresh: Record<string, () => Promise<string>>;
+}
+
+type Body = Record<string, unknown>;
+
+/** A JSON API call that must succeed; its parsed reply. @throws Error naming the call and the reply otherwise. */
+async function call(send: Send, method: string, path: string, body?: Body, form?: Record<string, string>): Promise<Body> {
+  const reply = await send({
+    cluster: 'api',
+    method,
+    path,
+    headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : body ? { 'content-type': 'application/json' } : {},
+    ...(form ? { body: new URLSearchParams(form).toString() } : body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (reply.status >= 300) throw new Error(`seeding ${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 500)}`);
+  return reply.text ? (JSON.parse(reply.text) as Body) : {};
+}
+
+const str = (value: unknown, what: string): string => {
+  if (typeof value !== 'string') throw new Error(`seeding: ${what} missing`);
+  return value;
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Makes the seeded project's resources (`send` carries the project's unrestricted key pair). */
+export async function seedProject(send: Send): Promise<Seeds> {
+  let n = 0;
+  const name = (prefix: string): string => `${prefix}-${++n}`;
+  const campaign = async (body: Body): Promise<Body> => call(send, 'POST', '/v1/campaigns', body);
+
+  const category = await call(send, 'POST', '/v1/categories', { name: 'compat-category', hierarchy: 1 });
+  const schema = await call(send, 'POST', '/v1/custom-event-schemas', { name: 'compat_event', schema: { properties: {} } });
+  const eventName = str(schema.name, 'event schema name');
+  const discount = await campaign({
+    name: 'compat-discount',
+    campaign_type: 'DISCOUNT_COUPONS',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } },
+  });
+  const gift = await campaign({ name: 'compat-gift', campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1000 } } });
+  const loyalty = await campaign({
+    name: 'compat-loyalty',
+    campaign_type: 'LOYALTY_PROGRAM',
+    voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 1000 } },
+  });
+  const promotion = await campaign({
+    name: 'compat-promotion',
+    campaign_type: 'PROMOTION',
+    promotion: { tiers: [{ name: 'compat-tier', action: { discount: { type: 'PERCENT', percent_off: 5 } } }] },
+  });
+  const referral = await campaign({
+    name: 'compat-referral',
+    campaign_type: 'REFERRAL_PROGRAM',
+    referral_program: { conversion_event_type: 'custom_event', custom_event: { name: eventName } },
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+  });
+  const discountId = str(discount.id, 'discount campaign id');
+  const loyaltyId = str(loyalty.id, 'loyalty campaign id');
+  const tiers = (promotion.promotion as { tiers?: Array<{ id?: string }> } | undefined)?.tiers ?? [];
+
+  const voucher = (campaignId: string): Promise<Body> => call(send, 'POST', `/v1/campaigns/${campaignId}/vouchers`, {});
+  const card = await voucher(loyaltyId);
+  const referralCode = await voucher(str(referral.id, 'referral campaign id'));
+  const customer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-customer', name: 'Compat Customer' });
+  const referrer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-referrer' });
+  const bulk = await send({
+    cluster: 'api',
+    method: 'POST',
+    path: `/v1/campaigns/${discountId}/vouchers?vouchers_count=2`,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (bulk.status !== 202) throw new Error(`seeding: bulk generation answered ${bulk.status}: ${bulk.text}`);
+  const reward = (): Promise<Body> =>
+    call(send, 'POST', '/v1/rewards', { name: name('compat-reward'), parameters: { campaign: { id: str(gift.id, 'gift campaign id'), balance: 100 } } });
+  const coinReward = (): Promise<Body> =>
+    call(send, 'POST', '/v1/rewards', { name: name('compat-coin-reward'), parameters: { coin: { exchange_ratio: 0.5, points_ratio: 10 } } });
+  const token = (): Promise<Body> => call(send, 'POST', '/v1/oauth/token', undefined, { grant_type: 'client_credentials', scope: 'api' });
+  // A bin entry: a voucher moved to the bin.
+  const binned = str((await voucher(discountId)).code, 'voucher code');
+  const deleted = await send({ cluster: 'api', method: 'DELETE', path: `/v1/vouchers/${encodeURIComponent(binned)}` });
+  if (deleted.status !== 204) throw new Error(`seeding: deleting a voucher answered ${deleted.status}: ${deleted.text}`);
+  const bin = (await call(send, 'GET', '/v1/trash-bin')).data as Array<{ id?: unknown }> | undefined;
+  const madeReward = await reward();
+  const madeToken = await token();
+
+  // A finished export: the jobs worker of the runtime writes the file; its link carries the download token.
+  const started = await call(send, 'POST', `/v1/loyalties/${loyaltyId}/points-expiration/export`, {});
+  const exportId = str(started.id, 'export id');
+  let url = '';
+  for (let attempt = 0; attempt < 300 && !url; attempt++) {
+    const got = await call(send, 'GET', `/v1/exports/${exportId}`);
+    if (got.status === 'ERROR') throw new Error(`seeding: the export failed: ${JSON.stringify(got.result)}`);
+    url = typeof (got.result as { url?: unknown } | null)?.url === 'string' ? String((got.result as { url: string }).url) : '';
+    if (!url) await sleep(100);
+  }
+  if (!url) throw new Error('seeding: the export did not finish within 30 s');
+
+  return {
+    values: {
+      categoryId: str(category.id, 'category id'),
+      eventSchemaId: str(schema.id, 'event schema id'),
+      eventName,
+      discountCampaignId: discountId,
+      giftCampaignId: str(gift.id, 'gift campaign id'),
+      loyaltyCampaignId: loyaltyId,
+      loyaltyCampaignName: str(loyalty.name, 'loyalty campaign name'),
+      promotionTierId: str(tiers[0]?.id, 'promotion tier id'),
+      loyaltyCardCode: str(card.code, 'loyalty card code'),
+      loyaltyCardId: str(card.id, 'loyalty card id'),
+      referralCode: str(referralCode.code, 'referral code'),
+      voucherCode: str((await voucher(discountId)).code, 'voucher code'),
+      customerId: str(customer.id, 'customer id'),
+      referrerId: str(referrer.id, 'referrer id'),
+      asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
+      rewardId: str(madeReward.id, 'reward id'),
+      accessToken: str(madeToken.access_token, 'access token'),
+      binEntryId: str(bin?.[0]?.id, 'bin entry id'),
+      exportId,
+      exportToken: new URL(url).searchParams.get('token') ?? '',
+    },
+    fresh: {
+      voucherCode: async () => str((await voucher(discountId)).code, 'voucher code'),
+      categoryId: async () => str((await call(send, 'POST', '/v1/categories', { name: name('compat-fresh-category'), hierarchy: 1 })).id, 'category id'),
+      customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
+      rewardId: async () => str((await reward()).id, 'reward id'),
+      coinRewardId: async () => str((await coinReward()).id, 'reward id'),
+      accessToken: async () => str((await token()).access_token, 'access token'),
+    },
+  };
+}

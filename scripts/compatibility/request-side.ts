@@ -1,0 +1,68 @@
+/**
+ * The request-side check end to end: the reference's request schemas (committed snapshot, or fresh
+ * from the reference), the cases, a local runtime on in-memory engines (the handlers Lambda runs,
+ * over HTTP, with the real jobs worker), the seeded project, the run, and the verdicts against the
+ * exceptions table of docs/decisions.md.
+ */
+import { startLocal } from '../../infra/local/start-local.js';
+import { routes } from '../../lib/api/routes.js';
+import { silentLogger } from '../../lib/logger.js';
+import { operationsOf } from './compare.js';
+import { requestCases } from './request-cases.js';
+import { runRequestCheck, type RequestCheckResult } from './request-check.js';
+import type { RequestException } from './request-exceptions.js';
+import { requestHintsFor } from './request-hints.js';
+import { judge, requestSection, type RequestVerdicts } from './request-report.js';
+import { seedProject, type Send } from './request-seed.js';
+import { requestSnapshot, type RequestSnapshot } from './request-snapshot.js';
+import type { JsonObject } from './schema-fields.js';
+
+/** The operations checked: the endpoint table's rows whose operation id the reference has. */
+export function checkedOperations(reference: JsonObject): string[] {
+  const theirs = new Set(operationsOf(reference).map((o) => o.operationId));
+  return routes.map((r) => r.operationId).filter((id) => theirs.has(id));
+}
+
+/** The request side of the reference for our operations. */
+export function freshRequestSnapshot(ours: JsonObject, reference: JsonObject, source: string): RequestSnapshot {
+  return requestSnapshot(ours, reference, checkedOperations(reference), source);
+}
+
+export interface RequestSideResult {
+  result: RequestCheckResult;
+  verdicts: RequestVerdicts;
+  markdown: string;
+}
+
+/** Runs the check through `send` (the project's unrestricted key pair on every request). */
+export async function checkRequests(send: Send, snapshot: RequestSnapshot, exceptions: readonly RequestException[]): Promise<RequestSideResult> {
+  const hints = requestHintsFor(snapshot);
+  const seeds = await seedProject(send);
+  const result = await runRequestCheck(send, seeds, requestCases(snapshot, hints), hints);
+  const verdicts = judge(result, exceptions);
+  return { result, verdicts, markdown: requestSection(result, verdicts, hints) };
+}
+
+/** A `Send` over HTTP to a local runtime's two clusters with one key pair. */
+export function httpSend(urls: { api: string; download: string }, keyPair: { app_id: string; app_token: string }): Send {
+  const auth = { 'x-app-id': keyPair.app_id, 'x-app-token': keyPair.app_token };
+  return async (r) => {
+    const res = await fetch(`${r.cluster === 'api' ? urls.api : urls.download}${r.path}`, {
+      method: r.method,
+      headers: { ...auth, ...r.headers },
+      ...(r.body !== undefined ? { body: r.body } : {}),
+      redirect: 'manual',
+    });
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+  };
+}
+
+/** Starts a local runtime on fresh in-memory engines, runs the check, stops everything. */
+export async function checkRequestsLocally(snapshot: RequestSnapshot, exceptions: readonly RequestException[]): Promise<RequestSideResult> {
+  const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, logger: silentLogger, logLevel: 'error' });
+  try {
+    return await checkRequests(httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey), snapshot, exceptions);
+  } finally {
+    await local.stop();
+  }
+}
