@@ -11,7 +11,10 @@
  *   split     one queue and worker per lane: functions/workers/jobs-worker.ts (generation),
  *             functions/workers/export-jobs-worker.ts (exports, with the S3 client)
  *   lazy      one worker for every kind, export path `await import()`ed
- *             (test/bench/fixtures/lazy-jobs-worker.ts)
+ *             (test/bench/fixtures/lazy-jobs-worker.ts), one file as NodejsFunction deploys it
+ *   lazy-chunks  the same with esbuild's code splitting (the export path in its own chunk files):
+ *             what the lazy design would give if the deploy bundled with `splitting`, which
+ *             NodejsFunction (one `--outfile`) does not
  *   before    (with `--before <tree>`) that tree's functions/workers/jobs-worker.ts, e.g. main
  *             before the change, checked out beside this one with its node_modules
  *   baseline  test/bench/fixtures/baseline-handler.ts (import only)
@@ -29,7 +32,7 @@ import { build } from 'esbuild';
 import { houseBundling, lambdaExternalModules } from '../infra/constructs/bundling-settings.js';
 import { LAMBDA_LIKE_ENV } from '../test/bench/bundles-bench.js';
 import { median } from '../test/bench/stats.js';
-import { bundleEntry } from './bundles.js';
+import { bundleEntry, repoRoot } from './bundles.js';
 
 const run = promisify(execFile);
 
@@ -64,6 +67,36 @@ async function bundleOf(root: string, entry: string): Promise<Uint8Array> {
   const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
   if (!js) throw new Error(`no bundle for ${entry} in ${root}`);
   return js.contents;
+}
+
+/** The lazy fixture with code splitting: the entry and its chunks, written to `folder`; returns the entry's path and all bytes. */
+async function writeChunked(entry: string, folder: string): Promise<{ file: string; bytes: number; entryBytes: number }> {
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: { index: join(repoRoot, entry) },
+    bundle: true,
+    write: false,
+    splitting: true,
+    outdir: folder,
+    outExtension: { '.js': '.mjs' },
+    platform: 'node',
+    target: houseBundling.target,
+    format: houseBundling.format,
+    minify: houseBundling.minify,
+    mainFields: [...houseBundling.mainFields],
+    banner: { js: houseBundling.banner },
+    external: [...lambdaExternalModules],
+    logLevel: 'silent',
+  });
+  mkdirSync(folder, { recursive: true });
+  let bytes = 0;
+  let entryBytes = 0;
+  for (const out of result.outputFiles) {
+    writeFileSync(out.path, out.contents);
+    bytes += out.contents.byteLength;
+    if (out.path.endsWith('index.mjs')) entryBytes = out.contents.byteLength;
+  }
+  return { file: join(folder, 'index.mjs'), bytes, entryBytes };
 }
 
 /** A DynamoDB that knows no item: GetItem answers `{}`, a conditional UpdateItem fails its condition. */
@@ -137,6 +170,8 @@ try {
     'export-points-expiration': write('split-export', (await bundleEntry('functions/workers/export-jobs-worker.ts')).js),
   };
   const lazy = write('lazy', (await bundleEntry('test/bench/fixtures/lazy-jobs-worker.ts')).js);
+  const chunked = await writeChunked('test/bench/fixtures/lazy-jobs-worker.ts', join(dir, 'lazy-chunks'));
+  process.stderr.write(`lazy-chunks: entry ${(chunked.entryBytes / 1024).toFixed(1)} KiB of ${(chunked.bytes / 1024).toFixed(1)} KiB in all\n`);
   const baseline = write('baseline', (await bundleEntry('test/bench/fixtures/baseline-handler.ts')).js);
   const before = values.before ? write('before', await bundleOf(resolve(values.before), 'functions/workers/jobs-worker.ts')) : undefined;
   const kinds = Object.keys(messages) as Kind[];
@@ -144,6 +179,7 @@ try {
     { variant: 'baseline', kind: 'none', ...baseline },
     ...kinds.map((kind) => ({ variant: 'split', kind, ...split[kind] })),
     ...kinds.map((kind) => ({ variant: 'lazy', kind, ...lazy })),
+    ...kinds.map((kind) => ({ variant: 'lazy-chunks', kind, file: chunked.file, bytes: chunked.bytes })),
     ...(before ? kinds.map((kind) => ({ variant: 'before', kind, ...before })) : []),
   ];
   const samples = cases.map(() => ({ importMs: [] as number[], firstMs: [] as number[] }));

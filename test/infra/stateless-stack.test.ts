@@ -6,7 +6,15 @@ import { infraConfig } from '../../infra/config.js';
 import { queueNamed, queueUrlVariables, resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { OPEN_JOB_KEY_PATTERN, RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
-import { consumedQueueName, exportJobsDeadLetterWorker, exportJobsWorker, jobsDeadLetterWorker, jobsWorker, workers, type WorkerDef } from '../../lib/api/workers.js';
+import {
+  consumedQueueName,
+  exportJobsDeadLetterWorker,
+  exportJobsWorker,
+  jobsDeadLetterWorker,
+  jobsWorker,
+  workers,
+  type WorkerDef,
+} from '../../lib/api/workers.js';
 import { jobKinds } from '../../lib/jobs/job.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import {
@@ -156,7 +164,10 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         [kind.queue, pair.queue],
         [queueNamed(kind.queue).deadLetter, pair.deadLetter],
       ] as const) {
-        expect(workers.filter((w) => consumedQueueName(w) === consumed).map((w) => w.name), consumed).toHaveLength(1);
+        expect(
+          workers.filter((w) => consumedQueueName(w) === consumed).map((w) => w.name),
+          consumed,
+        ).toHaveLength(1);
         const fed = mappings.filter((m) => JSON.stringify(m.Properties.EventSourceArn).includes(`PublishOutputFnGetAtt${queueIdOf(queue)}Arn`));
         expect(fed, consumed).toHaveLength(1);
       }
@@ -175,52 +186,55 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     expect(jobsWorker.needs.bucket).toBeNull();
   });
 
-  it.each([jobsDeadLetterWorker, exportJobsDeadLetterWorker])('feeds $name from its dead-letter queue only, with status updates and nothing else', (deadLetterWorker) => {
-    const jobs = queueNamed(deadLetterWorker.queue);
-    const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
-    const pair = stacks.stateful.queues.get(jobs.name);
-    if (!pair) throw new Error('no jobs queue');
-    const deadLetterQueueId = queueIdOf(pair.deadLetter);
-    const fn = functionOfHandler(template, deadLetterWorker.handler);
-    const outputOf = (queueId: string) =>
-      Match.objectLike({ 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${queueId}Arn`) }) });
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fn },
-      EventSourceArn: outputOf(deadLetterQueueId),
-      BatchSize: deadLetterWorker.batchSize,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
-    );
-    expect(mappings).toHaveLength(1);
-    const statements = roleStatementsOfFunction(template, fn);
-    const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
-    expect(sqsStatements.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify(mappings[0]?.Properties.EventSourceArn)]);
-    expect(JSON.stringify(sqsStatements)).not.toContain(queueIdOf(pair.queue));
-    expect(
-      allowedActions(statements, [
-        'sqs:ReceiveMessage',
-        'sqs:DeleteMessage',
-        'sqs:ChangeMessageVisibility',
-        'sqs:SendMessage',
-        'sqs:PurgeQueue',
-        's3:GetObject',
-        's3:PutObject',
-      ]),
-    ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
-    // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
-    const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
-    expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
-    expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
-    expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
-    const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
-    expect(Object.keys(variables).sort()).toEqual(['CLUSTER', queueUrlVariables(jobs).deadLetter, 'NODE_OPTIONS', 'TABLE_NAME'].sort());
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Timeout: deadLetterWorker.timeoutSeconds,
-      Description: Match.stringLikeRegexp(`^worker ${deadLetterWorker.name}`),
-    });
-  });
+  it.each([jobsDeadLetterWorker, exportJobsDeadLetterWorker])(
+    'feeds $name from its dead-letter queue only, with status updates and nothing else',
+    (deadLetterWorker) => {
+      const jobs = queueNamed(deadLetterWorker.queue);
+      const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
+      const pair = stacks.stateful.queues.get(jobs.name);
+      if (!pair) throw new Error('no jobs queue');
+      const deadLetterQueueId = queueIdOf(pair.deadLetter);
+      const fn = functionOfHandler(template, deadLetterWorker.handler);
+      const outputOf = (queueId: string) =>
+        Match.objectLike({ 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${queueId}Arn`) }) });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fn },
+        EventSourceArn: outputOf(deadLetterQueueId),
+        BatchSize: deadLetterWorker.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+        (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
+      );
+      expect(mappings).toHaveLength(1);
+      const statements = roleStatementsOfFunction(template, fn);
+      const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
+      expect(sqsStatements.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify(mappings[0]?.Properties.EventSourceArn)]);
+      expect(JSON.stringify(sqsStatements)).not.toContain(queueIdOf(pair.queue));
+      expect(
+        allowedActions(statements, [
+          'sqs:ReceiveMessage',
+          'sqs:DeleteMessage',
+          'sqs:ChangeMessageVisibility',
+          'sqs:SendMessage',
+          'sqs:PurgeQueue',
+          's3:GetObject',
+          's3:PutObject',
+        ]),
+      ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
+      // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
+      const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
+      expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
+      expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+      expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
+      const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+      expect(Object.keys(variables).sort()).toEqual(['CLUSTER', queueUrlVariables(jobs).deadLetter, 'NODE_OPTIONS', 'TABLE_NAME'].sort());
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Timeout: deadLetterWorker.timeoutSeconds,
+        Description: Match.stringLikeRegexp(`^worker ${deadLetterWorker.name}`),
+      });
+    },
+  );
 
   it("throttles both APIs' default stage and writes JSON access logs without headers", () => {
     for (const apiId of [api, downloadApi]) {

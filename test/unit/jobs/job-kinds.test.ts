@@ -23,8 +23,14 @@ describe('the job kinds table', () => {
   it('gives every kind a queue of resources.queues, consumed by exactly one worker, and its dead-letter queue by exactly one', () => {
     for (const type of kinds) {
       const queue = queueNamed(jobKinds[type].queue);
-      expect(workers.filter((w) => consumedQueueName(w) === queue.name).map((w) => w.name), type).toHaveLength(1);
-      expect(workers.filter((w) => consumedQueueName(w) === queue.deadLetter).map((w) => w.name), type).toHaveLength(1);
+      expect(
+        workers.filter((w) => consumedQueueName(w) === queue.name).map((w) => w.name),
+        type,
+      ).toHaveLength(1);
+      expect(
+        workers.filter((w) => consumedQueueName(w) === queue.deadLetter).map((w) => w.name),
+        type,
+      ).toHaveLength(1);
     }
     // No queue without a job kind: an unused queue pair would be infrastructure nobody sends to.
     expect(resources.queues.filter((q) => !kinds.some((t) => jobKinds[t].queue === q.name))).toEqual([]);
@@ -37,7 +43,12 @@ describe('the job kinds table', () => {
 
   it("builds each kind's message from an open-job marker through the row's subject field, and logs it under its log field", () => {
     for (const type of kinds) {
-      const message = jobMessageOf({ type, projectId: 'p1', subjectId: type === 'export-points-expiration' ? 'exp_1' : 'aa_1', createdAt: '2026-01-01T00:00:00.000Z' });
+      const message = jobMessageOf({
+        type,
+        projectId: 'p1',
+        subjectId: type === 'export-points-expiration' ? 'exp_1' : 'aa_1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
       expect(jobMessageSchema.parse(message)).toEqual(message);
       expect(Object.values(subjectOf(message))).toEqual([type === 'export-points-expiration' ? 'exp_1' : 'aa_1']);
       expect(Object.keys(subjectOf(message))).toEqual([jobKinds[type].logField]);
