@@ -49,7 +49,7 @@ export interface StartLocalOptions {
   logger?: Logger;
   /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
-  /** Worker table (default lib/api/workers.ts: the jobs worker and the jobs dead-letter worker). */
+  /** Worker table (default lib/api/workers.ts: each job queue's worker and its dead-letter worker). */
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
