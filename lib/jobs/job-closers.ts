@@ -47,4 +47,4 @@ export const closerOf = (job: JobMessage): JobCloser<JobType> => jobClosers[job.
  * Marks the job's subject final with the reason (async action FAILED, export ERROR), unless it is final already.
  * @returns true when this call moved it; false when it was final (DONE stays DONE) or does not exist.
  */
-export const failJob = (deps: CloseDeps, job: JobMessage, reason: string): Promise<boolean> => closerOf(job).fail(deps, job as never, reason);
+export const failJob = (deps: CloseDeps, job: JobMessage, reason: string): Promise<boolean> => closerOf(job).fail(deps, job, reason);

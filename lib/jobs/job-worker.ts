@@ -11,8 +11,6 @@ import { ASYNC_ACTION_ID, type JobMessage, type JobMessageOf, jobMessageSchema, 
 import { failJob } from './job-closers.js';
 import { JobStoppedError } from './job-stop.js';
 
-export { failJob } from './job-closers.js';
-
 /**
  * `files`: where export jobs write (the worker function passes the S3 store). `signal`: the host's
  * stop signal (the local runtime raises it on Ctrl-C; Lambda gives none): a job in hand stops at
