@@ -1,3 +1,4 @@
+import { type QueueName, queueUrlVariables, resources } from './api/resources.js';
 import * as z from './zod.js';
 
 const envSchema = z.object({
@@ -8,8 +9,8 @@ const envSchema = z.object({
   /** The cluster label of this deployment: api, us1, as1. */
   CLUSTER: z._default(z.string().check(z.minLength(1)), 'api'),
   LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
-  /** The jobs queue; set only on the functions that enqueue work (routes with `sendsTo`). */
-  JOBS_QUEUE_URL: z.optional(z.url()),
+  /** The job queues (`JOBS_QUEUE_URL`, `EXPORT_JOBS_QUEUE_URL`, one per `resources.queues`); set only on the functions that enqueue on them (routes' `sendsTo`). */
+  ...Object.fromEntries(resources.queues.map((q) => [queueUrlVariables(q).queue, z.optional(z.url())])),
   /** Set only by the local runtime and tests, like DYNAMODB_ENDPOINT. */
   SQS_ENDPOINT: z.optional(z.url()),
   /** The export bucket; set only on the functions with bucket access (routes / workers with `bucket`). */
@@ -33,8 +34,8 @@ export interface Config {
   dynamoDbEndpoint: string | undefined;
   cluster: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Absent on functions that enqueue nothing; whoever sends jobs fails loudly without it. */
-  jobsQueueUrl?: string | undefined;
+  /** Each job queue's URL, present on the functions that send to it; whoever sends to a queue without one fails loudly. */
+  queueUrls?: Partial<Record<QueueName, string>> | undefined;
   sqsEndpoint?: string | undefined;
   /** Absent on functions without bucket access; the export file store fails loudly without it. */
   bucketName?: string | undefined;
@@ -69,7 +70,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dynamoDbEndpoint: e.DYNAMODB_ENDPOINT,
     cluster: e.CLUSTER,
     logLevel: e.LOG_LEVEL,
-    jobsQueueUrl: e.JOBS_QUEUE_URL,
+    queueUrls: Object.fromEntries(
+      resources.queues.flatMap((q) => {
+        const url = (e as Record<string, unknown>)[queueUrlVariables(q).queue];
+        return typeof url === 'string' ? [[q.name, url]] : [];
+      }),
+    ),
     sqsEndpoint: e.SQS_ENDPOINT,
     bucketName: e.BUCKET_NAME,
     s3Endpoint: e.S3_ENDPOINT,

@@ -1,22 +1,26 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { queueNamed } from '../../lib/api/resources.js';
-import { jobsWorker } from '../../lib/api/workers.js';
-import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
+import { JOBS_QUEUE, queueNamed } from '../../lib/api/resources.js';
 import type { Ports } from '../../lib/http/endpoint.js';
-import { handleJobRecords } from '../../lib/jobs/job-worker.js';
+import { handleJobRecords, type JobRunners } from '../../lib/jobs/job-worker.js';
 import { defaultRuntime } from '../../lib/runtime.js';
+import { runGenerateVouchersJob } from '../../lib/vouchers/generate-vouchers.job.js';
 
-const { maxReceiveCount } = queueNamed(jobsWorker.queue);
+const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
+
+/** One row per job kind of the jobs queue (`jobKinds` rows with `queue: JOBS_QUEUE`; the type wants them all). */
+const runners: JobRunners<typeof JOBS_QUEUE> = {
+  'generate-vouchers': runGenerateVouchersJob,
+};
 
 /**
- * The jobs-queue worker (the queue's only consumer): generates the vouchers of bulk async actions
- * and writes export files (`files`: the export bucket, built on the first export job). `stop`: the
- * local runtime's shutdown signal (jobs stop at their next checkpoint).
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation). No S3 or SQS
+ * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
-export const makeHandler = ({ runtime, files = containerExportFiles, stop }: Ports = {}) =>
+export const makeHandler = ({ runtime, stop }: Ports = {}) =>
   middy<SQSEvent, SQSBatchResponse>({ timeoutEarlyInMillis: 0 }).handler(async (event, context) =>
-    handleJobRecords({ ...(runtime ?? defaultRuntime()), files, signal: stop }, event.Records, {
+    handleJobRecords({ ...(runtime ?? defaultRuntime()), signal: stop }, event.Records, {
+      runners,
       maxReceiveCount,
       lambdaRequestId: context.awsRequestId,
     }),

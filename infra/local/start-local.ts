@@ -12,7 +12,7 @@ import { resumeOpenJobs } from '../../lib/jobs/resume-open-jobs.js';
 import { createSqsJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { consumedQueueName, jobsWorker, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -49,7 +49,7 @@ export interface StartLocalOptions {
   logger?: Logger;
   /** Route table (default lib/api/routes.ts); each route is served on its cluster's server. */
   routes?: readonly RouteDef[];
-  /** Worker table (default lib/api/workers.ts: the jobs worker and the jobs dead-letter worker). */
+  /** Worker table (default lib/api/workers.ts: each job queue's worker and its dead-letter worker). */
   workers?: readonly WorkerDef[];
   /** Wraps each route's handler (tests use it to check every reply against the OpenAPI document). */
   wrapHandler?: (route: RouteDef, handler: ApiHandler) => ApiHandler;
@@ -200,11 +200,8 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       });
       cleanups.push(() => sqsClient.destroy());
       if (resume) {
-        // Every job kind runs on the jobs queue (lib/jobs/job.ts); its worker is jobsWorker.
-        const jobs = createSqsJobQueue(
-          { region: engines.region, jobsQueueUrl: engines.queueUrls[jobsWorker.queue], sqsEndpoint: engines.sqsEndpoint },
-          sqsClient,
-        );
+        // Each open job goes back on its kind's queue (lib/jobs/job.ts `jobKinds`), where its worker polls.
+        const jobs = createSqsJobQueue({ region: engines.region, queueUrls: engines.queueUrls, sqsEndpoint: engines.sqsEndpoint }, sqsClient);
         const report = await resumeOpenJobs({ ddb, tableName: engines.tableName, logger }, jobs);
         if (report.resumed.length + report.cleared.length + report.failed.length > 0) {
           logger.info('open jobs resumed', { resumed: report.resumed.length, cleared: report.cleared.length, failed: report.failed.length });

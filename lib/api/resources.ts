@@ -7,15 +7,21 @@ export const resources = {
   tableName: 'promo-engine',
   bucketName: 'promo-engine-exports',
   /** Queues with their dead-letter queues; `maxReceiveCount` deliveries before a message moves there. */
-  queues: [{ name: 'promo-engine-jobs', deadLetter: 'promo-engine-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 }],
+  queues: [
+    { name: 'promo-engine-jobs', deadLetter: 'promo-engine-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
+    { name: 'promo-engine-export-jobs', deadLetter: 'promo-engine-export-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
+  ],
   region: 'eu-central-1',
 } as const;
 
 export type QueueDef = (typeof resources.queues)[number];
 export type QueueName = QueueDef['name'];
 
-/** The jobs queue: bulk generation and export jobs. */
-export const JOBS_QUEUE: QueueName = 'promo-engine-jobs';
+/** The jobs queue: the jobs that need only the table (bulk generation; lib/jobs/job.ts `jobKinds`). */
+export const JOBS_QUEUE = 'promo-engine-jobs' satisfies QueueName;
+
+/** The export jobs queue: the jobs that write export files (their worker alone carries the S3 client). */
+export const EXPORT_JOBS_QUEUE = 'promo-engine-export-jobs' satisfies QueueName;
 
 /**
  * @throws Error for a name that is not one of `resources.queues`.

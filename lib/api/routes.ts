@@ -1,4 +1,4 @@
-import { JOBS_QUEUE } from './resources.js';
+import { EXPORT_JOBS_QUEUE, JOBS_QUEUE } from './resources.js';
 import { okReply as ok, type RouteDef, route } from './route.js';
 
 /**
@@ -623,7 +623,7 @@ export const createPointsExpirationExportRoute = /* @__PURE__ */ route({
   tag: 'Exports',
   success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
   // The worker writes the file; this endpoint only enqueues.
-  needs: { sendsTo: [JOBS_QUEUE] },
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
 });
 
 export const getExportRoute = /* @__PURE__ */ route({

@@ -1,5 +1,5 @@
 import type { ResourceNeeds } from './route.js';
-import { queueNamed, type QueueName } from './resources.js';
+import { EXPORT_JOBS_QUEUE, JOBS_QUEUE, queueNamed, type QueueName } from './resources.js';
 
 /**
  * One queue worker: a Lambda function fed by an SQS event source. Like the endpoint table, this is
@@ -47,15 +47,29 @@ export function consumedQueueName(worker: Pick<WorkerDef, 'queue' | 'consumes'>)
  */
 export const jobsWorker: WorkerDef = {
   name: 'jobs-worker',
-  queue: 'promo-engine-jobs',
+  queue: JOBS_QUEUE,
   handler: 'functions/workers/jobs-worker.ts',
-  // One job per invocation: a job is long (up to 100,000 vouchers, or an export), and Lambda scales out by concurrency.
-  // One function consumes the queue (two event sources on one queue would each get a random share of every job type).
+  // One job per invocation: a job is long (up to 100,000 vouchers), and Lambda scales out by concurrency.
+  // One function consumes each job queue (two event sources on one queue would each get a random share of every
+  // job kind on it); the kinds are split over queues by what they load instead (lib/jobs/job.ts `jobKinds`).
   batchSize: 1,
   // 100,000 vouchers are ~2,050 transactions; the queue's visibility timeout follows at 6x.
   timeoutSeconds: 300,
-  summary: 'Runs the jobs of the jobs queue: bulk voucher generation (CAMPAIGN.VOUCHERS_GENERATE) and export files',
-  // Export jobs write their CSV files to the export bucket.
+  summary: 'Runs the jobs that need only the table: bulk voucher generation (CAMPAIGN.VOUCHERS_GENERATE)',
+  // No bucket: its bundle carries no S3 client, which is what keeps its cold start near the baseline.
+  needs: { bucket: null, sendsTo: [], env: [] },
+};
+
+/** The export jobs queue's worker: the job kinds that write export files, and so the only worker with the S3 client. */
+export const exportJobsWorker: WorkerDef = {
+  name: 'export-jobs-worker',
+  queue: EXPORT_JOBS_QUEUE,
+  handler: 'functions/workers/export-jobs-worker.ts',
+  // One export per invocation, as for the jobs queue: an export of 100,000 rows is long and streams its file.
+  batchSize: 1,
+  // An export streams its pages into a multipart upload; the same bound as the jobs worker (visibility timeout 6x).
+  timeoutSeconds: 300,
+  summary: 'Runs the export jobs: writes export files (points expiration) to the export bucket',
   needs: { bucket: 'write', sendsTo: [], env: [] },
 };
 
@@ -66,7 +80,7 @@ export const jobsWorker: WorkerDef = {
  */
 export const jobsDeadLetterWorker: WorkerDef = {
   name: 'jobs-dead-letter-worker',
-  queue: 'promo-engine-jobs',
+  queue: JOBS_QUEUE,
   consumes: 'dead-letter',
   handler: 'functions/workers/jobs-dead-letter-worker.ts',
   // Each message is a handful of small writes; ten at once drain a burst of dead letters quickly.
@@ -80,4 +94,13 @@ export const jobsDeadLetterWorker: WorkerDef = {
   needs: { bucket: null, sendsTo: [], env: [] },
 };
 
-export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker];
+/** The same for the export jobs queue: marks the exports whose messages were dead-lettered ERROR. */
+export const exportJobsDeadLetterWorker: WorkerDef = {
+  ...jobsDeadLetterWorker,
+  name: 'export-jobs-dead-letter-worker',
+  queue: EXPORT_JOBS_QUEUE,
+  handler: 'functions/workers/export-jobs-dead-letter-worker.ts',
+  summary: 'Marks the export jobs whose messages reached the export jobs dead-letter queue ERROR',
+};
+
+export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker, exportJobsWorker, exportJobsDeadLetterWorker];

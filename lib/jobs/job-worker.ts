@@ -2,11 +2,13 @@ import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import * as z from '../zod.js';
 import { EXPORT_ID } from '../exports/export.js';
 import type { ExportFiles } from '../exports/export-files.js';
-import { failExport, runPointsExpirationExport } from '../exports/points-expiration-export.js';
+import { failExport } from '../exports/points-expiration-export.js';
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
-import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema, parseJobBody, subjectOf } from './job.js';
+import { failGeneration } from '../vouchers/bulk-generation.js';
+import type { QueueName } from '../api/resources.js';
+import { ASYNC_ACTION_ID, type JobMessage, type JobMessageOf, jobMessageSchema, type JobType, type JobTypeOn, parseJobBody, subjectOf } from './job.js';
+import { failJob } from './job-closers.js';
 import { JobStoppedError } from './job-stop.js';
 
 /**
@@ -14,34 +16,35 @@ import { JobStoppedError } from './job-stop.js';
  * stop signal (the local runtime raises it on Ctrl-C; Lambda gives none): a job in hand stops at
  * its next checkpoint and its message is reported failed, for redelivery, without counting as a failure.
  */
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files: ExportFiles; signal?: AbortSignal | undefined };
+export type JobDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files?: ExportFiles | undefined; signal?: AbortSignal | undefined };
+type Deps = JobDeps;
+
+/** Runs one job of a kind; false when the thing it names does not exist. */
+export type JobRunner<T extends JobType> = (deps: JobDeps, job: JobMessageOf<T>) => Promise<boolean>;
+
+/**
+ * The runners of one worker: exactly the kinds whose `jobKinds` row names its queue (a kind
+ * added on that queue without a runner here does not compile).
+ */
+export type JobRunners<Q extends QueueName> = { readonly [T in JobTypeOn<Q>]: JobRunner<T> };
 
 /** Just enough of a message to name its async action, for marking it FAILED when the rest is malformed. */
 const actionRef = z.object({ projectId: z.string().check(z.minLength(1), z.maxLength(100)), asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)) });
 /** The same for an export, marked ERROR. */
 const exportRef = z.object({ projectId: z.string().check(z.minLength(1), z.maxLength(100)), exportId: z.string().check(z.regex(EXPORT_ID)) });
 
-/** Runs a job; false when the thing it names does not exist. */
-async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {
-  switch (job.type) {
-    case 'generate-vouchers':
-      return (await runVoucherGeneration(deps, job.projectId, job.asyncActionId)) !== null;
-    case 'export-points-expiration':
-      return (await runPointsExpirationExport(deps, job.projectId, job.exportId)) !== null;
-  }
-}
+/** A message's kind as this worker runs it, or undefined for a kind of another queue. */
+type AnyRunners = Readonly<Partial<Record<JobType, JobRunner<JobType>>>>;
 
 /**
- * Marks the job's subject final with the reason (async action FAILED, export ERROR), unless it is final already.
- * @returns true when this call moved it; false when it was final (DONE stays DONE) or does not exist.
+ * Runs a job; false when the thing it names does not exist.
+ * @throws Error for a kind this worker does not run (a message put on the wrong queue): it is
+ * retried like any failure, and its job failed on the last delivery, never dropped silently.
  */
-export async function failJob(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>, job: JobMessage, reason: string): Promise<boolean> {
-  switch (job.type) {
-    case 'generate-vouchers':
-      return failGeneration(deps, job.projectId, job.asyncActionId, reason);
-    case 'export-points-expiration':
-      return failExport(deps, job.projectId, job.exportId, reason);
-  }
+async function runJob(deps: Deps, runners: AnyRunners, job: JobMessage): Promise<boolean> {
+  const run = runners[job.type];
+  if (!run) throw new Error(`This worker does not run ${job.type} jobs (the message is on the wrong queue)`);
+  return run(deps, job);
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -52,7 +55,7 @@ const describe = (error: unknown): string => (error instanceof Error ? `${error.
  * message names one, is marked FAILED. A transient error fails the message for a retry; on its
  * last delivery (`maxReceiveCount`) the action is marked FAILED too, so no action waits forever.
  */
-async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: number): Promise<boolean> {
+async function handleRecord(deps: Deps, runners: AnyRunners, record: SQSRecord, maxReceiveCount: number): Promise<boolean> {
   const raw = parseJobBody(record.body);
   const parsed = jobMessageSchema.safeParse(raw);
   if (!parsed.success) {
@@ -66,7 +69,7 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
   }
   const job = parsed.data;
   try {
-    if (!(await runJob(deps, job))) {
+    if (!(await runJob(deps, runners, job))) {
       deps.logger.warn('job for an unknown subject', { type: job.type, ...subjectOf(job) });
       return false;
     }
@@ -90,15 +93,16 @@ async function handleRecord(deps: Deps, record: SQSRecord, maxReceiveCount: numb
  * Every line logged for a message, by the job's own code too, carries the Lambda request id
  * (`lambdaRequestId`: the invocation's `awsRequestId`) and the SQS message id.
  */
-export async function handleJobRecords(
+export async function handleJobRecords<Q extends QueueName>(
   deps: Deps,
   records: readonly SQSRecord[],
-  options: { maxReceiveCount: number; lambdaRequestId?: string | undefined },
+  options: { runners: JobRunners<Q>; maxReceiveCount: number; lambdaRequestId?: string | undefined },
 ): Promise<SQSBatchResponse> {
+  const runners = options.runners as AnyRunners;
   const outcomes = await Promise.all(
     records.map((record) => {
       const logger = childLogger(deps.logger, { lambda_request_id: options.lambdaRequestId, message_id: record.messageId });
-      return handleRecord({ ...deps, logger }, record, options.maxReceiveCount).catch((error: unknown) => {
+      return handleRecord({ ...deps, logger }, runners, record, options.maxReceiveCount).catch((error: unknown) => {
         logger.error('job handling threw', { error: describe(error) });
         return false;
       });

@@ -1,4 +1,4 @@
-import type { JobMessage } from './job.js';
+import { type JobMessage, jobKinds } from './job.js';
 
 /**
  * Open-job markers: one small item per job that is not final yet (an async action ENQUEUED or
@@ -46,6 +46,5 @@ export function openJobShard(subjectId: string): number {
 
 /** The queue message that runs a marked job. */
 export const jobMessageOf = (job: OpenJob): JobMessage =>
-  job.type === 'generate-vouchers'
-    ? { type: job.type, projectId: job.projectId, asyncActionId: job.subjectId }
-    : { type: job.type, projectId: job.projectId, exportId: job.subjectId };
+  // The kind's row names the field that carries the subject id; the other fields are the same for every kind.
+  ({ type: job.type, projectId: job.projectId, [jobKinds[job.type].subject]: job.subjectId }) as JobMessage;

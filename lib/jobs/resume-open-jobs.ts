@@ -1,7 +1,6 @@
-import { getAsyncAction } from '../async-actions/async-action.repo.js';
-import { getExport } from '../exports/export.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { JobQueue } from './job.js';
+import { jobClosers } from './job-closers.js';
 import { jobMessageOf, type OpenJob } from './open-job.js';
 import { deleteOpenJob, openJobPages } from './open-job.repo.js';
 
@@ -20,17 +19,10 @@ export interface ResumeReport {
 }
 
 /** The marked job's subject as stored now: whether it is still open and when it last changed; null when it is gone. */
-async function subjectState(deps: Deps, job: OpenJob): Promise<{ open: boolean; updatedAt: string } | null> {
-  if (job.type === 'generate-vouchers') {
-    const action = await getAsyncAction(deps, job.projectId, job.subjectId);
-    return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
-  }
-  const record = await getExport(deps, job.projectId, job.subjectId);
-  return record && { open: record.status === 'SCHEDULED' || record.status === 'IN_PROGRESS', updatedAt: record.updatedAt };
-}
+const subjectState = (deps: Deps, job: OpenJob) => jobClosers[job.type].state(deps, job.projectId, job.subjectId);
 
 /**
- * Puts every open job back on the jobs queue, found through the open-job markers (one Query per
+ * Puts every open job back on its kind's queue, found through the open-job markers (one Query per
  * shard, never a Scan) and checked against its subject (a consistent GetItem each). The workers
  * resume a job from its checkpoint and leave a final one alone, so a job sent twice (its old
  * message still alive, or two reconciles) is still done once.

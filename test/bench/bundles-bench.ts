@@ -14,7 +14,7 @@ const S3_CLIENT = '@aws-sdk/client-s3';
 const SQS_CLIENT = '@aws-sdk/client-sqs';
 
 /** What a function's environment holds in AWS, enough for every handler module to load (nothing is called). */
-const LAMBDA_LIKE_ENV: Record<string, string> = {
+export const LAMBDA_LIKE_ENV: Record<string, string> = {
   PATH: process.env.PATH ?? '',
   AWS_REGION: 'eu-central-1',
   AWS_ACCESS_KEY_ID: 'bench',

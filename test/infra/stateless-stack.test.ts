@@ -3,10 +3,19 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { infraConfig } from '../../infra/config.js';
-import { resources } from '../../lib/api/resources.js';
+import { queueNamed, queueUrlVariables, resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { OPEN_JOB_KEY_PATTERN, RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
-import { jobsDeadLetterWorker, workers, type WorkerDef } from '../../lib/api/workers.js';
+import {
+  consumedQueueName,
+  exportJobsDeadLetterWorker,
+  exportJobsWorker,
+  jobsDeadLetterWorker,
+  jobsWorker,
+  workers,
+  type WorkerDef,
+} from '../../lib/api/workers.js';
+import { jobKinds } from '../../lib/jobs/job.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import {
   allowedActions,
@@ -145,52 +154,87 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
   });
 
-  it('feeds the jobs dead-letter worker from the jobs dead-letter queue only, with status updates and nothing else', () => {
-    const [jobs] = resources.queues;
+  it('gives every job kind a queue with exactly one worker and one dead-letter consumer, each fed by one event source', () => {
     const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
-    const pair = stacks.stateful.queues.get(jobs.name);
-    if (!pair) throw new Error('no jobs queue');
-    const deadLetterQueueId = queueIdOf(pair.deadLetter);
-    const fn = functionOfHandler(template, jobsDeadLetterWorker.handler);
-    const outputOf = (queueId: string) =>
-      Match.objectLike({ 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${queueId}Arn`) }) });
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fn },
-      EventSourceArn: outputOf(deadLetterQueueId),
-      BatchSize: jobsDeadLetterWorker.batchSize,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
-    );
-    expect(mappings).toHaveLength(1);
-    const statements = roleStatementsOfFunction(template, fn);
-    const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
-    expect(sqsStatements.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify(mappings[0]?.Properties.EventSourceArn)]);
-    expect(JSON.stringify(sqsStatements)).not.toContain(queueIdOf(pair.queue));
-    expect(
-      allowedActions(statements, [
-        'sqs:ReceiveMessage',
-        'sqs:DeleteMessage',
-        'sqs:ChangeMessageVisibility',
-        'sqs:SendMessage',
-        'sqs:PurgeQueue',
-        's3:GetObject',
-        's3:PutObject',
-      ]),
-    ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
-    // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
-    const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
-    expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
-    expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
-    expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
-    const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
-    expect(Object.keys(variables).sort()).toEqual(['CLUSTER', 'JOBS_DLQ_URL', 'NODE_OPTIONS', 'TABLE_NAME']);
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Timeout: jobsDeadLetterWorker.timeoutSeconds,
-      Description: Match.stringLikeRegexp('^worker jobs-dead-letter-worker'),
-    });
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    for (const kind of Object.values(jobKinds)) {
+      const pair = stacks.stateful.queues.get(kind.queue);
+      if (!pair) throw new Error(`no queue ${kind.queue}`);
+      for (const [consumed, queue] of [
+        [kind.queue, pair.queue],
+        [queueNamed(kind.queue).deadLetter, pair.deadLetter],
+      ] as const) {
+        expect(
+          workers.filter((w) => consumedQueueName(w) === consumed).map((w) => w.name),
+          consumed,
+        ).toHaveLength(1);
+        const fed = mappings.filter((m) => JSON.stringify(m.Properties.EventSourceArn).includes(`PublishOutputFnGetAtt${queueIdOf(queue)}Arn`));
+        expect(fed, consumed).toHaveLength(1);
+      }
+    }
   });
+
+  it('gives the export bucket to the export jobs worker only among the workers: the jobs worker has no S3 grant and no BUCKET_NAME', () => {
+    for (const worker of workers) {
+      const fn = functionOfHandler(template, worker.handler);
+      const statements = roleStatementsOfFunction(template, fn);
+      const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+      const hasBucket = worker === exportJobsWorker;
+      expect(allowedActions(statements, ['s3:PutObject']).length > 0, worker.name).toBe(hasBucket);
+      expect('BUCKET_NAME' in variables, worker.name).toBe(hasBucket);
+    }
+    expect(jobsWorker.needs.bucket).toBeNull();
+  });
+
+  it.each([jobsDeadLetterWorker, exportJobsDeadLetterWorker])(
+    'feeds $name from its dead-letter queue only, with status updates and nothing else',
+    (deadLetterWorker) => {
+      const jobs = queueNamed(deadLetterWorker.queue);
+      const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
+      const pair = stacks.stateful.queues.get(jobs.name);
+      if (!pair) throw new Error('no jobs queue');
+      const deadLetterQueueId = queueIdOf(pair.deadLetter);
+      const fn = functionOfHandler(template, deadLetterWorker.handler);
+      const outputOf = (queueId: string) =>
+        Match.objectLike({ 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(`^PublishOutputFnGetAtt${queueId}Arn`) }) });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fn },
+        EventSourceArn: outputOf(deadLetterQueueId),
+        BatchSize: deadLetterWorker.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+        (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
+      );
+      expect(mappings).toHaveLength(1);
+      const statements = roleStatementsOfFunction(template, fn);
+      const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
+      expect(sqsStatements.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify(mappings[0]?.Properties.EventSourceArn)]);
+      expect(JSON.stringify(sqsStatements)).not.toContain(queueIdOf(pair.queue));
+      expect(
+        allowedActions(statements, [
+          'sqs:ReceiveMessage',
+          'sqs:DeleteMessage',
+          'sqs:ChangeMessageVisibility',
+          'sqs:SendMessage',
+          'sqs:PurgeQueue',
+          's3:GetObject',
+          's3:PutObject',
+        ]),
+      ).toEqual(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']);
+      // Besides status moves, only DeleteItem of open-job markers (the move that ends a job deletes its marker).
+      const unconditioned = statements.filter((st) => !isOpenJobMarkerGrant(st));
+      expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
+      expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+      expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
+      const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+      expect(Object.keys(variables).sort()).toEqual(['CLUSTER', queueUrlVariables(jobs).deadLetter, 'NODE_OPTIONS', 'TABLE_NAME'].sort());
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Timeout: deadLetterWorker.timeoutSeconds,
+        Description: Match.stringLikeRegexp(`^worker ${deadLetterWorker.name}`),
+      });
+    },
+  );
 
   it("throttles both APIs' default stage and writes JSON access logs without headers", () => {
     for (const apiId of [api, downloadApi]) {

@@ -1,10 +1,10 @@
-import { makeHandler as makeVoucherWorker } from '../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
 import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { apiClient } from './api-client.js';
+import { makeJobWorkers } from './job-workers.js';
 import { keyPairHeaders } from './runtime.js';
 
 export { callRoute } from './api-client.js';
@@ -16,7 +16,7 @@ export class RecordingJobQueue implements JobQueue {
     this.sent.push(job);
   }
 
-  /** Hands every job recorded so far to the real voucher worker, once each, as one SQS batch. */
+  /** Hands every job recorded so far to the real job workers (each to the worker of its queue), once each, as one SQS batch. */
   async deliver(runtime: Runtime): Promise<void> {
     const jobs = this.sent.splice(0);
     if (jobs.length === 0) return;
@@ -26,7 +26,7 @@ export class RecordingJobQueue implements JobQueue {
         'arn:aws:sqs:local:000000000000:jobs',
       ),
     );
-    const result = await makeVoucherWorker({ runtime })({ Records }, lambdaContext('jobs-worker'));
+    const result = await makeJobWorkers({ runtime })({ Records }, lambdaContext('jobs-worker'));
     if (result.batchItemFailures.length > 0) throw new Error(`worker failed ${result.batchItemFailures.length} job(s)`);
   }
 }

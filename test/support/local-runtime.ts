@@ -16,13 +16,24 @@ export interface OwnLocalRuntime {
 
 /**
  * The whole local runtime (HTTP servers, handlers, the real poller and worker) on the suite's
- * engines, but with a jobs queue of the caller's own so no other test file's jobs reach it.
+ * engines, but with job queues of the caller's own (one pair per `resources.queues`) so no other test file's jobs reach it.
  */
 export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?: string } = {}): Promise<OwnLocalRuntime> {
   const e = engines();
   const sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const queue = await createQueueWithDlq(sqs, `${prefix}-${randomUUID().slice(0, 8)}`, { visibilityTimeoutSeconds: 60 });
-  const [jobs] = resources.queues;
+  const suffix = randomUUID().slice(0, 8);
+  const own = await Promise.all(
+    resources.queues.map(async (q) => ({
+      q,
+      pair: await createQueueWithDlq(sqs, `${prefix}-${q.name.replace(/^promo-engine-/, '')}-${suffix}`, { visibilityTimeoutSeconds: 60 }),
+    })),
+  );
+  const queueUrls = Object.fromEntries(
+    own.flatMap(({ q, pair }) => [
+      [q.name, pair.url],
+      [q.deadLetter, pair.dlqUrl],
+    ]),
+  );
   const contractViolations: string[] = [];
   const local = await startLocal({
     dataDir: options.dataDir ?? null,
@@ -30,7 +41,7 @@ export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?
     downloadPort: 0,
     logger: silentLogger,
     logLevel: 'error',
-    engines: { ...e, queueUrls: { [jobs.name]: queue.url, [jobs.deadLetter]: queue.dlqUrl } },
+    engines: { ...e, queueUrls },
     wrapHandler: contractCheckingWrapper(contractViolations),
   });
   return {
@@ -38,7 +49,7 @@ export async function startLocalWithOwnQueue(prefix: string, options: { dataDir?
     contractViolations,
     stop: async () => {
       await local.stop();
-      await deleteQueues(sqs, [queue.url, queue.dlqUrl]);
+      await deleteQueues(sqs, Object.values(queueUrls));
       sqs.destroy();
     },
   };

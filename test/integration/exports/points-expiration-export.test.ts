@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeDownload } from '../../../functions/exports/download-export.js';
 import { makeHandler as makeGetExport } from '../../../functions/exports/get-export.js';
 import { makeHandler as makeCreateExport } from '../../../functions/exports/create-points-expiration-export.js';
-import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
+import { makeHandler as makeWorker } from '../../../functions/workers/export-jobs-worker.js';
 import { startSqsPoller, type SqsPoller } from '../../../infra/local/sqs-poller.js';
+import { EXPORT_JOBS_QUEUE } from '../../../lib/api/resources.js';
 import { createPointsExpirationExportRoute, downloadExportRoute, getExportRoute } from '../../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import { ManualClock, systemClock } from '../../../lib/clock.js';
@@ -211,7 +212,8 @@ afterAll(async () => {
   s3.destroy();
 });
 
-const sqsJobs = (): JobQueue => createSqsJobQueue({ region: engines().region, sqsEndpoint: engines().sqsEndpoint, jobsQueueUrl: queueUrl });
+const sqsJobs = (): JobQueue =>
+  createSqsJobQueue({ region: engines().region, sqsEndpoint: engines().sqsEndpoint, queueUrls: { [EXPORT_JOBS_QUEUE]: queueUrl } });
 
 describe('points-expiration export', () => {
   it('exports all 10,000 buckets through the queue: SCHEDULED reply, DONE with a download URL, every row, column and the expiry order checked line by line', async () => {

@@ -3,7 +3,6 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeDeadLetterWorker } from '../../../functions/workers/jobs-dead-letter-worker.js';
-import { makeHandler as makeJobsWorker } from '../../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../../infra/local/api-gateway-event.js';
 import { queueNamed } from '../../../lib/api/resources.js';
 import { jobsDeadLetterWorker } from '../../../lib/api/workers.js';
@@ -21,6 +20,7 @@ import { apiClient } from '../../support/api-client.js';
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
+import { makeJobWorkers as makeJobsWorker } from '../../support/job-workers.js';
 
 /**
  * The jobs dead-letter queue's consumer, driven with dead-lettered messages (as Lambda's event

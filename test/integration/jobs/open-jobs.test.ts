@@ -2,7 +2,6 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../../infra/local/api-gateway-event.js';
 import { getAsyncAction, startAsyncAction } from '../../../lib/async-actions/async-action.repo.js';
 import { systemClock } from '../../../lib/clock.js';
@@ -24,6 +23,7 @@ import { createOwnTable, type OwnTable } from '../../support/hostile/route-harne
 import { engines, newProject } from '../../support/runtime.js';
 import { seedBuckets } from '../../support/seed-buckets.js';
 import { sqsRecord } from '../../support/sqs-record.js';
+import { makeJobWorkers as makeWorker } from '../../support/job-workers.js';
 
 /**
  * Open-job markers (lib/jobs/open-job.ts), the start-up reconcile that re-enqueues open jobs

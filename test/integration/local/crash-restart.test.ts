@@ -134,8 +134,8 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       };
       const open = (status: unknown) => status === 'ENQUEUED' || status === 'SCHEDULED' || status === 'IN_PROGRESS';
 
-      /** Stops `run` with the case's signal; with Ctrl-C, the one job in hand must stop at a checkpoint and the process exit 0. */
-      const stop = async (run: Run): Promise<number> => {
+      /** Stops `run` with the case's signal; with Ctrl-C, the `inHand` jobs running must each stop at a checkpoint and the process exit 0. */
+      const stop = async (run: Run, inHand: number): Promise<number> => {
         const stoppedAt = Date.now();
         if (signal === 'SIGKILL') process.kill(run.pid, 'SIGKILL');
         else process.kill(-run.pid, 'SIGINT');
@@ -143,7 +143,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
         const stopMs = Date.now() - stoppedAt;
         if (signal === 'SIGINT') {
           expect(exit).toEqual({ code: 0, signal: null });
-          expect(run.stdout().match(/"message":"job stopped for shutdown"/g)).toHaveLength(1);
+          expect(run.stdout().match(/"message":"job stopped for shutdown"/g)).toHaveLength(inHand);
           expect(stopMs).toBeLessThan(15_000);
         } else {
           expect(exit.signal).toBe('SIGKILL');
@@ -186,20 +186,29 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
         'a fifth of the codes',
         240_000,
       );
-      // The local runtime runs one job at a time (one poller per worker): the export waits behind the generation.
+      // The generation and the export run side by side: each kind has its own queue and worker (lib/jobs/job.ts `jobKinds`).
       const exported = await api1('POST', `/v1/loyalties/${loyalty.id as string}/points-expiration/export`, { parameters: { fields: ['id', 'points'] } });
       ids = { ...ids, exportId: exported.id as string };
 
-      // Stop 1: the generation part-way (past its first checkpoints), the export scheduled.
-      const mid1 = await statuses(api1);
+      // Stop 1: both jobs part-way, the generation past its first checkpoints and the export writing its file.
+      let last = '';
+      const mid1 = await waitFor(
+        async () => {
+          const s = await statuses(api1);
+          last = s.seen;
+          return s.file.status === 'IN_PROGRESS' ? s : undefined;
+        },
+        () => `the export in progress (last seen: ${last})`,
+        240_000,
+        20,
+      );
       expect(mid1.action.status, mid1.seen).toBe('IN_PROGRESS');
       expect(mid1.action.progress, mid1.seen).toBeGreaterThanOrEqual(20);
       expect(mid1.action.progress, mid1.seen).toBeLessThan(100);
-      expect(mid1.file.status, mid1.seen).toBe('SCHEDULED');
       step(`stop 1: ${mid1.seen}`);
-      const stop1Ms = await stop(first);
+      const stop1Ms = await stop(first, 2);
 
-      // Both were open: the start-up finds both markers and puts both jobs back on the queue.
+      // Both were open: the start-up finds both markers and puts both jobs back on their queues.
       const second = await restart(2);
       step('restart 1');
       const done: { action?: { restart: number; ms: number }; export?: { restart: number; ms: number } } = {};
@@ -207,23 +216,23 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
         if (!open(s.action.status)) done.action ??= { restart, ms: Date.now() - spawnedAt };
         if (!open(s.file.status)) done.export ??= { restart, ms: Date.now() - spawnedAt };
       };
-      // Stop 2: the export part-way (the generation may have finished first: the queue's order decides).
-      let last = '';
+      // Stop 2: the generation part-way again, resumed past where stop 1 left it, once the export has finished.
       const mid2 = await waitFor(
         async () => {
           const s = await statuses(second.api);
           last = s.seen;
           noteDone(s, 1, second.spawnedAt);
-          return s.file.status === 'IN_PROGRESS' ? s : undefined;
+          const resumed = s.action.status === 'IN_PROGRESS' && (s.action.progress as number) > (mid1.action.progress as number);
+          return resumed && !open(s.file.status) ? s : undefined;
         },
-        () => `the export in progress (last seen: ${last})`,
+        () => `the export finished and the generation resumed (last seen: ${last})`,
         240_000,
         20,
       );
       step(`stop 2: ${mid2.seen}`);
-      const stop2Ms = await stop(second.run);
+      const stop2Ms = await stop(second.run, 1);
 
-      const third = await restart(open(mid2.action.status) ? 2 : 1);
+      const third = await restart(1);
       step('restart 2');
       const [action, file] = await waitFor(
         async () => {
@@ -237,7 +246,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
       );
       step('finished');
       console.info(
-        `crash-restart ${signal}: stop 1 at ${String(mid1.action.progress)}% of the generation, exit after ${stop1Ms} ms; ` +
+        `crash-restart ${signal}: stop 1 at ${String(mid1.action.progress)}% of the generation with the export in progress, exit after ${stop1Ms} ms; ` +
           `stop 2 with ${mid2.seen}, exit after ${stop2Ms} ms; runtime up ${second.upMs} / ${third.upMs} ms after restart 1 / 2; ` +
           `generation DONE ${done.action?.ms} ms after restart ${done.action?.restart}, export DONE ${done.export?.ms} ms after restart ${done.export?.restart}`,
       );

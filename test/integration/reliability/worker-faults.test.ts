@@ -4,7 +4,6 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { resources } from '../../../lib/api/resources.js';
 import { toSqsRecord } from '../../../infra/local/sqs-poller.js';
 import { startLocal } from '../../../infra/local/start-local.js';
@@ -30,6 +29,8 @@ import { defaultExtras, routeClient } from '../../support/hostile/route-harness.
 import { createQueueWithDlq, deleteQueues } from '../../support/queues.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 import { sqsRecord as record } from '../../support/sqs-record.js';
+import { makeJobWorkers as makeWorker } from '../../support/job-workers.js';
+import { workers } from '../../../lib/api/workers.js';
 
 /**
  * Faults in the worker and the local runtime. Covered elsewhere: a poison message reaching the
@@ -194,6 +195,8 @@ describe('faults in the worker and the local runtime', () => {
       logger: silentLogger,
       logLevel: 'error',
       engines: { ...e, queueUrls: { [jobsQueue.name]: queue.url, [jobsQueue.deadLetter]: queue.dlqUrl } },
+      // The jobs queue's workers only: this test gives the runtime no export jobs queue.
+      workers: workers.filter((w) => w.queue === jobsQueue.name),
     });
     try {
       let final: { status: string; progress: number } = mid;

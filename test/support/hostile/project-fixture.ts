@@ -1,4 +1,3 @@
-import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import * as r from '../../../lib/api/routes.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
@@ -10,6 +9,7 @@ import { rewardBodies } from '../rewards-api.js';
 import { engines, keyPairHeaders, newProject } from '../runtime.js';
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
+import { makeJobWorkers } from '../job-workers.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -43,7 +43,7 @@ export const exportFiles = (): ExportFiles => {
 /** Runs every job recorded so far through the real worker (vouchers and exports). */
 export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Promise<void> {
   for (const job of jobs.sent.splice(0)) {
-    const result = await makeWorker({ runtime, files: exportFiles() })({ Records: [sqsRecord(JSON.stringify(job))] }, {} as never);
+    const result = await makeJobWorkers({ runtime, files: exportFiles() })({ Records: [sqsRecord(JSON.stringify(job))] }, {} as never);
     if (result.batchItemFailures.length > 0) throw new Error(`fixture job failed: ${JSON.stringify(job)}`);
   }
 }

@@ -11,7 +11,12 @@ const engines = {
   region: 'eu-central-1',
   tableName: 'promo-engine',
   bucketName: 'promo-engine-exports',
-  queueUrls: { 'promo-engine-jobs': 'http://q/jobs', 'promo-engine-jobs-dlq': 'http://q/jobs-dlq' },
+  queueUrls: {
+    'promo-engine-jobs': 'http://q/jobs',
+    'promo-engine-jobs-dlq': 'http://q/jobs-dlq',
+    'promo-engine-export-jobs': 'http://q/export-jobs',
+    'promo-engine-export-jobs-dlq': 'http://q/export-jobs-dlq',
+  },
 };
 
 describe('handler environment of the local runtime', () => {
@@ -30,7 +35,8 @@ describe('handler environment of the local runtime', () => {
       dynamoDbEndpoint: 'http://127.0.0.1:1001',
       cluster: 'api',
       logLevel: 'warn',
-      jobsQueueUrl: engines.queueUrls['promo-engine-jobs'],
+      // One URL per job queue: each job kind goes on its own lane's queue (lib/jobs/job.ts).
+      queueUrls: { 'promo-engine-jobs': 'http://q/jobs', 'promo-engine-export-jobs': 'http://q/export-jobs' },
       sqsEndpoint: 'http://127.0.0.1:1003',
       bucketName: 'promo-engine-exports',
       s3Endpoint: 'http://127.0.0.1:1002',
@@ -49,6 +55,8 @@ describe('handler environment of the local runtime', () => {
       BUCKET_NAME: 'promo-engine-exports',
       JOBS_QUEUE_URL: 'http://q/jobs',
       JOBS_DLQ_URL: 'http://q/jobs-dlq',
+      EXPORT_JOBS_QUEUE_URL: 'http://q/export-jobs',
+      EXPORT_JOBS_DLQ_URL: 'http://q/export-jobs-dlq',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:1003',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -1,0 +1,50 @@
+import { getAsyncAction } from '../async-actions/async-action.repo.js';
+import { getExport } from '../exports/export.repo.js';
+import { failExport } from '../exports/points-expiration-export.js';
+import type { Runtime } from '../runtime.js';
+import { failGeneration } from '../vouchers/bulk-generation.js';
+import type { JobMessage, JobMessageOf, JobType } from './job.js';
+
+type CloseDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** What every consumer of a kind's messages must know besides running it: how to end it, and whether it is open. */
+export interface JobCloser<T extends JobType> {
+  /**
+   * Marks the job's subject final with the reason (async action FAILED, export ERROR), unless it is final already.
+   * @returns true when this call moved it; false when it was final (DONE stays DONE) or does not exist.
+   */
+  fail(deps: CloseDeps, job: JobMessageOf<T>, reason: string): Promise<boolean>;
+  /** The subject as stored now: open or not, and when it last changed; null when it is gone. */
+  state(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, subjectId: string): Promise<{ open: boolean; updatedAt: string } | null>;
+}
+
+/**
+ * One row per job kind (the type checker wants every kind of `jobKinds`): used by the workers
+ * (last failed delivery), the dead-letter consumers and the start-up resume. Kept apart from the
+ * runners so that a dead-letter consumer loads no job's code, only these status moves.
+ */
+export const jobClosers: { [T in JobType]: JobCloser<T> } = {
+  'generate-vouchers': {
+    fail: (deps, job, reason) => failGeneration(deps, job.projectId, job.asyncActionId, reason),
+    state: async (deps, projectId, id) => {
+      const action = await getAsyncAction(deps, projectId, id);
+      return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
+    },
+  },
+  'export-points-expiration': {
+    fail: (deps, job, reason) => failExport(deps, job.projectId, job.exportId, reason),
+    state: async (deps, projectId, id) => {
+      const record = await getExport(deps, projectId, id);
+      return record && { open: record.status === 'SCHEDULED' || record.status === 'IN_PROGRESS', updatedAt: record.updatedAt };
+    },
+  },
+};
+
+/** The closer of a message's kind (one place for the cast a table indexed by a union needs). */
+export const closerOf = (job: JobMessage): JobCloser<JobType> => jobClosers[job.type] as JobCloser<JobType>;
+
+/**
+ * Marks the job's subject final with the reason (async action FAILED, export ERROR), unless it is final already.
+ * @returns true when this call moved it; false when it was final (DONE stays DONE) or does not exist.
+ */
+export const failJob = (deps: CloseDeps, job: JobMessage, reason: string): Promise<boolean> => closerOf(job).fail(deps, job, reason);
