@@ -109,21 +109,29 @@ const count = (n: number | undefined): number => (n === undefined || !Number.isF
 
 /**
  * The starting state. Earlier discounts are clamped so the order never starts below zero: a line's
- * to its amount, the order-level one to what the lines' discounts leave of the amount.
+ * to its amount and to what the lines before it leave of the order's amount, the order-level one
+ * to what the lines' discounts leave.
  */
 function start(order: OrderInput): State {
+  const amount = toMoney(order.amount);
+  let room = amount;
+  const take = (wanted: number): number => {
+    const got = Math.min(wanted, room);
+    room -= got;
+    return got;
+  };
   const lines: Line[] = (order.items ?? []).map((item) => {
-    const amount = toMoney(item.amount);
+    const lineAmount = toMoney(item.amount);
     const quantity = count(item.quantity);
     return {
       productId: item.productId ?? null,
       skuId: item.skuId ?? null,
       price: toMoney(item.price),
       quantity,
-      amount,
-      discountAmount: Math.min(toMoney(item.discountAmount), amount),
+      amount: lineAmount,
+      discountAmount: take(Math.min(toMoney(item.discountAmount), lineAmount)),
       initialQuantity: item.initialQuantity === undefined ? quantity : count(item.initialQuantity),
-      initialAmount: item.initialAmount === undefined ? amount : toMoney(item.initialAmount),
+      initialAmount: item.initialAmount === undefined ? lineAmount : toMoney(item.initialAmount),
       discountQuantity: count(item.discountQuantity),
       appliedDiscountQuantity: 0,
       appliedQuantity: 0,
@@ -131,19 +139,16 @@ function start(order: OrderInput): State {
       appliedDiscountAmount: 0,
     };
   });
-  const amount = toMoney(order.amount);
-  const itemsOff = lines.reduce((a, l) => a + l.discountAmount, 0);
   return {
     amount,
     initialAmount: order.initialAmount === undefined ? amount : toMoney(order.initialAmount),
-    discountAmount: Math.min(toMoney(order.discountAmount), Math.max(amount - itemsOff, 0)),
+    discountAmount: take(toMoney(order.discountAmount)),
     appliedDiscountAmount: 0,
     lines,
   };
 }
 
-const runningTotal = (s: State): number =>
-  Math.max(s.amount - s.discountAmount - s.lines.reduce((a, l) => a + l.discountAmount, 0), 0);
+const runningTotal = (s: State): number => Math.max(s.amount - s.discountAmount - s.lines.reduce((a, l) => a + l.discountAmount, 0), 0);
 
 /** The figures of `s`; `since` (a copy of an earlier state) makes `applied*` count what happened after it. */
 function figures(s: State, since: State | null): OrderCalculation {

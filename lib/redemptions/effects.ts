@@ -89,7 +89,14 @@ export function planDiscount(redeemable: DiscountRedeemable, lines: readonly Lin
       switch (effect) {
         case 'APPLY_TO_ITEMS':
           // Each covered line gets the whole amount_off, as far as the line goes (the reference's five-redeemable example).
-          return { ...NONE, linesOff: capLines(targets, left.map((l) => Math.min(off, l)), limit) };
+          return {
+            ...NONE,
+            linesOff: capLines(
+              targets,
+              left.map((l) => Math.min(off, l)),
+              limit,
+            ),
+          };
         case 'APPLY_TO_ITEMS_BY_QUANTITY':
           // amount_off per unit of each covered line.
           return {

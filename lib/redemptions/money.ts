@@ -61,7 +61,10 @@ export function splitByWeights(total: number, weights: readonly number[]): numbe
 export function splitCapped(total: number, weights: readonly number[], caps: readonly number[]): number[] {
   const shares = caps.map(() => 0);
   const room = (i: number): number => (caps[i] as number) - (shares[i] as number);
-  let left = Math.min(Math.max(total, 0), caps.reduce((a, c) => a + c, 0));
+  let left = Math.min(
+    Math.max(total, 0),
+    caps.reduce((a, c) => a + c, 0),
+  );
   const open = new Set(caps.flatMap((c, i) => (c > 0 ? [i] : [])));
   while (left > 0 && open.size > 0) {
     const ids = [...open];

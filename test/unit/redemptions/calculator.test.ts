@@ -97,15 +97,23 @@ describe("the reference's worked examples", () => {
       [148, 148, 3152],
       [152, 152, 3248],
     ]);
-    expect([order.itemsDiscountAmount, order.totalDiscountAmount, order.totalAmount, order.itemsAppliedDiscountAmount, order.totalAppliedDiscountAmount]).toEqual([
-      300, 300, 5700, 300, 300,
-    ]);
+    expect([
+      order.itemsDiscountAmount,
+      order.totalDiscountAmount,
+      order.totalAmount,
+      order.itemsAppliedDiscountAmount,
+      order.totalAppliedDiscountAmount,
+    ]).toEqual([300, 300, 5700, 300, 300]);
   });
 
   it('sets each covered line to its FIXED price (validate-voucher "Fixed")', () => {
     const prices = [5200, 5400, 0, 4500, 8800];
     const { order } = calculate(webinarOrder, [
-      discount('SPENDMOREGETMORE-DaIXFJvn', { type: 'FIXED', fixedAmount: 0, effect: 'APPLY_TO_ITEMS' }, { lines: prices.map((price, index) => ({ index, price })) }),
+      discount(
+        'SPENDMOREGETMORE-DaIXFJvn',
+        { type: 'FIXED', fixedAmount: 0, effect: 'APPLY_TO_ITEMS' },
+        { lines: prices.map((price, index) => ({ index, price })) },
+      ),
     ]);
     expect(order.items.map((i) => [i.discountAmount, i.subtotalAmount])).toEqual([
       [1300, 5200],
@@ -276,7 +284,13 @@ describe('discount types and effects', () => {
 
   it('splits by quantity with APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY, moving what a line cannot take to the others', () => {
     const { order } = calculate(
-      { amount: 1000, items: [{ quantity: 9, price: 10, amount: 90 }, { quantity: 1, price: 910, amount: 910 }] },
+      {
+        amount: 1000,
+        items: [
+          { quantity: 9, price: 10, amount: 90 },
+          { quantity: 1, price: 910, amount: 910 },
+        ],
+      },
       [discount('q', { type: 'AMOUNT', amountOff: 200, effect: 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY' })],
     );
     // 9:1 of 200 would be 180 and 20, but the first line holds 90: the other 90 go to the second.
