@@ -48,11 +48,12 @@ const leftOn = (line: LineView): number => Math.max(line.amount - line.discountA
 
 /** The covered lines that exist, in index order without repeats, each with its FIXED price if any. */
 function covered(lines: readonly LineView[], given: readonly CoveredLine[] | undefined): CoveredLine[] {
-  const all = given ?? lines.map((_, index) => ({ index }));
-  const seen = new Set<number>();
-  return all
-    .filter((c) => Number.isInteger(c.index) && c.index >= 0 && c.index < lines.length && !seen.has(c.index) && seen.add(c.index))
-    .sort((a, b) => a.index - b.index);
+  const byIndex = new Map<number, CoveredLine>();
+  for (const c of given ?? lines.map((_, index) => ({ index }))) {
+    // A line named twice is discounted once (its first mention, with its price); an index outside the order covers nothing.
+    if (Number.isInteger(c.index) && c.index >= 0 && c.index < lines.length && !byIndex.has(c.index)) byIndex.set(c.index, c);
+  }
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
 
 /**

@@ -253,6 +253,23 @@ describe('discount types and effects', () => {
     expect([order.discountAmount, order.totalAmount]).toEqual([1000, 0]);
   });
 
+  it('caps an item discount by what order-level discounts before it left of the order', () => {
+    const { order, steps } = calculate(twoLines, [
+      discount('order', { type: 'AMOUNT', amountOff: 800 }),
+      discount('items', { type: 'AMOUNT', amountOff: 500, effect: 'APPLY_TO_ITEMS' }),
+    ]);
+    // 300 and 500 would be 800 off the lines, but only 200 of the order is left: split 300:500 → 75 and 125.
+    expect(order.items.map((i) => i.discountAmount)).toEqual([75, 125]);
+    expect([steps[1]?.appliedAmount, order.totalAmount]).toEqual([200, 0]);
+  });
+
+  it('discounts a line named twice once, and ignores an index outside the order', () => {
+    const { order } = calculate(twoLines, [
+      discount('items', { type: 'AMOUNT', amountOff: 10, effect: 'APPLY_TO_ITEMS' }, { lines: [{ index: 1 }, { index: 1 }, { index: 7 }] }),
+    ]);
+    expect(order.items.map((i) => i.discountAmount)).toEqual([0, 10]);
+  });
+
   it('caps a percent discount at amount_limit', () => {
     const { order } = calculate(twoLines, [discount('p', { type: 'PERCENT', percentOff: 50, amountLimit: 120 })]);
     expect(order.discountAmount).toBe(120);
