@@ -381,6 +381,23 @@ export class NotEnoughCreditsError extends AppError {
   }
 }
 
+/**
+ * A discount the calculator cannot evaluate: a `*_formula` field (the service has no formula engine,
+ * and ignoring the formula would apply its fallback figure silently) or an effect it does not
+ * implement. `field` names the wire field, e.g. `discount.amount_off_formula`.
+ */
+export class UnsupportedDiscountError extends AppError {
+  override readonly name = 'UnsupportedDiscountError';
+
+  constructor(field: string, resourceId: string) {
+    super(400, 'bad_request', {
+      message: 'Discount not supported',
+      details: `The discount of ${resourceId} uses ${field}, which this service cannot evaluate`,
+      resourceId,
+    });
+  }
+}
+
 /** A code that cannot do what was asked (Voucherify's `invalid_voucher`), e.g. a non-referral code sent as a referral. */
 export class InvalidVoucherError extends AppError {
   override readonly name = 'InvalidVoucherError';
