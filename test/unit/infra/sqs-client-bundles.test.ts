@@ -36,14 +36,14 @@ describe('SQS client, S3 client and zod in handler bundles', () => {
       const hasSqs = (await bundledModules(route.handler)).some((m) => m.includes('@aws-sdk/client-sqs'));
       expect(hasSqs, route.handler).toBe(route.needs.sendsTo.length > 0);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('puts the S3 client only into handlers that write export files (the download route only presigns, without it)', async () => {
     for (const target of [...routes, routeNotFoundRoute, ...workers]) {
       const hasS3 = (await bundledModules(target.handler)).some((m) => m.includes('@aws-sdk/client-s3'));
       expect(hasS3, target.handler).toBe(target.needs.bucket === 'write');
     }
-  }, 60_000);
+  }, 180_000);
 
   it('carries zod/mini only: classic zod (about 60 KiB more, and slower to load) is in no function', async () => {
     for (const target of [...routes, routeNotFoundRoute, ...workers]) {
@@ -57,5 +57,5 @@ describe('SQS client, S3 client and zod in handler bundles', () => {
         target.handler,
       ).toBe(true);
     }
-  }, 60_000);
+  }, 180_000);
 });
