@@ -233,6 +233,7 @@ export const getVoucherAssetRoute = /* @__PURE__ */ route({
   summary: "A voucher's QR code or barcode image (`assets.qr.url`, `assets.barcode.url`; no authentication)",
   tag: 'Vouchers',
   success: [{ status: 200, description: 'The image: PNG (default) or SVG (`format=svg`)', text: ['image/png', 'image/svg+xml'] }],
+  errors: [404],
   description:
     'Public: the asset id carries the code, and the image is drawn from it alone (nothing is read), so it never reveals whether a code exists. ' +
     '`assetType` is `qr` (a QR code) or `barcode` (Code 128, the code printed under it). `size` (1–100) sets the pixels per module to a tenth of it, rounded up (default 4); `format` is `png` (default) or `svg`. ' +
