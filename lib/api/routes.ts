@@ -218,8 +218,7 @@ export const getVoucherRedemptionsRoute = /* @__PURE__ */ route({
   summary: "Get a voucher's redemptions: its redemption counts and entries (none are recorded yet)",
   tag: 'Vouchers',
   success: [/* @__PURE__ */ ok('VoucherRedemptions', "The voucher's redemption list (the target of `redemption.url`)")],
-  description:
-    'The target of a voucher\'s `redemption.url`. This service has no redemption operations yet, so `redemption_entries` is empty and `total` 0.',
+  description: "The target of a voucher's `redemption.url`. This service has no redemption operations yet, so `redemption_entries` is empty and `total` 0.",
 });
 
 /** The images of a voucher's `assets`: public, like Voucherify's asset links, so emails and pages can embed them. */

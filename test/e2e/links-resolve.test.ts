@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { VoucherifyServerSide } from '@voucherify/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
@@ -97,7 +98,10 @@ async function followAll(): Promise<Map<string, Followed>> {
     let answer = await follow(link.url);
     if (answer.status === 302 && answer.location) answer = await follow(answer.location);
     answers.set(link.url, answer);
-    expect(answer.status, `${link.path} of ${link.from}: ${link.url} answered ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+    expect(
+      answer.status,
+      `${link.path} of ${link.from}: ${link.url} answered ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`,
+    ).toBeGreaterThanOrEqual(200);
     expect(answer.status, `${link.path} of ${link.from}: ${link.url}`).toBeLessThan(300);
     if (answer.contentType.startsWith('application/json')) {
       for (const found of collectUrls(JSON.parse(answer.body.toString('utf8')))) queue.push({ ...found, from: link.url });
@@ -186,7 +190,6 @@ describe('links in replies', () => {
       expect(isPath || isDownload, `${link.path} of ${link.from}: ${link.url}`).toBe(true);
     }
 
-
     // What the links lead to: the voucher's own redemptions and publications, its images, the file.
     const voucher = added as { redemption: { url: string }; publish: { url: string }; assets: { qr: { url: string }; barcode: { url: string } } };
     const redemptions = JSON.parse(answers.get(voucher.redemption.url)?.body.toString('utf8') ?? '{}');
@@ -255,6 +258,9 @@ describe('links in replies', () => {
       redemption_entries: [],
     });
     expect(await ok('GET', `/v1/vouchers/${String(voucher.id)}/redemption`)).toEqual(byCode);
+    // The official SDK's call for it.
+    const client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: api });
+    expect(await client.redemptions.getForVoucher('LINKS-RED')).toEqual(byCode);
     const unknown = await send('GET', '/v1/vouchers/NO-SUCH-CODE/redemption');
     expect(unknown.status).toBe(404);
     seen.splice(0);
