@@ -235,7 +235,7 @@ export const getVoucherAssetRoute = /* @__PURE__ */ route({
   errors: [404],
   description:
     'Public: the asset id carries the code, and the image is drawn from it alone (nothing is read), so it never reveals whether a code exists. ' +
-    '`assetType` is `qr` (a QR code) or `barcode` (Code 128, the code printed under it). `size` (1–100) sets the pixels per module to a tenth of it, rounded up (default 4); `format` is `png` (default) or `svg`. ' +
+    '`assetType` is `qr` (a QR code, error correction M) or `barcode` (Code 128 set B). `size` (1–100) sets the pixels per module to a tenth of it, rounded up (default 4); `format` is `png` (default) or `svg`. ' +
     'The reply may be cached (`Cache-Control: public, max-age=86400, immutable`). An id this service did not write is 404.',
 });
 

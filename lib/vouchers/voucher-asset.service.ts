@@ -1,7 +1,7 @@
-import { code128, drawingSVG, qrcode } from 'bwip-js/node';
 import { NotFoundError } from '../errors.js';
 import { type AssetType, assetCode } from './voucher-asset.js';
 import type { VoucherAssetQuery } from './voucher-asset.schema.js';
+import { barcodeSymbol, qrSymbol, toPng, toSvg } from './voucher-image.js';
 
 /** An image to send: PNG bytes or SVG text. */
 export type VoucherAssetImage = { contentType: 'image/png'; bytes: Uint8Array } | { contentType: 'image/svg+xml'; text: string };
@@ -18,18 +18,15 @@ export const assetScale = (size: number | undefined): number => (size === undefi
 
 /**
  * GET /v1/assets/{assetType}/{assetId}: the voucher code the id carries, drawn as a QR code or a
- * Code 128 barcode (with the code printed under it). Reads nothing: the image is a function of the
+ * Code 128 barcode (set B; no text under it). Reads nothing: the image is a function of the
  * id, so it is the same for a deleted voucher, and an id proves nothing about a code's existence.
  * @throws NotFoundError for an id this service does not write, or another type's id.
  */
 export async function getVoucherAsset(type: AssetType, id: string, query: VoucherAssetQuery): Promise<VoucherAssetImage> {
   const code = assetCode(type, id);
   if (code === null) throw new NotFoundError('asset', id);
-  const options =
-    type === 'qr'
-      ? { bcid: 'qrcode', text: code, scale: assetScale(query.size), eclevel: 'M' }
-      : { bcid: 'code128', text: code, scale: assetScale(query.size), height: 12, includetext: true, textxalign: 'center' as const };
-  const draw = type === 'qr' ? qrcode : code128;
-  if (query.format === 'svg') return { contentType: 'image/svg+xml', text: draw(options, drawingSVG()) };
-  return { contentType: 'image/png', bytes: await draw(options) };
+  const symbol = type === 'qr' ? qrSymbol(code) : barcodeSymbol(code);
+  const scale = assetScale(query.size);
+  if (query.format === 'svg') return { contentType: 'image/svg+xml', text: toSvg(symbol, scale) };
+  return { contentType: 'image/png', bytes: toPng(symbol, scale) };
 }
