@@ -4,14 +4,20 @@ import type { QueueName } from './resources.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** Media types of replies that are not JSON. */
+export type MediaType = 'text/csv' | 'image/png' | 'image/svg+xml';
+
 /** A success reply of an operation: its status, the body's component in the OpenAPI document, extra headers. */
 export interface SuccessReply {
   status: 200 | 201 | 202 | 204 | 302;
   description: string;
   /** The body's component, or an array of it; absent = no body (or a `text` body). */
   body?: ReplyName | { arrayOf: ReplyName };
-  /** A body that is not JSON: its media type (the handler replies with `text`, e.g. an export file). */
-  text?: 'text/csv';
+  /**
+   * A body that is not JSON: its media type, or the types the client may choose from (the handler
+   * replies with `text`, e.g. an export file, or `bytes`, e.g. an image).
+   */
+  text?: MediaType | readonly MediaType[];
   /** Reply headers beyond the common ones (components.headers names). */
   headers?: readonly string[];
 }

@@ -209,6 +209,36 @@ export const listVoucherTransactionsRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('VoucherTransactionList', 'One page of transactions')],
 });
 
+export const getVoucherRedemptionsRoute = /* @__PURE__ */ route({
+  operationId: 'get-voucher-redemptions',
+  method: 'GET',
+  path: '/v1/vouchers/{code}/redemption',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: "Get a voucher's redemptions: its redemption counts and entries (none are recorded yet)",
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('VoucherRedemptions', "The voucher's redemption list (the target of `redemption.url`)")],
+  description: "The target of a voucher's `redemption.url`. This service has no redemption operations yet, so `redemption_entries` is empty and `total` 0.",
+});
+
+/** The images of a voucher's `assets`: public, like Voucherify's asset links, so emails and pages can embed them. */
+export const getVoucherAssetRoute = /* @__PURE__ */ route({
+  operationId: 'get-voucher-asset',
+  method: 'GET',
+  path: '/v1/assets/{assetType}/{assetId}',
+  folder: 'vouchers',
+  auth: 'none',
+  scope: null,
+  summary: "A voucher's QR code or barcode image (`assets.qr.url`, `assets.barcode.url`; no authentication)",
+  tag: 'Vouchers',
+  success: [{ status: 200, description: 'The image: PNG (default) or SVG (`format=svg`)', text: ['image/png', 'image/svg+xml'] }],
+  errors: [404],
+  description:
+    'Public: the asset id carries the code, and the image is drawn from it alone (nothing is read), so it never reveals whether a code exists. ' +
+    '`assetType` is `qr` (a QR code, error correction M) or `barcode` (Code 128 set B). `size` (1–100) sets the pixels per module to a tenth of it, rounded up (default 4); `format` is `png` (default) or `svg`. ' +
+    'The reply may be cached (`Cache-Control: public, max-age=86400, immutable`). An id this service did not write is 404.',
+});
+
 export const listBinEntriesRoute = /* @__PURE__ */ route({
   operationId: 'list-bin-entries',
   method: 'GET',
@@ -712,6 +742,8 @@ export const routes: readonly RouteDef[] = [
   disableVoucherRoute,
   updateVoucherBalanceRoute,
   listVoucherTransactionsRoute,
+  getVoucherRedemptionsRoute,
+  getVoucherAssetRoute,
   listBinEntriesRoute,
   createCampaignTemplateRoute,
   listCampaignTemplatesRoute,

@@ -183,6 +183,7 @@ function toResult(reply: HttpReply, requestId: string): ApiResult {
     ...(reply.body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
     ...reply.headers,
   };
+  if (reply.bytes) return { statusCode: reply.statusCode, headers, body: Buffer.from(reply.bytes).toString('base64'), isBase64Encoded: true };
   const body = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : undefined);
   return { statusCode: reply.statusCode, headers, ...(body !== undefined ? { body } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { RouteDef, SuccessReply } from '../api/route.js';
+import type { MediaType, RouteDef, SuccessReply } from '../api/route.js';
 import { type Committed, REPLAYED_HEADER } from '../idempotency/idempotency.service.js';
 import type { ReplyName, replySchemas } from '../openapi/reply-schemas.js';
 import type * as z from '../zod.js';
@@ -9,6 +9,8 @@ export interface HttpReply<Status extends number = number, Body = unknown> {
   body?: Body;
   /** A body sent as it is, not as JSON (its Content-Type goes in `headers`). */
   text?: string;
+  /** A binary body (its Content-Type goes in `headers`): sent base64-encoded, which API Gateway decodes. */
+  bytes?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -16,8 +18,8 @@ export interface HttpReply<Status extends number = number, Body = unknown> {
 type ComponentBody<N extends ReplyName> = z.input<(typeof replySchemas)[N]>;
 type BodyOf<B> = B extends ReplyName ? ComponentBody<B> : B extends { arrayOf: infer N extends ReplyName } ? ComponentBody<N>[] : undefined;
 type ReplyOfSuccess<S> = S extends SuccessReply
-  ? S['text'] extends string
-    ? HttpReply<S['status'], undefined> & { text: string }
+  ? S extends { text: MediaType | readonly MediaType[] }
+    ? HttpReply<S['status'], undefined> & ({ text: string } | { bytes: Uint8Array })
     : HttpReply<S['status'], BodyOf<S['body']>>
   : never;
 
@@ -38,6 +40,18 @@ export const csvFile = (text: string, fileName: string): HttpReply<200, undefine
   statusCode: 200,
   text,
   headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
+});
+
+/**
+ * 200 with an image (or another file a client embeds) that never changes for its URL: shared
+ * caches may keep it, unlike the API's other replies (`no-store`).
+ */
+export const immutableFile = (
+  file: { text: string; contentType: string } | { bytes: Uint8Array; contentType: string },
+): HttpReply<200, undefined> & ({ text: string } | { bytes: Uint8Array }) => ({
+  statusCode: 200,
+  ...('text' in file ? { text: file.text } : { bytes: file.bytes }),
+  headers: { 'Content-Type': file.contentType, 'Cache-Control': 'public, max-age=86400, immutable' },
 });
 
 /** 200 with `map(value)`, marked `Idempotent-Replayed: true` (as the generic path marks it) when replayed. */

@@ -169,7 +169,13 @@ function successResponse(route: RouteDef, reply: SuccessReply): JsonSchema {
   const headers = Object.fromEntries(names.map((h) => [h, headerRef(h)]));
   const body = reply.body;
   const schema = body === undefined ? null : typeof body === 'string' ? schemaRef(body) : { type: 'array', items: schemaRef(body.arrayOf) };
-  const content = reply.text ? { [reply.text]: { schema: { type: 'string' } } } : schema ? { 'application/json': { schema } } : null;
+  const media = reply.text === undefined ? [] : typeof reply.text === 'string' ? [reply.text] : reply.text;
+  const content =
+    media.length > 0
+      ? Object.fromEntries(media.map((m) => [m, { schema: m === 'image/png' ? { type: 'string', format: 'binary' } : { type: 'string' } }]))
+      : schema
+        ? { 'application/json': { schema } }
+        : null;
   return {
     description: reply.description,
     headers,

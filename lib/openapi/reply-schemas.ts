@@ -20,7 +20,7 @@ import {
   campaignTemplateReplySchema,
   promotionTierSetupReplySchema,
 } from '../templates/campaign-template.reply.js';
-import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
 /**
@@ -65,6 +65,7 @@ export const replySchemas = {
   Voucher: voucherReplySchema,
   VoucherBalance: voucherBalanceReplySchema,
   VoucherTransactionList: voucherTransactionListReplySchema,
+  VoucherRedemptions: voucherRedemptionsReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

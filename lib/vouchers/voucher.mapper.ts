@@ -2,16 +2,21 @@ import { snakeize } from '../case.js';
 import { noAssignments } from '../campaigns/campaign.mapper.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { Voucher } from './voucher.js';
-import type { VoucherReply } from './voucher.reply.js';
+import { assetId, assetPath } from './voucher-asset.js';
+import type { VoucherRedemptionsReply, VoucherReply } from './voucher.reply.js';
 
-/**
- * The id of a voucher's QR or barcode image: an opaque, URL-safe token naming the project and
- * the code, which the assets endpoint (not built yet) will render.
+/*
+ * The `url`s of a voucher are paths on the API cluster the client called, as Voucherify writes
+ * `redemption.url` and `publish.url` (docs/decisions.md "Links in replies"); each names a route
+ * that answers.
  */
-export const assetId = (v: Pick<Voucher, 'projectId' | 'code'>, kind: 'qr' | 'barcode'): string =>
-  Buffer.from(`${kind}:${v.projectId}:${v.code}`, 'utf8').toString('base64url');
-
 const codePath = (code: string): string => `/v1/vouchers/${encodeURIComponent(code)}`;
+
+/** The voucher's redemptions list: GET /v1/vouchers/{code}/redemption. */
+export const redemptionsPath = (code: string): string => `${codePath(code)}/redemption`;
+
+/** The voucher's publications: GET /v1/publications filtered by the code (one page of 10, as Voucherify's link asks). */
+export const publicationsPath = (code: string): string => `/v1/publications?voucher=${encodeURIComponent(code)}&page=1&limit=10`;
 
 /** The voucher object of the spec: every field it lists, unset ones as null. */
 export function toVoucherReply(v: Voucher): VoucherReply {
@@ -48,8 +53,8 @@ export function toVoucherReply(v: Voucher): VoucherReply {
     additional_info: v.additionalInfo,
     metadata: v.metadata,
     assets: {
-      qr: { id: assetId(v, 'qr'), url: `/v1/assets/qr/${assetId(v, 'qr')}` },
-      barcode: { id: assetId(v, 'barcode'), url: `/v1/assets/barcode/${assetId(v, 'barcode')}` },
+      qr: { id: assetId(v, 'qr'), url: assetPath(v, 'qr') },
+      barcode: { id: assetId(v, 'barcode'), url: assetPath(v, 'barcode') },
     },
     is_referral_code: v.isReferralCode,
     created_at: v.createdAt,
@@ -62,9 +67,22 @@ export function toVoucherReply(v: Voucher): VoucherReply {
       redeemed_quantity: v.redeemedQuantity,
       redeemed_points: v.redeemedPoints,
       object: 'list',
-      url: `${codePath(v.code)}/redemptions?page=1&limit=10`,
+      url: redemptionsPath(v.code),
     },
-    publish: { object: 'list', count: v.publishCount, url: `${codePath(v.code)}/publications?page=1&limit=10` },
+    publish: { object: 'list', count: v.publishCount, url: publicationsPath(v.code) },
     object: 'voucher',
+  };
+}
+
+/** The voucher's redemptions: none are recorded here yet, so the list is its counts and no entries. */
+export function toVoucherRedemptionsReply(v: Voucher): VoucherRedemptionsReply {
+  return {
+    quantity: v.redemptionQuantity,
+    redeemed_quantity: v.redeemedQuantity,
+    object: 'list',
+    url: redemptionsPath(v.code),
+    data_ref: 'redemption_entries',
+    total: 0,
+    redemption_entries: [],
   };
 }

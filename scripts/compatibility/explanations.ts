@@ -52,6 +52,15 @@ const rules: readonly Rule[] = [
     fields: ['expand'],
     reason: "The JSON template of a campaign is an export of Voucherify's own campaign format; it is refused with 400 rather than answered without it",
   },
+  // A voucher's redemption list (docs/decisions.md "Links in replies")
+  {
+    operations: ['get-voucher-redemptions'],
+    location: 'response',
+    fields: ['redemption_entries[].*'],
+    kinds: ['missing'],
+    reason:
+      'No redemption operation is built yet, so no redemption is ever recorded and the list is always empty; its item shape is left out rather than described without anything that writes it',
+  },
   // GET /v1/campaigns filters (docs/decisions.md "Listing campaigns")
   {
     operations: ['list-campaigns'],

@@ -104,6 +104,7 @@ const perOperation: Record<string, CaseHints> = {
   },
   'get-async-action': { path: { asyncActionId: '$seed.asyncActionId' } },
   'get-voucher': { path: { code: '$seed.voucherCode' } },
+  'get-voucher-redemptions': { path: { code: '$seed.voucherCode' } },
   'delete-voucher': { path: { code: '$fresh.voucherCode' } },
   'list-bin-entries': { values: { 'query.starting_after_id': '$seed.binEntryId' } },
   'create-campaign-template': {

@@ -29,7 +29,7 @@ describe('POST /v1/publications with a voucher code', () => {
         campaign_id: campaign.id,
         holder_id: customerId,
         updated_at: new Date(at).toISOString(),
-        publish: { object: 'list', count: 1, url: '/v1/vouchers/SPRING-1/publications?page=1&limit=10' },
+        publish: { object: 'list', count: 1, url: '/v1/publications?voucher=SPRING-1&page=1&limit=10' },
       },
     });
     expect((reply.json.voucher as { id: string }).id).toBe((reply.json.vouchers_id as string[])[0]);

@@ -63,8 +63,8 @@ describe('POST /v1/campaigns/{campaignId}/vouchers', () => {
       holder_id: null,
       referrer_id: null,
       validation_rules_assignments: { object: 'list', data_ref: 'data', data: [], total: 0 },
-      redemption: { quantity: 5, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemptions?page=1&limit=10` },
-      publish: { object: 'list', count: 0, url: `${path}/publications?page=1&limit=10` },
+      redemption: { quantity: 5, redeemed_quantity: 0, redeemed_points: 0, object: 'list', url: `${path}/redemption` },
+      publish: { object: 'list', count: 0, url: `/v1/publications?voucher=${encodeURIComponent(code)}&page=1&limit=10` },
       object: 'voucher',
     });
     expect((await api.getCampaign(campaign.id as string)).json.vouchers_count).toBe(1);

@@ -130,6 +130,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       memberId: [n('CARD-1'), card.id as string],
       exportId: [exported.id as string],
       categoryId: [category.id as string],
+      // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
+      assetType: ['qr', 'barcode'],
     },
     ids: [
       pair.project_id,

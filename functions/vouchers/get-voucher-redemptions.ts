@@ -1,0 +1,14 @@
+import { getVoucherRedemptionsRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toVoucherRedemptionsReply } from '../../lib/vouchers/voucher.mapper.js';
+import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
+import { getVoucherRedemptions } from '../../lib/vouchers/voucher.service.js';
+
+export const schemas = { params: voucherParams };
+
+export const makeHandler = endpoint(getVoucherRedemptionsRoute, schemas, async ({ runtime, principal, params }) =>
+  ok(toVoucherRedemptionsReply(await getVoucherRedemptions(runtime, principal.projectId, params.code))),
+);
+
+export const handler = makeHandler();
