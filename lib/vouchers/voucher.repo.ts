@@ -264,3 +264,26 @@ export const changeGiftCreditsItem = (deps: Deps, read: Voucher, amount: number,
     },
   };
 };
+
+/**
+ * The campaign part of a standalone voucher's keys (its GSI1 list partition): standalone vouchers
+ * of a project are listed together there, as a campaign's are in its own. Campaign ids start with
+ * `camp_`, so no campaign shares it (docs/decisions.md "Creating vouchers").
+ */
+export const NO_CAMPAIGN = 'none';
+
+/**
+ * Inserts one voucher of no campaign: the voucher (its code must be free) and its id pointer, with
+ * `extra` items (a new category's) in the same transaction.
+ * @returns 'ok'; 'taken' when the code exists in the project (nothing written); 'conflict' on a lost race (retry as is).
+ * @throws ExtraItemsConflictError when an extra item's condition failed.
+ */
+export async function insertStandaloneVoucher(deps: Deps, voucher: Voucher, extra: readonly TransactItem[] = []): Promise<'ok' | 'taken' | 'conflict'> {
+  if (voucher.campaignId !== null) throw new Error(`Voucher ${voucher.id} belongs to campaign ${voucher.campaignId}`);
+  const outcome = await transact(deps, [...voucherPutItems(deps, NO_CAMPAIGN, voucher), ...extra]);
+  if (outcome.ok) return 'ok';
+  if (!('failed' in outcome)) return 'conflict';
+  if (outcome.failed.includes(0)) return 'taken';
+  if (outcome.failed.some((i) => i >= 2)) throw new ExtraItemsConflictError();
+  throw new Error('A random voucher id collided');
+}

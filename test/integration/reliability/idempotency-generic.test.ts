@@ -327,6 +327,31 @@ const cases: RouteCase[] = [
       return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
     },
   },
+  {
+    operationId: 'create-voucher',
+    prepare: async () => undefined,
+    // Generated codes would differ per run; a fixed one makes a second run a 409, so the voucher count tells.
+    send: (c, key) =>
+      c.customers.call('create-voucher', {
+        params: { code: 'ONCE-1' },
+        json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+        headers: c.keyed(key),
+      }),
+    effects: (c) => c.countItems('VOUCHER_ID#'),
+  },
+  {
+    operationId: 'generate-random-code',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('generate-random-code', { json: { type: 'GIFT_VOUCHER', gift: { amount: 1000 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('VOUCHER_ID#'),
+  },
+  {
+    operationId: 'add-voucher-with-specific-code-to-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Coded'))),
+    send: (c, key) =>
+      c.customers.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: 'Coded', code: 'CODED-1' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.campaigns.getCampaign('Coded')).json.vouchers_count as number,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
