@@ -718,6 +718,30 @@ export const addVoucherWithSpecificCodeToCampaignRoute = /* @__PURE__ */ route({
   errors: [409],
 });
 
+export const importVouchersToCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-to-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/import',
+  folder: 'vouchers',
+  scopes: ['campaigns'],
+  summary: 'Import up to 1,000 vouchers with given codes into a campaign (async action; failures per code in its result)',
+  tag: 'Campaigns',
+  success: [{ status: 202, description: 'Import started; poll GET /v1/async-actions/{asyncActionId}', body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importVouchersRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers',
+  method: 'POST',
+  path: '/v1/vouchers/import',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Import up to 1,000 standalone vouchers (async action; failures per code in its result)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: 'Import started; poll GET /v1/async-actions/{asyncActionId}', body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. Not in the OpenAPI document. */
 export const routeNotFoundRoute = /* @__PURE__ */ route({
   operationId: 'route-not-found',
@@ -786,4 +810,6 @@ export const routes: readonly RouteDef[] = [
   createVoucherRoute,
   generateRandomCodeRoute,
   addVoucherWithSpecificCodeToCampaignRoute,
+  importVouchersToCampaignRoute,
+  importVouchersRoute,
 ];

@@ -6,6 +6,7 @@ import { failExport, runPointsExpirationExport } from '../exports/points-expirat
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration, runVoucherGeneration } from '../vouchers/bulk-generation.js';
+import { failImport, runVoucherImport } from '../vouchers/voucher-import-job.js';
 import { ASYNC_ACTION_ID, type JobMessage, jobMessageSchema, parseJobBody, subjectOf } from './job.js';
 import { JobStoppedError } from './job-stop.js';
 
@@ -28,6 +29,8 @@ async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {
       return (await runVoucherGeneration(deps, job.projectId, job.asyncActionId)) !== null;
     case 'export-points-expiration':
       return (await runPointsExpirationExport(deps, job.projectId, job.exportId)) !== null;
+    case 'import-vouchers':
+      return (await runVoucherImport(deps, job.projectId, job.asyncActionId)) !== null;
   }
 }
 
@@ -41,6 +44,8 @@ export async function failJob(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock' 
       return failGeneration(deps, job.projectId, job.asyncActionId, reason);
     case 'export-points-expiration':
       return failExport(deps, job.projectId, job.exportId, reason);
+    case 'import-vouchers':
+      return failImport(deps, job.projectId, job.asyncActionId, reason);
   }
 }
 

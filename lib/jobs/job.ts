@@ -20,6 +20,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     exportId: z.string().check(z.regex(EXPORT_ID)),
   }),
+  // An import of vouchers (CAMPAIGN.VOUCHERS_IMPORT, VOUCHERS.IMPORT): the list is in the action's chunk items.
+  z.strictObject({
+    type: z.literal('import-vouchers'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 
@@ -31,7 +37,7 @@ export interface JobQueue {
 
 /** The subject a job names, as log fields. */
 export const subjectOf = (job: JobMessage): Record<string, string> =>
-  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
+  job.type === 'export-points-expiration' ? { export_id: job.exportId } : { async_action_id: job.asyncActionId };
 
 /** A message body as JSON, or undefined when it is not JSON (the schema then refuses it). */
 export function parseJobBody(body: string): unknown {
