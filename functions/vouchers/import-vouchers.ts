@@ -10,7 +10,8 @@ export const schemas = { body: importVouchersBody };
 export const makeHandler = endpoint(
   importVouchersRoute,
   schemas,
-  async ({ runtime, ports, principal, body, requestId }) => accepted({ async_action_id: (await importVouchers({ ...runtime, jobs: ports.jobs }, principal.projectId, body, requestId)).id }),
+  async ({ runtime, ports, principal, body, requestId }) =>
+    accepted({ async_action_id: (await importVouchers({ ...runtime, jobs: ports.jobs }, principal.projectId, body, requestId)).id }),
   { jobs: containerJobQueue },
 );
 

@@ -16,7 +16,11 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
   const failures = a.import ? { failed_count: a.import.failed.length, failed: a.import.failed } : {};
   const result =
     a.status === 'DONE'
-      ? { message: a.import ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.` : `Generated ${a.doneCount} vouchers.`, done_count: a.doneCount, ...failures }
+      ? {
+          message: a.import ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.` : `Generated ${a.doneCount} vouchers.`,
+          done_count: a.doneCount,
+          ...failures,
+        }
       : a.status === 'FAILED'
         ? { message: a.failure ?? 'Failed', done_count: a.doneCount, ...failures }
         : null;

@@ -120,7 +120,8 @@ export function importProgressItem(deps: Deps, action: AsyncAction, chunk: numbe
     Update: {
       TableName: deps.tableName,
       Key: asyncAction.key(action.projectId, action.id),
-      UpdateExpression: 'SET doneCount = doneCount + :n, #imp.chunksDone = #imp.chunksDone + :one, #imp.failed = list_append(#imp.failed, :f), updatedAt = :now',
+      UpdateExpression:
+        'SET doneCount = doneCount + :n, #imp.chunksDone = #imp.chunksDone + :one, #imp.failed = list_append(#imp.failed, :f), updatedAt = :now',
       ConditionExpression: '#s = :ip AND #imp.chunksDone = :k',
       ExpressionAttributeNames: { '#s': 'status', '#imp': 'import' },
       ExpressionAttributeValues: { ':n': done, ':one': 1, ':f': failed, ':now': now, ':ip': 'IN_PROGRESS', ':k': chunk },

@@ -149,7 +149,13 @@ const reasonOf = (error: unknown): string => {
  * import fail from their second use on (across chunks: as taken).
  * @returns false when the checkpoint failed (another run moved the action on), true otherwise.
  */
-async function importChunkAt(deps: Deps, action: AsyncAction, campaign: VoucherCampaign | null, index: number, items: readonly ImportVoucherItem[]): Promise<boolean> {
+async function importChunkAt(
+  deps: Deps,
+  action: AsyncAction,
+  campaign: VoucherCampaign | null,
+  index: number,
+  items: readonly ImportVoucherItem[],
+): Promise<boolean> {
   const failed: ImportFailure[] = [];
   const seen = new Set<string>();
   let vouchers: Voucher[] = [];
@@ -196,7 +202,11 @@ async function importChunkAt(deps: Deps, action: AsyncAction, campaign: VoucherC
  * anything else throws for a retry. `signal`: the host's stop signal (stops before the next chunk).
  * @throws Error, ConflictRetryError: transient. JobStoppedError when `signal` stopped the run.
  */
-export async function runVoucherImport(deps: Deps & { signal?: AbortSignal | undefined }, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+export async function runVoucherImport(
+  deps: Deps & { signal?: AbortSignal | undefined },
+  projectId: string,
+  asyncActionId: string,
+): Promise<AsyncAction | null> {
   let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   try {
@@ -230,4 +240,3 @@ export async function runVoucherImport(deps: Deps & { signal?: AbortSignal | und
     return getAsyncAction(deps, projectId, asyncActionId);
   }
 }
-

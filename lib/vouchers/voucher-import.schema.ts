@@ -3,7 +3,13 @@ import { redemptionSchema } from './code-config.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { MAX_CODE_LENGTH } from './code-generator.js';
-import { discountSchema, giftSchema, loyaltyCardTemplateSchema, validityDayOfWeekSchema, validityTimeframeSchema } from '../campaigns/voucher-template.schema.js';
+import {
+  discountSchema,
+  giftSchema,
+  loyaltyCardTemplateSchema,
+  validityDayOfWeekSchema,
+  validityTimeframeSchema,
+} from '../campaigns/voucher-template.schema.js';
 
 /**
  * Vouchers one import request may carry. The list is stored with the async action (chunk items)

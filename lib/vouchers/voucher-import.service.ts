@@ -15,7 +15,13 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'> & { jobs: JobQu
  * type) is reported in its result.
  * @throws NotFoundError (campaign), InvalidCampaignError (a campaign without vouchers), Error (queue unavailable).
  */
-export async function importVouchersToCampaign(deps: Deps, projectId: string, campaignRef: string, body: ImportVouchersBody, requestId: string): Promise<AsyncAction> {
+export async function importVouchersToCampaign(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string,
+  body: ImportVouchersBody,
+  requestId: string,
+): Promise<AsyncAction> {
   const campaign = await getCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   return enqueueVoucherImport(deps, projectId, 'CAMPAIGN.VOUCHERS_IMPORT', campaign.id, body, requestId);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
@@ -23,6 +24,16 @@ afterAll(async () => {
   await runtime?.stop();
 });
 
+/** The async action once final (the local runtime's worker runs it). */
+async function whenFinal(id: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 300; i += 1) {
+    const got = (await client.asyncActions.get(id)) as unknown as Record<string, unknown>;
+    if (got.status === 'DONE' || got.status === 'FAILED') return got;
+    await sleep(100);
+  }
+  throw new Error(`async action ${id} did not finish`);
+}
+
 describe('the official Voucherify SDK: creating vouchers', () => {
   it('creates a standalone voucher (a second one with its code is refused) and adds a voucher with a given code to a campaign', async () => {
     const made = await client.vouchers.create({
@@ -47,4 +58,22 @@ describe('the official Voucherify SDK: creating vouchers', () => {
     expect(certain).toMatchObject({ code: 'SDK-CERTAIN', campaign: 'SDK certain', metadata: { a: 1 }, additional_info: 'sdk' });
     expect(await client.campaigns.get(campaign.id)).toMatchObject({ vouchers_count: 1 });
   });
+
+  it('imports vouchers into a campaign and standalone vouchers as async actions, each failed code in the result', async () => {
+    await client.campaigns.create({
+      name: 'SDK imports',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STATIC',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 100 } },
+    });
+    const started = await client.campaigns.importVouchers('SDK imports', [{ code: 'SDK-IMP-1', metadata: { season: 'Fall' } }, { code: 'SDK-SOLO' }] as never);
+    const intoCampaign = await whenFinal((started as unknown as { async_action_id: string }).async_action_id);
+    expect(intoCampaign).toMatchObject({ status: 'DONE', result: { done_count: 1, failed_count: 1, failed: [{ code: 'SDK-SOLO' }] } });
+    expect(await client.vouchers.get('SDK-IMP-1')).toMatchObject({ campaign: 'SDK imports', metadata: { season: 'Fall' } });
+
+    const standalone = await client.vouchers.import([{ code: 'SDK-GIFT-IMP', type: 'GIFT_VOUCHER', gift: { amount: 2500 } }] as never);
+    const done = await whenFinal((standalone as unknown as { async_action_id: string }).async_action_id);
+    expect(done).toMatchObject({ type: 'VOUCHERS.IMPORT', status: 'DONE', result: { done_count: 1, failed_count: 0 } });
+    expect(await client.vouchers.get('SDK-GIFT-IMP')).toMatchObject({ campaign: null, gift: { amount: 2500, balance: 2500 } });
+  }, 60_000);
 });

@@ -56,7 +56,7 @@ async function setup() {
   const campaigns = campaignApi(runtime, pair, jobs);
   const rewards = rewardApi(runtime, pair);
   const events = eventApi(runtime, pair);
-  const customers = apiClient({ runtime }, headers);
+  const customers = apiClient({ runtime, jobs }, headers);
   const keyed = (key: string) => ({ ...headers, 'idempotency-key': key });
   /** Items of this project whose key starts with `pkPrefix` (and whose SK is `sk`): a test-only scan. */
   const countItems = async (pkPrefix: string, sk?: string) => {
@@ -351,6 +351,18 @@ const cases: RouteCase[] = [
     send: (c, key) =>
       c.customers.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: 'Coded', code: 'CODED-1' }, json: {}, headers: c.keyed(key) }),
     effects: async (c) => (await c.campaigns.getCampaign('Coded')).json.vouchers_count as number,
+  },
+  {
+    operationId: 'import-vouchers-to-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Imports'))),
+    send: (c, key) => c.customers.call('import-vouchers-to-campaign', { params: { campaignId: 'Imports' }, json: [{ code: 'IMP-1' }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-vouchers',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-vouchers', { json: [{ code: 'IMP-2', discount: { type: 'AMOUNT', amount_off: 100 } }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
   },
 ];
 

@@ -41,7 +41,10 @@ async function setup() {
     return job;
   };
   const work = (job: JobMessage, options: { ddb?: DynamoDBDocumentClient; receives?: number } = {}) =>
-    makeJobsWorker({ runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb } })({ Records: [sqsRecord(JSON.stringify(job), options.receives ?? 1)] }, {} as never);
+    makeJobsWorker({ runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb } })(
+      { Records: [sqsRecord(JSON.stringify(job), options.receives ?? 1)] },
+      {} as never,
+    );
   const action = async (id: string) => (await api.call('get-async-action', { params: { asyncActionId: id } })).json;
   return { pair, projectId: pair.project_id, jobs, api, campaign, takeJob, work, action };
 }
@@ -91,7 +94,7 @@ describe('POST /v1/campaigns/{campaignId}/import (import-vouchers-to-campaign)',
     expect((done.result as { failed: unknown[] }).failed).toEqual([
       { code: 'CODE7', reason: 'Duplicated code in this import' },
       { code: 'has space', reason: expect.stringMatching(/^Invalid code/) },
-      { code: 'GIFTY', reason: 'Type GIFT_VOUCHER differs from the campaign\'s DISCOUNT_VOUCHER' },
+      { code: 'GIFTY', reason: "Type GIFT_VOUCHER differs from the campaign's DISCOUNT_VOUCHER" },
       { code: 'TAKEN', reason: 'Duplicated voucher exists with this code' },
     ]);
     expect((await api.call('get-voucher', { params: { code: 'CODE7' } })).json).toMatchObject({
@@ -158,7 +161,11 @@ describe('POST /v1/campaigns/{campaignId}/import (import-vouchers-to-campaign)',
 
     const dead = sqsRecord(JSON.stringify(job), maxReceiveCount + 1);
     expect(await makeDeadLetterWorker({ runtime })({ Records: [dead] }, lambdaContext('jobs-dead-letter-worker'))).toEqual({ batchItemFailures: [] });
-    expect(await action(id)).toMatchObject({ status: 'FAILED', operation_status: 'FAILED', result: { message: deadLetterReason(maxReceiveCount), done_count: 49, failed_count: 0 } });
+    expect(await action(id)).toMatchObject({
+      status: 'FAILED',
+      operation_status: 'FAILED',
+      result: { message: deadLetterReason(maxReceiveCount), done_count: 49, failed_count: 0 },
+    });
     await work(job);
     expect(await getAsyncAction(runtime, projectId, id)).toMatchObject({ status: 'FAILED', doneCount: 49 });
     expect((await api.call('get-campaign', { params: { campaignId } })).json.vouchers_count).toBe(49);
@@ -171,7 +178,13 @@ describe('POST /v1/vouchers/import (import-vouchers)', () => {
     expect((await api.call('create-voucher', { params: { code: 'OLD' }, json: { type: 'GIFT_VOUCHER', gift: { amount: 1 } } })).status).toBe(200);
     const reply = await api.call('import-vouchers', {
       json: [
-        { code: 'PROMO-30', type: 'DISCOUNT_VOUCHER', discount: { amount_off: 3000, type: 'AMOUNT' }, category: 'acquisition', start_date: '2026-12-01T23:00:00Z' },
+        {
+          code: 'PROMO-30',
+          type: 'DISCOUNT_VOUCHER',
+          discount: { amount_off: 3000, type: 'AMOUNT' },
+          category: 'acquisition',
+          start_date: '2026-12-01T23:00:00Z',
+        },
         { code: 'GIFT-100', type: 'GIFT_VOUCHER', gift: { amount: 10000 }, redemption: { quantity: 5 } },
         { code: 'NO-BENEFIT', type: 'GIFT_VOUCHER' },
         { code: 'OLD', discount: { percent_off: 5, type: 'PERCENT' } },
@@ -198,7 +211,10 @@ describe('POST /v1/vouchers/import (import-vouchers)', () => {
       discount: { type: 'AMOUNT', amount_off: 3000 },
       start_date: '2026-12-01T23:00:00.000Z',
     });
-    expect((await api.call('get-voucher', { params: { code: 'GIFT-100' } })).json).toMatchObject({ gift: { amount: 10000, balance: 10000 }, redemption: { quantity: 5 } });
+    expect((await api.call('get-voucher', { params: { code: 'GIFT-100' } })).json).toMatchObject({
+      gift: { amount: 10000, balance: 10000 },
+      redemption: { quantity: 5 },
+    });
     // Standalone vouchers are listed together, apart from every campaign's.
     expect((await listCampaignVoucherCodes(runtime, projectId, NO_CAMPAIGN)).sort()).toEqual(['GIFT-100', 'OLD', 'PROMO-30']);
   });
