@@ -133,6 +133,17 @@ const perOperation: Record<string, CaseHints> = {
     ],
     companions: timeWindows('body.'),
   },
+  'import-vouchers-to-campaign': {
+    path: { campaignId: '$seed.discountCampaignId' },
+    unique: ['body.[].code'],
+    // An imported voucher is of its campaign's type: each branch goes to a campaign of that type.
+    variantPath: {
+      'body.[]: branch 1/3': { campaignId: '$seed.loyaltyCampaignId' },
+      'body.[]: branch 2/3': { campaignId: '$seed.giftCampaignId' },
+    },
+    companions: timeWindows('body.[].'),
+  },
+  'import-vouchers': { unique: ['body.[].code'], companions: timeWindows('body.[].') },
   'add-voucher-with-specific-code-to-campaign': {
     path: { campaignId: '$seed.discountCampaignId', code: '$fresh.newVoucherCode' },
     values: { 'body.category_id': '$seed.categoryId' },
