@@ -10,6 +10,9 @@ import { MAX_PUBLICATION_COUNT } from './publication.js';
 const campaignRef = z.string().check(z.minLength(1), z.maxLength(1000));
 const channel = z.string().check(z.minLength(1), z.maxLength(200));
 
+/** `metadata=` (no key under it) is how a form encoder writes an empty object: read as one. */
+const isQueryObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A bare string names the campaign, as one of Voucherify's own examples sends it. */
 const named = (v: unknown) => (typeof v === 'string' ? { name: v } : v);
 
@@ -56,8 +59,8 @@ export const createPublicationLegacyQuery = z.preprocess(
     voucher: z.optional(codeSchema),
     campaign: z.optional(z.preprocess(named, z.strictObject({ name: campaignRef, count: z.optional(queryInt(1, MAX_PUBLICATION_COUNT)) }))),
     source_id: z.optional(sourceId),
-    customer: customerInput,
-    metadata: z.optional(metadataSchema),
+    customer: z.preprocess((v) => (isQueryObject(v) && v.metadata === '' ? { ...v, metadata: {} } : v), customerInput),
+    metadata: z.optional(z.preprocess((v) => (v === '' ? {} : v), metadataSchema)),
   }),
 );
 export type CreatePublicationLegacyQuery = z.output<typeof createPublicationLegacyQuery>;
