@@ -1,4 +1,5 @@
 import * as z from '../zod.js';
+import { stringConditions as stringConditionsOf } from '../filter-conditions.schema.js';
 import { customerInput, sourceId } from '../customers/customer.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
@@ -65,25 +66,7 @@ export const createPublicationLegacyQuery = z.preprocess(
 );
 export type CreatePublicationLegacyQuery = z.output<typeof createPublicationLegacyQuery>;
 
-/** One value or a list of them: `$in=a` is read as `$in[0]=a`. */
-const list = <T extends z.ZodMiniType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).check(z.minLength(1), z.maxLength(100)));
-const text = z.string().check(z.minLength(1), z.maxLength(1500));
-const flag = z.literal('', { error: 'takes no value' });
-
-/** Voucherify's FilterConditionsString: every operator is accepted by syntax; the service serves those a key can answer. */
-const stringConditions = z.strictObject({
-  $in: z.optional(list(text)),
-  $not_in: z.optional(list(text)),
-  $is: z.optional(text),
-  $is_not: z.optional(text),
-  $has_value: z.optional(flag),
-  $is_unknown: z.optional(flag),
-  $starts_with: z.optional(text),
-  $ends_with: z.optional(text),
-  $contains: z.optional(text),
-  $not_contain: z.optional(text),
-});
+const stringConditions = stringConditionsOf(1500);
 export type PublicationStringConditions = z.output<typeof stringConditions>;
 const condition = z.strictObject({ conditions: stringConditions });
 
