@@ -5,16 +5,18 @@ import type { Ports } from '../../lib/http/endpoint.js';
 import { handleJobRecords, type JobRunners } from '../../lib/jobs/job-worker.js';
 import { defaultRuntime } from '../../lib/runtime.js';
 import { runGenerateVouchersJob } from '../../lib/vouchers/generate-vouchers.job.js';
+import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 
 /** One row per job kind of the jobs queue (`jobKinds` rows with `queue: JOBS_QUEUE`; the type wants them all). */
 const runners: JobRunners<typeof JOBS_QUEUE> = {
   'generate-vouchers': runGenerateVouchersJob,
+  'import-vouchers': runImportVouchersJob,
 };
 
 /**
- * The jobs-queue worker: the jobs that need only the table (bulk voucher generation). No S3 or SQS
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports). No S3 or SQS
  * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, stop }: Ports = {}) =>

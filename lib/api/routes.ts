@@ -712,6 +712,66 @@ export const getOpenapiDocumentRoute = /* @__PURE__ */ route({
   description: 'Public: no credentials, and `Access-Control-Allow-Origin: *` so browser tools can load it.',
 });
 
+export const createVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'create-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Create a voucher with a given code, standalone or in a campaign',
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Voucher', 'The new voucher')],
+  errors: [404, 409],
+});
+
+export const generateRandomCodeRoute = /* @__PURE__ */ route({
+  operationId: 'generate-random-code',
+  method: 'POST',
+  path: '/v1/vouchers',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Create a voucher with the given code or one generated from code_config, standalone or in a campaign',
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Voucher', 'The new voucher')],
+  errors: [404, 409],
+});
+
+export const addVoucherWithSpecificCodeToCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'add-voucher-with-specific-code-to-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/vouchers/{code}',
+  folder: 'vouchers',
+  scopes: ['campaigns'],
+  summary: 'Add a voucher with a given code to a campaign',
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('Voucher', 'The new voucher')],
+  errors: [409],
+});
+
+export const importVouchersToCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-to-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/import',
+  folder: 'vouchers',
+  scopes: ['campaigns'],
+  summary: 'Import up to 1,000 vouchers with given codes into a campaign (async action; failures per code in its result)',
+  tag: 'Campaigns',
+  success: [{ status: 202, description: 'Import started; poll GET /v1/async-actions/{asyncActionId}', body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importVouchersRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers',
+  method: 'POST',
+  path: '/v1/vouchers/import',
+  folder: 'vouchers',
+  scopes: ['vouchers'],
+  summary: 'Import up to 1,000 standalone vouchers (async action; failures per code in its result)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: 'Import started; poll GET /v1/async-actions/{asyncActionId}', body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. Not in the OpenAPI document. */
 export const routeNotFoundRoute = /* @__PURE__ */ route({
   operationId: 'route-not-found',
@@ -779,4 +839,9 @@ export const routes: readonly RouteDef[] = [
   getExportRoute,
   downloadExportRoute,
   getOpenapiDocumentRoute,
+  createVoucherRoute,
+  generateRandomCodeRoute,
+  addVoucherWithSpecificCodeToCampaignRoute,
+  importVouchersToCampaignRoute,
+  importVouchersRoute,
 ];

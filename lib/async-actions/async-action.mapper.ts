@@ -1,17 +1,28 @@
 import type { AsyncAction } from './async-action.js';
 import type { AsyncActionReply } from './async-action.reply.js';
 
+/** Percent done: of the vouchers generated, or of an import's chunks written (successes and failures alike). */
+function progressOf(a: AsyncAction): number {
+  if (a.import) return a.import.chunks > 0 ? Math.floor((a.import.chunksDone * 100) / a.import.chunks) : 100;
+  return a.requested > 0 ? Math.floor((a.doneCount * 100) / a.requested) : 100;
+}
+
 /**
  * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE.
  * `result` appears once the action is final: `{message, done_count}` as Voucherify words it.
  */
 export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
   const final = a.status === 'DONE' || a.status === 'FAILED';
+  const failures = a.import ? { failed_count: a.import.failed.length, failed: a.import.failed } : {};
   const result =
     a.status === 'DONE'
-      ? { message: `Generated ${a.doneCount} vouchers.`, done_count: a.doneCount }
+      ? {
+          message: a.import ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.` : `Generated ${a.doneCount} vouchers.`,
+          done_count: a.doneCount,
+          ...failures,
+        }
       : a.status === 'FAILED'
-        ? { message: a.failure ?? 'Failed', done_count: a.doneCount }
+        ? { message: a.failure ?? 'Failed', done_count: a.doneCount, ...failures }
         : null;
   return {
     id: a.id,
@@ -23,7 +34,7 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
     updated_at: a.updatedAt,
     request_id: a.requestId,
     ...(final && a.finishedAt ? { processing_time: Date.parse(a.finishedAt) - Date.parse(a.createdAt) } : {}),
-    progress: a.requested > 0 ? Math.floor((a.doneCount * 100) / a.requested) : 100,
+    progress: progressOf(a),
     object: 'async_action',
   };
 }

@@ -3,10 +3,18 @@ import * as z from '../zod.js';
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
 export const asyncActionReplySchema = z.strictObject({
   id: z.string(),
-  type: z.literal('CAMPAIGN.VOUCHERS_GENERATE'),
+  type: z.enum(['CAMPAIGN.VOUCHERS_GENERATE', 'CAMPAIGN.VOUCHERS_IMPORT', 'VOUCHERS.IMPORT']),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),
-  result: z.optional(z.strictObject({ message: z.string(), done_count: z.int().check(z.nonnegative()) })),
+  // An import's result also lists the vouchers it could not write (`failed`, `failed_count`).
+  result: z.optional(
+    z.strictObject({
+      message: z.string(),
+      done_count: z.int().check(z.nonnegative()),
+      failed_count: z.optional(z.int().check(z.nonnegative())),
+      failed: z.optional(z.array(z.strictObject({ code: z.string(), reason: z.string() }))),
+    }),
+  ),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
   request_id: z.string(),

@@ -1,9 +1,10 @@
 import { asyncAction } from '../db/entities.js';
 import { updateStatusIf, updateStatusWith } from '../db/status-update.js';
 import { ExtraItemsConflictError, transact, type TransactItem } from '../db/transact.js';
+import type { OpenJobType } from '../jobs/open-job.js';
 import { openJobDelete, openJobPut } from '../jobs/open-job.repo.js';
 import type { Runtime } from '../runtime.js';
-import type { AsyncAction } from './async-action.js';
+import type { AsyncAction, ImportFailure } from './async-action.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -12,8 +13,14 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * must be free. `extra` items (a new category's) join the same transaction; their failed
  * condition throws ExtraItemsConflictError (nothing is written).
  */
-export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
-  const marker = openJobPut(deps, { type: 'generate-vouchers', projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt });
+export async function insertAsyncAction(
+  deps: Deps,
+  action: AsyncAction,
+  extra: readonly TransactItem[] = [],
+  /** The job that carries it out (the marker names it, for a resume). */
+  jobType: OpenJobType = 'generate-vouchers',
+): Promise<void> {
+  const marker = openJobPut(deps, { type: jobType, projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt });
   const outcome = await transact(deps, [asyncAction.putIfAbsent(deps, action), marker, ...extra]);
   if (outcome.ok) return;
   if ('failed' in outcome && outcome.failed.some((i) => i > 1)) throw new ExtraItemsConflictError();
@@ -62,7 +69,12 @@ export function progressItem(deps: Deps, action: AsyncAction, doneBefore: number
 }
 
 /** A move to a final status, in one transaction with the Delete of the action's open-job marker. */
-const end = (deps: Deps, projectId: string, asyncActionId: string, move: { set: string; condition: string; values: Record<string, unknown> }) =>
+const end = (
+  deps: Deps,
+  projectId: string,
+  asyncActionId: string,
+  move: { set: string; condition: string; values: Record<string, unknown>; names?: Record<string, string> },
+) =>
   updateStatusWith(
     deps,
     asyncAction,
@@ -95,5 +107,38 @@ export function failAsyncAction(deps: Deps, projectId: string, asyncActionId: st
     set: 'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now',
     condition: '#s IN (:enq, :ip)',
     values: { ':failed': 'FAILED', ':reason': reason.slice(0, 1000), ':now': now, ':enq': 'ENQUEUED', ':ip': 'IN_PROGRESS' },
+  });
+}
+
+/**
+ * The transaction item that records an import's chunk `chunk` as written: `done` more vouchers and
+ * `failed` appended. It holds only while the action is IN_PROGRESS with exactly `chunk` chunks done,
+ * so two workers on one action (a redelivered message, a resumed job) never write or count a chunk twice.
+ */
+export function importProgressItem(deps: Deps, action: AsyncAction, chunk: number, done: number, failed: ImportFailure[], now: string): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: asyncAction.key(action.projectId, action.id),
+      UpdateExpression:
+        'SET doneCount = doneCount + :n, #imp.chunksDone = #imp.chunksDone + :one, #imp.failed = list_append(#imp.failed, :f), updatedAt = :now',
+      ConditionExpression: '#s = :ip AND #imp.chunksDone = :k',
+      ExpressionAttributeNames: { '#s': 'status', '#imp': 'import' },
+      ExpressionAttributeValues: { ':n': done, ':one': 1, ':f': failed, ':now': now, ':ip': 'IN_PROGRESS', ':k': chunk },
+    },
+  };
+}
+
+/**
+ * An import IN_PROGRESS with every chunk written → DONE; its open-job marker goes in the same transaction.
+ * @returns the action as read after the move; null when it was not IN_PROGRESS with every chunk done.
+ * @throws ConflictRetryError when concurrent writes to the action outlast the retries.
+ */
+export function finishImport(deps: Deps, action: AsyncAction, now: string): Promise<AsyncAction | null> {
+  return end(deps, action.projectId, action.id, {
+    set: 'SET #s = :done, updatedAt = :now, finishedAt = :now',
+    condition: '#s = :ip AND #imp.chunksDone = :chunks',
+    values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':chunks': action.import?.chunks ?? 0, ':now': now },
+    names: { '#imp': 'import' },
   });
 }

@@ -2,6 +2,25 @@ import type { VoucherOverrides } from '../vouchers/voucher-generation.js';
 
 export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 
+/** Async action types: bulk generation, and the imports of a list of vouchers into a campaign or as standalone vouchers. */
+export type AsyncActionType = 'CAMPAIGN.VOUCHERS_GENERATE' | 'CAMPAIGN.VOUCHERS_IMPORT' | 'VOUCHERS.IMPORT';
+
+/** A voucher an import could not write, and why (the reference's `result.failed[]`). */
+export interface ImportFailure {
+  code: string;
+  reason: string;
+}
+
+/**
+ * An import's progress: the list is stored in `chunks` chunk items (lib/vouchers/voucher-import-job.ts);
+ * `chunksDone` is the checkpoint, raised with `failed` in the transaction that writes a chunk's vouchers.
+ */
+export interface ImportProgress {
+  chunks: number;
+  chunksDone: number;
+  failed: ImportFailure[];
+}
+
 /**
  * A bulk voucher generation (Voucherify's `CAMPAIGN.VOUCHERS_GENERATE` async action). Everything
  * the worker needs is here, not in the queue message. `doneCount` is raised only in the
@@ -10,10 +29,11 @@ export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 export interface AsyncAction {
   id: string;
   projectId: string;
-  type: 'CAMPAIGN.VOUCHERS_GENERATE';
+  type: AsyncActionType;
   status: AsyncActionStatus;
   /** The request that started it. */
   requestId: string;
+  /** The campaign generated into or imported to; `none` (NO_CAMPAIGN) for VOUCHERS.IMPORT. */
   campaignId: string;
   requested: number;
   doneCount: number;
@@ -25,4 +45,6 @@ export interface AsyncAction {
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
+  /** Imports only. */
+  import?: ImportProgress;
 }

@@ -19,6 +19,7 @@ import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
+import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
 import { entity, keyPath as path, tenantPath as tenant } from './entity.js';
 
 /**
@@ -530,3 +531,19 @@ export const referralConversion = /* @__PURE__ */ entity<ReferralConversion>('re
     (createdAt: string, conversionId: string) => path(createdAt, conversionId),
   )
   .from((c) => ({ key: [c.projectId, c.campaignId, c.code, c.refereeId], index: [c.projectId, c.referrerId, c.createdAt, c.id] }));
+
+/** The vouchers of one chunk, as the request gave them. */
+export interface ImportChunk {
+  vouchers: ImportVoucherItem[];
+}
+
+/**
+ * One chunk of an import's list (lib/vouchers/voucher-import-job.ts), in the async action's own
+ * partition: written before the action exists, read by the worker one chunk per transaction.
+ */
+export const importChunk = /* @__PURE__ */ entity<ImportChunk>('import_chunk', 1)
+  .key(
+    (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
+    (index: number) => `IMPORT#${String(index).padStart(5, '0')}`,
+  )
+  .apart();

@@ -49,7 +49,7 @@ export async function updateStatusWith<T>(
   deps: Deps,
   entity: { get(deps: Deps, key: ItemKey): Promise<T | null> },
   key: ItemKey,
-  move: { set: string; condition: string; values: Record<string, unknown> },
+  move: { set: string; condition: string; values: Record<string, unknown>; names?: Record<string, string> },
   also: readonly TransactItem[],
   busy: string,
 ): Promise<T | null> {
@@ -59,7 +59,7 @@ export async function updateStatusWith<T>(
       Key: key,
       UpdateExpression: move.set,
       ConditionExpression: `attribute_exists(PK) AND ${move.condition}`,
-      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeNames: { '#s': 'status', ...move.names },
       ExpressionAttributeValues: move.values,
     },
   };

@@ -28,14 +28,25 @@ export function matchPath(template: string, path: string): Record<string, string
   return params;
 }
 
-/** The route for a method and path, or the methods the path does support (for a 405). */
+/** Path segments of a template that are literal (not `{param}`): the more, the more specific. */
+const literalSegments = (template: string): number => template.split('/').filter((s) => !/^\{\w+\}$/.test(s)).length;
+
+/**
+ * The route for a method and path, or the methods the path does support (for a 405). Where two
+ * templates match (`/v1/vouchers/import` and `/v1/vouchers/{code}`), the one with more literal
+ * segments wins, as API Gateway picks the most specific route.
+ */
 export function findRoute(routes: readonly RouteDef[], method: string, path: string): { match: RouteMatch } | { allowed: string[] } {
   const allowed: string[] = [];
+  let best: RouteMatch | null = null;
   for (const route of routes) {
     const params = matchPath(route.path, path);
     if (!params) continue;
-    if (route.method === method.toUpperCase()) return { match: { route, params } };
-    allowed.push(route.method);
+    if (route.method !== method.toUpperCase()) {
+      allowed.push(route.method);
+      continue;
+    }
+    if (!best || literalSegments(route.path) > literalSegments(best.route.path)) best = { route, params };
   }
-  return { allowed };
+  return best ? { match: best } : { allowed };
 }

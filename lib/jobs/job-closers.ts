@@ -3,6 +3,7 @@ import { getExport } from '../exports/export.repo.js';
 import { failExport } from '../exports/points-expiration-export.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration } from '../vouchers/bulk-generation.js';
+import { failImport } from '../vouchers/voucher-import-job.js';
 import type { JobMessage, JobMessageOf, JobType } from './job.js';
 
 type CloseDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -18,6 +19,12 @@ export interface JobCloser<T extends JobType> {
   state(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, subjectId: string): Promise<{ open: boolean; updatedAt: string } | null>;
 }
 
+/** An async action's job is open while the action is ENQUEUED or IN_PROGRESS. */
+async function asyncActionState(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, id: string) {
+  const action = await getAsyncAction(deps, projectId, id);
+  return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
+}
+
 /**
  * One row per job kind (the type checker wants every kind of `jobKinds`): used by the workers
  * (last failed delivery), the dead-letter consumers and the start-up resume. Kept apart from the
@@ -26,10 +33,11 @@ export interface JobCloser<T extends JobType> {
 export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   'generate-vouchers': {
     fail: (deps, job, reason) => failGeneration(deps, job.projectId, job.asyncActionId, reason),
-    state: async (deps, projectId, id) => {
-      const action = await getAsyncAction(deps, projectId, id);
-      return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
-    },
+    state: asyncActionState,
+  },
+  'import-vouchers': {
+    fail: (deps, job, reason) => failImport(deps, job.projectId, job.asyncActionId, reason),
+    state: asyncActionState,
   },
   'export-points-expiration': {
     fail: (deps, job, reason) => failExport(deps, job.projectId, job.exportId, reason),

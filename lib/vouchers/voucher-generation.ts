@@ -1,4 +1,4 @@
-import type { GiftTemplate, VoucherCampaign } from '../campaigns/campaign.js';
+import type { Discount, GiftTemplate, LoyaltyCardTemplate, Validity, VoucherCampaign, VoucherTemplate } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
@@ -20,7 +20,38 @@ export interface VoucherOverrides {
   expirationDate?: string | undefined;
   /** Replaces the campaign's code configuration for these vouchers. */
   codeConfig?: CodeConfig | undefined;
+  /** undefined = active. */
+  active?: boolean | undefined;
+  /** A benefit of the voucher's own (POST /v1/vouchers/{code}); undefined = the campaign's. */
+  discount?: Discount | undefined;
+  gift?: GiftTemplate | undefined;
+  loyaltyCard?: LoyaltyCardTemplate | undefined;
+  /** undefined = the campaign's. */
+  validityTimeframe?: Validity['validityTimeframe'] | undefined;
+  validityDayOfWeek?: Validity['validityDayOfWeek'] | undefined;
+  validityHours?: Validity['validityHours'] | undefined;
 }
+
+/** Where a new voucher's defaults come from: its campaign, or (a standalone voucher) the request itself. */
+export interface VoucherSource extends Validity {
+  projectId: string;
+  campaignId: string | null;
+  campaignName: string | null;
+  template: Pick<VoucherTemplate, 'type' | 'discount' | 'gift' | 'loyaltyCard' | 'redemptionQuantity' | 'isReferralCode'>;
+}
+
+/** A campaign as the source of its new vouchers. */
+export const campaignSource = (c: VoucherCampaign): VoucherSource => ({
+  projectId: c.projectId,
+  campaignId: c.id,
+  campaignName: c.name,
+  template: c.voucher,
+  startDate: c.startDate,
+  expirationDate: c.expirationDate,
+  validityTimeframe: c.validityTimeframe,
+  validityDayOfWeek: c.validityDayOfWeek,
+  validityHours: c.validityHours,
+});
 
 /**
  * A new gift card's credits: the template's amount, less what the template says is already spent;
@@ -37,26 +68,36 @@ export function giftOf(g: GiftTemplate): NonNullable<Voucher['gift']> {
  * @throws InvalidPayloadError when the resulting expiration date precedes the start date.
  */
 export function newVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, campaign: VoucherCampaign, code: string, o: VoucherOverrides): Voucher {
-  const t = campaign.voucher;
-  const startDate = o.startDate ?? campaign.startDate;
-  const expirationDate = o.expirationDate ?? campaign.expirationDate;
+  return buildVoucher(deps, campaignSource(campaign), code, o);
+}
+
+/**
+ * A new voucher from its source (a campaign, or a standalone voucher's request) and the overrides.
+ * @throws InvalidPayloadError when the resulting expiration date precedes the start date.
+ */
+export function buildVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, source: VoucherSource, code: string, o: VoucherOverrides): Voucher {
+  const t = source.template;
+  const gift = o.gift ?? t.gift;
+  const loyaltyCard = o.loyaltyCard ?? t.loyaltyCard;
+  const startDate = o.startDate ?? source.startDate;
+  const expirationDate = o.expirationDate ?? source.expirationDate;
   if (startDate && expirationDate && expirationDate < startDate) {
     throw new InvalidPayloadError(`The voucher would expire (${expirationDate}) before it starts (${startDate})`);
   }
   return {
     id: deps.ids.id('v'),
     code,
-    projectId: campaign.projectId,
-    campaignId: campaign.id,
-    campaignName: campaign.name,
+    projectId: source.projectId,
+    campaignId: source.campaignId,
+    campaignName: source.campaignName,
     category: o.category,
     type: t.type,
-    discount: t.discount,
-    gift: t.gift ? giftOf(t.gift) : null,
-    loyaltyCard: t.loyaltyCard
+    discount: o.discount ?? t.discount,
+    gift: gift ? giftOf(gift) : null,
+    loyaltyCard: loyaltyCard
       ? {
-          points: t.loyaltyCard.points,
-          balance: t.loyaltyCard.points,
+          points: loyaltyCard.points,
+          balance: loyaltyCard.points,
           nextExpirationDate: null,
           nextExpirationPoints: null,
           pendingPoints: 0,
@@ -66,10 +107,10 @@ export function newVoucher(deps: Pick<Runtime, 'clock' | 'ids'>, campaign: Vouch
       : null,
     startDate,
     expirationDate,
-    validityTimeframe: campaign.validityTimeframe,
-    validityDayOfWeek: campaign.validityDayOfWeek,
-    validityHours: campaign.validityHours,
-    active: true,
+    validityTimeframe: o.validityTimeframe === undefined ? source.validityTimeframe : o.validityTimeframe,
+    validityDayOfWeek: o.validityDayOfWeek === undefined ? source.validityDayOfWeek : o.validityDayOfWeek,
+    validityHours: o.validityHours === undefined ? source.validityHours : o.validityHours,
+    active: o.active ?? true,
     additionalInfo: o.additionalInfo ?? null,
     metadata: o.metadata ?? {},
     isReferralCode: t.isReferralCode,

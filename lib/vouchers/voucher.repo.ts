@@ -264,3 +264,48 @@ export const changeGiftCreditsItem = (deps: Deps, read: Voucher, amount: number,
     },
   };
 };
+
+/**
+ * The campaign part of a standalone voucher's keys (its GSI1 list partition): standalone vouchers
+ * of a project are listed together there, as a campaign's are in its own. Campaign ids start with
+ * `camp_`, so no campaign shares it (docs/decisions.md "Creating vouchers").
+ */
+export const NO_CAMPAIGN = 'none';
+
+/**
+ * Inserts vouchers of no campaign (each code must be free: conditional puts, nothing overwritten),
+ * with a caller's `guard` (an import's checkpoint) and `extra` items (a new category's) in the same transaction.
+ * @returns as insertVouchers, without `campaign_missing`.
+ * @throws ExtraItemsConflictError when an extra item's condition failed.
+ */
+export async function insertStandaloneVouchers(
+  deps: Deps,
+  vouchers: Voucher[],
+  guard?: TransactItem,
+  extra: readonly TransactItem[] = [],
+): Promise<Exclude<InsertOutcome, { kind: 'campaign_missing' }>> {
+  if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
+    throw new Error(`insertStandaloneVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
+  }
+  for (const v of vouchers) if (v.campaignId !== null) throw new Error(`Voucher ${v.id} belongs to campaign ${v.campaignId}`);
+  const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, NO_CAMPAIGN, voucher));
+  const guardIndex = guard ? items.push(guard) - 1 : -1;
+  const extraFrom = items.push(...extra) - extra.length;
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return { kind: 'ok' };
+  if (!('failed' in outcome)) return { kind: 'conflict' };
+  if (outcome.failed.includes(guardIndex)) return { kind: 'guard_failed' };
+  if (outcome.failed.some((i) => i >= extraFrom)) throw new ExtraItemsConflictError();
+  const codes = outcome.failed.filter((i) => i % 2 === 0 && i < 2 * vouchers.length).map((i) => vouchers[i / 2]?.code ?? '');
+  if (codes.length === 0) throw new Error('A random voucher id collided');
+  return { kind: 'codes_taken', codes };
+}
+
+/**
+ * Inserts one voucher of no campaign (see insertStandaloneVouchers).
+ * @returns 'ok'; 'taken' when the code exists in the project (nothing written); 'conflict' on a lost race (retry as is).
+ */
+export async function insertStandaloneVoucher(deps: Deps, voucher: Voucher, extra: readonly TransactItem[] = []): Promise<'ok' | 'taken' | 'conflict'> {
+  const outcome = await insertStandaloneVouchers(deps, [voucher], undefined, extra);
+  return outcome.kind === 'ok' ? 'ok' : outcome.kind === 'codes_taken' ? 'taken' : 'conflict';
+}

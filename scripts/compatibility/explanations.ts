@@ -24,6 +24,11 @@ const VOUCHER_OPS = [
   'disable-voucher',
   'update-voucher',
   'list-vouchers',
+  'create-voucher',
+  'generate-random-code',
+  'add-voucher-with-specific-code-to-campaign',
+  'import-vouchers-to-campaign',
+  'import-vouchers',
   ...CAMPAIGN_OPS,
   ...PUBLICATION_OPS,
 ] as const;
@@ -173,7 +178,7 @@ const rules: readonly Rule[] = [
     location: 'response',
     fields: ['type', 'result.*'],
     reason:
-      'The only async action here is CAMPAIGN.VOUCHERS_GENERATE; failure lists, reports and per-row errors belong to imports and bulk updates, which are not built. A failed generation reports its reason in `result.message`',
+      'The async actions here are CAMPAIGN.VOUCHERS_GENERATE, CAMPAIGN.VOUCHERS_IMPORT and VOUCHERS.IMPORT; an import lists its failures as `result.failed[]` of `{code, reason}` (also for VOUCHERS.IMPORT, whose reference schema has one object: an import can fail many codes). Reports, CSV rows and source ids belong to CSV imports and bulk updates, which are not built. A failed action reports its reason in `result.message`',
   },
   {
     operations: ['list-bin-entries'],
@@ -248,6 +253,29 @@ const rules: readonly Rule[] = [
     fields: ['exported_object', 'parameters.fields[]', 'parameters.campaign_id', 'parameters.filters.*'],
     reason:
       "Only points-expiration exports exist here; Voucherify's get-export documents the union of every export type's parameters and filter grammar (customers, vouchers, redemptions, …). Ours echo a points-expiration export's parameters, whose filters take single values for $is / $is_not and lists for $in / $not_in",
+  },
+  // Creating and importing vouchers (docs/decisions.md "Creating vouchers", "Importing vouchers")
+  {
+    operations: ['create-voucher', 'generate-random-code', 'import-vouchers-to-campaign'],
+    location: 'request',
+    fields: [
+      '*loyalty_card.balance',
+      '*loyalty_card.expired_points',
+      '*loyalty_card.next_expiration_date',
+      '*loyalty_card.next_expiration_points',
+      '*loyalty_card.pending_points',
+      '*loyalty_card.subtracted_points',
+    ],
+    kinds: ['missing'],
+    reason:
+      "A new loyalty card's balance is its `points` and it has no history yet: these figures are what its points changes make of it, so a request setting them is refused (400) rather than making a card whose figures do not add up",
+  },
+  {
+    operations: ['import-vouchers'],
+    location: 'request',
+    fields: ['[].type'],
+    kinds: ['enum'],
+    reason: 'Standalone loyalty cards can be imported too, as POST /v1/vouchers/{code} creates them; every type Voucherify accepts is accepted',
   },
 ];
 

@@ -103,6 +103,53 @@ const perOperation: Record<string, CaseHints> = {
     ],
   },
   'get-async-action': { path: { asyncActionId: '$seed.asyncActionId' } },
+  'create-voucher': {
+    path: { code: '$fresh.newVoucherCode' },
+    values: { 'body.category_id': '$seed.categoryId' },
+    // A voucher of a campaign is of the campaign's type: each branch names a campaign of its own type.
+    variantValues: {
+      'body: branch 1/3': { 'body.campaign_id': '$seed.loyaltyCampaignId', 'body.campaign': '$seed.loyaltyCampaignId' },
+      'body: branch 2/3': { 'body.campaign_id': '$seed.giftCampaignId', 'body.campaign': '$seed.giftCampaignId' },
+      'body: branch 3/3': { 'body.campaign_id': '$seed.discountCampaignId', 'body.campaign': '$seed.discountCampaignId' },
+    },
+    exclusive: [
+      ['body.campaign_id', 'body.campaign'],
+      ['body.category_id', 'body.category'],
+    ],
+    companions: timeWindows('body.'),
+  },
+  'generate-random-code': {
+    unique: ['body.code'],
+    values: { 'body.category_id': '$seed.categoryId', ...codePattern('body.') },
+    variantValues: {
+      'body: branch 1/3': { 'body.campaign_id': '$seed.loyaltyCampaignId', 'body.campaign': '$seed.loyaltyCampaignId' },
+      'body: branch 2/3': { 'body.campaign_id': '$seed.giftCampaignId', 'body.campaign': '$seed.giftCampaignId' },
+      'body: branch 3/3': { 'body.campaign_id': '$seed.discountCampaignId', 'body.campaign': '$seed.discountCampaignId' },
+    },
+    exclusive: [
+      ['body.campaign_id', 'body.campaign'],
+      ['body.category_id', 'body.category'],
+      ['body.code', 'body.code_config'],
+    ],
+    companions: timeWindows('body.'),
+  },
+  'import-vouchers-to-campaign': {
+    path: { campaignId: '$seed.discountCampaignId' },
+    unique: ['body.[].code'],
+    // An imported voucher is of its campaign's type: each branch goes to a campaign of that type.
+    variantPath: {
+      'body.[]: branch 1/3': { campaignId: '$seed.loyaltyCampaignId' },
+      'body.[]: branch 2/3': { campaignId: '$seed.giftCampaignId' },
+    },
+    companions: timeWindows('body.[].'),
+  },
+  'import-vouchers': { unique: ['body.[].code'], companions: timeWindows('body.[].') },
+  'add-voucher-with-specific-code-to-campaign': {
+    path: { campaignId: '$seed.discountCampaignId', code: '$fresh.newVoucherCode' },
+    values: { 'body.category_id': '$seed.categoryId' },
+    exclusive: [['body.category_id', 'body.category']],
+  },
+
   'get-voucher': { path: { code: '$seed.voucherCode' } },
   'get-voucher-redemptions': { path: { code: '$seed.voucherCode' } },
   'delete-voucher': { path: { code: '$fresh.voucherCode' } },

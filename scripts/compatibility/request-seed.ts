@@ -173,6 +173,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
     },
     fresh: {
       voucherCode: async () => str((await voucher(discountId)).code, 'voucher code'),
+      // A code no voucher has yet (nothing is made): for the operations that create a voucher with the code in their path.
+      newVoucherCode: async () => name('compat-new-code'),
       categoryId: async () => str((await call(send, 'POST', '/v1/categories', { name: name('compat-fresh-category'), hierarchy: 1 })).id, 'category id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),

@@ -112,6 +112,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['customer_count', e.customerCount.toItem({ count: 3 }, P, 'EMAIL#h', 5), { PK: 'P#p1#CUSTOMER_COUNT#EMAIL#h', SK: '5' }],
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
+  ['import_chunk', e.importChunk.toItem({ vouchers: [{ code: 'C1' }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'IMPORT#00007' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
   ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
   [
