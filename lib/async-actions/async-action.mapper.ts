@@ -2,14 +2,14 @@ import type { AsyncAction } from './async-action.js';
 import type { AsyncActionReply } from './async-action.reply.js';
 
 /**
- * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE.
+ * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE and CAMPAIGN.VOUCHERS_DELETE.
  * `result` appears once the action is final: `{message, done_count}` as Voucherify words it.
  */
 export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
   const final = a.status === 'DONE' || a.status === 'FAILED';
   const result =
     a.status === 'DONE'
-      ? { message: `Generated ${a.doneCount} vouchers.`, done_count: a.doneCount }
+      ? { message: a.type === 'CAMPAIGN.VOUCHERS_DELETE' ? `Deleted ${a.doneCount} vouchers.` : `Generated ${a.doneCount} vouchers.`, done_count: a.doneCount }
       : a.status === 'FAILED'
         ? { message: a.failure ?? 'Failed', done_count: a.doneCount }
         : null;

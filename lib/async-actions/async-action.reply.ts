@@ -3,7 +3,7 @@ import * as z from '../zod.js';
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
 export const asyncActionReplySchema = z.strictObject({
   id: z.string(),
-  type: z.literal('CAMPAIGN.VOUCHERS_GENERATE'),
+  type: z.enum(['CAMPAIGN.VOUCHERS_GENERATE', 'CAMPAIGN.VOUCHERS_DELETE']),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),
   result: z.optional(z.strictObject({ message: z.string(), done_count: z.int().check(z.nonnegative()) })),

@@ -13,11 +13,16 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * condition throws ExtraItemsConflictError (nothing is written).
  */
 export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
-  const marker = openJobPut(deps, { type: 'generate-vouchers', projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt });
-  const outcome = await transact(deps, [asyncAction.putIfAbsent(deps, action), marker, ...extra]);
+  const outcome = await transact(deps, [...asyncActionPuts(deps, action), ...extra]);
   if (outcome.ok) return;
   if ('failed' in outcome && outcome.failed.some((i) => i > 1)) throw new ExtraItemsConflictError();
   throw new Error(`Async action ${action.id} could not be written`);
+}
+
+/** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */
+export function asyncActionPuts(deps: Pick<Runtime, 'tableName'>, action: AsyncAction): TransactItem[] {
+  const type = action.type === 'CAMPAIGN.VOUCHERS_DELETE' ? 'delete-campaign-vouchers' : 'generate-vouchers';
+  return [asyncAction.putIfAbsent(deps, action), openJobPut(deps, { type, projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt })];
 }
 
 export function getAsyncAction(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
@@ -95,5 +100,37 @@ export function failAsyncAction(deps: Deps, projectId: string, asyncActionId: st
     set: 'SET #s = :failed, failure = :reason, updatedAt = :now, finishedAt = :now',
     condition: '#s IN (:enq, :ip)',
     values: { ':failed': 'FAILED', ':reason': reason.slice(0, 1000), ':now': now, ':enq': 'ENQUEUED', ':ip': 'IN_PROGRESS' },
+  });
+}
+
+/**
+ * The transaction item that records `n` more vouchers removed by a VOUCHERS_DELETE action: as
+ * progressItem, and `requested` follows when the job finds more vouchers than the campaign counted
+ * (a voucher added while it was being deleted), so progress never passes 100%.
+ */
+export function removalProgressItem(deps: Deps, action: AsyncAction, doneBefore: number, n: number, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: asyncAction.key(action.projectId, action.id),
+      UpdateExpression: 'SET doneCount = :after, requested = :req, updatedAt = :now',
+      ConditionExpression: '#s = :ip AND doneCount = :k',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':after': doneBefore + n, ':req': Math.max(action.requested, doneBefore + n), ':now': now, ':ip': 'IN_PROGRESS', ':k': doneBefore },
+    },
+  };
+}
+
+/**
+ * IN_PROGRESS → DONE for a VOUCHERS_DELETE action once nothing is left to remove: `requested`
+ * becomes the count removed (fewer when some were deleted one by one meanwhile). Holds only at the
+ * `doneCount` the caller read, with its open-job marker deleted in the same transaction.
+ * @returns the action as read after the move; null when it moved on meanwhile.
+ */
+export function finishRemoval(deps: Deps, action: AsyncAction, now: string): Promise<AsyncAction | null> {
+  return end(deps, action.projectId, action.id, {
+    set: 'SET #s = :done, requested = :k, updatedAt = :now, finishedAt = :now',
+    condition: '#s = :ip AND doneCount = :k',
+    values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':k': action.doneCount, ':now': now },
   });
 }

@@ -2,6 +2,9 @@ import type { VoucherOverrides } from '../vouchers/voucher-generation.js';
 
 export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 
+/** The kinds of async action: a bulk generation, or the removal of a deleted campaign's vouchers. */
+export type AsyncActionType = 'CAMPAIGN.VOUCHERS_GENERATE' | 'CAMPAIGN.VOUCHERS_DELETE';
+
 /**
  * A bulk voucher generation (Voucherify's `CAMPAIGN.VOUCHERS_GENERATE` async action). Everything
  * the worker needs is here, not in the queue message. `doneCount` is raised only in the
@@ -10,7 +13,7 @@ export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 export interface AsyncAction {
   id: string;
   projectId: string;
-  type: 'CAMPAIGN.VOUCHERS_GENERATE';
+  type: AsyncActionType;
   status: AsyncActionStatus;
   /** The request that started it. */
   requestId: string;
@@ -19,7 +22,14 @@ export interface AsyncAction {
   doneCount: number;
   /** Set when the action generates a new campaign's vouchers: the campaign's creation status follows it. */
   campaignCreation: boolean;
+  /** What generated vouchers get (a VOUCHERS_DELETE action has `{category: null}`). */
   overrides: VoucherOverrides;
+  /**
+   * VOUCHERS_DELETE only: true = the campaign's vouchers are removed for good, false = each goes to
+   * the bin. `requested` is then the campaign's `vouchers_count` when it was deleted (raised if the
+   * job finds more), `doneCount` the vouchers removed so far.
+   */
+  force?: boolean;
   /** Why it FAILED; null otherwise. */
   failure: string | null;
   createdAt: string;

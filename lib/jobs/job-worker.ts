@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import * as z from '../zod.js';
+import { failCampaignVouchersDeletion, runCampaignVouchersDeletion } from '../campaigns/campaign-deletion.js';
 import { EXPORT_ID } from '../exports/export.js';
 import type { ExportFiles } from '../exports/export-files.js';
 import { failExport, runPointsExpirationExport } from '../exports/points-expiration-export.js';
@@ -28,6 +29,8 @@ async function runJob(deps: Deps, job: JobMessage): Promise<boolean> {
       return (await runVoucherGeneration(deps, job.projectId, job.asyncActionId)) !== null;
     case 'export-points-expiration':
       return (await runPointsExpirationExport(deps, job.projectId, job.exportId)) !== null;
+    case 'delete-campaign-vouchers':
+      return (await runCampaignVouchersDeletion(deps, job.projectId, job.asyncActionId)) !== null;
   }
 }
 
@@ -41,6 +44,8 @@ export async function failJob(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock' 
       return failGeneration(deps, job.projectId, job.asyncActionId, reason);
     case 'export-points-expiration':
       return failExport(deps, job.projectId, job.exportId, reason);
+    case 'delete-campaign-vouchers':
+      return failCampaignVouchersDeletion(deps, job.projectId, job.asyncActionId, reason);
   }
 }
 

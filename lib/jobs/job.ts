@@ -20,6 +20,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     exportId: z.string().check(z.regex(EXPORT_ID)),
   }),
+  /** Removes a deleted campaign's vouchers (CAMPAIGN.VOUCHERS_DELETE; lib/campaigns/campaign-deletion.ts). */
+  z.strictObject({
+    type: z.literal('delete-campaign-vouchers'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 
@@ -31,7 +37,7 @@ export interface JobQueue {
 
 /** The subject a job names, as log fields. */
 export const subjectOf = (job: JobMessage): Record<string, string> =>
-  job.type === 'generate-vouchers' ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
+  'asyncActionId' in job ? { async_action_id: job.asyncActionId } : { export_id: job.exportId };
 
 /** A message body as JSON, or undefined when it is not JSON (the schema then refuses it). */
 export function parseJobBody(body: string): unknown {

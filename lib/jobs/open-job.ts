@@ -46,6 +46,6 @@ export function openJobShard(subjectId: string): number {
 
 /** The queue message that runs a marked job. */
 export const jobMessageOf = (job: OpenJob): JobMessage =>
-  job.type === 'generate-vouchers'
-    ? { type: job.type, projectId: job.projectId, asyncActionId: job.subjectId }
-    : { type: job.type, projectId: job.projectId, exportId: job.subjectId };
+  job.type === 'export-points-expiration'
+    ? { type: job.type, projectId: job.projectId, exportId: job.subjectId }
+    : { type: job.type, projectId: job.projectId, asyncActionId: job.subjectId };

@@ -21,7 +21,7 @@ export interface ResumeReport {
 
 /** The marked job's subject as stored now: whether it is still open and when it last changed; null when it is gone. */
 async function subjectState(deps: Deps, job: OpenJob): Promise<{ open: boolean; updatedAt: string } | null> {
-  if (job.type === 'generate-vouchers') {
+  if (job.type !== 'export-points-expiration') {
     const action = await getAsyncAction(deps, job.projectId, job.subjectId);
     return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
   }
