@@ -716,7 +716,8 @@ export const updateCampaignRoute = /* @__PURE__ */ route({
   tag: 'Campaigns',
   success: [/* @__PURE__ */ ok('Campaign', 'The campaign as changed')],
   idempotency: 'generic',
-  description: 'Fields that would change the campaign\'s vouchers (`discount`, `gift`, `loyalty_tiers_expiration`, `options`) are refused (400); a `protected` campaign answers 400 `resource_protected`.',
+  description:
+    "Fields that would change the campaign's vouchers (`discount`, `gift`, `loyalty_tiers_expiration`, `options`) are refused (400); a `protected` campaign answers 400 `resource_protected`.",
 });
 
 export const deleteCampaignRoute = /* @__PURE__ */ route({
@@ -728,7 +729,11 @@ export const deleteCampaignRoute = /* @__PURE__ */ route({
   summary: 'Delete a campaign (to the bin, or for good with force=true); its vouchers follow through an async action',
   tag: 'Campaigns',
   success: [
-    { status: 202, description: 'Deleted; its vouchers are removed by CAMPAIGN.VOUCHERS_DELETE: poll GET /v1/async-actions/{asyncActionId}', body: 'AsyncActionAccepted' },
+    {
+      status: 202,
+      description: 'Deleted; its vouchers are removed by CAMPAIGN.VOUCHERS_DELETE: poll GET /v1/async-actions/{asyncActionId}',
+      body: 'AsyncActionAccepted',
+    },
   ],
   idempotency: 'generic',
   needs: { sendsTo: [JOBS_QUEUE] },

@@ -116,7 +116,13 @@ export function removalProgressItem(deps: Deps, action: AsyncAction, doneBefore:
       UpdateExpression: 'SET doneCount = :after, requested = :req, updatedAt = :now',
       ConditionExpression: '#s = :ip AND doneCount = :k',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':after': doneBefore + n, ':req': Math.max(action.requested, doneBefore + n), ':now': now, ':ip': 'IN_PROGRESS', ':k': doneBefore },
+      ExpressionAttributeValues: {
+        ':after': doneBefore + n,
+        ':req': Math.max(action.requested, doneBefore + n),
+        ':now': now,
+        ':ip': 'IN_PROGRESS',
+        ':k': doneBefore,
+      },
     },
   };
 }

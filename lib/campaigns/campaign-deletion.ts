@@ -92,7 +92,11 @@ async function removeBatch(deps: Deps, action: AsyncAction, vouchers: Voucher[])
  * @returns the action as it ends; null when it does not exist.
  * @throws Error (transient: the message is retried), JobStoppedError.
  */
-export async function runCampaignVouchersDeletion(deps: Deps & { signal?: AbortSignal }, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+export async function runCampaignVouchersDeletion(
+  deps: Deps & { signal?: AbortSignal },
+  projectId: string,
+  asyncActionId: string,
+): Promise<AsyncAction | null> {
   let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {

@@ -183,7 +183,14 @@ function deleteCounterWrite(deps: Deps, read: Campaign, counter: CampaignCounter
     Object.assign(values, { ':old': current.s, ':deleted': DELETED });
     condition += '#notDone.#id.#s = :old';
     return {
-      Update: { TableName, Key, UpdateExpression: 'SET #notDone.#id.#s = :deleted ADD deletedCount :one', ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+      Update: {
+        TableName,
+        Key,
+        UpdateExpression: 'SET #notDone.#id.#s = :deleted ADD deletedCount :one',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
     };
   }
   condition += 'attribute_not_exists(#notDone.#id)';
@@ -200,7 +207,10 @@ function deleteCounterWrite(deps: Deps, read: Campaign, counter: CampaignCounter
       },
     };
   }
-  Object.assign(values, { ':record': notDoneRecord(DELETED, entry.campaignType, entry.isReferralCode, entry.sequence, entry.viewNumbers), ':cap': MAX_NOT_DONE });
+  Object.assign(values, {
+    ':record': notDoneRecord(DELETED, entry.campaignType, entry.isReferralCode, entry.sequence, entry.viewNumbers),
+    ':cap': MAX_NOT_DONE,
+  });
   return {
     Update: {
       TableName,

@@ -107,8 +107,7 @@ export async function updateCampaign(deps: Deps, projectId: string, idOrName: st
   const first = await getCampaign(deps, projectId, idOrName);
   assertChangeable(first);
   assertFieldsFit(first, body);
-  const referralProgram =
-    body.referral_program !== undefined ? await resolveReferralProgram(deps, projectId, camelize(body.referral_program)) : undefined;
+  const referralProgram = body.referral_program !== undefined ? await resolveReferralProgram(deps, projectId, camelize(body.referral_program)) : undefined;
   const categoryRef = body.category !== undefined || body.category_id !== undefined ? { name: body.category, id: body.category_id } : null;
   const now = deps.clock.now().toISOString();
   const written = await withCategory(deps, projectId, categoryRef ?? {}, ({ category, items }) =>

@@ -348,7 +348,9 @@ describe('DELETE /v1/campaigns/{campaignId}', () => {
     const id = made.id as string;
     const replies = await Promise.all([
       ...Array.from({ length: 10 }, (_, i) =>
-        i % 2 ? api.call('disable-campaign', { params: { campaignId: id } }) : api.call('update-campaign', { params: { campaignId: id }, json: { description: `d${i}` } }),
+        i % 2
+          ? api.call('disable-campaign', { params: { campaignId: id } })
+          : api.call('update-campaign', { params: { campaignId: id }, json: { description: `d${i}` } }),
       ),
       api.call('delete-campaign', { params: { campaignId: id } }),
     ]);

@@ -358,7 +358,8 @@ const cases: RouteCase[] = [
   {
     operationId: 'delete-campaign',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Bye'))),
-    send: (c, key) => apiClient({ runtime: c.runtime, jobs: c.jobs }, c.headers).call('delete-campaign', { params: { campaignId: 'Bye' }, headers: c.keyed(key) }),
+    send: (c, key) =>
+      apiClient({ runtime: c.runtime, jobs: c.jobs }, c.headers).call('delete-campaign', { params: { campaignId: 'Bye' }, headers: c.keyed(key) }),
     // The deletion jobs enqueued: a second run would answer 404 instead of the first 202 (and enqueue nothing).
     effects: async (c) => c.jobs.sent.length,
   },
