@@ -240,6 +240,8 @@ export function removeCampaign(deps: Deps, read: Campaign, extra: readonly Trans
       getCampaignCounter(deps, p),
       entities.campaignListEntry.get(deps, entities.campaignListEntry.key(p, read.createdAt, read.id)),
     ]);
+    // Its list entry goes only with the campaign: a concurrent delete won since the campaign was read.
+    if (!entry) return 'changed';
     const items: TransactItem[] = [
       {
         Delete: {
