@@ -322,6 +322,17 @@ describe('DELETE /v1/campaigns/{campaignId}', () => {
     expect(keys.campaignListPartition(p)).toContain(p);
   });
 
+  it('a voucher of a deleted campaign can still be deleted by hand before the job reaches it', async () => {
+    const { runtime, p, api, jobs, campaigns } = await setup();
+    const made = await newCampaign(campaigns, { ...campaignBodies.DISCOUNT_COUPONS('Early'), vouchers_count: 1 });
+    const [code] = await listCampaignVoucherCodes(runtime, p, made.id as string);
+    const deleted = await api.call('delete-campaign', { params: { campaignId: made.id as string } });
+    expect(deleted.status).toBe(202);
+    expect((await campaigns.deleteVoucher(code as string)).status).toBe(204);
+    await jobs.deliver(runtime);
+    expect(await getAsyncAction(runtime, p, deleted.json.async_action_id as string)).toMatchObject({ status: 'DONE', doneCount: 0, requested: 0 });
+  });
+
   it('a voucher created while its campaign is deleted either fails with 404 or is removed by the job: none is left', async () => {
     const { runtime, p, api, jobs, campaigns } = await setup();
     const made = await newCampaign(campaigns, { ...campaignBodies.DISCOUNT_COUPONS('Race'), vouchers_count: 1 });
