@@ -240,6 +240,7 @@ const perOperation: Record<string, CaseHints> = {
       'body.referral_program.custom_event.name': ['body.referral_program.conversion_event_type="custom_event"'],
       'body.referral_program.referee_reward.type="GIFT_VOUCHER"': ['body.referral_program.referee_reward.related_object_parent.id="$seed.giftCampaignId"'],
     },
+  },
   'update-voucher': {
     path: { code: '$seed.voucherCode' },
     values: { 'body.category_id': '$seed.categoryId' },
