@@ -50,6 +50,7 @@ export type ErrorKey =
   | 'oauth_token_limit_exceeded'
   | 'payload_too_large'
   | 'referrer_not_permitted_to_redeem'
+  | 'resource_protected'
   | 'request_timeout'
   | 'service_busy'
   | 'service_unavailable'
@@ -262,6 +263,20 @@ export class TooManyTokensError extends AppError {
 }
 
 /** A campaign that cannot do what was asked (Voucherify's `invalid_campaign`), e.g. generate vouchers for a promotion. */
+/** A protected resource (a campaign Voucherify marks `protected`) refuses changes and deletion (the reference's 400). */
+export class ResourceProtectedError extends AppError {
+  override readonly name = 'ResourceProtectedError';
+
+  constructor(resourceType: string, resourceId: string) {
+    super(400, 'resource_protected', {
+      message: 'Resource is protected',
+      details: `Resource ${resourceType} with id ${resourceId} is protected and cannot be modified`,
+      resourceId,
+      resourceType,
+    });
+  }
+}
+
 export class InvalidCampaignError extends AppError {
   override readonly name = 'InvalidCampaignError';
 

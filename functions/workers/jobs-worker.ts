@@ -5,6 +5,7 @@ import type { Ports } from '../../lib/http/endpoint.js';
 import { handleJobRecords, type JobRunners } from '../../lib/jobs/job-worker.js';
 import { defaultRuntime } from '../../lib/runtime.js';
 import { runGenerateVouchersJob } from '../../lib/vouchers/generate-vouchers.job.js';
+import { runDeleteCampaignVouchersJob } from '../../lib/campaigns/campaign-deletion.js';
 import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
@@ -13,10 +14,11 @@ const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 const runners: JobRunners<typeof JOBS_QUEUE> = {
   'generate-vouchers': runGenerateVouchersJob,
   'import-vouchers': runImportVouchersJob,
+  'delete-campaign-vouchers': runDeleteCampaignVouchersJob,
 };
 
 /**
- * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports). No S3 or SQS
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers). No S3 or SQS
  * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, stop }: Ports = {}) =>

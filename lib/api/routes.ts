@@ -772,6 +772,63 @@ export const importVouchersRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const enableCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'enable-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/enable',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: 'Enable a campaign (by id or name)',
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('EmptyJson', 'Enabled: an empty object')],
+  body: 'none',
+});
+
+export const disableCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'disable-campaign',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/disable',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: 'Disable a campaign (it and its vouchers stay readable, `active: false`)',
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('EmptyJson', 'Disabled: an empty object')],
+  body: 'none',
+});
+
+export const updateCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'update-campaign',
+  method: 'PUT',
+  path: '/v1/campaigns/{campaignId}',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: "Change a campaign's dates, validity, description, category, metadata and publication settings",
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('Campaign', 'The campaign as changed')],
+  idempotency: 'generic',
+  description:
+    "Fields that would change the campaign's vouchers (`discount`, `gift`, `loyalty_tiers_expiration`, `options`) are refused (400); a `protected` campaign answers 400 `resource_protected`.",
+});
+
+export const deleteCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'delete-campaign',
+  method: 'DELETE',
+  path: '/v1/campaigns/{campaignId}',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: 'Delete a campaign (to the bin, or for good with force=true); its vouchers follow through an async action',
+  tag: 'Campaigns',
+  success: [
+    {
+      status: 202,
+      description: 'Deleted; its vouchers are removed by CAMPAIGN.VOUCHERS_DELETE: poll GET /v1/async-actions/{asyncActionId}',
+      body: 'AsyncActionAccepted',
+    },
+  ],
+  idempotency: 'generic',
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 /** Everything no other route matches: API Gateway's `$default`, and the local server's fallback. Not in the OpenAPI document. */
 export const routeNotFoundRoute = /* @__PURE__ */ route({
   operationId: 'route-not-found',
@@ -844,4 +901,8 @@ export const routes: readonly RouteDef[] = [
   addVoucherWithSpecificCodeToCampaignRoute,
   importVouchersToCampaignRoute,
   importVouchersRoute,
+  enableCampaignRoute,
+  disableCampaignRoute,
+  updateCampaignRoute,
+  deleteCampaignRoute,
 ];

@@ -8,7 +8,7 @@ function progressOf(a: AsyncAction): number {
 }
 
 /**
- * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE.
+ * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE and CAMPAIGN.VOUCHERS_DELETE.
  * `result` appears once the action is final: `{message, done_count}` as Voucherify words it.
  */
 export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
@@ -17,7 +17,11 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
   const result =
     a.status === 'DONE'
       ? {
-          message: a.import ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.` : `Generated ${a.doneCount} vouchers.`,
+          message: a.import
+            ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.`
+            : a.type === 'CAMPAIGN.VOUCHERS_DELETE'
+              ? `Deleted ${a.doneCount} vouchers.`
+              : `Generated ${a.doneCount} vouchers.`,
           done_count: a.doneCount,
           ...failures,
         }

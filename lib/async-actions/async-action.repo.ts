@@ -13,18 +13,25 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * must be free. `extra` items (a new category's) join the same transaction; their failed
  * condition throws ExtraItemsConflictError (nothing is written).
  */
-export async function insertAsyncAction(
-  deps: Deps,
-  action: AsyncAction,
-  extra: readonly TransactItem[] = [],
-  /** The job that carries it out (the marker names it, for a resume). */
-  jobType: OpenJobType = 'generate-vouchers',
-): Promise<void> {
-  const marker = openJobPut(deps, { type: jobType, projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt });
-  const outcome = await transact(deps, [asyncAction.putIfAbsent(deps, action), marker, ...extra]);
+export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: readonly TransactItem[] = []): Promise<void> {
+  const outcome = await transact(deps, [...asyncActionPuts(deps, action), ...extra]);
   if (outcome.ok) return;
   if ('failed' in outcome && outcome.failed.some((i) => i > 1)) throw new ExtraItemsConflictError();
   throw new Error(`Async action ${action.id} could not be written`);
+}
+
+/** The job that carries out each kind of action (its open-job marker names it, for a resume). */
+const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
+  'CAMPAIGN.VOUCHERS_GENERATE': 'generate-vouchers',
+  'CAMPAIGN.VOUCHERS_IMPORT': 'import-vouchers',
+  'VOUCHERS.IMPORT': 'import-vouchers',
+  'CAMPAIGN.VOUCHERS_DELETE': 'delete-campaign-vouchers',
+};
+
+/** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */
+export function asyncActionPuts(deps: Pick<Runtime, 'tableName'>, action: AsyncAction): TransactItem[] {
+  const type = jobTypeOfAction[action.type];
+  return [asyncAction.putIfAbsent(deps, action), openJobPut(deps, { type, projectId: action.projectId, subjectId: action.id, createdAt: action.createdAt })];
 }
 
 export function getAsyncAction(deps: Deps, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
@@ -140,5 +147,43 @@ export function finishImport(deps: Deps, action: AsyncAction, now: string): Prom
     condition: '#s = :ip AND #imp.chunksDone = :chunks',
     values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':chunks': action.import?.chunks ?? 0, ':now': now },
     names: { '#imp': 'import' },
+  });
+}
+
+/**
+ * The transaction item that records `n` more vouchers removed by a VOUCHERS_DELETE action: as
+ * progressItem, and `requested` follows when the job finds more vouchers than the campaign counted
+ * (a voucher added while it was being deleted), so progress never passes 100%.
+ */
+export function removalProgressItem(deps: Deps, action: AsyncAction, doneBefore: number, n: number, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: asyncAction.key(action.projectId, action.id),
+      UpdateExpression: 'SET doneCount = :after, requested = :req, updatedAt = :now',
+      ConditionExpression: '#s = :ip AND doneCount = :k',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: {
+        ':after': doneBefore + n,
+        ':req': Math.max(action.requested, doneBefore + n),
+        ':now': now,
+        ':ip': 'IN_PROGRESS',
+        ':k': doneBefore,
+      },
+    },
+  };
+}
+
+/**
+ * IN_PROGRESS → DONE for a VOUCHERS_DELETE action once nothing is left to remove: `requested`
+ * becomes the count removed (fewer when some were deleted one by one meanwhile). Holds only at the
+ * `doneCount` the caller read, with its open-job marker deleted in the same transaction.
+ * @returns the action as read after the move; null when it moved on meanwhile.
+ */
+export function finishRemoval(deps: Deps, action: AsyncAction, now: string): Promise<AsyncAction | null> {
+  return end(deps, action.projectId, action.id, {
+    set: 'SET #s = :done, requested = :k, updatedAt = :now, finishedAt = :now',
+    condition: '#s = :ip AND doneCount = :k',
+    values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':k': action.doneCount, ':now': now },
   });
 }

@@ -2,8 +2,11 @@ import type { VoucherOverrides } from '../vouchers/voucher-generation.js';
 
 export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 
-/** Async action types: bulk generation, and the imports of a list of vouchers into a campaign or as standalone vouchers. */
-export type AsyncActionType = 'CAMPAIGN.VOUCHERS_GENERATE' | 'CAMPAIGN.VOUCHERS_IMPORT' | 'VOUCHERS.IMPORT';
+/**
+ * Async action types: bulk generation, the imports of a list of vouchers into a campaign or as
+ * standalone vouchers, and the removal of a deleted campaign's vouchers.
+ */
+export type AsyncActionType = 'CAMPAIGN.VOUCHERS_GENERATE' | 'CAMPAIGN.VOUCHERS_IMPORT' | 'VOUCHERS.IMPORT' | 'CAMPAIGN.VOUCHERS_DELETE';
 
 /** A voucher an import could not write, and why (the reference's `result.failed[]`). */
 export interface ImportFailure {
@@ -39,7 +42,14 @@ export interface AsyncAction {
   doneCount: number;
   /** Set when the action generates a new campaign's vouchers: the campaign's creation status follows it. */
   campaignCreation: boolean;
+  /** What generated vouchers get (a VOUCHERS_DELETE action has `{category: null}`). */
   overrides: VoucherOverrides;
+  /**
+   * VOUCHERS_DELETE only: true = the campaign's vouchers are removed for good, false = each goes to
+   * the bin. `requested` is then the campaign's `vouchers_count` when it was deleted (raised if the
+   * job finds more), `doneCount` the vouchers removed so far.
+   */
+  force?: boolean;
   /** Why it FAILED; null otherwise. */
   failure: string | null;
   createdAt: string;

@@ -22,13 +22,16 @@ export const ALL_VIEW = 'ALL';
 /** A campaign's numbers in its type, referral-flag and type-and-flag views (in `campaignViews` order). */
 export type ViewNumbers = [number, number, number];
 
+/** The status of a deleted campaign's record in the counter: its numbers are gaps that every page plan skips. */
+export const DELETED = 'DELETED';
+
 /**
  * A campaign whose creation status is not DONE, as the counter keeps it (keyed by campaign id).
  * Short attribute names: the map is read with every listing, so its size is paid on each read.
  */
 export interface NotDoneRecord {
-  /** The creation status (never DONE). */
-  s: CampaignStatus;
+  /** The creation status (never DONE), or DELETED: a deleted campaign whose numbers every page skips. */
+  s: CampaignStatus | typeof DELETED;
   /** The campaign type. */
   t: CampaignType;
   /** Whether its vouchers are referral codes. */
@@ -143,7 +146,9 @@ export function planPage(input: PagePlanInput): PagePlan {
   }
   // Descending pages are planned as ascending ones over mirrored numbers (size + 1 - n).
   const mirror = (n: number) => (descending ? size + 1 - n : n);
-  const excluded = filter.status === 'DONE' ? [...new Set(inView.map(([, rec]) => mirror(numberOf(rec))))].sort((a, b) => a - b) : [];
+  // DONE skips every campaign that is not DONE; no status still skips the deleted ones (their numbers are gaps).
+  const skipped = filter.status === 'DONE' ? inView : inView.filter(([, rec]) => rec.s === DELETED);
+  const excluded = [...new Set(skipped.map(([, rec]) => mirror(numberOf(rec))))].sort((a, b) => a - b);
   const total = size - excluded.length;
   const count = Math.min(limit, total - offset);
   if (count <= 0) return { total, reads: [] };
@@ -156,7 +161,7 @@ export function planPage(input: PagePlanInput): PagePlan {
 
 /** The NotDoneRecord of a campaign with this status, type, flag and numbers. */
 export const notDoneRecord = (
-  status: CampaignStatus,
+  status: NotDoneRecord['s'],
   campaignType: CampaignType,
   isReferralCode: boolean,
   sequence: number,

@@ -153,3 +153,7 @@ export const campaignListReplySchema = z.strictObject({
   total: z.int().check(z.nonnegative()),
 });
 export type CampaignListReply = z.output<typeof campaignListReplySchema>;
+
+/** The empty object enable-campaign and disable-campaign reply with (the reference's EmptyJson). */
+export const emptyJsonReplySchema = z.strictObject({});
+export type EmptyJsonReply = z.output<typeof emptyJsonReplySchema>;

@@ -9,7 +9,7 @@ import { enqueueVoucherGeneration } from '../vouchers/bulk-generation.js';
 import { assertCodesFit, generateVouchers } from '../vouchers/voucher-generation.js';
 import { assertGeneratesVouchers, MAX_SYNC_VOUCHERS_ON_CREATE, type Campaign, type PromotionTier, type Validity, type VoucherTemplate } from './campaign.js';
 import { campaignFilterPredicate } from './campaign-filters.js';
-import { ALL_VIEW, type PagePlan, planPage, viewOf } from './campaign-views.js';
+import { ALL_VIEW, DELETED, type PagePlan, planPage, viewOf } from './campaign-views.js';
 import type { ListCampaignsQuery } from './campaign-list.schema.js';
 import type { CreateCampaignBody, PromotionTierInput } from './campaign.schema.js';
 import type { ValidityHoursInput } from './voucher-template.schema.js';
@@ -199,10 +199,15 @@ function planFromCounter(counter: CampaignCounter | null, query: ListCampaignsQu
   const filter = { campaignType: query.campaign_type, isReferralCode: query.is_referral_code, status: query.campaign_status };
   const view = viewOf(filter);
   if (!counter) return { view: view.name, plan: { total: 0, reads: [] } };
+  // Once a campaign was changed, updated_at order is no longer creation order: sort the list entries instead.
+  if (counter.campaignsUpdated && query.order.endsWith('updated_at')) return null;
+  // Every deleted campaign must be a DELETED record for the plan to skip its numbers; otherwise read the list entries.
+  const tombstones = Object.values(counter.notDone ?? {}).filter((r) => r.s === DELETED).length;
+  if ((counter.deletedCount ?? 0) !== tombstones) return null;
   if (view.name !== ALL_VIEW && !counter.views) return null;
   if (filter.status !== undefined && (!counter.views || counter.notDoneOverflow)) return null;
   const viewSize = view.name === ALL_VIEW ? counter.campaignCount : (counter.views?.[view.name] ?? 0);
-  // updated_at orders are creation order: no campaign is ever updated (Campaign.updatedAt).
+  // updated_at orders are creation order until a campaign is changed (checked above; Campaign.updatedAt).
   const descending = query.order.startsWith('-');
   return { view: view.name, plan: planPage({ filter, viewSize, notDone: counter.notDone ?? {}, descending, offset, limit: query.limit }) };
 }

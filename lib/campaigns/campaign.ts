@@ -85,12 +85,17 @@ export interface Campaign extends Validity {
   metadata: Record<string, unknown>;
   createdAt: string;
   /**
-   * Never set today: no write changes a campaign after its creation except its status (which
-   * Voucherify reports through `creation_status`, not `updated_at`). GET /v1/campaigns therefore
-   * serves the `updated_at` orders from the creation-order indexes (campaign.service.ts
-   * listCampaigns); a write that sets this must give those orders an index of their own.
+   * Set by PUT, enable and disable (campaign-lifecycle.service.ts); a status change does not set it
+   * (Voucherify reports that through `creation_status`). Once any campaign of a project has been
+   * changed (`CampaignCounter.campaignsUpdated`), GET /v1/campaigns serves the `updated_at` orders
+   * from the list entries instead of the creation-order indexes (campaign.service.ts listCampaigns).
    */
   updatedAt: string | null;
+  /**
+   * Raised by every change (PUT, enable, disable) and conditioned on by every change and delete, so
+   * of two racing writes of one campaign the second re-reads. Absent (= 0) on campaigns never changed.
+   */
+  revision?: number;
   creationStatus: CampaignStatus;
   vouchersGenerationStatus: CampaignStatus;
   protected: boolean;
@@ -141,6 +146,14 @@ export interface CampaignCounter {
   notDoneOverflow?: boolean;
   /** Status changes made while `notDone` was not kept (no views yet, or overflow), so a backfill notices one made during its read. */
   statusMoves?: number;
+  /**
+   * Campaigns deleted so far. Each is kept in `notDone` as a DELETED record (its numbers are then
+   * skipped by every page plan); when `notDone` does not hold that many DELETED records (overflow,
+   * a backfill that rebuilt it), listings read the list entries instead (campaign.service.ts planFromCounter).
+   */
+  deletedCount?: number;
+  /** Set by the first change of any campaign of the project: `updated_at` orders are no longer creation order. */
+  campaignsUpdated?: boolean;
 }
 
 /** A campaign whose vouchers can be generated: not a promotion, not STANDALONE. */

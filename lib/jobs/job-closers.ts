@@ -1,4 +1,5 @@
 import { getAsyncAction } from '../async-actions/async-action.repo.js';
+import { failCampaignVouchersDeletion } from '../campaigns/campaign-deletion.js';
 import { getExport } from '../exports/export.repo.js';
 import { failExport } from '../exports/points-expiration-export.js';
 import type { Runtime } from '../runtime.js';
@@ -37,6 +38,10 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   },
   'import-vouchers': {
     fail: (deps, job, reason) => failImport(deps, job.projectId, job.asyncActionId, reason),
+    state: asyncActionState,
+  },
+  'delete-campaign-vouchers': {
+    fail: (deps, job, reason) => failCampaignVouchersDeletion(deps, job.projectId, job.asyncActionId, reason),
     state: asyncActionState,
   },
   'export-points-expiration': {

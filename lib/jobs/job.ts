@@ -27,6 +27,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
+  // Removes a deleted campaign's vouchers (CAMPAIGN.VOUCHERS_DELETE; lib/campaigns/campaign-deletion.ts).
+  z.strictObject({
+    type: z.literal('delete-campaign-vouchers'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 export type JobType = JobMessage['type'];
@@ -46,6 +52,7 @@ export const jobKinds = {
   'generate-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'export-points-expiration': { queue: EXPORT_JOBS_QUEUE, subject: 'exportId', logField: 'export_id' },
   'import-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
+  'delete-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
 } as const satisfies { [T in JobType]: { queue: QueueName; subject: keyof JobMessageOf<T> & string; logField: string } };
 
 /** The kinds whose messages go on `queue`. */

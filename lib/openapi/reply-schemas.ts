@@ -1,7 +1,7 @@
 import type * as z from '../zod.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
-import { campaignListReplySchema, campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
+import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
@@ -41,6 +41,7 @@ export const replySchemas = {
   Category: categoryReplySchema,
   CategoryList: categoryListReplySchema,
   Customer: customerReplySchema,
+  EmptyJson: emptyJsonReplySchema,
   CustomerList: customerListReplySchema,
   CustomEvent: eventReplySchema,
   CustomEventSchema: eventSchemaReplySchema,

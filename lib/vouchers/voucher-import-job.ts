@@ -70,7 +70,7 @@ export async function enqueueVoucherImport(
       deps.ddb.send(new PutCommand({ TableName: deps.tableName, Item: importChunk.toItem({ vouchers }, projectId, action.id, index) })),
     ),
   );
-  await insertAsyncAction(deps, action, [], 'import-vouchers');
+  await insertAsyncAction(deps, action);
   try {
     await deps.jobs.send({ type: 'import-vouchers', projectId, asyncActionId: action.id });
   } catch (error) {

@@ -141,6 +141,10 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
   if (outcome.ok) return 'ok';
   if (!('failed' in outcome)) return 'conflict';
   if (outcome.failed.includes(0)) return 'changed';
+  // Its campaign was deleted (its vouchers are being removed by a job): there is no count to lower.
+  if (voucher.campaignId && outcome.failed.length === 1 && outcome.failed[0] === 2) {
+    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId });
+  }
   throw new Error(`Voucher ${voucher.id} could not be removed: its campaign or bin entry id is in an unexpected state`);
 }
 

@@ -14,7 +14,7 @@ interface Rule {
   reason: string;
 }
 
-const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template'] as const;
+const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template', 'update-campaign'] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
 const VOUCHER_OPS = [
   'get-voucher',
@@ -36,6 +36,14 @@ const VOUCHER_OPS = [
 const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`, `campaign.${f}`]);
 
 const rules: readonly Rule[] = [
+  // PUT /v1/campaigns/{campaignId} (docs/decisions.md "Changing and deleting campaigns")
+  {
+    operations: ['update-campaign'],
+    location: 'request',
+    fields: ['discount.*', 'gift.*', 'loyalty_tiers_expiration.*', 'options.*'],
+    reason:
+      "They change the campaign's vouchers not yet published (an async action over its pool, not built yet): accepted by the schema only to be refused with 400 invalid_payload naming the field, rather than ignored",
+  },
   // Campaign templates (docs/decisions.md "Campaign templates")
   {
     operations: ['list-campaign-templates'],

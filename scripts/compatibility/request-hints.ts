@@ -252,6 +252,43 @@ const perOperation: Record<string, CaseHints> = {
       'body.parameters.filters.campaign_id.conditions.$not_in': [['$seed.loyaltyCampaignId'], []],
     },
   },
+  'enable-campaign': { path: { campaignId: '$fresh.discountCampaignId' } },
+  'disable-campaign': { path: { campaignId: '$fresh.discountCampaignId' } },
+  'delete-campaign': { path: { campaignId: '$fresh.discountCampaignId' } },
+  'update-campaign': {
+    // Each request changes a campaign of its own, of the type its body is for (the reference's five bodies, in its order).
+    concurrency: 2,
+    path: { campaignId: '$fresh.discountCampaignId' },
+    variantPath: {
+      'body: branch 2/5': { campaignId: '$fresh.referralCampaignId' },
+      'body: branch 3/5': { campaignId: '$fresh.giftCampaignId' },
+      'body: branch 4/5': { campaignId: '$fresh.loyaltyCampaignId' },
+      'body: branch 5/5': { campaignId: '$fresh.promotionCampaignId' },
+    },
+    values: {
+      'body.category_id': '$seed.categoryId',
+      'body.activity_duration_after_publishing': 'P24D',
+      'body.referral_program.custom_event.id': '$seed.eventSchemaId',
+      'body.referral_program.custom_event.name': '$seed.eventName',
+      'body.referral_program.referee_reward.related_object_parent.id': '$seed.loyaltyCampaignId',
+      'body.referral_program.referee_reward.related_object_parent.name': '$seed.loyaltyCampaignName',
+    },
+    candidates: { 'body.referral_program.conversion_event_type': ['custom_event', 'redemption'] },
+    exclusive: [['body.category_id', 'body.category']],
+    required: [
+      'body.referral_program.referee_reward.type',
+      'body.referral_program.referee_reward.amount',
+      'body.referral_program.referee_reward.related_object_parent',
+      'body.referral_program.referee_reward.related_object_parent.id',
+    ],
+    companions: {
+      ...timeWindows('body.'),
+      'body.referral_program.conversion_event_type="custom_event"': ['body.referral_program.custom_event.id'],
+      'body.referral_program.custom_event.id': ['body.referral_program.conversion_event_type="custom_event"'],
+      'body.referral_program.custom_event.name': ['body.referral_program.conversion_event_type="custom_event"'],
+      'body.referral_program.referee_reward.type="GIFT_VOUCHER"': ['body.referral_program.referee_reward.related_object_parent.id="$seed.giftCampaignId"'],
+    },
+  },
   'update-voucher': {
     path: { code: '$seed.voucherCode' },
     values: { 'body.category_id': '$seed.categoryId' },

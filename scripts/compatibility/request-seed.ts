@@ -53,6 +53,15 @@ const str = (value: unknown, what: string): string => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A campaign of each type, as `$fresh` makes them (a name is added per use). */
+const freshBodies: Record<'discount' | 'referral' | 'gift' | 'loyalty' | 'promotion', Body> = {
+  discount: { campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } },
+  referral: { campaign_type: 'REFERRAL_PROGRAM', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } },
+  gift: { campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1000 } } },
+  loyalty: { campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 1000 } } },
+  promotion: { campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'compat-fresh-tier', action: { discount: { type: 'PERCENT', percent_off: 5 } } }] } },
+};
+
 /** Makes the seeded project's resources (`send` carries the project's unrestricted key pair). */
 export async function seedProject(send: Send): Promise<Seeds> {
   let n = 0;
@@ -181,6 +190,12 @@ export async function seedProject(send: Send): Promise<Seeds> {
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
       campaignTemplateId: async () => str((await template({ campaign_id: discountId })).id, 'campaign template id'),
       accessToken: async () => str((await token()).access_token, 'access token'),
+      // Campaigns of each type for the operations that change or delete one (the seeded ones stay as they are).
+      discountCampaignId: async () => str((await campaign({ ...freshBodies.discount, name: name('compat-fresh-discount') })).id, 'campaign id'),
+      referralCampaignId: async () => str((await campaign({ ...freshBodies.referral, name: name('compat-fresh-referral') })).id, 'campaign id'),
+      giftCampaignId: async () => str((await campaign({ ...freshBodies.gift, name: name('compat-fresh-gift') })).id, 'campaign id'),
+      loyaltyCampaignId: async () => str((await campaign({ ...freshBodies.loyalty, name: name('compat-fresh-loyalty') })).id, 'campaign id'),
+      promotionCampaignId: async () => str((await campaign({ ...freshBodies.promotion, name: name('compat-fresh-promotion') })).id, 'campaign id'),
     },
   };
 }

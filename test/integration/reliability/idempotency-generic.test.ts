@@ -364,6 +364,42 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('import-vouchers', { json: [{ code: 'IMP-2', discount: { type: 'AMOUNT', amount_off: 100 } }], headers: c.keyed(key) }),
     effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
   },
+  {
+    operationId: 'disable-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Dim'))),
+    send: (c, key) => c.customers.call('disable-campaign', { params: { campaignId: 'Dim' }, headers: c.keyed(key) }),
+    // Every change refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => {
+      const updatedAt = (await c.campaigns.getCampaign('Dim')).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'enable-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Lit'))),
+    send: (c, key) => c.customers.call('enable-campaign', { params: { campaignId: 'Lit' }, headers: c.keyed(key) }),
+    effects: async (c) => {
+      const updatedAt = (await c.campaigns.getCampaign('Lit')).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'update-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Put'))),
+    send: (c, key) => c.customers.call('update-campaign', { params: { campaignId: 'Put' }, json: { description: 'once' }, headers: c.keyed(key) }),
+    effects: async (c) => {
+      const updatedAt = (await c.campaigns.getCampaign('Put')).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
+    operationId: 'delete-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Bye'))),
+    send: (c, key) =>
+      apiClient({ runtime: c.runtime, jobs: c.jobs }, c.headers).call('delete-campaign', { params: { campaignId: 'Bye' }, headers: c.keyed(key) }),
+    // The deletion jobs enqueued: a second run would answer 404 instead of the first 202 (and enqueue nothing).
+    effects: async (c) => c.jobs.sent.length,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES, type CampaignStatus, type CampaignType } from '../../../lib/campaigns/campaign.js';
-import { ALL_VIEW, campaignViews, MAX_NOT_DONE, numberViews, type PagePlan, planPage, type ViewFilter, viewOf } from '../../../lib/campaigns/campaign-views.js';
+import {
+  ALL_VIEW,
+  campaignViews,
+  DELETED,
+  MAX_NOT_DONE,
+  notDoneRecord,
+  numberViews,
+  type PagePlan,
+  planPage,
+  type ViewFilter,
+  viewOf,
+} from '../../../lib/campaigns/campaign-views.js';
 
 interface Model {
   id: string;
@@ -186,6 +197,52 @@ describe('campaign views: page plans', () => {
         expect(width).toBeLessThanOrEqual(limit);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('campaign views: page plans after deletions', () => {
+  /** Numbers the campaigns as created, then deletes some as delete-campaign does: entries gone, a DELETED record each. */
+  function planWithDeleted(campaigns: Model[], deleted: ReadonlySet<number>, filter: ViewFilter, descending: boolean, offset: number, limit: number) {
+    const stored = store(campaigns);
+    const notDone = { ...(stored.numbering.notDone ?? {}) };
+    campaigns.forEach((c, i) => {
+      if (!deleted.has(i)) return;
+      for (const entries of stored.entries.values()) for (const [n, id] of entries) if (id === c.id) entries.delete(n);
+      notDone[c.id] = notDoneRecord(DELETED, c.campaignType, c.isReferralCode, c.sequence, stored.numbering.numbers[i] as [number, number, number]);
+    });
+    const view = viewOf(filter);
+    const viewSize = view.name === ALL_VIEW ? stored.count : (stored.numbering.views[view.name] ?? 0);
+    const p = planPage({ filter, viewSize, notDone, descending, offset, limit });
+    return { plan: p, ids: read(stored, view.name, p, descending) };
+  }
+
+  it('skips deleted campaigns under every filter combination, in either order, reading no number beyond the page', () => {
+    fc.assert(
+      fc.property(
+        arbModel,
+        fc.uniqueArray(fc.nat({ max: 59 }), { maxLength: 30 }),
+        arbFilter,
+        fc.boolean(),
+        fc.nat({ max: 70 }),
+        fc.integer({ min: 1, max: 100 }),
+        (campaigns, gone, filter, descending, offset, limit) => {
+          const deleted = new Set(gone.filter((i) => i < campaigns.length));
+          const got = planWithDeleted(campaigns, deleted, filter, descending, offset, limit);
+          const want = expected(
+            campaigns.filter((_, i) => !deleted.has(i)),
+            filter,
+            descending,
+            offset,
+            limit,
+          );
+          expect(got.plan.total).toBe(want.total);
+          expect(got.ids).toEqual(want.ids);
+          const width = got.plan.reads.reduce((n, r) => n + (r.kind === 'range' ? r.to - r.from + 1 : r.ids.length), 0);
+          expect(width).toBe(got.ids.length);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

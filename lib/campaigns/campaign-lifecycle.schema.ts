@@ -1,0 +1,48 @@
+import * as z from '../zod.js';
+import { dateTime, isoDuration } from '../date-time.schema.js';
+import { queryBoolean } from '../http/query-params.js';
+import { metadataSchema } from '../metadata.schema.js';
+import { accessSettingsSchema } from '../not-built.schema.js';
+import { MAX_CAMPAIGN_DESCRIPTION_LENGTH, referralProgramSchema } from './campaign.schema.js';
+import { validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from './voucher-template.schema.js';
+
+const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
+
+/**
+ * Fields of the reference's update bodies that would change the campaign's vouchers (their
+ * discount, gift, loyalty tiers): accepted by the schema so that the service can refuse them with
+ * a message naming the field (docs/decisions.md "Changing and deleting campaigns").
+ */
+export const VOUCHER_CHANGING_FIELDS = ['discount', 'gift', 'loyalty_tiers_expiration', 'options'] as const;
+
+/**
+ * PUT /v1/campaigns/{campaignId}: the union of the reference's five update bodies (one per
+ * campaign type, told apart by the stored campaign, not by the body). The service refuses fields
+ * the campaign's type does not have.
+ */
+export const updateCampaignBody = z.strictObject({
+  description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_CAMPAIGN_DESCRIPTION_LENGTH)))),
+  start_date: z.optional(z.nullable(dateTime)),
+  expiration_date: z.optional(z.nullable(dateTime)),
+  validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
+  validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
+  validity_hours: z.optional(z.nullable(validityHoursSchema)),
+  category: z.optional(z.nullable(nameSchema)),
+  category_id: z.optional(z.nullable(z.string().check(z.minLength(1), z.maxLength(100)))),
+  metadata: z.optional(metadataSchema),
+  unset_metadata_fields: z.optional(z.nullable(z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(1000)))),
+  access_settings: z.optional(accessSettingsSchema),
+  activity_duration_after_publishing: z.optional(z.nullable(isoDuration)),
+  join_once: z.optional(z.boolean()),
+  auto_join: z.optional(z.boolean()),
+  type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC'])),
+  referral_program: z.optional(referralProgramSchema),
+  discount: z.optional(z.unknown()),
+  gift: z.optional(z.unknown()),
+  loyalty_tiers_expiration: z.optional(z.unknown()),
+  options: z.optional(z.unknown()),
+});
+export type UpdateCampaignBody = z.output<typeof updateCampaignBody>;
+
+/** DELETE /v1/campaigns/{campaignId}?force=true|false. */
+export const deleteCampaignQuery = z.strictObject({ force: z.optional(queryBoolean) });
