@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { voucher as voucherEntity, voucherByHolder, voucherByProject } from '../db/entities.js';
+import { voucher as voucherEntity, voucherByHolder, voucherByProject, voucherId as voucherIdRef } from '../db/entities.js';
 import type { ItemKey } from '../db/entity.js';
 import { tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
@@ -87,4 +87,31 @@ export async function listVoucherPage(deps: Deps, projectId: string, read: Vouch
   const found = await voucherEntity.getMany(deps, page.keys, `Too many concurrent reads of vouchers of project ${projectId}`);
   const byKey = new Map(found.map((v) => [voucherEntity.key(projectId, v.code).PK, v]));
   return { vouchers: page.keys.flatMap((k) => byKey.get(k.PK) ?? []), hasMore: page.hasMore, entriesRead: page.entriesRead };
+}
+
+/**
+ * The vouchers named by `code` and / or `ids` (≤ 100), read by key (GetItem, BatchGetItem of the id
+ * pointers, then of the vouchers; strongly consistent). With both, only the voucher that has the
+ * code and one of the ids. Names that match no voucher are left out.
+ */
+export async function getVouchersByCodeOrIds(deps: Deps, projectId: string, code: string | undefined, ids: readonly string[] | undefined): Promise<Voucher[]> {
+  const busy = `Too many concurrent reads of vouchers of project ${projectId}`;
+  let codes = code !== undefined ? [code] : [];
+  if (ids !== undefined) {
+    const refs = await voucherIdRef.getMany(
+      deps,
+      [...new Set(ids)].map((id) => voucherIdRef.key(projectId, id)),
+      busy,
+    );
+    const byIds = refs.map((r) => r.code);
+    codes = code !== undefined ? codes.filter((c) => byIds.includes(c)) : byIds;
+  }
+  if (codes.length === 0) return [];
+  const found = await voucherEntity.getMany(
+    deps,
+    [...new Set(codes)].map((c) => voucherEntity.key(projectId, c)),
+    busy,
+  );
+  // An id pointer outlives nothing, but a code may have been re-created under a new id: keep only the ids asked for.
+  return ids === undefined ? found : found.filter((v) => ids.includes(v.id));
 }

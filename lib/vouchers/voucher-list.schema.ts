@@ -19,6 +19,17 @@ export const listVouchersQuery = z.strictObject({
   campaign: z.optional(ref),
   customer: z.optional(ref),
   category: z.optional(ref),
+  code: z.optional(ref),
+  /** Voucher ids, comma-separated (API Gateway joins a repeated `ids=` so), at most 100. */
+  ids: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((s: string) => s.split(',')),
+      ),
+      z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(100)),
+    ),
+  ),
   'created_at[before]': z.optional(dateTime),
   'created_at[after]': z.optional(dateTime),
   'updated_at[before]': z.optional(dateTime),

@@ -5,7 +5,7 @@ import { InvalidQueryParamsError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 import type { ListVouchersQuery } from './voucher-list.schema.js';
-import { listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
+import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -52,7 +52,7 @@ async function holderIdOf(deps: Deps, projectId: string, ref: string): Promise<s
  * campaign's (`campaign_id` or `campaign` name: GSI1) or a holder's (`customer`: GSI2).
  * `created_at[…]` bounds are that range (both excluded). Page p reads (p − 1) × limit + limit + 1
  * entries (keys only) and then the page's vouchers by key: never a Scan, never a read of the
- * list past the page.
+ * list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
  * @throws InvalidQueryParamsError for what no index serves: `category`, `updated_at[…]`, the
  *   `updated_at` and `code` orders, and two of campaign and customer at once (docs/decisions.md).
  */
@@ -84,8 +84,31 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
     source = { by: 'holder', customerId: await holderIdOf(deps, projectId, q.customer) };
   }
   const skip = (q.page - 1) * q.limit;
+  if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
   const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, skip, q.limit);
   const vouchers = await withCurrentCategories(deps, projectId, page.vouchers);
   const seen = page.vouchers.length === 0 && !page.hasMore ? Math.min(skip, page.entriesRead) : skip + page.vouchers.length + (page.hasMore ? 1 : 0);
   return { vouchers, total: counted ?? seen, entriesRead: page.entriesRead };
+}
+
+/**
+ * `code` and `ids` name at most 101 vouchers: they are read by key, and the other filters (campaign,
+ * holder, creation bounds) and the order are applied to those few items; `total` is exact.
+ */
+async function byKeys(
+  deps: Deps,
+  projectId: string,
+  q: ListVouchersQuery,
+  source: VoucherListSource,
+  range: { from?: string; to?: string },
+  skip: number,
+): Promise<VoucherPage> {
+  const named = await getVouchersByCodeOrIds(deps, projectId, q.code, q.ids);
+  const sortKey = (v: Voucher) => `${v.createdAt}#${v.id}`;
+  const matching = named
+    .filter((v) => (source.by === 'campaign' ? v.campaignId === source.campaignId : source.by === 'holder' ? v.holderId === source.customerId : true))
+    .filter((v) => (range.from === undefined || sortKey(v) >= range.from) && (range.to === undefined || sortKey(v) <= range.to))
+    .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (q.order === 'created_at' ? 1 : -1));
+  const vouchers = await withCurrentCategories(deps, projectId, matching.slice(skip, skip + q.limit));
+  return { vouchers, total: matching.length, entriesRead: named.length };
 }

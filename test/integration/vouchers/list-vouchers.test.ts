@@ -109,6 +109,22 @@ describe('GET /v1/vouchers', () => {
     expect(await list(`created_at[after]=${at('B0')}&created_at[before]=${at('A1')}`)).toMatchObject({ vouchers: [], total: 0 });
   });
 
+  it('lists the vouchers named by code or ids, with the other filters applied to them and an exact total', async () => {
+    const { api, a, list, codes } = await setup(3);
+    const id = async (code: string) => (await api.call('get-voucher', { params: { code } })).json.id as string;
+    const [a0, a2, b1] = [await id('A0'), await id('A2'), await id('B1')];
+    expect(await list('code=A1')).toMatchObject({ vouchers: [{ code: 'A1' }], total: 1 });
+    expect(await list('code=nope')).toMatchObject({ vouchers: [], total: 0 });
+    expect(await list(`ids=${a0},${b1},${a2},v_unknown`)).toMatchObject({ total: 3 });
+    expect(await codes(`ids=${a0},${b1},${a2}`)).toEqual(['B1', 'A2', 'A0']);
+    expect(await codes(`ids=${a0},${b1},${a2}&order=created_at&limit=2&page=2`)).toEqual(['B1']);
+    expect(await codes(`ids=${a0},${b1},${a2}&campaign_id=${a}`)).toEqual(['A2', 'A0']);
+    expect(await codes(`ids=${a0},${a2}&code=A2`)).toEqual(['A2']);
+    expect(await codes(`ids=${a0}&code=A2`)).toEqual([]);
+    const tooMany = await api.call('list-vouchers', { query: `ids=${Array.from({ length: 101 }, (_, i) => `v_${i}`).join(',')}` });
+    expect(tooMany.json).toMatchObject({ code: 400, key: 'invalid_query_params' });
+  });
+
   it('refuses limits outside 1..100, pages outside 1..99 and bad orders with the error object', async () => {
     const { api } = await setup(1);
     for (const query of ['limit=0', 'limit=101', 'limit=x', 'limit=1.5', 'page=0', 'page=100', 'order=name', 'created_at[before]=yesterday', 'colour=red']) {
