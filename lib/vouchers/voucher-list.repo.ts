@@ -48,12 +48,24 @@ function partitionOf(projectId: string, source: VoucherListSource): { index: { n
  * else; on GSI1/GSI2 only the keys cross the wire), each Query asking for what is still missing,
  * so the read stops at the page's end and never goes on through the rest of the list.
  */
-async function keysOfPage(deps: Deps, projectId: string, read: VoucherListRead, skip: number, take: number): Promise<{ keys: ItemKey[]; hasMore: boolean; entriesRead: number }> {
+async function keysOfPage(
+  deps: Deps,
+  projectId: string,
+  read: VoucherListRead,
+  skip: number,
+  take: number,
+): Promise<{ keys: ItemKey[]; hasMore: boolean; entriesRead: number }> {
   const { index, pk } = partitionOf(projectId, read.source);
   const want = skip + take + 1;
   const { from, to } = read.range;
   const sortCondition =
-    from !== undefined && to !== undefined ? ' AND #sk BETWEEN :from AND :to' : from !== undefined ? ' AND #sk >= :from' : to !== undefined ? ' AND #sk <= :to' : '';
+    from !== undefined && to !== undefined
+      ? ' AND #sk BETWEEN :from AND :to'
+      : from !== undefined
+        ? ' AND #sk >= :from'
+        : to !== undefined
+          ? ' AND #sk <= :to'
+          : '';
   const keys: ItemKey[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -62,7 +74,12 @@ async function keysOfPage(deps: Deps, projectId: string, read: VoucherListRead, 
         TableName: deps.tableName,
         IndexName: index.name,
         KeyConditionExpression: `#pk = :pk${sortCondition}`,
-        ExpressionAttributeNames: { '#pk': index.partitionKey, ...(sortCondition ? { '#sk': index.sortKey } : {}), '#tpk': tableDesign.partitionKey, '#tsk': tableDesign.sortKey },
+        ExpressionAttributeNames: {
+          '#pk': index.partitionKey,
+          ...(sortCondition ? { '#sk': index.sortKey } : {}),
+          '#tpk': tableDesign.partitionKey,
+          '#tsk': tableDesign.sortKey,
+        },
         ExpressionAttributeValues: { ':pk': pk, ...(from !== undefined ? { ':from': from } : {}), ...(to !== undefined ? { ':to': to } : {}) },
         ProjectionExpression: '#tpk, #tsk',
         ScanIndexForward: read.ascending,

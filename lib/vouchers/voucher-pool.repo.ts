@@ -117,7 +117,16 @@ export function publishNamedItem(deps: Deps, read: Voucher, holderId: string, pu
       UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk',
       ConditionExpression: 'id = :id AND active = :true AND publishCount = :zero',
       ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey },
-      ExpressionAttributeValues: { ...holderEntry(read, holderId), ':holder': holderId, ':pub': publicationId, ':one': 1, ':zero': 0, ':now': now, ':id': read.id, ':true': true },
+      ExpressionAttributeValues: {
+        ...holderEntry(read, holderId),
+        ':holder': holderId,
+        ':pub': publicationId,
+        ':one': 1,
+        ':zero': 0,
+        ':now': now,
+        ':id': read.id,
+        ':true': true,
+      },
     },
   };
 }

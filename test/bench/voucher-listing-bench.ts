@@ -39,7 +39,11 @@ export async function benchVoucherListing(ctx: BenchContext): Promise<Section[]>
   const pair = await newBenchProject(runtime, 'bench voucher listing');
   const p = pair.project_id;
   const headers = keyPairHeaders(pair);
-  const created = await invokeOk(makeCreateCampaign({ runtime }), createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody('Voucher list bench') });
+  const created = await invokeOk(makeCreateCampaign({ runtime }), createCampaignRoute, {
+    path: '/v1/campaigns',
+    headers,
+    json: discountBody('Voucher list bench'),
+  });
   const campaignId = created.id as string;
   const sample = await invokeOk(makeAddVouchers({ runtime }), addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} });
   const template = await getVoucherByCode(runtime, p, sample.code as string);
@@ -118,7 +122,14 @@ export async function benchVoucherListing(ctx: BenchContext): Promise<Section[]>
         format: (n) => String(n),
       }),
     );
-    details.push({ case: c.label, pageOneP50: first, deepPage, deepP50: deep, p99: { first: percentile(samples.first, 99), deep: percentile(samples.deep, 99) }, reads });
+    details.push({
+      case: c.label,
+      pageOneP50: first,
+      deepPage,
+      deepP50: deep,
+      p99: { first: percentile(samples.first, 99), deep: percentile(samples.deep, 99) },
+      reads,
+    });
   }
   return [
     {

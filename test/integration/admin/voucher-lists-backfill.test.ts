@@ -8,7 +8,11 @@ import { publicationSetup } from '../publications/support.js';
 
 async function admin(argv: string[]) {
   const stdout: string[] = [];
-  const code = await main([...argv, '--endpoint', engines().dynamoEndpoint, '--table', engines().tableName], { stdout: (l) => stdout.push(l), stderr: () => {} }, {});
+  const code = await main(
+    [...argv, '--endpoint', engines().dynamoEndpoint, '--table', engines().tableName],
+    { stdout: (l) => stdout.push(l), stderr: () => {} },
+    {},
+  );
   return { code, json: JSON.parse(stdout.join('\n')) as Record<string, unknown> };
 }
 
