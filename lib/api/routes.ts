@@ -139,6 +139,8 @@ export const listVouchersRoute = /* @__PURE__ */ route({
   method: 'GET',
   path: '/v1/vouchers',
   folder: 'vouchers',
+  // A read that writes: a deep page saves its list's page bounds (lib/vouchers/voucher-list.repo.ts).
+  access: 'write',
   scopes: ['vouchers'],
   summary: "List vouchers (the project's, a campaign's or a holder's; by creation; created_at bounds)",
   tag: 'Vouchers',

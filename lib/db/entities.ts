@@ -190,6 +190,25 @@ export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
     }),
     { moreKeys: (v) => voucherListKeys(v) },
   );
+/**
+ * Where the pages of one voucher list end (lib/vouchers/voucher-list.repo.ts): for each page number
+ * already read, the index key of its last entry, so a later request for the next page starts there
+ * instead of walking the list again. `head` is the list's first entry when the bounds were taken
+ * (a new voucher at the head of a newest-first list changes it, and the bounds are dropped);
+ * expires after a few minutes (TTL, and checked on read).
+ */
+export interface VoucherPageBookmark {
+  head: string;
+  bounds: Record<string, Record<string, string>>;
+  expiresAt: number;
+}
+export const voucherPageBookmark = /* @__PURE__ */ entity<VoucherPageBookmark>('voucher_page_bookmark', 1)
+  .key(
+    (projectId: string, list: string) => tenant(projectId, 'VOUCHER_PAGES', list),
+    () => 'VOUCHER_PAGES',
+  )
+  .apart({ ttl: (b) => b.expiresAt });
+
 /** Points a voucher id at its code, written in the same transaction as the voucher. */
 export const voucherId = /* @__PURE__ */ entity<{ code: string }>('voucher_id', 1)
   .key(

@@ -1,5 +1,14 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { voucher as voucherEntity, voucherByHolder, voucherByProject, voucherId as voucherIdRef } from '../db/entities.js';
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  voucherPageBookmark,
+  type VoucherPageBookmark,
+  voucher as voucherEntity,
+  voucherByHolder,
+  voucherByProject,
+  voucherId as voucherIdRef,
+} from '../db/entities.js';
 import type { ItemKey } from '../db/entity.js';
 import { tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
@@ -27,7 +36,10 @@ export interface VoucherListRead {
 export interface VoucherListPage {
   vouchers: Voucher[];
   hasMore: boolean;
+  /** Index entries this request read (the list's first entry, for a deep page, included). */
   entriesRead: number;
+  /** How many entries the list has up to the last one this request saw (all of them when `hasMore` is false). */
+  reached: number;
 }
 
 function partitionOf(projectId: string, source: VoucherListSource): { index: { name: string; partitionKey: string; sortKey: string }; pk: string } {
@@ -42,21 +54,28 @@ function partitionOf(projectId: string, source: VoucherListSource): { index: { n
   }
 }
 
-/**
- * The table keys of entries `skip + 1 … skip + take` of a list, and whether one more follows.
- * Reads `skip + take + 1` index entries at most, keys only (on GSI3 the index holds nothing
- * else; on GSI1/GSI2 only the keys cross the wire), each Query asking for what is still missing,
- * so the read stops at the page's end and never goes on through the rest of the list.
- */
-async function keysOfPage(
+/** How long the page bounds of a list are reused: a client paging through a list does so within minutes. */
+export const BOOKMARK_SECONDS = 300;
+
+type Entry = Record<string, string>;
+
+/** The table keys of a page's entries, whether more follow, and what reading them took. */
+interface PageKeys {
+  keys: ItemKey[];
+  hasMore: boolean;
+  entriesRead: number;
+  reached: number;
+}
+
+/** One Query call of a list, keys only (the table's and the index's), from `start`, of at most `limit` entries. */
+async function queryEntries(
   deps: Deps,
   projectId: string,
   read: VoucherListRead,
-  skip: number,
-  take: number,
-): Promise<{ keys: ItemKey[]; hasMore: boolean; entriesRead: number }> {
+  limit: number,
+  start: Record<string, unknown> | undefined,
+): Promise<{ entries: Entry[]; next: Record<string, unknown> | undefined }> {
   const { index, pk } = partitionOf(projectId, read.source);
-  const want = skip + take + 1;
   const { from, to } = read.range;
   const sortCondition =
     from !== undefined && to !== undefined
@@ -66,44 +85,138 @@ async function keysOfPage(
         : to !== undefined
           ? ' AND #sk <= :to'
           : '';
-  const keys: ItemKey[] = [];
-  let start: Record<string, unknown> | undefined;
+  const res = await deps.ddb.send(
+    new QueryCommand({
+      TableName: deps.tableName,
+      IndexName: index.name,
+      KeyConditionExpression: `#pk = :pk${sortCondition}`,
+      ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey, '#tpk': tableDesign.partitionKey, '#tsk': tableDesign.sortKey },
+      ExpressionAttributeValues: { ':pk': pk, ...(from !== undefined ? { ':from': from } : {}), ...(to !== undefined ? { ':to': to } : {}) },
+      ProjectionExpression: '#tpk, #tsk, #pk, #sk',
+      ScanIndexForward: read.ascending,
+      Limit: limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { entries: (res.Items ?? []) as Entry[], next: res.LastEvaluatedKey };
+}
+
+/** `count` entries of a list from `start` (fewer at its end), each Query asking only for what is still missing. */
+async function walk(deps: Deps, projectId: string, read: VoucherListRead, count: number, start: Entry | undefined): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  let next: Record<string, unknown> | undefined = start;
   do {
-    const res = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        IndexName: index.name,
-        KeyConditionExpression: `#pk = :pk${sortCondition}`,
-        ExpressionAttributeNames: {
-          '#pk': index.partitionKey,
-          ...(sortCondition ? { '#sk': index.sortKey } : {}),
-          '#tpk': tableDesign.partitionKey,
-          '#tsk': tableDesign.sortKey,
-        },
-        ExpressionAttributeValues: { ':pk': pk, ...(from !== undefined ? { ':from': from } : {}), ...(to !== undefined ? { ':to': to } : {}) },
-        ProjectionExpression: '#tpk, #tsk',
-        ScanIndexForward: read.ascending,
-        Limit: want - keys.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) keys.push({ PK: item.PK as string, SK: item.SK as string });
-    start = res.LastEvaluatedKey;
-  } while (start && keys.length < want);
-  return { keys: keys.slice(skip, skip + take), hasMore: keys.length > skip + take, entriesRead: keys.length };
+    const page = await queryEntries(deps, projectId, read, count - entries.length, next);
+    entries.push(...page.entries);
+    next = page.next;
+  } while (next && entries.length < count);
+  return entries;
+}
+
+/** The bookmark of a list: one per source, range, direction and page size. */
+function listIdOf(read: VoucherListRead, limit: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify([read.source, read.range.from ?? null, read.range.to ?? null, read.ascending, limit]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**
- * One page of a list of vouchers: entries `skip + 1 … skip + take` in the list's order, each
+ * The table keys of page `page` (of `limit` entries) of a list, and whether one more entry follows.
+ * Page 1 reads `limit + 1` entries. A deeper page starts at the last page bound its list's bookmark
+ * holds (the key of the last entry of page k ≤ page − 1), read with the list's first entry in
+ * parallel; the bookmark holds while that first entry is unchanged and it is under
+ * BOOKMARK_SECONDS old. From there it reads (page − 1 − k) × limit + limit + 1 entries (keys only:
+ * ~150 bytes each on GSI3), records the bounds of the pages it passed, and so a client paging
+ * forward, or asking for the same deep page again, reads about one page's entries per request.
+ */
+async function keysOfPage(deps: Deps, projectId: string, read: VoucherListRead, page: number, limit: number, nowSeconds: number): Promise<PageKeys> {
+  const keysOf = (entries: Entry[]) => entries.map((e) => ({ PK: e[tableDesign.partitionKey] as string, SK: e[tableDesign.sortKey] as string }));
+  if (page === 1) {
+    const entries = await walk(deps, projectId, read, limit + 1, undefined);
+    return { keys: keysOf(entries.slice(0, limit)), hasMore: entries.length > limit, entriesRead: entries.length, reached: entries.length };
+  }
+  const { index } = partitionOf(projectId, read.source);
+  const listId = listIdOf(read, limit);
+  const bookmarkKey = voucherPageBookmark.key(projectId, listId);
+  const [bookmark, first] = await Promise.all([
+    voucherPageBookmark.get(deps, bookmarkKey, { consistent: false }),
+    queryEntries(deps, projectId, read, 1, undefined),
+  ]);
+  const head = first.entries[0]?.[index.sortKey];
+  if (head === undefined) return { keys: [], hasMore: false, entriesRead: 1, reached: 0 };
+  const valid = bookmark !== null && bookmark.head === head && bookmark.expiresAt > nowSeconds;
+  const bounds = valid ? bookmark.bounds : {};
+  let known = 0;
+  for (let k = page - 1; k > 0; k -= 1) {
+    if (bounds[String(k)]) {
+      known = k;
+      break;
+    }
+  }
+  const skip = (page - 1 - known) * limit;
+  const entries = await walk(deps, projectId, read, skip + limit + 1, known > 0 ? bounds[String(known)] : undefined);
+  const passed: Record<string, Entry> = {};
+  for (let j = 1; j * limit <= Math.min(entries.length, skip + limit); j += 1) passed[String(known + j)] = entries[j * limit - 1] as Entry;
+  const fresh = Object.keys(passed).filter((k) => !bounds[k]);
+  if (fresh.length > 0)
+    await saveBounds(
+      deps,
+      [projectId, listId],
+      valid ? null : { head, bounds: {}, expiresAt: nowSeconds + BOOKMARK_SECONDS },
+      Object.fromEntries(fresh.map((k) => [k, passed[k] as Entry])),
+    );
+  return {
+    keys: keysOf(entries.slice(skip, skip + limit)),
+    hasMore: entries.length > skip + limit,
+    entriesRead: entries.length + 1,
+    reached: known * limit + entries.length,
+  };
+}
+
+/**
+ * Adds page bounds to a list's bookmark (`fresh`: replaces it first, for a new or outdated one).
+ * Best effort: a lost race with another request only costs a later one a longer walk.
+ */
+async function saveBounds(deps: Deps, [projectId, listId]: [string, string], fresh: VoucherPageBookmark | null, bounds: Record<string, Entry>): Promise<void> {
+  if (fresh) {
+    await deps.ddb.send(new PutCommand({ TableName: deps.tableName, Item: voucherPageBookmark.toItem({ ...fresh, bounds }, projectId, listId) }));
+    return;
+  }
+  const key = voucherPageBookmark.key(projectId, listId);
+  const entries = Object.entries(bounds);
+  try {
+    await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: key,
+        UpdateExpression: `SET ${entries.map((_, i) => `bounds.#b${i} = :b${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(bounds)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#b${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:b${i}`, v])),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Page `page` of a list of vouchers (keysOfPage), each
  * voucher then read by its key (BatchGetItem, strongly consistent). A voucher deleted between the
  * two reads is left out (the page is one shorter), as an index read a moment old would miss it.
  */
-export async function listVoucherPage(deps: Deps, projectId: string, read: VoucherListRead, skip: number, take: number): Promise<VoucherListPage> {
-  const page = await keysOfPage(deps, projectId, read, skip, take);
-  if (page.keys.length === 0) return { vouchers: [], hasMore: page.hasMore, entriesRead: page.entriesRead };
+export async function listVoucherPage(deps: Deps, projectId: string, read: VoucherListRead, page: number, limit: number, now: Date): Promise<VoucherListPage> {
+  const found = await keysOfPage(deps, projectId, read, page, limit, Math.floor(now.getTime() / 1000));
+  return readVouchers(deps, projectId, found);
+}
+
+async function readVouchers(deps: Deps, projectId: string, page: PageKeys): Promise<VoucherListPage> {
+  const { hasMore, entriesRead, reached } = page;
+  if (page.keys.length === 0) return { vouchers: [], hasMore, entriesRead, reached };
   const found = await voucherEntity.getMany(deps, page.keys, `Too many concurrent reads of vouchers of project ${projectId}`);
   const byKey = new Map(found.map((v) => [voucherEntity.key(projectId, v.code).PK, v]));
-  return { vouchers: page.keys.flatMap((k) => byKey.get(k.PK) ?? []), hasMore: page.hasMore, entriesRead: page.entriesRead };
+  return { vouchers: page.keys.flatMap((k) => byKey.get(k.PK) ?? []), hasMore, entriesRead, reached };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Voucher } from './voucher.js';
 import type { ListVouchersQuery } from './voucher-list.schema.js';
 import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
 
 export interface VoucherPage {
   vouchers: Voucher[];
@@ -85,10 +85,9 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
   }
   const skip = (q.page - 1) * q.limit;
   if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
-  const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, skip, q.limit);
+  const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, q.page, q.limit, deps.clock.now());
   const vouchers = await withCurrentCategories(deps, projectId, page.vouchers);
-  const seen = page.vouchers.length === 0 && !page.hasMore ? Math.min(skip, page.entriesRead) : skip + page.vouchers.length + (page.hasMore ? 1 : 0);
-  return { vouchers, total: counted ?? seen, entriesRead: page.entriesRead };
+  return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
 }
 
 /**

@@ -162,12 +162,36 @@ describe('GET /v1/vouchers', () => {
     expect(await seen('customer=ann')).toEqual([]);
   });
 
-  it('reads (page − 1) × limit + limit + 1 index entries for page p, and the page’s vouchers by key', async () => {
+  it('reads (page − 1) × limit + limit + 1 entries (keys only) for a deep page once, then starts at the page bounds it saved', async () => {
     const { runtime, a, codes } = await setup(12);
     const reads = countingReads(runtime);
+    const entries = () => reads.items('#VOUCHERS');
+    expect(await codes(`campaign_id=${a}&limit=3`)).toEqual(['A11', 'A10', 'A9']);
+    expect(entries()).toBe(4);
+    // The list's first entry (is the bookmark current?) + pages 1 and 2 walked + page 3 and one more.
     expect(await codes(`campaign_id=${a}&limit=3&page=3`)).toEqual(['A5', 'A4', 'A3']);
-    expect(reads.items('#VOUCHERS')).toBe(2 * 3 + 3 + 1);
-    expect(await codes('limit=2&page=2')).toEqual(['A11', 'A10']);
-    expect(reads.items('#VOUCHERS')).toBe(10 + 2 + 2 + 1);
+    expect(entries()).toBe(4 + 1 + 10);
+    // Again, and the page after it: from the saved bounds, one page and one more entry each.
+    expect(await codes(`campaign_id=${a}&limit=3&page=3`)).toEqual(['A5', 'A4', 'A3']);
+    expect(entries()).toBe(15 + 1 + 4);
+    expect(await codes(`campaign_id=${a}&limit=3&page=4`)).toEqual(['A2', 'A1', 'A0']);
+    expect(entries()).toBe(20 + 1 + 3);
+    // Another page size or direction is another list, with bounds of its own.
+    expect(await codes(`campaign_id=${a}&limit=4&page=2&order=created_at`)).toEqual(['A4', 'A5', 'A6', 'A7']);
+    expect(entries()).toBe(24 + 1 + 9);
+  });
+
+  it('drops page bounds when a newer voucher heads the list or after five minutes, so deep pages stay right', async () => {
+    const { clock, campaigns, a, list, codes } = await setup(6);
+    expect(await codes('limit=2&page=3')).toEqual(['A3', 'A2']);
+    clock.advance(MINUTE);
+    expect((await campaigns.addVoucher(a, { code: 'A-NEW' })).status).toBe(200);
+    expect(await codes('limit=2&page=3')).toEqual(['A4', 'A3']);
+    expect(await list('limit=2&page=5')).toMatchObject({ vouchers: [{ code: 'A0' }], total: 9 });
+    // Oldest first, new vouchers come last: the bounds hold; past five minutes they are read again.
+    expect(await codes('limit=2&page=2&order=created_at')).toEqual(['A2', 'A3']);
+    clock.advance(6 * MINUTE);
+    expect(await codes('limit=2&page=3&order=created_at')).toEqual(['A4', 'A5']);
+    expect(await list('limit=2&page=9&order=created_at')).toMatchObject({ vouchers: [], total: 9 });
   });
 });

@@ -43,6 +43,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['voucher_id', e.voucherId.toItem({ code: 'AbC-1' }, P, 'v_1'), { PK: 'P#p1#VOUCHER_ID#v_1', SK: 'VOUCHER_ID' }],
   [
+    'voucher_page_bookmark',
+    e.voucherPageBookmark.toItem({ head: 'h', bounds: {}, expiresAt: 99 }, P, 'abc'),
+    { PK: 'P#p1#VOUCHER_PAGES#abc', SK: 'VOUCHER_PAGES' },
+  ],
+  [
     'held_voucher',
     e.heldVoucher.toItem({ customerId: 'cust_1', campaignId: 'camp_1', code: 'c', voucherId: 'v_1', createdAt: at, publicationId: null }, P),
     { PK: 'P#p1#HOLDER#cust_1#CAMPAIGN#camp_1', SK: 'HELD_VOUCHER' },
