@@ -50,9 +50,9 @@ async function holderIdOf(deps: Deps, projectId: string, ref: string): Promise<s
  * GET /v1/vouchers: one page of vouchers, newest first unless `order=created_at`. Every read is a
  * Query on one key range of one index, sorted by creation: the project's vouchers (GSI3), a
  * campaign's (`campaign_id` or `campaign` name: GSI1) or a holder's (`customer`: GSI2).
- * `created_at[…]` bounds are that range (both excluded). Page p reads (p − 1) × limit + limit + 1
- * entries (keys only) and then the page's vouchers by key: never a Scan, never a read of the
- * list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
+ * `created_at[…]` bounds are that range (both excluded). A page's entries are read keys only,
+ * from the saved bound of an earlier page where the list has one (listVoucherPage), then the page's
+ * vouchers by key: never a Scan, never a read of the list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
  * @throws InvalidQueryParamsError for what no index serves: `category`, `updated_at[…]`, the
  *   `updated_at` and `code` orders, and two of campaign and customer at once (docs/decisions.md).
  */
