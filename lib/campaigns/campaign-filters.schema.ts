@@ -1,4 +1,5 @@
 import * as z from '../zod.js';
+import { noOperand as flag, queryList as list, stringConditions as stringConditionsOf } from '../filter-conditions.schema.js';
 
 /**
  * The `filters` query parameter of GET /v1/campaigns, after Voucherify's list filters:
@@ -8,24 +9,7 @@ import * as z from '../zod.js';
  * operand (`$has_value`, `$active`, …) take an empty value. See docs/decisions.md.
  */
 
-/** One value or a list of them: `$in=a` is read as `$in[0]=a`. */
-const list = <T extends z.ZodMiniType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).check(z.minLength(1), z.maxLength(100)));
-const flag = z.literal('', { error: 'takes no value' });
-const text = z.string().check(z.minLength(1), z.maxLength(200));
-
-const stringConditions = z.strictObject({
-  $in: z.optional(list(text)),
-  $not_in: z.optional(list(text)),
-  $is: z.optional(text),
-  $is_not: z.optional(text),
-  $has_value: z.optional(flag),
-  $is_unknown: z.optional(flag),
-  $starts_with: z.optional(text),
-  $ends_with: z.optional(text),
-  $contains: z.optional(text),
-  $not_contain: z.optional(text),
-});
+const stringConditions = stringConditionsOf(200);
 export type StringConditions = z.output<typeof stringConditions>;
 
 const days = z.pipe(z.string().check(z.regex(/^\d{1,5}$/, 'must be a number of days')), z.transform(Number));

@@ -18,7 +18,8 @@ const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 /** At most 2,000 characters: free text kept on the campaign item, far below DynamoDB's item limit. */
 export const MAX_CAMPAIGN_DESCRIPTION_LENGTH = 2000;
 
-const baseShape = {
+/** The fields every campaign create shares (a template's campaign-setup takes them too). */
+export const campaignBaseShape = {
   name: nameSchema,
   description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_CAMPAIGN_DESCRIPTION_LENGTH)))),
   type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE'])),
@@ -98,17 +99,17 @@ export const promotionTierSchema = z.strictObject({
 });
 
 const campaignBodies = z.discriminatedUnion('campaign_type', [
-  z.strictObject({ ...baseShape, campaign_type: z.literal('DISCOUNT_COUPONS'), voucher: discountVoucherTemplate }),
-  z.strictObject({ ...baseShape, campaign_type: z.literal('GIFT_VOUCHERS'), voucher: giftVoucherTemplate }),
-  z.strictObject({ ...baseShape, campaign_type: z.literal('LOYALTY_PROGRAM'), voucher: loyaltyVoucherTemplate }),
+  z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('DISCOUNT_COUPONS'), voucher: discountVoucherTemplate }),
+  z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('GIFT_VOUCHERS'), voucher: giftVoucherTemplate }),
+  z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('LOYALTY_PROGRAM'), voucher: loyaltyVoucherTemplate }),
   z.strictObject({
-    ...baseShape,
+    ...campaignBaseShape,
     campaign_type: z.literal('REFERRAL_PROGRAM'),
     voucher: referralVoucherTemplate,
     referral_program: z.optional(referralProgramSchema),
   }),
   z.strictObject({
-    ...baseShape,
+    ...campaignBaseShape,
     campaign_type: z.literal('PROMOTION'),
     vouchers_count: z.optional(z.literal(0, { error: 'must be 0: a promotion has no vouchers' })),
     promotion: z.optional(z.strictObject({ tiers: z.optional(z.nullable(z.array(promotionTierSchema).check(z.maxLength(MAX_PROMOTION_TIERS)))) })),

@@ -1,4 +1,5 @@
 import * as z from '../zod.js';
+import { stringConditions as stringConditionsOf } from '../filter-conditions.schema.js';
 import { customerInput, sourceId } from '../customers/customer.schema.js';
 import { dateTime } from '../date-time.schema.js';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
@@ -9,6 +10,9 @@ import { MAX_PUBLICATION_COUNT } from './publication.js';
 /** A campaign's id or name, as the campaign endpoints take it. */
 const campaignRef = z.string().check(z.minLength(1), z.maxLength(1000));
 const channel = z.string().check(z.minLength(1), z.maxLength(200));
+
+/** `metadata=` (no key under it) is how a form encoder writes an empty object: read as one. */
+const isQueryObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A bare string names the campaign, as one of Voucherify's own examples sends it. */
 const named = (v: unknown) => (typeof v === 'string' ? { name: v } : v);
@@ -56,31 +60,13 @@ export const createPublicationLegacyQuery = z.preprocess(
     voucher: z.optional(codeSchema),
     campaign: z.optional(z.preprocess(named, z.strictObject({ name: campaignRef, count: z.optional(queryInt(1, MAX_PUBLICATION_COUNT)) }))),
     source_id: z.optional(sourceId),
-    customer: customerInput,
-    metadata: z.optional(metadataSchema),
+    customer: z.preprocess((v) => (isQueryObject(v) && v.metadata === '' ? { ...v, metadata: {} } : v), customerInput),
+    metadata: z.optional(z.preprocess((v) => (v === '' ? {} : v), metadataSchema)),
   }),
 );
 export type CreatePublicationLegacyQuery = z.output<typeof createPublicationLegacyQuery>;
 
-/** One value or a list of them: `$in=a` is read as `$in[0]=a`. */
-const list = <T extends z.ZodMiniType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(item).check(z.minLength(1), z.maxLength(100)));
-const text = z.string().check(z.minLength(1), z.maxLength(1500));
-const flag = z.literal('', { error: 'takes no value' });
-
-/** Voucherify's FilterConditionsString: every operator is accepted by syntax; the service serves those a key can answer. */
-const stringConditions = z.strictObject({
-  $in: z.optional(list(text)),
-  $not_in: z.optional(list(text)),
-  $is: z.optional(text),
-  $is_not: z.optional(text),
-  $has_value: z.optional(flag),
-  $is_unknown: z.optional(flag),
-  $starts_with: z.optional(text),
-  $ends_with: z.optional(text),
-  $contains: z.optional(text),
-  $not_contain: z.optional(text),
-});
+const stringConditions = stringConditionsOf(1500);
 export type PublicationStringConditions = z.output<typeof stringConditions>;
 const condition = z.strictObject({ conditions: stringConditions });
 

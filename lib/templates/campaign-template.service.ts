@@ -275,6 +275,8 @@ export function campaignBodyFromTemplate(snap: CampaignSnapshot, body: CreateCam
   const quantity = body.voucher?.redemption && 'quantity' in body.voucher.redemption ? (body.voucher.redemption.quantity ?? null) : v.redemptionQuantity;
   const common = {
     name: body.name,
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.access_settings !== undefined ? { access_settings: body.access_settings } : {}),
     type: body.type ?? snap.type,
     join_once: body.join_once ?? snap.joinOnce,
     auto_join: body.auto_join ?? snap.autoJoin,

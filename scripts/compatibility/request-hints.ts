@@ -217,6 +217,57 @@ const perOperation: Record<string, CaseHints> = {
       'body.parameters.filters.campaign_id.conditions.$not_in': [['$seed.loyaltyCampaignId'], []],
     },
   },
+  'update-voucher': {
+    path: { code: '$seed.voucherCode' },
+    values: { 'body.category_id': '$seed.categoryId' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'enable-voucher': { path: { code: '$seed.voucherCode' } },
+  'disable-voucher': { path: { code: '$fresh.voucherCode' } },
+  'update-voucher-balance': { path: { code: '$seed.giftCardCode' } },
+  'list-voucher-transactions': { path: { code: '$seed.giftCardCode' }, values: { 'query.starting_after_id': '$seed.giftCardTransactionId' } },
+  'list-campaign-templates': { values: { 'query.starting_after_id': '$seed.campaignTemplateId' } },
+  'get-campaign-template': { path: { campaignTemplateId: '$seed.campaignTemplateId' } },
+  'update-campaign-template': { path: { campaignTemplateId: '$seed.campaignTemplateId' }, unique: ['body.name'] },
+  'delete-campaign-template': { path: { campaignTemplateId: '$fresh.campaignTemplateId' } },
+  'create-campaign-from-template': {
+    path: { campaignTemplateId: '$seed.campaignTemplateId' },
+    unique: ['body.name'],
+    values: { 'body.category_id': '$seed.categoryId', 'body.activity_duration_after_publishing': 'P24D' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'add-tier-from-template': {
+    // Every request adds a tier to the one seeded promotion, whose tiers change one write at a time.
+    concurrency: 1,
+    path: { campaignTemplateId: '$seed.tierTemplateId' },
+    values: { 'body.campaign_id': '$seed.promotionCampaignId', 'body.category_id': '$seed.categoryId' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'list-publications': {},
+  'create-publication': {
+    values: {
+      'body.voucher': '$fresh.voucherCode',
+      'body.campaign.name': '$seed.publishingCampaignName',
+      'body.customer.id': '$seed.customerId',
+    },
+    unique: ['body.source_id', 'body.customer.source_id'],
+    // The customer is named by `source_id` (upserted) or by the `id` of an existing one.
+    required: ['body.customer.source_id'],
+    exclusive: [['body.customer.source_id', 'body.customer.id']],
+  },
+  'create-publication-1': {
+    values: { 'query.voucher': '$fresh.voucherCode', 'query.campaign.name': '$seed.publishingCampaignName', 'query.customer.id': '$seed.customerId' },
+    unique: ['query.source_id', 'query.customer.source_id'],
+    // What to publish (a voucher or a campaign's) and to whom, as in the POST form.
+    required: ['query.voucher', 'query.customer', 'query.customer.source_id'],
+    exclusive: [
+      ['query.voucher', 'query.campaign'],
+      ['query.customer.source_id', 'query.customer.id'],
+    ],
+  },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },
 };

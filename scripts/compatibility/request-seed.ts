@@ -113,6 +113,22 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const bin = (await call(send, 'GET', '/v1/trash-bin')).data as Array<{ id?: unknown }> | undefined;
   const madeReward = await reward();
   const madeToken = await token();
+  const template = (body: Body): Promise<Body> => call(send, 'POST', '/v1/templates/campaigns', { name: name('compat-template'), ...body });
+  const campaignTemplate = await template({ campaign_id: discountId });
+  const tierTemplate = await template({ promotion_tier_id: str(tiers[0]?.id, 'promotion tier id') });
+  const giftCard = await voucher(str(gift.id, 'gift campaign id'));
+  const giftCardCode = str(giftCard.code, 'gift card code');
+  await call(send, 'POST', `/v1/vouchers/${encodeURIComponent(giftCardCode)}/balance`, { amount: 100 });
+  const giftTransactions = (await call(send, 'GET', `/v1/vouchers/${encodeURIComponent(giftCardCode)}/transactions`)).data as
+    | Array<{ id?: unknown }>
+    | undefined;
+  // Publications from a campaign take its unpublished codes; an AUTO_UPDATE campaign makes them on demand, so it never runs out.
+  const publishing = await campaign({
+    name: 'compat-publishing',
+    campaign_type: 'DISCOUNT_COUPONS',
+    type: 'AUTO_UPDATE',
+    voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: { pattern: 'PUB-########' } },
+  });
 
   // A finished export: the jobs worker of the runtime writes the file; its link carries the download token.
   const started = await call(send, 'POST', `/v1/loyalties/${loyaltyId}/points-expiration/export`, {});
@@ -146,6 +162,12 @@ export async function seedProject(send: Send): Promise<Seeds> {
       rewardId: str(madeReward.id, 'reward id'),
       accessToken: str(madeToken.access_token, 'access token'),
       binEntryId: str(bin?.[0]?.id, 'bin entry id'),
+      campaignTemplateId: str(campaignTemplate.id, 'campaign template id'),
+      tierTemplateId: str(tierTemplate.id, 'tier template id'),
+      promotionCampaignId: str(promotion.id, 'promotion campaign id'),
+      giftCardCode,
+      giftCardTransactionId: str(giftTransactions?.[0]?.id, 'gift card transaction id'),
+      publishingCampaignName: str(publishing.name, 'publishing campaign name'),
       exportId,
       exportToken: new URL(url).searchParams.get('token') ?? '',
     },
@@ -155,6 +177,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
+      campaignTemplateId: async () => str((await template({ campaign_id: discountId })).id, 'campaign template id'),
       accessToken: async () => str((await token()).access_token, 'access token'),
     },
   };

@@ -21,6 +21,14 @@ describe('GET /v1/publications/create (the legacy form)', () => {
     expect((await campaigns.getVoucher('LEG-1')).json).toMatchObject({ holder_id: reply.json.customer_id });
   });
 
+  it('reads an empty metadata[] or customer[metadata] (`metadata=`, how form encoders write {}) as empty metadata', async () => {
+    const { api, campaignWith } = await publicationSetup();
+    await campaignWith('Legacy', ['LEG-E'], { type: 'STATIC' });
+    const reply = await api.call('create-publication-1', { query: 'campaign[name]=Legacy&customer[source_id]=eve&customer[metadata]=&metadata=' });
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ voucher: { code: 'LEG-E' }, customer: { source_id: 'eve' } });
+  });
+
   it('publishes a voucher named by code, skipping a campaign sent with it', async () => {
     const { api, campaignWith } = await publicationSetup();
     await campaignWith('Legacy', ['LEG-A', 'LEG-B'], { type: 'STATIC' });

@@ -50,6 +50,15 @@ const configuration = (c: Record<string, unknown>) => {
 };
 
 describe('POST /v1/templates/campaigns/{campaignTemplateId}/campaign-setup', () => {
+  it('takes the description and empty access_settings of a campaign create (issue 15 item 1)', async () => {
+    const { setUp } = await setup();
+    const reply = await setUp({ name: 'Described', description: 'From the template', access_settings: { assign: { areas_ids: [] } } });
+    expect(reply.status).toBe(200);
+    expect(reply.json.campaign).toMatchObject({ name: 'Described', description: 'From the template' });
+    const assigned = await setUp({ name: 'Assigned', access_settings: { assign: { areas_ids: ['ar_1'] } } });
+    expect(assigned.status).toBe(400);
+  });
+
   it("makes a campaign with the template's configuration and the new name, replying campaign_setup", async () => {
     const { api, sourceCampaign, setUp } = await setup();
     const reply = await setUp({ name: 'Summer 2027' });

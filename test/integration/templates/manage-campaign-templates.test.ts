@@ -42,6 +42,17 @@ describe('GET /v1/templates/campaigns/{campaignTemplateId}', () => {
     const other = apiClient({ runtime }, keyPairHeaders(await newProject(runtime)));
     expect((await other.call('get-campaign-template', { params: { campaignTemplateId: t.id } })).status).toBe(404);
   });
+
+  it('accepts expand=json_template (the reply has no field it adds) and refuses another expand', async () => {
+    const { api, make } = await setup();
+    const t = await make('Expanded');
+    const got = await api.call('get-campaign-template', { params: { campaignTemplateId: t.id }, query: 'expand=json_template' });
+    expect(got.status).toBe(200);
+    expect(got.json).toEqual({ ...t, object: 'campaign_template' });
+    const bad = await api.call('get-campaign-template', { params: { campaignTemplateId: t.id }, query: 'expand=everything' });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ key: 'invalid_query_params' });
+  });
 });
 
 describe('GET /v1/templates/campaigns', () => {
