@@ -237,7 +237,7 @@ const indexSpec = (g: (typeof indexes)[number]): GlobalSecondaryIndex => ({
     { AttributeName: g.partitionKey, KeyType: 'HASH' },
     { AttributeName: g.sortKey, KeyType: 'RANGE' },
   ],
-  Projection: { ProjectionType: 'ALL' },
+  Projection: { ProjectionType: g.projection },
 });
 
 /**

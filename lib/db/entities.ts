@@ -20,7 +20,7 @@ import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
-import { entity, keyPath as path, tenantPath as tenant } from './entity.js';
+import { entity, type Gsi2Key, type Gsi3Key, gsi2Key, gsi3Key, keyPath as path, tenantPath as tenant } from './entity.js';
 
 /**
  * Every stored entity of the single table: its name and version (the `entity` and `v` of each
@@ -135,12 +135,40 @@ export const promotionTierRef = /* @__PURE__ */ entity<{ campaignId: string }>('
   .apart();
 
 /**
+ * A held voucher's GSI2 entry: the vouchers of one holder by creation (GET /v1/vouchers?customer=).
+ * GSI2 is shared with the campaign's pool (below): a voucher with a holder is never publishable,
+ * so it has at most one of the two entries.
+ */
+export const voucherByHolder = /* @__PURE__ */ gsi2Key(
+  (projectId: string, customerId: string) => tenant(projectId, 'HOLDER', customerId, 'VOUCHERS'),
+  (createdAt: string, voucherId: string) => path(createdAt, voucherId),
+);
+/** Every voucher's GSI3 (keys-only) entry: the project's vouchers by creation (GET /v1/vouchers). */
+export const voucherByProject = /* @__PURE__ */ gsi3Key(
+  (projectId: string) => tenant(projectId, 'VOUCHERS'),
+  (createdAt: string, voucherId: string) => path(createdAt, voucherId),
+);
+/**
+ * The listing entries of a voucher beyond its campaign's GSI1 entry, computed from the voucher
+ * alone: its project-wide GSI3 entry (creation time and id never change, so no update moves it)
+ * and, while it has a holder, its holder's GSI2 entry (every write that sets `holderId` sets it:
+ * lib/vouchers/voucher-pool.repo.ts; toItem for vouchers put with a holder).
+ */
+export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id' | 'holderId'>): Partial<Gsi2Key> & Gsi3Key {
+  return {
+    ...voucherByProject(v.projectId, v.createdAt, v.id),
+    ...(v.holderId !== null && v.holderId !== undefined ? voucherByHolder(v.projectId, v.holderId, v.createdAt, v.id) : {}),
+  };
+}
+
+/**
  * A voucher, keyed by its code: the key itself makes codes unique per project. GSI1 lists a
  * campaign's vouchers by creation time. The sparse GSI2 is the campaign's pool of vouchers to
  * publish: only a publishable voucher (isPublishable: active, unpublished, no holder) has an entry,
  * sorted by voucher id (random), so a publication starts reading at a random point of the pool
- * and concurrent publications seldom reach for the same voucher. Publishing removes the entry in
- * the publication's own transaction.
+ * and concurrent publications seldom reach for the same voucher. Publishing replaces the entry
+ * with the holder's (voucherByHolder) in the publication's own transaction. GSI3 lists every
+ * voucher of the project (voucherListKeys).
  */
 export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
   .key(
@@ -155,11 +183,33 @@ export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
     (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'UNPUBLISHED'),
     (voucherId: string) => voucherId,
   )
-  .from((v, campaignId: string) => ({
-    key: [v.projectId, v.code],
-    index: [v.projectId, campaignId, v.createdAt, v.id],
-    sparse: isPublishable(v) ? [v.projectId, campaignId, v.id] : null,
-  }));
+  .from(
+    (v, campaignId: string) => ({
+      key: [v.projectId, v.code],
+      index: [v.projectId, campaignId, v.createdAt, v.id],
+      sparse: isPublishable(v) ? [v.projectId, campaignId, v.id] : null,
+    }),
+    { moreKeys: (v) => voucherListKeys(v) },
+  );
+/**
+ * Where the pages of one voucher list end (lib/vouchers/voucher-list.repo.ts): for each page number
+ * already read, the index key of its last entry, so a later request for the next page starts there
+ * instead of walking the list again. `head` is the list's first entry when the bounds were taken
+ * (a new voucher at the head of a newest-first list changes it, and the bounds are dropped);
+ * expires after a few minutes (TTL, and checked on read).
+ */
+export interface VoucherPageBookmark {
+  head: string;
+  bounds: Record<string, Record<string, string>>;
+  expiresAt: number;
+}
+export const voucherPageBookmark = /* @__PURE__ */ entity<VoucherPageBookmark>('voucher_page_bookmark', 1)
+  .key(
+    (projectId: string, list: string) => tenant(projectId, 'VOUCHER_PAGES', list),
+    () => 'VOUCHER_PAGES',
+  )
+  .apart({ ttl: (b) => b.expiresAt });
+
 /** Points a voucher id at its code, written in the same transaction as the voucher. */
 export const voucherId = /* @__PURE__ */ entity<{ code: string }>('voucher_id', 1)
   .key(

@@ -33,6 +33,12 @@ export interface Gsi2Key {
   GSI2SK: string;
 }
 
+/** An item's entry in the keys-only GSI3 (lists whose pages may start deep: lib/db/table.ts). */
+export interface Gsi3Key {
+  GSI3PK: string;
+  GSI3SK: string;
+}
+
 /** One part of a key: an id, a code, a name, a timestamp, a number. */
 export type KeyPart = string | number;
 
@@ -75,6 +81,8 @@ export const tableKey = keyBuilderFor<ItemKey>(tableDesign.partitionKey, tableDe
 export const gsi1Key = keyBuilderFor<Gsi1Key>(tableDesign.indexes.gsi1.partitionKey, tableDesign.indexes.gsi1.sortKey);
 /** A builder of sparse GSI2 keys (`GSI2PK`, `GSI2SK`). */
 export const gsi2Key = keyBuilderFor<Gsi2Key>(tableDesign.indexes.gsi2.partitionKey, tableDesign.indexes.gsi2.sortKey);
+/** A builder of keys-only GSI3 keys (`GSI3PK`, `GSI3SK`). */
+export const gsi3Key = keyBuilderFor<Gsi3Key>(tableDesign.indexes.gsi3.partitionKey, tableDesign.indexes.gsi3.sortKey);
 
 type PartitionOf<B> = B extends KeyBuilder<infer P, infer _S, infer _K> ? P : never;
 
@@ -86,6 +94,8 @@ const TABLE_ATTRIBUTES = new Set<string>([
   tableDesign.indexes.gsi1.sortKey,
   tableDesign.indexes.gsi2.partitionKey,
   tableDesign.indexes.gsi2.sortKey,
+  tableDesign.indexes.gsi3.partitionKey,
+  tableDesign.indexes.gsi3.sortKey,
   tableDesign.ttlAttribute,
   ENTITY_ATTR,
   VERSION_ATTR,
@@ -103,7 +113,7 @@ export type Where<K, I, SI = undefined> =
   | (SI extends undefined ? never : { sparse: PartitionOf<SI> });
 
 /** Every key an item may carry: the table's, and its entries in GSI1 and the sparse GSI2 where it has them. */
-export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key>;
+export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key> & Partial<Gsi3Key>;
 
 /** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
 export interface QueryOptions {
@@ -127,6 +137,12 @@ export interface EntityOptions<T> {
   defaults?: Partial<T>;
   /** The item's expiry (Unix seconds) for the table's TTL, when it has one. */
   ttl?: (value: T) => number;
+  /**
+   * Index entries beyond the builders' (GSI3's, or a second kind of GSI2 entry for values the
+   * sparse builder leaves out), computed from the value like every other key, so every Put of the
+   * entity carries them. Must not set an attribute the builders set for the same value.
+   */
+  moreKeys?: (value: T) => Partial<Gsi2Key> & Partial<Gsi3Key>;
 }
 
 /**
@@ -224,8 +240,9 @@ function queryInput(
 
 function define<T extends object, A extends unknown[], K, I, SI = undefined>(spec: Spec<T, A>, key: K, index: I, sparse?: SI): Entity<T, A, K, I, SI> {
   const stamp: Item = { [ENTITY_ATTR]: spec.name, [VERSION_ATTR]: spec.version };
+  const keysOf = (value: T, ...parts: A): ItemKeys => ({ ...spec.keysOf(value, ...parts), ...spec.moreKeys?.(value) });
   const toItem = (value: T, ...parts: A): Item => ({
-    ...spec.keysOf(value, ...parts),
+    ...keysOf(value, ...parts),
     ...stamp,
     ...(spec.ttl ? { [tableDesign.ttlAttribute]: spec.ttl(value) } : {}),
     ...value,
@@ -249,7 +266,7 @@ function define<T extends object, A extends unknown[], K, I, SI = undefined>(spe
     index,
     sparse: sparse as SI,
     stamp,
-    keysOf: spec.keysOf,
+    keysOf,
     toItem,
     fromItem,
     putIfAbsent: (deps, value, ...parts) => ({

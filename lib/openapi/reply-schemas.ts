@@ -21,6 +21,7 @@ import {
   promotionTierSetupReplySchema,
 } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
 /**
@@ -64,6 +65,7 @@ export const replySchemas = {
   RewardAssignment: rewardAssignmentReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   Voucher: voucherReplySchema,
+  VoucherList: voucherListReplySchema,
   VoucherBalance: voucherBalanceReplySchema,
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,

@@ -1,5 +1,5 @@
 import { randomBase62 } from '../ids.js';
-import { voucher as voucherEntity } from '../db/entities.js';
+import { voucher as voucherEntity, voucherByHolder } from '../db/entities.js';
 import { tableDesign } from '../db/table.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -42,8 +42,18 @@ export async function stillPublishable(
 const GSI2 = tableDesign.indexes.gsi2;
 
 /**
+ * The GSI2 entry of `read` once `holderId` holds it (voucherByHolder), as `:hpk` / `:hsk`: every
+ * write that sets a holder sets it, so the holder's voucher list (GET /v1/vouchers?customer=)
+ * stays true; it replaces the pool entry (a held voucher is never publishable).
+ */
+const holderEntry = (read: Voucher, holderId: string): Record<string, string> => {
+  const k = voucherByHolder(read.projectId, holderId, read.createdAt, read.id);
+  return { ':hpk': k.GSI2PK, ':hsk': k.GSI2SK };
+};
+
+/**
  * Publishes a voucher of a pool to `holderId` as publication `publicationId`: sets the holder,
- * counts the publication and takes the voucher out of the pool (its GSI2 keys). Holds only while
+ * counts the publication and moves the voucher's GSI2 entry from the pool to the holder's list. Holds only while
  * the voucher is the one read (same id, same `updatedAt`) and still in the pool: of concurrent
  * publications reaching for one voucher exactly one succeeds.
  */
@@ -53,10 +63,12 @@ export function publishPooledItem(deps: Deps, read: Voucher, holderId: string, p
     Update: {
       TableName: deps.tableName,
       Key: voucherEntity.key(read.projectId, read.code),
-      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now REMOVE #gpk, #gsk',
-      ConditionExpression: `id = :id AND attribute_exists(#gpk) AND publishCount = :zero AND ${unchanged}`,
+      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk',
+      ConditionExpression: `id = :id AND #gpk = :pool AND publishCount = :zero AND ${unchanged}`,
       ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey },
       ExpressionAttributeValues: {
+        ...holderEntry(read, holderId),
+        ':pool': voucherEntity.sparse.partition(read.projectId, read.campaignId ?? ''),
         ':holder': holderId,
         ':pub': publicationId,
         ':one': 1,
@@ -84,9 +96,11 @@ export function publishNamedItem(deps: Deps, read: Voucher, holderId: string, pu
       Update: {
         TableName: deps.tableName,
         Key: voucherEntity.key(read.projectId, read.code),
-        UpdateExpression: `SET ${first ? 'holderId = :holder, ' : ''}updatedAt = :now ADD publishCount :one`,
+        UpdateExpression: `SET ${first ? 'holderId = :holder, #gpk = :hpk, #gsk = :hsk, ' : ''}updatedAt = :now ADD publishCount :one`,
         ConditionExpression: `id = :id AND active = :true AND ${first ? '(attribute_not_exists(holderId) OR attribute_type(holderId, :nullType))' : 'holderId = :held'}`,
+        ...(first ? { ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey } } : {}),
         ExpressionAttributeValues: {
+          ...(first ? holderEntry(read, holderId) : {}),
           ':now': now,
           ':one': 1,
           ':id': read.id,
@@ -100,10 +114,19 @@ export function publishNamedItem(deps: Deps, read: Voucher, holderId: string, pu
     Update: {
       TableName: deps.tableName,
       Key: voucherEntity.key(read.projectId, read.code),
-      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now REMOVE #gpk, #gsk',
+      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk',
       ConditionExpression: 'id = :id AND active = :true AND publishCount = :zero',
       ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey },
-      ExpressionAttributeValues: { ':holder': holderId, ':pub': publicationId, ':one': 1, ':zero': 0, ':now': now, ':id': read.id, ':true': true },
+      ExpressionAttributeValues: {
+        ...holderEntry(read, holderId),
+        ':holder': holderId,
+        ':pub': publicationId,
+        ':one': 1,
+        ':zero': 0,
+        ':now': now,
+        ':id': read.id,
+        ':true': true,
+      },
     },
   };
 }

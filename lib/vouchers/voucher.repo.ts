@@ -171,14 +171,18 @@ export type VoucherChange = Partial<
 /**
  * Sets `change` (and `updatedAt`) on a voucher as read, and puts it into or takes it out of its
  * campaign's pool of vouchers to publish (the sparse GSI2) as the changed voucher is publishable
- * or not (isPublishable), so a disabled voucher is never published and an enabled one can be.
+ * or not (isPublishable), so a disabled voucher is never published and an enabled one can be; a
+ * held voucher keeps its holder's GSI2 entry (set again from voucherListKeys, never removed).
  * Holds only while the voucher is the one read and its holder and publication count are as read:
  * a publication meanwhile makes the write fail (the caller re-reads), so the pool is never
  * rejoined by a voucher that was just published.
  */
 export function changeVoucherItem(deps: Deps, read: Voucher, change: VoucherChange, now: string, giftAmount?: number): TransactItem {
   const next: Voucher = { ...read, ...change, updatedAt: now };
-  const sparse: Partial<Gsi2Key> = read.campaignId ? voucherEntity.keysOf(next, read.campaignId) : {};
+  // The GSI2 entry the changed voucher must have: its campaign's pool entry (publishable) or its
+  // holder's (voucherListKeys), or none. The campaign argument only shapes the GSI1 key, unused here.
+  const { GSI2PK, GSI2SK }: Partial<Gsi2Key> = voucherEntity.keysOf(next, read.campaignId ?? '');
+  const sparse: Partial<Gsi2Key> = { GSI2PK, GSI2SK };
   const fields: Record<string, unknown> = { ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)), updatedAt: now };
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};

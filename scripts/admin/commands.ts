@@ -11,6 +11,7 @@ import {
   setKeyStatus,
 } from '../../lib/app-keys/app-key.service.js';
 import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampaigns } from '../../lib/campaigns/campaign-backfill.js';
+import { backfillVoucherLists } from '../../lib/vouchers/voucher-list-backfill.js';
 import type { AdminDeps } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -226,6 +227,20 @@ export const COMMANDS: readonly Command[] = [
         else for await (const projectId of projectsWithCampaigns(deps)) projects.push(json(await backfillCampaignFilters(deps, projectId)));
         return { projects };
       };
+    },
+  },
+  {
+    group: 'backfill',
+    name: 'voucher-lists',
+    args: [],
+    synopsis: '[--project <project_id>]',
+    summary:
+      "Gives vouchers written before GET /v1/vouchers their list entries (the project's GSI3 entry; a held voucher's holder entry in GSI2), so the unfiltered and `customer` lists include them (the `campaign_id` list needs nothing). One filtered Scan; safe to rerun and beside live traffic. Prints {found, updated, gone}.",
+    options: { project: { type: 'string' } },
+    optionHelp: [['--project <project_id>', 'one project only (default: every voucher of the table)']],
+    prepare: (_args, values) => {
+      const only = text(values, 'project')?.trim();
+      return async (deps) => backfillVoucherLists(deps, only || undefined);
     },
   },
 ];

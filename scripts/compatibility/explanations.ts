@@ -194,6 +194,30 @@ const rules: readonly Rule[] = [
     fields: ['filters'],
     reason: 'The bin is listed with `limit`, `order` and `starting_after_id` (docs/decisions.md "Bin"); filters are refused with 400 rather than ignored',
   },
+  // Listing vouchers (docs/decisions.md "Listing vouchers")
+  {
+    operations: ['list-vouchers'],
+    location: 'query',
+    fields: ['created_at', 'updated_at'],
+    kinds: ['missing'],
+    reason:
+      'The bounds arrive deepObject-style (`created_at[before]`, `created_at[after]`, as the SDK writes `{created_at: {before}}`) and are parameters of their own here, as on GET /v1/customers; `updated_at[…]` is refused with 400 (no index sorts vouchers by change)',
+  },
+  {
+    operations: ['list-vouchers'],
+    location: 'query',
+    fields: ['filters'],
+    kinds: ['missing'],
+    reason: 'The advanced filters would need a search over every voucher; refused with 400 rather than ignored (docs/decisions.md "Listing vouchers")',
+  },
+  {
+    operations: ['list-vouchers'],
+    location: 'query',
+    fields: ['ids'],
+    kinds: ['type'],
+    reason:
+      'A repeated `ids=` parameter reaches the handler joined by commas (API Gateway HTTP API), so ours is one string of comma-separated ids (at most 100)',
+  },
   // Rewards
   {
     operations: ['create-reward'],

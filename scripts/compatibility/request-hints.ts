@@ -152,6 +152,19 @@ const perOperation: Record<string, CaseHints> = {
 
   'get-voucher': { path: { code: '$seed.voucherCode' } },
   'get-voucher-redemptions': { path: { code: '$seed.voucherCode' } },
+  'list-vouchers': {
+    values: {
+      'query.campaign_id': '$seed.discountCampaignId',
+      'query.campaign': '$seed.loyaltyCampaignName',
+      'query.customer': '$seed.customerId',
+      'query.code': '$seed.voucherCode',
+    },
+    // A campaign (by id or name) or a holder, one at a time: each is its own index.
+    exclusive: [
+      ['query.campaign_id', 'query.customer'],
+      ['query.campaign', 'query.customer'],
+    ],
+  },
   'delete-voucher': { path: { code: '$fresh.voucherCode' } },
   'list-bin-entries': { values: { 'query.starting_after_id': '$seed.binEntryId' } },
   'create-campaign-template': {

@@ -27,7 +27,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
         .split(',')
         .map((s) => {
           const n = Number(s.trim());
-          if (!Number.isInteger(n) || n < 1 || n > 7) throw new Error(`--only takes item numbers 1 to 7, not "${s}". ${BENCH_USAGE}`);
+          if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--only takes item numbers 1 to 8, not "${s}". ${BENCH_USAGE}`);
           return n;
         });
     } else throw new Error(`Unknown argument ${arg}. ${BENCH_USAGE}`);

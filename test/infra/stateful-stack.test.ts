@@ -37,7 +37,7 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: gsi.projection },
       })),
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: { AttributeName: tableDesign.ttlAttribute, Enabled: true },

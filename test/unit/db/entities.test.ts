@@ -43,6 +43,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['voucher_id', e.voucherId.toItem({ code: 'AbC-1' }, P, 'v_1'), { PK: 'P#p1#VOUCHER_ID#v_1', SK: 'VOUCHER_ID' }],
   [
+    'voucher_page_bookmark',
+    e.voucherPageBookmark.toItem({ head: 'h', bounds: {}, expiresAt: 99 }, P, 'abc'),
+    { PK: 'P#p1#VOUCHER_PAGES#abc', SK: 'VOUCHER_PAGES' },
+  ],
+  [
     'held_voucher',
     e.heldVoucher.toItem({ customerId: 'cust_1', campaignId: 'camp_1', code: 'c', voucherId: 'v_1', createdAt: at, publicationId: null }, P),
     { PK: 'P#p1#HOLDER#cust_1#CAMPAIGN#camp_1', SK: 'HELD_VOUCHER' },
@@ -170,10 +175,26 @@ describe('entity layouts', () => {
   it("puts a voucher in its campaign's pool (sparse GSI2) only while it is active, unpublished and held by no one", () => {
     const fresh = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: 'camp_1', holderId: null, publishCount: 0, active: true });
     expect(e.voucher.toItem(fresh, 'camp_1')).toMatchObject({ GSI2PK: 'P#p1#CAMPAIGN#camp_1#UNPUBLISHED', GSI2SK: 'v_1' });
-    for (const out of [{ holderId: 'cust_1' }, { publishCount: 1 }, { active: false }, { campaignId: null }]) {
+    for (const out of [{ publishCount: 1 }, { active: false }, { campaignId: null }]) {
       expect(e.voucher.toItem({ ...fresh, ...out }, 'camp_1')).not.toHaveProperty('GSI2PK');
     }
+    // A held voucher is out of the pool; its GSI2 entry is its holder's list instead.
+    expect(e.voucher.toItem({ ...fresh, holderId: 'cust_1', publishCount: 1 }, 'camp_1')).toMatchObject({
+      GSI2PK: 'P#p1#HOLDER#cust_1#VOUCHERS',
+      GSI2SK: `${at}#v_1`,
+    });
     expect(e.voucher.fromItem(e.voucher.toItem(fresh, 'camp_1'))).toEqual(fresh);
+  });
+
+  it("lists every voucher in its project's keys-only GSI3 by creation, and a held one in its holder's GSI2 list, with or without a campaign", () => {
+    const v = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: null, holderId: null, publishCount: 0, active: true });
+    expect(e.voucher.toItem(v, 'none')).toMatchObject({ GSI3PK: 'P#p1#VOUCHERS', GSI3SK: `${at}#v_1` });
+    expect(e.voucher.toItem({ ...v, holderId: 'cust_9' }, 'none')).toMatchObject({
+      GSI2PK: 'P#p1#HOLDER#cust_9#VOUCHERS',
+      GSI2SK: `${at}#v_1`,
+      GSI3PK: 'P#p1#VOUCHERS',
+    });
+    expect(e.voucher.fromItem(e.voucher.toItem({ ...v, holderId: 'cust_9' }, 'none'))).toEqual({ ...v, holderId: 'cust_9' });
   });
 
   it('stores the TTL of expiring items in ttl', () => {

@@ -1,0 +1,113 @@
+import { getCampaign as getCampaignItem, getCampaignIdByName } from '../campaigns/campaign.repo.js';
+import { withCurrentCategories } from '../categories/category.service.js';
+import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo.js';
+import { InvalidQueryParamsError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from './voucher.js';
+import type { ListVouchersQuery } from './voucher-list.schema.js';
+import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
+
+export interface VoucherPage {
+  vouchers: Voucher[];
+  /**
+   * With a campaign filter: the campaign's `vouchersCount` (exact; date bounds do not narrow it).
+   * Otherwise no counter exists: the vouchers up to the end of this page, plus one when more follow
+   * (a lower bound that grows as the client pages on; docs/decisions.md "Listing vouchers").
+   */
+  total: number;
+  /** Index entries the page read (skipped ones included): the cost a deep page pays. */
+  entriesRead: number;
+}
+
+const EMPTY: VoucherPage = { vouchers: [], total: 0, entriesRead: 0 };
+
+/** A campaign id or name that names no campaign lists nothing; both given must name the same campaign. */
+async function campaignIdOf(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<{ id: string; count: number } | null> {
+  const [byId, idForName] = await Promise.all([
+    q.campaign_id !== undefined ? getCampaignItem(deps, projectId, q.campaign_id) : Promise.resolve(null),
+    q.campaign !== undefined && q.campaign.length <= 200 ? getCampaignIdByName(deps, projectId, q.campaign) : Promise.resolve(null),
+  ]);
+  if (q.campaign !== undefined && idForName === null) return null;
+  if (q.campaign_id !== undefined && byId === null) return null;
+  if (byId && idForName !== null && byId.id !== idForName) return null;
+  const campaign = byId ?? (idForName !== null ? await getCampaignItem(deps, projectId, idForName) : null);
+  return campaign ? { id: campaign.id, count: campaign.vouchersCount } : null;
+}
+
+/**
+ * The holder a `customer` reference names: a customer with that id wins over one with that source
+ * id (as {customerId} paths); a reference that is neither is taken as an id, so the vouchers of a
+ * deleted customer (whose id stays their `holder_id`) are still listed.
+ */
+async function holderIdOf(deps: Deps, projectId: string, ref: string): Promise<string> {
+  const [byId, idForSource] = await Promise.all([getCustomer(deps, projectId, ref), getCustomerIdBySourceId(deps, projectId, ref)]);
+  return byId ? byId.id : (idForSource ?? ref);
+}
+
+/**
+ * GET /v1/vouchers: one page of vouchers, newest first unless `order=created_at`. Every read is a
+ * Query on one key range of one index, sorted by creation: the project's vouchers (GSI3), a
+ * campaign's (`campaign_id` or `campaign` name: GSI1) or a holder's (`customer`: GSI2).
+ * `created_at[…]` bounds are that range (both excluded). A page's entries are read keys only,
+ * from the saved bound of an earlier page where the list has one (listVoucherPage), then the page's
+ * vouchers by key: never a Scan, never a read of the list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
+ * @throws InvalidQueryParamsError for what no index serves: `category`, `updated_at[…]`, the
+ *   `updated_at` and `code` orders, and two of campaign and customer at once (docs/decisions.md).
+ */
+export async function listVouchers(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<VoucherPage> {
+  if (q.category !== undefined) throw new InvalidQueryParamsError('category: listing vouchers by category is not supported yet (no index holds it)');
+  if (q['updated_at[before]'] !== undefined || q['updated_at[after]'] !== undefined) {
+    throw new InvalidQueryParamsError('updated_at[before] and updated_at[after] are not supported: vouchers are listed by creation time');
+  }
+  if (q.order !== 'created_at' && q.order !== '-created_at') {
+    throw new InvalidQueryParamsError(`order=${q.order} is not supported: vouchers are listed by creation time (order=created_at or -created_at)`);
+  }
+  const byCampaign = q.campaign_id !== undefined || q.campaign !== undefined;
+  if (byCampaign && q.customer !== undefined) throw new InvalidQueryParamsError('Filter by one of campaign (campaign_id, campaign) and customer at a time');
+
+  const after = q['created_at[after]'];
+  const before = q['created_at[before]'];
+  if (after !== undefined && before !== undefined && after >= before) return EMPTY;
+  // Sort keys are `<createdAt>#<id>`: `$` sorts after `#`, so `<after>$` leaves out vouchers made at `after` itself.
+  const range = { ...(after !== undefined ? { from: `${after}$` } : {}), ...(before !== undefined ? { to: before } : {}) };
+
+  let source: VoucherListSource = { by: 'project' };
+  let counted: number | null = null;
+  if (byCampaign) {
+    const campaign = await campaignIdOf(deps, projectId, q);
+    if (!campaign) return EMPTY;
+    source = { by: 'campaign', campaignId: campaign.id };
+    counted = campaign.count;
+  } else if (q.customer !== undefined) {
+    source = { by: 'holder', customerId: await holderIdOf(deps, projectId, q.customer) };
+  }
+  const skip = (q.page - 1) * q.limit;
+  if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
+  const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, q.page, q.limit, deps.clock.now());
+  const vouchers = await withCurrentCategories(deps, projectId, page.vouchers);
+  return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
+}
+
+/**
+ * `code` and `ids` name at most 101 vouchers: they are read by key, and the other filters (campaign,
+ * holder, creation bounds) and the order are applied to those few items; `total` is exact.
+ */
+async function byKeys(
+  deps: Deps,
+  projectId: string,
+  q: ListVouchersQuery,
+  source: VoucherListSource,
+  range: { from?: string; to?: string },
+  skip: number,
+): Promise<VoucherPage> {
+  const named = await getVouchersByCodeOrIds(deps, projectId, q.code, q.ids);
+  const sortKey = (v: Voucher) => `${v.createdAt}#${v.id}`;
+  const matching = named
+    .filter((v) => (source.by === 'campaign' ? v.campaignId === source.campaignId : source.by === 'holder' ? v.holderId === source.customerId : true))
+    .filter((v) => (range.from === undefined || sortKey(v) >= range.from) && (range.to === undefined || sortKey(v) <= range.to))
+    .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (q.order === 'created_at' ? 1 : -1));
+  const vouchers = await withCurrentCategories(deps, projectId, matching.slice(skip, skip + q.limit));
+  return { vouchers, total: matching.length, entriesRead: named.length };
+}

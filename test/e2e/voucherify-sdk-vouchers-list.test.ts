@@ -1,0 +1,60 @@
+import { DiscountVouchersTypesEnum, VoucherifyServerSide } from '@voucherify/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createProject } from '../../lib/app-keys/app-key.service.js';
+import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
+import { testRuntime } from '../support/runtime.js';
+
+let runtime: OwnLocalRuntime;
+let client: ReturnType<typeof VoucherifyServerSide>;
+
+/** The official SDK's vouchers.list against the whole local runtime, with a jobs queue of this file's own. */
+beforeAll(async () => {
+  runtime = await startLocalWithOwnQueue('sdk-vouchers-list');
+  const pair = await createProject(testRuntime(), 'sdk vouchers list project');
+  client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: runtime.local.apiUrl });
+});
+
+// Every reply the server gave in a test must match docs/openapi.json.
+afterEach(() => {
+  expect(runtime.contractViolations.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+describe('the official Voucherify SDK: vouchers.list', () => {
+  it("lists the project's vouchers, a campaign's and a holder's, in pages, with created_at bounds", async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK list',
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STATIC',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 100 } },
+    });
+    for (const code of ['SDK-L1', 'SDK-L2', 'SDK-L3']) {
+      await client.campaigns.addVoucher(campaign.id, { code } as never);
+      // Distinct creation times, so the order is the order of creation.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await client.distributions.publications.create({ voucher: 'SDK-L2', customer: { source_id: 'sdk-list-ann' } });
+
+    const all = await client.vouchers.list();
+    expect(all).toMatchObject({ object: 'list', data_ref: 'vouchers', total: 3 });
+    expect(all.vouchers.map((v) => v.code)).toEqual(['SDK-L3', 'SDK-L2', 'SDK-L1']);
+
+    const page2 = await client.vouchers.list({ limit: 2, page: 2, order: 'created_at' });
+    expect(page2.vouchers.map((v) => v.code)).toEqual(['SDK-L3']);
+
+    const ofCampaign = await client.vouchers.list({ campaign: 'SDK list' });
+    expect(ofCampaign).toMatchObject({ total: 3 });
+
+    const held = await client.vouchers.list({ customer: 'sdk-list-ann' });
+    expect(held.vouchers.map((v) => v.code)).toEqual(['SDK-L2']);
+
+    const first = all.vouchers.find((v) => v.code === 'SDK-L1')?.created_at as string;
+    const later = await client.vouchers.list({ created_at: { after: first }, order: 'created_at' });
+    expect(later.vouchers.map((v) => v.code)).toEqual(['SDK-L2', 'SDK-L3']);
+
+    await expect(client.vouchers.list({ order: 'code' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
+  });
+});
