@@ -8,29 +8,11 @@ import type { Runtime } from '../runtime.js';
 import { type CodeConfig, CodeSampler, resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, assertCodesFit, buildVoucher, generateVouchers, type VoucherOverrides, type VoucherSource } from './voucher-generation.js';
+import { voucherOverridesOf } from './voucher-overrides.js';
 import { insertStandaloneVoucher } from './voucher.repo.js';
 import type { AddVoucherWithCodeBody, CreateVoucherBody, GenerateRandomCodeBody } from './voucher-create.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
-
-/** A request's fields as overrides of the new voucher's defaults (campaign or standalone). */
-function overridesOf(body: CreateVoucherBody | GenerateRandomCodeBody, category: VoucherOverrides['category']): VoucherOverrides {
-  return {
-    category,
-    metadata: body.metadata,
-    redemptionQuantity: body.redemption ? body.redemption.quantity : undefined,
-    additionalInfo: body.additional_info ?? undefined,
-    startDate: body.start_date ?? undefined,
-    expirationDate: body.expiration_date ?? undefined,
-    active: body.active,
-    discount: body.discount ? camelize(body.discount) : undefined,
-    gift: body.gift ? camelize(body.gift) : undefined,
-    loyaltyCard: body.loyalty_card ? camelize(body.loyalty_card) : undefined,
-    validityTimeframe: body.validity_timeframe,
-    validityDayOfWeek: body.validity_day_of_week,
-    validityHours: body.validity_hours === undefined ? undefined : body.validity_hours && camelize(body.validity_hours),
-  };
-}
 
 /** A standalone voucher's defaults: its type from the request, everything else empty (the request's overrides fill it). */
 function standaloneSource(projectId: string, body: CreateVoucherBody | GenerateRandomCodeBody): VoucherSource {
@@ -123,7 +105,7 @@ async function createVoucherWith(deps: Deps, projectId: string, body: CreateVouc
   const campaign = await namedCampaign(deps, projectId, body);
   const codeConfigInput = 'code_config' in body && body.code_config ? camelize(body.code_config) : undefined;
   return withCategory(deps, projectId, { name: body.category, id: body.category_id }, async ({ category, items }) => {
-    const o = overridesOf(body, category);
+    const o = voucherOverridesOf(body, category);
     if (campaign) {
       if (code !== undefined) return addVoucherWithCode(deps, campaign, code, o, items);
       const config = resolveCodeConfig(codeConfigInput, campaign.voucher.codeConfig);

@@ -5,7 +5,6 @@ import { failAsyncAction, finishImport, getAsyncAction, importProgressItem, inse
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.repo.js';
 import { withCategory } from '../categories/category.service.js';
-import { camelize } from '../case.js';
 import { importChunk } from '../db/entities.js';
 import { ExtraItemsConflictError, RETRY, retryOnConflict, transact } from '../db/transact.js';
 import { AppError, ConflictRetryError, NotFoundError } from '../errors.js';
@@ -15,6 +14,7 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 import { buildVoucher, campaignSource, type VoucherSource } from './voucher-generation.js';
 import { chunkImport } from './voucher-import-chunks.js';
+import { voucherOverridesOf } from './voucher-overrides.js';
 import type { ImportVoucherItem } from './voucher-import.schema.js';
 import { newCodeSchema } from './voucher-params.schema.js';
 import { insertStandaloneVouchers, insertVouchers, MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
@@ -122,20 +122,7 @@ async function voucherOf(deps: Deps, projectId: string, campaign: VoucherCampaig
         validityDayOfWeek: null,
         validityHours: null,
       };
-  return buildVoucher(deps, source, item.code, {
-    category: await categoryOf(deps, projectId, item.category),
-    metadata: item.metadata,
-    redemptionQuantity: item.redemption ? item.redemption.quantity : undefined,
-    additionalInfo: item.additional_info ?? undefined,
-    startDate: item.start_date ?? undefined,
-    expirationDate: item.expiration_date ?? undefined,
-    active: item.active,
-    discount: item.discount ? camelize(item.discount) : undefined,
-    gift: item.gift ? camelize(item.gift) : undefined,
-    loyaltyCard: item.loyalty_card ? camelize(item.loyalty_card) : undefined,
-    validityTimeframe: item.validity_timeframe,
-    validityDayOfWeek: item.validity_day_of_week,
-  });
+  return buildVoucher(deps, source, item.code, voucherOverridesOf(item, await categoryOf(deps, projectId, item.category)));
 }
 
 const reasonOf = (error: unknown): string => {
