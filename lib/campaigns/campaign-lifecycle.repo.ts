@@ -3,7 +3,7 @@ import type { ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from './campaign.js';
-import { getCampaignCounter, viewEntryItems } from './campaign.repo.js';
+import { countedStatusMove, getCampaignCounter, viewEntryItems } from './campaign.repo.js';
 import { DELETED, MAX_NOT_DONE, notDoneRecord } from './campaign-views.js';
 
 /**
@@ -161,18 +161,7 @@ export function changeCampaign(
 function deleteCounterWrite(deps: Deps, read: Campaign, counter: CampaignCounter, entry: CampaignListEntry | null): TransactItem {
   const Key = entities.campaignCounter.key(read.projectId);
   const TableName = deps.tableName;
-  if (!counter.views || counter.notDoneOverflow) {
-    return {
-      Update: {
-        TableName,
-        Key,
-        UpdateExpression: 'ADD statusMoves :one, deletedCount :one',
-        ConditionExpression: counter.views ? 'notDoneOverflow = :true' : 'attribute_exists(PK) AND attribute_not_exists(#views)',
-        ...(counter.views ? {} : { ExpressionAttributeNames: { '#views': 'views' } }),
-        ExpressionAttributeValues: { ':one': 1, ...(counter.views ? { ':true': true } : {}) },
-      },
-    };
-  }
+  if (!counter.views || counter.notDoneOverflow) return countedStatusMove(deps, read.projectId, counter, ['deletedCount']);
   if (!entry?.viewNumbers) throw new Error(`Campaign ${read.id} has no view numbers on its list entry although its project's views are complete`);
   const current = counter.notDone?.[read.id];
   const names: Record<string, string> = { '#views': 'views', '#notDone': 'notDone', '#id': read.id };

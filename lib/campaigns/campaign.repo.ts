@@ -262,6 +262,24 @@ export function insertCampaign(deps: Deps, campaign: Campaign, extra: readonly T
 }
 
 /**
+ * A status move in a project whose `notDone` set is not kept (no views yet, or overflowed): only
+ * counted (`statusMoves`, which a running backfill notices), held on the counter still being so.
+ * `alsoAdd`: more counters moved by one in the same update (a delete's `deletedCount`).
+ */
+export function countedStatusMove(deps: Pick<Deps, 'tableName'>, projectId: string, counter: CampaignCounter, alsoAdd: readonly string[] = []): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: entities.campaignCounter.key(projectId),
+      UpdateExpression: `ADD ${['statusMoves', ...alsoAdd].map((name) => `${name} :one`).join(', ')}`,
+      ConditionExpression: counter.views ? 'notDoneOverflow = :true' : 'attribute_exists(PK) AND attribute_not_exists(#views)',
+      ...(counter.views ? {} : { ExpressionAttributeNames: { '#views': 'views' } }),
+      ExpressionAttributeValues: { ':one': 1, ...(counter.views ? { ':true': true } : {}) },
+    },
+  };
+}
+
+/**
  * The counter's part of a status change, planned from the counter as read: in a project whose
  * views are complete, the campaign's record in `notDone` is added, changed or removed (conditioned
  * on the record as read, so two concurrent changes of one campaign cannot both commit); otherwise
@@ -272,18 +290,7 @@ async function statusCounterWrite(deps: Deps, campaign: Campaign, status: Campai
   if (!counter) return null;
   const Key = entities.campaignCounter.key(campaign.projectId);
   const TableName = deps.tableName;
-  if (!counter.views || counter.notDoneOverflow) {
-    return {
-      Update: {
-        TableName,
-        Key,
-        UpdateExpression: 'ADD statusMoves :one',
-        ConditionExpression: counter.views ? 'notDoneOverflow = :true' : 'attribute_exists(PK) AND attribute_not_exists(#views)',
-        ...(counter.views ? {} : { ExpressionAttributeNames: { '#views': 'views' } }),
-        ExpressionAttributeValues: { ':one': 1, ...(counter.views ? { ':true': true } : {}) },
-      },
-    };
-  }
+  if (!counter.views || counter.notDoneOverflow) return countedStatusMove(deps, campaign.projectId, counter);
   const notDone = counter.notDone ?? {};
   const current = notDone[campaign.id];
   const old = current?.s ?? 'DONE';
