@@ -13,7 +13,7 @@ const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 /** One row per job kind of the jobs queue (`jobKinds` rows with `queue: JOBS_QUEUE`; the type wants them all). */
 const runners: JobRunners<typeof JOBS_QUEUE> = {
   'generate-vouchers': runGenerateVouchersJob,
-  'import-vouchers': runImportVouchersJob,
+  'voucher-import': runImportVouchersJob,
   'delete-campaign-vouchers': runDeleteCampaignVouchersJob,
 };
 

@@ -23,8 +23,8 @@ export async function insertAsyncAction(deps: Deps, action: AsyncAction, extra: 
 /** The job that carries out each kind of action (its open-job marker names it, for a resume). */
 const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
   'CAMPAIGN.VOUCHERS_GENERATE': 'generate-vouchers',
-  'CAMPAIGN.VOUCHERS_IMPORT': 'import-vouchers',
-  'VOUCHERS.IMPORT': 'import-vouchers',
+  'CAMPAIGN.VOUCHERS_IMPORT': 'voucher-import',
+  'VOUCHERS.IMPORT': 'voucher-import',
   'CAMPAIGN.VOUCHERS_DELETE': 'delete-campaign-vouchers',
 };
 

@@ -36,7 +36,7 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
     fail: (deps, job, reason) => failGeneration(deps, job.projectId, job.asyncActionId, reason),
     state: asyncActionState,
   },
-  'import-vouchers': {
+  'voucher-import': {
     fail: (deps, job, reason) => failImport(deps, job.projectId, job.asyncActionId, reason),
     state: asyncActionState,
   },

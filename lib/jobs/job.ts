@@ -23,7 +23,7 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
   }),
   // An import of vouchers (CAMPAIGN.VOUCHERS_IMPORT, VOUCHERS.IMPORT): the list is in the action's chunk items.
   z.strictObject({
-    type: z.literal('import-vouchers'),
+    type: z.literal('voucher-import'),
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
@@ -51,7 +51,7 @@ export type JobMessageOf<T extends JobType> = Extract<JobMessage, { type: T }>;
 export const jobKinds = {
   'generate-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'export-points-expiration': { queue: EXPORT_JOBS_QUEUE, subject: 'exportId', logField: 'export_id' },
-  'import-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
+  'voucher-import': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'delete-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
 } as const satisfies { [T in JobType]: { queue: QueueName; subject: keyof JobMessageOf<T> & string; logField: string } };
 

@@ -72,7 +72,7 @@ export async function enqueueVoucherImport(
   );
   await insertAsyncAction(deps, action);
   try {
-    await deps.jobs.send({ type: 'import-vouchers', projectId, asyncActionId: action.id });
+    await deps.jobs.send({ type: 'voucher-import', projectId, asyncActionId: action.id });
   } catch (error) {
     await failImport(deps, projectId, action.id, 'The import job could not be enqueued');
     throw error;
@@ -230,5 +230,5 @@ export async function runVoucherImport(
 }
 
 /** The `import-vouchers` job's runner on the jobs queue (lib/api/workers.ts). */
-export const runImportVouchersJob: JobRunner<'import-vouchers'> = async (deps, job) =>
+export const runImportVouchersJob: JobRunner<'voucher-import'> = async (deps, job) =>
   (await runVoucherImport(deps, job.projectId, job.asyncActionId)) !== null;

@@ -23,7 +23,7 @@ import { sqsRecord } from '../../support/sqs-record.js';
 const { maxReceiveCount } = queueNamed(jobsDeadLetterWorker.queue);
 const runtime = testRuntime({ clock: systemClock });
 
-type ImportJob = Extract<JobMessage, { type: 'import-vouchers' }>;
+type ImportJob = Extract<JobMessage, { type: 'voucher-import' }>;
 
 /** A project whose jobs are recorded: each test runs (or kills) them by hand with the real worker. */
 async function setup() {
@@ -37,7 +37,7 @@ async function setup() {
   };
   const takeJob = (): ImportJob => {
     const job = jobs.sent.splice(0)[0];
-    if (job?.type !== 'import-vouchers') throw new Error(`expected an import job, got ${JSON.stringify(job)}`);
+    if (job?.type !== 'voucher-import') throw new Error(`expected an import job, got ${JSON.stringify(job)}`);
     return job;
   };
   const work = (job: JobMessage, options: { ddb?: DynamoDBDocumentClient; receives?: number } = {}) =>

@@ -17,6 +17,6 @@ describe('findRoute', () => {
   });
 
   it('lists the methods a path supports when none matches', () => {
-    expect(findRoute(routes, 'PATCH', '/v1/vouchers')).toEqual({ allowed: ['POST'] });
+    expect(findRoute(routes, 'PATCH', '/v1/vouchers')).toEqual({ allowed: ['GET', 'POST'] });
   });
 });
