@@ -230,5 +230,4 @@ export async function runVoucherImport(
 }
 
 /** The `import-vouchers` job's runner on the jobs queue (lib/api/workers.ts). */
-export const runImportVouchersJob: JobRunner<'voucher-import'> = async (deps, job) =>
-  (await runVoucherImport(deps, job.projectId, job.asyncActionId)) !== null;
+export const runImportVouchersJob: JobRunner<'voucher-import'> = async (deps, job) => (await runVoucherImport(deps, job.projectId, job.asyncActionId)) !== null;
