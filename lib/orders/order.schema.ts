@@ -45,6 +45,8 @@ const orderFields = {
   metadata: z.optional(metadataSchema),
   customer: z.optional(customerInput),
   referrer_id: z.optional(z.nullable(text(1000))),
+  /** The referrer as a customer object: upserted as `customer` is, its id becoming `referrer_id`. */
+  referrer: z.optional(customerInput),
 };
 
 /**

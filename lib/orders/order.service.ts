@@ -17,20 +17,23 @@ type OrderFields = Partial<Pick<Order, 'status' | 'amount' | 'items' | 'metadata
 /**
  * What a request sets, as stored fields. `items` sent replace the lines; `amount` is the one sent,
  * else (when lines are sent) their sum, else unchanged. The customer is upserted as a publication's
- * is (by id, or by source id created on first use).
+ * is (by id, or by source id created on first use), and so is a `referrer` object.
  * @throws InvalidPayloadError for inconsistent line figures; NotFoundError for an unknown customer id.
  */
 async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): Promise<OrderFields> {
   const items = body.items?.map(orderItemOf);
   const amount = body.amount ?? (items ? itemsAmount(items) : undefined);
+  if (body.referrer !== undefined && body.referrer_id !== undefined) throw new InvalidPayloadError('Property .referrer and .referrer_id name the referrer twice: send one');
   const customer = body.customer ? await upsertCustomer(deps, projectId, body.customer) : undefined;
+  const referrer = body.referrer ? await upsertCustomer(deps, projectId, body.referrer) : undefined;
+  const referrerId = referrer !== undefined ? referrer.id : body.referrer_id;
   return {
     ...(body.status !== undefined ? { status: body.status } : {}),
     ...(amount !== undefined ? { amount } : {}),
     ...(items !== undefined ? { items } : {}),
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
     ...(customer !== undefined ? { customerId: customer.id } : {}),
-    ...(body.referrer_id !== undefined ? { referrerId: body.referrer_id } : {}),
+    ...(referrerId !== undefined ? { referrerId } : {}),
   };
 }
 
@@ -82,15 +85,16 @@ export async function getOrder(deps: Reads, projectId: string, ref: string): Pro
  */
 export async function createOrder(deps: Deps, projectId: string, body: CreateOrderBody): Promise<Order> {
   const { id, ...rest } = body;
-  const fields = await fieldsOf(deps, projectId, rest);
   if (id !== undefined) {
+    // Checked before the customer is upserted, so that a refused request writes nothing.
     const existing = await repo.getOrder(deps, projectId, id);
     if (!existing) throw new NotFoundError('order', id);
     if (body.source_id !== undefined && body.source_id !== existing.sourceId) {
       throw new InvalidPayloadError(`Property .source_id cannot be changed: the order's source_id is ${JSON.stringify(existing.sourceId)}`);
     }
-    return applyChanges(deps, existing, fields);
+    return applyChanges(deps, existing, await fieldsOf(deps, projectId, rest));
   }
+  const fields = await fieldsOf(deps, projectId, rest);
   const sourceId = body.source_id ?? null;
   if (sourceId !== null) {
     const existing = await bySourceId(deps, projectId, sourceId);

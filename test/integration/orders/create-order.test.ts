@@ -111,7 +111,7 @@ describe('POST /v1/orders', () => {
     expect(await orderItems(runtime, projectId)).toBe(1);
     const stored = await get('rush');
     expect(replies.map((r) => r.json.amount)).toContain(stored.json.amount);
-    expect((await api.call('list-orders', { query: {} })).json).toMatchObject({ total: 1 });
+    expect((await api.call('list-orders')).json).toMatchObject({ total: 1 });
   });
 
   it('refuses floats and negatives in any amount, price or quantity with 400 invalid_payload naming the field', async () => {
@@ -151,6 +151,17 @@ describe('POST /v1/orders', () => {
     const noCustomer = await create({ customer: { id: 'cust_000000000000000000000000' } });
     expect(noCustomer.status).toBe(404);
     expect(noCustomer.json).toMatchObject({ resource_type: 'customer' });
+  });
+
+  it('takes the referrer as an id or as a customer object upserted by source_id, not both', async () => {
+    const { create, api } = await setup();
+    const byObject = await create({ referrer: { source_id: 'ref-1', name: 'Ref' } });
+    const ref = await api.call('get-customer', { params: { customerId: 'ref-1' } });
+    expect(byObject.json.referrer_id).toBe(ref.json.id);
+    expect((await create({ referrer_id: 'cust_someone' })).json.referrer_id).toBe('cust_someone');
+    const both = await create({ referrer_id: 'cust_someone', referrer: { source_id: 'ref-1' } });
+    expect(both.status).toBe(400);
+    expect(both.json.key).toBe('invalid_payload');
   });
 
   it('replays the first reply to a retry with the same Idempotency-Key', async () => {

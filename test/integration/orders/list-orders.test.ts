@@ -1,7 +1,7 @@
 import type { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../lib/runtime.js';
-import { setup } from './orders-setup.js';
+import { type OrderListJson, setup } from './orders-setup.js';
 
 async function withOrders(n: number) {
   const s = await setup();
@@ -9,10 +9,10 @@ async function withOrders(n: number) {
     s.clock.advance(1_000);
     await s.create({ source_id: `o${i}`, amount: i });
   }
-  const list = async (query: Record<string, string> = {}) => {
+  const list = async (query = '') => {
     const reply = await s.api.call('list-orders', { query });
     expect(reply.status).toBe(200);
-    return reply.json;
+    return reply.json as OrderListJson;
   };
   return { ...s, list };
 }
@@ -23,26 +23,26 @@ describe('GET /v1/orders', () => {
     const first = await list();
     expect(first).toMatchObject({ object: 'list', data_ref: 'orders', total: 12, has_more: true });
     expect(first.orders.map((o) => o.source_id)).toEqual(['o11', 'o10', 'o9', 'o8', 'o7', 'o6', 'o5', 'o4', 'o3', 'o2']);
-    const second = await list({ page: '2' });
+    const second = await list('page=2');
     expect(second.orders.map((o) => o.source_id)).toEqual(['o1', 'o0']);
     expect(second.has_more).toBe(false);
   });
 
   it('pages with limit and page, by created_at either way, and by updated_at', async () => {
     const { list, update, clock } = await withOrders(5);
-    expect((await list({ limit: '2', page: '2', order: 'created_at' })).orders.map((o) => o.source_id)).toEqual(['o2', 'o3']);
-    expect((await list({ limit: '2', page: '1', order: '-created_at' })).orders.map((o) => o.source_id)).toEqual(['o4', 'o3']);
+    expect((await list('limit=2&page=2&order=created_at')).orders.map((o) => o.source_id)).toEqual(['o2', 'o3']);
+    expect((await list('limit=2&page=1&order=-created_at')).orders.map((o) => o.source_id)).toEqual(['o4', 'o3']);
     clock.advance(10_000);
     await update('o1', { status: 'PAID' });
-    expect((await list({ limit: '3', order: '-updated_at' })).orders.map((o) => o.source_id)).toEqual(['o1', 'o4', 'o3']);
-    expect((await list({ limit: '2', order: 'updated_at' })).orders.map((o) => o.source_id)).toEqual(['o0', 'o2']);
+    expect((await list('limit=3&order=-updated_at')).orders.map((o) => o.source_id)).toEqual(['o1', 'o4', 'o3']);
+    expect((await list('limit=2&order=updated_at')).orders.map((o) => o.source_id)).toEqual(['o0', 'o2']);
     // A change does not move an order in the creation order.
-    expect((await list({ order: 'created_at' })).orders.map((o) => o.source_id)).toEqual(['o0', 'o1', 'o2', 'o3', 'o4']);
+    expect((await list('order=created_at')).orders.map((o) => o.source_id)).toEqual(['o0', 'o1', 'o2', 'o3', 'o4']);
   });
 
   it('refuses limits and pages out of range and unknown orders with 400 invalid_query_params', async () => {
     const { api } = await setup();
-    for (const query of [{ limit: '0' }, { limit: '101' }, { page: '0' }, { page: '100' }, { order: 'amount' }, { limit: '1.5' }]) {
+    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=100', 'order=amount', 'limit=1.5']) {
       const reply = await api.call('list-orders', { query });
       expect({ query, status: reply.status, key: reply.json.key }).toEqual({ query, status: 400, key: 'invalid_query_params' });
     }
@@ -53,7 +53,7 @@ describe('GET /v1/orders', () => {
     const other = await setup();
     await other.create({ source_id: 'elsewhere' });
     const reads = countingReads(runtime);
-    const page = await list({ limit: '2', page: '3' });
+    const page = await list('limit=2&page=3');
     expect(page.orders.map((o) => o.source_id)).toEqual(['o15', 'o14']);
     expect(page.total).toBe(20);
     expect(reads.items('#ORDERS')).toBe(7);
