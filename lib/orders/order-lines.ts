@@ -35,9 +35,7 @@ export function orderItemOf(input: OrderItemInput, index: number): OrderItem {
     throw new InvalidPayloadError(`Property .items.${index}.price × .items.${index}.quantity must not exceed ${Number.MAX_SAFE_INTEGER}`);
   }
   if (input.amount !== undefined && product !== undefined && input.amount !== product) {
-    throw new InvalidPayloadError(
-      `Property .items.${index}.amount must equal price × quantity (${price} × ${quantity} = ${product}), or be sent without them`,
-    );
+    throw new InvalidPayloadError(`Property .items.${index}.amount must equal price × quantity (${price} × ${quantity} = ${product}), or be sent without them`);
   }
   return {
     sourceId: input.source_id ?? null,

@@ -23,7 +23,8 @@ type OrderFields = Partial<Pick<Order, 'status' | 'amount' | 'items' | 'metadata
 async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): Promise<OrderFields> {
   const items = body.items?.map(orderItemOf);
   const amount = body.amount ?? (items ? itemsAmount(items) : undefined);
-  if (body.referrer !== undefined && body.referrer_id !== undefined) throw new InvalidPayloadError('Property .referrer and .referrer_id name the referrer twice: send one');
+  if (body.referrer !== undefined && body.referrer_id !== undefined)
+    throw new InvalidPayloadError('Property .referrer and .referrer_id name the referrer twice: send one');
   const customer = body.customer ? await upsertCustomer(deps, projectId, body.customer) : undefined;
   const referrer = body.referrer ? await upsertCustomer(deps, projectId, body.referrer) : undefined;
   const referrerId = referrer !== undefined ? referrer.id : body.referrer_id;

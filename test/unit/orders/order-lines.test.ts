@@ -13,7 +13,9 @@ describe('order lines', () => {
 
   it('refuses an amount that disagrees with price × quantity, naming the line', () => {
     expect(() => orderItemOf({ price: 250, quantity: 4, amount: 999 }, 3)).toThrow(InvalidPayloadError);
-    expect(() => orderItemOf({ price: 250, quantity: 4, amount: 999 }, 3)).toThrow(expect.objectContaining({ details: expect.stringContaining('.items.3.amount') }));
+    expect(() => orderItemOf({ price: 250, quantity: 4, amount: 999 }, 3)).toThrow(
+      expect.objectContaining({ details: expect.stringContaining('.items.3.amount') }),
+    );
   });
 
   it('refuses products and sums beyond 2^53 - 1 instead of losing cents', () => {
