@@ -540,6 +540,55 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listOrdersRoute = /* @__PURE__ */ route({
+  operationId: 'list-orders',
+  method: 'GET',
+  path: '/v1/orders',
+  folder: 'orders',
+  scopes: ['orders'],
+  summary: 'List orders (by creation or last change)',
+  tag: 'Orders',
+  success: [/* @__PURE__ */ ok('OrderList', "One page of orders and the count of the project's orders")],
+  description: '`order` `created_at`, `-created_at` (default), `updated_at` or `-updated_at`; `limit` 1–100, `page` 1–99.',
+});
+
+export const createOrderRoute = /* @__PURE__ */ route({
+  operationId: 'create-order',
+  method: 'POST',
+  path: '/v1/orders',
+  folder: 'orders',
+  scopes: ['orders'],
+  summary: 'Create an order, or update the one its source_id or id names',
+  tag: 'Orders',
+  success: [/* @__PURE__ */ ok('Order', 'The order as created or updated')],
+  // An `id` in the body, or the customer's id, must name an existing order or customer.
+  errors: [404],
+});
+
+export const getOrderRoute = /* @__PURE__ */ route({
+  operationId: 'get-order',
+  method: 'GET',
+  path: '/v1/orders/{orderId}',
+  folder: 'orders',
+  scopes: ['orders'],
+  summary: 'Get an order by id or source id',
+  tag: 'Orders',
+  success: [/* @__PURE__ */ ok('Order', 'The order')],
+});
+
+export const updateOrderRoute = /* @__PURE__ */ route({
+  operationId: 'update-order',
+  method: 'PUT',
+  path: '/v1/orders/{orderId}',
+  folder: 'orders',
+  scopes: ['orders'],
+  summary: 'Update the fields sent of an order named by id or source id',
+  tag: 'Orders',
+  success: [/* @__PURE__ */ ok('Order', 'The order as updated')],
+  // A retried PUT with a key gets the first reply (the order as the first update left it).
+  idempotency: 'generic',
+});
+
 export const listPublicationsRoute = /* @__PURE__ */ route({
   operationId: 'list-publications',
   method: 'GET',
@@ -900,6 +949,10 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  listOrdersRoute,
+  createOrderRoute,
+  getOrderRoute,
+  updateOrderRoute,
   listPublicationsRoute,
   createPublicationRoute,
   createPublication1Route,

@@ -13,6 +13,7 @@ import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/o
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
+import type { Order, OrderListEntry } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
@@ -456,6 +457,42 @@ export const publicationListEntry = /* @__PURE__ */ entity<PublicationListEntry>
 export const publicationCount = /* @__PURE__ */ entity<{ count: number }>('publication_count', 1)
   .key(
     (projectId: string, view: string) => tenant(projectId, 'PUBLICATION_COUNT', view),
+    (shard: number) => String(shard),
+  )
+  .apart();
+
+/** An order (`ord_...`): its lines, status and amounts; changed in place under its `revision`. */
+export const order = /* @__PURE__ */ entity<Order>('order', 1)
+  .key(
+    (projectId: string, orderId: string) => tenant(projectId, 'ORDER', orderId),
+    () => 'ORDER',
+  )
+  .from((o) => ({ key: [o.projectId, o.id] }));
+/** Reserves an order `source_id` (unique per project, case-sensitive) and names its order. */
+export const orderSourceId = /* @__PURE__ */ entity<{ orderId: string }>('order_source_id', 1)
+  .key(
+    (projectId: string, sourceId: string) => tenant(projectId, 'ORDER_SRC', sourceId),
+    () => 'ORDER_SRC',
+  )
+  .apart();
+/**
+ * An order's entry in the project's order list: the partition sorts by creation, GSI1 by last
+ * change (creation until changed). Written with the order and rewritten by each of its changes.
+ */
+export const orderListEntry = /* @__PURE__ */ entity<OrderListEntry>('order_list_entry', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'ORDERS'),
+    (createdAt: string, orderId: string) => path(createdAt, orderId),
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'ORDERS_UPDATED'),
+    (changedAt: string, orderId: string) => path(changedAt, orderId),
+  )
+  .from((e, projectId: string) => ({ key: [projectId, e.createdAt, e.orderId], index: [projectId, e.updatedAt ?? e.createdAt, e.orderId] }));
+/** One shard of the number of a project's orders, raised by ADD in the creating transactions; the count is the sum of its shards. */
+export const orderCount = /* @__PURE__ */ entity<{ count: number }>('order_count', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'ORDER_COUNT'),
     (shard: number) => String(shard),
   )
   .apart();

@@ -11,6 +11,7 @@ import { exportReplySchema } from '../exports/export.reply.js';
 import { errorReplySchema } from '../http/error.reply.js';
 import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
+import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
@@ -63,6 +64,8 @@ export const replySchemas = {
   PublicationListItem: publicationListItemReplySchema,
   Reward: rewardReplySchema,
   RewardAssignment: rewardAssignmentReplySchema,
+  Order: orderReplySchema,
+  OrderList: orderListReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   Voucher: voucherReplySchema,
   VoucherList: voucherListReplySchema,

@@ -214,6 +214,39 @@ const perOperation: Record<string, CaseHints> = {
   'get-customer': { path: { customerId: '$seed.customerId' } },
   'update-customer': { path: { customerId: '$seed.customerId' } },
   'delete-customer': { path: { customerId: '$fresh.customerId' } },
+  'create-order': {
+    unique: ['body.source_id'],
+    values: {
+      'body.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.referrer_id': '$seed.referrerId',
+      'body.referrer.id': '$seed.referrerId',
+    },
+    // An order is found again by its id, or by its source id; its customer and referrer are named as a publication's customer is.
+    required: ['body.customer.source_id', 'body.referrer.source_id'],
+    exclusive: [
+      ['body.source_id', 'body.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.referrer.source_id', 'body.referrer.id'],
+      ['body.referrer', 'body.referrer_id'],
+    ],
+  },
+  'get-order': { path: { orderId: '$seed.orderId' } },
+  'update-order': {
+    path: { orderId: '$seed.orderId' },
+    values: {
+      'body.source_id': 'compat-order',
+      'body.customer.id': '$seed.customerId',
+      'body.referrer_id': '$seed.referrerId',
+      'body.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.referrer.source_id'],
+    exclusive: [
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.referrer.source_id', 'body.referrer.id'],
+      ['body.referrer', 'body.referrer_id'],
+    ],
+  },
   'track-custom-event': {
     values: {
       'body.event': '$seed.eventName',

@@ -102,6 +102,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const referralCode = await voucher(str(referral.id, 'referral campaign id'));
   const customer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-customer', name: 'Compat Customer' });
   const referrer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-referrer' });
+  const order = await call(send, 'POST', '/v1/orders', { source_id: 'compat-order', amount: 1000 });
   const bulk = await send({
     cluster: 'api',
     method: 'POST',
@@ -167,6 +168,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       voucherCode: str((await voucher(discountId)).code, 'voucher code'),
       customerId: str(customer.id, 'customer id'),
       referrerId: str(referrer.id, 'referrer id'),
+      orderId: str(order.id, 'order id'),
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
       accessToken: str(madeToken.access_token, 'access token'),

@@ -248,6 +248,23 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'bea' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-order',
+    prepare: async () => undefined,
+    // No source_id: every run that is not a replay makes another order.
+    send: (c, key) => c.customers.call('create-order', { json: { amount: 100 }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ORDER#', 'ORDER'),
+  },
+  {
+    operationId: 'update-order',
+    prepare: async (c) => void expect((await c.customers.call('create-order', { json: { source_id: 'cart' } })).status).toBe(200),
+    send: (c, key) => c.customers.call('update-order', { params: { orderId: 'cart' }, json: { status: 'PAID' }, headers: c.keyed(key) }),
+    // The update's visible effect: the time of the order's last change.
+    effects: async (c) => {
+      const updatedAt = (await c.customers.call('get-order', { params: { orderId: 'cart' } })).json.updated_at;
+      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
+    },
+  },
+  {
     operationId: 'create-category',
     prepare: async () => undefined,
     send: (c, key) => c.customers.call('create-category', { json: { name: 'Once', hierarchy: 1 }, headers: c.keyed(key) }),

@@ -1,0 +1,79 @@
+import type * as z from '../zod.js';
+import type { Order, OrderItem, OrderItemProduct } from './order.js';
+import { undiscountedFigures } from './order-lines.js';
+import type { orderListReplySchema, orderReplySchema } from './order.reply.js';
+import type { OrderPage } from './order.service.js';
+
+type OrderReply = z.input<typeof orderReplySchema>;
+type ItemReply = OrderReply['items'][number];
+
+const productReply = (p: OrderItemProduct) => ({
+  ...(p.id !== undefined ? { id: p.id } : {}),
+  ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
+  ...(p.override !== undefined ? { override: p.override } : {}),
+  ...(p.name !== undefined ? { name: p.name } : {}),
+  ...(p.price !== undefined ? { price: p.price } : {}),
+  ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
+});
+const skuReply = (p: OrderItemProduct) => ({
+  ...(p.id !== undefined ? { id: p.id } : {}),
+  ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
+  ...(p.override !== undefined ? { override: p.override } : {}),
+  ...(p.sku !== undefined ? { sku: p.sku } : {}),
+  ...(p.price !== undefined ? { price: p.price } : {}),
+  ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
+});
+
+/** One line (OrderCalculatedItem): with no discount yet, its subtotal is its amount. */
+const toItemReply = (i: OrderItem): ItemReply => ({
+  ...(i.skuId !== null ? { sku_id: i.skuId } : {}),
+  ...(i.productId !== null ? { product_id: i.productId } : {}),
+  ...(i.relatedObject !== null ? { related_object: i.relatedObject } : {}),
+  ...(i.sourceId !== null ? { source_id: i.sourceId } : {}),
+  ...(i.quantity !== null ? { quantity: i.quantity, initial_quantity: i.quantity } : {}),
+  ...(i.amount !== null ? { amount: i.amount, initial_amount: i.amount, subtotal_amount: i.amount } : {}),
+  discount_amount: 0,
+  applied_discount_amount: 0,
+  ...(i.price !== null ? { price: i.price } : {}),
+  ...(i.product !== null ? { product: productReply(i.product) } : {}),
+  ...(i.sku !== null ? { sku: skuReply(i.sku) } : {}),
+  ...(i.metadata !== null ? { metadata: i.metadata } : {}),
+  object: 'order_item',
+});
+
+/** The order object (OrderCalculated with its items). */
+export function toOrderReply(o: Order): OrderReply {
+  const f = undiscountedFigures(o.amount);
+  return {
+    id: o.id,
+    source_id: o.sourceId,
+    status: o.status,
+    amount: f.amount,
+    initial_amount: f.initialAmount,
+    discount_amount: f.discountAmount,
+    items_discount_amount: f.itemsDiscountAmount,
+    total_discount_amount: f.totalDiscountAmount,
+    total_amount: f.totalAmount,
+    applied_discount_amount: f.appliedDiscountAmount,
+    items_applied_discount_amount: f.itemsAppliedDiscountAmount,
+    total_applied_discount_amount: f.totalAppliedDiscountAmount,
+    items: o.items.map(toItemReply),
+    metadata: o.metadata,
+    ...(o.customerId !== null ? { customer: { id: o.customerId, object: 'customer' as const } } : {}),
+    customer_id: o.customerId,
+    referrer_id: o.referrerId,
+    redemptions: {},
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+    object: 'order',
+  };
+}
+
+/** One page of the order list. */
+export const toOrderListReply = (page: OrderPage): z.input<typeof orderListReplySchema> => ({
+  object: 'list',
+  data_ref: 'orders',
+  orders: page.orders.map(toOrderReply),
+  total: page.total,
+  has_more: page.hasMore,
+});

@@ -1,0 +1,86 @@
+import * as z from '../zod.js';
+import { ORDER_STATUSES } from './order.js';
+
+/*
+ * Reply schemas of the order objects (lib/orders/order.mapper.ts writes these shapes).
+ * Only the OpenAPI generator and the tests import this module: handler bundles stay small.
+ */
+
+const dateTimeReply = z.iso.datetime();
+const amount = z.int().check(z.nonnegative());
+const metadata = z.record(z.string(), z.unknown());
+
+const productReply = z.strictObject({
+  id: z.optional(z.string()),
+  source_id: z.optional(z.string()),
+  override: z.optional(z.boolean()),
+  name: z.optional(z.string()),
+  price: z.optional(amount),
+  metadata: z.optional(metadata),
+});
+const skuReply = z.strictObject({
+  id: z.optional(z.string()),
+  source_id: z.optional(z.string()),
+  override: z.optional(z.boolean()),
+  sku: z.optional(z.string()),
+  price: z.optional(amount),
+  metadata: z.optional(metadata),
+});
+
+/** One order line (Voucherify's OrderCalculatedItem): fields the line has no value for are left out. */
+export const orderItemReplySchema = z.strictObject({
+  sku_id: z.optional(z.string()),
+  product_id: z.optional(z.string()),
+  related_object: z.optional(z.enum(['product', 'sku'])),
+  source_id: z.optional(z.string()),
+  quantity: z.optional(amount),
+  initial_quantity: z.optional(amount),
+  amount: z.optional(amount),
+  initial_amount: z.optional(amount),
+  discount_amount: amount,
+  applied_discount_amount: amount,
+  subtotal_amount: z.optional(amount),
+  price: z.optional(amount),
+  product: z.optional(productReply),
+  sku: z.optional(skuReply),
+  metadata: z.optional(metadata),
+  object: z.literal('order_item'),
+});
+
+/**
+ * The order object (Voucherify's OrderCalculated with its items). With no redemption applied yet,
+ * every discount is 0 and `total_amount = initial_amount = amount`. `customer` and `customer_id`
+ * appear once the order has a customer; `updated_at` once it has changed.
+ */
+export const orderReplySchema = z.strictObject({
+  id: z.string().check(z.regex(/^ord_/)),
+  source_id: z.nullable(z.string()),
+  status: z.enum(ORDER_STATUSES),
+  amount,
+  initial_amount: amount,
+  discount_amount: amount,
+  items_discount_amount: amount,
+  total_discount_amount: amount,
+  total_amount: amount,
+  applied_discount_amount: amount,
+  items_applied_discount_amount: amount,
+  total_applied_discount_amount: amount,
+  items: z.array(orderItemReplySchema),
+  metadata,
+  customer: z.optional(z.strictObject({ id: z.string(), object: z.literal('customer') })),
+  customer_id: z.nullable(z.string()),
+  referrer_id: z.nullable(z.string()),
+  redemptions: z.record(z.string(), z.unknown()).check(z.describe('The redemptions applied to the order, by id: none until redemptions exist.')),
+  created_at: dateTimeReply,
+  updated_at: z.nullable(dateTimeReply),
+  object: z.literal('order'),
+});
+
+/** GET /v1/orders (Voucherify's OrdersListResponseBody). */
+export const orderListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('orders'),
+  orders: z.array(orderReplySchema),
+  total: amount.check(z.describe("The number of the project's orders (kept as a count, not counted per request).")),
+  has_more: z.boolean().check(z.describe('Whether more orders follow this page in its order.')),
+});

@@ -1,0 +1,109 @@
+import { order as orderEntity, orderCount, orderListEntry, orderSourceId } from '../db/entities.js';
+import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
+import type { Runtime } from '../runtime.js';
+import { type Order, orderCountShardOf } from './order.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** An order by id (strongly consistent); null if none. */
+export function getOrder(deps: Deps, projectId: string, orderId: string): Promise<Order | null> {
+  return orderEntity.get(deps, orderEntity.key(projectId, orderId));
+}
+
+/** The id of the order with this source id (strongly consistent); null if none. */
+export async function getOrderIdBySourceId(deps: Deps, projectId: string, sourceId: string): Promise<string | null> {
+  return (await orderSourceId.get(deps, orderSourceId.key(projectId, sourceId)))?.orderId ?? null;
+}
+
+const listEntryPut = (deps: Deps, o: Order): TransactItem => ({
+  Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
+});
+
+/**
+ * Writes a new order, claims its source id (when it has one), lists it and counts it, in one
+ * transaction.
+ * @returns false when the source id is already claimed (by a concurrent writer): nothing is written.
+ * @throws Error when the order id is taken (random ids: a bug).
+ */
+export function insertOrder(deps: Deps, o: Order): Promise<boolean> {
+  const items: TransactItem[] = [];
+  if (o.sourceId !== null) items.push(orderSourceId.putIfAbsent(deps, { orderId: o.id }, o.projectId, o.sourceId));
+  items.push(orderEntity.putIfAbsent(deps, o), listEntryPut(deps, o), {
+    Update: {
+      TableName: deps.tableName,
+      Key: orderCount.key(o.projectId, orderCountShardOf(o.id)),
+      UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
+    },
+  });
+  return retryOnConflict(`Too many concurrent writes of order ${o.sourceId ?? o.id}`, async () => {
+    const outcome = await transact(deps, items);
+    if (outcome.ok) return true;
+    if (!('failed' in outcome)) return RETRY;
+    if (o.sourceId !== null && outcome.failed.includes(0)) return false;
+    throw new Error(`Order id ${o.id} is already taken`);
+  });
+}
+
+/**
+ * Replaces the order `read` with `next` (same id, revision one higher) and moves its list entry's
+ * change time, in one transaction that holds only if the stored order is still `read`.
+ * @returns false when the order changed meanwhile (nothing is written): read it again.
+ */
+export async function replaceOrder(deps: Deps, read: Order, next: Order): Promise<boolean> {
+  const outcome = await transact(deps, [
+    {
+      Put: {
+        TableName: deps.tableName,
+        Item: orderEntity.toItem(next),
+        ConditionExpression: 'revision = :rev',
+        ExpressionAttributeValues: { ':rev': read.revision },
+      },
+    },
+    listEntryPut(deps, next),
+  ]);
+  return outcome.ok;
+}
+
+/** How many orders the project holds: the sum of its count shards (one Query of at most 8 small items, strongly consistent). */
+export async function countOrders(deps: Deps, projectId: string): Promise<number> {
+  const shards = await orderCount.query(deps, { key: [projectId] }, { consistent: true });
+  return shards.reduce((sum, shard) => sum + shard.count, 0);
+}
+
+/**
+ * The ids of the orders on one page: skips `skip` list entries in the order asked (creation: the
+ * list partition, strongly consistent; last change: its GSI1), takes `take`, and reads one more
+ * to know whether any follow. Reads only that many entries (small items), never the rest.
+ */
+export async function listOrderIds(
+  deps: Deps,
+  projectId: string,
+  read: { by: 'created' | 'updated'; ascending: boolean },
+  skip: number,
+  take: number,
+): Promise<{ ids: string[]; hasMore: boolean }> {
+  const want = skip + take + 1;
+  const pages =
+    read.by === 'updated'
+      ? orderListEntry.queryPages(deps, { index: [projectId] }, { ascending: read.ascending, pageSize: want })
+      : orderListEntry.queryPages(deps, { key: [projectId] }, { ascending: read.ascending, pageSize: want, consistent: true });
+  const ids: string[] = [];
+  for await (const page of pages) {
+    ids.push(...page.map((entry) => entry.orderId));
+    if (ids.length >= want) break;
+  }
+  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+}
+
+/** The orders of `ids` (≤ 100, strongly consistent), in that order. */
+export async function getOrders(deps: Deps, projectId: string, ids: string[]): Promise<Order[]> {
+  const found = await orderEntity.getMany(
+    deps,
+    ids.map((id) => orderEntity.key(projectId, id)),
+    `Too many concurrent reads of orders of project ${projectId}`,
+  );
+  const byId = new Map(found.map((o) => [o.id, o]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,159 @@
+import { isDeepStrictEqual } from 'node:util';
+import { upsertCustomer } from '../customers/customer.service.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import type { Order } from './order.js';
+import { itemsAmount, orderItemOf } from './order-lines.js';
+import * as repo from './order.repo.js';
+import type { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './order.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** The fields of an order a request may change. */
+type OrderFields = Partial<Pick<Order, 'status' | 'amount' | 'items' | 'metadata' | 'customerId' | 'referrerId'>>;
+
+/**
+ * What a request sets, as stored fields. `items` sent replace the lines; `amount` is the one sent,
+ * else (when lines are sent) their sum, else unchanged. The customer is upserted as a publication's
+ * is (by id, or by source id created on first use), and so is a `referrer` object.
+ * @throws InvalidPayloadError for inconsistent line figures; NotFoundError for an unknown customer id.
+ */
+async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): Promise<OrderFields> {
+  const items = body.items?.map(orderItemOf);
+  const amount = body.amount ?? (items ? itemsAmount(items) : undefined);
+  if (body.referrer !== undefined && body.referrer_id !== undefined)
+    throw new InvalidPayloadError('Property .referrer and .referrer_id name the referrer twice: send one');
+  const customer = body.customer ? await upsertCustomer(deps, projectId, body.customer) : undefined;
+  const referrer = body.referrer ? await upsertCustomer(deps, projectId, body.referrer) : undefined;
+  const referrerId = referrer !== undefined ? referrer.id : body.referrer_id;
+  return {
+    ...(body.status !== undefined ? { status: body.status } : {}),
+    ...(amount !== undefined ? { amount } : {}),
+    ...(items !== undefined ? { items } : {}),
+    ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+    ...(customer !== undefined ? { customerId: customer.id } : {}),
+    ...(referrerId !== undefined ? { referrerId } : {}),
+  };
+}
+
+/**
+ * Sets `wanted` on the order, from the copy `read`: a write that holds only if the order is still
+ * as read (its revision). A lost race reads it again and re-applies. Nothing that differs: no write.
+ * @throws NotFoundError (order, named `ref`) when it is gone meanwhile.
+ */
+async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: string = read.id): Promise<Order> {
+  let current: Order | null = read;
+  return retryOnConflict(`Too many concurrent writes of order ${read.id}`, async (attempt) => {
+    if (attempt > 0) current = await repo.getOrder(deps, read.projectId, read.id);
+    if (!current) throw new NotFoundError('order', ref);
+    const from = current;
+    const diff = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !isDeepStrictEqual(from[k as keyof Order], v)));
+    if (Object.keys(diff).length === 0) return current;
+    const next: Order = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1 };
+    return (await repo.replaceOrder(deps, current, next)) ? next : RETRY;
+  });
+}
+
+async function bySourceId(deps: Reads, projectId: string, sourceId: string): Promise<Order | null> {
+  const id = await repo.getOrderIdBySourceId(deps, projectId, sourceId);
+  return id ? repo.getOrder(deps, projectId, id) : null;
+}
+
+/** The order a path names by id or source id; its id wins over another order's equal source id. */
+async function findOrder(deps: Reads, projectId: string, ref: string): Promise<Order | null> {
+  const [byId, bySource] = await Promise.all([repo.getOrder(deps, projectId, ref), bySourceId(deps, projectId, ref)]);
+  return byId ?? bySource;
+}
+
+/**
+ * GET /v1/orders/{orderId}: an order by id or source id.
+ * @throws NotFoundError (order).
+ */
+export async function getOrder(deps: Reads, projectId: string, ref: string): Promise<Order> {
+  const found = await findOrder(deps, projectId, ref);
+  if (!found) throw new NotFoundError('order', ref);
+  return found;
+}
+
+/**
+ * POST /v1/orders: a new order, or (Voucherify's upsert mode) the order an `id` or a known
+ * `source_id` names, with the fields sent set on it. One order per source id however many
+ * requests race for it: the source id claim is conditional, and the losers update the winner's.
+ * @throws NotFoundError (order) for an unknown `id`, (customer) for an unknown customer id;
+ *   InvalidPayloadError for inconsistent line figures or a `source_id` other than the order's.
+ */
+export async function createOrder(deps: Deps, projectId: string, body: CreateOrderBody): Promise<Order> {
+  const { id, ...rest } = body;
+  if (id !== undefined) {
+    // Checked before the customer is upserted, so that a refused request writes nothing.
+    const existing = await repo.getOrder(deps, projectId, id);
+    if (!existing) throw new NotFoundError('order', id);
+    if (body.source_id !== undefined && body.source_id !== existing.sourceId) {
+      throw new InvalidPayloadError(`Property .source_id cannot be changed: the order's source_id is ${JSON.stringify(existing.sourceId)}`);
+    }
+    return applyChanges(deps, existing, await fieldsOf(deps, projectId, rest));
+  }
+  const fields = await fieldsOf(deps, projectId, rest);
+  const sourceId = body.source_id ?? null;
+  if (sourceId !== null) {
+    const existing = await bySourceId(deps, projectId, sourceId);
+    if (existing) return applyChanges(deps, existing, fields);
+  }
+  const order: Order = {
+    id: deps.ids.id('ord'),
+    projectId,
+    sourceId,
+    status: 'CREATED',
+    amount: 0,
+    items: [],
+    metadata: {},
+    customerId: null,
+    referrerId: null,
+    ...fields,
+    createdAt: deps.clock.now().toISOString(),
+    updatedAt: null,
+    revision: 0,
+  };
+  if (await repo.insertOrder(deps, order)) return order;
+  const winner = sourceId === null ? null : await bySourceId(deps, projectId, sourceId);
+  if (!winner) throw new Error(`Order with source id ${sourceId} was claimed but cannot be read`);
+  return applyChanges(deps, winner, fields);
+}
+
+/**
+ * PUT /v1/orders/{orderId}: sets the fields sent on the order an id or source id names; the others
+ * stay (`items` and `metadata` are replaced as a whole). Nothing that differs: no write.
+ * @throws NotFoundError (order, customer); InvalidPayloadError for a `source_id` other than the order's.
+ */
+export async function updateOrder(deps: Deps, projectId: string, ref: string, body: UpdateOrderBody): Promise<Order> {
+  const found = await findOrder(deps, projectId, ref);
+  if (!found) throw new NotFoundError('order', ref);
+  if (body.source_id !== undefined && body.source_id !== found.sourceId) {
+    throw new InvalidPayloadError(`Property .source_id cannot be changed: the order's source_id is ${JSON.stringify(found.sourceId)}`);
+  }
+  return applyChanges(deps, found, await fieldsOf(deps, projectId, body), ref);
+}
+
+/** One page of GET /v1/orders. */
+export interface OrderPage {
+  orders: Order[];
+  /** Every order of the project (the count shards' sum). */
+  total: number;
+  hasMore: boolean;
+}
+
+/**
+ * GET /v1/orders: one page of the project's orders, by creation (the list partition, strongly
+ * consistent) or last change (its GSI1, eventually consistent); `total` counts all the project's orders.
+ */
+export async function listOrders(deps: Reads, projectId: string, q: ListOrdersQuery): Promise<OrderPage> {
+  const ascending = !q.order.startsWith('-');
+  const by = q.order.endsWith('updated_at') ? 'updated' : 'created';
+  const [page, total] = await Promise.all([
+    repo.listOrderIds(deps, projectId, { by, ascending }, (q.page - 1) * q.limit, q.limit),
+    repo.countOrders(deps, projectId),
+  ]);
+  return { orders: await repo.getOrders(deps, projectId, page.ids), total, hasMore: page.hasMore };
+}
