@@ -3,7 +3,7 @@ import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogRetentionDays } from '../config.js';
 import { houseBundling, lambdaExternalModules } from './bundling-settings.js';
@@ -21,7 +21,17 @@ export interface HouseFunctionProps {
   environment: Record<string, string>;
   timeout: Duration;
   memorySize: number;
-  logRetentionDays: LogRetentionDays;
+  /**
+   * The log group it writes to: shared by every function of a stack (Lambda names each stream
+   * after its function, `YYYY/MM/DD/<function>[<version>]<id>`), which keeps a stack of ~70
+   * functions under CloudFormation's 500 resources (docs/decisions.md, "One log group per stack").
+   */
+  logGroup: ILogGroup;
+}
+
+/** The log group a stack's functions share, with the configured retention. */
+export function functionLogGroup(scope: Construct, id: string, days: LogRetentionDays): LogGroup {
+  return new LogGroup(scope, id, { retention: retentionOf(days), removalPolicy: RemovalPolicy.DESTROY });
 }
 
 const retention: Record<LogRetentionDays, RetentionDays> = {
@@ -38,7 +48,7 @@ export const retentionOf = (days: LogRetentionDays): RetentionDays => retention[
 
 /**
  * A Lambda function with the house defaults: explicit Node.js 22 runtime on arm64, a minified
- * ESM bundle with source maps, X-Ray tracing, its own log group with a retention, and its own
+ * ESM bundle with source maps, X-Ray tracing, the stack's function log group, and its own
  * role that may only write to that log group (no AWS managed policy). Grants are added by the
  * caller, from the route's access.
  */
@@ -46,10 +56,7 @@ export class HouseFunction extends NodejsFunction {
   readonly handlerFile: string;
 
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: retentionOf(props.logRetentionDays),
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    const { logGroup } = props;
     const role = new Role(scope, `${id}Role`, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs ${props.handlerFile}`,

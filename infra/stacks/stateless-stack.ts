@@ -6,7 +6,8 @@ import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct } from 'constructs';
 import type { ResourceNeeds, RouteDef } from '../../lib/api/route.js';
 import { type ClusterConfig, clusterHostNames, type InfraConfig } from '../config.js';
-import { HouseFunction } from '../constructs/house-function.js';
+import { functionLogGroup, HouseFunction } from '../constructs/house-function.js';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
@@ -54,12 +55,15 @@ export class StatelessStack extends Stack {
   readonly functions = new Map<string, HouseFunction>();
 
   private readonly props: StatelessStackProps;
+  /** Every function of the stack logs here (one stream per function instance, named after it). */
+  private readonly functionLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
     this.props = props;
     const { config, cluster } = props;
     const domains = this.customDomains();
+    this.functionLogs = functionLogGroup(this, 'FunctionLogs', config.logRetentionDays);
 
     const apiName = `${config.appName}-${cluster.label}`;
     this.api = new RouteTableApi(this, 'Api', {
@@ -116,7 +120,7 @@ export class StatelessStack extends Stack {
       },
       timeout: Duration.seconds(config.api.functionTimeoutSeconds),
       memorySize: config.api.memorySizeMb,
-      logRetentionDays: config.logRetentionDays,
+      logGroup: this.functionLogs,
     });
     grantTableAccess(this.props.stateful.table, fn, route.access);
     // Read-only routes still count their requests: UpdateItem on the rate-limit counters only.
@@ -154,7 +158,7 @@ export class StatelessStack extends Stack {
       environment: { ...this.baseEnvironment(), [deadLetter ? urlVariables.deadLetter : urlVariables.queue]: source.queueUrl },
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: config.api.memorySizeMb,
-      logRetentionDays: config.logRetentionDays,
+      logGroup: this.functionLogs,
     });
     const access = worker.table ?? 'write';
     grantTableAccess(stateful.table, fn, access);
