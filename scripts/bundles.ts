@@ -58,14 +58,14 @@ export function bundleTargets(): BundleTarget[] {
 export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
 
 /** Bundles one entry point (a handler, or any module such as the benchmark's baseline) with the house settings. */
-export async function bundleEntry(entryPoint: string): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile'>> {
+export async function bundleEntry(entryPoint: string, root = repoRoot): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile'>> {
   const result = await build({
-    absWorkingDir: repoRoot,
-    entryPoints: [join(repoRoot, entryPoint)],
+    absWorkingDir: root,
+    entryPoints: [join(root, entryPoint)],
     bundle: true,
     write: false,
     metafile: true,
-    outfile: join(repoRoot, 'cdk.out', 'bundle-sizes', 'index.mjs'),
+    outfile: join(root, 'cdk.out', 'bundle-sizes', 'index.mjs'),
     platform: 'node',
     target: houseBundling.target,
     format: houseBundling.format,

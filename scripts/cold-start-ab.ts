@@ -10,38 +10,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { houseBundling, lambdaExternalModules } from '../infra/constructs/bundling-settings.js';
 import { importMs } from '../test/bench/bundles-bench.js';
+import { median } from '../test/bench/stats.js';
+import { bundleEntry } from './bundles.js';
 
 async function bundle(root: string, entry: string, dir: string, name: string): Promise<{ file: string; bytes: number }> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, entry)],
-    bundle: true,
-    write: false,
-    outfile: join(dir, `${name}.mjs`),
-    platform: 'node',
-    target: houseBundling.target,
-    format: houseBundling.format,
-    minify: houseBundling.minify,
-    mainFields: [...houseBundling.mainFields],
-    banner: { js: houseBundling.banner },
-    external: [...lambdaExternalModules],
-    logLevel: 'silent',
-  });
-  const js = result.outputFiles[0];
-  if (!js) throw new Error(`no bundle for ${entry}`);
+  const { js } = await bundleEntry(entry, root);
   const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, js.contents);
-  return { file, bytes: js.contents.byteLength };
+  writeFileSync(file, js);
+  return { file, bytes: js.byteLength };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-};
 
 const [oldRoot = '', roundsArg = '15', ...pairs] = process.argv.slice(2);
 const rounds = Number(roundsArg);

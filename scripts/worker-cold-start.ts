@@ -47,28 +47,6 @@ const messages = {
 } as const;
 type Kind = keyof typeof messages;
 
-/** Bundles an entry of another tree (the `before` variant) with the same settings as bundleEntry. */
-async function bundleOf(root: string, entry: string): Promise<Uint8Array> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, entry)],
-    bundle: true,
-    write: false,
-    outfile: join(root, 'cdk.out', 'cold', 'index.mjs'),
-    platform: 'node',
-    target: houseBundling.target,
-    format: houseBundling.format,
-    minify: houseBundling.minify,
-    mainFields: [...houseBundling.mainFields],
-    banner: { js: houseBundling.banner },
-    external: [...lambdaExternalModules],
-    logLevel: 'silent',
-  });
-  const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
-  if (!js) throw new Error(`no bundle for ${entry} in ${root}`);
-  return js.contents;
-}
-
 /** The lazy fixture with code splitting: the entry and its chunks, written to `folder`; returns the entry's path and all bytes. */
 async function writeChunked(entry: string, folder: string): Promise<{ file: string; bytes: number; entryBytes: number }> {
   const result = await build({
@@ -173,7 +151,7 @@ try {
   const chunked = await writeChunked('test/bench/fixtures/lazy-jobs-worker.ts', join(dir, 'lazy-chunks'));
   process.stderr.write(`lazy-chunks: entry ${(chunked.entryBytes / 1024).toFixed(1)} KiB of ${(chunked.bytes / 1024).toFixed(1)} KiB in all\n`);
   const baseline = write('baseline', (await bundleEntry('test/bench/fixtures/baseline-handler.ts')).js);
-  const before = values.before ? write('before', await bundleOf(resolve(values.before), 'functions/workers/jobs-worker.ts')) : undefined;
+  const before = values.before ? write('before', (await bundleEntry('functions/workers/jobs-worker.ts', resolve(values.before))).js) : undefined;
   const kinds = Object.keys(messages) as Kind[];
   const cases: Case[] = [
     { variant: 'baseline', kind: 'none', ...baseline },
