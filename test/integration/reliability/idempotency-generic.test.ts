@@ -20,6 +20,9 @@ import type { Reply } from '../../support/invoke.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
+/** A resource's `updated_at` as a number: every change moves it, so a second run of a change would show. */
+const updatedAtOf = (reply: { json: Record<string, unknown> }): number => (typeof reply.json.updated_at === 'string' ? Date.parse(reply.json.updated_at) : 0);
+
 const at = Date.UTC(2026, 8, 1, 8, 0, 0);
 const SECOND = 1000;
 
@@ -136,10 +139,7 @@ const cases: RouteCase[] = [
         headers: c.keyed(key),
       }),
     // Every update refreshes updated_at: a second run would move it to the retry's time.
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-campaign-template', { params: { campaignTemplateId: c.state.templateId ?? '' } })),
   },
   {
     operationId: 'delete-campaign-template',
@@ -235,10 +235,7 @@ const cases: RouteCase[] = [
     prepare: async (c) => void expect((await c.customers.call('create-customer', { json: { source_id: 'amy' } })).status).toBe(200),
     send: (c, key) => c.customers.call('update-customer', { params: { customerId: 'amy' }, json: { name: 'Amy' }, headers: c.keyed(key) }),
     // The update's visible effect: the time of the customer's last change.
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-customer', { params: { customerId: 'amy' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-customer', { params: { customerId: 'amy' } })),
   },
   {
     operationId: 'delete-customer',
@@ -259,10 +256,7 @@ const cases: RouteCase[] = [
     prepare: async (c) => void expect((await c.customers.call('create-order', { json: { source_id: 'cart' } })).status).toBe(200),
     send: (c, key) => c.customers.call('update-order', { params: { orderId: 'cart' }, json: { status: 'PAID' }, headers: c.keyed(key) }),
     // The update's visible effect: the time of the order's last change.
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-order', { params: { orderId: 'cart' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-order', { params: { orderId: 'cart' } })),
   },
   {
     operationId: 'create-category',
@@ -280,10 +274,7 @@ const cases: RouteCase[] = [
     send: (c, key) =>
       c.customers.call('update-category', { params: { categoryId: c.state.categoryId ?? '' }, json: { name: 'Tag', hierarchy: 2 }, headers: c.keyed(key) }),
     // Every update refreshes updated_at: a second run would move it to the retry's time.
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })),
   },
   {
     operationId: 'delete-category',
@@ -314,10 +305,7 @@ const cases: RouteCase[] = [
         (await c.campaigns.addVoucher((await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Put'))).id as string, { code: 'PUT-1' })).status,
       ).toBe(200),
     send: (c, key) => c.customers.call('update-voucher', { params: { code: 'PUT-1' }, json: { metadata: { once: true } }, headers: c.keyed(key) }),
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'PUT-1' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-voucher', { params: { code: 'PUT-1' } })),
   },
   {
     operationId: 'disable-voucher',
@@ -327,10 +315,7 @@ const cases: RouteCase[] = [
       ).toBe(200),
     send: (c, key) => c.customers.call('disable-voucher', { params: { code: 'OFF-1' }, headers: c.keyed(key) }),
     // Every change refreshes updated_at: a second run would move it to the retry's time.
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'OFF-1' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-voucher', { params: { code: 'OFF-1' } })),
   },
   {
     operationId: 'enable-voucher',
@@ -339,10 +324,7 @@ const cases: RouteCase[] = [
         (await c.campaigns.addVoucher((await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('On'))).id as string, { code: 'ON-1' })).status,
       ).toBe(200),
     send: (c, key) => c.customers.call('enable-voucher', { params: { code: 'ON-1' }, headers: c.keyed(key) }),
-    effects: async (c) => {
-      const updatedAt = (await c.customers.call('get-voucher', { params: { code: 'ON-1' } })).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.customers.call('get-voucher', { params: { code: 'ON-1' } })),
   },
   {
     operationId: 'create-voucher',
@@ -386,28 +368,19 @@ const cases: RouteCase[] = [
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Dim'))),
     send: (c, key) => c.customers.call('disable-campaign', { params: { campaignId: 'Dim' }, headers: c.keyed(key) }),
     // Every change refreshes updated_at: a second run would move it to the retry's time.
-    effects: async (c) => {
-      const updatedAt = (await c.campaigns.getCampaign('Dim')).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.campaigns.getCampaign('Dim')),
   },
   {
     operationId: 'enable-campaign',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Lit'))),
     send: (c, key) => c.customers.call('enable-campaign', { params: { campaignId: 'Lit' }, headers: c.keyed(key) }),
-    effects: async (c) => {
-      const updatedAt = (await c.campaigns.getCampaign('Lit')).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.campaigns.getCampaign('Lit')),
   },
   {
     operationId: 'update-campaign',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Put'))),
     send: (c, key) => c.customers.call('update-campaign', { params: { campaignId: 'Put' }, json: { description: 'once' }, headers: c.keyed(key) }),
-    effects: async (c) => {
-      const updatedAt = (await c.campaigns.getCampaign('Put')).json.updated_at;
-      return typeof updatedAt === 'string' ? Date.parse(updatedAt) : 0;
-    },
+    effects: async (c) => updatedAtOf(await c.campaigns.getCampaign('Put')),
   },
   {
     operationId: 'delete-campaign',
