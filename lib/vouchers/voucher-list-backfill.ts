@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { listCampaignEntries } from '../campaigns/campaign.repo.js';
-import { voucher as voucherEntity, voucherListKeys } from '../db/entities.js';
+import { voucher as voucherEntity } from '../db/entities.js';
 import { ENTITY_ATTR, tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
@@ -22,9 +22,10 @@ export interface VoucherListBackfill {
 const { gsi2, gsi3 } = tableDesign.indexes;
 
 /**
- * Gives vouchers written before GET /v1/vouchers existed the list entries a voucher written now
- * gets from its entity (voucherListKeys): the project's GSI3 entry and, when it has a holder, the
- * holder's GSI2 entry. Finds them with one filtered Scan of the table (an operator's one-off; no
+ * Gives vouchers written before GET /v1/vouchers existed the index entries a voucher written now
+ * gets from its entity (voucherEntity.keysOf): the project's GSI3 entry and, in GSI2, the holder's
+ * entry when it has a holder, or its campaign's pool entry while it is publishable (vouchers
+ * written before campaign publications existed lack it). Finds them with one filtered Scan of the table (an operator's one-off; no
  * request path scans), or, for one project (`projectId`), with a Query of each of its campaigns'
  * voucher lists and of its standalone vouchers' list. Each write is an UpdateItem conditioned
  * on the voucher being the one read (same id, creation time and holder), so a voucher deleted or
@@ -33,8 +34,13 @@ const { gsi2, gsi3 } = tableDesign.indexes;
  */
 export async function backfillVoucherLists(deps: Deps, projectId?: string): Promise<VoucherListBackfill> {
   const report: VoucherListBackfill = { found: 0, updated: 0, gone: 0 };
-  const missing = `attribute_not_exists(#l) OR (attribute_type(holderId, :S) AND attribute_not_exists(#h))`;
+  // Missing: the GSI3 entry; or the GSI2 entry of a held voucher (holder list) or of a publishable
+  // one (its campaign's pool: vouchers written before publications existed lack it, so a campaign
+  // publication could never pick them). The pool test is isPublishable's, in DynamoDB's terms.
+  const publishable = 'attribute_type(campaignId, :S) AND attribute_type(holderId, :NULL) AND publishCount = :zero AND active = :true';
+  const missing = `attribute_not_exists(#l) OR (attribute_not_exists(#h) AND (attribute_type(holderId, :S) OR (${publishable})))`;
   const names = { '#l': gsi3.partitionKey, '#h': gsi2.partitionKey };
+  const missingValues = { ':S': 'S', ':NULL': 'NULL', ':zero': 0, ':true': true };
   const fix = async (items: Record<string, unknown>[] | undefined): Promise<void> => {
     for (const item of items ?? []) {
       report.found += 1;
@@ -56,7 +62,7 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
             KeyConditionExpression: 'GSI1PK = :pk',
             FilterExpression: missing,
             ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':pk': voucherEntity.index.partition(projectId, campaignId), ':S': 'S' },
+            ExpressionAttributeValues: { ':pk': voucherEntity.index.partition(projectId, campaignId), ...missingValues },
             ExclusiveStartKey: start,
           }),
         );
@@ -73,7 +79,7 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
         TableName: deps.tableName,
         FilterExpression: `#entity = :entity AND (${missing})`,
         ExpressionAttributeNames: { '#entity': ENTITY_ATTR, ...names },
-        ExpressionAttributeValues: { ':entity': voucherEntity.name, ':S': 'S' },
+        ExpressionAttributeValues: { ':entity': voucherEntity.name, ...missingValues },
         ExclusiveStartKey: start,
       }),
     );
@@ -84,16 +90,25 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
 }
 
 async function setListKeys(deps: Deps, v: Voucher): Promise<'ok' | 'gone'> {
-  const keys = voucherListKeys(v);
+  // The keys a Put of this voucher writes today: GSI3, and in GSI2 the holder entry or the pool entry.
+  const keys = voucherEntity.keysOf(v, v.campaignId ?? NO_CAMPAIGN);
   const names: Record<string, string> = { '#lpk': gsi3.partitionKey, '#lsk': gsi3.sortKey };
   const values: Record<string, unknown> = { ':lpk': keys.GSI3PK, ':lsk': keys.GSI3SK, ':id': v.id, ':createdAt': v.createdAt };
   const sets = ['#lpk = :lpk', '#lsk = :lsk'];
   let condition = 'id = :id AND createdAt = :createdAt';
   if (keys.GSI2PK !== undefined) {
     Object.assign(names, { '#hpk': gsi2.partitionKey, '#hsk': gsi2.sortKey });
-    Object.assign(values, { ':hpk': keys.GSI2PK, ':hsk': keys.GSI2SK, ':holder': v.holderId });
+    Object.assign(values, { ':hpk': keys.GSI2PK, ':hsk': keys.GSI2SK });
     sets.push('#hpk = :hpk', '#hsk = :hsk');
-    condition += ' AND holderId = :holder';
+    if (v.holderId !== null) {
+      values[':holder'] = v.holderId;
+      condition += ' AND holderId = :holder';
+    } else {
+      // A pool entry holds only while the voucher is still publishable (a publication or a disable
+      // racing the backfill leaves it alone: 'gone', and the writer set the right entry itself).
+      Object.assign(values, { ':NULL': 'NULL', ':zero': 0, ':true': true });
+      condition += ' AND attribute_type(holderId, :NULL) AND publishCount = :zero AND active = :true';
+    }
   }
   try {
     await deps.ddb.send(

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { voucher as voucherEntity } from '../../../lib/db/entities.js';
 import { tableDesign } from '../../../lib/db/table.js';
@@ -50,6 +50,46 @@ describe('npm run admin -- backfill voucher-lists', () => {
     // The pool (GSI2 entries of the unpublished vouchers) is untouched: a campaign publication still finds them.
     expect((await publish({ campaign: { name: 'Old' }, customer: { source_id: 'ben' } })).status).toBe(200);
 
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
+  });
+
+  it('gives publishable vouchers written before the pool their pool entry, so a campaign publication finds them; held and disabled ones get none', async () => {
+    const { runtime, projectId, campaignWith, publish, api } = await publicationSetup();
+    // STATIC: an AUTO_UPDATE campaign would generate a code on the spot instead of reading the pool.
+    await campaignWith('Older', ['POOL-1', 'POOL-2', 'POOL-3'], { type: 'STATIC' });
+    expect((await api.call('disable-voucher', { params: { code: 'POOL-3' } })).status).toBe(200);
+    // The layout before publications: no GSI2 entry on any of them (and no GSI3 entry either).
+    for (const code of ['POOL-1', 'POOL-2', 'POOL-3']) {
+      await runtime.ddb.send(
+        new UpdateCommand({
+          TableName: runtime.tableName,
+          Key: voucherEntity.key(projectId, code),
+          UpdateExpression: 'REMOVE #l, #ls, #h, #hs',
+          ExpressionAttributeNames: { '#l': gsi3.partitionKey, '#ls': gsi3.sortKey, '#h': gsi2.partitionKey, '#hs': gsi2.sortKey },
+        }),
+      );
+    }
+    // Nothing in the pool: the campaign has no voucher to publish.
+    const before = await publish({ campaign: { name: 'Older' }, customer: { source_id: 'cat' } });
+    expect(before.status).toBe(400);
+    expect(before.json.key).toBe('no_voucher_suitable_for_publication');
+
+    // POOL-3 (disabled) lacks only its GSI3 entry: found and given that, but no pool entry.
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 3, updated: 3, gone: 0 });
+    const pooled = async (code: string) => {
+      const item = await runtime.ddb.send(new GetCommand({ TableName: runtime.tableName, Key: voucherEntity.key(projectId, code) }));
+      return item.Item?.[gsi2.partitionKey] === voucherEntity.sparse.partition(projectId, String(item.Item?.campaignId));
+    };
+    expect([await pooled('POOL-1'), await pooled('POOL-2'), await pooled('POOL-3')]).toEqual([true, true, false]);
+
+    const given = new Set<string>();
+    for (const who of ['dan', 'eve']) {
+      const res = await publish({ campaign: { name: 'Older' }, customer: { source_id: who } });
+      expect(res.status).toBe(200);
+      given.add(String((res.json.voucher as { code: string }).code));
+    }
+    expect([...given].sort()).toEqual(['POOL-1', 'POOL-2']);
+    expect((await publish({ campaign: { name: 'Older' }, customer: { source_id: 'fay' } })).json.key).toBe('no_voucher_suitable_for_publication');
     expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
   });
 });
