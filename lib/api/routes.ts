@@ -236,6 +236,20 @@ export const getVoucherRedemptionsRoute = /* @__PURE__ */ route({
   description: "The target of a voucher's `redemption.url`. This service has no redemption operations yet, so `redemption_entries` is empty and `total` 0.",
 });
 
+/** Frees what a LOCK validation session holds on a voucher (lib/redemptions/session.service.ts). */
+export const releaseValidationSessionRoute = /* @__PURE__ */ route({
+  operationId: 'release-validation-session',
+  method: 'DELETE',
+  path: '/v1/vouchers/{code}/sessions/{sessionKey}',
+  folder: 'redemptions',
+  scopes: ['vouchers'],
+  summary: 'Release the use and gift credits a LOCK validation session holds on a voucher',
+  tag: 'Vouchers',
+  // A retried release gets the first 204 instead of a 404 for the hold it already freed.
+  idempotency: 'generic',
+  success: [{ status: 204, description: 'Released: the use and credits the session held are free at once' }],
+});
+
 /** The images of a voucher's `assets`: public, like Voucherify's asset links, so emails and pages can embed them. */
 export const getVoucherAssetRoute = /* @__PURE__ */ route({
   operationId: 'get-voucher-asset',
@@ -925,6 +939,7 @@ export const routes: readonly RouteDef[] = [
   updateVoucherBalanceRoute,
   listVoucherTransactionsRoute,
   getVoucherRedemptionsRoute,
+  releaseValidationSessionRoute,
   getVoucherAssetRoute,
   listBinEntriesRoute,
   createCampaignTemplateRoute,

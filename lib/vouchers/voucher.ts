@@ -1,5 +1,6 @@
 import type { Discount, Validity, VoucherType } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
+import type { VoucherSessions } from '../redemptions/session-lock.js';
 
 export interface Gift {
   amount: number;
@@ -58,6 +59,14 @@ export interface Voucher extends Validity {
    * generic codes, whose publications are listed in their own view). Not on the wire.
    */
   publicationId?: string;
+  /**
+   * LOCK validation sessions holding a use or gift credits of this voucher, by session key
+   * (lib/redemptions/session-lock.ts); expired ones count for nothing until a write prunes them.
+   * Absent = none. Not on the wire.
+   */
+  sessions?: VoucherSessions;
+  /** Raised by every change of `sessions`: a redemption that counted the holds conditions on it. Absent = 0. */
+  sessionsRevision?: number;
 }
 
 /**

@@ -152,6 +152,8 @@ const perOperation: Record<string, CaseHints> = {
 
   'get-voucher': { path: { code: '$seed.voucherCode' } },
   'get-voucher-redemptions': { path: { code: '$seed.voucherCode' } },
+  // No hold is seeded yet (LOCK sessions come with POST /v1/validations): the release answers 404 for the session.
+  'release-validation-session': { path: { code: '$seed.voucherCode', sessionKey: 'compat-session' } },
   'list-vouchers': {
     values: {
       'query.campaign_id': '$seed.discountCampaignId',

@@ -1,10 +1,11 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeCreateTemplate } from '../../../functions/templates/create-campaign-template.js';
 import { makeHandler as makeCreateExport } from '../../../functions/exports/create-points-expiration-export.js';
 import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
+import { voucher as voucherEntity } from '../../../lib/db/entities.js';
 import { type IdempotencyScope, requestFingerprint } from '../../../lib/idempotency/idempotency-scope.js';
 import { IDEMPOTENCY_LEASE_SECONDS } from '../../../lib/idempotency/idempotency.repo.js';
 import { REPLAYED_HEADER, runOnce } from '../../../lib/idempotency/idempotency.service.js';
@@ -243,6 +244,36 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('delete-customer', { params: { customerId: 'bea' }, headers: c.keyed(key) }),
     // 1 once deleted; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'bea' } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'release-validation-session',
+    prepare: async (c) => {
+      expect(
+        (
+          await c.customers.call('create-voucher', {
+            params: { code: 'HELD' },
+            json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, redemption: { quantity: 1 } },
+          })
+        ).status,
+      ).toBe(200);
+      // The hold a LOCK validation leaves (lib/redemptions/session-lock.ts), written as that validation would.
+      await c.runtime.ddb.send(
+        new UpdateCommand({
+          TableName: c.runtime.tableName,
+          Key: voucherEntity.key(c.pair.project_id, 'HELD'),
+          UpdateExpression: 'SET sessions = :s',
+          ExpressionAttributeValues: { ':s': { cart: { expiresAt: new Date(at + 7 * 86_400 * SECOND).toISOString(), uses: 1, credits: 0 } } },
+        }),
+      );
+    },
+    send: (c, key) => c.customers.call('release-validation-session', { params: { code: 'HELD', sessionKey: 'cart' }, headers: c.keyed(key) }),
+    // 1 once released; a second run would answer 404 (nothing held) instead of the first 204.
+    effects: async (c) => {
+      const read = await c.runtime.ddb.send(
+        new GetCommand({ TableName: c.runtime.tableName, Key: voucherEntity.key(c.pair.project_id, 'HELD'), ConsistentRead: true }),
+      );
+      return (read.Item?.sessions as Record<string, unknown> | undefined)?.cart === undefined ? 1 : 0;
+    },
   },
   {
     operationId: 'create-order',
