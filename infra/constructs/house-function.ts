@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -27,6 +27,26 @@ export interface HouseFunctionProps {
    * functions under CloudFormation's 500 resources (docs/decisions.md, "One log group per stack").
    */
   logGroup: ILogGroup;
+  /**
+   * The execution role, when functions with identical grants share one (made by `functionRole`, which
+   * already has the log group's write grant). Without it the function gets a role of its own.
+   */
+  role?: IRole;
+}
+
+/**
+ * An execution role for Lambda with no managed policy, acknowledged for X-Ray's unavoidable `*`.
+ * Grants are the caller's. May write to `logGroup`.
+ */
+export function functionRole(scope: Construct, id: string, description: string, logGroup: ILogGroup): Role {
+  const role = new Role(scope, id, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description });
+  logGroup.grantWrite(role);
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason:
+      'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so CDK grants them on "*". Every other statement of this role names its resources.',
+  });
+  return role;
 }
 
 /** The log group a stack's functions share, with the configured retention. */
@@ -48,19 +68,16 @@ export const retentionOf = (days: LogRetentionDays): RetentionDays => retention[
 
 /**
  * A Lambda function with the house defaults: explicit Node.js 22 runtime on arm64, a minified
- * ESM bundle with source maps, X-Ray tracing, the stack's function log group, and its own
- * role that may only write to that log group (no AWS managed policy). Grants are added by the
- * caller, from the route's access.
+ * ESM bundle with source maps, X-Ray tracing, the stack's function log group, and a role that
+ * may only write to that log group (no AWS managed policy): its own, or one shared by functions
+ * with the same grants. Grants are added by the caller, from the route's access.
  */
 export class HouseFunction extends NodejsFunction {
   readonly handlerFile: string;
 
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     const { logGroup } = props;
-    const role = new Role(scope, `${id}Role`, {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs ${props.handlerFile}`,
-    });
+    const role = props.role ?? functionRole(scope, `${id}Role`, `Runs ${props.handlerFile}`, logGroup);
     super(scope, id, {
       entry: join(repoRoot, props.handlerFile),
       handler: 'handler',
@@ -90,17 +107,11 @@ export class HouseFunction extends NodejsFunction {
       },
     });
     this.handlerFile = props.handlerFile;
-    logGroup.grantWrite(role);
     (this.node.defaultChild as CfnFunction).addMetadata(HANDLER_METADATA_KEY, props.handlerFile);
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
         'The runtime is pinned on purpose to Node.js 22 (LTS, supported by Lambda into 2027): the project is built and tested on Node 20/22, and nothing has been verified on 24 yet. Move to NODEJS_24_X together with the CI Node version and the esbuild target in bundling-settings.ts.',
-    });
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so CDK grants them on "*". Every other statement of this role names its resources.',
     });
   }
 }

@@ -1,12 +1,12 @@
 import { type CfnElement, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import type { ResourceNeeds, RouteDef } from '../../lib/api/route.js';
 import { type ClusterConfig, clusterHostNames, type InfraConfig } from '../config.js';
-import { functionLogGroup, HouseFunction } from '../constructs/house-function.js';
+import { functionLogGroup, functionRole, HouseFunction } from '../constructs/house-function.js';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
@@ -57,6 +57,8 @@ export class StatelessStack extends Stack {
   private readonly props: StatelessStackProps;
   /** Every function of the stack logs here (one stream per function instance, named after it). */
   private readonly functionLogs: LogGroup;
+  /** Route functions' execution roles, one per set of grants (see `routeRole`). */
+  private readonly routeRoles = new Map<string, Role>();
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -121,11 +123,36 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(config.api.functionTimeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logGroup: this.functionLogs,
+      role: this.routeRole(route),
     });
-    grantTableAccess(this.props.stateful.table, fn, route.access);
+    this.addResourceEnvironment(fn, route.needs);
+    this.functions.set(route.operationId, fn);
+    return fn;
+  }
+
+  /**
+   * The execution role of a route function. Routes whose grants are identical (table access, the
+   * rate-limit counter, bucket, queues) share one role: a role per function cost two resources per
+   * route and put the stack over CloudFormation's 500 (docs/decisions.md, "Route roles shared by
+   * grants"); sharing gives no function a permission it would not have had alone.
+   */
+  private routeRole(route: RouteDef): Role {
+    const countsRequests = route.access === 'read' && route.auth !== 'none';
+    const sendsTo = [...route.needs.sendsTo].sort();
+    const parts = [
+      route.access,
+      countsRequests ? 'counted' : '',
+      route.needs.bucket ? `bucket-${route.needs.bucket}` : '',
+      ...sendsTo.map((q) => `sends-${q}`),
+    ];
+    const id = `RouteRole${pascal(parts.filter(Boolean).join('-'))}`;
+    const existing = this.routeRoles.get(id);
+    if (existing) return existing;
+    const role = functionRole(this, id, `Route functions with ${parts.filter(Boolean).join(', ')} access`.slice(0, 1000), this.functionLogs);
+    grantTableAccess(this.props.stateful.table, role, route.access);
     // Read-only routes still count their requests: UpdateItem on the rate-limit counters only.
-    if (route.access === 'read' && route.auth !== 'none') {
-      fn.addToRolePolicy(
+    if (countsRequests) {
+      role.addToPrincipalPolicy(
         new PolicyStatement({
           actions: ['dynamodb:UpdateItem'],
           resources: [this.props.stateful.table.tableArn],
@@ -133,9 +160,9 @@ export class StatelessStack extends Stack {
         }),
       );
     }
-    this.grantResources(fn, route.needs);
-    this.functions.set(route.operationId, fn);
-    return fn;
+    this.grantResources(role, route.needs);
+    this.routeRoles.set(id, role);
+    return role;
   }
 
   private addWorker(worker: WorkerDef): void {
@@ -173,19 +200,21 @@ export class StatelessStack extends Stack {
       );
     }
     this.grantResources(fn, worker.needs);
+    this.addResourceEnvironment(fn, worker.needs);
     // The event source grants receive, delete and visibility changes on the consumed queue only.
     fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
     this.functions.set(`worker:${worker.name}`, fn);
   }
 
-  private grantResources(fn: HouseFunction, needs: ResourceNeeds): void {
+  /** Grants the bucket and queue access that `needs` declares; the acknowledgement goes on the role. */
+  private grantResources(grantee: IGrantable & IConstruct, needs: ResourceNeeds): void {
     const { stateful } = this.props;
     if (needs.bucket) {
       const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
-      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [stateful.exportBucket.arnForObjects('*')] }));
-      fn.addEnvironment('BUCKET_NAME', stateful.exportBucket.bucketName);
+      grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [stateful.exportBucket.arnForObjects('*')] }));
       const bucketId = Stack.of(stateful.exportBucket).getLogicalId(stateful.exportBucket.node.defaultChild as CfnElement);
-      acknowledgeWildcards(fn.role ?? fn, [
+      const scope = grantee instanceof HouseFunction ? (grantee.role ?? grantee) : grantee;
+      acknowledgeWildcards(scope, [
         {
           finding: new RegExp(`^Resource::[^*]*${bucketId}[^*]*/\\*$`),
           reason:
@@ -195,8 +224,18 @@ export class StatelessStack extends Stack {
     }
     for (const name of needs.sendsTo) {
       const pair = stateful.queues.get(name);
+      if (!pair) throw new Error(`a function sends to ${name}, which the stateful stack does not define`);
+      pair.queue.grantSendMessages(grantee);
+    }
+  }
+
+  /** The environment that `needs` implies: bucket name, queue URLs, the download base URL. */
+  private addResourceEnvironment(fn: HouseFunction, needs: ResourceNeeds): void {
+    const { stateful } = this.props;
+    if (needs.bucket) fn.addEnvironment('BUCKET_NAME', stateful.exportBucket.bucketName);
+    for (const name of needs.sendsTo) {
+      const pair = stateful.queues.get(name);
       if (!pair) throw new Error(`${fn.handlerFile} sends to ${name}, which the stateful stack does not define`);
-      pair.queue.grantSendMessages(fn);
       fn.addEnvironment(queueUrlVariables(queueNamed(name)).queue, pair.queue.queueUrl);
     }
     // Export replies show `result.url` on this region's download cluster.

@@ -100,6 +100,22 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
   });
 
+  it('shares an execution role only between routes whose grants are the same, and gives workers one each', () => {
+    const roleOf = (handler: string): unknown => template.findResources('AWS::Lambda::Function')[functionOfHandler(template, handler)]?.Properties?.Role;
+    const grantSet = (r: (typeof routes)[number]): string =>
+      JSON.stringify([r.access, r.access === 'read' && r.auth !== 'none', r.needs.bucket ?? null, [...r.needs.sendsTo].sort()]);
+    const byRole = new Map<string, Set<string>>();
+    for (const route of [...routes, routeNotFoundRoute]) {
+      const role = JSON.stringify(roleOf(route.handler));
+      byRole.set(role, (byRole.get(role) ?? new Set()).add(grantSet(route)));
+    }
+    for (const sets of byRole.values()) expect(sets.size).toBe(1);
+    expect(byRole.size).toBeLessThan(20);
+    const workerRoles = new Set(workers.map((w) => JSON.stringify(roleOf(w.handler))));
+    expect(workerRoles.size).toBe(workers.length);
+    for (const role of workerRoles) expect(byRole.has(role)).toBe(false);
+  });
+
   it('names the table and its indexes in every DynamoDB grant, never a wildcard', () => {
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
@@ -408,13 +424,14 @@ describe('custom domains', () => {
     template.hasOutput('DownloadUrl', { Value: `https://${downloadHost}/` });
   });
 
-  it("stays under CloudFormation's 500 resources per stack with room for ten more routes (six resources each), custom domains included", () => {
+  it("stays under CloudFormation's 500 resources per stack with room for forty more routes (four resources each), custom domains included", () => {
     const stack = withDomains.regions.get('api')?.stateless;
     if (!stack) throw new Error('api');
     const resources = Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
-    // A route costs a function, its role and policy, an integration, a route and an invoke permission. When this fails,
-    // split the route functions over nested stacks (docs/decisions.md, "One log group per stack").
-    expect(resources).toBeLessThanOrEqual(500 - 6 * 10);
+    // A route costs a function, an integration, a route and an invoke permission; its role is shared with the routes
+    // that have the same grants (docs/decisions.md, "Route roles shared by grants"). When this fails, split the route
+    // functions over nested stacks.
+    expect(resources).toBeLessThanOrEqual(500 - 4 * 40);
     // The functions share one log group, so the stack's log groups do not grow with the routes.
     expect(Object.keys(Template.fromStack(stack).findResources('AWS::Logs::LogGroup')).length).toBe(3);
   });
