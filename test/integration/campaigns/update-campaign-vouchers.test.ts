@@ -7,7 +7,9 @@ import { getAsyncAction } from '../../../lib/async-actions/async-action.repo.js'
 import { runCampaignVouchersUpdate, VOUCHERS_PER_UPDATE } from '../../../lib/campaigns/campaign-vouchers-update.js';
 import { systemClock } from '../../../lib/clock.js';
 import * as entities from '../../../lib/db/entities.js';
+import { closeDeadLetteredJob, deadLetterReason } from '../../../lib/jobs/dead-letter.js';
 import type { JobMessage } from '../../../lib/jobs/job.js';
+import { openJobKey } from '../../../lib/jobs/open-job.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { runVoucherGeneration } from '../../../lib/vouchers/bulk-generation.js';
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
@@ -230,6 +232,28 @@ describe('the CAMPAIGN.VOUCHERS_UPDATE job', () => {
     // A delivery after the end leaves the DONE action alone.
     await makeWorker({ runtime: s.runtime })({ Records: [record(1)] }, lambdaContext('jobs-worker'));
     expect((await getAsyncAction(s.runtime, s.p, actionId))?.status).toBe('DONE');
+  });
+
+  it('has an open-job marker from the PUT until it ends; a dead-lettered one is marked FAILED with its reason', async () => {
+    const s = await setup();
+    const { id } = await campaignWith(s, 3);
+    const done = actionIdOf(await s.api.call('update-campaign', { params: { campaignId: id }, json: { discount: NEW_DISCOUNT } })) as string;
+    expect(await entities.openJob.get(s.runtime, openJobKey(s.p, done))).toMatchObject({ type: 'update-campaign-vouchers', subjectId: done });
+    await s.jobs.deliver(s.runtime);
+    expect(await entities.openJob.get(s.runtime, openJobKey(s.p, done))).toBeNull();
+
+    const lost = actionIdOf(
+      await s.api.call('update-campaign', { params: { campaignId: id }, json: { discount: { type: 'PERCENT', percent_off: 5 } } }),
+    ) as string;
+    const [job] = s.jobs.sent.splice(0);
+    expect(await closeDeadLetteredJob(s.runtime, sqsRecord(JSON.stringify(job), 3), 3)).toBe('closed');
+    expect(await getAsyncAction(s.runtime, s.p, lost)).toMatchObject({ status: 'FAILED', failure: deadLetterReason(3) });
+    expect((await s.campaigns.getAsyncAction(lost)).json).toMatchObject({
+      status: 'FAILED',
+      operation_status: 'FAILED',
+      result: { message: deadLetterReason(3) },
+    });
+    expect(await entities.openJob.get(s.runtime, openJobKey(s.p, lost))).toBeNull();
   });
 
   it('two runs of one action at once change and count each voucher once', async () => {
