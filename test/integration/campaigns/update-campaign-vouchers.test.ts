@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
 import { lambdaContext } from '../../../infra/local/api-gateway-event.js';
 import { getAsyncAction } from '../../../lib/async-actions/async-action.repo.js';
+import { getCampaign } from '../../../lib/campaigns/campaign.repo.js';
 import { runCampaignVouchersUpdate, VOUCHERS_PER_UPDATE } from '../../../lib/campaigns/campaign-vouchers-update.js';
 import { systemClock } from '../../../lib/clock.js';
 import * as entities from '../../../lib/db/entities.js';
@@ -286,6 +287,26 @@ describe('the CAMPAIGN.VOUCHERS_UPDATE job', () => {
     expect((await getAsyncAction(s.runtime, s.p, secondId))?.status).toBe('DONE');
     expect((await getAsyncAction(s.runtime, s.p, firstId))?.status).toBe('DONE');
     for (const code of codes) expect((await voucherJson(s, code)).discount, code).toMatchObject(newest);
+  });
+});
+
+describe('parallel discount changes', () => {
+  it('10 parallel PUTs with different discounts: each commits at its own revision and, once their jobs ran, every voucher has the campaign’s final discount', async () => {
+    const s = await setup();
+    const { id, codes } = await campaignWith(s, 60);
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        s.api.call('update-campaign', { params: { campaignId: id }, json: { discount: { type: 'PERCENT', percent_off: 20 + i } } }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const campaign = (await s.campaigns.getCampaign(id)).json;
+    expect((await getCampaign(s.runtime, s.p, id))?.revision).toBe(10);
+    const jobs = s.jobs.sent.splice(0);
+    expect(new Set(jobs.map((j) => (j as { asyncActionId: string }).asyncActionId)).size).toBe(10);
+    await Promise.all(jobs.map((job) => runCampaignVouchersUpdate(s.runtime, s.p, (job as { asyncActionId: string }).asyncActionId)));
+    const final = (campaign.voucher as { discount: unknown }).discount;
+    for (const code of codes) expect((await voucherJson(s, code)).discount, code).toEqual(final);
   });
 });
 
