@@ -5,11 +5,18 @@ import { updateCampaign } from '../../lib/campaigns/campaign-lifecycle.service.j
 import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
+import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 
 export const schemas = { params: campaignParams, body: updateCampaignBody };
 
-export const makeHandler = endpoint(updateCampaignRoute, schemas, async ({ runtime, principal, params, body }) =>
-  ok(toCampaignReply(await updateCampaign(runtime, principal.projectId, params.campaignId, body))),
+export const makeHandler = endpoint(
+  updateCampaignRoute,
+  schemas,
+  async ({ runtime, ports, principal, params, body, requestId }) => {
+    const { campaign, asyncAction } = await updateCampaign({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, body, requestId);
+    return { ...ok(toCampaignReply(campaign)), ...(asyncAction ? { headers: { 'X-Async-Action-Id': asyncAction.id } } : {}) };
+  },
+  { jobs: containerJobQueue },
 );
 
 export const handler = makeHandler();

@@ -6,6 +6,7 @@ import { handleJobRecords, type JobRunners } from '../../lib/jobs/job-worker.js'
 import { defaultRuntime } from '../../lib/runtime.js';
 import { runGenerateVouchersJob } from '../../lib/vouchers/generate-vouchers.job.js';
 import { runDeleteCampaignVouchersJob } from '../../lib/campaigns/campaign-deletion.js';
+import { runUpdateCampaignVouchersJob } from '../../lib/campaigns/campaign-vouchers-update.js';
 import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
@@ -15,10 +16,11 @@ const runners: JobRunners<typeof JOBS_QUEUE> = {
   'generate-vouchers': runGenerateVouchersJob,
   'voucher-import': runImportVouchersJob,
   'delete-campaign-vouchers': runDeleteCampaignVouchersJob,
+  'update-campaign-vouchers': runUpdateCampaignVouchersJob,
 };
 
 /**
- * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers). No S3 or SQS
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers, a changed campaign's vouchers). No S3 or SQS
  * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, stop }: Ports = {}) =>

@@ -880,12 +880,13 @@ export const updateCampaignRoute = /* @__PURE__ */ route({
   path: '/v1/campaigns/{campaignId}',
   folder: 'campaigns',
   scopes: ['campaigns'],
-  summary: "Change a campaign's dates, validity, description, category, metadata and publication settings",
+  summary: "Change a campaign's dates, validity, description, category, metadata, publication settings and its vouchers' discount or gift",
   tag: 'Campaigns',
-  success: [/* @__PURE__ */ ok('Campaign', 'The campaign as changed')],
+  success: [{ status: 200, description: 'The campaign as changed', body: 'Campaign', headers: ['X-Async-Action-Id'] }],
   idempotency: 'generic',
   description:
-    "Fields that would change the campaign's vouchers (`discount`, `gift`, `loyalty_tiers_expiration`, `options`) are refused (400); a `protected` campaign answers 400 `resource_protected`.",
+    "A `discount` (discount vouchers) or `gift` (gift cards) changes the campaign's template and, through the async action CAMPAIGN.VOUCHERS_UPDATE named by the `X-Async-Action-Id` reply header, its vouchers that are not published or redeemed yet (none when the campaign has no vouchers). A loyalty program's `loyalty_tiers_expiration` and `options` are refused (400); a `protected` campaign answers 400 `resource_protected`.",
+  needs: { sendsTo: [JOBS_QUEUE] },
 });
 
 export const deleteCampaignRoute = /* @__PURE__ */ route({

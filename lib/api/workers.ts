@@ -55,7 +55,8 @@ export const jobsWorker: WorkerDef = {
   batchSize: 1,
   // 100,000 vouchers are ~2,050 transactions; the queue's visibility timeout follows at 6x.
   timeoutSeconds: 300,
-  summary: 'Runs the jobs that need only the table: bulk voucher generation (CAMPAIGN.VOUCHERS_GENERATE)',
+  summary:
+    'Runs the jobs that need only the table: bulk voucher generation, imports, and the vouchers of a deleted or changed campaign (CAMPAIGN.VOUCHERS_GENERATE, _IMPORT, _DELETE, _UPDATE; VOUCHERS.IMPORT)',
   // No bucket: its bundle carries no S3 client, which is what keeps its cold start near the baseline.
   needs: { bucket: null, sendsTo: [], env: [] },
 };

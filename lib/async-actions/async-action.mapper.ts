@@ -8,7 +8,7 @@ function progressOf(a: AsyncAction): number {
 }
 
 /**
- * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE and CAMPAIGN.VOUCHERS_DELETE.
+ * Voucherify's async action object (AsyncActionGetResponseBody) for CAMPAIGN.VOUCHERS_GENERATE, _IMPORT, _DELETE and _UPDATE.
  * `result` appears once the action is final: `{message, done_count}` as Voucherify words it.
  */
 export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
@@ -21,7 +21,9 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
             ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.`
             : a.type === 'CAMPAIGN.VOUCHERS_DELETE'
               ? `Deleted ${a.doneCount} vouchers.`
-              : `Generated ${a.doneCount} vouchers.`,
+              : a.type === 'CAMPAIGN.VOUCHERS_UPDATE'
+                ? `Updated ${a.doneCount} vouchers.`
+                : `Generated ${a.doneCount} vouchers.`,
           done_count: a.doneCount,
           ...failures,
         }

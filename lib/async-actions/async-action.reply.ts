@@ -3,7 +3,7 @@ import * as z from '../zod.js';
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
 export const asyncActionReplySchema = z.strictObject({
   id: z.string(),
-  type: z.enum(['CAMPAIGN.VOUCHERS_GENERATE', 'CAMPAIGN.VOUCHERS_IMPORT', 'VOUCHERS.IMPORT', 'CAMPAIGN.VOUCHERS_DELETE']),
+  type: z.enum(['CAMPAIGN.VOUCHERS_GENERATE', 'CAMPAIGN.VOUCHERS_IMPORT', 'VOUCHERS.IMPORT', 'CAMPAIGN.VOUCHERS_DELETE', 'CAMPAIGN.VOUCHERS_UPDATE']),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),
   // An import's result also lists the vouchers it could not write (`failed`, `failed_count`).

@@ -26,6 +26,7 @@ const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
   'CAMPAIGN.VOUCHERS_IMPORT': 'voucher-import',
   'VOUCHERS.IMPORT': 'voucher-import',
   'CAMPAIGN.VOUCHERS_DELETE': 'delete-campaign-vouchers',
+  'CAMPAIGN.VOUCHERS_UPDATE': 'update-campaign-vouchers',
 };
 
 /** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */

@@ -4,9 +4,15 @@ export type AsyncActionStatus = 'ENQUEUED' | 'IN_PROGRESS' | 'DONE' | 'FAILED';
 
 /**
  * Async action types: bulk generation, the imports of a list of vouchers into a campaign or as
- * standalone vouchers, and the removal of a deleted campaign's vouchers.
+ * standalone vouchers, the removal of a deleted campaign's vouchers, and the change of a campaign's
+ * vouchers after a PUT changed their discount or gift (lib/campaigns/campaign-vouchers-update.ts).
  */
-export type AsyncActionType = 'CAMPAIGN.VOUCHERS_GENERATE' | 'CAMPAIGN.VOUCHERS_IMPORT' | 'VOUCHERS.IMPORT' | 'CAMPAIGN.VOUCHERS_DELETE';
+export type AsyncActionType =
+  | 'CAMPAIGN.VOUCHERS_GENERATE'
+  | 'CAMPAIGN.VOUCHERS_IMPORT'
+  | 'VOUCHERS.IMPORT'
+  | 'CAMPAIGN.VOUCHERS_DELETE'
+  | 'CAMPAIGN.VOUCHERS_UPDATE';
 
 /** A voucher an import could not write, and why (the reference's `result.failed[]`). */
 export interface ImportFailure {

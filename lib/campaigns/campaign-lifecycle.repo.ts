@@ -15,7 +15,11 @@ import { DELETED, MAX_NOT_DONE, notDoneRecord } from './campaign-views.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-/** The campaign fields a change may set; the rest (type of campaign, vouchers, tiers, counts, status) are never written here. */
+/**
+ * The campaign fields a change may set; the rest (type of campaign, tiers, counts, status) are never
+ * written here. `voucher` (the template: a new discount or gift) is set whole; its vouchers follow
+ * through CAMPAIGN.VOUCHERS_UPDATE (campaign-vouchers-update.ts).
+ */
 export type CampaignChange = Partial<
   Pick<
     Campaign,
@@ -33,6 +37,7 @@ export type CampaignChange = Partial<
     | 'type'
     | 'active'
     | 'referralProgram'
+    | 'voucher'
   >
 >;
 
@@ -66,7 +71,7 @@ function setAll(fields: Record<string, unknown>, prefix: string) {
  * The condition that the campaign item is still at the revision read (absent = 0: never changed)
  * and, for a promotion, still has the tiers read (a tier added meanwhile does not raise the revision).
  */
-function revisionCondition(read: Campaign): { ConditionExpression: string; values: Record<string, unknown> } {
+export function revisionCondition(read: Campaign): { ConditionExpression: string; values: Record<string, unknown> } {
   const revision = read.revision ?? 0;
   const tiers = read.promotionTiers ? ' AND size(promotionTiers) = :tiers' : '';
   const tierValues = read.promotionTiers ? { ':tiers': read.promotionTiers.length } : {};
@@ -109,12 +114,20 @@ export function changeCampaign(
   change: CampaignChange,
   now: string,
   extra: readonly TransactItem[] = [],
+  /** Also hold only while the campaign has exactly the `vouchersCount` read (a change of its vouchers' template decides on it). */
+  options: { pinVouchersCount?: boolean } = {},
 ): Promise<{ outcome: CampaignWriteOutcome; campaign?: Campaign }> {
   const p = read.projectId;
   const revision = (read.revision ?? 0) + 1;
   const next: Campaign = { ...read, ...change, updatedAt: now, revision };
   const own = setAll({ ...change, updatedAt: now, revision }, 'c');
-  const cond = revisionCondition(read);
+  const byRevision = revisionCondition(read);
+  const cond = options.pinVouchersCount
+    ? {
+        ConditionExpression: `${byRevision.ConditionExpression} AND vouchersCount = :vcRead`,
+        values: { ...byRevision.values, ':vcRead': read.vouchersCount },
+      }
+    : byRevision;
   const entry = setAll(listEntryChange(next), 'e');
   const items: TransactItem[] = [
     {

@@ -4,16 +4,17 @@ import { queryBoolean } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { accessSettingsSchema } from '../not-built.schema.js';
 import { MAX_CAMPAIGN_DESCRIPTION_LENGTH, referralProgramSchema } from './campaign.schema.js';
-import { validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from './voucher-template.schema.js';
+import { discountSchema, giftSchema, validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from './voucher-template.schema.js';
 
 const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
 /**
- * Fields of the reference's update bodies that would change the campaign's vouchers (their
- * discount, gift, loyalty tiers): accepted by the schema so that the service can refuse them with
- * a message naming the field (docs/decisions.md "Changing and deleting campaigns").
+ * Fields of the reference's update bodies that would change a loyalty program's cards and tiers:
+ * accepted by the schema so that the service can refuse them with a message naming the field
+ * (docs/decisions.md "Changing and deleting campaigns"). `discount` and `gift` are built
+ * (docs/decisions.md "Changing a campaign's vouchers").
  */
-export const VOUCHER_CHANGING_FIELDS = ['discount', 'gift', 'loyalty_tiers_expiration', 'options'] as const;
+export const VOUCHER_CHANGING_FIELDS = ['loyalty_tiers_expiration', 'options'] as const;
 
 /**
  * PUT /v1/campaigns/{campaignId}: the union of the reference's five update bodies (one per
@@ -37,8 +38,10 @@ export const updateCampaignBody = z.strictObject({
   auto_join: z.optional(z.boolean()),
   type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC'])),
   referral_program: z.optional(referralProgramSchema),
-  discount: z.optional(z.unknown()),
-  gift: z.optional(z.unknown()),
+  /** DISCOUNT_COUPONS and REFERRAL_PROGRAM (discount vouchers): the template's and its unpublished, unredeemed vouchers' discount. */
+  discount: z.optional(discountSchema),
+  /** GIFT_VOUCHERS: the template's and its unpublished, unredeemed cards' credits. */
+  gift: z.optional(giftSchema),
   loyalty_tiers_expiration: z.optional(z.unknown()),
   options: z.optional(z.unknown()),
 });

@@ -12,6 +12,7 @@ import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Campaign } from './campaign.js';
 import { failCampaignVouchersDeletion } from './campaign-deletion.js';
+import { failCampaignVouchersUpdate } from './campaign-vouchers-update.js';
 import { type CampaignChange, changeCampaign, removeCampaign } from './campaign-lifecycle.repo.js';
 import { VOUCHER_CHANGING_FIELDS, type UpdateCampaignBody } from './campaign-lifecycle.schema.js';
 import { getCampaign } from './campaign.service.js';
@@ -44,6 +45,12 @@ function assertFieldsFit(campaign: Campaign, body: UpdateCampaignBody): void {
   }
   if (body.referral_program !== undefined && campaign.campaignType !== 'REFERRAL_PROGRAM') {
     throw new InvalidPayloadError(`Property .referral_program applies to a REFERRAL_PROGRAM campaign only, not to ${campaign.campaignType}`);
+  }
+  if (body.discount !== undefined && campaign.voucher?.type !== 'DISCOUNT_VOUCHER') {
+    throw new InvalidPayloadError(`Property .discount applies to a campaign of discount vouchers only, not to ${campaign.campaignType}`);
+  }
+  if (body.gift !== undefined && campaign.voucher?.type !== 'GIFT_VOUCHER') {
+    throw new InvalidPayloadError(`Property .gift applies to a GIFT_VOUCHERS campaign only, not to ${campaign.campaignType}`);
   }
   if (body.type !== undefined && campaign.type === 'STANDALONE') {
     throw new InvalidPayloadError(`Property .type cannot change a STANDALONE campaign (a generic code) into ${body.type}`);
@@ -79,7 +86,20 @@ function changeOf(read: Campaign, body: UpdateCampaignBody): CampaignChange {
     }
     change.metadata = metadata;
   }
+  if (read.voucher && (body.discount !== undefined || body.gift !== undefined)) {
+    change.voucher = {
+      ...read.voucher,
+      ...(body.discount !== undefined ? { discount: camelize(body.discount) } : {}),
+      ...(body.gift !== undefined ? { gift: camelize(body.gift) } : {}),
+    };
+  }
   return change;
+}
+
+/** What PUT /v1/campaigns/{campaignId} answers: the campaign as changed and, when its vouchers follow, the CAMPAIGN.VOUCHERS_UPDATE action. */
+export interface CampaignUpdate {
+  campaign: Campaign;
+  asyncAction: AsyncAction | null;
 }
 
 /**
@@ -98,12 +118,24 @@ function onCurrentCampaign<T>(deps: Deps, projectId: string, idOrName: string, w
 /**
  * PUT /v1/campaigns/{campaignId}: changes the campaign fields the reference's update bodies name
  * (dates, validity, description, category, metadata merged with `unset_metadata_fields` removed,
- * publication settings, AUTO_UPDATE ↔ STATIC, a referral program's settings), with its list entry,
- * in one transaction at the revision read (campaign-lifecycle.repo.ts changeCampaign). Fields that
- * would change the campaign's vouchers are refused (400), as are fields of another campaign type.
- * @throws NotFoundError (campaign, category_id, custom event), InvalidPayloadError, ResourceProtectedError, ConflictRetryError.
+ * publication settings, AUTO_UPDATE ↔ STATIC, a referral program's settings, the vouchers'
+ * `discount` or `gift`), with its list entry, in one transaction at the revision read
+ * (campaign-lifecycle.repo.ts changeCampaign). Fields of another campaign type are refused (400),
+ * as are a loyalty program's `loyalty_tiers_expiration` and `options`.
+ * A `discount` or `gift` on a campaign that has vouchers also writes, in that transaction (which
+ * then holds only at the `vouchersCount` read), a CAMPAIGN.VOUCHERS_UPDATE async action with its
+ * open-job marker, and puts its job on the queue (campaign-vouchers-update.ts): the campaign's
+ * unpublished, unredeemed vouchers take the new benefit. Without vouchers there is no action.
+ * @throws NotFoundError (campaign, category_id, custom event), InvalidPayloadError, ResourceProtectedError,
+ *   ConflictRetryError; Error when the queue refuses the job (the action is marked FAILED first; the campaign stays changed).
  */
-export async function updateCampaign(deps: Deps, projectId: string, idOrName: string, body: UpdateCampaignBody): Promise<Campaign> {
+export async function updateCampaign(
+  deps: Deps & { jobs: JobQueue },
+  projectId: string,
+  idOrName: string,
+  body: UpdateCampaignBody,
+  requestId: string,
+): Promise<CampaignUpdate> {
   const first = await getCampaign(deps, projectId, idOrName);
   assertChangeable(first);
   assertFieldsFit(first, body);
@@ -117,12 +149,42 @@ export async function updateCampaign(deps: Deps, projectId: string, idOrName: st
         ...(categoryRef ? { category } : {}),
         ...(referralProgram !== undefined ? { referralProgram } : {}),
       };
-      const { outcome, campaign } = await changeCampaign(deps, read, change, now, items);
+      const action = change.voucher && read.vouchersCount > 0 ? plannedVouchersUpdate(deps, read, requestId, now) : null;
+      const extra = action ? [...items, ...asyncActionPuts(deps, action)] : items;
+      const { outcome, campaign } = await changeCampaign(deps, read, change, now, extra, { pinVouchersCount: change.voucher !== undefined });
       if (outcome === 'extra_failed') throw new ExtraItemsConflictError();
-      return campaign ?? RETRY;
+      return campaign ? { campaign, asyncAction: action } : RETRY;
     }),
   );
-  return withCurrentCategory(deps, projectId, written);
+  if (written.asyncAction) {
+    try {
+      await deps.jobs.send({ type: 'update-campaign-vouchers', projectId, asyncActionId: written.asyncAction.id });
+    } catch (error) {
+      await failCampaignVouchersUpdate(deps, projectId, written.asyncAction.id, 'The vouchers update job could not be enqueued');
+      throw error;
+    }
+  }
+  return { campaign: await withCurrentCategory(deps, projectId, written.campaign), asyncAction: written.asyncAction };
+}
+
+/** A new CAMPAIGN.VOUCHERS_UPDATE action (ENQUEUED) for the campaign as read: `requested` = its vouchers. */
+function plannedVouchersUpdate(deps: Pick<Runtime, 'ids'>, read: Campaign, requestId: string, now: string): AsyncAction {
+  return {
+    id: deps.ids.id('aa'),
+    projectId: read.projectId,
+    type: 'CAMPAIGN.VOUCHERS_UPDATE',
+    status: 'ENQUEUED',
+    requestId,
+    campaignId: read.id,
+    requested: read.vouchersCount,
+    doneCount: 0,
+    campaignCreation: false,
+    overrides: { category: null },
+    failure: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
 }
 
 /**

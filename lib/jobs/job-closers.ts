@@ -1,5 +1,6 @@
 import { getAsyncAction } from '../async-actions/async-action.repo.js';
 import { failCampaignVouchersDeletion } from '../campaigns/campaign-deletion.js';
+import { failCampaignVouchersUpdate } from '../campaigns/campaign-vouchers-update.js';
 import { getExport } from '../exports/export.repo.js';
 import { failExport } from '../exports/points-expiration-export.js';
 import type { Runtime } from '../runtime.js';
@@ -42,6 +43,10 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   },
   'delete-campaign-vouchers': {
     fail: (deps, job, reason) => failCampaignVouchersDeletion(deps, job.projectId, job.asyncActionId, reason),
+    state: asyncActionState,
+  },
+  'update-campaign-vouchers': {
+    fail: (deps, job, reason) => failCampaignVouchersUpdate(deps, job.projectId, job.asyncActionId, reason),
     state: asyncActionState,
   },
   'export-points-expiration': {

@@ -33,6 +33,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
+  // Brings a campaign's vouchers to its changed template (CAMPAIGN.VOUCHERS_UPDATE; lib/campaigns/campaign-vouchers-update.ts).
+  z.strictObject({
+    type: z.literal('update-campaign-vouchers'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 export type JobType = JobMessage['type'];
@@ -53,6 +59,7 @@ export const jobKinds = {
   'export-points-expiration': { queue: EXPORT_JOBS_QUEUE, subject: 'exportId', logField: 'export_id' },
   'voucher-import': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'delete-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
+  'update-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
 } as const satisfies { [T in JobType]: { queue: QueueName; subject: keyof JobMessageOf<T> & string; logField: string } };
 
 /** The kinds whose messages go on `queue`. */

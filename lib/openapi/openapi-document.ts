@@ -251,6 +251,11 @@ const HEADERS: JsonSchema = {
   'Content-Disposition': { description: 'The file name to save the body under (`attachment; filename="<export id>.csv"`)', schema: { type: 'string' } },
   Location: { description: 'Where the file is (a presigned URL)', schema: { type: 'string', format: 'uri' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  'X-Async-Action-Id': {
+    description:
+      "The CAMPAIGN.VOUCHERS_UPDATE async action that brings the campaign's vouchers to a changed discount or gift (absent when none was started): poll GET /v1/async-actions/{asyncActionId}",
+    schema: { type: 'string' },
+  },
   'X-Request-Id': { description: 'Identifier of the request; equals `request_id` of an error reply', schema: { type: 'string' } },
   'X-Rate-Limit-Limit': { description: "Requests the project may send per window (when the project's rate limit is on)", schema: { type: 'integer' } },
   'X-Rate-Limit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },

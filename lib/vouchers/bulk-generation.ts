@@ -7,7 +7,7 @@ import type { TransactItem } from '../db/transact.js';
 import type { JobQueue } from '../jobs/job.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { Runtime } from '../runtime.js';
-import { assertCodesFit, GenerationGuardFailedError, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
+import { assertCodesFit, CampaignChangedError, GenerationGuardFailedError, generateVouchers, type VoucherOverrides } from './voucher-generation.js';
 import { MAX_VOUCHERS_PER_TRANSACTION } from './voucher.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -70,11 +70,31 @@ export async function failGeneration(deps: Deps, projectId: string, asyncActionI
   return true;
 }
 
+/** Changes of the campaign (PUT, enable, disable) one run re-reads it for before it leaves the job for a retry. */
+const MAX_CAMPAIGN_CHANGES = 50;
+
+/**
+ * The generation's campaign as stored now; when it is gone the action is marked FAILED and null returned.
+ * @throws InvalidCampaignError when it cannot hold generated vouchers.
+ */
+async function currentCampaign(deps: Deps, action: AsyncAction): Promise<VoucherCampaign | null> {
+  const campaign = await getCampaign(deps, action.projectId, action.campaignId);
+  if (!campaign) {
+    await failGeneration(deps, action.projectId, action.id, `Campaign ${action.campaignId} was deleted`);
+    return null;
+  }
+  assertGeneratesVouchers(campaign);
+  return campaign;
+}
+
 /**
  * The worker's side of a bulk generation, safe to run any number of times for one action, even
  * at once: it resumes from the action's `doneCount`, and each batch of vouchers is written in one
  * transaction with the progress checkpoint (which holds only at the count this run read), so a
- * batch is written once and `vouchers_count` stays exact. A final action is left as it is.
+ * batch is written once and `vouchers_count` stays exact. Each batch also holds only at the
+ * campaign revision read: after a PUT changed the template (a new discount or gift) the campaign is
+ * read again and the batch built anew, so no voucher of this run keeps the old benefit (the
+ * vouchers written before the PUT are changed by its CAMPAIGN.VOUCHERS_UPDATE). A final action is left as it is.
  * A failure the request could have caused (code space full, campaign deleted) ends the action
  * FAILED and returns; anything else (the table unavailable, contention) throws for a retry.
  * `signal`: the host's stop signal; once raised, the run stops before its next batch (every
@@ -86,20 +106,25 @@ export async function runVoucherGeneration(deps: Deps & { signal?: AbortSignal }
   let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   try {
-    const campaign = await getCampaign(deps, projectId, action.campaignId);
-    if (!campaign) {
-      await failGeneration(deps, projectId, asyncActionId, `Campaign ${action.campaignId} was deleted`);
-      return getAsyncAction(deps, projectId, asyncActionId);
-    }
-    assertGeneratesVouchers(campaign);
+    let campaign = await currentCampaign(deps, action);
+    if (!campaign) return getAsyncAction(deps, projectId, asyncActionId);
+    let changes = 0;
     while (action.doneCount < action.requested) {
       stopIfAsked(deps.signal, `Generation ${asyncActionId}`);
       const n = Math.min(MAX_VOUCHERS_PER_TRANSACTION, action.requested - action.doneCount);
       const guard = progressItem(deps, action, action.doneCount, n, deps.clock.now().toISOString());
       try {
-        await generateVouchers(deps, campaign, n, action.overrides, guard);
+        // Pinned to the revision read: a batch built from a template that a PUT changed meanwhile is not written.
+        await generateVouchers(deps, campaign, n, action.overrides, guard, [], { pinRevision: true });
         action = { ...action, doneCount: action.doneCount + n };
       } catch (error) {
+        if (error instanceof CampaignChangedError) {
+          changes += 1;
+          if (changes > MAX_CAMPAIGN_CHANGES) throw new Error(`Generation ${asyncActionId}: the campaign kept changing`);
+          campaign = await currentCampaign(deps, action);
+          if (!campaign) return getAsyncAction(deps, projectId, asyncActionId);
+          continue;
+        }
         if (!(error instanceof GenerationGuardFailedError)) throw error;
         const fresh = await getAsyncAction(deps, projectId, asyncActionId);
         if (fresh?.status !== 'IN_PROGRESS') return fresh;

@@ -155,13 +155,23 @@ export class GenerationGuardFailedError extends Error {
   }
 }
 
+/** A pinned generation's campaign is gone or changed since it was read (re-read it and build the vouchers again). */
+export class CampaignChangedError extends Error {
+  override readonly name = 'CampaignChangedError';
+
+  constructor(campaignId: string) {
+    super(`Campaign ${campaignId} changed while its vouchers were being generated`);
+  }
+}
+
 /**
  * Generates `count` vouchers with random codes and adds them to the campaign, in transactions of
  * up to MAX_VOUCHERS_PER_TRANSACTION vouchers that also raise its `vouchersCount`. A code already
  * taken in the project is replaced by a fresh candidate (conditional puts: nothing is ever
  * overwritten); a crowded pattern ends in CodeSpaceExhaustedError rather than a loop.
  * @returns the vouchers, in creation order.
- * @throws CodeSpaceExhaustedError, InvalidPayloadError, NotFoundError (campaign gone), ConflictRetryError.
+ * @throws CodeSpaceExhaustedError, InvalidPayloadError, NotFoundError (campaign gone), ConflictRetryError,
+ *   CampaignChangedError (pinned only).
  */
 export async function generateVouchers(
   deps: Deps,
@@ -172,6 +182,11 @@ export async function generateVouchers(
   guard?: TransactItem,
   /** Written with the first transaction of vouchers (a new category's items); see insertVouchers. */
   extra: readonly TransactItem[] = [],
+  /**
+   * `pinRevision`: every transaction holds only while the campaign is at the revision of `campaign`
+   * (its template: discount, gift); otherwise CampaignChangedError, with nothing of that batch written.
+   */
+  options: { pinRevision?: boolean } = {},
 ): Promise<Voucher[]> {
   if (guard && count > MAX_VOUCHERS_PER_TRANSACTION) throw new Error(`A guarded generation holds at most ${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   const config = o.codeConfig ?? campaign.voucher.codeConfig;
@@ -195,8 +210,10 @@ export async function generateVouchers(
           }
           pending.push(newVoucher(deps, campaign, code, o));
         }
-        const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending);
+        const pin = options.pinRevision ? (campaign.revision ?? 0) : undefined;
+        const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending, pin);
         if (outcome.kind === 'ok') return;
+        if (outcome.kind === 'campaign_changed') throw new CampaignChangedError(campaign.id);
         if (outcome.kind === 'conflict') return RETRY;
         if (outcome.kind === 'guard_failed') throw new GenerationGuardFailedError();
         if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);

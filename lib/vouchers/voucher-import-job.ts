@@ -173,7 +173,8 @@ async function importChunkAt(
       if (outcome.kind === 'ok') return true;
       if (outcome.kind === 'conflict') return RETRY;
       if (outcome.kind === 'guard_failed') return false;
-      if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', action.campaignId);
+      // Unpinned inserts never report a changed campaign; only a missing one.
+      if (outcome.kind === 'campaign_missing' || outcome.kind === 'campaign_changed') throw new NotFoundError('campaign', action.campaignId);
       const taken = new Set(outcome.codes);
       for (const code of taken) failed.push({ code, reason: 'Duplicated voucher exists with this code' });
       vouchers = vouchers.filter((v) => !taken.has(v.code));

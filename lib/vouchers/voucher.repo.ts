@@ -35,14 +35,23 @@ export function voucherPutItems(deps: Deps, campaignId: string, voucher: Voucher
   return [voucherEntity.putIfAbsent(deps, voucher, campaignId), voucherIdRef.putIfAbsent(deps, { code: voucher.code }, voucher.projectId, voucher.id)];
 }
 
-/** Raises a campaign's `vouchersCount` by `n`; its condition fails when the campaign is gone. */
-export const countVouchersItem = (deps: Deps, projectId: string, campaignId: string, n: number): TransactItem => ({
+/**
+ * Raises a campaign's `vouchersCount` by `n`; its condition fails when the campaign is gone and,
+ * with `pinRevision`, when the campaign is no longer at that revision (absent = 0): the vouchers
+ * were built from a template that may have changed since (campaign-lifecycle.repo.ts changeCampaign).
+ */
+export const countVouchersItem = (deps: Deps, projectId: string, campaignId: string, n: number, pinRevision?: number): TransactItem => ({
   Update: {
     TableName: deps.tableName,
     Key: campaign.key(projectId, campaignId),
     UpdateExpression: 'ADD vouchersCount :n',
-    ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':n': n },
+    ConditionExpression:
+      pinRevision === undefined
+        ? 'attribute_exists(PK)'
+        : pinRevision === 0
+          ? 'attribute_exists(PK) AND attribute_not_exists(revision)'
+          : 'attribute_exists(PK) AND revision = :rev',
+    ExpressionAttributeValues: { ':n': n, ...(pinRevision ? { ':rev': pinRevision } : {}) },
   },
 });
 
@@ -69,6 +78,8 @@ export type InsertOutcome =
   | { kind: 'ok' }
   | { kind: 'codes_taken'; codes: string[] }
   | { kind: 'campaign_missing' }
+  /** With `pinRevision`: the campaign is gone or at another revision (re-read it). */
+  | { kind: 'campaign_changed' }
   | { kind: 'guard_failed' }
   | { kind: 'conflict' };
 
@@ -85,6 +96,8 @@ export async function insertVouchers(
   vouchers: Voucher[],
   guard?: TransactItem,
   extra: readonly TransactItem[] = [],
+  /** Hold only while the campaign is at this revision (countVouchersItem). */
+  pinRevision?: number,
 ): Promise<InsertOutcome> {
   if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
     throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
@@ -92,11 +105,11 @@ export async function insertVouchers(
   const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, campaignId, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
   const extraFrom = items.push(...extra) - extra.length;
-  items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length));
+  items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length, pinRevision));
   const outcome = await transact(deps, items);
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };
-  if (outcome.failed.includes(items.length - 1)) return { kind: 'campaign_missing' };
+  if (outcome.failed.includes(items.length - 1)) return { kind: pinRevision === undefined ? 'campaign_missing' : 'campaign_changed' };
   if (outcome.failed.includes(guardIndex)) return { kind: 'guard_failed' };
   if (outcome.failed.some((i) => i >= extraFrom && i < items.length - 1)) throw new ExtraItemsConflictError();
   const codes = outcome.failed.filter((i) => i % 2 === 0 && i < 2 * vouchers.length).map((i) => vouchers[i / 2]?.code ?? '');

@@ -40,9 +40,9 @@ const rules: readonly Rule[] = [
   {
     operations: ['update-campaign'],
     location: 'request',
-    fields: ['discount.*', 'gift.*', 'loyalty_tiers_expiration.*', 'options.*'],
+    fields: ['loyalty_tiers_expiration.*', 'options.*'],
     reason:
-      "They change the campaign's vouchers not yet published (an async action over its pool, not built yet): accepted by the schema only to be refused with 400 invalid_payload naming the field, rather than ignored",
+      'They change a loyalty program\'s tiers and every card (loyalty tiers are not built): accepted by the schema only to be refused with 400 invalid_payload naming the field, rather than ignored. `discount` and `gift` are built (docs/decisions.md "Changing a campaign\'s vouchers")',
   },
   // Campaign templates (docs/decisions.md "Campaign templates")
   {
@@ -186,7 +186,7 @@ const rules: readonly Rule[] = [
     location: 'response',
     fields: ['type', 'result.*'],
     reason:
-      'The async actions here are CAMPAIGN.VOUCHERS_GENERATE, CAMPAIGN.VOUCHERS_IMPORT and VOUCHERS.IMPORT; an import lists its failures as `result.failed[]` of `{code, reason}` (also for VOUCHERS.IMPORT, whose reference schema has one object: an import can fail many codes). Reports, CSV rows and source ids belong to CSV imports and bulk updates, which are not built. A failed action reports its reason in `result.message`',
+      'The async actions here are CAMPAIGN.VOUCHERS_GENERATE, CAMPAIGN.VOUCHERS_IMPORT, VOUCHERS.IMPORT, CAMPAIGN.VOUCHERS_DELETE and CAMPAIGN.VOUCHERS_UPDATE; an import lists its failures as `result.failed[]` of `{code, reason}` (also for VOUCHERS.IMPORT, whose reference schema has one object: an import can fail many codes). Reports, CSV rows and source ids belong to CSV imports and bulk updates, which are not built. A failed action reports its reason in `result.message`',
   },
   {
     operations: ['list-bin-entries'],

@@ -67,4 +67,25 @@ describe('the official Voucherify SDK: campaign lifecycle', () => {
     const forced = (await client.campaigns.delete(again.id, { force: true })) as { async_action_id: string };
     expect(await untilFinal(forced.async_action_id)).toMatchObject({ status: 'DONE' });
   });
+
+  it("changes a campaign's discount through campaigns.update; its unpublished vouchers follow through the worker", async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK discount change',
+      campaign_type: 'DISCOUNT_COUPONS',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 10 } },
+    } as never);
+    for (const code of ['SDK-DISC-1', 'SDK-DISC-2']) await client.campaigns.addVoucher(campaign.id, { code } as never);
+
+    const updated = await client.campaigns.update(campaign.id, { discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 700 } } as never);
+    expect(updated).toMatchObject({ id: campaign.id, voucher: { discount: { type: 'AMOUNT', amount_off: 700 } } });
+    for (const code of ['SDK-DISC-1', 'SDK-DISC-2']) {
+      let discount: unknown;
+      for (let i = 0; i < 100; i += 1) {
+        discount = (await client.vouchers.get(code)).discount;
+        if ((discount as { type?: string } | undefined)?.type === 'AMOUNT') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(discount, code).toMatchObject({ type: 'AMOUNT', amount_off: 700 });
+    }
+  });
 });

@@ -172,12 +172,15 @@ describe('PUT /v1/campaigns/{campaignId}', () => {
     expect((await campaigns.getCampaign(made.id as string)).json).toEqual(reply.json);
   });
 
-  it('refuses fields that would change the vouchers, fields of another campaign type and dates out of order, changing nothing', async () => {
+  it("refuses a loyalty program's tier fields, fields of another campaign type and dates out of order, changing nothing", async () => {
     const { api, campaigns } = await setup();
     const coupons = await newCampaign(campaigns);
     const promo = await newCampaign(campaigns, campaignBodies.PROMOTION('Promo'));
+    const loyalty = await newCampaign(campaigns, campaignBodies.LOYALTY_PROGRAM('Loyal'));
+    // `discount` / `gift` on their own campaign type are built: test/integration/campaigns/update-campaign-vouchers.test.ts.
     for (const [ref, json, says] of [
-      [coupons.id, { discount: { type: 'PERCENT', percent_off: 50 } }, '.discount'],
+      [loyalty.id, { options: { recalculate_tiers: true } }, '.options'],
+      [promo.id, { discount: { type: 'PERCENT', percent_off: 50 } }, '.discount'],
       [coupons.id, { gift: { amount: 100 } }, '.gift'],
       [coupons.id, { referral_program: { conversion_event_type: 'redemption' } }, '.referral_program'],
       [promo.id, { join_once: true }, '.join_once'],
