@@ -64,3 +64,22 @@ export interface AsyncAction {
   /** Imports only. */
   import?: ImportProgress;
 }
+
+/** What differs between new actions; the rest starts the same for every type (ENQUEUED, nothing done). */
+export type NewAsyncAction = Pick<AsyncAction, 'id' | 'projectId' | 'type' | 'requestId' | 'campaignId' | 'requested'> &
+  Partial<Pick<AsyncAction, 'campaignCreation' | 'overrides' | 'force' | 'import'>>;
+
+/** A new action, ENQUEUED at `now` with nothing done. */
+export function newAsyncAction(fields: NewAsyncAction, now: string): AsyncAction {
+  return {
+    status: 'ENQUEUED',
+    doneCount: 0,
+    campaignCreation: false,
+    overrides: { category: null },
+    failure: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    ...fields,
+  };
+}

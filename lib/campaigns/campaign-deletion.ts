@@ -1,14 +1,13 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import { failAsyncAction, finishRemoval, getAsyncAction, removalProgressItem, startAsyncAction } from '../async-actions/async-action.repo.js';
 import { binEntryPut } from '../bin/bin.repo.js';
 import { type BinEntry, binEntryId } from '../bin/bin-entry.js';
 import * as entities from '../db/entities.js';
-import { tableDesign } from '../db/table.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { JobRunner } from '../jobs/job-worker.js';
 import type { Runtime } from '../runtime.js';
+import { campaignVoucherCodesPage } from './campaign-voucher-codes.repo.js';
 import type { Voucher } from '../vouchers/voucher.js';
 
 /**
@@ -24,22 +23,6 @@ export const VOUCHERS_PER_REMOVAL = Math.floor((MAX_TRANSACTION_ITEMS - 1) / 3);
 
 /** Passes over the campaign's index that found vouchers before the job gives up for a retry (the index kept showing new ones). */
 const MAX_PASSES = 20;
-
-/** One page of a deleted campaign's voucher codes, from the campaign's voucher index (GSI1), after `startAfter`. */
-async function codesPage(deps: Deps, projectId: string, campaignId: string, startAfter: Record<string, unknown> | undefined) {
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.tableName,
-      IndexName: tableDesign.indexes.gsi1.name,
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': entities.voucher.index.partition(projectId, campaignId) },
-      ProjectionExpression: 'code',
-      Limit: VOUCHERS_PER_REMOVAL,
-      ...(startAfter ? { ExclusiveStartKey: startAfter } : {}),
-    }),
-  );
-  return { codes: (res.Items ?? []).map((item) => String(item.code)), next: res.LastEvaluatedKey };
-}
 
 function voucherBinEntry(voucher: Voucher, at: Date): BinEntry {
   return {
@@ -106,7 +89,7 @@ export async function runCampaignVouchersDeletion(
     let retries = 0;
     for (;;) {
       stopIfAsked(deps.signal, `Deletion ${asyncActionId}`);
-      const page = await codesPage(deps, projectId, action.campaignId, startAfter);
+      const page = await campaignVoucherCodesPage(deps, projectId, action.campaignId, VOUCHERS_PER_REMOVAL, startAfter);
       const campaignId = action.campaignId;
       const keys = page.codes.map((code) => entities.voucher.key(projectId, code));
       const vouchers =

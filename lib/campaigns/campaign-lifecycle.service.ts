@@ -1,4 +1,4 @@
-import type { AsyncAction } from '../async-actions/async-action.js';
+import { type AsyncAction, newAsyncAction } from '../async-actions/async-action.js';
 import { asyncActionPuts } from '../async-actions/async-action.repo.js';
 import { binEntryPut } from '../bin/bin.repo.js';
 import { binEntryId } from '../bin/bin-entry.js';
@@ -169,22 +169,10 @@ export async function updateCampaign(
 
 /** A new CAMPAIGN.VOUCHERS_UPDATE action (ENQUEUED) for the campaign as read: `requested` = its vouchers. */
 function plannedVouchersUpdate(deps: Pick<Runtime, 'ids'>, read: Campaign, requestId: string, now: string): AsyncAction {
-  return {
-    id: deps.ids.id('aa'),
-    projectId: read.projectId,
-    type: 'CAMPAIGN.VOUCHERS_UPDATE',
-    status: 'ENQUEUED',
-    requestId,
-    campaignId: read.id,
-    requested: read.vouchersCount,
-    doneCount: 0,
-    campaignCreation: false,
-    overrides: { category: null },
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-  };
+  return newAsyncAction(
+    { id: deps.ids.id('aa'), projectId: read.projectId, type: 'CAMPAIGN.VOUCHERS_UPDATE', requestId, campaignId: read.id, requested: read.vouchersCount },
+    now,
+  );
 }
 
 /**
@@ -225,23 +213,10 @@ export async function deleteCampaign(
   const action = await onCurrentCampaign(deps, projectId, idOrName, async (read) => {
     const at = deps.clock.now();
     const now = at.toISOString();
-    const planned: AsyncAction = {
-      id: deps.ids.id('aa'),
-      projectId,
-      type: 'CAMPAIGN.VOUCHERS_DELETE',
-      status: 'ENQUEUED',
-      requestId,
-      campaignId: read.id,
-      requested: Math.max(0, read.vouchersCount),
-      doneCount: 0,
-      campaignCreation: false,
-      overrides: { category: null },
-      force,
-      failure: null,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-    };
+    const planned = newAsyncAction(
+      { id: deps.ids.id('aa'), projectId, type: 'CAMPAIGN.VOUCHERS_DELETE', requestId, campaignId: read.id, requested: Math.max(0, read.vouchersCount), force },
+      now,
+    );
     const extra: TransactItem[] = [...asyncActionPuts(deps, planned)];
     if (!force) {
       extra.push(

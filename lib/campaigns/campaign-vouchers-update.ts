@@ -1,12 +1,11 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import { failAsyncAction, finishRemoval, getAsyncAction, removalProgressItem, startAsyncAction } from '../async-actions/async-action.repo.js';
 import * as entities from '../db/entities.js';
-import { tableDesign } from '../db/table.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, transact, type TransactItem } from '../db/transact.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { JobRunner } from '../jobs/job-worker.js';
 import type { Runtime } from '../runtime.js';
+import { campaignVoucherCodesPage } from './campaign-voucher-codes.repo.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { Campaign } from './campaign.js';
 import { getCampaign } from './campaign.repo.js';
@@ -28,22 +27,6 @@ export const VOUCHERS_PER_UPDATE = 40;
 
 /** Passes over the campaign's index that changed vouchers before the job gives up for a retry. */
 const MAX_PASSES = 20;
-
-/** One page of the campaign's voucher codes, from its voucher index (GSI1), after `startAfter`. */
-async function codesPage(deps: Deps, projectId: string, campaignId: string, startAfter: Record<string, unknown> | undefined) {
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.tableName,
-      IndexName: tableDesign.indexes.gsi1.name,
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': entities.voucher.index.partition(projectId, campaignId) },
-      ProjectionExpression: 'code',
-      Limit: VOUCHERS_PER_UPDATE,
-      ...(startAfter ? { ExclusiveStartKey: startAfter } : {}),
-    }),
-  );
-  return { codes: (res.Items ?? []).map((item) => String(item.code)), next: res.LastEvaluatedKey };
-}
 
 /**
  * Sets a voucher's new benefit; holds only while it is the voucher read, still unpublished and
@@ -138,7 +121,7 @@ export async function runCampaignVouchersUpdate(deps: Deps & { signal?: AbortSig
         return getAsyncAction(deps, projectId, asyncActionId);
       }
       const template = campaign.voucher;
-      const page = await codesPage(deps, projectId, campaign.id, startAfter);
+      const page = await campaignVoucherCodesPage(deps, projectId, campaign.id, VOUCHERS_PER_UPDATE, startAfter);
       const keys = page.codes.map((code) => entities.voucher.key(projectId, code));
       const vouchers =
         keys.length > 0

@@ -1,4 +1,4 @@
-import type { AsyncAction } from '../async-actions/async-action.js';
+import { type AsyncAction, newAsyncAction } from '../async-actions/async-action.js';
 import { failAsyncAction, finishAsyncAction, getAsyncAction, insertAsyncAction, progressItem, startAsyncAction } from '../async-actions/async-action.repo.js';
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign, setCampaignStatus } from '../campaigns/campaign.repo.js';
@@ -30,22 +30,19 @@ export async function enqueueVoucherGeneration(
   const config = overrides.codeConfig ?? campaign.voucher.codeConfig;
   assertCodesFit(config, count, overrides.codeConfig ? 0 : campaign.vouchersCount);
   const now = deps.clock.now().toISOString();
-  const action: AsyncAction = {
-    id: deps.ids.id('aa'),
-    projectId: campaign.projectId,
-    type: 'CAMPAIGN.VOUCHERS_GENERATE',
-    status: 'ENQUEUED',
-    requestId: options.requestId,
-    campaignId: campaign.id,
-    requested: count,
-    doneCount: 0,
-    campaignCreation: options.campaignCreation,
-    overrides,
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-  };
+  const action = newAsyncAction(
+    {
+      id: deps.ids.id('aa'),
+      projectId: campaign.projectId,
+      type: 'CAMPAIGN.VOUCHERS_GENERATE',
+      requestId: options.requestId,
+      campaignId: campaign.id,
+      requested: count,
+      campaignCreation: options.campaignCreation,
+      overrides,
+    },
+    now,
+  );
   await insertAsyncAction(deps, action, extra);
   try {
     await deps.jobs.send({ type: 'generate-vouchers', projectId: action.projectId, asyncActionId: action.id });

@@ -1,6 +1,6 @@
 import type { JobRunner } from '../jobs/job-worker.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { AsyncAction, AsyncActionType, ImportFailure } from '../async-actions/async-action.js';
+import { type AsyncAction, type AsyncActionType, type ImportFailure, newAsyncAction } from '../async-actions/async-action.js';
 import { failAsyncAction, finishImport, getAsyncAction, importProgressItem, insertAsyncAction, startAsyncAction } from '../async-actions/async-action.repo.js';
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.repo.js';
@@ -48,23 +48,10 @@ export async function enqueueVoucherImport(
 ): Promise<AsyncAction> {
   const chunks = chunkImport(items, MAX_VOUCHERS_PER_TRANSACTION, MAX_CHUNK_BYTES);
   const now = deps.clock.now().toISOString();
-  const action: AsyncAction = {
-    id: deps.ids.id('aa'),
-    projectId,
-    type,
-    status: 'ENQUEUED',
-    requestId,
-    campaignId,
-    requested: items.length,
-    doneCount: 0,
-    campaignCreation: false,
-    overrides: { category: null },
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    import: { chunks: chunks.length, chunksDone: 0, failed: [] },
-  };
+  const action = newAsyncAction(
+    { id: deps.ids.id('aa'), projectId, type, requestId, campaignId, requested: items.length, import: { chunks: chunks.length, chunksDone: 0, failed: [] } },
+    now,
+  );
   await Promise.all(
     chunks.map((vouchers, index) =>
       deps.ddb.send(new PutCommand({ TableName: deps.tableName, Item: importChunk.toItem({ vouchers }, projectId, action.id, index) })),
