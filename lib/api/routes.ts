@@ -554,6 +554,25 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/** Validates a cart and its codes without writing anything (lib/validations/validation.service.ts). */
+export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
+  operationId: 'validate-stacked-discounts',
+  method: 'POST',
+  path: '/v1/validations',
+  folder: 'validations',
+  access: 'read',
+  scopes: ['validations'],
+  summary: 'Validate up to 30 stacked redeemables against an order: each APPLICABLE, INAPPLICABLE or SKIPPED, with the discounted figures',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('StackedValidation', 'The verdict of each redeemable and the order after the applicable ones')],
+  // An order named by `id` must exist.
+  errors: [404],
+  description:
+    'Writes nothing: the customer is read by id or source_id but not created, and a `session` is validated and echoed (its LOCK holds are written by a later slice). Stacking rules: GET/PUT /v1/stacking-rules.',
+  // Reads only: a retry gets a fresh verdict.
+  idempotency: 'none',
+});
+
 export const listOrdersRoute = /* @__PURE__ */ route({
   operationId: 'list-orders',
   method: 'GET',
@@ -964,6 +983,7 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  validateStackedDiscountsRoute,
   listOrdersRoute,
   createOrderRoute,
   getOrderRoute,
