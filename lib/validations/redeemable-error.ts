@@ -33,12 +33,18 @@ export interface RedeemableError {
 const messages: Record<RedeemableErrorKey, { message: string; explanation: string }> = {
   resource_not_found: { message: 'Resource not found', explanation: 'No such voucher or promotion tier exists in this project.' },
   voucher_disabled: { message: 'voucher is disabled', explanation: 'The voucher has been disabled and cannot be used.' },
-  voucher_not_active: { message: 'voucher not active', explanation: 'The voucher is not valid at this time (before its start date, or outside its validity days, hours or timeframe).' },
+  voucher_not_active: {
+    message: 'voucher not active',
+    explanation: 'The voucher is not valid at this time (before its start date, or outside its validity days, hours or timeframe).',
+  },
   voucher_expired: { message: 'voucher expired', explanation: 'The voucher has passed its expiration date.' },
   campaign_not_active: { message: 'campaign not active', explanation: 'The campaign of this redeemable is disabled or not valid at this time.' },
   promotion_inactive: { message: 'Inactive Promotion', explanation: 'The promotion tier is disabled.' },
   quantity_exceeded: { message: 'quantity exceeded', explanation: 'No use of the voucher is left (redeemed, or held by another validation session).' },
-  gift_amount_exceeded: { message: 'gift amount exceeded', explanation: 'The gift credits asked for are more than the card holds (less what other validation sessions hold).' },
+  gift_amount_exceeded: {
+    message: 'gift amount exceeded',
+    explanation: 'The gift credits asked for are more than the card holds (less what other validation sessions hold).',
+  },
   missing_order_items: { message: 'missing order items', explanation: 'The discount applies to order items, and the order has none.' },
 };
 

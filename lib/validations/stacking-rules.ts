@@ -95,11 +95,13 @@ export function decideStacking(candidates: readonly StackingCandidate[], rules: 
     }
     const excl = isExclusive(c);
     if (exclusivePresent && !excl && !isJoint(c)) return { status: 'SKIPPED', key: 'exclusion_rules_not_met' };
-    if (excl && exclusiveApplicable >= rules.applicableExclusiveRedeemablesLimit) return { status: 'SKIPPED', key: 'applicable_exclusive_redeemables_limit_exceeded' };
+    if (excl && exclusiveApplicable >= rules.applicableExclusiveRedeemablesLimit)
+      return { status: 'SKIPPED', key: 'applicable_exclusive_redeemables_limit_exceeded' };
     if (applicable >= rules.applicableRedeemablesLimit) return { status: 'SKIPPED', key: 'applicable_redeemables_limit_exceeded' };
     const categories = [...new Set(c.categoryIds)];
     const limitOf = (id: string) => rules.applicableRedeemablesCategoryLimits[id] ?? rules.applicableRedeemablesPerCategoryLimit;
-    if (categories.some((id) => (perCategory.get(id) ?? 0) >= limitOf(id))) return { status: 'SKIPPED', key: 'applicable_redeemables_per_category_limit_exceeded' };
+    if (categories.some((id) => (perCategory.get(id) ?? 0) >= limitOf(id)))
+      return { status: 'SKIPPED', key: 'applicable_redeemables_per_category_limit_exceeded' };
     applicable += 1;
     if (excl) exclusiveApplicable += 1;
     for (const id of categories) perCategory.set(id, (perCategory.get(id) ?? 0) + 1);

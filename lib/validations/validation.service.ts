@@ -75,7 +75,10 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
   const reads = await readForValidation(deps, projectId, {
     codes,
     tierIds,
-    order: request.order && (request.order.id !== undefined || request.order.source_id !== undefined) ? { id: request.order.id, sourceId: request.order.source_id } : null,
+    order:
+      request.order && (request.order.id !== undefined || request.order.source_id !== undefined)
+        ? { id: request.order.id, sourceId: request.order.source_id }
+        : null,
     customer: request.customer ? { id: request.customer.id, sourceId: request.customer.source_id } : null,
   });
   const rules = reads.rules ?? DEFAULT_STACKING_RULES;
@@ -91,15 +94,40 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
     const base = { id: r.id, position, requested: r.object, status: 'INAPPLICABLE' as const, skipKey: null, step: null, lines: null };
     if (r.object === 'promotion_tier') {
       const found = reads.tiers.get(r.id);
-      if (!found) return { ...base, object: 'promotion_tier', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked: null };
+      if (!found)
+        return {
+          ...base,
+          object: 'promotion_tier',
+          errorKey: 'resource_not_found',
+          voucher: null,
+          tier: null,
+          campaign: null,
+          categories: [],
+          giftCreditsAsked: null,
+        };
       const errorKey = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
-      return { ...base, object: 'promotion_tier', errorKey, voucher: null, tier: found.tier, campaign: found.campaign, categories: categoriesOf(null, found.campaign), giftCreditsAsked: null };
+      return {
+        ...base,
+        object: 'promotion_tier',
+        errorKey,
+        voucher: null,
+        tier: found.tier,
+        campaign: found.campaign,
+        categories: categoriesOf(null, found.campaign),
+        giftCreditsAsked: null,
+      };
     }
     const giftCreditsAsked = r.gift?.credits ?? null;
     const voucher = reads.vouchers.get(r.id) ?? null;
-    if (!voucher) return { ...base, object: 'voucher', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked };
+    if (!voucher)
+      return { ...base, object: 'voucher', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked };
     const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
-    const errorKey = voucherValidity(voucher, campaign, { nowMs, sessionKey, orderHasItems, ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}) });
+    const errorKey = voucherValidity(voucher, campaign, {
+      nowMs,
+      sessionKey,
+      orderHasItems,
+      ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}),
+    });
     return { ...base, object: 'voucher', errorKey, voucher, tier: null, campaign, categories: categoriesOf(voucher.category, campaign), giftCreditsAsked };
   });
 
@@ -116,7 +144,10 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
   });
 
   const applicable = decided.filter((r) => r.status === 'APPLICABLE');
-  const calculation = calculate(orderInputOf(order), applicable.map((r) => redeemableOf(r, nowMs, sessionKey)));
+  const calculation = calculate(
+    orderInputOf(order),
+    applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
+  );
   const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
   const redeemables = decided.map((r) => (r.status === 'APPLICABLE' ? { ...r, step: steps.get(r) ?? null } : r));
 

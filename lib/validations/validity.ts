@@ -22,7 +22,8 @@ interface Duration {
   seconds: number;
 }
 
-const DURATION = /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+const DURATION =
+  /^P(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** An ISO 8601 duration (`P2D`, `PT1H30M`, `P1M`); null when it is not one or is zero. */
 export function parseDuration(text: string): Duration | null {
@@ -68,7 +69,10 @@ const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Numb
  * `expiration_time` (exclusive) on its `days_of_week`; a period whose end is not after its start runs past midnight
  * into the next day.
  */
-export function inValidityHours(hours: { daily: readonly { start_time: string; expiration_time: string; days_of_week: readonly number[] }[] }, nowMs: number): boolean {
+export function inValidityHours(
+  hours: { daily: readonly { start_time: string; expiration_time: string; days_of_week: readonly number[] }[] },
+  nowMs: number,
+): boolean {
   const now = new Date(nowMs);
   const day = now.getUTCDay();
   const minute = now.getUTCHours() * 60 + now.getUTCMinutes();
