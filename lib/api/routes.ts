@@ -573,6 +573,31 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+/** The project's stacking rules (the reference sets them in its management API; docs/decisions.md "Validations"). */
+export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'get-project-stacking-rules',
+  method: 'GET',
+  path: '/v1/stacking-rules',
+  folder: 'validations',
+  scopes: ['validations'],
+  summary: "Get the project's stacking rules (the reference's defaults until set)",
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('ProjectStackingRules', "The project's stacking rules")],
+});
+
+export const updateProjectStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'update-project-stacking-rules',
+  method: 'PUT',
+  path: '/v1/stacking-rules',
+  folder: 'validations',
+  scopes: ['validations'],
+  summary: "Set members of the project's stacking rules; the others stay",
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('ProjectStackingRules', "The project's stacking rules as set")],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
 export const listOrdersRoute = /* @__PURE__ */ route({
   operationId: 'list-orders',
   method: 'GET',
@@ -984,6 +1009,8 @@ export const routes: readonly RouteDef[] = [
   updateCustomerRoute,
   deleteCustomerRoute,
   validateStackedDiscountsRoute,
+  getProjectStackingRulesRoute,
+  updateProjectStackingRulesRoute,
   listOrdersRoute,
   createOrderRoute,
   getOrderRoute,

@@ -23,7 +23,7 @@ import {
 } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
-import { stackedValidationReplySchema } from '../validations/validation.reply.js';
+import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
 /**
@@ -69,6 +69,7 @@ export const replySchemas = {
   OrderList: orderListReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   StackedValidation: stackedValidationReplySchema,
+  ProjectStackingRules: projectStackingRulesReplySchema,
   Voucher: voucherReplySchema,
   VoucherList: voucherListReplySchema,
   VoucherBalance: voucherBalanceReplySchema,

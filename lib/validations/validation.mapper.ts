@@ -5,7 +5,13 @@ import type * as z from '../zod.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, Evaluation } from './evaluation.js';
 import { redeemableError } from './redeemable-error.js';
 import type { SkipKey, StackingRules } from './stacking-rules.js';
-import type { calculatedOrderReplySchema, stackedValidationReplySchema, stackingRulesReplySchema } from './validation.reply.js';
+import type { ProjectStackingRules } from './stacking-rules.service.js';
+import type {
+  calculatedOrderReplySchema,
+  projectStackingRulesReplySchema,
+  stackedValidationReplySchema,
+  stackingRulesReplySchema,
+} from './validation.reply.js';
 
 type Reply = z.input<typeof stackedValidationReplySchema>;
 type RedeemableReply = Reply['redeemables'][number];
@@ -134,3 +140,10 @@ export function toStackedValidationReply(e: Evaluation, requestId?: string): Rep
     stacking_rules: toStackingRulesReply(e.rules),
   };
 }
+
+/** The project's stacking rules (GET / PUT /v1/stacking-rules). */
+export const toProjectStackingRulesReply = (p: ProjectStackingRules): z.input<typeof projectStackingRulesReplySchema> => ({
+  ...toStackingRulesReply(p.rules),
+  object: 'stacking_rules',
+  updated_at: p.updatedAt,
+});

@@ -161,3 +161,10 @@ export const stackedValidationReplySchema = z.strictObject({
   ),
   stacking_rules: stackingRulesReplySchema,
 });
+
+/** GET and PUT /v1/stacking-rules: the project's rules, and when they were last set (null: never, the defaults). */
+export const projectStackingRulesReplySchema = z.strictObject({
+  ...stackingRulesReplySchema.shape,
+  object: z.literal('stacking_rules'),
+  updated_at: z.nullable(z.iso.datetime()),
+});

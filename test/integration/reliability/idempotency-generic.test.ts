@@ -239,6 +239,12 @@ const cases: RouteCase[] = [
     effects: async (c) => updatedAtOf(await c.customers.call('get-customer', { params: { customerId: 'amy' } })),
   },
   {
+    operationId: 'update-project-stacking-rules',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-project-stacking-rules', { json: { redeemables_application_mode: 'PARTIAL' }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-project-stacking-rules', {})),
+  },
+  {
     operationId: 'delete-customer',
     prepare: async (c) => void expect((await c.customers.call('create-customer', { json: { source_id: 'bea' } })).status).toBe(200),
     send: (c, key) => c.customers.call('delete-customer', { params: { customerId: 'bea' }, headers: c.keyed(key) }),
