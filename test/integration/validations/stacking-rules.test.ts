@@ -58,13 +58,21 @@ describe('GET / PUT /v1/stacking-rules', () => {
       { object: 'voucher', id: 'NOPE' },
       { object: 'voucher', id: 'OK' },
     ];
-    const all = (await api.call('validate-stacked-discounts', { json: { redeemables, order: { amount: 1000 } } })).json as Record<string, any>;
+    const all = (await api.call('validate-stacked-discounts', { json: { redeemables, order: { amount: 1000 } } })).json as {
+      valid: boolean;
+      redeemables: { status: string }[];
+      stacking_rules: Record<string, unknown>;
+    };
     expect(all.valid).toBe(false);
-    expect(all.redeemables[1].status).toBe('SKIPPED');
+    expect(all.redeemables[1]?.status).toBe('SKIPPED');
     await api.call('update-project-stacking-rules', { json: { redeemables_application_mode: 'PARTIAL' } });
-    const partial = (await api.call('validate-stacked-discounts', { json: { redeemables, order: { amount: 1000 } } })).json as Record<string, any>;
+    const partial = (await api.call('validate-stacked-discounts', { json: { redeemables, order: { amount: 1000 } } })).json as {
+      valid: boolean;
+      redeemables: { status: string }[];
+      stacking_rules: Record<string, unknown>;
+    };
     expect(partial.valid).toBe(true);
-    expect(partial.redeemables[1].status).toBe('APPLICABLE');
+    expect(partial.redeemables[1]?.status).toBe('APPLICABLE');
     expect(partial.stacking_rules.redeemables_application_mode).toBe('PARTIAL');
   });
 });

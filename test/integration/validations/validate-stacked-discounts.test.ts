@@ -3,13 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import * as entities from '../../../lib/db/entities.js';
 import { DEFAULT_STACKING_RULES, type StackingRules } from '../../../lib/validations/stacking-rules.js';
+import type { stackedValidationReplySchema } from '../../../lib/validations/validation.reply.js';
+import type * as z from '../../../lib/zod.js';
 import { apiClient } from '../../support/api-client.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 /** Monday 2026-07-06 13:00 UTC. */
 const monday = Date.UTC(2026, 6, 6, 13, 0, 0);
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+type Reply = z.output<typeof stackedValidationReplySchema>;
+type Entry = Reply['redeemables'][number];
+const applicable = (e: Entry | undefined) => {
+  if (e?.status !== 'APPLICABLE') throw new Error(`not APPLICABLE: ${JSON.stringify(e)}`);
+  return e;
+};
+const inapplicable = (e: Entry | undefined) => {
+  if (e?.status !== 'INAPPLICABLE') throw new Error(`not INAPPLICABLE: ${JSON.stringify(e)}`);
+  return e;
+};
 
 async function setup(at = monday) {
   const clock = new ManualClock(at);
@@ -22,7 +34,7 @@ async function setup(at = monday) {
     if (reply.status !== 200) throw new Error(`voucher ${code}: ${JSON.stringify(reply.json)}`);
     return reply.json as Json;
   };
-  const validate = async (json: Json) => (await api.call('validate-stacked-discounts', { json })) as { status: number; json: Json };
+  const validate = async (json: Json) => (await api.call('validate-stacked-discounts', { json })) as unknown as { status: number; json: Reply & Json };
   const setRules = (rules: Partial<StackingRules>) =>
     runtime.ddb.send(
       new PutCommand({
@@ -40,7 +52,8 @@ const cart = {
   ],
 };
 const vouchers = (...codes: string[]) => codes.map((id) => ({ object: 'voucher', id }));
-const statuses = (json: Json) => json.redeemables.map((r: Json) => [r.id, r.status, r.result?.error?.key ?? r.result?.details?.key ?? null]);
+const statuses = (json: Reply) =>
+  json.redeemables.map((r) => [r.id, r.status, r.status === 'INAPPLICABLE' ? r.result.error.key : r.status === 'SKIPPED' ? r.result.details.key : null]);
 
 describe('POST /v1/validations (validate-stacked-discounts)', () => {
   it('applies two codes one after another on the running total, with each step and the final figures exact', async () => {
@@ -67,7 +80,8 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
       object: 'order',
     });
     expect(reply.json.order.id).toBeUndefined();
-    const [first, second] = reply.json.redeemables;
+    const first = applicable(reply.json.redeemables[0]);
+    const second = applicable(reply.json.redeemables[1]);
     expect(first.order).toMatchObject({ total_discount_amount: 500, total_amount: 3500, applied_discount_amount: 500 });
     expect(second.order).toMatchObject({ total_discount_amount: 850, total_amount: 3150, applied_discount_amount: 350 });
     expect(first.result).toEqual({ discount: { type: 'AMOUNT', amount_off: 500 } });
@@ -108,7 +122,7 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
     expect(reply.json.valid).toBe(true);
     expect(reply.json.order.total_amount).toBe(900);
     expect(reply.json.inapplicable_redeemables).toHaveLength(5);
-    const error = reply.json.redeemables[0].result.error;
+    const error = inapplicable(reply.json.redeemables[0]).result.error;
     expect(error).toMatchObject({ code: 404, key: 'resource_not_found', resource_id: 'NOPE', resource_type: 'voucher' });
     expect(error.request_id).toEqual(expect.any(String));
   });
@@ -124,14 +138,14 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
       ['THIRD', 'SKIPPED', 'preceding_validation_failed'],
     ]);
     expect(reply.json.valid).toBe(false);
-    expect(reply.json.skipped_redeemables.map((r: Json) => r.id)).toEqual(['THIRD']);
+    expect(reply.json.skipped_redeemables.map((r) => r.id)).toEqual(['THIRD']);
   });
 
   it('answers campaign_not_active for a voucher of a disabled campaign, and promotion_inactive for a disabled tier', async () => {
     const { voucher, validate, api } = await setup();
     const campaign = (await api.call('create-campaign', {
       json: { name: 'Sale', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 } } },
-    })) as { json: Json };
+    })) as unknown as { json: { id: string } };
     await voucher('SALE-1', { campaign_id: campaign.json.id });
     expect(statuses((await validate({ redeemables: vouchers('SALE-1'), order: { amount: 1000 } })).json)).toEqual([['SALE-1', 'APPLICABLE', null]]);
     expect((await api.call('disable-campaign', { params: { campaignId: campaign.json.id } })).status).toBe(200);
@@ -150,8 +164,8 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
           ],
         },
       },
-    })) as { json: Json };
-    const [on, off] = promo.json.promotion.tiers.map((t: Json) => t.id);
+    })) as unknown as { json: { id: string; promotion: { tiers: { id: string }[] } } };
+    const [on, off] = promo.json.promotion.tiers.map((t) => t.id);
     const reply = await validate({ redeemables: [{ object: 'promotion_tier', id: on }], order: { amount: 1000 } });
     expect(statuses(reply.json)).toEqual([[on, 'APPLICABLE', null]]);
     expect(reply.json.redeemables[0]).toMatchObject({ object: 'promotion_tier', name: 'On', campaign_name: 'Promo', campaign_id: promo.json.id });
@@ -191,7 +205,7 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
     const small = await validate({ redeemables: [{ object: 'gift_card', id: 'GIFT', gift: { credits: 300 } }], order: { amount: 2500 } });
     expect(small.json.order.total_amount).toBe(2200);
     const needsLess = await validate({ redeemables: [{ object: 'gift_card', id: 'GIFT' }], order: { amount: 400 } });
-    expect(needsLess.json.redeemables[0].result.gift.credits).toBe(400);
+    expect(applicable(needsLess.json.redeemables[0]).result.gift?.credits).toBe(400);
     const tooMuch = await validate({ redeemables: [{ object: 'gift_card', id: 'GIFT', gift: { credits: 1001 } }], order: { amount: 2500 } });
     expect(statuses(tooMuch.json)).toEqual([['GIFT', 'INAPPLICABLE', 'gift_amount_exceeded']]);
   });
@@ -211,9 +225,9 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
       ['CAT2', 'SKIPPED', 'applicable_redeemables_per_category_limit_exceeded'],
     ]);
 
-    const categoryId = ((await api.call('get-voucher', { params: { code: 'CAT1' } })).json as Json).category_id as string;
+    const categoryId = (await api.call('get-voucher', { params: { code: 'CAT1' } })).json.category_id as string;
     await voucher('JOINT', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 10 }, category: 'Always' });
-    const jointId = ((await api.call('get-voucher', { params: { code: 'JOINT' } })).json as Json).category_id as string;
+    const jointId = (await api.call('get-voucher', { params: { code: 'JOINT' } })).json.category_id as string;
     await setRules({ exclusiveCategories: [categoryId], jointCategories: [jointId], applicableRedeemablesPerCategoryLimit: 5 });
     const exclusive = await validate({ redeemables: vouchers('L1', 'CAT1', 'CAT2', 'JOINT'), order: { amount: 1000 } });
     expect(statuses(exclusive.json)).toEqual([
@@ -222,7 +236,7 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
       ['CAT2', 'SKIPPED', 'applicable_exclusive_redeemables_limit_exceeded'],
       ['JOINT', 'APPLICABLE', null],
     ]);
-    expect(exclusive.json.redeemables[1].categories[0]).toMatchObject({ id: categoryId, stacking_rules_type: 'EXCLUSIVE' });
+    expect(exclusive.json.redeemables[1]?.categories[0]).toMatchObject({ id: categoryId, stacking_rules_type: 'EXCLUSIVE' });
   });
 
   it('uses the stored order named by source_id, with its lines and id', async () => {
@@ -231,7 +245,7 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
     const stored = (await api.call('create-order', { json: { source_id: 'cart-7', ...cart } })).json as Json;
     const reply = await validate({ redeemables: vouchers('P10'), order: { source_id: 'cart-7' } });
     expect(reply.json.order).toMatchObject({ id: stored.id, source_id: 'cart-7', amount: 4000, total_amount: 3600 });
-    expect(reply.json.order.items.map((i: Json) => i.product_id)).toEqual(['prod_shoe', 'prod_sock']);
+    expect(reply.json.order.items.map((i) => i.product_id)).toEqual(['prod_shoe', 'prod_sock']);
     expect((await validate({ redeemables: vouchers('P10'), order: { id: 'ord_missing' } })).status).toBe(404);
   });
 
