@@ -554,13 +554,12 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
-/** Validates a cart and its codes without writing anything (lib/validations/validation.service.ts). */
+/** Validates a cart and its codes (lib/validations/validation.service.ts); writes only a LOCK session's holds. */
 export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   operationId: 'validate-stacked-discounts',
   method: 'POST',
   path: '/v1/validations',
   folder: 'validations',
-  access: 'read',
   scopes: ['validations'],
   summary: 'Validate up to 30 stacked redeemables against an order: each APPLICABLE, INAPPLICABLE or SKIPPED, with the discounted figures',
   tag: 'Validations',
@@ -568,12 +567,11 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   // An order named by `id` must exist.
   errors: [404],
   description:
-    'Writes nothing: the customer is read by id or source_id but not created, and a `session` is validated and echoed (its LOCK holds are written by a later slice). Stacking rules: GET/PUT /v1/stacking-rules.',
-  // Reads only: a retry gets a fresh verdict.
+    "Writes nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
+  // No key: a repeat evaluates afresh, and a repeated session rewrites its own holds (same key, same uses).
   idempotency: 'none',
 });
 
-/** The project's stacking rules (the reference sets them in its management API; docs/decisions.md "Validations"). */
 export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
   operationId: 'get-project-stacking-rules',
   method: 'GET',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Campaign } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import type { Clock } from '../clock.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Order } from '../orders/order.js';
 import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
@@ -13,6 +14,8 @@ import type { Runtime } from '../runtime.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
 import { DEFAULT_STACKING_RULES, decideStacking, isValid } from './stacking-rules.js';
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
+import { sessionHoldsOf } from './session-holds.js';
+import { writeSessionHolds } from './session-hold.repo.js';
 import { readForValidation } from './validation.repo.js';
 import { tierValidity, voucherValidity } from './validity.js';
 
@@ -193,7 +196,20 @@ export function trackingIdOf(projectId: string, request: Pick<StackedRequest, 't
   return `track_${createHash('sha256').update(`${projectId}\u0000${sourceId}`).digest('base64url').slice(0, 24)}`;
 }
 
-/** POST /v1/validations: the evaluation of the request (the reply is lib/validations/validation.mapper.ts). Writes nothing. */
+/**
+ * POST /v1/validations: the evaluation of the request (the reply is lib/validations/validation.mapper.ts).
+ * Writes nothing, except what a LOCK `session` holds: when the evaluation is valid, one use of each
+ * APPLICABLE voucher with a redemption limit and the gift credits it takes, written in one
+ * transaction conditioned on the vouchers being as read; a lost race evaluates again (and then
+ * sees the winner's hold).
+ * @throws as evaluateRedeemables; ConflictRetryError when the vouchers keep changing.
+ */
 export function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
-  return evaluateRedeemables(deps, projectId, request, deps.clock);
+  if (request.session === undefined) return evaluateRedeemables(deps, projectId, request, deps.clock);
+  return retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
+    const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
+    const holds = sessionHoldsOf(evaluation, Date.parse(evaluation.date));
+    if (evaluation.session === null || holds.length === 0) return evaluation;
+    return (await writeSessionHolds(deps, projectId, evaluation.session.key, holds)) ? evaluation : RETRY;
+  });
 }

@@ -189,9 +189,11 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
     );
     const order = { amount: 1000 };
     expect(statuses((await validate({ redeemables: vouchers('LAST'), order })).json)).toEqual([['LAST', 'INAPPLICABLE', 'quantity_exceeded']]);
-    const own = await validate({ redeemables: vouchers('LAST'), order, session: { type: 'LOCK', key: 'other-checkout' } });
+    // The holder validating again renews its own hold (for an hour from now).
+    const own = await validate({ redeemables: vouchers('LAST'), order, session: { type: 'LOCK', key: 'other-checkout', ttl: 1, ttl_unit: 'HOURS' } });
     expect(statuses(own.json)).toEqual([['LAST', 'APPLICABLE', null]]);
-    expect(own.json.session).toEqual({ type: 'LOCK', key: 'other-checkout', ttl: 7, ttl_unit: 'DAYS' });
+    expect(own.json.session).toEqual({ type: 'LOCK', key: 'other-checkout', ttl: 1, ttl_unit: 'HOURS' });
+    expect(statuses((await validate({ redeemables: vouchers('LAST'), order })).json)).toEqual([['LAST', 'INAPPLICABLE', 'quantity_exceeded']]);
     clock.advance(3_600_001);
     expect(statuses((await validate({ redeemables: vouchers('LAST'), order })).json)).toEqual([['LAST', 'APPLICABLE', null]]);
   });
@@ -275,5 +277,61 @@ describe('POST /v1/validations (validate-stacked-discounts)', () => {
     expect(JSON.stringify(reply.json)).toContain('amount_off_formula');
     await setRules({ redeemablesLimit: 1 });
     expect((await validate({ redeemables: vouchers('A', 'B'), order: { amount: 1 } })).status).toBe(400);
+  });
+});
+
+describe('POST /v1/validations with a LOCK session', () => {
+  it('holds the last use for the session: another validation gets quantity_exceeded until the session is released', async () => {
+    const { voucher, validate, api } = await setup();
+    await voucher('ONE-LEFT', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, redemption: { quantity: 1 } });
+    const order = { amount: 1000 };
+    const held = await validate({ redeemables: vouchers('ONE-LEFT'), order, session: { type: 'LOCK', key: 'checkout-a', ttl: 1, ttl_unit: 'HOURS' } });
+    expect(statuses(held.json)).toEqual([['ONE-LEFT', 'APPLICABLE', null]]);
+    expect(held.json.session).toEqual({ type: 'LOCK', key: 'checkout-a', ttl: 1, ttl_unit: 'HOURS' });
+    expect(statuses((await validate({ redeemables: vouchers('ONE-LEFT'), order })).json)).toEqual([['ONE-LEFT', 'INAPPLICABLE', 'quantity_exceeded']]);
+    expect(statuses((await validate({ redeemables: vouchers('ONE-LEFT'), order, session: { type: 'LOCK', key: 'checkout-b' } })).json)).toEqual([
+      ['ONE-LEFT', 'INAPPLICABLE', 'quantity_exceeded'],
+    ]);
+    // The holder itself validates again (and renews its hold).
+    expect(statuses((await validate({ redeemables: vouchers('ONE-LEFT'), order, session: { type: 'LOCK', key: 'checkout-a' } })).json)).toEqual([
+      ['ONE-LEFT', 'APPLICABLE', null],
+    ]);
+    expect((await api.call('release-validation-session', { params: { code: 'ONE-LEFT', sessionKey: 'checkout-a' } })).status).toBe(204);
+    expect(statuses((await validate({ redeemables: vouchers('ONE-LEFT'), order })).json)).toEqual([['ONE-LEFT', 'APPLICABLE', null]]);
+  });
+
+  it('frees the hold when the session expires, and holds gift credits so another session gets only the rest', async () => {
+    const { voucher, validate, clock } = await setup();
+    await voucher('ONCE', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, redemption: { quantity: 1 } });
+    await voucher('CARD', { type: 'GIFT_VOUCHER', gift: { amount: 1000 } });
+    await validate({ redeemables: vouchers('ONCE'), order: { amount: 1000 }, session: { key: 's1', ttl: 10, ttl_unit: 'MINUTES' } });
+    await validate({
+      redeemables: [{ object: 'gift_card', id: 'CARD', gift: { credits: 700 } }],
+      order: { amount: 5000 },
+      session: { key: 's1', ttl: 10, ttl_unit: 'MINUTES' },
+    });
+    expect(statuses((await validate({ redeemables: vouchers('ONCE'), order: { amount: 1000 } })).json)).toEqual([
+      ['ONCE', 'INAPPLICABLE', 'quantity_exceeded'],
+    ]);
+    const rest = await validate({ redeemables: [{ object: 'gift_card', id: 'CARD' }], order: { amount: 5000 }, session: { key: 's2' } });
+    expect(applicable(rest.json.redeemables[0]).result.gift).toEqual({ balance: 1000, credits: 300 });
+    const tooMuch = await validate({ redeemables: [{ object: 'gift_card', id: 'CARD', gift: { credits: 301 } }], order: { amount: 5000 } });
+    expect(statuses(tooMuch.json)).toEqual([['CARD', 'INAPPLICABLE', 'gift_amount_exceeded']]);
+    clock.advance(10 * 60_000 + 1);
+    expect(statuses((await validate({ redeemables: vouchers('ONCE'), order: { amount: 1000 } })).json)).toEqual([['ONCE', 'APPLICABLE', null]]);
+  });
+
+  it('gives the last use to exactly one of 10 parallel sessions', async () => {
+    const { voucher, validate, api } = await setup();
+    await voucher('RACE', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, redemption: { quantity: 1 } });
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => validate({ redeemables: vouchers('RACE'), order: { amount: 1000 }, session: { key: `racer-${i}` } })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const winners = replies.filter((r) => r.json.valid);
+    expect(winners).toHaveLength(1);
+    expect(replies.filter((r) => statuses(r.json)[0]?.[2] === 'quantity_exceeded')).toHaveLength(9);
+    const key = winners[0]?.json.session?.key ?? '';
+    expect((await api.call('release-validation-session', { params: { code: 'RACE', sessionKey: key } })).status).toBe(204);
   });
 });
