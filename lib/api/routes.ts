@@ -554,6 +554,48 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/** Validates a cart and its codes (lib/validations/validation.service.ts); writes only a LOCK session's holds. */
+export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
+  operationId: 'validate-stacked-discounts',
+  method: 'POST',
+  path: '/v1/validations',
+  folder: 'validations',
+  scopes: ['validations'],
+  summary: 'Validate up to 30 stacked redeemables against an order: each APPLICABLE, INAPPLICABLE or SKIPPED, with the discounted figures',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('StackedValidation', 'The verdict of each redeemable and the order after the applicable ones')],
+  // An order named by `id` must exist.
+  errors: [404],
+  description:
+    "Writes nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
+  // No key: a repeat evaluates afresh, and a repeated session rewrites its own holds (same key, same uses).
+  idempotency: 'none',
+});
+
+export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'get-project-stacking-rules',
+  method: 'GET',
+  path: '/v1/stacking-rules',
+  folder: 'validations',
+  scopes: ['validations'],
+  summary: "Get the project's stacking rules (the reference's defaults until set)",
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('ProjectStackingRules', "The project's stacking rules")],
+});
+
+export const updateProjectStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'update-project-stacking-rules',
+  method: 'PUT',
+  path: '/v1/stacking-rules',
+  folder: 'validations',
+  scopes: ['validations'],
+  summary: "Set members of the project's stacking rules; the others stay",
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('ProjectStackingRules', "The project's stacking rules as set")],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
 export const listOrdersRoute = /* @__PURE__ */ route({
   operationId: 'list-orders',
   method: 'GET',
@@ -965,6 +1007,9 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  validateStackedDiscountsRoute,
+  getProjectStackingRulesRoute,
+  updateProjectStackingRulesRoute,
   listOrdersRoute,
   createOrderRoute,
   getOrderRoute,

@@ -18,6 +18,7 @@ import type { Project } from '../projects/project.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
+import type { StackingRules } from '../validations/stacking-rules.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
@@ -46,6 +47,18 @@ export const project = /* @__PURE__ */ entity<Project>('project', 1)
     () => 'PROJECT',
   )
   .from((p) => ({ key: [p.projectId] }));
+
+/**
+ * The project's stacking rules (lib/validations/stacking-rules.ts), set by PUT /v1/stacking-rules;
+ * absent = the reference's defaults. In the project's partition, so a validation reads it in the
+ * same BatchGetItem as its redeemables.
+ */
+export const stackingRules = /* @__PURE__ */ entity<StackingRules & { updatedAt: string }>('stacking_rules', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'STACKING_RULES',
+  )
+  .apart();
 
 /** Live-token ledger of a project: the expiry (Unix s) of every possibly-live token, for the 1000 cap; `revision` is its optimistic lock. */
 export const oauthLedger = /* @__PURE__ */ entity<{ expiries: number[]; revision: number }>('oauth_ledger', 1)

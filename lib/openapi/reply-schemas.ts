@@ -23,6 +23,7 @@ import {
 } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
+import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
 /**
@@ -67,6 +68,8 @@ export const replySchemas = {
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
+  StackedValidation: stackedValidationReplySchema,
+  ProjectStackingRules: projectStackingRulesReplySchema,
   Voucher: voucherReplySchema,
   VoucherList: voucherListReplySchema,
   VoucherBalance: voucherBalanceReplySchema,

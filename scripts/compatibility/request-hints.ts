@@ -233,6 +233,25 @@ const perOperation: Record<string, CaseHints> = {
       ['body.referrer', 'body.referrer_id'],
     ],
   },
+  'validate-stacked-discounts': {
+    values: {
+      'body.redeemables[].id': '$seed.voucherCode',
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    // The customer and the order's customer are named as a publication's customer is: by source id, or the id of an existing one.
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
   'get-order': { path: { orderId: '$seed.orderId' } },
   'update-order': {
     path: { orderId: '$seed.orderId' },

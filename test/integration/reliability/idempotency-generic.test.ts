@@ -239,6 +239,12 @@ const cases: RouteCase[] = [
     effects: async (c) => updatedAtOf(await c.customers.call('get-customer', { params: { customerId: 'amy' } })),
   },
   {
+    operationId: 'update-project-stacking-rules',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-project-stacking-rules', { json: { redeemables_application_mode: 'PARTIAL' }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-project-stacking-rules', {})),
+  },
+  {
     operationId: 'delete-customer',
     prepare: async (c) => void expect((await c.customers.call('create-customer', { json: { source_id: 'bea' } })).status).toBe(200),
     send: (c, key) => c.customers.call('delete-customer', { params: { customerId: 'bea' }, headers: c.keyed(key) }),
@@ -444,13 +450,14 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'update-voucher-balance',
     ]);
     // Issuing a token is never replayed (the reply would hold the token); DELETE /v1/vouchers predates keys on other methods;
-    // list-vouchers is a GET whose only write is its page bookmarks, which a repeat rewrites to the same bounds.
+    // list-vouchers is a GET whose only write is its page bookmarks, which a repeat rewrites to the same bounds;
+    // validate-stacked-discounts writes only a LOCK session's holds, which a repeat of the session rewrites as they were.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'none')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['delete-voucher', 'generate-oauth-token', 'list-vouchers']);
+    ).toEqual(['delete-voucher', 'generate-oauth-token', 'list-vouchers', 'validate-stacked-discounts']);
   });
 
   it.each(cases.map((c) => [c.operationId, c] as const))('%s: a retry with the same key gets the first reply and writes nothing', async (_, routeCase) => {

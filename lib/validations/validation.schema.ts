@@ -1,0 +1,46 @@
+import * as z from '../zod.js';
+import { customerInput } from '../customers/customer.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
+import { createOrderBody } from '../orders/order.schema.js';
+import { sessionKeySchema } from '../redemptions/session.schema.js';
+import { SESSION_TTL_UNITS } from '../redemptions/session-lock.js';
+
+/** A voucher code or promotion tier id as a redeemable names it. */
+const redeemableId = z.string().check(z.minLength(1), z.maxLength(1000));
+const credits = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
+
+/** One redeemable of a stacked request (the reference's RedeemVoucher, RedeemPromotionTier, RedeemGiftCard). */
+export const stackedRedeemableInput = z.discriminatedUnion('object', [
+  z.strictObject({ object: z.literal('voucher'), id: redeemableId, gift: z.optional(z.strictObject({ credits: z.optional(credits) })) }),
+  z.strictObject({ object: z.literal('promotion_tier'), id: redeemableId }),
+  z.strictObject({ object: z.literal('gift_card'), id: redeemableId, gift: z.optional(z.strictObject({ credits: z.optional(credits) })) }),
+]);
+export type StackedRedeemableInput = z.output<typeof stackedRedeemableInput>;
+
+/** The reference's Session: a LOCK session (the only type), its key and lifetime. */
+export const sessionInput = z.strictObject({
+  type: z.optional(z.literal('LOCK')),
+  key: z.optional(sessionKeySchema),
+  ttl: z.optional(z.number().check(z.positive())),
+  ttl_unit: z.optional(z.enum(Object.keys(SESSION_TTL_UNITS) as [keyof typeof SESSION_TTL_UNITS, ...(keyof typeof SESSION_TTL_UNITS)[]])),
+});
+export type SessionInput = z.output<typeof sessionInput>;
+
+/** The fields validation and redemption share (the reference's StackableValidateRedeemBase). */
+export const stackedRequestFields = {
+  redeemables: z.array(stackedRedeemableInput).check(z.minLength(1), z.maxLength(30)),
+  order: z.optional(createOrderBody),
+  customer: z.optional(customerInput),
+  session: z.optional(sessionInput),
+  tracking_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  metadata: z.optional(metadataSchema),
+};
+
+/** POST /v1/validations. `options.expand` is accepted; the reply always carries the order and the redeemables' details. */
+export const validateStackedDiscountsBody = z.strictObject({
+  ...stackedRequestFields,
+  options: z.optional(z.strictObject({ expand: z.optional(z.array(z.enum(['order', 'redemption', 'redeemable', 'category'])).check(z.maxLength(4))) })),
+});
+export type ValidateStackedDiscountsBody = z.output<typeof validateStackedDiscountsBody>;
+/** What evaluateRedeemables reads of a request: validation's and redemption's common fields. */
+export type StackedRequest = Pick<ValidateStackedDiscountsBody, 'redeemables' | 'order' | 'customer' | 'session' | 'tracking_id' | 'metadata'>;

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { Campaign } from '../campaigns/campaign.js';
+import type { Category } from '../categories/category.js';
+import type { Clock } from '../clock.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import type { Order } from '../orders/order.js';
+import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
+import { calculate, type OrderInput } from '../redemptions/calculator.js';
+import type { Redeemable } from '../redemptions/discount.js';
+import { creditsLeft, sessionTtlMs } from '../redemptions/session-lock.js';
+import { applicationOrder } from '../redemptions/stacking-order.js';
+import type { Runtime } from '../runtime.js';
+import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
+import { DEFAULT_STACKING_RULES, decideStacking, isValid } from './stacking-rules.js';
+import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
+import { sessionHoldsOf } from './session-holds.js';
+import { writeSessionHolds } from './session-hold.repo.js';
+import { readForValidation } from './validation.repo.js';
+import { tierValidity, voucherValidity } from './validity.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids'>;
+
+/**
+ * The order a request is evaluated on. Named by `id` (must exist: 404) or `source_id` (the stored
+ * order when one has it, else a new order of that source id), with the fields sent applied over
+ * the stored ones (nothing is written); inline otherwise. `amount` is the one sent, else the lines' sum.
+ * @throws NotFoundError (order) for an unknown id; InvalidPayloadError for inconsistent line figures.
+ */
+function orderOf(request: StackedRequest, stored: Order | null): EvaluatedOrder {
+  const sent = request.order ?? {};
+  if (sent.id !== undefined && stored === null) throw new NotFoundError('order', sent.id);
+  const items = sent.items?.map(orderItemOf) ?? stored?.items ?? [];
+  const amount = sent.amount ?? (sent.items ? itemsAmount(items) : (stored?.amount ?? itemsAmount(items)));
+  return {
+    id: stored?.id ?? null,
+    sourceId: stored?.sourceId ?? sent.source_id ?? null,
+    revision: stored?.revision ?? null,
+    status: sent.status ?? stored?.status ?? 'CREATED',
+    amount,
+    items,
+    metadata: sent.metadata ?? stored?.metadata ?? {},
+    customerId: stored?.customerId ?? null,
+    referrerId: sent.referrer_id ?? stored?.referrerId ?? null,
+    createdAt: stored?.createdAt ?? null,
+  };
+}
+
+/** The request's session, validated; its key as sent or made for it. @throws InvalidPayloadError for a lifetime out of range. */
+function sessionOf(deps: Deps, request: StackedRequest): EvaluatedSession | null {
+  const s = request.session;
+  if (s === undefined) return null;
+  const ttlMs = sessionTtlMs(s.ttl, s.ttl_unit);
+  if (ttlMs === null) throw new InvalidPayloadError('Property .session.ttl must be a lifetime of at most a year');
+  return { type: 'LOCK', key: s.key ?? deps.ids.id('ssn'), ttl: s.ttl ?? 7, ttlUnit: s.ttl === undefined ? 'DAYS' : (s.ttl_unit ?? 'DAYS'), ttlMs };
+}
+
+const categoriesOf = (own: Category | null, campaign: Campaign | null): Category[] => {
+  const category = own ?? campaign?.category ?? null;
+  return category ? [category] : [];
+};
+
+/**
+ * Evaluates a stacked request without writing anything: reads the redeemables, the order, the
+ * customer and the stacking rules (lib/validations/validation.repo.ts, two BatchGetItems), checks
+ * each redeemable's validity at the clock's time, sorts them by the stacking rules' sorting rule,
+ * decides APPLICABLE / INAPPLICABLE / SKIPPED, and runs the calculator over the APPLICABLE ones.
+ * The core a redemption calls too (then toRedemptionPlan). Independent of the HTTP shape.
+ * @throws NotFoundError (order) for an unknown order id; InvalidPayloadError (too many redeemables
+ *   for the project's `redeemables_limit`, a session lifetime out of range, inconsistent order lines);
+ *   UnsupportedDiscountError (400) for an APPLICABLE discount with a formula the calculator cannot evaluate.
+ */
+export async function evaluateRedeemables(deps: Deps, projectId: string, request: StackedRequest, clock: Clock): Promise<Evaluation> {
+  const now = clock.now();
+  const nowMs = now.getTime();
+  const codes = request.redeemables.filter((r) => r.object !== 'promotion_tier').map((r) => r.id);
+  const tierIds = request.redeemables.filter((r) => r.object === 'promotion_tier').map((r) => r.id);
+  const reads = await readForValidation(deps, projectId, {
+    codes,
+    tierIds,
+    order:
+      request.order && (request.order.id !== undefined || request.order.source_id !== undefined)
+        ? { id: request.order.id, sourceId: request.order.source_id }
+        : null,
+    customer: request.customer ? { id: request.customer.id, sourceId: request.customer.source_id } : null,
+  });
+  const rules = reads.rules ?? DEFAULT_STACKING_RULES;
+  if (request.redeemables.length > rules.redeemablesLimit) {
+    throw new InvalidPayloadError(`Property .redeemables must have at most ${rules.redeemablesLimit} items (the project's redeemables_limit)`);
+  }
+  const order = orderOf(request, reads.order);
+  const session = sessionOf(deps, request);
+  const sessionKey = session?.key ?? null;
+  const orderHasItems = order.items.length > 0;
+
+  const evaluated = request.redeemables.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
+    const base = { id: r.id, position, requested: r.object, status: 'INAPPLICABLE' as const, skipKey: null, step: null, lines: null };
+    if (r.object === 'promotion_tier') {
+      const found = reads.tiers.get(r.id);
+      if (!found)
+        return {
+          ...base,
+          object: 'promotion_tier',
+          errorKey: 'resource_not_found',
+          voucher: null,
+          tier: null,
+          campaign: null,
+          categories: [],
+          giftCreditsAsked: null,
+        };
+      const errorKey = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
+      return {
+        ...base,
+        object: 'promotion_tier',
+        errorKey,
+        voucher: null,
+        tier: found.tier,
+        campaign: found.campaign,
+        categories: categoriesOf(null, found.campaign),
+        giftCreditsAsked: null,
+      };
+    }
+    const giftCreditsAsked = r.gift?.credits ?? null;
+    const voucher = reads.vouchers.get(r.id) ?? null;
+    if (!voucher)
+      return { ...base, object: 'voucher', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked };
+    const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
+    const errorKey = voucherValidity(voucher, campaign, {
+      nowMs,
+      sessionKey,
+      orderHasItems,
+      ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}),
+    });
+    return { ...base, object: 'voucher', errorKey, voucher, tier: null, campaign, categories: categoriesOf(voucher.category, campaign), giftCreditsAsked };
+  });
+
+  const ordered = applicationOrder(evaluated, rules.redeemablesSortingRule);
+  const outcomes = decideStacking(
+    ordered.map((r) => ({ categoryIds: r.categories.map((c) => c.id), failure: r.errorKey })),
+    rules,
+  );
+  const decided = ordered.map((r, i): EvaluatedRedeemable => {
+    const o = outcomes[i] ?? { status: 'APPLICABLE' as const };
+    if (o.status === 'APPLICABLE') return { ...r, status: 'APPLICABLE', errorKey: null, skipKey: null };
+    if (o.status === 'SKIPPED') return { ...r, status: 'SKIPPED', errorKey: null, skipKey: o.key };
+    return { ...r, status: 'INAPPLICABLE', errorKey: o.key, skipKey: null };
+  });
+
+  const applicable = decided.filter((r) => r.status === 'APPLICABLE');
+  const calculation = calculate(
+    orderInputOf(order),
+    applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
+  );
+  const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
+  const redeemables = decided.map((r) => (r.status === 'APPLICABLE' ? { ...r, step: steps.get(r) ?? null } : r));
+
+  return {
+    projectId,
+    date: now.toISOString(),
+    rules,
+    redeemables,
+    order,
+    calculation: calculation.order,
+    customer: reads.customer ? { id: reads.customer.id, sourceId: reads.customer.sourceId } : null,
+    session,
+    trackingId: trackingIdOf(projectId, request),
+    metadata: request.metadata ?? {},
+    valid: isValid(outcomes, rules.redeemablesApplicationMode),
+  };
+}
+
+const orderInputOf = (o: EvaluatedOrder): OrderInput => ({
+  amount: o.amount,
+  items: o.items.map((i) => ({ productId: i.productId, skuId: i.skuId, quantity: i.quantity ?? 0, price: i.price ?? 0, amount: i.amount ?? 0 })),
+});
+
+/** What the calculator applies for one APPLICABLE redeemable: a gift card's credits (capped by what other sessions leave of the balance), a discount, or nothing. */
+function redeemableOf(r: EvaluatedRedeemable, nowMs: number, sessionKey: string | null): Redeemable {
+  const v = r.voucher;
+  if (v?.gift) {
+    const balance = creditsLeft(v.gift.balance, v.sessions, nowMs, sessionKey);
+    return { kind: 'gift', id: r.id, balance, ...(r.giftCreditsAsked !== null ? { credits: r.giftCreditsAsked } : {}) };
+  }
+  const discount = v ? v.discount : (r.tier?.discount ?? null);
+  return discount ? { kind: 'discount', id: r.id, discount } : { kind: 'none', id: r.id };
+}
+
+/**
+ * The request's tracking id: the one sent, else one derived from the customer's source id (the
+ * same customer always gets the same id, as Voucherify's), else null.
+ */
+export function trackingIdOf(projectId: string, request: Pick<StackedRequest, 'tracking_id' | 'customer'>): string | null {
+  if (request.tracking_id !== undefined) return request.tracking_id;
+  const sourceId = request.customer?.source_id ?? request.customer?.id;
+  if (sourceId === undefined) return null;
+  return `track_${createHash('sha256').update(`${projectId}\u0000${sourceId}`).digest('base64url').slice(0, 24)}`;
+}
+
+/**
+ * POST /v1/validations: the evaluation of the request (the reply is lib/validations/validation.mapper.ts).
+ * Writes nothing, except what a LOCK `session` holds: when the evaluation is valid, one use of each
+ * APPLICABLE voucher with a redemption limit and the gift credits it takes, written in one
+ * transaction conditioned on the vouchers being as read; a lost race evaluates again (and then
+ * sees the winner's hold).
+ * @throws as evaluateRedeemables; ConflictRetryError when the vouchers keep changing.
+ */
+export function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
+  if (request.session === undefined) return evaluateRedeemables(deps, projectId, request, deps.clock);
+  return retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
+    const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
+    const holds = sessionHoldsOf(evaluation, Date.parse(evaluation.date));
+    if (evaluation.session === null || holds.length === 0) return evaluation;
+    return (await writeSessionHolds(deps, projectId, evaluation.session.key, holds)) ? evaluation : RETRY;
+  });
+}
