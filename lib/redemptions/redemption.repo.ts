@@ -603,12 +603,18 @@ export async function writeRollback(
       };
       orderAt = items.length;
       items.push({
-        Put: { TableName: deps.tableName, Item: orderEntity.toItem(next), ConditionExpression: 'revision = :rev', ExpressionAttributeValues: { ':rev': w.order.revision } },
+        Put: {
+          TableName: deps.tableName,
+          Item: orderEntity.toItem(next),
+          ConditionExpression: 'revision = :rev',
+          ExpressionAttributeValues: { ':rev': w.order.revision },
+        },
       });
       items.push(listEntryPut(deps, next));
     }
   }
-  if (items.length > MAX_TRANSACTION_ITEMS) throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
+  if (items.length > MAX_TRANSACTION_ITEMS)
+    throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
   const outcome = await run(deps, items);
   if (outcome.ok) return { outcome: 'ok' };
   if (!('failed' in outcome)) return { outcome: 'conflict' };
@@ -668,4 +674,3 @@ export async function removeVoucherRedemptions(deps: Reads, projectId: string, v
   await del((shards.Items ?? []) as ItemKeys[]);
   return removed;
 }
-

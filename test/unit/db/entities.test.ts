@@ -129,10 +129,15 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
   [
     'redemption (child of a voucher, with a customer)',
-    e.redemption.toItem(
-      never({ id: 'r_2', projectId: P, date: at, customerId: 'cust_1', relatedObjectType: 'voucher', relatedObjectId: 'v_1' }),
-    ),
-    { PK: 'P#p1#REDEMPTION#r_2', SK: 'REDEMPTION', GSI1PK: 'P#p1#REDEEMED#v_1', GSI1SK: `${at}#r_2`, GSI2PK: 'P#p1#CUSTOMER#cust_1#REDEMPTIONS', GSI2SK: `${at}#r_2` },
+    e.redemption.toItem(never({ id: 'r_2', projectId: P, date: at, customerId: 'cust_1', relatedObjectType: 'voucher', relatedObjectId: 'v_1' })),
+    {
+      PK: 'P#p1#REDEMPTION#r_2',
+      SK: 'REDEMPTION',
+      GSI1PK: 'P#p1#REDEEMED#v_1',
+      GSI1SK: `${at}#r_2`,
+      GSI2PK: 'P#p1#CUSTOMER#cust_1#REDEMPTIONS',
+      GSI2SK: `${at}#r_2`,
+    },
   ],
   [
     'redemption (parent, no customer)',
