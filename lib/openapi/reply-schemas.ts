@@ -21,7 +21,13 @@ import {
   campaignTemplateReplySchema,
   promotionTierSetupReplySchema,
 } from '../templates/campaign-template.reply.js';
-import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import {
+  redemptionListReplySchema,
+  redemptionReplySchema,
+  redemptionRollbacksReplySchema,
+  voucherRedemptionsReplySchema,
+} from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -66,6 +72,9 @@ export const replySchemas = {
   RewardAssignment: rewardAssignmentReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
+  Redemption: redemptionReplySchema,
+  RedemptionList: redemptionListReplySchema,
+  RedemptionRollbacks: redemptionRollbacksReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   Voucher: voucherReplySchema,
   VoucherList: voucherListReplySchema,

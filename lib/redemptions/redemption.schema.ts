@@ -26,7 +26,7 @@ export const listRedemptionsQuery = z.preprocess(
     limit: z._default(queryInt(1, 100), 10),
     page: z._default(queryInt(1, 99), 1),
     order: z._default(z.enum(REDEMPTION_LIST_ORDERS), '-created_at'),
-    result: z.optional(z.enum(['SUCCESS', 'FAILURE'])),
+    result: z.optional(text(100)),
     campaign: z.optional(text(1000)),
     customer: z.optional(id),
     voucher: z.optional(id),

@@ -89,15 +89,6 @@ export async function getVoucher(deps: Deps, projectId: string, codeOrId: string
 }
 
 /**
- * GET /v1/vouchers/{code}/redemption: the voucher whose redemptions are listed (the link of its
- * `redemption.url`). No redemption is recorded here yet, so the list the mapper writes is empty.
- * @throws NotFoundError (resource_id = the given code or id).
- */
-export async function getVoucherRedemptions(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
-  return getVoucher(deps, projectId, codeOrId);
-}
-
-/**
  * DELETE /v1/vouchers/{code}: without `force` the voucher goes to the bin, with `force` it is
  * gone for good; either way its code is free at once and its campaign's count drops by one in
  * the same transaction. Of concurrent deletes of one voucher exactly one succeeds; the others
