@@ -38,12 +38,18 @@ export interface RedemptionPage {
  * project's. `created_at` bounds are key conditions; `campaign` and `result` are applied to what is
  * read (over the whole project at most MAX_FILTER_SCAN entries: docs/decisions.md). `total` is the
  * number of matches read up to the end of the list or that bound.
- * @throws NotFoundError (voucher) for an unknown voucher filter.
  */
 export async function listRedemptions(deps: Deps, projectId: string, q: ListRedemptionsQuery): Promise<RedemptionPage> {
   let partition: repo.RedemptionPartition = { project: true };
-  if (q.voucher !== undefined) partition = { related: (await getVoucher(deps, projectId, q.voucher)).id };
-  else if (q.customer !== undefined) partition = { customer: q.customer };
+  if (q.voucher !== undefined) {
+    const voucher = await getVoucher(deps, projectId, q.voucher).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    // A voucher that does not exist (or no longer does) has no redemptions to list.
+    if (!voucher) return { redemptions: [], total: 0, hasMore: false };
+    partition = { related: voucher.id };
+  } else if (q.customer !== undefined) partition = { customer: q.customer };
   const keep = (r: Redemption): boolean =>
     (q.result === undefined || r.result === q.result) &&
     (q.campaign === undefined || r.campaignId === q.campaign || r.campaignName === q.campaign) &&

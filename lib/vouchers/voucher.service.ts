@@ -7,6 +7,7 @@ import { withCategory, withCurrentCategory } from '../categories/category.servic
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, InvalidVoucherError, NotEnoughCreditsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
+import { removeVoucherRedemptions, shardedUses } from '../redemptions/redemption.repo.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
 import { resolveCodeConfig } from './code-generator.js';
@@ -79,6 +80,18 @@ async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Pro
 }
 
 /**
+ * GET /v1/vouchers/{code}: the voucher with its uses made true: a voucher with no redemption limit
+ * counts them on shards (docs/architecture.md "The counter design"), summed here.
+ * @throws NotFoundError (resource_id = the given code or id).
+ */
+export async function getVoucherWithUses(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
+  const voucher = await getVoucher(deps, projectId, codeOrId);
+  return voucher.redemptionQuantity === null
+    ? { ...voucher, redeemedQuantity: voucher.redeemedQuantity + (await shardedUses(deps, projectId, voucher.id)) }
+    : voucher;
+}
+
+/**
  * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted).
  * @throws NotFoundError (resource_id = the given code or id).
  */
@@ -92,7 +105,9 @@ export async function getVoucher(deps: Deps, projectId: string, codeOrId: string
  * DELETE /v1/vouchers/{code}: without `force` the voucher goes to the bin, with `force` it is
  * gone for good; either way its code is free at once and its campaign's count drops by one in
  * the same transaction. Of concurrent deletes of one voucher exactly one succeeds; the others
- * find nothing. (Redemptions would be removed here too; none can exist yet.)
+ * find nothing. Its redemptions and rollbacks (listed under the voucher's id) stay with a bin entry,
+ * so a restore finds them again; `force` removes them, and its count shards, after the voucher
+ * (paged, at most MAX_INLINE_REDEMPTION_DELETES: docs/decisions.md "Deleting a voucher's redemptions").
  * @throws NotFoundError (resource_id = the given code), ConflictRetryError.
  */
 export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, force: boolean): Promise<void> {
@@ -100,7 +115,9 @@ export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, f
     const voucher = await findVoucher(deps, projectId, codeOrId);
     if (!voucher) throw new NotFoundError('voucher', codeOrId);
     const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher));
-    return outcome === 'ok' ? undefined : RETRY;
+    if (outcome !== 'ok') return RETRY;
+    if (force) await removeVoucherRedemptions(deps, projectId, voucher.id);
+    return undefined;
   });
 }
 
