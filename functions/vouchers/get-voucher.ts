@@ -3,12 +3,12 @@ import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
 import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
-import { getVoucherWithUses } from '../../lib/vouchers/voucher.service.js';
+import { getVoucher } from '../../lib/vouchers/voucher.service.js';
 
 export const schemas = { params: voucherParams };
 
 export const makeHandler = endpoint(getVoucherRoute, schemas, async ({ runtime, principal, params }) =>
-  ok(toVoucherReply(await getVoucherWithUses(runtime, principal.projectId, params.code))),
+  ok(toVoucherReply(await getVoucher(runtime, principal.projectId, params.code))),
 );
 
 export const handler = makeHandler();

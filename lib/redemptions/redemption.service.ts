@@ -83,14 +83,13 @@ export async function redeemedQuantityOf(deps: Reads, v: Voucher): Promise<numbe
 }
 
 /**
- * GET /v1/vouchers/{code}/redemption: the voucher (its `redeemedQuantity` made true: shards summed)
+ * GET /v1/vouchers/{code}/redemption: the voucher (its `redeemedQuantity` made true by getVoucher: shards summed)
  * and every redemption and rollback of it, newest first.
  * @throws NotFoundError (voucher).
  */
 export async function getVoucherRedemptions(deps: Deps, projectId: string, codeOrId: string): Promise<{ voucher: Voucher; entries: Redemption[] }> {
   const voucher = await getVoucher(deps, projectId, codeOrId);
-  const [redeemedQuantity, entries] = await Promise.all([redeemedQuantityOf(deps, voucher), repo.voucherRedemptionEntries(deps, projectId, voucher.id)]);
-  return { voucher: { ...voucher, redeemedQuantity }, entries };
+  return { voucher, entries: await repo.voucherRedemptionEntries(deps, projectId, voucher.id) };
 }
 
 /** What a rollback request adds: its reason, tracking id, metadata and customer. */

@@ -80,25 +80,24 @@ async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Pro
 }
 
 /**
- * GET /v1/vouchers/{code}: the voucher with its uses made true: a voucher with no redemption limit
- * counts them on shards (docs/architecture.md "The counter design"), summed here.
- * @throws NotFoundError (resource_id = the given code or id).
- */
-export async function getVoucherWithUses(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
-  const voucher = await getVoucher(deps, projectId, codeOrId);
-  return voucher.redemptionQuantity === null
-    ? { ...voucher, redeemedQuantity: voucher.redeemedQuantity + (await shardedUses(deps, projectId, voucher.id)) }
-    : voucher;
-}
-
-/**
- * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted).
+ * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted)
+ * and, for a voucher with no redemption limit, the uses counted on its shards added to `redeemedQuantity`.
  * @throws NotFoundError (resource_id = the given code or id).
  */
 export async function getVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
   const voucher = await findVoucher(deps, projectId, codeOrId);
   if (!voucher) throw new NotFoundError('voucher', codeOrId);
-  return withCurrentCategory(deps, projectId, voucher);
+  return withCurrentCategory(deps, projectId, await withTrueUses(deps, voucher));
+}
+
+/**
+ * The voucher with its uses made true: one with no redemption limit counts them on shards
+ * (docs/architecture.md "The counter design"), summed here (one Query of ≤ 32 small items).
+ */
+async function withTrueUses(deps: Deps, voucher: Voucher): Promise<Voucher> {
+  if (voucher.redemptionQuantity !== null) return voucher;
+  const sharded = await shardedUses(deps, voucher.projectId, voucher.id);
+  return sharded === 0 ? voucher : { ...voucher, redeemedQuantity: voucher.redeemedQuantity + sharded };
 }
 
 /**
