@@ -13,7 +13,7 @@ import {
 import type { Item, ItemKeys } from '../db/entity.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem } from '../db/transact.js';
 import { tableDesign } from '../db/table.js';
-import { AlreadyRolledBackError, ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type RedemptionRefusalKey } from '../errors.js';
+import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type RedemptionRefusalKey } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { recordReplyItem } from '../idempotency/idempotency.repo.js';
 import { recordedReply } from '../idempotency/idempotency.service.js';
@@ -22,7 +22,7 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
-import { creditsLeft, heldBySessions, liveReservation, usesLeft } from './session-lock.js';
+import { creditsLeft, heldBySessions, usesLeft } from './session-lock.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
 type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -623,11 +623,6 @@ export async function writeRollback(
   if (gone.length > 0) return { outcome: 'voucher_gone', voucherIds: gone };
   if (outcome.failed.includes(orderAt)) return { outcome: 'conflict' };
   throw new Error('A rollback record id is already taken');
-}
-
-/** Throws AlreadyRolledBackError unless `r` is still SUCCEEDED. */
-export function assertNotRolledBack(r: Redemption): void {
-  if (r.status === 'ROLLED_BACK') throw new AlreadyRolledBackError(r.id);
 }
 
 /** The entries of one GSI1 partition's keys, page by page (for removal). */
