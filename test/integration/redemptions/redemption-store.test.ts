@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../../lib/db/client.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy.js';
+import { engines } from '../../support/runtime.js';
 import { order as orderEntity, redemption as redemptionEntity } from '../../../lib/db/entities.js';
 import { RedemptionRefusedError } from '../../../lib/errors.js';
 import { REDEMPTION_COUNT_SHARDS } from '../../../lib/redemptions/redemption.js';
@@ -170,5 +174,34 @@ describe('rollbacks', () => {
     expect(record).toMatchObject({ object: 'redemption_rollback', redemption: childId, reason: 'refund', amount: 100 });
     await expect(rollbackRedemption(runtime, projectId, childId, {}, {})).rejects.toMatchObject({ key: 'already_rolled_back', status: 400 });
     expect((await storedVoucher(runtime, projectId, 'RB-ONE')).redeemedQuantity).toBe(0);
+  });
+});
+
+describe('faults', () => {
+  const proxies: FaultProxy[] = [];
+  afterEach(async () => {
+    for (const proxy of proxies.splice(0)) await proxy.close();
+  });
+  const via = async (runtime: Runtime, rule: Parameters<typeof startFaultProxy>[1]) => {
+    const proxy = await startFaultProxy(engines().dynamoEndpoint, rule);
+    proxies.push(proxy);
+    return { ...runtime, ddb: createDocumentClient({ region: engines().region, endpoint: proxy.url }) };
+  };
+
+  it('moves no counter and writes no order when the transaction fails; the same plan retried with its key commits once', async () => {
+    const { runtime, api, projectId } = await publicationSetup();
+    const v = await makeVoucher(runtime, api, projectId, 'FAULTY', { redemption: { quantity: 5 } });
+    const plan = planFor(runtime, projectId, [v]);
+    const idempotency = { scope: { projectId, key: 'fault-1', fingerprint: 'f' }, reply: (c: { parent: { id: string } }) => ({ id: c.parent.id }) };
+    const failing = await via(runtime, (operation) => (operation === 'TransactWriteItems' ? 'server-error' : 'pass'));
+    await expect(commitRedemption(failing, plan, { idempotency })).rejects.toThrow();
+    expect((await storedVoucher(runtime, projectId, 'FAULTY')).redeemedQuantity).toBe(0);
+    expect(await orderEntity.get(runtime, orderEntity.key(projectId, plan.order.id))).toBeNull();
+    // Committed, but the reply is lost: the retry with the key gets the first reply and nothing more is taken.
+    const lossy = await via(runtime, (operation) => (operation === 'TransactWriteItems' ? 'lost-reply' : 'pass'));
+    await expect(commitRedemption(lossy, plan, { idempotency })).rejects.toThrow();
+    const retried = await commitRedemption(runtime, plan, { idempotency });
+    expect(retried).toEqual({ replayed: true, reply: { id: plan.parentRedemptionId } });
+    expect((await storedVoucher(runtime, projectId, 'FAULTY')).redeemedQuantity).toBe(1);
   });
 });
