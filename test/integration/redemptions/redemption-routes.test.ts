@@ -114,6 +114,21 @@ describe('rollback routes', () => {
       status: 'SUCCEEDED',
     });
     expect(body.order).toMatchObject({ source_id: 'ord-src-1', total_amount: 800 });
+    const order = await api.call('get-order', { params: { orderId: 'ord-src-1' } });
+    expect(order.json).toMatchObject({
+      amount: 1000,
+      total_discount_amount: 200,
+      total_amount: 800,
+      applied_discount_amount: 0,
+      items: [{ discount_amount: 0, subtotal_amount: 1000 }],
+      redemptions: {
+        [stacked.parentRedemptionId]: {
+          related_object_type: 'redemption',
+          stacked: stacked.redeemables.map((r) => r.redemptionId),
+          rollback_id: body.parent_rollback.id,
+        },
+      },
+    });
     const again = await api.call('rollback-stacked-redemptions', { params: { parentRedemptionId: stacked.parentRedemptionId } });
     expect(again.status).toBe(400);
     expect(again.json).toMatchObject({ key: 'already_rolled_back', resource_id: stacked.parentRedemptionId });
