@@ -28,6 +28,12 @@ export type BadRequestKey =
  */
 export type ErrorKey =
   | BadRequestKey
+  | 'already_rolled_back'
+  | 'gift_amount_exceeded'
+  | 'order_changed'
+  | 'quantity_exceeded'
+  | 'resource_not_found'
+  | 'voucher_disabled'
   | 'campaign_type_is_not_supported_by_campaign_template'
   | 'code_space_exhausted'
   | 'duplicate_found'
@@ -475,6 +481,59 @@ export class TooManyRequestsError extends AppError {
       message: 'Too many requests',
       details: `The project may send ${limit} requests per ${windowSeconds} s; wait for the next window`,
       headers,
+    });
+  }
+}
+
+/** Why the commit of a redemption refused a redeemable (the reference's keys). */
+export type RedemptionRefusalKey = 'quantity_exceeded' | 'gift_amount_exceeded' | 'voucher_disabled' | 'resource_not_found' | 'order_changed';
+
+const REFUSAL_STATUS: Record<RedemptionRefusalKey, number> = {
+  quantity_exceeded: 400,
+  gift_amount_exceeded: 400,
+  voucher_disabled: 400,
+  resource_not_found: 404,
+  order_changed: 409,
+};
+
+const REFUSAL_DETAILS: Record<RedemptionRefusalKey, string> = {
+  quantity_exceeded: 'has no redemption left',
+  gift_amount_exceeded: 'has a balance too small for the credits asked',
+  voucher_disabled: 'is disabled',
+  resource_not_found: 'no longer exists',
+  order_changed: 'changed since it was read; validate it again',
+};
+
+/**
+ * The commit of a redemption lost a race (lib/redemptions/redemption.repo.ts): a redeemable's
+ * condition failed at commit time, so nothing was written. `redeemable` names the one that failed
+ * (`object` 'order' for the order).
+ */
+export class RedemptionRefusedError extends AppError {
+  override readonly name = 'RedemptionRefusedError';
+  readonly redeemable: { object: 'voucher' | 'promotion_tier' | 'order'; id: string };
+
+  constructor(key: RedemptionRefusalKey, redeemable: { object: 'voucher' | 'promotion_tier' | 'order'; id: string }) {
+    super(REFUSAL_STATUS[key], key, {
+      message: 'Redemption refused',
+      details: `The ${redeemable.object} ${redeemable.id} ${REFUSAL_DETAILS[key]}`,
+      resourceId: redeemable.id,
+      resourceType: redeemable.object,
+    });
+    this.redeemable = redeemable;
+  }
+}
+
+/** A redemption that a rollback already undid (the reference's `already_rolled_back`). */
+export class AlreadyRolledBackError extends AppError {
+  override readonly name = 'AlreadyRolledBackError';
+
+  constructor(redemptionId: string) {
+    super(400, 'already_rolled_back', {
+      message: 'Redemption already rolled back',
+      details: `Redemption ${redemptionId} has already been rolled back`,
+      resourceId: redemptionId,
+      resourceType: 'redemption',
     });
   }
 }

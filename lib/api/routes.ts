@@ -228,12 +228,62 @@ export const getVoucherRedemptionsRoute = /* @__PURE__ */ route({
   operationId: 'get-voucher-redemptions',
   method: 'GET',
   path: '/v1/vouchers/{code}/redemption',
-  folder: 'vouchers',
+  folder: 'redemptions',
   scopes: ['vouchers'],
-  summary: "Get a voucher's redemptions: its redemption counts and entries (none are recorded yet)",
+  summary: "Get a voucher's redemptions: its redemption counts and every redemption and rollback of it",
   tag: 'Vouchers',
   success: [/* @__PURE__ */ ok('VoucherRedemptions', "The voucher's redemption list (the target of `redemption.url`)")],
-  description: "The target of a voucher's `redemption.url`. This service has no redemption operations yet, so `redemption_entries` is empty and `total` 0.",
+  description:
+    "The target of a voucher's `redemption.url`: `redeemed_quantity` (a code with no limit counts its uses on shards, summed here) and the redemptions and rollbacks of the voucher, newest first.",
+});
+
+export const getRedemptionRoute = /* @__PURE__ */ route({
+  operationId: 'get-redemption',
+  method: 'GET',
+  path: '/v1/redemptions/{redemptionId}',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'Get a redemption (parent or child) or a redemption rollback',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption or rollback')],
+});
+
+export const listRedemptionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-redemptions',
+  method: 'GET',
+  path: '/v1/redemptions',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'List redemptions and rollbacks, newest first, filtered by voucher, customer, campaign, result or date',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('RedemptionList', 'One page of redemptions and rollbacks')],
+  description:
+    '`limit` 1–100, `page` 1–99, `order` `-created_at` (default) or `created_at`; filters `voucher` (code or id), `customer` (id), `campaign` (id or name), `result`, `created_at[before]`/`created_at[after]`.',
+});
+
+export const rollbackRedemptionRoute = /* @__PURE__ */ route({
+  operationId: 'rollback-redemption',
+  method: 'POST',
+  path: '/v1/redemptions/{redemptionId}/rollback',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'Roll back one redemption: its use and credits are given back',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption_rollback record')],
+  errors: [404],
+  // generic (the default): a retried rollback gets the first reply instead of `already_rolled_back`.
+});
+
+export const rollbackStackedRedemptionsRoute = /* @__PURE__ */ route({
+  operationId: 'rollback-stacked-redemptions',
+  method: 'POST',
+  path: '/v1/redemptions/{parentRedemptionId}/rollbacks',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'Roll back a stacked redemption: every use and credit of its redemptions is given back, in one transaction',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('RedemptionRollbacks', 'The rollback records and the order')],
+  errors: [404],
 });
 
 /** Frees what a LOCK validation session holds on a voucher (lib/redemptions/session.service.ts). */
@@ -1013,6 +1063,10 @@ export const routes: readonly RouteDef[] = [
   listOrdersRoute,
   createOrderRoute,
   getOrderRoute,
+  getRedemptionRoute,
+  listRedemptionsRoute,
+  rollbackRedemptionRoute,
+  rollbackStackedRedemptionsRoute,
   updateOrderRoute,
   listPublicationsRoute,
   createPublicationRoute,

@@ -15,6 +15,7 @@ import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import type { Order, OrderListEntry } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
+import type { Redemption } from '../redemptions/redemption.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
@@ -645,5 +646,49 @@ export const importChunk = /* @__PURE__ */ entity<ImportChunk>('import_chunk', 1
   .key(
     (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
     (index: number) => `IMPORT#${String(index).padStart(5, '0')}`,
+  )
+  .apart();
+
+/** Every redemption's GSI3 (keys-only) entry: the project's redemptions and rollbacks by date (GET /v1/redemptions). */
+export const redemptionByProject = /* @__PURE__ */ gsi3Key(
+  (projectId: string) => tenant(projectId, 'REDEMPTIONS'),
+  (date: string, redemptionId: string) => path(date, redemptionId),
+);
+/**
+ * A redemption (`r_…`), a parent, a child or a `redemption_rollback` record (lib/redemptions/redemption.ts).
+ * GSI1 lists the redemptions and rollbacks of one voucher (by voucher id, so a re-created code starts
+ * empty) or promotion tier by date; a parent is alone in its own GSI1 partition. The sparse GSI2 lists
+ * a customer's; GSI3 (keys-only) the project's.
+ */
+export const redemption = /* @__PURE__ */ entity<Redemption>('redemption', 1)
+  .key(
+    (projectId: string, redemptionId: string) => tenant(projectId, 'REDEMPTION', redemptionId),
+    () => 'REDEMPTION',
+  )
+  .index(
+    (projectId: string, relatedId: string) => tenant(projectId, 'REDEEMED', relatedId),
+    (date: string, redemptionId: string) => path(date, redemptionId),
+  )
+  .sparse(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'REDEMPTIONS'),
+    (date: string, redemptionId: string) => path(date, redemptionId),
+  )
+  .from(
+    (r) => ({
+      key: [r.projectId, r.id],
+      index: [r.projectId, r.relatedObjectId, r.date, r.id],
+      sparse: r.customerId !== null ? [r.projectId, r.customerId, r.date, r.id] : null,
+    }),
+    { moreKeys: (r) => redemptionByProject(r.projectId, r.date, r.id) },
+  );
+/**
+ * One shard of a limitless voucher's use count (by voucher id): a redemption ADDs 1 to a random one
+ * of REDEMPTION_COUNT_SHARDS, a rollback −1 to one; the count is their sum (docs/architecture.md
+ * "The counter design").
+ */
+export const voucherRedemptionCount = /* @__PURE__ */ entity<{ count: number }>('voucher_redemption_count', 1)
+  .key(
+    (projectId: string, voucherId: string) => tenant(projectId, 'VOUCHER_REDEMPTIONS', voucherId),
+    (shard: number) => String(shard),
   )
   .apart();

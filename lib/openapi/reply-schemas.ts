@@ -21,7 +21,13 @@ import {
   campaignTemplateReplySchema,
   promotionTierSetupReplySchema,
 } from '../templates/campaign-template.reply.js';
-import { asyncActionAcceptedReplySchema, voucherRedemptionsReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
+import {
+  redemptionListReplySchema,
+  redemptionReplySchema,
+  redemptionRollbacksReplySchema,
+  voucherRedemptionsReplySchema,
+} from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
@@ -67,6 +73,9 @@ export const replySchemas = {
   RewardAssignment: rewardAssignmentReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
+  Redemption: redemptionReplySchema,
+  RedemptionList: redemptionListReplySchema,
+  RedemptionRollbacks: redemptionRollbacksReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
   StackedValidation: stackedValidationReplySchema,
   ProjectStackingRules: projectStackingRulesReplySchema,

@@ -24,15 +24,21 @@ const skuReply = (p: OrderItemProduct) => ({
   ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
 });
 
+/** A line's discount figures after the order's last redemption (none: no discount). */
+interface LineDiscount {
+  discountAmount: number;
+  subtotalAmount: number;
+}
+
 /** One line (OrderCalculatedItem): with no discount yet, its subtotal is its amount. */
-const toItemReply = (i: OrderItem): ItemReply => ({
+const toItemReply = (i: OrderItem, d?: LineDiscount): ItemReply => ({
   ...(i.skuId !== null ? { sku_id: i.skuId } : {}),
   ...(i.productId !== null ? { product_id: i.productId } : {}),
   ...(i.relatedObject !== null ? { related_object: i.relatedObject } : {}),
   ...(i.sourceId !== null ? { source_id: i.sourceId } : {}),
   ...(i.quantity !== null ? { quantity: i.quantity, initial_quantity: i.quantity } : {}),
-  ...(i.amount !== null ? { amount: i.amount, initial_amount: i.amount, subtotal_amount: i.amount } : {}),
-  discount_amount: 0,
+  ...(i.amount !== null ? { amount: i.amount, initial_amount: i.amount, subtotal_amount: d ? d.subtotalAmount : i.amount } : {}),
+  discount_amount: d ? d.discountAmount : 0,
   applied_discount_amount: 0,
   ...(i.price !== null ? { price: i.price } : {}),
   ...(i.product !== null ? { product: productReply(i.product) } : {}),
@@ -43,7 +49,9 @@ const toItemReply = (i: OrderItem): ItemReply => ({
 
 /** The order object (OrderCalculated with its items). */
 export function toOrderReply(o: Order): OrderReply {
-  const f = undiscountedFigures(o.amount);
+  // After a redemption: its figures (lib/redemptions/redemption.repo.ts), `applied_*` 0 (they count one request only).
+  const c = o.calculation;
+  const f = c ? { ...c, appliedDiscountAmount: 0, itemsAppliedDiscountAmount: 0, totalAppliedDiscountAmount: 0 } : undiscountedFigures(o.amount);
   return {
     id: o.id,
     source_id: o.sourceId,
@@ -57,12 +65,23 @@ export function toOrderReply(o: Order): OrderReply {
     applied_discount_amount: f.appliedDiscountAmount,
     items_applied_discount_amount: f.itemsAppliedDiscountAmount,
     total_applied_discount_amount: f.totalAppliedDiscountAmount,
-    items: o.items.map(toItemReply),
+    items: o.items.map((item, n) => toItemReply(item, c?.items[n])),
     metadata: o.metadata,
     ...(o.customerId !== null ? { customer: { id: o.customerId, object: 'customer' as const } } : {}),
     customer_id: o.customerId,
     referrer_id: o.referrerId,
-    redemptions: {},
+    redemptions: Object.fromEntries(
+      Object.entries(o.redemptions ?? {}).map(([id, r]) => [
+        id,
+        {
+          date: r.date,
+          ...(r.rollbackId !== null ? { rollback_id: r.rollbackId, rollback_date: r.rollbackDate } : {}),
+          related_object_type: r.relatedObjectType,
+          related_object_id: r.relatedObjectId,
+          stacked: r.stacked,
+        },
+      ]),
+    ),
     created_at: o.createdAt,
     updated_at: o.updatedAt,
     object: 'order',

@@ -70,7 +70,9 @@ export const orderReplySchema = z.strictObject({
   customer: z.optional(z.strictObject({ id: z.string(), object: z.literal('customer') })),
   customer_id: z.nullable(z.string()),
   referrer_id: z.nullable(z.string()),
-  redemptions: z.record(z.string(), z.unknown()).check(z.describe('The redemptions applied to the order, by id: none until redemptions exist.')),
+  redemptions: z
+    .record(z.string(), z.unknown())
+    .check(z.describe('The redemptions applied to the order, by parent redemption id: date, stacked redemption ids, and the rollback once rolled back.')),
   created_at: dateTimeReply,
   updated_at: z.nullable(dateTimeReply),
   object: z.literal('order'),

@@ -1,3 +1,5 @@
+import type { OrderCalculation } from '../redemptions/calculator.js';
+
 /** The statuses an order moves through (Voucherify's enum); a new order is CREATED unless sent. */
 export const ORDER_STATUSES = ['CREATED', 'PAID', 'CANCELED', 'FULFILLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -44,6 +46,20 @@ export interface Order {
   updatedAt: string | null;
   /** Optimistic lock: every write raises it and holds only if it read the current one. */
   revision: number;
+  /** The figures after its last redemption (lib/redemptions/redemption.repo.ts); absent until redeemed. */
+  calculation?: OrderCalculation;
+  /** Its redemptions by parent redemption id (the reference's `redemptions` map); absent = none. */
+  redemptions?: Record<string, OrderRedemption>;
+}
+
+/** One redemption of an order: when, which parent and children, and the rollback that undid it. */
+export interface OrderRedemption {
+  date: string;
+  relatedObjectType: 'redemption';
+  relatedObjectId: string;
+  stacked: string[];
+  rollbackId: string | null;
+  rollbackDate: string | null;
 }
 
 /** An order's entry in the project's list: its sort keys (creation, last change) and nothing else. */

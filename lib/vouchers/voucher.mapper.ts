@@ -3,7 +3,7 @@ import { noAssignments } from '../campaigns/campaign.mapper.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { Voucher } from './voucher.js';
 import { assetId, assetPath } from './voucher-asset.js';
-import type { VoucherRedemptionsReply, VoucherReply } from './voucher.reply.js';
+import type { VoucherReply } from './voucher.reply.js';
 
 /*
  * The `url`s of a voucher are paths on the API cluster the client called, as Voucherify writes
@@ -71,18 +71,5 @@ export function toVoucherReply(v: Voucher): VoucherReply {
     },
     publish: { object: 'list', count: v.publishCount, url: publicationsPath(v.code) },
     object: 'voucher',
-  };
-}
-
-/** The voucher's redemptions: none are recorded here yet, so the list is its counts and no entries. */
-export function toVoucherRedemptionsReply(v: Voucher): VoucherRedemptionsReply {
-  return {
-    quantity: v.redemptionQuantity,
-    redeemed_quantity: v.redeemedQuantity,
-    object: 'list',
-    url: redemptionsPath(v.code),
-    data_ref: 'redemption_entries',
-    total: 0,
-    redemption_entries: [],
   };
 }

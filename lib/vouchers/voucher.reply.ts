@@ -68,20 +68,5 @@ export const voucherReplySchema = z.strictObject({
 });
 export type VoucherReply = z.output<typeof voucherReplySchema>;
 
-/**
- * GET /v1/vouchers/{code}/redemption (Voucherify's VouchersRedemptionGetResponseBody). The service
- * records no redemptions yet, so `redemption_entries` is always empty and `total` 0.
- */
-export const voucherRedemptionsReplySchema = z.strictObject({
-  quantity: z.nullable(z.int().check(z.nonnegative())),
-  redeemed_quantity: z.int().check(z.nonnegative()),
-  object: z.literal('list'),
-  url: z.string(),
-  data_ref: z.literal('redemption_entries'),
-  total: z.int().check(z.nonnegative()),
-  redemption_entries: z.array(z.never()),
-});
-export type VoucherRedemptionsReply = z.output<typeof voucherRedemptionsReplySchema>;
-
 /** 202 of POST /v1/campaigns/{campaignId}/vouchers with vouchers_count > 1: poll GET /v1/async-actions/{id}. */
 export const asyncActionAcceptedReplySchema = z.strictObject({ async_action_id: z.string() });

@@ -7,6 +7,7 @@ import { withCategory, withCurrentCategory } from '../categories/category.servic
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, InvalidVoucherError, NotEnoughCreditsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
+import { removeVoucherRedemptions, shardedUses } from '../redemptions/redemption.repo.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
 import { resolveCodeConfig } from './code-generator.js';
@@ -79,29 +80,33 @@ async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Pro
 }
 
 /**
- * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted).
+ * GET /v1/vouchers/{code}: by code or id, with its category as it is now (renamed, or null once deleted)
+ * and, for a voucher with no redemption limit, the uses counted on its shards added to `redeemedQuantity`.
  * @throws NotFoundError (resource_id = the given code or id).
  */
 export async function getVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
   const voucher = await findVoucher(deps, projectId, codeOrId);
   if (!voucher) throw new NotFoundError('voucher', codeOrId);
-  return withCurrentCategory(deps, projectId, voucher);
+  return withCurrentCategory(deps, projectId, await withTrueUses(deps, voucher));
 }
 
 /**
- * GET /v1/vouchers/{code}/redemption: the voucher whose redemptions are listed (the link of its
- * `redemption.url`). No redemption is recorded here yet, so the list the mapper writes is empty.
- * @throws NotFoundError (resource_id = the given code or id).
+ * The voucher with its uses made true: one with no redemption limit counts them on shards
+ * (docs/architecture.md "The counter design"), summed here (one Query of ≤ 32 small items).
  */
-export async function getVoucherRedemptions(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
-  return getVoucher(deps, projectId, codeOrId);
+async function withTrueUses(deps: Deps, voucher: Voucher): Promise<Voucher> {
+  if (voucher.redemptionQuantity !== null) return voucher;
+  const sharded = await shardedUses(deps, voucher.projectId, voucher.id);
+  return sharded === 0 ? voucher : { ...voucher, redeemedQuantity: voucher.redeemedQuantity + sharded };
 }
 
 /**
  * DELETE /v1/vouchers/{code}: without `force` the voucher goes to the bin, with `force` it is
  * gone for good; either way its code is free at once and its campaign's count drops by one in
  * the same transaction. Of concurrent deletes of one voucher exactly one succeeds; the others
- * find nothing. (Redemptions would be removed here too; none can exist yet.)
+ * find nothing. Its redemptions and rollbacks (listed under the voucher's id) stay with a bin entry,
+ * so a restore finds them again; `force` removes them, and its count shards, after the voucher
+ * (paged, at most MAX_INLINE_REDEMPTION_DELETES: docs/decisions.md "Deleting a voucher's redemptions").
  * @throws NotFoundError (resource_id = the given code), ConflictRetryError.
  */
 export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, force: boolean): Promise<void> {
@@ -109,7 +114,9 @@ export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, f
     const voucher = await findVoucher(deps, projectId, codeOrId);
     if (!voucher) throw new NotFoundError('voucher', codeOrId);
     const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher));
-    return outcome === 'ok' ? undefined : RETRY;
+    if (outcome !== 'ok') return RETRY;
+    if (force) await removeVoucherRedemptions(deps, projectId, voucher.id);
+    return undefined;
   });
 }
 

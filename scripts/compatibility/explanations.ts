@@ -14,6 +14,7 @@ interface Rule {
   reason: string;
 }
 
+const REDEMPTION_OPS = ['get-redemption', 'list-redemptions', 'rollback-redemption', 'rollback-stacked-redemptions', 'get-voucher-redemptions'] as const;
 const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template', 'update-campaign'] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
 const VOUCHER_OPS = [
@@ -65,14 +66,74 @@ const rules: readonly Rule[] = [
     fields: ['expand'],
     reason: "The JSON template of a campaign is an export of Voucherify's own campaign format; it is refused with 400 rather than answered without it",
   },
-  // A voucher's redemption list (docs/decisions.md "Links in replies")
+  // Redemptions and rollbacks (docs/decisions.md "Redemptions: the store, reads and rollbacks")
   {
-    operations: ['get-voucher-redemptions'],
+    operations: REDEMPTION_OPS,
     location: 'response',
-    fields: ['redemption_entries[].*'],
+    fields: ['*promotion_tier.*'],
     kinds: ['missing'],
     reason:
-      'No redemption operation is built yet, so no redemption is ever recorded and the list is always empty; its item shape is left out rather than described without anything that writes it',
+      "A redemption names its promotion tier by id, with the tier's campaign; the tier's own fields (action, validity, summary, …) live in its campaign and are read from there (GET /v1/promotions/tiers/{id}), not copied into every redemption",
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['order.*', '*[].order.*', 'parent_rollback.order.*', 'order'],
+    kinds: ['missing'],
+    reason:
+      "A redemption records the order's figures as they stood after it (OrderCalculated: amounts and the lines' figures) with the order's id, source id, status, metadata and customer; the order's other fields are at GET /v1/orders/{orderId}",
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['*customer.email', '*customer.name', '*customer.metadata'],
+    kinds: ['missing'],
+    reason: "A redemption names its customer (id and source_id), as an order does; the customer's details are at GET /v1/customers/{customerId}",
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['*failure_code', '*failure_message'],
+    kinds: ['missing'],
+    reason: 'Only successful redemptions are recorded: a refused redemption writes nothing (all or nothing), so no record has a failure to describe',
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['*loyalty_card', '*reward', '*session', '*rollback_order_mode', '*voucher.holder'],
+    kinds: ['missing'],
+    reason:
+      "Loyalty points and rewards are not redeemable yet; the LOCK session a redemption consumed is kept on the record but not replied; a rollback always records itself on the redemption's order; the voucher shows its holder as `holder_id`",
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['*channel.channel_type', '*object', '*status'],
+    kinds: ['enum'],
+    reason:
+      'Every redemption here is made through the API (`channel_type` API); one reply schema describes redemptions and their `redemption_rollback` records, so its `object` and `status` enums are the union of both (a rollback record is always `redemption_rollback`, `SUCCEEDED`)',
+  },
+  {
+    operations: REDEMPTION_OPS,
+    location: 'response',
+    fields: ['*voucher.discount.unit_off'],
+    kinds: ['type'],
+    reason: "As on the voucher operations: the redemption's voucher is the voucher object",
+  },
+  {
+    operations: ['rollback-redemption', 'rollback-stacked-redemptions'],
+    location: 'request',
+    fields: ['order'],
+    kinds: ['missing'],
+    reason:
+      'A rollback records itself on the redemption\'s own order; an order in the body is refused (docs/decisions.md "Request fields the reference documents")',
+  },
+  {
+    operations: ['list-redemptions'],
+    location: 'query',
+    fields: ['order', 'filters'],
+    reason:
+      'Listed by date only, filtered by the plain parameters (docs/decisions.md "Redemptions: the store, reads and rollbacks"; refusals in "Request fields the reference documents")',
   },
   // GET /v1/campaigns filters (docs/decisions.md "Listing campaigns")
   {

@@ -19,6 +19,9 @@ import { eventApi, schemaBody } from '../../support/events-api.js';
 import { apiClient } from '../../support/api-client.js';
 import type { Reply } from '../../support/invoke.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
+import { makeVoucher, planFor } from '../../support/redeem.js';
+import { commitRedemption } from '../../../lib/redemptions/redemption.repo.js';
+import type { PlannedRedeemable } from '../../../lib/redemptions/redemption-plan.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 /** A resource's `updated_at` as a number: every change moves it, so a second run of a change would show. */
@@ -280,6 +283,27 @@ const cases: RouteCase[] = [
       );
       return (read.Item?.sessions as Record<string, unknown> | undefined)?.cart === undefined ? 1 : 0;
     },
+  },
+  {
+    operationId: 'rollback-redemption',
+    prepare: async (c) => {
+      const v = await makeVoucher(c.runtime, c.customers, c.pair.project_id, 'RB-GENERIC', { redemption: { quantity: 2 } });
+      const plan = planFor(c.runtime, c.pair.project_id, [v]);
+      plan.redeemables[0] = { ...(plan.redeemables[0] as PlannedRedeemable), redemptionId: 'r_generic_child' };
+      await commitRedemption(c.runtime, plan);
+    },
+    send: (c, key) => c.customers.call('rollback-redemption', { params: { redemptionId: 'r_generic_child' }, headers: c.keyed(key) }),
+    // Rollback records: one once rolled back; a second run would answer 400 already_rolled_back instead of the first reply.
+    effects: (c) => c.countItems('REDEMPTION#', 'REDEMPTION'),
+  },
+  {
+    operationId: 'rollback-stacked-redemptions',
+    prepare: async (c) => {
+      const v = await makeVoucher(c.runtime, c.customers, c.pair.project_id, 'RBS-GENERIC');
+      await commitRedemption(c.runtime, { ...planFor(c.runtime, c.pair.project_id, [v]), parentRedemptionId: 'r_generic_parent' });
+    },
+    send: (c, key) => c.customers.call('rollback-stacked-redemptions', { params: { parentRedemptionId: 'r_generic_parent' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('REDEMPTION#', 'REDEMPTION'),
   },
   {
     operationId: 'create-order',

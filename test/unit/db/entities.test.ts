@@ -129,6 +129,19 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['import_chunk', e.importChunk.toItem({ vouchers: [{ code: 'C1' }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'IMPORT#00007' }],
   ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
+  [
+    'redemption',
+    e.redemption.toItem(never({ id: 'r_2', projectId: P, date: at, customerId: 'cust_1', relatedObjectType: 'voucher', relatedObjectId: 'v_1' })),
+    {
+      PK: 'P#p1#REDEMPTION#r_2',
+      SK: 'REDEMPTION',
+      GSI1PK: 'P#p1#REDEEMED#v_1',
+      GSI1SK: `${at}#r_2`,
+      GSI2PK: 'P#p1#CUSTOMER#cust_1#REDEMPTIONS',
+      GSI2SK: `${at}#r_2`,
+    },
+  ],
+  ['voucher_redemption_count', e.voucherRedemptionCount.toItem({ count: 1 }, P, 'v_1', 31), { PK: 'P#p1#VOUCHER_REDEMPTIONS#v_1', SK: '31' }],
   ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
   [
     'idempotency_record',
@@ -231,5 +244,13 @@ describe('keys (the builders under their former names)', () => {
     const long = `${'a'.repeat(999)}żżż`;
     expect(e.customerSourceId.toItem({ customerId: 'c' }, P, long).GSI1SK).toBe('a'.repeat(999));
     expect(e.customerSourceId.toItem({ customerId: 'c' }, P, `${'a'.repeat(998)}żż`).GSI1SK).toBe(`${'a'.repeat(998)}ż`);
+  });
+});
+
+describe('redemption keys', () => {
+  it('lists a parent under its own id in GSI1, every redemption in the project GSI3, and one without a customer outside GSI2', () => {
+    const item = e.redemption.toItem({ id: 'r_1', projectId: P, date: at, customerId: null, relatedObjectType: 'redemption', relatedObjectId: 'r_1' } as never);
+    expect(item).toMatchObject({ GSI1PK: 'P#p1#REDEEMED#r_1', GSI1SK: `${at}#r_1`, GSI3PK: 'P#p1#REDEMPTIONS', GSI3SK: `${at}#r_1` });
+    expect(item.GSI2PK).toBeUndefined();
   });
 });

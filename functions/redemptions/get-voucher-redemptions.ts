@@ -1,9 +1,9 @@
 import { getVoucherRedemptionsRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
-import { toVoucherRedemptionsReply } from '../../lib/vouchers/voucher.mapper.js';
+import { toVoucherRedemptionsReply } from '../../lib/redemptions/redemption.mapper.js';
+import { getVoucherRedemptions } from '../../lib/redemptions/redemption.service.js';
 import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
-import { getVoucherRedemptions } from '../../lib/vouchers/voucher.service.js';
 
 export const schemas = { params: voucherParams };
 

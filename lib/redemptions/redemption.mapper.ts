@@ -1,0 +1,130 @@
+import type { Order } from '../orders/order.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { redemptionsPath, toVoucherReply } from '../vouchers/voucher.mapper.js';
+import type { OrderCalculation } from './calculator.js';
+import type { Redemption, RedemptionOrder } from './redemption.js';
+import type { RedemptionListReply, RedemptionReply, RedemptionRollbacksReply, VoucherRedemptionsReply } from './redemption.reply.js';
+import type { RedemptionPage, StackedRollback } from './redemption.service.js';
+
+type OrderReply = NonNullable<RedemptionReply['order']>;
+
+/** The order figures of OrderCalculated. */
+function toRedemptionOrderReply(o: RedemptionOrder): OrderReply {
+  const c: OrderCalculation = o.calculation;
+  return {
+    id: o.id,
+    source_id: o.sourceId,
+    status: o.status,
+    amount: c.amount,
+    initial_amount: c.initialAmount,
+    discount_amount: c.discountAmount,
+    items_discount_amount: c.itemsDiscountAmount,
+    total_discount_amount: c.totalDiscountAmount,
+    total_amount: c.totalAmount,
+    applied_discount_amount: c.appliedDiscountAmount,
+    items_applied_discount_amount: c.itemsAppliedDiscountAmount,
+    total_applied_discount_amount: c.totalAppliedDiscountAmount,
+    items: c.items.map((l) => ({
+      product_id: l.productId,
+      sku_id: l.skuId,
+      quantity: l.quantity,
+      initial_quantity: l.initialQuantity,
+      discount_quantity: l.discountQuantity,
+      applied_discount_quantity: l.appliedDiscountQuantity,
+      price: l.price,
+      amount: l.amount,
+      initial_amount: l.initialAmount,
+      discount_amount: l.discountAmount,
+      applied_discount_amount: l.appliedDiscountAmount,
+      subtotal_amount: l.subtotalAmount,
+      object: 'order_item' as const,
+    })),
+    metadata: o.metadata,
+    customer_id: o.customerId,
+    referrer_id: o.referrerId,
+    object: 'order',
+  };
+}
+
+/** A stored order's figures after its last redemption, as a redemption reply shows them (null before any). */
+export const toOrderFiguresReply = (o: Order | null): OrderReply | null =>
+  o?.calculation
+    ? toRedemptionOrderReply({
+        id: o.id,
+        sourceId: o.sourceId,
+        status: o.status,
+        metadata: o.metadata,
+        customerId: o.customerId,
+        referrerId: o.referrerId,
+        calculation: o.calculation,
+      })
+    : null;
+
+/** A redemption or rollback on the wire (the reference's Redemption / RedemptionRollback). */
+export function toRedemptionReply(r: Redemption): RedemptionReply {
+  const isParent = r.relatedObjectType === 'redemption';
+  return {
+    id: r.id,
+    object: r.object,
+    date: r.date,
+    customer_id: r.customerId,
+    tracking_id: r.trackingId,
+    metadata: r.metadata,
+    amount: r.amount,
+    redemption: r.redemption,
+    ...(r.object === 'redemption_rollback' ? { reason: r.reason } : {}),
+    result: r.result,
+    status: r.status,
+    ...(isParent && r.object === 'redemption'
+      ? {
+          related_redemptions: {
+            rollbacks: r.rollbackId ? [{ id: r.rollbackId, date: r.date }] : [],
+            redemptions: r.childIds.map((id) => ({ id, date: r.date })),
+          },
+        }
+      : {}),
+    order: r.order ? toRedemptionOrderReply(r.order) : null,
+    channel: { channel_id: null, channel_type: 'API' },
+    customer: r.customerId !== null ? { id: r.customerId, source_id: r.customerSourceId, object: 'customer' } : null,
+    related_object_type: r.relatedObjectType,
+    related_object_id: r.relatedObjectId,
+    ...(r.voucher ? { voucher: toVoucherReply(r.voucher) } : {}),
+    ...(r.promotionTierId
+      ? {
+          promotion_tier: {
+            id: r.promotionTierId,
+            campaign: r.campaignId ? { id: r.campaignId, name: r.campaignName } : null,
+            object: 'promotion_tier' as const,
+          },
+        }
+      : {}),
+    ...(r.giftCredits > 0 ? { gift: { amount: r.giftCredits } } : {}),
+  };
+}
+
+/** The reply of a stacked rollback. */
+export const toRedemptionRollbacksReply = (s: StackedRollback): RedemptionRollbacksReply => ({
+  rollbacks: s.rollbacks.map(toRedemptionReply),
+  parent_rollback: toRedemptionReply(s.parentRollback),
+  order: toOrderFiguresReply(s.order),
+});
+
+/** One page of GET /v1/redemptions. */
+export const toRedemptionListReply = (page: RedemptionPage): RedemptionListReply => ({
+  object: 'list',
+  data_ref: 'redemptions',
+  redemptions: page.redemptions.map(toRedemptionReply),
+  total: page.total,
+  has_more: page.hasMore,
+});
+
+/** GET /v1/vouchers/{code}/redemption: the voucher's counts and its entries. */
+export const toVoucherRedemptionsReply = (x: { voucher: Voucher; entries: Redemption[] }): VoucherRedemptionsReply => ({
+  quantity: x.voucher.redemptionQuantity,
+  redeemed_quantity: x.voucher.redeemedQuantity,
+  object: 'list',
+  url: redemptionsPath(x.voucher.code),
+  data_ref: 'redemption_entries',
+  total: x.entries.length,
+  redemption_entries: x.entries.map(toRedemptionReply),
+});

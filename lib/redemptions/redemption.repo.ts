@@ -1,0 +1,671 @@
+import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  order as orderEntity,
+  orderCount,
+  orderListEntry,
+  orderSourceId,
+  redemption as redemptionEntity,
+  redemptionByProject,
+  voucherRedemptionCount,
+  voucher as voucherEntity,
+} from '../db/entities.js';
+import type { Item, ItemKeys } from '../db/entity.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem } from '../db/transact.js';
+import { tableDesign } from '../db/table.js';
+import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type RedemptionRefusalKey } from '../errors.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { recordReplyItem } from '../idempotency/idempotency.repo.js';
+import { recordedReply } from '../idempotency/idempotency.service.js';
+import { type Order, orderCountShardOf, type OrderRedemption } from '../orders/order.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
+import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
+import { creditsLeft, heldBySessions, usesLeft } from './session-lock.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
+type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** What a committed redemption wrote. */
+export interface CommittedRedemption {
+  parent: Redemption;
+  children: Redemption[];
+  order: Order;
+}
+
+/** A commit's outcome: written now (with the reply recorded for its key, if any), or the first reply of an earlier request with the same key. */
+export type CommitRedemptionOutcome<R> = { replayed: false; value: CommittedRedemption } | { replayed: true; reply: R };
+
+export interface CommitOptions<R> {
+  /** The request's `Idempotency-Key` scope and the reply to record with the write (transactional idempotency). */
+  idempotency?: { scope: IdempotencyScope; reply: (committed: CommittedRedemption) => R };
+  /** The shard picker (tests pin it); random by default. */
+  random?: () => number;
+}
+
+/** What one item of a transaction stands for, so a failed condition maps back to its meaning. */
+type Role = { kind: 'voucher'; index: number } | { kind: 'order' } | { kind: 'order_source' } | { kind: 'other' } | { kind: 'idempotency' };
+
+type RunOutcome = { ok: true } | { ok: false; failed: number[] } | { ok: false; conflict: true };
+
+/** One TransactWriteItems; failed conditions by index (like lib/db/transact.ts `transact`). */
+async function run(deps: Reads, items: TransactItem[]): Promise<RunOutcome> {
+  try {
+    await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof TransactionConflictException) return { ok: false, conflict: true };
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    if (reasons.some((r) => !['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'))) throw error;
+    const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+    return failed.length > 0 ? { ok: false, failed } : { ok: false, conflict: true };
+  }
+}
+
+const voucherRef = (r: PlannedRedeemable) => ({ object: r.object, id: r.id });
+
+/** Whether this redeemable's commit writes the voucher item (a limit, gift credits, or a session hold to consume). */
+const touchesVoucherItem = (r: PlannedRedeemable, state: Voucher): boolean =>
+  state.redemptionQuantity !== null || r.giftCredits > 0 || (r.sessionKey !== null && state.sessions?.[r.sessionKey] !== undefined);
+
+/**
+ * The voucher item's Update for one redeemable, from the voucher as last read (`state`): takes a use
+ * (limited: `redeemedQuantity + 1`, held to the uses other live sessions leave), the gift credits
+ * (held to what other sessions leave of the balance), and removes the request's own session hold.
+ * Conditions: the same voucher, active, the same limit, and its sessions unchanged (their holds
+ * were counted from `state`).
+ */
+function voucherUpdate(deps: Deps, r: PlannedRedeemable, state: Voucher, nowMs: number): TransactItem {
+  const others = heldBySessions(state.sessions, nowMs, r.sessionKey);
+  const sets: string[] = [];
+  const removes: string[] = [];
+  const conditions = ['id = :vid', 'active = :true'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':vid': state.id, ':true': true };
+  if (state.redemptionQuantity !== null) {
+    sets.push('redeemedQuantity = redeemedQuantity + :one');
+    conditions.push('redemptionQuantity = :limit', 'redeemedQuantity <= :maxBefore');
+    Object.assign(values, { ':one': 1, ':limit': state.redemptionQuantity, ':maxBefore': state.redemptionQuantity - others.uses - 1 });
+  } else {
+    conditions.push('attribute_type(redemptionQuantity, :nullType)');
+    values[':nullType'] = 'NULL';
+  }
+  if (r.giftCredits > 0) {
+    sets.push('gift.balance = gift.balance - :credits', 'gift.subtractedAmount = gift.subtractedAmount + :credits');
+    conditions.push('gift.balance >= :need');
+    Object.assign(values, { ':credits': r.giftCredits, ':need': r.giftCredits + others.credits });
+  }
+  if (state.sessionsRevision === undefined) conditions.push('attribute_not_exists(sessionsRevision)');
+  else {
+    conditions.push('sessionsRevision = :srev');
+    values[':srev'] = state.sessionsRevision;
+  }
+  if (r.sessionKey !== null && state.sessions?.[r.sessionKey] !== undefined) {
+    removes.push('sessions.#sk');
+    names['#sk'] = r.sessionKey;
+    sets.push('sessionsRevision = if_not_exists(sessionsRevision, :zero) + :bump');
+    Object.assign(values, { ':zero': 0, ':bump': 1 });
+  }
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: voucherEntity.key(state.projectId, state.code),
+      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+      ConditionExpression: conditions.join(' AND '),
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A count shard's ADD (`delta` +1 for a use, −1 for a use given back). */
+const shardAdd = (deps: Reads, projectId: string, voucherId: string, shard: number, delta: number): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: voucherRedemptionCount.key(projectId, voucherId, shard),
+    UpdateExpression: 'SET entity = :entity, v = :v ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':entity': voucherRedemptionCount.name, ':v': voucherRedemptionCount.version, ':delta': delta },
+  },
+});
+
+/**
+ * Why a voucher's condition failed, from the voucher read again: null when it still has room (its
+ * sessions or limit moved: plan the write again from `fresh`).
+ */
+function refusalOf(r: PlannedRedeemable, fresh: Voucher | null, nowMs: number): RedemptionRefusalKey | null {
+  if (!fresh || fresh.id !== r.voucher?.id) return 'resource_not_found';
+  if (!fresh.active) return 'voucher_disabled';
+  const left = usesLeft(fresh, nowMs, r.sessionKey);
+  if (left !== null && left < 1) return 'quantity_exceeded';
+  if (r.giftCredits > 0 && (!fresh.gift || creditsLeft(fresh.gift.balance, fresh.sessions, nowMs, r.sessionKey) < r.giftCredits)) return 'gift_amount_exceeded';
+  return null;
+}
+
+const orderRedemptionEntry = (plan: RedemptionPlan): OrderRedemption => ({
+  date: plan.date,
+  relatedObjectType: 'redemption',
+  relatedObjectId: plan.parentRedemptionId,
+  stacked: plan.redeemables.map((r) => r.redemptionId),
+  rollbackId: null,
+  rollbackDate: null,
+});
+
+/** The order as the redemption writes it: the stored one (`stored`) or a new one, with the final figures and this redemption in its map. */
+function orderOf(plan: RedemptionPlan, stored: Order | null): Order {
+  const o = plan.order;
+  const base = {
+    status: o.status,
+    amount: o.calculation.amount,
+    items: o.items,
+    metadata: o.metadata,
+    customerId: o.customerId,
+    referrerId: o.referrerId,
+    calculation: o.calculation,
+  };
+  if (stored) {
+    return {
+      ...stored,
+      ...base,
+      updatedAt: plan.date,
+      revision: stored.revision + 1,
+      redemptions: { ...stored.redemptions, [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
+    };
+  }
+  return {
+    id: o.id,
+    projectId: plan.projectId,
+    sourceId: o.sourceId,
+    ...base,
+    createdAt: plan.date,
+    updatedAt: null,
+    revision: 0,
+    redemptions: { [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
+  };
+}
+
+const redemptionOrderOf = (order: Order, calculation = order.calculation): RedemptionOrder | null =>
+  calculation
+    ? {
+        id: order.id,
+        sourceId: order.sourceId,
+        status: order.status,
+        metadata: order.metadata,
+        customerId: order.customerId,
+        referrerId: order.referrerId,
+        calculation,
+      }
+    : null;
+
+function childOf(plan: RedemptionPlan, r: PlannedRedeemable, order: Order, counter: UseCounter): Redemption {
+  return {
+    id: r.redemptionId,
+    projectId: plan.projectId,
+    object: 'redemption',
+    date: plan.date,
+    customerId: plan.customer?.id ?? null,
+    customerSourceId: plan.customer?.sourceId ?? null,
+    trackingId: plan.trackingId,
+    metadata: plan.metadata,
+    amount: r.giftCredits > 0 ? r.giftCredits : r.step.appliedAmount,
+    redemption: plan.parentRedemptionId,
+    result: 'SUCCESS',
+    status: 'SUCCEEDED',
+    relatedObjectType: r.object,
+    relatedObjectId: r.object === 'voucher' && r.voucher ? r.voucher.id : r.id,
+    voucher: r.voucher ? voucherSnapshot(r.voucher) : null,
+    promotionTierId: r.object === 'promotion_tier' ? r.id : null,
+    campaignId: r.campaignId,
+    campaignName: r.campaignName,
+    giftCredits: r.giftCredits,
+    loyaltyPoints: r.loyaltyPoints,
+    counter,
+    order: redemptionOrderOf(order, r.step.order),
+    childIds: [],
+    rollbackId: null,
+    reason: null,
+    sessionKey: r.sessionKey,
+  };
+}
+
+function parentOf(plan: RedemptionPlan, children: Redemption[], order: Order): Redemption {
+  return {
+    ...children[0],
+    id: plan.parentRedemptionId,
+    projectId: plan.projectId,
+    object: 'redemption',
+    date: plan.date,
+    customerId: plan.customer?.id ?? null,
+    customerSourceId: plan.customer?.sourceId ?? null,
+    trackingId: plan.trackingId,
+    metadata: plan.metadata,
+    amount: children.reduce((sum, c) => sum + c.amount, 0),
+    redemption: null,
+    result: 'SUCCESS',
+    status: 'SUCCEEDED',
+    relatedObjectType: 'redemption',
+    relatedObjectId: plan.parentRedemptionId,
+    voucher: null,
+    promotionTierId: null,
+    campaignId: null,
+    campaignName: null,
+    giftCredits: children.reduce((sum, c) => sum + c.giftCredits, 0),
+    loyaltyPoints: children.reduce((sum, c) => sum + c.loyaltyPoints, 0),
+    counter: { kind: 'none' },
+    order: redemptionOrderOf(order),
+    childIds: children.map((c) => c.id),
+    rollbackId: null,
+    reason: null,
+    sessionKey: null,
+  };
+}
+
+const listEntryPut = (deps: Reads, o: Order): TransactItem => ({
+  Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
+});
+
+/** Refuses a plan that one transaction cannot hold, or that names one voucher twice (a transaction writes an item once). */
+function checkPlan(plan: RedemptionPlan, withIdempotency: boolean): void {
+  if (plan.redeemables.length === 0) throw new InvalidPayloadError('A redemption needs at least one applicable redeemable');
+  const budget = transactionBudget(plan, withIdempotency);
+  if (budget > MAX_TRANSACTION_ITEMS)
+    throw new InvalidPayloadError(`This redemption needs ${budget} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}: send fewer redeemables`);
+  const seen = new Set<string>();
+  for (const r of plan.redeemables) {
+    const key = `${r.object}#${r.id}`;
+    if (seen.has(key)) throw new InvalidPayloadError(`The ${r.object} ${r.id} is named twice: a redemption consumes each redeemable once`);
+    seen.add(key);
+    if (r.object === 'voucher' && !r.voucher) throw new InvalidPayloadError(`The voucher ${r.id} has no voucher read`);
+  }
+}
+
+/**
+ * Commits a redemption plan in ONE TransactWriteItems (docs/architecture.md "The redemption write"):
+ * consumes each planned redeemable (a limited voucher's exact counter, held to the uses left; a
+ * limitless one's random count shard; gift credits, held to the balance; the request's LOCK session
+ * hold instead of a free use), puts the parent and the children, puts the order (a new one on
+ * `attribute_not_exists`, a stored one on the revision the plan read) with its figures and its
+ * `redemptions` entry, and, with `options.idempotency`, the key's record of the reply. All or nothing.
+ * A voucher whose sessions or limit moved meanwhile but still has room is written again from a fresh
+ * read; a lost transaction race is retried.
+ * @throws RedemptionRefusedError (quantity_exceeded, gift_amount_exceeded, voucher_disabled,
+ *   resource_not_found, order_changed) naming the redeemable that lost; InvalidPayloadError for a plan
+ *   one transaction cannot hold; IdempotencyKeyReusedError; ConflictRetryError.
+ */
+export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPlan, options: CommitOptions<R> = {}): Promise<CommitRedemptionOutcome<R>> {
+  const idem = options.idempotency;
+  checkPlan(plan, idem !== undefined);
+  const states = new Map<number, Voucher>();
+  plan.redeemables.forEach((r, i) => {
+    if (r.voucher) states.set(i, r.voucher);
+  });
+  const nowMs = deps.clock.now().getTime();
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    if (attempt > 0) await backoff(attempt);
+    let stored: Order | null = null;
+    if (plan.order.expectedRevision !== null) {
+      stored = await orderEntity.get(deps, orderEntity.key(plan.projectId, plan.order.id));
+      if (!stored || stored.revision !== plan.order.expectedRevision) throw new RedemptionRefusedError('order_changed', { object: 'order', id: plan.order.id });
+    }
+    const order = orderOf(plan, stored);
+    const items: TransactItem[] = [];
+    const roles: Role[] = [];
+    const add = (item: TransactItem, role: Role) => {
+      items.push(item);
+      roles.push(role);
+    };
+    const children: Redemption[] = [];
+    plan.redeemables.forEach((r, index) => {
+      const state = states.get(index);
+      let counter: UseCounter = { kind: 'none' };
+      if (r.object === 'voucher' && state) {
+        if (touchesVoucherItem(r, state)) add(voucherUpdate(deps, r, state, nowMs), { kind: 'voucher', index });
+        if (state.redemptionQuantity === null) {
+          counter = { kind: 'shard', shard: pickShard(options.random) };
+          add(shardAdd(deps, plan.projectId, state.id, counter.shard, 1), { kind: 'other' });
+        } else counter = { kind: 'limit' };
+      }
+      const child = childOf(plan, r, order, counter);
+      children.push(child);
+      add(redemptionEntity.putIfAbsent(deps, child), { kind: 'other' });
+    });
+    const parent = parentOf(plan, children, order);
+    add(redemptionEntity.putIfAbsent(deps, parent), { kind: 'other' });
+    if (stored) {
+      add(
+        {
+          Put: {
+            TableName: deps.tableName,
+            Item: orderEntity.toItem(order),
+            ConditionExpression: 'revision = :rev',
+            ExpressionAttributeValues: { ':rev': stored.revision },
+          },
+        },
+        { kind: 'order' },
+      );
+      add(listEntryPut(deps, order), { kind: 'other' });
+    } else {
+      if (order.sourceId !== null) add(orderSourceId.putIfAbsent(deps, { orderId: order.id }, order.projectId, order.sourceId), { kind: 'order_source' });
+      add(orderEntity.putIfAbsent(deps, order), { kind: 'order' });
+      add(listEntryPut(deps, order), { kind: 'other' });
+      add(
+        {
+          Update: {
+            TableName: deps.tableName,
+            Key: orderCount.key(order.projectId, orderCountShardOf(order.id)),
+            UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
+          },
+        },
+        { kind: 'other' },
+      );
+    }
+    const value: CommittedRedemption = { parent, children, order };
+    if (idem) add(recordReplyItem(deps, idem.scope, idem.reply(value), deps.clock.now()), { kind: 'idempotency' });
+
+    const outcome = await run(deps, items);
+    if (outcome.ok) return { replayed: false, value };
+    if (!('failed' in outcome)) continue;
+    const failedRoles = outcome.failed.map((i) => roles[i] as Role);
+    if (idem && failedRoles.some((role) => role.kind === 'idempotency')) {
+      const first = await recordedReply<R>(deps, idem.scope, deps.clock.now());
+      if (first !== undefined) return { replayed: true, reply: first };
+      continue;
+    }
+    // The first redeemable in stacking order that lost decides the error; one that still has room is planned again.
+    let replan = false;
+    for (const role of failedRoles.filter((x): x is { kind: 'voucher'; index: number } => x.kind === 'voucher').sort((a, b) => a.index - b.index)) {
+      const r = plan.redeemables[role.index] as PlannedRedeemable;
+      const fresh = await voucherEntity.get(deps, voucherEntity.key(plan.projectId, (states.get(role.index) as Voucher).code));
+      const refusal = refusalOf(r, fresh, nowMs);
+      if (refusal) throw new RedemptionRefusedError(refusal, voucherRef(r));
+      states.set(role.index, fresh as Voucher);
+      replan = true;
+    }
+    if (failedRoles.some((role) => role.kind === 'order' || role.kind === 'order_source'))
+      throw new RedemptionRefusedError('order_changed', { object: 'order', id: plan.order.sourceId ?? plan.order.id });
+    if (!replan) throw new Error(`Redemption ${plan.parentRedemptionId} could not be written: a redemption id is already taken`);
+  }
+  throw new ConflictRetryError(`Too many concurrent redemptions of ${plan.redeemables.map((r) => r.id).join(', ')}`);
+}
+
+/** A redemption or rollback by id (strongly consistent); null if none. */
+export const getRedemption = (deps: Reads, projectId: string, id: string): Promise<Redemption | null> =>
+  redemptionEntity.get(deps, redemptionEntity.key(projectId, id));
+
+/** Redemptions by id (≤ 100), in the order of `ids`; missing ones left out. */
+export async function getRedemptions(deps: Reads, projectId: string, ids: string[]): Promise<Redemption[]> {
+  if (ids.length === 0) return [];
+  const found = await redemptionEntity.getMany(
+    deps,
+    ids.map((id) => redemptionEntity.key(projectId, id)),
+    `Too many concurrent reads of redemptions of project ${projectId}`,
+  );
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** A limitless voucher's uses: the sum of its count shards (one Query of at most 32 small items, strongly consistent). */
+export async function shardedUses(deps: Reads, projectId: string, voucherId: string): Promise<number> {
+  const shards = await voucherRedemptionCount.query(deps, { key: [projectId, voucherId] }, { consistent: true });
+  return shards.reduce((sum, s) => sum + s.count, 0);
+}
+
+/** Where one list of redemptions is read: a voucher's or a tier's (GSI1), a customer's (GSI2), or the project's (GSI3, keys only). */
+export type RedemptionPartition = { related: string } | { customer: string } | { project: true };
+
+export interface RedemptionListRead {
+  partition: RedemptionPartition;
+  /** Inclusive bounds on the date (ISO). */
+  from?: string;
+  to?: string;
+  /** Newest first unless true. */
+  ascending?: boolean;
+  /** Kept only when true (applied after the read). */
+  keep?: (r: Redemption) => boolean;
+}
+
+/** Sort key bounds on `date#id` that take in every id of the dates `from`…`to`. */
+function sortRange(from?: string, to?: string): { from?: string; to?: string } | undefined {
+  if (from === undefined && to === undefined) return undefined;
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to: `${to}#\uffff` } : {}) };
+}
+
+/**
+ * Pages through one list of redemptions in date order, `want` at most, plus whether more match:
+ * reads the partition page by page (keys then items for the project's keys-only index) and keeps
+ * what `keep` accepts, reading no further than `want` + 1 matches or `maxScanned` entries.
+ */
+export async function readRedemptions(
+  deps: Reads,
+  projectId: string,
+  read: RedemptionListRead,
+  want: number,
+  maxScanned: number,
+): Promise<{ redemptions: Redemption[]; hasMore: boolean; scanned: number; exhausted: boolean }> {
+  const range = sortRange(read.from, read.to);
+  const options = { ascending: read.ascending ?? false, pageSize: 100, ...(range ? { sortRange: range } : {}) };
+  const p = read.partition;
+  const out: Redemption[] = [];
+  let scanned = 0;
+  const accept = (page: Redemption[]): boolean => {
+    for (const r of page) {
+      if (!read.keep || read.keep(r)) out.push(r);
+      if (out.length > want) return true;
+    }
+    return false;
+  };
+  if ('project' in p) {
+    const index = tableDesign.indexes.gsi3;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const values: Record<string, unknown> = { ':pk': redemptionByProject.partition(projectId) };
+      let cond = `${index.partitionKey} = :pk`;
+      if (range?.from !== undefined && range.to !== undefined) {
+        cond += ` AND ${index.sortKey} BETWEEN :from AND :to`;
+        Object.assign(values, { ':from': range.from, ':to': range.to });
+      } else if (range?.from !== undefined) {
+        cond += ` AND ${index.sortKey} >= :from`;
+        values[':from'] = range.from;
+      } else if (range?.to !== undefined) {
+        cond += ` AND ${index.sortKey} <= :to`;
+        values[':to'] = range.to;
+      }
+      const res = await deps.ddb.send(
+        new QueryCommand({
+          TableName: deps.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: cond,
+          ExpressionAttributeValues: values,
+          ScanIndexForward: options.ascending,
+          Limit: Math.min(100, Math.max(1, want + 1 - out.length + (read.keep ? 50 : 0))),
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      const ids = (res.Items ?? []).map((k) => String(k[tableDesign.partitionKey]).split('#REDEMPTION#')[1] as string);
+      scanned += ids.length;
+      if (accept(await getRedemptions(deps, projectId, ids))) return { redemptions: out.slice(0, want), hasMore: true, scanned, exhausted: false };
+      start = res.LastEvaluatedKey;
+    } while (start && scanned < maxScanned);
+    return { redemptions: out.slice(0, want), hasMore: out.length > want, scanned, exhausted: start === undefined };
+  }
+  const pages =
+    'related' in p
+      ? redemptionEntity.queryPages(deps, { index: [projectId, p.related] }, options)
+      : redemptionEntity.queryPages(deps, { sparse: [projectId, p.customer] }, options);
+  for await (const page of pages) {
+    scanned += page.length;
+    if (accept(page)) return { redemptions: out.slice(0, want), hasMore: true, scanned, exhausted: false };
+    if (scanned >= maxScanned) return { redemptions: out, hasMore: false, scanned, exhausted: false };
+  }
+  return { redemptions: out, hasMore: false, scanned, exhausted: true };
+}
+
+/** Every redemption and rollback of a voucher (by voucher id), newest first. */
+export const voucherRedemptionEntries = (deps: Reads, projectId: string, voucherId: string): Promise<Redemption[]> =>
+  redemptionEntity.query(deps, { index: [projectId, voucherId] }, { ascending: false });
+
+/** What one rollback writes: the redemptions undone (children; with the parent for a stacked rollback) and the records. */
+export interface RollbackWrite {
+  /** The children undone, each with its rollback record. */
+  undo: { child: Redemption; record: Redemption }[];
+  /** The parent and its rollback record, for a stacked rollback. */
+  parent: { parent: Redemption; record: Redemption } | null;
+  /** The order as stored, when the rollback records itself in its `redemptions` map. */
+  order: Order | null;
+  date: string;
+  /** The voucher give-backs to leave out (the voucher is gone). */
+  skipVouchers: Set<string>;
+}
+
+const markRolledBack = (deps: Reads, r: Redemption, rollbackId: string): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: redemptionEntity.key(r.projectId, r.id),
+    UpdateExpression: 'SET #status = :rolled, rollbackId = :rb',
+    ConditionExpression: '#status = :succeeded',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':rolled': 'ROLLED_BACK', ':rb': rollbackId, ':succeeded': 'SUCCEEDED' },
+  },
+});
+
+/** The Update that gives a child's use and credits back to its voucher item (only while it is the same voucher). */
+function giveBack(deps: Reads, c: Redemption): TransactItem | null {
+  const v = c.voucher;
+  if (!v) return null;
+  const sets: string[] = [];
+  const values: Record<string, unknown> = { ':vid': v.id };
+  if (c.counter.kind === 'limit') {
+    sets.push('redeemedQuantity = redeemedQuantity - :one');
+    values[':one'] = 1;
+  }
+  if (c.giftCredits > 0) {
+    sets.push('gift.balance = gift.balance + :credits', 'gift.subtractedAmount = gift.subtractedAmount - :credits');
+    values[':credits'] = c.giftCredits;
+  }
+  if (sets.length === 0) return null;
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: voucherEntity.key(c.projectId, v.code),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'id = :vid',
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Writes a rollback in one transaction: each child marked ROLLED_BACK on condition that it is still
+ * SUCCEEDED (so of concurrent rollbacks one wins), its use given back (limited counter −1, or −1 on
+ * a random count shard) and its gift credits returned, the rollback records put, the parent marked
+ * (stacked), and the order's `redemptions` entry given the rollback (on the revision read).
+ * @returns 'ok'; 'rolled_back' when a redemption was rolled back meanwhile; 'voucher_gone' with the
+ *   voucher ids whose give-back failed (deleted: call again without them); 'conflict' to retry.
+ */
+export async function writeRollback(
+  deps: Reads,
+  w: RollbackWrite,
+  random: () => number = Math.random,
+): Promise<{ outcome: 'ok' | 'rolled_back' | 'conflict' } | { outcome: 'voucher_gone'; voucherIds: string[] }> {
+  const items: TransactItem[] = [];
+  const voucherAt = new Map<number, string>();
+  const markAt = new Set<number>();
+  for (const { child, record } of w.undo) {
+    markAt.add(items.length);
+    items.push(markRolledBack(deps, child, record.id));
+    const back = child.voucher && !w.skipVouchers.has(child.voucher.id) ? giveBack(deps, child) : null;
+    if (back) {
+      voucherAt.set(items.length, (child.voucher as Voucher).id);
+      items.push(back);
+    }
+    if (child.counter.kind === 'shard' && child.voucher) items.push(shardAdd(deps, child.projectId, child.voucher.id, pickShard(random), -1));
+    items.push(redemptionEntity.putIfAbsent(deps, record));
+  }
+  if (w.parent) {
+    markAt.add(items.length);
+    items.push(markRolledBack(deps, w.parent.parent, w.parent.record.id));
+    items.push(redemptionEntity.putIfAbsent(deps, w.parent.record));
+  }
+  let orderAt = -1;
+  if (w.order) {
+    const parentId = w.parent?.parent.id as string;
+    const entry = w.order.redemptions?.[parentId];
+    if (entry) {
+      const next: Order = {
+        ...w.order,
+        updatedAt: w.date,
+        revision: w.order.revision + 1,
+        redemptions: { ...w.order.redemptions, [parentId]: { ...entry, rollbackId: w.parent?.record.id ?? null, rollbackDate: w.date } },
+      };
+      orderAt = items.length;
+      items.push({
+        Put: {
+          TableName: deps.tableName,
+          Item: orderEntity.toItem(next),
+          ConditionExpression: 'revision = :rev',
+          ExpressionAttributeValues: { ':rev': w.order.revision },
+        },
+      });
+      items.push(listEntryPut(deps, next));
+    }
+  }
+  if (items.length > MAX_TRANSACTION_ITEMS)
+    throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
+  const outcome = await run(deps, items);
+  if (outcome.ok) return { outcome: 'ok' };
+  if (!('failed' in outcome)) return { outcome: 'conflict' };
+  if (outcome.failed.some((i) => markAt.has(i))) return { outcome: 'rolled_back' };
+  const gone = outcome.failed.flatMap((i) => voucherAt.get(i) ?? []);
+  if (gone.length > 0) return { outcome: 'voucher_gone', voucherIds: gone };
+  if (outcome.failed.includes(orderAt)) return { outcome: 'conflict' };
+  throw new Error('A rollback record id is already taken');
+}
+
+/** The entries of one GSI1 partition's keys, page by page (for removal). */
+async function* relatedKeys(deps: Reads, projectId: string, relatedId: string): AsyncGenerator<ItemKeys[]> {
+  for await (const page of redemptionEntity.queryPages(deps, { index: [projectId, relatedId] }, { pageSize: 100 })) {
+    yield page.map((r) => redemptionEntity.key(r.projectId, r.id));
+  }
+}
+
+/** At most this many redemptions are removed inline with a voucher (docs/decisions.md "Deleting a voucher's redemptions"). */
+export const MAX_INLINE_REDEMPTION_DELETES = 5_000;
+
+/**
+ * Removes a voucher's redemptions and rollback records and its count shards (a forced delete),
+ * 25 per BatchWriteItem, at most MAX_INLINE_REDEMPTION_DELETES records.
+ * @returns how many redemption records were removed.
+ */
+export async function removeVoucherRedemptions(deps: Reads, projectId: string, voucherId: string): Promise<number> {
+  let removed = 0;
+  const del = async (keys: ItemKeys[]) => {
+    for (let i = 0; i < keys.length; i += 25) {
+      let pending: Item[] = keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } }));
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        if (attempt > 0) await backoff(attempt);
+        const res = await deps.ddb.send(new BatchWriteCommand({ RequestItems: { [deps.tableName]: pending as never } }));
+        pending = (res.UnprocessedItems?.[deps.tableName] ?? []) as Item[];
+      }
+    }
+  };
+  for await (const keys of relatedKeys(deps, projectId, voucherId)) {
+    await del(keys);
+    removed += keys.length;
+    if (removed >= MAX_INLINE_REDEMPTION_DELETES) break;
+  }
+  const shards = await deps.ddb.send(
+    new QueryCommand({
+      TableName: deps.tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': voucherRedemptionCount.key.partition(projectId, voucherId) },
+      ProjectionExpression: 'PK, SK',
+      ConsistentRead: true,
+    }),
+  );
+  await del((shards.Items ?? []) as ItemKeys[]);
+  return removed;
+}

@@ -1,0 +1,217 @@
+import { upsertCustomer } from '../customers/customer.service.js';
+import { order as orderEntity } from '../db/entities.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { AlreadyRolledBackError, ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import type { Order } from '../orders/order.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { getVoucher } from '../vouchers/voucher.service.js';
+import type { Redemption } from './redemption.js';
+import * as repo from './redemption.repo.js';
+import type { ListRedemptionsQuery, RollbackBody, RollbackQuery } from './redemption.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/**
+ * GET /v1/redemptions/{redemptionId}: a redemption (parent or child) or a rollback record.
+ * @throws NotFoundError (redemption).
+ */
+export async function getRedemption(deps: Reads, projectId: string, redemptionId: string): Promise<Redemption> {
+  const r = await repo.getRedemption(deps, projectId, redemptionId);
+  if (!r) throw new NotFoundError('redemption', redemptionId);
+  return r;
+}
+
+/** At most this many entries are read for one page of a list filtered by campaign or result over the whole project. */
+export const MAX_FILTER_SCAN = 2_000;
+
+export interface RedemptionPage {
+  redemptions: Redemption[];
+  total: number;
+  hasMore: boolean;
+}
+
+/**
+ * GET /v1/redemptions: redemptions and rollbacks, newest first (or `order=created_at`), one page of
+ * `limit`. A `voucher` (code or id) or `customer` filter reads that one index partition; otherwise the
+ * project's. `created_at` bounds are key conditions; `campaign` and `result` are applied to what is
+ * read (over the whole project at most MAX_FILTER_SCAN entries: docs/decisions.md). `total` is the
+ * number of matches read up to the end of the list or that bound.
+ */
+export async function listRedemptions(deps: Deps, projectId: string, q: ListRedemptionsQuery): Promise<RedemptionPage> {
+  let partition: repo.RedemptionPartition = { project: true };
+  if (q.voucher !== undefined) {
+    const voucher = await getVoucher(deps, projectId, q.voucher).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    // A voucher that does not exist (or no longer does) has no redemptions to list.
+    if (!voucher) return { redemptions: [], total: 0, hasMore: false };
+    partition = { related: voucher.id };
+  } else if (q.customer !== undefined) partition = { customer: q.customer };
+  const keep = (r: Redemption): boolean =>
+    (q.result === undefined || r.result === q.result) &&
+    (q.campaign === undefined || r.campaignId === q.campaign || r.campaignName === q.campaign) &&
+    (q.customer === undefined || r.customerId === q.customer);
+  const filtered = q.result !== undefined || q.campaign !== undefined || (q.customer !== undefined && q.voucher !== undefined);
+  const from = q.created_at?.after;
+  const to = q.created_at?.before;
+  if (from !== undefined && to !== undefined && from > to) throw new InvalidQueryParamsError('created_at[after] must not be later than created_at[before]');
+  const skip = (q.page - 1) * q.limit;
+  const read = await repo.readRedemptions(
+    deps,
+    projectId,
+    {
+      partition,
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ascending: q.order === 'created_at',
+      ...(filtered ? { keep } : {}),
+    },
+    skip + q.limit,
+    filtered ? MAX_FILTER_SCAN : Number.MAX_SAFE_INTEGER,
+  );
+  const page = read.redemptions.slice(skip, skip + q.limit);
+  const total = read.hasMore ? skip + page.length + 1 : read.redemptions.length;
+  return { redemptions: page, total: Math.max(total, read.redemptions.length), hasMore: read.hasMore };
+}
+
+/** A voucher's uses as the wire shows them: its exact counter, plus its count shards when it has no limit. */
+export async function redeemedQuantityOf(deps: Reads, v: Voucher): Promise<number> {
+  return v.redemptionQuantity === null ? v.redeemedQuantity + (await repo.shardedUses(deps, v.projectId, v.id)) : v.redeemedQuantity;
+}
+
+/**
+ * GET /v1/vouchers/{code}/redemption: the voucher (its `redeemedQuantity` made true by getVoucher: shards summed)
+ * and every redemption and rollback of it, newest first.
+ * @throws NotFoundError (voucher).
+ */
+export async function getVoucherRedemptions(deps: Deps, projectId: string, codeOrId: string): Promise<{ voucher: Voucher; entries: Redemption[] }> {
+  const voucher = await getVoucher(deps, projectId, codeOrId);
+  return { voucher, entries: await repo.voucherRedemptionEntries(deps, projectId, voucher.id) };
+}
+
+/** What a rollback request adds: its reason, tracking id, metadata and customer. */
+interface RollbackInput {
+  reason: string | null;
+  trackingId: string | null;
+  metadata: Record<string, unknown> | null;
+  customer: { id: string; sourceId: string | null } | null;
+}
+
+async function rollbackInput(deps: Deps, projectId: string, query: RollbackQuery, body: RollbackBody): Promise<RollbackInput> {
+  const customer = body.customer ? await upsertCustomer(deps, projectId, body.customer) : null;
+  return {
+    reason: query.reason ?? body.reason ?? null,
+    trackingId: query.tracking_id ?? body.tracking_id ?? null,
+    metadata: body.metadata ?? null,
+    customer: customer ? { id: customer.id, sourceId: customer.sourceId } : null,
+  };
+}
+
+function recordOf(deps: Deps, r: Redemption, input: RollbackInput, date: string, childIds: string[] = []): Redemption {
+  return {
+    ...r,
+    id: deps.ids.id('rr'),
+    object: 'redemption_rollback',
+    date,
+    customerId: input.customer?.id ?? r.customerId,
+    customerSourceId: input.customer ? input.customer.sourceId : r.customerSourceId,
+    trackingId: input.trackingId ?? r.trackingId,
+    metadata: input.metadata ?? r.metadata,
+    redemption: r.id,
+    result: 'SUCCESS',
+    status: 'SUCCEEDED',
+    childIds,
+    rollbackId: null,
+    reason: input.reason,
+    sessionKey: null,
+  };
+}
+
+/** What a stacked rollback wrote. */
+export interface StackedRollback {
+  rollbacks: Redemption[];
+  parentRollback: Redemption;
+  order: Order | null;
+}
+
+/**
+ * Rolls back `target` (a child alone, or a parent with every child still SUCCEEDED) in one
+ * transaction (lib/redemptions/redemption.repo.ts `writeRollback`), re-reading and retrying lost races.
+ * @throws AlreadyRolledBackError, ConflictRetryError.
+ */
+async function rollBack(deps: Deps, projectId: string, targetId: string, input: RollbackInput): Promise<StackedRollback | { single: Redemption }> {
+  const skipVouchers = new Set<string>();
+  for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
+    if (attempt > 0) await backoff(attempt);
+    const target = await getRedemption(deps, projectId, targetId);
+    if (target.object === 'redemption_rollback') throw new NotFoundError('redemption', targetId, `${targetId} is a rollback, not a redemption`);
+    if (target.status === 'ROLLED_BACK') throw new AlreadyRolledBackError(targetId);
+    const date = deps.clock.now().toISOString();
+    const isParent = target.relatedObjectType === 'redemption';
+    const children = isParent ? (await repo.getRedemptions(deps, projectId, target.childIds)).filter((c) => c.status === 'SUCCEEDED') : [target];
+    const undo = children.map((child) => ({ child, record: recordOf(deps, child, input, date) }));
+    const parent = isParent
+      ? {
+          parent: target,
+          record: recordOf(
+            deps,
+            target,
+            input,
+            date,
+            undo.map((u) => u.record.id),
+          ),
+        }
+      : null;
+    const order = isParent && target.order ? await orderEntity.get(deps, orderEntity.key(projectId, target.order.id)) : null;
+    const outcome = await repo.writeRollback(deps, { undo, parent, order, date, skipVouchers });
+    if (outcome.outcome === 'ok') {
+      const written = order && parent ? await orderEntity.get(deps, orderEntity.key(projectId, order.id)) : null;
+      return parent
+        ? { rollbacks: undo.map((u) => u.record), parentRollback: parent.record, order: written }
+        : { single: (undo[0] as { record: Redemption }).record };
+    }
+    if (outcome.outcome === 'voucher_gone') for (const id of outcome.voucherIds) skipVouchers.add(id);
+  }
+  throw new ConflictRetryError(`Too many concurrent rollbacks of redemption ${targetId}`);
+}
+
+/**
+ * POST /v1/redemptions/{parentRedemptionId}/rollbacks: gives back every use and credit of the
+ * parent's children still SUCCEEDED, marks them and the parent ROLLED_BACK, writes a rollback record
+ * per child and one for the parent, and records the rollback in the order's `redemptions` map, in one
+ * transaction. Of concurrent rollbacks one succeeds; the others get `already_rolled_back`.
+ * @throws NotFoundError (redemption), AlreadyRolledBackError, InvalidPayloadError (not a parent).
+ */
+export async function rollbackStackedRedemptions(
+  deps: Deps,
+  projectId: string,
+  parentRedemptionId: string,
+  query: RollbackQuery,
+  body: RollbackBody,
+): Promise<StackedRollback> {
+  const target = await getRedemption(deps, projectId, parentRedemptionId);
+  if (target.object === 'redemption' && target.relatedObjectType !== 'redemption') {
+    throw new NotFoundError(
+      'redemption',
+      parentRedemptionId,
+      `${parentRedemptionId} is not a parent redemption: roll it back with POST /v1/redemptions/${parentRedemptionId}/rollback`,
+    );
+  }
+  const done = await rollBack(deps, projectId, parentRedemptionId, await rollbackInput(deps, projectId, query, body));
+  if ('single' in done) throw new Error('A parent redemption rolled back as a single one');
+  return done;
+}
+
+/**
+ * POST /v1/redemptions/{redemptionId}/rollback: rolls back one child redemption (its use and credits
+ * given back, marked ROLLED_BACK, a rollback record written), or, named by a parent's id, the whole
+ * stacked redemption (the reply is then the parent's rollback record).
+ * @throws NotFoundError (redemption), AlreadyRolledBackError.
+ */
+export async function rollbackRedemption(deps: Deps, projectId: string, redemptionId: string, query: RollbackQuery, body: RollbackBody): Promise<Redemption> {
+  const done = await rollBack(deps, projectId, redemptionId, await rollbackInput(deps, projectId, query, body));
+  return 'single' in done ? done.single : done.parentRollback;
+}

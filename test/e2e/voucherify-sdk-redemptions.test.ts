@@ -1,0 +1,70 @@
+import { VoucherifyServerSide } from '@voucherify/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createProject } from '../../lib/app-keys/app-key.service.js';
+import { commitRedemption } from '../../lib/redemptions/redemption.repo.js';
+import type { Runtime } from '../../lib/runtime.js';
+import { startLocalWithOwnQueue, type OwnLocalRuntime } from '../support/local-runtime.js';
+import { planFor, storedVoucher } from '../support/redeem.js';
+import { testRuntime } from '../support/runtime.js';
+
+let runtime: OwnLocalRuntime;
+let client: ReturnType<typeof VoucherifyServerSide>;
+let store: Runtime;
+let projectId: string;
+
+/** The official SDK's redemption reads and rollbacks against the whole local runtime, on redemptions committed by the store. */
+beforeAll(async () => {
+  runtime = await startLocalWithOwnQueue('sdk-redemptions');
+  store = testRuntime();
+  const pair = await createProject(store, 'sdk redemptions project');
+  projectId = pair.project_id;
+  client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: runtime.local.apiUrl });
+});
+
+afterEach(() => {
+  expect(runtime.contractViolations.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+});
+
+/** A voucher made through the SDK, redeemed once by the store (as POST /v1/redemptions will). */
+async function redeemOnce(code: string, body: Record<string, unknown>) {
+  await client.vouchers.create({ code, type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 }, ...body } as never);
+  const plan = planFor(store, projectId, [await storedVoucher(store, projectId, code)]);
+  await commitRedemption(store, plan);
+  return plan;
+}
+
+describe('the official Voucherify SDK: redemptions', () => {
+  it('gets, lists and lists per voucher, then rolls back one redemption and a stacked one', async () => {
+    const one = await redeemOnce('SDK-RB-ONE', { redemption: { quantity: 3 } });
+    const stacked = await redeemOnce('SDK-RB-STACK', {});
+    const childId = one.redeemables[0]?.redemptionId as string;
+
+    const child = await client.redemptions.get(childId);
+    expect(child).toMatchObject({ id: childId, object: 'redemption', status: 'SUCCEEDED', amount: 100, voucher: { code: 'SDK-RB-ONE' } });
+
+    const listed = await client.redemptions.list({ limit: 10 } as never);
+    expect(listed).toMatchObject({ object: 'list', data_ref: 'redemptions' });
+    expect((listed as unknown as { redemptions: { id: string }[] }).redemptions.map((r) => r.id)).toEqual(
+      expect.arrayContaining([childId, one.parentRedemptionId, stacked.parentRedemptionId]),
+    );
+
+    const forVoucher = await client.redemptions.getForVoucher('SDK-RB-ONE');
+    expect(forVoucher).toMatchObject({ quantity: 3, redeemed_quantity: 1, total: 1 });
+
+    const rolled = await client.redemptions.rollback(childId, { reason: 'sdk refund' });
+    expect(rolled).toMatchObject({ object: 'redemption_rollback', redemption: childId, reason: 'sdk refund', status: 'SUCCEEDED' });
+    expect(await client.redemptions.getForVoucher('SDK-RB-ONE')).toMatchObject({ redeemed_quantity: 0, total: 2 });
+
+    const stackedRollback = await client.redemptions.rollbackStackable(stacked.parentRedemptionId, {}, { reason: 'sdk return' });
+    expect(stackedRollback).toMatchObject({
+      parent_rollback: { redemption: stacked.parentRedemptionId, reason: 'sdk return' },
+      rollbacks: [{ redemption: stacked.redeemables[0]?.redemptionId }],
+      order: { total_amount: 900 },
+    });
+    await expect(client.redemptions.rollbackStackable(stacked.parentRedemptionId)).rejects.toMatchObject({ key: 'already_rolled_back' });
+  });
+});
