@@ -133,6 +133,19 @@ describe('GET /v1/vouchers?category=', () => {
     expect(await codes('category=Other')).toEqual([]);
   });
 
+  it('lists the codes a publication generates for a campaign of the category, and keeps a categorised voucher listed once published', async () => {
+    const { campaigns, publish, voucher, codes, seasonal } = await setup();
+    await voucher('HELD', { category: 'Seasonal' });
+    expect((await publish({ voucher: 'HELD', customer: { source_id: 'ann' } })).status).toBe(200);
+    // AUTO_UPDATE, no vouchers yet: the publication generates its code on the spot, in the campaign's category.
+    await newCampaign(campaigns, { ...campaignBodies.DISCOUNT_COUPONS('Auto'), category_id: seasonal });
+    const made = await publish({ campaign: { name: 'Auto' }, customer: { source_id: 'ben' } });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const generated = (made.json.voucher as { code: string; category_id: string | null }).code;
+    expect(await codes('category=Seasonal')).toEqual([generated, 'HELD']);
+    expect(await codes('customer=ann')).toEqual(['HELD']);
+  });
+
   it('pages through a category (page 2, a deep page from the saved bounds), with created_at bounds, reading keys of GSI4 only', async () => {
     const { runtime, voucher, list, codes } = await setup();
     for (let i = 0; i < 12; i += 1) {
