@@ -23,7 +23,7 @@ import type { StackingRules } from '../validations/stacking-rules.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
-import { entity, type Gsi2Key, type Gsi3Key, gsi2Key, gsi3Key, keyPath as path, tenantPath as tenant } from './entity.js';
+import { entity, type Gsi2Key, type Gsi3Key, type Gsi4Key, gsi2Key, gsi3Key, gsi4Key, keyPath as path, tenantPath as tenant } from './entity.js';
 
 /**
  * Every stored entity of the single table: its name and version (the `entity` and `v` of each
@@ -164,15 +164,30 @@ export const voucherByProject = /* @__PURE__ */ gsi3Key(
   (createdAt: string, voucherId: string) => path(createdAt, voucherId),
 );
 /**
- * The listing entries of a voucher beyond its campaign's GSI1 entry, computed from the voucher
- * alone: its project-wide GSI3 entry (creation time and id never change, so no update moves it)
- * and, while it has a holder, its holder's GSI2 entry (every write that sets `holderId` sets it:
- * lib/vouchers/voucher-pool.repo.ts; toItem for vouchers put with a holder).
+ * A categorised voucher's GSI4 (sparse, keys-only) entry: the vouchers of one category by creation
+ * (GET /v1/vouchers?category=). Keyed by the category's id, which a rename does not change.
  */
-export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id' | 'holderId'>): Partial<Gsi2Key> & Gsi3Key {
+export const voucherByCategory = /* @__PURE__ */ gsi4Key(
+  (projectId: string, categoryId: string) => tenant(projectId, 'CATEGORY', categoryId, 'VOUCHERS'),
+  (createdAt: string, voucherId: string) => path(createdAt, voucherId),
+);
+/** A voucher's GSI4 entry while it has a category, else none (changeVoucherItem sets or removes it with the category). */
+export function voucherCategoryKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id' | 'category'>): Partial<Gsi4Key> {
+  return v.category ? voucherByCategory(v.projectId, v.category.id, v.createdAt, v.id) : {};
+}
+/**
+ * The listing entries of a voucher beyond its campaign's GSI1 entry, computed from the voucher
+ * alone: its project-wide GSI3 entry (creation time and id never change, so no update moves it),
+ * while it has a holder, its holder's GSI2 entry (every write that sets `holderId` sets it:
+ * lib/vouchers/voucher-pool.repo.ts; toItem for vouchers put with a holder), and while it has a
+ * category, its category's GSI4 entry (every write that sets `category` sets it: toItem, and
+ * changeVoucherItem in lib/vouchers/voucher.repo.ts).
+ */
+export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id' | 'holderId' | 'category'>): Partial<Gsi2Key> & Gsi3Key & Partial<Gsi4Key> {
   return {
     ...voucherByProject(v.projectId, v.createdAt, v.id),
     ...(v.holderId !== null && v.holderId !== undefined ? voucherByHolder(v.projectId, v.holderId, v.createdAt, v.id) : {}),
+    ...voucherCategoryKeys(v),
   };
 }
 
@@ -183,7 +198,7 @@ export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id
  * sorted by voucher id (random), so a publication starts reading at a random point of the pool
  * and concurrent publications seldom reach for the same voucher. Publishing replaces the entry
  * with the holder's (voucherByHolder) in the publication's own transaction. GSI3 lists every
- * voucher of the project (voucherListKeys).
+ * voucher of the project, GSI4 a category's (voucherListKeys).
  */
 export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
   .key(

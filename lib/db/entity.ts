@@ -39,6 +39,12 @@ export interface Gsi3Key {
   GSI3SK: string;
 }
 
+/** An item's entry in the sparse keys-only GSI4 (a category's vouchers: lib/db/table.ts). */
+export interface Gsi4Key {
+  GSI4PK: string;
+  GSI4SK: string;
+}
+
 /** One part of a key: an id, a code, a name, a timestamp, a number. */
 export type KeyPart = string | number;
 
@@ -83,6 +89,8 @@ export const gsi1Key = keyBuilderFor<Gsi1Key>(tableDesign.indexes.gsi1.partition
 export const gsi2Key = keyBuilderFor<Gsi2Key>(tableDesign.indexes.gsi2.partitionKey, tableDesign.indexes.gsi2.sortKey);
 /** A builder of keys-only GSI3 keys (`GSI3PK`, `GSI3SK`). */
 export const gsi3Key = keyBuilderFor<Gsi3Key>(tableDesign.indexes.gsi3.partitionKey, tableDesign.indexes.gsi3.sortKey);
+/** A builder of sparse keys-only GSI4 keys (`GSI4PK`, `GSI4SK`). */
+export const gsi4Key = keyBuilderFor<Gsi4Key>(tableDesign.indexes.gsi4.partitionKey, tableDesign.indexes.gsi4.sortKey);
 
 type PartitionOf<B> = B extends KeyBuilder<infer P, infer _S, infer _K> ? P : never;
 
@@ -96,6 +104,8 @@ const TABLE_ATTRIBUTES = new Set<string>([
   tableDesign.indexes.gsi2.sortKey,
   tableDesign.indexes.gsi3.partitionKey,
   tableDesign.indexes.gsi3.sortKey,
+  tableDesign.indexes.gsi4.partitionKey,
+  tableDesign.indexes.gsi4.sortKey,
   tableDesign.ttlAttribute,
   ENTITY_ATTR,
   VERSION_ATTR,
@@ -113,7 +123,7 @@ export type Where<K, I, SI = undefined> =
   | (SI extends undefined ? never : { sparse: PartitionOf<SI> });
 
 /** Every key an item may carry: the table's, and its entries in GSI1 and the sparse GSI2 where it has them. */
-export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key> & Partial<Gsi3Key>;
+export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key>;
 
 /** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
 export interface QueryOptions {
@@ -138,11 +148,11 @@ export interface EntityOptions<T> {
   /** The item's expiry (Unix seconds) for the table's TTL, when it has one. */
   ttl?: (value: T) => number;
   /**
-   * Index entries beyond the builders' (GSI3's, or a second kind of GSI2 entry for values the
+   * Index entries beyond the builders' (GSI3's and GSI4's, or a second kind of GSI2 entry for values the
    * sparse builder leaves out), computed from the value like every other key, so every Put of the
    * entity carries them. Must not set an attribute the builders set for the same value.
    */
-  moreKeys?: (value: T) => Partial<Gsi2Key> & Partial<Gsi3Key>;
+  moreKeys?: (value: T) => Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key>;
 }
 
 /**

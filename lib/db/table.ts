@@ -21,6 +21,12 @@ export const tableDesign = {
      * Added alone (CloudFormation creates one GSI per stack update: docs/deploy.md).
      */
     gsi3: { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: 'KEYS_ONLY' },
+    /**
+     * A sparse keys-only index, like GSI3: only vouchers with a category have an entry, one
+     * partition per (project, category) sorted by creation (GET /v1/vouchers?category=). Added
+     * alone, in a deploy of its own (docs/deploy.md "GSI4 and CloudFormation").
+     */
+    gsi4: { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
   },
 } as const;
 

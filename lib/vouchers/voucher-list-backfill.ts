@@ -19,13 +19,14 @@ export interface VoucherListBackfill {
   gone: number;
 }
 
-const { gsi2, gsi3 } = tableDesign.indexes;
+const { gsi2, gsi3, gsi4 } = tableDesign.indexes;
 
 /**
  * Gives vouchers written before GET /v1/vouchers existed the index entries a voucher written now
- * gets from its entity (voucherEntity.keysOf): the project's GSI3 entry and, in GSI2, the holder's
- * entry when it has a holder, or its campaign's pool entry while it is publishable (vouchers
- * written before campaign publications existed lack it). Finds them with one filtered Scan of the table (an operator's one-off; no
+ * gets from its entity (voucherEntity.keysOf): the project's GSI3 entry, its category's GSI4 entry
+ * when it has a category (vouchers written before GET /v1/vouchers?category= lack it), and, in
+ * GSI2, the holder's entry when it has a holder, or its campaign's pool entry while it is
+ * publishable (vouchers written before campaign publications existed lack it). Finds them with one filtered Scan of the table (an operator's one-off; no
  * request path scans), or, for one project (`projectId`), with a Query of each of its campaigns'
  * voucher lists and of its standalone vouchers' list. Each write is an UpdateItem conditioned
  * on the voucher being the one read (same id, creation time and holder), so a voucher deleted or
@@ -38,9 +39,9 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
   // one (its campaign's pool: vouchers written before publications existed lack it, so a campaign
   // publication could never pick them). The pool test is isPublishable's, in DynamoDB's terms.
   const publishable = 'attribute_type(campaignId, :S) AND attribute_type(holderId, :NULL) AND publishCount = :zero AND active = :true';
-  const missing = `attribute_not_exists(#l) OR (attribute_not_exists(#h) AND (attribute_type(holderId, :S) OR (${publishable})))`;
-  const names = { '#l': gsi3.partitionKey, '#h': gsi2.partitionKey };
-  const missingValues = { ':S': 'S', ':NULL': 'NULL', ':zero': 0, ':true': true };
+  const missing = `attribute_not_exists(#l) OR (attribute_not_exists(#c) AND attribute_type(#cat, :M)) OR (attribute_not_exists(#h) AND (attribute_type(holderId, :S) OR (${publishable})))`;
+  const names = { '#l': gsi3.partitionKey, '#h': gsi2.partitionKey, '#c': gsi4.partitionKey, '#cat': 'category' };
+  const missingValues = { ':S': 'S', ':M': 'M', ':NULL': 'NULL', ':zero': 0, ':true': true };
   const fix = async (items: Record<string, unknown>[] | undefined): Promise<void> => {
     for (const item of items ?? []) {
       report.found += 1;
@@ -96,6 +97,14 @@ async function setListKeys(deps: Deps, v: Voucher): Promise<'ok' | 'gone'> {
   const values: Record<string, unknown> = { ':lpk': keys.GSI3PK, ':lsk': keys.GSI3SK, ':id': v.id, ':createdAt': v.createdAt };
   const sets = ['#lpk = :lpk', '#lsk = :lsk'];
   let condition = 'id = :id AND createdAt = :createdAt';
+  if (keys.GSI4PK !== undefined && v.category) {
+    // The category entry holds only while the voucher still has that category (a PUT racing the
+    // backfill sets its own entry, and this write is left out: 'gone').
+    Object.assign(names, { '#cpk': gsi4.partitionKey, '#csk': gsi4.sortKey, '#cat': 'category' });
+    Object.assign(values, { ':cpk': keys.GSI4PK, ':csk': keys.GSI4SK, ':category': v.category.id });
+    sets.push('#cpk = :cpk', '#csk = :csk');
+    condition += ' AND #cat.id = :category';
+  }
   if (keys.GSI2PK !== undefined) {
     Object.assign(names, { '#hpk': gsi2.partitionKey, '#hsk': gsi2.sortKey });
     Object.assign(values, { ':hpk': keys.GSI2PK, ':hsk': keys.GSI2SK });

@@ -5,6 +5,7 @@ import {
   voucherPageBookmark,
   type VoucherPageBookmark,
   voucher as voucherEntity,
+  voucherByCategory,
   voucherByHolder,
   voucherByProject,
   voucherId as voucherIdRef,
@@ -23,7 +24,9 @@ export type VoucherListSource =
   /** The vouchers of one campaign: GSI1. */
   | { by: 'campaign'; campaignId: string }
   /** The vouchers one customer holds: GSI2 (entries set with the holder). */
-  | { by: 'holder'; customerId: string };
+  | { by: 'holder'; customerId: string }
+  /** The vouchers of one category (by its id): the sparse keys-only GSI4. */
+  | { by: 'category'; categoryId: string };
 
 /** How a page is read: the creation order's direction and the range of sort keys (`<createdAt>#<id>`, both ends included). */
 export interface VoucherListRead {
@@ -43,7 +46,7 @@ export interface VoucherListPage {
 }
 
 function partitionOf(projectId: string, source: VoucherListSource): { index: { name: string; partitionKey: string; sortKey: string }; pk: string } {
-  const { gsi1, gsi2, gsi3 } = tableDesign.indexes;
+  const { gsi1, gsi2, gsi3, gsi4 } = tableDesign.indexes;
   switch (source.by) {
     case 'project':
       return { index: gsi3, pk: voucherByProject.partition(projectId) };
@@ -51,6 +54,8 @@ function partitionOf(projectId: string, source: VoucherListSource): { index: { n
       return { index: gsi1, pk: voucherEntity.index.partition(projectId, source.campaignId) };
     case 'holder':
       return { index: gsi2, pk: voucherByHolder.partition(projectId, source.customerId) };
+    case 'category':
+      return { index: gsi4, pk: voucherByCategory.partition(projectId, source.categoryId) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { getCampaign as getCampaignItem, getCampaignIdByName } from '../campaigns/campaign.repo.js';
+import { getCategory, getCategoryIdByName } from '../categories/category.repo.js';
 import { withCurrentCategories } from '../categories/category.service.js';
 import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo.js';
 import { InvalidQueryParamsError } from '../errors.js';
@@ -47,17 +48,30 @@ async function holderIdOf(deps: Deps, projectId: string, ref: string): Promise<s
 }
 
 /**
+ * The category a `category` reference names: a category with that id wins over one with that
+ * name (as the reference's "category id or name"); null when it names none (a deleted category
+ * included), and the list is empty.
+ */
+async function categoryIdOf(deps: Deps, projectId: string, ref: string): Promise<string | null> {
+  const [byId, idForName] = await Promise.all([
+    ref.length <= 100 ? getCategory(deps, projectId, ref) : Promise.resolve(null),
+    ref.length <= 200 ? getCategoryIdByName(deps, projectId, ref) : Promise.resolve(null),
+  ]);
+  return byId ? byId.id : idForName;
+}
+
+/**
  * GET /v1/vouchers: one page of vouchers, newest first unless `order=created_at`. Every read is a
  * Query on one key range of one index, sorted by creation: the project's vouchers (GSI3), a
- * campaign's (`campaign_id` or `campaign` name: GSI1) or a holder's (`customer`: GSI2).
+ * campaign's (`campaign_id` or `campaign` name: GSI1), a holder's (`customer`: GSI2) or a
+ * category's (`category` id or name: GSI4).
  * `created_at[…]` bounds are that range (both excluded). A page's entries are read keys only,
  * from the saved bound of an earlier page where the list has one (listVoucherPage), then the page's
  * vouchers by key: never a Scan, never a read of the list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
- * @throws InvalidQueryParamsError for what no index serves: `category`, `updated_at[…]`, the
- *   `updated_at` and `code` orders, and two of campaign and customer at once (docs/decisions.md).
+ * @throws InvalidQueryParamsError for what no index serves: `updated_at[…]`, the `updated_at` and
+ *   `code` orders, and two of campaign, customer and category at once (docs/decisions.md).
  */
 export async function listVouchers(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<VoucherPage> {
-  if (q.category !== undefined) throw new InvalidQueryParamsError('category: listing vouchers by category is not supported yet (no index holds it)');
   if (q['updated_at[before]'] !== undefined || q['updated_at[after]'] !== undefined) {
     throw new InvalidQueryParamsError('updated_at[before] and updated_at[after] are not supported: vouchers are listed by creation time');
   }
@@ -65,7 +79,14 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
     throw new InvalidQueryParamsError(`order=${q.order} is not supported: vouchers are listed by creation time (order=created_at or -created_at)`);
   }
   const byCampaign = q.campaign_id !== undefined || q.campaign !== undefined;
-  if (byCampaign && q.customer !== undefined) throw new InvalidQueryParamsError('Filter by one of campaign (campaign_id, campaign) and customer at a time');
+  const filters = [
+    byCampaign ? 'campaign (campaign_id, campaign)' : null,
+    q.customer !== undefined ? 'customer' : null,
+    q.category !== undefined ? 'category' : null,
+  ].filter((f) => f !== null);
+  if (filters.length > 1) {
+    throw new InvalidQueryParamsError(`${filters.join(' with ')}: filter by one of campaign (campaign_id, campaign), customer and category at a time`);
+  }
 
   const after = q['created_at[after]'];
   const before = q['created_at[before]'];
@@ -82,6 +103,10 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
     counted = campaign.count;
   } else if (q.customer !== undefined) {
     source = { by: 'holder', customerId: await holderIdOf(deps, projectId, q.customer) };
+  } else if (q.category !== undefined) {
+    const categoryId = await categoryIdOf(deps, projectId, q.category);
+    if (categoryId === null) return EMPTY;
+    source = { by: 'category', categoryId };
   }
   const skip = (q.page - 1) * q.limit;
   if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
@@ -90,9 +115,23 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
   return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
 }
 
+/** Whether a voucher read by key belongs to the list `source` names (the filter its index would apply). */
+function inSource(v: Voucher, source: VoucherListSource): boolean {
+  switch (source.by) {
+    case 'project':
+      return true;
+    case 'campaign':
+      return v.campaignId === source.campaignId;
+    case 'holder':
+      return v.holderId === source.customerId;
+    case 'category':
+      return v.category?.id === source.categoryId;
+  }
+}
+
 /**
  * `code` and `ids` name at most 101 vouchers: they are read by key, and the other filters (campaign,
- * holder, creation bounds) and the order are applied to those few items; `total` is exact.
+ * holder, category, creation bounds) and the order are applied to those few items; `total` is exact.
  */
 async function byKeys(
   deps: Deps,
@@ -105,7 +144,7 @@ async function byKeys(
   const named = await getVouchersByCodeOrIds(deps, projectId, q.code, q.ids);
   const sortKey = (v: Voucher) => `${v.createdAt}#${v.id}`;
   const matching = named
-    .filter((v) => (source.by === 'campaign' ? v.campaignId === source.campaignId : source.by === 'holder' ? v.holderId === source.customerId : true))
+    .filter((v) => inSource(v, source))
     .filter((v) => (range.from === undefined || sortKey(v) >= range.from) && (range.to === undefined || sortKey(v) <= range.to))
     .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (q.order === 'created_at' ? 1 : -1));
   const vouchers = await withCurrentCategories(deps, projectId, matching.slice(skip, skip + q.limit));

@@ -1,6 +1,6 @@
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
-import { campaign, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
+import { campaign, voucherCategoryKeys, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
 import type { Gsi2Key } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
@@ -11,6 +11,7 @@ import type { Voucher } from './voucher.js';
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 const GSI2 = tableDesign.indexes.gsi2;
+const GSI4 = tableDesign.indexes.gsi4;
 
 /**
  * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
@@ -186,6 +187,8 @@ export type VoucherChange = Partial<
  * campaign's pool of vouchers to publish (the sparse GSI2) as the changed voucher is publishable
  * or not (isPublishable), so a disabled voucher is never published and an enabled one can be; a
  * held voucher keeps its holder's GSI2 entry (set again from voucherListKeys, never removed).
+ * Its category's GSI4 entry follows the changed voucher's category in the same write (set, moved
+ * to the new category, or removed), so GET /v1/vouchers?category= lists it where it is now.
  * Holds only while the voucher is the one read and its holder and publication count are as read:
  * a publication meanwhile makes the write fail (the caller re-reads), so the pool is never
  * rejoined by a voucher that was just published.
@@ -219,14 +222,25 @@ export function changeVoucherItem(deps: Deps, read: Voucher, change: VoucherChan
     });
     giftCondition = ' AND gift.amount = :readAmount AND gift.balance = :readBalance';
   }
-  let update: string;
+  const removes: string[] = [];
   if (sparse.GSI2PK !== undefined && sparse.GSI2SK !== undefined) {
     values[':gpk'] = sparse.GSI2PK;
     values[':gsk'] = sparse.GSI2SK;
-    update = `SET ${[...sets, '#gpk = :gpk', '#gsk = :gsk'].join(', ')}`;
+    sets.push('#gpk = :gpk', '#gsk = :gsk');
   } else {
-    update = `SET ${sets.join(', ')} REMOVE #gpk, #gsk`;
+    removes.push('#gpk', '#gsk');
   }
+  const { GSI4PK, GSI4SK } = voucherCategoryKeys(next);
+  names['#cpk'] = GSI4.partitionKey;
+  names['#csk'] = GSI4.sortKey;
+  if (GSI4PK !== undefined && GSI4SK !== undefined) {
+    values[':cpk'] = GSI4PK;
+    values[':csk'] = GSI4SK;
+    sets.push('#cpk = :cpk', '#csk = :csk');
+  } else {
+    removes.push('#cpk', '#csk');
+  }
+  const update = `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`;
   const holder = read.holderId === null ? '(attribute_not_exists(holderId) OR attribute_type(holderId, :nullType))' : 'holderId = :holder';
   Object.assign(values, { ':id': read.id, ':pc': read.publishCount }, read.holderId === null ? { ':nullType': 'NULL' } : { ':holder': read.holderId });
   return {

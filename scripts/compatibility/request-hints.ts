@@ -172,11 +172,15 @@ const perOperation: Record<string, CaseHints> = {
       'query.campaign': '$seed.loyaltyCampaignName',
       'query.customer': '$seed.customerId',
       'query.code': '$seed.voucherCode',
+      'query.category': '$seed.categoryId',
     },
-    // A campaign (by id or name) or a holder, one at a time: each is its own index.
+    // A campaign (by id or name), a holder or a category, one at a time: each is its own index.
     exclusive: [
       ['query.campaign_id', 'query.customer'],
       ['query.campaign', 'query.customer'],
+      ['query.campaign_id', 'query.category'],
+      ['query.campaign', 'query.category'],
+      ['query.customer', 'query.category'],
     ],
   },
   'delete-voucher': { path: { code: '$fresh.voucherCode' } },

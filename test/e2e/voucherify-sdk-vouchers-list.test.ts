@@ -57,4 +57,32 @@ describe('the official Voucherify SDK: vouchers.list', () => {
 
     await expect(client.vouchers.list({ order: 'code' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
   });
+
+  it("lists a category's vouchers by its name or id, and moves a voucher there when vouchers.update changes its category", async () => {
+    const category = await client.categories.create({ name: 'SDK list category', hierarchy: 1 });
+    for (const code of ['SDK-CAT-1', 'SDK-CAT-2']) {
+      await client.vouchers.create({
+        code,
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 5 },
+        category: 'SDK list category',
+      } as never);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await client.vouchers.create({
+      code: 'SDK-CAT-3',
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 5 },
+    } as never);
+
+    const byName = await client.vouchers.list({ category: 'SDK list category' });
+    expect(byName.vouchers.map((v) => v.code)).toEqual(['SDK-CAT-2', 'SDK-CAT-1']);
+    expect(byName.vouchers.every((v) => v.category === 'SDK list category')).toBe(true);
+
+    await client.vouchers.update({ code: 'SDK-CAT-3', category: 'SDK list category' });
+    const byId = await client.vouchers.list({ category: category.id, order: 'created_at' });
+    expect(byId.vouchers.map((v) => v.code)).toEqual(['SDK-CAT-1', 'SDK-CAT-2', 'SDK-CAT-3']);
+
+    await expect(client.vouchers.list({ category: category.id, customer: 'sdk-list-ann' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
+  });
 });

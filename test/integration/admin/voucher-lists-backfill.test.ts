@@ -16,7 +16,7 @@ async function admin(argv: string[]) {
   return { code, json: JSON.parse(stdout.join('\n')) as Record<string, unknown> };
 }
 
-const { gsi2, gsi3 } = tableDesign.indexes;
+const { gsi2, gsi3, gsi4 } = tableDesign.indexes;
 
 describe('npm run admin -- backfill voucher-lists', () => {
   it('lists vouchers written before the list entries once backfilled (unfiltered and by holder), and a rerun finds nothing', async () => {
@@ -90,6 +90,35 @@ describe('npm run admin -- backfill voucher-lists', () => {
     }
     expect([...given].sort()).toEqual(['POOL-1', 'POOL-2']);
     expect((await publish({ campaign: { name: 'Older' }, customer: { source_id: 'fay' } })).json.key).toBe('no_voucher_suitable_for_publication');
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
+  });
+
+  it("gives categorised vouchers written before category lists their category's GSI4 entry, and a rerun finds nothing", async () => {
+    const { runtime, projectId, api } = await publicationSetup();
+    const discount = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } };
+    for (const [code, category] of [
+      ['CAT-1', 'Seasonal'],
+      ['CAT-2', 'Seasonal'],
+      ['NONE', undefined],
+    ] as const) {
+      const reply = await api.call('create-voucher', { params: { code }, json: { ...discount, ...(category ? { category } : {}) } });
+      expect(reply.status).toBe(200);
+    }
+    // The layout before category lists: no GSI4 entry.
+    for (const code of ['CAT-1', 'CAT-2']) {
+      await runtime.ddb.send(
+        new UpdateCommand({
+          TableName: runtime.tableName,
+          Key: voucherEntity.key(projectId, code),
+          UpdateExpression: 'REMOVE #c, #cs',
+          ExpressionAttributeNames: { '#c': gsi4.partitionKey, '#cs': gsi4.sortKey },
+        }),
+      );
+    }
+    const codes = async (query = '') => ((await api.call('list-vouchers', { query })).json.vouchers as { code: string }[]).map((v) => v.code).sort();
+    expect(await codes('category=Seasonal')).toEqual([]);
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 2, updated: 2, gone: 0 });
+    expect(await codes('category=Seasonal')).toEqual(['CAT-1', 'CAT-2']);
     expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
   });
 });

@@ -220,6 +220,16 @@ describe('entity layouts', () => {
     expect(e.voucher.fromItem(e.voucher.toItem({ ...v, holderId: 'cust_9' }, 'none'))).toEqual({ ...v, holderId: 'cust_9' });
   });
 
+  it("lists a categorised voucher in its category's keys-only GSI4 by creation (by the category's id), and an uncategorised one nowhere there", () => {
+    const v = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: null, holderId: null, publishCount: 0, active: true, category: null });
+    const item = e.voucher.toItem(v, 'none');
+    expect(item.GSI4PK).toBeUndefined();
+    expect(item.GSI4SK).toBeUndefined();
+    const categorised: Voucher = { ...v, category: { id: 'cat_1', name: 'Seasonal', hierarchy: 1, createdAt: at, updatedAt: null } };
+    expect(e.voucher.toItem(categorised, 'none')).toMatchObject({ GSI4PK: 'P#p1#CATEGORY#cat_1#VOUCHERS', GSI4SK: `${at}#v_1`, GSI3PK: 'P#p1#VOUCHERS' });
+    expect(e.voucher.fromItem(e.voucher.toItem(categorised, 'none'))).toEqual(categorised);
+  });
+
   it('stores the TTL of expiring items in ttl', () => {
     expect(e.oauthToken.toItem(never({ tokenHash: 'h', expiresAt: 99 })).ttl).toBe(99);
     expect(e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 77 }, P, 'k').ttl).toBe(77);
