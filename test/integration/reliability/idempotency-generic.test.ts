@@ -459,7 +459,8 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     const generic = writes.filter((r) => idempotencyModeOf(r) === 'generic').map((r) => r.operationId);
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
-    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts.
+    // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
+    // test/integration/redemptions/redeem-stacked-discounts.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
@@ -469,6 +470,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'create-earning-rule',
       'create-publication',
       'create-publication-1',
+      'redeem-stacked-discounts',
       'track-custom-event',
       'update-loyalty-card-balance-1',
       'update-voucher-balance',
