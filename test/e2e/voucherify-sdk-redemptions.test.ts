@@ -67,4 +67,38 @@ describe('the official Voucherify SDK: redemptions', () => {
     });
     await expect(client.redemptions.rollbackStackable(stacked.parentRedemptionId)).rejects.toMatchObject({ key: 'already_rolled_back' });
   });
+
+  it('validates and redeems two codes with validateStackable and redeemStackable, with the same figures, then rolls the redemption back', async () => {
+    await client.vouchers.create({
+      code: 'SDK-STACK-A',
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'AMOUNT', amount_off: 500 },
+      redemption: { quantity: 1 },
+    } as never);
+    await client.vouchers.create({ code: 'SDK-STACK-B', type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } as never);
+    const request = {
+      redeemables: [
+        { object: 'voucher', id: 'SDK-STACK-A' },
+        { object: 'voucher', id: 'SDK-STACK-B' },
+      ],
+      order: { source_id: 'sdk-order-1', items: [{ product_id: 'prod_1', quantity: 2, price: 2000 }] },
+      customer: { source_id: 'sdk-shopper' },
+    };
+    const validation = await client.validations.validateStackable(request as never);
+    expect(validation).toMatchObject({ valid: true, order: { amount: 4000, total_discount_amount: 850, total_amount: 3150 } });
+
+    const redemption = await client.redemptions.redeemStackable(request as never);
+    expect(redemption).toMatchObject({
+      parent_redemption: { object: 'redemption', result: 'SUCCESS' },
+      order: { source_id: 'sdk-order-1', amount: 4000, total_discount_amount: 850, total_amount: 3150 },
+    });
+    expect(redemption.redemptions.map((r) => (r as { voucher?: { code: string } }).voucher?.code)).toEqual(['SDK-STACK-A', 'SDK-STACK-B']);
+    expect(await client.redemptions.getForVoucher('SDK-STACK-A')).toMatchObject({ quantity: 1, redeemed_quantity: 1 });
+    // The one use of SDK-STACK-A is gone: the same cart again is refused with that code's key.
+    await expect(client.redemptions.redeemStackable(request as never)).rejects.toMatchObject({ key: 'quantity_exceeded' });
+
+    const rollback = await client.redemptions.rollbackStackable(redemption.parent_redemption.id);
+    expect(rollback.rollbacks).toHaveLength(2);
+    expect(await client.redemptions.getForVoucher('SDK-STACK-A')).toMatchObject({ redeemed_quantity: 0 });
+  });
 });
