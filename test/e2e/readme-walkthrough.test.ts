@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('the README walkthrough', () => {
-  it('runs end to end as pasted: project, token, campaign, codes, loyalty points, export and download', async () => {
+  it('runs end to end as pasted: project, token, campaign, codes, a checkout and its refund, loyalty points, export and download', async () => {
     for (const tool of ['curl', 'jq']) {
       await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
         throw new Error(`${tool} is needed by the README walkthrough (.ci/run installs it)`);
@@ -45,6 +45,12 @@ describe('the README walkthrough', () => {
       maxBuffer: 10 * 1024 * 1024,
     });
     expect(stdout).toContain('"code": "SPRING-10"');
+    // The checkout: 10 % off 4,000, then 500 off, validated and paid alike; the refund gives WELCOME-5's one use back.
+    expect(stdout).toContain('"valid": true');
+    expect(stdout).toContain('"total": 3100');
+    expect(stdout).toContain('"paid": 3100');
+    expect(stdout).toContain('"redeemed": 1');
+    expect(stdout).toContain('"redeemed_after_refund": 0');
     expect(stdout).toContain('"balance": 250');
     const csv = stdout.slice(stdout.indexOf('voucher_id,points,expires_at'));
     const [header, ...rows] = csv.trim().split(/\r?\n/);
