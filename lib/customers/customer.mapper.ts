@@ -1,5 +1,5 @@
 import type * as z from '../zod.js';
-import type { Customer, CustomerAddress, CustomerFields } from './customer.js';
+import type { Customer, CustomerAddress, CustomerFields, CustomerRedemptionSummary } from './customer.js';
 import type { customerListReplySchema, customerReplySchema } from './customer.reply.js';
 import type { CustomerFieldsInput } from './customer.schema.js';
 import type { CustomerPage } from './customer.service.js';
@@ -62,25 +62,27 @@ function addressReply(a: CustomerAddress): WireAddress {
 }
 
 /**
- * Redemptions, orders, loyalty balances and referrals are not attributed to customers yet, so
- * their counters are zero; the issues that add them fill these from stored counters.
+ * The redemption counters come from the customer's summary item where the caller read it (GET
+ * /v1/customers/{id}); orders, loyalty balances and referrals are not attributed to customers yet,
+ * so their counters are zero. A redemption refused before its commit writes nothing, so
+ * `total_failed` stays 0 (docs/decisions.md).
  */
-const emptySummary = (): CustomerReply['summary'] => ({
+const summaryOf = (r: CustomerRedemptionSummary): CustomerReply['summary'] => ({
   redemptions: {
-    total_redeemed: 0,
+    total_redeemed: r.redeemed ?? 0,
     total_failed: 0,
-    total_succeeded: 0,
-    total_rolled_back: 0,
+    total_succeeded: r.succeeded ?? 0,
+    total_rolled_back: r.rolledBack ?? 0,
     total_rollback_failed: 0,
-    total_rollback_succeeded: 0,
-    gift: { redeemed_amount: 0, amount_to_go: 0 },
+    total_rollback_succeeded: r.rollbackSucceeded ?? 0,
+    gift: { redeemed_amount: r.giftRedeemedAmount ?? 0, amount_to_go: 0 },
     loyalty_card: { redeemed_points: 0, points_to_go: 0 },
   },
   orders: { total_amount: 0, total_count: 0, average_amount: 0, last_order_amount: 0 },
 });
 
 /** The customer object (Voucherify's shape): unset strings left out, `updated_at` once changed. */
-export const toCustomerReply = (c: Customer): CustomerReply => ({
+export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRedemptionSummary }): CustomerReply => ({
   id: c.id,
   ...(c.sourceId !== null ? { source_id: c.sourceId } : {}),
   ...(c.name !== null ? { name: c.name } : {}),
@@ -90,7 +92,7 @@ export const toCustomerReply = (c: Customer): CustomerReply => ({
   ...(c.birthdate !== null ? { birthdate: c.birthdate } : {}),
   address: c.address === null ? null : addressReply(c.address),
   metadata: c.metadata,
-  summary: emptySummary(),
+  summary: summaryOf(c.redemptionSummary ?? {}),
   loyalty: { points: 0, referred_customers: 0, campaigns: {} },
   referrals: { total: 0, campaigns: [] },
   system_metadata: {},

@@ -1,8 +1,8 @@
-import { customer as customerEntity, customerCount, customerListEntry, customerSourceId } from '../db/entities.js';
+import { customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
-import type { Customer } from './customer.js';
+import type { Customer, CustomerRedemptionSummary } from './customer.js';
 import { countShardOf, viewsOf } from './customer-views.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -10,6 +10,11 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 /** A customer by id (strongly consistent); null if none. */
 export function getCustomer(deps: Deps, projectId: string, customerId: string): Promise<Customer | null> {
   return customerEntity.get(deps, customerEntity.key(projectId, customerId));
+}
+
+/** A customer's redemption counters ({} before any redemption). */
+export async function getRedemptionSummary(deps: Deps, projectId: string, customerId: string): Promise<CustomerRedemptionSummary> {
+  return (await customerRedemptionSummary.get(deps, customerRedemptionSummary.key(projectId, customerId))) ?? {};
 }
 
 /** The id of the customer with this source id (strongly consistent); null if none. */

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import type { Customer, CustomerFields } from './customer.js';
+import type { Customer, CustomerFields, CustomerRedemptionSummary } from './customer.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
 import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
@@ -54,10 +54,14 @@ async function findCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId:
  * GET /v1/customers/{customerId}: a customer by id or source id.
  * @throws NotFoundError (customer).
  */
-export async function getCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<Customer> {
+export async function getCustomer(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+  ref: string,
+): Promise<Customer & { redemptionSummary: CustomerRedemptionSummary }> {
   const customer = await findCustomer(deps, projectId, ref);
   if (!customer) throw new NotFoundError('customer', ref);
-  return customer;
+  return { ...customer, redemptionSummary: await repo.getRedemptionSummary(deps, projectId, customer.id) };
 }
 
 /**

@@ -42,5 +42,18 @@ export interface CustomerListEntry {
   updatedAt: string | null;
 }
 
+/**
+ * What a customer's redemptions add up to (lib/db/entities.ts customerRedemptionSummary): counts of
+ * redemptions (one per redeemed voucher or promotion tier), of those rolled back, and the gift
+ * credits redeemed net of rollbacks. Missing counters are 0.
+ */
+export interface CustomerRedemptionSummary {
+  redeemed?: number;
+  succeeded?: number;
+  rolledBack?: number;
+  rollbackSucceeded?: number;
+  giftRedeemedAmount?: number;
+}
+
 /** Fields a request may set on a customer (absent = leave as is). */
 export type CustomerFields = Partial<Pick<Customer, 'name' | 'email' | 'description' | 'phone' | 'birthdate' | 'address' | 'metadata'>>;

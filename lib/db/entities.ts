@@ -3,7 +3,7 @@ import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
 import type { StoredCategory } from '../categories/category.js';
-import type { Customer, CustomerListEntry } from '../customers/customer.js';
+import type { Customer, CustomerListEntry, CustomerRedemptionSummary } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
 import type { EarningRule } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
@@ -401,6 +401,19 @@ export const customEventSchemaId = /* @__PURE__ */ entity<{ name: string }>('cus
   .key(
     (projectId: string, schemaId: string) => tenant(projectId, 'EVENT_SCHEMA_ID', schemaId),
     () => 'EVENT_SCHEMA_ID',
+  )
+  .apart();
+
+/**
+ * A customer's redemption counters (the customer object's `summary.redemptions`), beside the customer
+ * item rather than on it: a redemption or rollback ADDs to it in its own transaction without taking
+ * the customer's optimistic lock (`revision`), and a customer update, which rewrites the customer
+ * item, never loses a count.
+ */
+export const customerRedemptionSummary = /* @__PURE__ */ entity<CustomerRedemptionSummary>('customer_redemption_summary', 1)
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId),
+    () => 'REDEMPTION_SUMMARY',
   )
   .apart();
 

@@ -9,6 +9,7 @@ import {
   redemptionByProject,
   voucherRedemptionCount,
   voucher as voucherEntity,
+  customerRedemptionSummary,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem } from '../db/transact.js';
@@ -130,6 +131,35 @@ const shardAdd = (deps: Reads, projectId: string, voucherId: string, shard: numb
     ExpressionAttributeValues: { ':entity': voucherRedemptionCount.name, ':v': voucherRedemptionCount.version, ':delta': delta },
   },
 });
+
+/** What a redemption or rollback adds to its customer's counters (negative amounts take back). */
+export interface SummaryDelta {
+  redeemed?: number;
+  succeeded?: number;
+  rolledBack?: number;
+  rollbackSucceeded?: number;
+  giftRedeemedAmount?: number;
+}
+
+/** ADDs `delta` to a customer's redemption counters (the item is made by the first ADD). */
+export const customerSummaryAdd = (deps: Reads, projectId: string, customerId: string, delta: SummaryDelta): TransactItem => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':entity': customerRedemptionSummary.name, ':v': customerRedemptionSummary.version };
+  const adds = Object.entries(delta).map(([field, n], i) => {
+    names[`#c${i}`] = field;
+    values[`:c${i}`] = n;
+    return `#c${i} :c${i}`;
+  });
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: customerRedemptionSummary.key(projectId, customerId),
+      UpdateExpression: `SET entity = :entity, v = :v ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
 
 /**
  * Why a voucher's condition failed, from the voucher read again: null when it still has room (its
@@ -333,6 +363,11 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     });
     const parent = parentOf(plan, children, order);
     add(redemptionEntity.putIfAbsent(deps, parent), { kind: 'other' });
+    if (plan.customer) {
+      const credits = plan.redeemables.reduce((sum, r) => sum + r.giftCredits, 0);
+      const n = children.length;
+      add(customerSummaryAdd(deps, plan.projectId, plan.customer.id, { redeemed: n, succeeded: n, giftRedeemedAmount: credits }), { kind: 'other' });
+    }
     if (stored) {
       add(
         {
@@ -585,6 +620,18 @@ export async function writeRollback(
     if (child.counter.kind === 'shard' && child.voucher) items.push(shardAdd(deps, child.projectId, child.voucher.id, pickShard(random), -1));
     items.push(redemptionEntity.putIfAbsent(deps, record));
   }
+  const byCustomer = new Map<string, SummaryDelta>();
+  for (const { child } of w.undo) {
+    if (child.customerId === null) continue;
+    const d = byCustomer.get(child.customerId) ?? { rolledBack: 0, rollbackSucceeded: 0, giftRedeemedAmount: 0 };
+    byCustomer.set(child.customerId, {
+      rolledBack: (d.rolledBack ?? 0) + 1,
+      rollbackSucceeded: (d.rollbackSucceeded ?? 0) + 1,
+      giftRedeemedAmount: (d.giftRedeemedAmount ?? 0) - child.giftCredits,
+    });
+  }
+  const projectOf = w.undo[0]?.child.projectId;
+  if (projectOf !== undefined) for (const [customerId, delta] of byCustomer) items.push(customerSummaryAdd(deps, projectOf, customerId, delta));
   if (w.parent) {
     markAt.add(items.length);
     items.push(markRolledBack(deps, w.parent.parent, w.parent.record.id));

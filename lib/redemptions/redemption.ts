@@ -95,6 +95,8 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
+  // The customer's redemption counters.
+  if (plan.customer) n += 1;
   return n + (withIdempotency ? 1 : 0);
 }
 

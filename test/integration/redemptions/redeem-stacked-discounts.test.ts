@@ -84,7 +84,11 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
     expect(order.json).toMatchObject({ source_id: 'order-1', amount: 4000, total_amount: 3150 });
     const customer = await api.call('get-customer', { params: { customerId: 'shopper-1' } });
     expect(customer.status).toBe(200);
-    expect(customer.json).toMatchObject({ source_id: 'shopper-1', name: 'Ann' });
+    expect(customer.json).toMatchObject({
+      source_id: 'shopper-1',
+      name: 'Ann',
+      summary: { redemptions: { total_redeemed: 2, total_succeeded: 2, total_rolled_back: 0 } },
+    });
     const child = await api.call('get-redemption', { params: { redemptionId: String(json.redemptions[0]?.id) } });
     expect(child.status).toBe(200);
     expect(child.json).toMatchObject({ customer_id: customer.json.id, redemption: json.parent_redemption.id });
@@ -94,6 +98,10 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
     expect(rollback.status).toBe(200);
     expect((await redeemed('AMOUNT500')).redemption.redeemed_quantity).toBe(0);
     expect((await redeemed('PERCENT10')).redemption.redeemed_quantity).toBe(0);
+    const after = await api.call('get-customer', { params: { customerId: 'shopper-1' } });
+    expect(after.json.summary).toMatchObject({
+      redemptions: { total_redeemed: 2, total_succeeded: 2, total_rolled_back: 2, total_rollback_succeeded: 2 },
+    });
   });
 
   it('refuses the whole request in ALL mode with the first inapplicable redeemable’s error, and writes nothing', async () => {
@@ -150,14 +158,19 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
   });
 
   it('lets exactly 10 of 20 parallel 100-credit redemptions through a 1,000 gift card, down to 0 and never below', async () => {
-    const { voucher, redeem, redeemed } = await setup();
+    const { api, voucher, redeem, redeemed } = await setup();
     await voucher('GIFT', { type: 'GIFT_VOUCHER', gift: { amount: 1000 } });
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => redeem({ redeemables: [{ object: 'voucher', id: 'GIFT', gift: { credits: 100 } }], order: { amount: 5000 } })),
+      Array.from({ length: 20 }, () =>
+        redeem({ redeemables: [{ object: 'voucher', id: 'GIFT', gift: { credits: 100 } }], order: { amount: 5000 }, customer: { source_id: 'gifted' } }),
+      ),
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(10);
     for (const r of replies.filter((x) => x.status !== 200)) expect([r.status, r.json.key]).toEqual([400, 'gift_amount_exceeded']);
     expect((await redeemed('GIFT')).gift?.balance).toBe(0);
+    // The customer's counters are written in each winner's transaction: exactly the winners count.
+    const customer = await api.call('get-customer', { params: { customerId: 'gifted' } });
+    expect(customer.json.summary).toMatchObject({ redemptions: { total_redeemed: 10, total_succeeded: 10, gift: { redeemed_amount: 1000 } } });
   });
 
   it('replays the first reply to a retry with the same Idempotency-Key, even once the code is used up', async () => {
