@@ -77,11 +77,6 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
   return { redemptions: page, total: Math.max(total, read.redemptions.length), hasMore: read.hasMore };
 }
 
-/** A voucher's uses as the wire shows them: its exact counter, plus its count shards when it has no limit. */
-export async function redeemedQuantityOf(deps: Reads, v: Voucher): Promise<number> {
-  return v.redemptionQuantity === null ? v.redeemedQuantity + (await repo.shardedUses(deps, v.projectId, v.id)) : v.redeemedQuantity;
-}
-
 /**
  * GET /v1/vouchers/{code}/redemption: the voucher (its `redeemedQuantity` made true by getVoucher: shards summed)
  * and every redemption and rollback of it, newest first.

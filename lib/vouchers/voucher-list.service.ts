@@ -5,6 +5,7 @@ import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo
 import { InvalidQueryParamsError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
+import { withTrueUses } from './voucher.service.js';
 import type { ListVouchersQuery } from './voucher-list.schema.js';
 import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
 
@@ -23,6 +24,9 @@ export interface VoucherPage {
 }
 
 const EMPTY: VoucherPage = { vouchers: [], total: 0, entriesRead: 0 };
+
+/** The page's vouchers with their uses made true: a code with no limit sums its count shards (one small Query each, in parallel). */
+const withTrueUsesAll = (deps: Deps, vouchers: Voucher[]): Promise<Voucher[]> => Promise.all(vouchers.map((v) => withTrueUses(deps, v)));
 
 /** A campaign id or name that names no campaign lists nothing; both given must name the same campaign. */
 async function campaignIdOf(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<{ id: string; count: number } | null> {
@@ -111,7 +115,7 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
   const skip = (q.page - 1) * q.limit;
   if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
   const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, q.page, q.limit, deps.clock.now());
-  const vouchers = await withCurrentCategories(deps, projectId, page.vouchers);
+  const vouchers = await withCurrentCategories(deps, projectId, await withTrueUsesAll(deps, page.vouchers));
   return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
 }
 
@@ -147,6 +151,6 @@ async function byKeys(
     .filter((v) => inSource(v, source))
     .filter((v) => (range.from === undefined || sortKey(v) >= range.from) && (range.to === undefined || sortKey(v) <= range.to))
     .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (q.order === 'created_at' ? 1 : -1));
-  const vouchers = await withCurrentCategories(deps, projectId, matching.slice(skip, skip + q.limit));
+  const vouchers = await withCurrentCategories(deps, projectId, await withTrueUsesAll(deps, matching.slice(skip, skip + q.limit)));
   return { vouchers, total: matching.length, entriesRead: named.length };
 }

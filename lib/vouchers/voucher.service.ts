@@ -94,7 +94,7 @@ export async function getVoucher(deps: Deps, projectId: string, codeOrId: string
  * The voucher with its uses made true: one with no redemption limit counts them on shards
  * (docs/architecture.md "The counter design"), summed here (one Query of ≤ 32 small items).
  */
-async function withTrueUses(deps: Deps, voucher: Voucher): Promise<Voucher> {
+export async function withTrueUses(deps: Pick<Runtime, 'ddb' | 'tableName'>, voucher: Voucher): Promise<Voucher> {
   if (voucher.redemptionQuantity !== null) return voucher;
   const sharded = await shardedUses(deps, voucher.projectId, voucher.id);
   return sharded === 0 ? voucher : { ...voucher, redeemedQuantity: voucher.redeemedQuantity + sharded };

@@ -7,7 +7,7 @@ import { order as orderEntity, redemption as redemptionEntity } from '../../../l
 import { RedemptionRefusedError } from '../../../lib/errors.js';
 import { REDEMPTION_COUNT_SHARDS } from '../../../lib/redemptions/redemption.js';
 import { commitRedemption, shardedUses } from '../../../lib/redemptions/redemption.repo.js';
-import { redeemedQuantityOf, rollbackRedemption, rollbackStackedRedemptions } from '../../../lib/redemptions/redemption.service.js';
+import { rollbackRedemption, rollbackStackedRedemptions } from '../../../lib/redemptions/redemption.service.js';
 import { makeVoucher, planFor, storedVoucher } from '../../support/redeem.js';
 import { publicationSetup } from '../publications/support.js';
 
@@ -49,7 +49,14 @@ describe('commitRedemption (the redemption store)', () => {
     const after = await storedVoucher(runtime, projectId, 'PUBLIC-SALE');
     expect(after.redeemedQuantity).toBe(0);
     expect(await shardedUses(runtime, projectId, v.id)).toBe(32);
-    expect(await redeemedQuantityOf(runtime, after)).toBe(32);
+    // The wire shows the sum, on the voucher and in the list of vouchers alike.
+    expect((await api.call('get-voucher', { params: { code: 'PUBLIC-SALE' } })).json).toMatchObject({ redemption: { redeemed_quantity: 32 } });
+    const listed = await api.call('list-vouchers', { query: 'code=PUBLIC-SALE' });
+    expect(listed.json.vouchers).toMatchObject([{ code: 'PUBLIC-SALE', redemption: { redeemed_quantity: 32 } }]);
+    const page = await api.call('list-vouchers');
+    expect(
+      (page.json.vouchers as { code: string; redemption: { redeemed_quantity: number } }[]).find((x) => x.code === 'PUBLIC-SALE')?.redemption.redeemed_quantity,
+    ).toBe(32);
   });
 
   it('writes one shard per use, at the shard the picker gives, within REDEMPTION_COUNT_SHARDS', async () => {
