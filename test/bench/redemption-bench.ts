@@ -1,0 +1,302 @@
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
+import { makeHandler as makeValidate } from '../../functions/validations/validate-stacked-discounts.js';
+import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
+import { addVouchersToCampaignRoute, createCampaignRoute, validateStackedDiscountsRoute } from '../../lib/api/routes.js';
+import { voucher as voucherEntity } from '../../lib/db/entities.js';
+import { keys } from '../../lib/db/keys.js';
+import type { TransactItem } from '../../lib/db/transact.js';
+import { commitRedemption, shardedUses } from '../../lib/redemptions/redemption.repo.js';
+import type { Runtime } from '../../lib/runtime.js';
+import { evaluateRedeemables } from '../../lib/validations/validation.service.js';
+import { toRedemptionPlan } from '../../lib/validations/to-redemption-plan.js';
+import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
+import { batchPut, type BenchContext, benchRuntime, interleaved, invokeOk, keyPairHeaders, newBenchProject, recordCommands } from './context.js';
+import { check, type Check, type Section } from './report.js';
+import { callSummary, opsPerSecond, withFreshPutKeys } from './replay.js';
+import { discountBody } from './requests-bench.js';
+import { median, ms, percentile, perSecond, ratio } from './stats.js';
+
+/** Concurrent clients of the hot-code check (issue 17), and the count shards of a limitless code (lib/redemptions/redemption.ts). */
+const CLIENTS = 32;
+
+/** A stacked request's body: `codes` as vouchers, against an inline order of 200.00 (no order read). */
+const stackedBody = (codes: readonly string[]) => ({
+  redeemables: codes.map((id) => ({ object: 'voucher' as const, id })),
+  order: { amount: 20_000 },
+});
+
+/** How item 9 redeems: through POST /v1/redemptions, or (until it exists) through the service core. */
+interface Redeemer {
+  label: string;
+  /** Whether the key GetItem of authentication is part of what is timed (the handler), or not (the core). */
+  authenticates: boolean;
+  redeem(codes: readonly string[]): Promise<void>;
+}
+
+/**
+ * The redemption without its HTTP shell: what POST /v1/redemptions runs between authentication and
+ * the reply (evaluateRedeemables → toRedemptionPlan → commitRedemption). Used while the handler does
+ * not exist yet.
+ */
+function coreRedeemer(runtime: Runtime, projectId: string): Redeemer {
+  return {
+    label: 'evaluateRedeemables → toRedemptionPlan → commitRedemption (no handler yet)',
+    authenticates: false,
+    async redeem(codes) {
+      const evaluation = await evaluateRedeemables(runtime, projectId, stackedBody(codes), runtime.clock);
+      const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE').length;
+      if (applicable !== codes.length) throw new Error(`${codes.length - applicable} of ${codes.length} redeemables not APPLICABLE`);
+      const plan = toRedemptionPlan(
+        evaluation,
+        {
+          parentRedemptionId: runtime.ids.id('r'),
+          redemptionIds: codes.map(() => runtime.ids.id('r')),
+          newOrderId: runtime.ids.id('ord'),
+        },
+        evaluation.date,
+        null,
+      );
+      await commitRedemption(runtime, plan);
+    },
+  };
+}
+
+/** Counts the TransactWriteItems a runtime sends and how many of them fail (conflicts, cancellations). */
+function countTransactions(runtime: Runtime): { sent: number; failed: number; reset(): void } {
+  const counts = {
+    sent: 0,
+    failed: 0,
+    reset() {
+      counts.sent = 0;
+      counts.failed = 0;
+    },
+  };
+  const send = runtime.ddb.send.bind(runtime.ddb);
+  runtime.ddb.send = (async (command: { constructor: { name: string } }) => {
+    const isTransaction = command.constructor.name === 'TransactWriteCommand';
+    if (isTransaction) counts.sent += 1;
+    try {
+      return await send(command as never);
+    } catch (error) {
+      if (isTransaction) counts.failed += 1;
+      throw error;
+    }
+  }) as typeof runtime.ddb.send;
+  return counts;
+}
+
+/**
+ * Item 9 (issue 17 "Performance"): POST /v1/validations of 1 and 5 redeemables through its handler,
+ * redemptions of 1 and 5 redeemables, each beside the raw calls the work cannot avoid (interleaved);
+ * then one limitless code redeemed by 32 concurrent clients against the same number of redemptions
+ * spread over 32 codes. Vouchers: clones of one campaign's voucher (10 % off, no redemption limit)
+ * written in the repo's item layout.
+ */
+export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
+  const started = Date.now();
+  const runs = ctx.options.quick ? 40 : 120;
+  const warmup = ctx.options.quick ? 5 : 10;
+  const perClient = ctx.options.quick ? 8 : 20;
+  const runtime = benchRuntime(ctx.engines);
+  const { tableName: TableName, ddb } = runtime;
+  const pair = await newBenchProject(runtime, 'bench redemption');
+  const p = pair.project_id;
+  const headers = keyPairHeaders(pair);
+
+  ctx.progress('9. seeding: a campaign and its limitless vouchers');
+  const campaign = await invokeOk(makeCreateCampaign({ runtime }), createCampaignRoute, {
+    path: '/v1/campaigns',
+    headers,
+    json: discountBody('Redemption bench'),
+  });
+  const campaignId = campaign.id as string;
+  const sample = await invokeOk(makeAddVouchers({ runtime }), addVouchersToCampaignRoute, { path: `/v1/campaigns/${campaignId}/vouchers`, headers, json: {} });
+  const template = await getVoucherByCode(runtime, p, sample.code as string);
+  if (!template) throw new Error('template voucher not found');
+  if (template.redemptionQuantity !== null) throw new Error(`template voucher has a redemption limit (${template.redemptionQuantity})`);
+  const five = Array.from({ length: 5 }, (_, i) => `RDM-${i}`);
+  const spread = Array.from({ length: CLIENTS }, (_, i) => `SPREAD-${String(i).padStart(2, '0')}`);
+  const hot = 'HOT-SALE';
+  const codes = [...five, ...spread, hot];
+  const base = Date.parse(template.createdAt) + 1000;
+  await batchPut(
+    runtime,
+    codes.flatMap((code, i) =>
+      voucherPutItems(runtime, campaignId, {
+        ...template,
+        id: `v_bench_rdm_${String(i).padStart(3, '0')}`,
+        code,
+        createdAt: new Date(base + i).toISOString(),
+      }).map((t) => t.Put?.Item as Record<string, unknown>),
+    ),
+  );
+
+  const appKey = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(pair.app_id), ConsistentRead: true }));
+  const readVouchers = (list: readonly string[]) =>
+    ddb.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: list.map((c) => voucherEntity.key(p, c)), ConsistentRead: true } } }));
+
+  const recorder = recordCommands(runtime);
+  const checks: Check[] = [];
+  const cases: Record<string, unknown>[] = [];
+  const notes: string[] = [];
+  const load: number[] = [];
+  const compare = (name: string, subject: number[], floor: number[], floorCalls: string, calls: string[]) => {
+    const s = median(subject);
+    const f = median(floor);
+    checks.push(check({ name: `${name} p50`, measured: s, floor: f, unit: 'ms', target: '≤ 1.25 × floor + 2 ms', bound: 1.25 * f + 2, format: ms }));
+    cases.push({ case: name, p50: s, floorP50: f, p99: percentile(subject, 99), floorP99: percentile(floor, 99), floorCalls, calls, runs: subject.length });
+    notes.push(`${name}: sends ${callSummary(calls)}; floor ${floorCalls}; p99 ${ms(percentile(subject, 99))} against ${ms(percentile(floor, 99))}`);
+    load.push(loadavg()[0] ?? 0);
+  };
+
+  // 1. Validation through its handler; floor: the key GetItem, then one BatchGetItem of the redeemables.
+  const validate = makeValidate({ runtime });
+  for (const list of [five.slice(0, 1), five]) {
+    const name = `POST /v1/validations, ${list.length} redeemable${list.length > 1 ? 's' : ''}`;
+    ctx.progress(`9. ${name}: ${runs} runs interleaved with its floor`);
+    const request = { path: '/v1/validations', headers, json: stackedBody(list) };
+    recorder.reset();
+    const reply = await invokeOk(validate, validateStackedDiscountsRoute, request);
+    if (reply.valid !== true) throw new Error(`validation of ${list.join(', ')} is not valid: ${JSON.stringify(reply).slice(0, 400)}`);
+    const calls = recorder.sent.map((s) => s.name);
+    const t = await interleaved(
+      runs,
+      warmup,
+      () => invokeOk(validate, validateStackedDiscountsRoute, request),
+      async () => {
+        await appKey();
+        await readVouchers(list);
+      },
+    );
+    compare(name, t.subject, t.floor, 'Get key → BatchGet vouchers', calls);
+  }
+
+  // 2. Redemption; floor: the same reads plus the one TransactWriteItems the subject sent, replayed with fresh keys for its new items.
+  const redeemer = coreRedeemer(runtime, p);
+  notes.push(`redemptions measured through ${redeemer.label}`);
+  for (const list of [five.slice(0, 1), five]) {
+    const name = `redemption, ${list.length} redeemable${list.length > 1 ? 's' : ''}${redeemer.authenticates ? '' : ' (service core)'}`;
+    ctx.progress(`9. ${name}: ${runs} runs interleaved with its floor`);
+    recorder.reset();
+    await redeemer.redeem(list);
+    const calls = recorder.sent.map((s) => s.name);
+    const transaction = recorder.sent.find((s) => s.name === 'TransactWrite');
+    if (!transaction) throw new Error(`${name} sent no TransactWriteItems: ${calls.join(', ')}`);
+    const items = transaction.input.TransactItems as TransactItem[];
+    let floorRun = 0;
+    const t = await interleaved(
+      runs,
+      warmup,
+      () => redeemer.redeem(list),
+      async () => {
+        if (redeemer.authenticates) await appKey();
+        await readVouchers(list);
+        floorRun += 1;
+        await ddb.send(new TransactWriteCommand({ TransactItems: withFreshPutKeys(items, `#floor${floorRun}`) }));
+      },
+    );
+    compare(
+      name,
+      t.subject,
+      t.floor,
+      `${redeemer.authenticates ? 'Get key → ' : ''}BatchGet vouchers → TransactWrite of the same ${items.length} items`,
+      calls,
+    );
+    cases.push({ case: `${name}: transaction`, items: items.map((i) => Object.keys(i)[0]) });
+  }
+
+  // 3. Hot code: 32 clients on one limitless code against 32 clients on 32 codes, ABBA.
+  const counts = countTransactions(runtime);
+  const phase = async (
+    codeOf: (client: number) => string,
+  ): Promise<{ ms: number; ok: number; failed: number; transactions: number; failedTransactions: number }> => {
+    counts.reset();
+    let ok = 0;
+    let failed = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, client) => {
+        for (let i = 0; i < perClient; i += 1) {
+          try {
+            await redeemer.redeem([codeOf(client)]);
+            ok += 1;
+          } catch {
+            failed += 1;
+          }
+        }
+      }),
+    );
+    return { ms: performance.now() - t0, ok, failed, transactions: counts.sent, failedTransactions: counts.failed };
+  };
+  const sides = { hot: [] as Awaited<ReturnType<typeof phase>>[], spread: [] as Awaited<ReturnType<typeof phase>>[] };
+  ctx.progress(`9. hot code: ${CLIENTS} clients × ${perClient} redemptions, one code against ${CLIENTS} codes (ABBA)`);
+  await phase((c) => spread[c] as string); // warm-up, not counted
+  for (const side of ['spread', 'hot', 'hot', 'spread'] as const) {
+    sides[side].push(await phase((c) => (side === 'hot' ? hot : (spread[c] as string))));
+  }
+  const rate = (list: typeof sides.hot) =>
+    opsPerSecond(
+      list.reduce((n, r) => n + r.ok, 0),
+      list.reduce((n, r) => n + r.ms, 0),
+    );
+  const hotRate = rate(sides.hot);
+  const spreadRate = rate(sides.spread);
+  checks.push(
+    check({
+      name: `one limitless code, ${CLIENTS} concurrent clients (redemptions/s)`,
+      measured: hotRate,
+      floor: spreadRate,
+      unit: '/s',
+      target: `≥ 0.7 × the same over ${CLIENTS} codes`,
+      bound: 0.7 * spreadRate,
+      direction: 'min',
+      format: perSecond,
+    }),
+  );
+  const hotVoucher = await getVoucherByCode(runtime, p, hot);
+  const hotOk = sides.hot.reduce((n, r) => n + r.ok, 0);
+  const hotUses = hotVoucher ? await shardedUses(runtime, p, hotVoucher.id) : Number.NaN;
+  const counted = check({
+    name: 'one limitless code: uses counted on its shards',
+    measured: hotUses,
+    unit: '',
+    target: '= redemptions that succeeded',
+    bound: hotOk,
+    format: (n) => String(n),
+  });
+  checks.push({ ...counted, pass: hotUses === hotOk });
+  const sum = (list: typeof sides.hot, key: 'failed' | 'transactions' | 'failedTransactions') => list.reduce((n, r) => n + r[key], 0);
+  notes.push(
+    `hot code: ${hotOk} redemptions of one code in ${ms(sides.hot.reduce((n, r) => n + r.ms, 0))} (${perSecond(hotRate)}), ${sum(sides.hot, 'failed')} failed, ` +
+      `${sum(sides.hot, 'transactions')} transactions sent (${sum(sides.hot, 'failedTransactions')} cancelled or conflicted); over ${CLIENTS} codes ` +
+      `${sides.spread.reduce((n, r) => n + r.ok, 0)} in ${ms(sides.spread.reduce((n, r) => n + r.ms, 0))} (${perSecond(spreadRate)}), ${sum(sides.spread, 'failed')} failed, ` +
+      `${sum(sides.spread, 'transactions')} transactions (${sum(sides.spread, 'failedTransactions')} cancelled or conflicted); ratio ${ratio(hotRate / spreadRate)}`,
+  );
+  load.push(loadavg()[0] ?? 0);
+  notes.push(`load average (1 min) after each case: ${load.map((l) => l.toFixed(1)).join(', ')}`);
+
+  return [
+    {
+      item: 9,
+      title: 'Validation and redemption',
+      checks,
+      details: {
+        runs,
+        warmup,
+        clients: CLIENTS,
+        perClient,
+        redeemer: redeemer.label,
+        cases,
+        hot: sides.hot,
+        spread: sides.spread,
+        hotUses,
+        loadAverage1m: load,
+      },
+      notes,
+      seconds: (Date.now() - started) / 1000,
+    },
+  ];
+}

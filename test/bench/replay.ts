@@ -1,0 +1,31 @@
+/** Pure helpers of item 9 (test/bench/redemption-bench.ts): replaying a handler's transaction as a floor, call lists. */
+import type { TransactItem } from '../../lib/db/transact.js';
+
+/**
+ * A copy of a transaction a handler sent, replayable by the floor as many times as it likes: every
+ * Put gets `suffix` on its sort key, so it writes a new item again under a key nobody reads (its
+ * size and conditions unchanged, give or take the suffix); Updates, Deletes and ConditionChecks keep
+ * their keys (counters move as the handler's do). The input is not changed.
+ */
+export function withFreshPutKeys(items: readonly TransactItem[], suffix: string): TransactItem[] {
+  return items.map((item) => {
+    if (!item.Put) return structuredClone(item);
+    const put = structuredClone(item.Put);
+    put.Item = { ...put.Item, SK: `${String(put.Item?.SK ?? '')}${suffix}` };
+    return { ...structuredClone(item), Put: put };
+  });
+}
+
+/** A list of command names with runs folded: `Get → BatchGet ×2 → TransactWrite`. */
+export function callSummary(names: readonly string[]): string {
+  const runs: Array<[string, number]> = [];
+  for (const name of names) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] === name) last[1] += 1;
+    else runs.push([name, 1]);
+  }
+  return runs.map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(' → ');
+}
+
+/** Operations per second of `count` operations in `ms` milliseconds (0 for no time). */
+export const opsPerSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { TransactItem } from '../../../lib/db/transact.js';
+import { callSummary, opsPerSecond, withFreshPutKeys } from '../../bench/replay.js';
+
+describe('withFreshPutKeys', () => {
+  const items: TransactItem[] = [
+    { Put: { TableName: 't', Item: { PK: 'P#1', SK: 'REDEMPTION#r_1', amount: 5 }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Update: { TableName: 't', Key: { PK: 'P#1', SK: 'SHARD#3' }, UpdateExpression: 'ADD #c :one', ExpressionAttributeNames: { '#c': 'count' } } },
+  ];
+
+  it('moves every Put to a new sort key and keeps the rest of the item, its condition and the Updates', () => {
+    const out = withFreshPutKeys(items, '#floor7');
+    expect(out[0]?.Put?.Item).toEqual({ PK: 'P#1', SK: 'REDEMPTION#r_1#floor7', amount: 5 });
+    expect(out[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(out[1]).toEqual(items[1]);
+  });
+
+  it('leaves its input unchanged and shares nothing with it', () => {
+    const before = structuredClone(items);
+    const out = withFreshPutKeys(items, '#x');
+    expect(items).toEqual(before);
+    expect(out[1]).not.toBe(items[1]);
+    expect(out[0]?.Put).not.toBe(items[0]?.Put);
+  });
+});
+
+describe('callSummary', () => {
+  it('folds runs of one command and keeps the order', () => {
+    expect(callSummary(['Get', 'BatchGet', 'BatchGet', 'TransactWrite', 'Get'])).toBe('Get → BatchGet ×2 → TransactWrite → Get');
+    expect(callSummary([])).toBe('');
+  });
+});
+
+describe('opsPerSecond', () => {
+  it('is count per second, 0 for no time', () => {
+    expect(opsPerSecond(50, 250)).toBe(200);
+    expect(opsPerSecond(5, 0)).toBe(0);
+  });
+});
