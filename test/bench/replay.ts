@@ -29,3 +29,11 @@ export function callSummary(names: readonly string[]): string {
 
 /** Operations per second of `count` operations in `ms` milliseconds (0 for no time). */
 export const opsPerSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : 0);
+
+/**
+ * The order in which run `run` times `sides` functions: rotated by one on every run, so each side goes
+ * first, second, … equally often and drift falls on all alike (`interleaved` of context.ts for any number of sides).
+ */
+export function rotation(run: number, sides: number): number[] {
+  return Array.from({ length: sides }, (_, i) => (i + run) % sides);
+}

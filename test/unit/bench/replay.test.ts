@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactItem } from '../../../lib/db/transact.js';
-import { callSummary, opsPerSecond, withFreshPutKeys } from '../../bench/replay.js';
+import { callSummary, opsPerSecond, rotation, withFreshPutKeys } from '../../bench/replay.js';
 
 describe('withFreshPutKeys', () => {
   const items: TransactItem[] = [
@@ -35,5 +35,15 @@ describe('opsPerSecond', () => {
   it('is count per second, 0 for no time', () => {
     expect(opsPerSecond(50, 250)).toBe(200);
     expect(opsPerSecond(5, 0)).toBe(0);
+  });
+});
+
+describe('rotation', () => {
+  it('puts each side first once every `sides` runs, and keeps every side in every run', () => {
+    expect(rotation(0, 3)).toEqual([0, 1, 2]);
+    expect(rotation(1, 3)).toEqual([1, 2, 0]);
+    expect(rotation(5, 3)).toEqual([2, 0, 1]);
+    const firsts = Array.from({ length: 6 }, (_, run) => rotation(run, 3)[0]);
+    expect(firsts.sort()).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });
