@@ -15,7 +15,7 @@ import { toRedemptionPlan } from '../../lib/validations/to-redemption-plan.js';
 import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
 import { batchPut, type BenchContext, benchRuntime, interleaved, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';
 import { check, type Check, type Section } from './report.js';
-import { callSummary, opsPerSecond, rotation, withFreshPutKeys } from './replay.js';
+import { callSummary, itemBytes, opsPerSecond, rotation, withFreshPutKeys, writeUnits } from './replay.js';
 import { discountBody } from './requests-bench.js';
 import { median, ms, percentile, perSecond, ratio } from './stats.js';
 
@@ -62,6 +62,24 @@ function coreRedeemer(runtime: Runtime, projectId: string): Redeemer {
       await commitRedemption(runtime, plan);
     },
   };
+}
+
+/** One item of a transaction as the AWS estimate needs it: what it is, its size and write units, the indexes it enters. */
+function describeItem(item: TransactItem): { op: string; entity: string; bytes: number | null; wcu: number | null; indexes: string[] } {
+  if (item.Put) {
+    const it = item.Put.Item ?? {};
+    const bytes = itemBytes(it);
+    return {
+      op: 'Put',
+      entity: String(it.entity ?? it.PK),
+      bytes,
+      wcu: writeUnits(bytes, true),
+      indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4'].filter((g) => it[`${g}PK`] !== undefined),
+    };
+  }
+  const update = item.Update;
+  const entity = String(update?.ExpressionAttributeValues?.[':entity'] ?? update?.Key?.PK ?? Object.keys(item)[0]);
+  return { op: Object.keys(item)[0] ?? '?', entity, bytes: null, wcu: null, indexes: [] };
 }
 
 /** Times `sides` in rotation (`runs` rounds after `warmup`), one sample per side per round. */
@@ -234,7 +252,11 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
       `${redeemer.authenticates ? 'Get key → ' : ''}BatchGet vouchers → TransactWrite of the same ${items.length} items`,
       calls,
     );
-    cases.push({ case: `${name}: transaction`, items: items.map((i) => Object.keys(i)[0]) });
+    const described = items.map(describeItem);
+    cases.push({ case: `${name}: transaction`, items: described });
+    notes.push(
+      `${name}: transaction items ${described.map((d) => `${d.op} ${d.entity}${d.bytes !== null ? ` ${(d.bytes / 1024).toFixed(1)} KB` : ''}${d.indexes.length > 0 ? ` [${d.indexes.join(', ')}]` : ''}`).join('; ')}`,
+    );
   }
 
   // 3. Hot code: 32 clients on one limitless code against 32 clients on 32 codes; one limited code (its counter on one item) reported beside them.

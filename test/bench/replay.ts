@@ -37,3 +37,28 @@ export const opsPerSecond = (count: number, ms: number): number => (ms > 0 ? (co
 export function rotation(run: number, sides: number): number[] {
   return Array.from({ length: sides }, (_, i) => (i + run) % sides);
 }
+
+/**
+ * An item's size as DynamoDB bills it, approximately: attribute names and strings in UTF-8 bytes, a
+ * number ≈ 1 byte per two significant digits + 1, booleans and nulls 1, and a list or map 3 bytes
+ * plus 1 per element beside its elements (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html).
+ */
+export function itemBytes(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
+  if (typeof value === 'number')
+    return (
+      Math.ceil(
+        String(Math.abs(value))
+          .replace(/[.-]|e.*$/g, '')
+          .replace(/^0+/, '').length / 2,
+      ) + 1
+    );
+  if (typeof value === 'boolean' || value === null || value === undefined) return 1;
+  if (Array.isArray(value)) return 3 + value.reduce((n: number, v) => n + 1 + itemBytes(v), 0);
+  if (typeof value === 'object')
+    return 3 + Object.entries(value as Record<string, unknown>).reduce((n, [k, v]) => n + 1 + Buffer.byteLength(k, 'utf8') + itemBytes(v), 0);
+  return 0;
+}
+
+/** Write units of an item of `bytes` (1 per KB started), doubled in a transaction. */
+export const writeUnits = (bytes: number, transactional: boolean): number => Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);

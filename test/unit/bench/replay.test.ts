@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactItem } from '../../../lib/db/transact.js';
-import { callSummary, opsPerSecond, rotation, withFreshPutKeys } from '../../bench/replay.js';
+import { callSummary, itemBytes, opsPerSecond, rotation, withFreshPutKeys, writeUnits } from '../../bench/replay.js';
 
 describe('withFreshPutKeys', () => {
   const items: TransactItem[] = [
@@ -45,5 +45,23 @@ describe('rotation', () => {
     expect(rotation(5, 3)).toEqual([2, 0, 1]);
     const firsts = Array.from({ length: 6 }, (_, run) => rotation(run, 3)[0]);
     expect(firsts.sort()).toEqual([0, 0, 1, 1, 2, 2]);
+  });
+});
+
+describe('itemBytes and writeUnits', () => {
+  it('counts names and strings in UTF-8, numbers by digits, nesting with its overhead', () => {
+    expect(itemBytes('abc')).toBe(3);
+    expect(itemBytes('é')).toBe(2);
+    expect(itemBytes(12345)).toBe(4);
+    expect(itemBytes(true)).toBe(1);
+    expect(itemBytes({ PK: 'ab' })).toBe(3 + 1 + 2 + 2);
+    expect(itemBytes(['a', 'b'])).toBe(3 + 2 + 2);
+  });
+
+  it('grows with the item and bills 1 unit per KB started, 2 in a transaction', () => {
+    expect(itemBytes({ s: 'x'.repeat(3000) })).toBeGreaterThan(3000);
+    expect(writeUnits(100, false)).toBe(1);
+    expect(writeUnits(1024, true)).toBe(2);
+    expect(writeUnits(1025, true)).toBe(4);
   });
 });
