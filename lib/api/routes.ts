@@ -286,6 +286,25 @@ export const rollbackStackedRedemptionsRoute = /* @__PURE__ */ route({
   errors: [404],
 });
 
+/** Redeems up to 30 stacked redeemables against an order (lib/redemptions/redeem.service.ts). */
+export const redeemStackedDiscountsRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-stacked-discounts',
+  method: 'POST',
+  path: '/v1/redemptions',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'Redeem up to 30 stacked redeemables against an order, all or nothing, in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('StackedRedemption', 'The redemptions, their parent and the order with its discounted figures')],
+  // 404: an order or customer named by id, or (as the first failing redeemable) an unknown code; 409: the order changed meanwhile.
+  errors: [404, 409],
+  description:
+    "Evaluates the request as POST /v1/validations does, then consumes every APPLICABLE redeemable (a use, the gift credits, or the LOCK hold of the request's session), writes the parent and child redemptions and the order, and upserts the customer. In ALL mode (the default) one INAPPLICABLE redeemable refuses the whole request with its error (400, or 404 for an unknown one) and nothing is written; a race lost at commit does the same with the key of the redeemable that lost.",
+  // The uses, the redemptions and the key's record commit in one transaction: a retry after a lost
+  // reply gets the first reply, never a second redemption (nor a quantity_exceeded for its own use).
+  idempotency: 'transactional',
+});
+
 /** Frees what a LOCK validation session holds on a voucher (lib/redemptions/session.service.ts). */
 export const releaseValidationSessionRoute = /* @__PURE__ */ route({
   operationId: 'release-validation-session',
@@ -1067,6 +1086,7 @@ export const routes: readonly RouteDef[] = [
   listRedemptionsRoute,
   rollbackRedemptionRoute,
   rollbackStackedRedemptionsRoute,
+  redeemStackedDiscountsRoute,
   updateOrderRoute,
   listPublicationsRoute,
   createPublicationRoute,
