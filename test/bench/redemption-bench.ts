@@ -2,16 +2,15 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
+import { makeHandler as makeRedeem } from '../../functions/redemptions/redeem-stacked-discounts.js';
 import { makeHandler as makeValidate } from '../../functions/validations/validate-stacked-discounts.js';
 import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
-import { addVouchersToCampaignRoute, createCampaignRoute, validateStackedDiscountsRoute } from '../../lib/api/routes.js';
+import { addVouchersToCampaignRoute, createCampaignRoute, redeemStackedDiscountsRoute, validateStackedDiscountsRoute } from '../../lib/api/routes.js';
 import { campaign as campaignEntity, voucher as voucherEntity } from '../../lib/db/entities.js';
 import { keys } from '../../lib/db/keys.js';
 import type { TransactItem } from '../../lib/db/transact.js';
-import { commitRedemption, shardedUses } from '../../lib/redemptions/redemption.repo.js';
+import { shardedUses } from '../../lib/redemptions/redemption.repo.js';
 import type { Runtime } from '../../lib/runtime.js';
-import { evaluateRedeemables } from '../../lib/validations/validation.service.js';
-import { toRedemptionPlan } from '../../lib/validations/to-redemption-plan.js';
 import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';
 import { check, type Check, type Section } from './report.js';
@@ -28,40 +27,10 @@ const stackedBody = (codes: readonly string[]) => ({
   order: { amount: 20_000 },
 });
 
-/** How item 9 redeems: through POST /v1/redemptions, or (until it exists) through the service core. */
+/** How item 9 redeems. */
 interface Redeemer {
   label: string;
-  /** Whether the key GetItem of authentication is part of what is timed (the handler), or not (the core). */
-  authenticates: boolean;
   redeem(codes: readonly string[]): Promise<void>;
-}
-
-/**
- * The redemption without its HTTP shell: what POST /v1/redemptions runs between authentication and
- * the reply (evaluateRedeemables → toRedemptionPlan → commitRedemption). Used while the handler does
- * not exist yet.
- */
-function coreRedeemer(runtime: Runtime, projectId: string): Redeemer {
-  return {
-    label: 'evaluateRedeemables → toRedemptionPlan → commitRedemption (no handler yet)',
-    authenticates: false,
-    async redeem(codes) {
-      const evaluation = await evaluateRedeemables(runtime, projectId, stackedBody(codes), runtime.clock);
-      const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE').length;
-      if (applicable !== codes.length) throw new Error(`${codes.length - applicable} of ${codes.length} redeemables not APPLICABLE`);
-      const plan = toRedemptionPlan(
-        evaluation,
-        {
-          parentRedemptionId: runtime.ids.id('r'),
-          redemptionIds: codes.map(() => runtime.ids.id('r')),
-          newOrderId: runtime.ids.id('ord'),
-        },
-        evaluation.date,
-        null,
-      );
-      await commitRedemption(runtime, plan);
-    },
-  };
 }
 
 /** One item of a transaction as the AWS estimate needs it: what it is, its size and write units, the indexes it enters. */
@@ -92,6 +61,17 @@ async function rotating(runs: number, warmup: number, sides: ReadonlyArray<() =>
     }
   }
   return out;
+}
+
+/** POST /v1/redemptions through its handler, as Lambda invokes it (no Idempotency-Key: the transaction holds no key record). */
+function handlerRedeemer(runtime: Runtime, headers: Record<string, string>): Redeemer {
+  const handler = makeRedeem({ runtime });
+  return {
+    label: 'POST /v1/redemptions (its handler)',
+    async redeem(codes) {
+      await invokeOk(handler, redeemStackedDiscountsRoute, { path: '/v1/redemptions', headers, json: stackedBody(codes) });
+    },
+  };
 }
 
 /** Counts the TransactWriteItems a runtime sends and how many of them fail (conflicts, cancellations). */
@@ -225,10 +205,10 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
   }
 
   // 2. Redemption; floor: the same reads plus the one TransactWriteItems the subject sent, replayed with fresh keys for its new items.
-  const redeemer = coreRedeemer(runtime, p);
+  const redeemer = handlerRedeemer(runtime, headers);
   notes.push(`redemptions measured through ${redeemer.label}`);
   for (const list of [five.slice(0, 1), five]) {
-    const name = `redemption, ${list.length} redeemable${list.length > 1 ? 's' : ''}${redeemer.authenticates ? '' : ' (service core)'}`;
+    const name = `POST /v1/redemptions, ${list.length} redeemable${list.length > 1 ? 's' : ''}`;
     ctx.progress(`9. ${name}: ${runs} runs interleaved with its floor`);
     recorder.reset();
     await redeemer.redeem(list);
@@ -238,7 +218,7 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
     const items = transaction.input.TransactItems as TransactItem[];
     let floorRun = 0;
     const floorReads = async (campaigns: boolean) => {
-      if (redeemer.authenticates) await appKey();
+      await appKey();
       await readVouchers(list);
       if (campaigns) await readCampaign();
       floorRun += 1;
@@ -249,7 +229,7 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
       () => floorReads(false),
       () => floorReads(true),
     ]);
-    compare(name, subject, floor, `${redeemer.authenticates ? 'Get key → ' : ''}BatchGet vouchers → TransactWrite of the same ${items.length} items`, calls);
+    compare(name, subject, floor, `Get key → BatchGet vouchers → TransactWrite of the same ${items.length} items`, calls);
     checks.push(
       check({
         name: `${name}: floor + BatchGet of the campaign (the handler's calls, raw) p50`,
