@@ -106,11 +106,13 @@ function countTransactions(runtime: Runtime): { sent: number; failed: number; re
 }
 
 /**
- * Item 9 (issue 17 "Performance"): POST /v1/validations of 1 and 5 redeemables through its handler,
- * redemptions of 1 and 5 redeemables, each beside the raw calls the work cannot avoid (interleaved);
- * then one limitless code redeemed by 32 concurrent clients against the same number of redemptions
- * spread over 32 codes. Vouchers: clones of one campaign's voucher (10 % off, no redemption limit)
- * written in the repo's item layout.
+ * Item 9 (issue 17 "Performance"): POST /v1/validations of 1 and 5 campaign vouchers and of 1
+ * standalone voucher, POST /v1/redemptions of 1 and 5, each through its handler beside the raw calls
+ * the work cannot avoid and those calls plus the campaign read the handler adds (in rotation); then
+ * one limitless code redeemed by 32 concurrent clients against the same number of redemptions spread
+ * over 32 codes, with one limited code (its counter on the voucher item) reported beside them.
+ * Vouchers: clones of one campaign's voucher (10 % off, no redemption limit) in the repo's item layout.
+ * See docs/benchmarks.md "9. Validation and redemption".
  */
 export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
   const started = Date.now();
