@@ -154,15 +154,14 @@ const perOperation: Record<string, CaseHints> = {
   'get-voucher-redemptions': { path: { code: '$seed.voucherCode' } },
   // No hold is seeded yet (LOCK sessions come with POST /v1/validations): the release answers 404 for the session.
   'release-validation-session': { path: { code: '$seed.voucherCode', sessionKey: 'compat-session' } },
-  // No redemption can be made through the API until POST /v1/redemptions exists: these name one that is not there (404).
-  'get-redemption': { path: { redemptionId: 'r_compat_none' } },
+  'get-redemption': { path: { redemptionId: '$seed.redemptionId' } },
   'rollback-redemption': {
-    path: { redemptionId: 'r_compat_none' },
+    path: { redemptionId: '$fresh.redemptionId' },
     values: { 'body.customer.id': '$seed.customerId' },
     required: ['body.customer.source_id'],
   },
   'rollback-stacked-redemptions': {
-    path: { parentRedemptionId: 'r_compat_none' },
+    path: { parentRedemptionId: '$fresh.parentRedemptionId' },
     values: { 'body.customer.id': '$seed.customerId' },
     required: ['body.customer.source_id'],
   },

@@ -103,6 +103,14 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const customer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-customer', name: 'Compat Customer' });
   const referrer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-referrer' });
   const order = await call(send, 'POST', '/v1/orders', { source_id: 'compat-order', amount: 1000 });
+  // A redemption of a new code of the discount campaign: its parent and its one child.
+  const redemption = async (): Promise<{ parent: string; child: string }> => {
+    const code = str((await voucher(discountId)).code, 'voucher code');
+    const made = await call(send, 'POST', '/v1/redemptions', { redeemables: [{ object: 'voucher', id: code }], order: { amount: 1000 } });
+    const parent = made.parent_redemption as Body | undefined;
+    return { parent: str(parent?.id, 'parent redemption id'), child: str((made.redemptions as Body[] | undefined)?.[0]?.id, 'redemption id') };
+  };
+  const seededRedemption = await redemption();
   const bulk = await send({
     cluster: 'api',
     method: 'POST',
@@ -169,6 +177,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       customerId: str(customer.id, 'customer id'),
       referrerId: str(referrer.id, 'referrer id'),
       orderId: str(order.id, 'order id'),
+      redemptionId: seededRedemption.child,
+      parentRedemptionId: seededRedemption.parent,
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
       accessToken: str(madeToken.access_token, 'access token'),
@@ -186,6 +196,9 @@ export async function seedProject(send: Send): Promise<Seeds> {
       voucherCode: async () => str((await voucher(discountId)).code, 'voucher code'),
       // A code no voucher has yet (nothing is made): for the operations that create a voucher with the code in their path.
       newVoucherCode: async () => name('compat-new-code'),
+      // Rollbacks undo one redemption once: each request gets its own.
+      redemptionId: async () => (await redemption()).child,
+      parentRedemptionId: async () => (await redemption()).parent,
       categoryId: async () => str((await call(send, 'POST', '/v1/categories', { name: name('compat-fresh-category'), hierarchy: 1 })).id, 'category id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
