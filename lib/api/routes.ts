@@ -622,6 +622,40 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+/** The single-code validation older clients use, through the stacked engine (lib/validations/legacy-validation.service.ts). */
+export const validateVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'validate-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/validate',
+  folder: 'validations',
+  scopes: ['vouchers'],
+  summary: 'Validate one code against an order (the older single-code call): valid with the figures, or valid: false with the reason',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('VoucherValidation', 'valid: true with the discount or gift and the order after it; valid: false with reason and error')],
+  // An unknown code, and an order named by `id` that does not exist.
+  errors: [404],
+  description:
+    'The voucher evaluated alone by the engine of POST /v1/validations (validity, stacking rules, calculator). A failing code answers 200 with `valid: false`, `reason` and `error`, as the reference does; an unknown code 404. A LOCK `session` holds a use and the gift credits as the stacked call does.',
+  // As the stacked validation: a repeat evaluates afresh, and a repeated session rewrites its own holds.
+  idempotency: 'none',
+});
+
+/** The single-tier validation older clients use, through the stacked engine. */
+export const validatePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'validate-promotion-tier',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{tierId}/validation',
+  folder: 'validations',
+  scopes: ['promotions'],
+  summary: 'Validate one promotion tier against an order (the older single-tier call): valid with the figures, or valid: false with the reason',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('PromotionTierValidation', 'The tier with valid: true and the order after it; valid: false with reason and error')],
+  errors: [404],
+  description:
+    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing.',
+  idempotency: 'none',
+});
+
 export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
   operationId: 'get-project-stacking-rules',
   method: 'GET',
@@ -1058,6 +1092,8 @@ export const routes: readonly RouteDef[] = [
   updateCustomerRoute,
   deleteCustomerRoute,
   validateStackedDiscountsRoute,
+  validateVoucherRoute,
+  validatePromotionTierRoute,
   getProjectStackingRulesRoute,
   updateProjectStackingRulesRoute,
   listOrdersRoute,

@@ -29,6 +29,7 @@ import {
   voucherRedemptionsReplySchema,
 } from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
+import { promotionTierValidationReplySchema, voucherValidationReplySchema } from '../validations/legacy-validation.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -66,6 +67,7 @@ export const replySchemas = {
   OpenApiDocument: openApiDocumentReplySchema,
   PromotionTier: promotionTierReplySchema,
   PromotionTierSetup: promotionTierSetupReplySchema,
+  PromotionTierValidation: promotionTierValidationReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
@@ -84,6 +86,7 @@ export const replySchemas = {
   VoucherBalance: voucherBalanceReplySchema,
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
+  VoucherValidation: voucherValidationReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;
