@@ -1,3 +1,4 @@
+import type { RedeemableError } from './validations/redeemable-error.js';
 /**
  * The one table of error kinds. Every failure a client can cause is an AppError subclass
  * carrying the HTTP status and the spec's error `key`; the responder in lib/http turns it into
@@ -29,7 +30,12 @@ export type BadRequestKey =
 export type ErrorKey =
   | BadRequestKey
   | 'already_rolled_back'
+  | 'campaign_not_active'
   | 'gift_amount_exceeded'
+  | 'missing_order_items'
+  | 'promotion_inactive'
+  | 'voucher_expired'
+  | 'voucher_not_active'
   | 'order_changed'
   | 'quantity_exceeded'
   | 'resource_not_found'
@@ -521,6 +527,19 @@ export class RedemptionRefusedError extends AppError {
       resourceType: redeemable.object,
     });
     this.redeemable = redeemable;
+  }
+}
+
+/**
+ * A redemption refused before anything was written: a redeemable its evaluation found INAPPLICABLE
+ * (ALL mode), or none APPLICABLE (PARTIAL mode). Carries that redeemable's error object as the
+ * validation reply shows it (lib/validations/redeemable-error.ts).
+ */
+export class RedeemableInapplicableError extends AppError {
+  override readonly name = 'RedeemableInapplicableError';
+
+  constructor(error: RedeemableError) {
+    super(error.code, error.key, { message: error.message, details: error.details, resourceId: error.resource_id, resourceType: error.resource_type });
   }
 }
 

@@ -286,6 +286,61 @@ export const rollbackStackedRedemptionsRoute = /* @__PURE__ */ route({
   errors: [404],
 });
 
+/** Redeems up to 30 stacked redeemables against an order (lib/redemptions/redeem.service.ts). */
+export const redeemStackedDiscountsRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-stacked-discounts',
+  method: 'POST',
+  path: '/v1/redemptions',
+  folder: 'redemptions',
+  scopes: ['redemptions'],
+  summary: 'Redeem up to 30 stacked redeemables against an order, all or nothing, in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('StackedRedemption', 'The redemptions, their parent and the order with its discounted figures')],
+  // 404: an order or customer named by id, or (as the first failing redeemable) an unknown code; 409: the order changed meanwhile.
+  errors: [404, 409],
+  description:
+    "Evaluates the request as POST /v1/validations does, then consumes every APPLICABLE redeemable (a use, the gift credits, or the LOCK hold of the request's session), writes the parent and child redemptions and the order, and upserts the customer. In ALL mode (the default) one INAPPLICABLE redeemable refuses the whole request with its error (400, or 404 for an unknown one) and nothing is written; a race lost at commit does the same with the key of the redeemable that lost.",
+  // The uses, the redemptions and the key's record commit in one transaction: a retry after a lost
+  // reply gets the first reply, never a second redemption (nor a quantity_exceeded for its own use).
+  idempotency: 'transactional',
+});
+
+/** The single-code redemption older clients use, through POST /v1/redemptions' engine (lib/redemptions/legacy-redemption.service.ts). */
+export const redeemVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/redemption',
+  folder: 'redemptions',
+  scopes: ['vouchers'],
+  summary: 'Redeem one code against an order (the older single-code call), in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption of the code, with the voucher and the order after it')],
+  // 404: an unknown code, or an order or customer named by id; 409: the order changed meanwhile.
+  errors: [404, 409],
+  description:
+    "The code redeemed alone by POST /v1/redemptions' engine: a use (or the LOCK hold of the request's session) and the gift credits, the redemption and the order in one transaction. A code that cannot be redeemed answers 400 with its key and writes nothing. The reply is the code's redemption; its `redemption` names the parent the stacked store writes.",
+  // As redeem-stacked-discounts; the code is part of the request.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'query', 'body'],
+});
+
+/** The single-tier redemption older clients use, through POST /v1/redemptions' engine. */
+export const redeemPromotionRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-promotion',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{promotionTierId}/redemption',
+  folder: 'redemptions',
+  scopes: ['promotions'],
+  summary: 'Redeem one promotion tier against an order (the older single-tier call), in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption of the tier, with the order after it')],
+  errors: [404, 409],
+  description:
+    "The tier redeemed alone by POST /v1/redemptions' engine. A tier that cannot be redeemed answers 400 with its key (`promotion_inactive`, …) and writes nothing; an unknown tier 404.",
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
 /** Frees what a LOCK validation session holds on a voucher (lib/redemptions/session.service.ts). */
 export const releaseValidationSessionRoute = /* @__PURE__ */ route({
   operationId: 'release-validation-session',
@@ -1103,6 +1158,9 @@ export const routes: readonly RouteDef[] = [
   listRedemptionsRoute,
   rollbackRedemptionRoute,
   rollbackStackedRedemptionsRoute,
+  redeemStackedDiscountsRoute,
+  redeemVoucherRoute,
+  redeemPromotionRoute,
   updateOrderRoute,
   listPublicationsRoute,
   createPublicationRoute,

@@ -26,6 +26,7 @@ import {
   redemptionListReplySchema,
   redemptionReplySchema,
   redemptionRollbacksReplySchema,
+  stackedRedemptionReplySchema,
   voucherRedemptionsReplySchema,
 } from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
@@ -79,6 +80,7 @@ export const replySchemas = {
   RedemptionList: redemptionListReplySchema,
   RedemptionRollbacks: redemptionRollbacksReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
+  StackedRedemption: stackedRedemptionReplySchema,
   StackedValidation: stackedValidationReplySchema,
   ProjectStackingRules: projectStackingRulesReplySchema,
   Voucher: voucherReplySchema,

@@ -3,7 +3,10 @@ import type { Voucher } from '../vouchers/voucher.js';
 import { redemptionsPath, toVoucherReply } from '../vouchers/voucher.mapper.js';
 import type { OrderCalculation } from './calculator.js';
 import type { Redemption, RedemptionOrder } from './redemption.js';
-import type { RedemptionListReply, RedemptionReply, RedemptionRollbacksReply, VoucherRedemptionsReply } from './redemption.reply.js';
+import type { Evaluation } from '../validations/evaluation.js';
+import { toStackedValidationReply } from '../validations/validation.mapper.js';
+import type { CommittedRedemption } from './redemption.repo.js';
+import type { RedemptionListReply, RedemptionReply, RedemptionRollbacksReply, StackedRedemptionReply, VoucherRedemptionsReply } from './redemption.reply.js';
 import type { RedemptionPage, StackedRollback } from './redemption.service.js';
 
 type OrderReply = NonNullable<RedemptionReply['order']>;
@@ -128,3 +131,21 @@ export const toVoucherRedemptionsReply = (x: { voucher: Voucher; entries: Redemp
   total: x.entries.length,
   redemption_entries: x.entries.map(toRedemptionReply),
 });
+
+/**
+ * POST /v1/redemptions' reply: the child redemptions in application order, the parent, the order as
+ * the redemption stored it, and the redeemables the evaluation left out (PARTIAL mode), as the
+ * validation reply shows them.
+ */
+export function toStackedRedemptionReply(committed: CommittedRedemption, evaluation: Evaluation, requestId?: string): StackedRedemptionReply {
+  const validation = toStackedValidationReply(evaluation, requestId);
+  const order = toOrderFiguresReply(committed.order);
+  if (!order) throw new Error(`Order ${committed.order.id} was written without its figures`);
+  return {
+    redemptions: committed.children.map(toRedemptionReply),
+    parent_redemption: toRedemptionReply(committed.parent),
+    order,
+    inapplicable_redeemables: validation.inapplicable_redeemables,
+    skipped_redeemables: validation.skipped_redeemables,
+  };
+}

@@ -1,6 +1,7 @@
 import * as z from '../zod.js';
 import { ORDER_STATUSES } from '../orders/order.js';
 import { voucherReplySchema } from '../vouchers/voucher.reply.js';
+import { inapplicableRedeemableReplySchema, skippedRedeemableReplySchema } from '../validations/validation.reply.js';
 
 /*
  * Reply schemas of redemptions and rollbacks (lib/redemptions/redemption.mapper.ts writes these
@@ -115,3 +116,13 @@ export const voucherRedemptionsReplySchema = z.strictObject({
   redemption_entries: z.array(redemptionReplySchema),
 });
 export type VoucherRedemptionsReply = z.output<typeof voucherRedemptionsReplySchema>;
+
+/** POST /v1/redemptions (RedemptionsRedeemResponseBody): the child redemptions, their parent, the order, and what was not redeemed. */
+export const stackedRedemptionReplySchema = z.strictObject({
+  redemptions: z.array(redemptionReplySchema),
+  parent_redemption: redemptionReplySchema,
+  order: redemptionOrderReplySchema,
+  inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
+  skipped_redeemables: z.array(skippedRedeemableReplySchema),
+});
+export type StackedRedemptionReply = z.output<typeof stackedRedemptionReplySchema>;

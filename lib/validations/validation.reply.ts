@@ -120,13 +120,13 @@ export const redeemableErrorReplySchema = z.strictObject({
   error: z.strictObject({ message: z.string() }),
 });
 
-const inapplicable = z.strictObject({
+export const inapplicableRedeemableReplySchema = z.strictObject({
   status: z.literal('INAPPLICABLE'),
   ...common,
   result: z.strictObject({ error: redeemableErrorReplySchema, details: z.strictObject({ key: z.string(), message: z.string() }) }),
 });
 
-const skipped = z.strictObject({
+export const skippedRedeemableReplySchema = z.strictObject({
   status: z.literal('SKIPPED'),
   ...common,
   result: z.strictObject({
@@ -146,9 +146,9 @@ const skipped = z.strictObject({
 /** POST /v1/validations (the reference's ValidationsValidateResponseBody). */
 export const stackedValidationReplySchema = z.strictObject({
   valid: z.boolean(),
-  redeemables: z.array(z.discriminatedUnion('status', [applicable, inapplicable, skipped])),
-  inapplicable_redeemables: z.array(inapplicable),
-  skipped_redeemables: z.array(skipped),
+  redeemables: z.array(z.discriminatedUnion('status', [applicable, inapplicableRedeemableReplySchema, skippedRedeemableReplySchema])),
+  inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
+  skipped_redeemables: z.array(skippedRedeemableReplySchema),
   order: calculatedOrderReplySchema,
   tracking_id: z.optional(z.string()),
   session: z.optional(

@@ -1,0 +1,66 @@
+import { upsertCustomer } from '../customers/customer.service.js';
+import { RedeemableInapplicableError } from '../errors.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
+import type { Runtime } from '../runtime.js';
+import type { Evaluation } from '../validations/evaluation.js';
+import { redeemableError } from '../validations/redeemable-error.js';
+import { toRedemptionPlan } from '../validations/to-redemption-plan.js';
+import { evaluateRedeemables } from '../validations/validation.service.js';
+import type { StackedRequest } from '../validations/validation.schema.js';
+import { type CommittedRedemption, commitRedemption } from './redemption.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock'>;
+
+/**
+ * What a redemption refuses before writing anything: in ALL mode (the default) any redeemable not
+ * APPLICABLE, in PARTIAL mode a request with none APPLICABLE. The error is the first INAPPLICABLE
+ * redeemable's, in application order, as the validation reply gives it.
+ * @throws RedeemableInapplicableError.
+ */
+export function assertRedeemable(evaluation: Evaluation, requestId?: string): void {
+  const applicable = evaluation.redeemables.some((r) => r.status === 'APPLICABLE');
+  if (evaluation.valid && applicable) return;
+  const failed = evaluation.redeemables.find((r) => r.status === 'INAPPLICABLE');
+  const key = failed?.errorKey ?? 'resource_not_found';
+  const first = failed ?? evaluation.redeemables[0];
+  if (!first) throw new Error('A redemption evaluated no redeemable');
+  throw new RedeemableInapplicableError(redeemableError(key, first.object, first.id, requestId));
+}
+
+/**
+ * POST /v1/redemptions: evaluates the request exactly as POST /v1/validations does
+ * (lib/validations/validation.service.ts evaluateRedeemables), refuses it when it is not
+ * redeemable (assertRedeemable), upserts the customer named by id or source_id, and commits the
+ * plan of the APPLICABLE redeemables in one transaction (lib/redemptions/redemption.repo.ts
+ * commitRedemption): uses, gift credits, the LOCK hold of the request's session, the parent and
+ * child redemptions, the order, and, with an `Idempotency-Key`, the key's record of the reply.
+ * A retry with the key gets the first reply even when the redeemables are used up since.
+ * @throws RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
+ *   evaluateRedeemables and commitRedemption.
+ */
+export async function redeemStackedDiscounts<R>(
+  deps: Deps,
+  projectId: string,
+  request: StackedRequest,
+  idempotency: IdempotencyScope | null,
+  reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
+  requestId?: string,
+): Promise<Committed<R>> {
+  if (idempotency) {
+    const first = await recordedReply<R>(deps, idempotency, deps.clock.now());
+    if (first !== undefined) return { value: first, replayed: true };
+  }
+  const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
+  assertRedeemable(evaluation, requestId);
+  const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
+  const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
+  const plan = toRedemptionPlan(
+    evaluation,
+    { parentRedemptionId: deps.ids.id('r'), redemptionIds: applicable.map(() => deps.ids.id('r')), newOrderId: deps.ids.id('ord') },
+    evaluation.date,
+    customer ? { id: customer.id, sourceId: customer.sourceId } : null,
+  );
+  const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: (c) => reply(c, evaluation) } } : {});
+  return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: reply(outcome.value, evaluation), replayed: false };
+}
