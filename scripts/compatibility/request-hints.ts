@@ -323,6 +323,43 @@ const perOperation: Record<string, CaseHints> = {
       ['body.order.referrer', 'body.order.referrer_id'],
     ],
   },
+  // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
+  'redeem-voucher': {
+    path: { code: '$fresh.voucherCode' },
+    values: {
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
+  'redeem-promotion': {
+    path: { promotionTierId: '$seed.promotionTierId' },
+    values: {
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
   'get-order': { path: { orderId: '$seed.orderId' } },
   'update-order': {
     path: { orderId: '$seed.orderId' },

@@ -44,4 +44,26 @@ describe('the official Voucherify SDK: single-code calls', () => {
       key: 'not_found',
     });
   });
+
+  it('redeems one code through redemptions.redeem, with the figures, the use counted, and a refusal as an error', async () => {
+    await client.vouchers.create({
+      code: 'SDK-OLD-REDEEM',
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'AMOUNT', amount_off: 700 },
+      redemption: { quantity: 1 },
+    } as never);
+    const redemption = await client.redemptions.redeem('SDK-OLD-REDEEM', {
+      order: { items: [{ product_id: 'prod_sdk', quantity: 2, price: 1500 }] },
+      customer: { source_id: 'sdk-old-redeemer' },
+    } as never);
+    expect(redemption).toMatchObject({ object: 'redemption', result: 'SUCCESS', voucher: { code: 'SDK-OLD-REDEEM' } });
+    // 3000 − 700 = 2300.
+    expect(redemption.order).toMatchObject({ amount: 3000, total_discount_amount: 700, total_amount: 2300 });
+    const voucher = await client.vouchers.get('SDK-OLD-REDEEM');
+    expect(voucher.redemption).toMatchObject({ quantity: 1, redeemed_quantity: 1 });
+    await expect(client.redemptions.redeem('SDK-OLD-REDEEM', { order: { amount: 1000 } } as never)).rejects.toMatchObject({
+      code: 400,
+      key: 'quantity_exceeded',
+    });
+  });
 });
