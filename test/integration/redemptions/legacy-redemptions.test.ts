@@ -16,7 +16,7 @@ async function setup() {
     return reply.json as Json;
   };
   const withKey = (key?: string) => (key ? { headers: { ...headers, 'idempotency-key': key } } : {});
-  const redeemVoucher = async (code: string, json: Json, key?: string, query?: Record<string, string>) =>
+  const redeemVoucher = async (code: string, json: Json, key?: string, query?: string) =>
     (await api.call('redeem-voucher', { params: { code }, json, ...(query ? { query } : {}), ...withKey(key) })) as unknown as Reply;
   const redeemPromotion = async (promotionTierId: string, json: Json, key?: string) =>
     (await api.call('redeem-promotion', { params: { promotionTierId }, json, ...withKey(key) })) as unknown as Reply;
@@ -79,7 +79,7 @@ describe('POST /v1/vouchers/{code}/redemption (redeem-voucher)', () => {
   it('takes the tracking id from the query and the gift credits from the body, never above the balance', async () => {
     const { voucher, redeemVoucher, redeemed } = await setup();
     await voucher('CARD', { type: 'GIFT_VOUCHER', gift: { amount: 1000 } });
-    const reply = await redeemVoucher('CARD', { order: { amount: 5000 }, gift: { credits: 300 } }, undefined, { tracking_id: 'track-me' });
+    const reply = await redeemVoucher('CARD', { order: { amount: 5000 }, gift: { credits: 300 } }, undefined, 'tracking_id=track-me');
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ tracking_id: 'track-me', gift: { amount: 300 } });
     expect(reply.json.order).toMatchObject({ amount: 5000, total_amount: 4700 });
