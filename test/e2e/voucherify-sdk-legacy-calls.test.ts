@@ -6,11 +6,12 @@ import { testRuntime } from '../support/runtime.js';
 
 let runtime: OwnLocalRuntime;
 let client: ReturnType<typeof VoucherifyServerSide>;
+let pair: { app_id: string; app_token: string };
 
 /** The official SDK's single-code calls (the deprecated ones older integrations use) against the whole local runtime. */
 beforeAll(async () => {
   runtime = await startLocalWithOwnQueue('sdk-legacy-calls');
-  const pair = await createProject(testRuntime(), 'sdk legacy calls project');
+  pair = await createProject(testRuntime(), 'sdk legacy calls project');
   client = VoucherifyServerSide({ applicationId: pair.app_id, secretKey: pair.app_token, apiUrl: runtime.local.apiUrl });
 });
 
@@ -65,5 +66,24 @@ describe('the official Voucherify SDK: single-code calls', () => {
       code: 400,
       key: 'quantity_exceeded',
     });
+  });
+
+  it('redeems one promotion tier through promotions.tiers.redeem, and validates a tier over plain HTTP (no SDK method)', async () => {
+    const campaign = (await client.campaigns.create({
+      name: 'SDK old promo',
+      campaign_type: 'PROMOTION',
+      promotion: { tiers: [{ name: 'Quarter off', action: { discount: { type: 'PERCENT', percent_off: 25 } } }] },
+    } as never)) as unknown as { promotion: { tiers: { id: string }[] } };
+    const tierId = campaign.promotion.tiers[0]?.id ?? '';
+    const validation = await fetch(`${runtime.local.apiUrl}/v1/promotions/tiers/${tierId}/validation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-id': pair.app_id, 'x-app-token': pair.app_token },
+      body: JSON.stringify({ order: { amount: 4000 } }),
+    });
+    expect(validation.status).toBe(200);
+    expect(await validation.json()).toMatchObject({ valid: true, id: tierId, discount_amount: 1000, order: { total_amount: 3000 } });
+    const redemption = await client.promotions.tiers.redeem(tierId, { order: { amount: 4000 }, customer: { source_id: 'sdk-old-promo' } } as never);
+    expect(redemption).toMatchObject({ object: 'redemption', result: 'SUCCESS', related_object_type: 'promotion_tier', related_object_id: tierId });
+    expect(redemption.order).toMatchObject({ amount: 4000, total_discount_amount: 1000, total_amount: 3000 });
   });
 });
