@@ -305,6 +305,42 @@ export const redeemStackedDiscountsRoute = /* @__PURE__ */ route({
   idempotency: 'transactional',
 });
 
+/** The single-code redemption older clients use, through POST /v1/redemptions' engine (lib/redemptions/legacy-redemption.service.ts). */
+export const redeemVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/redemption',
+  folder: 'redemptions',
+  scopes: ['vouchers'],
+  summary: 'Redeem one code against an order (the older single-code call), in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption of the code, with the voucher and the order after it')],
+  // 404: an unknown code, or an order or customer named by id; 409: the order changed meanwhile.
+  errors: [404, 409],
+  description:
+    "The code redeemed alone by POST /v1/redemptions' engine: a use (or the LOCK hold of the request's session) and the gift credits, the redemption and the order in one transaction. A code that cannot be redeemed answers 400 with its key and writes nothing. The reply is the code's redemption; its `redemption` names the parent the stacked store writes.",
+  // As redeem-stacked-discounts; the code is part of the request.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'query', 'body'],
+});
+
+/** The single-tier redemption older clients use, through POST /v1/redemptions' engine. */
+export const redeemPromotionRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-promotion',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{promotionTierId}/redemption',
+  folder: 'redemptions',
+  scopes: ['promotions'],
+  summary: 'Redeem one promotion tier against an order (the older single-tier call), in one transaction (Idempotency-Key supported)',
+  tag: 'Redemptions',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption of the tier, with the order after it')],
+  errors: [404, 409],
+  description:
+    "The tier redeemed alone by POST /v1/redemptions' engine. A tier that cannot be redeemed answers 400 with its key (`promotion_inactive`, …) and writes nothing; an unknown tier 404.",
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
 /** Frees what a LOCK validation session holds on a voucher (lib/redemptions/session.service.ts). */
 export const releaseValidationSessionRoute = /* @__PURE__ */ route({
   operationId: 'release-validation-session',
@@ -638,6 +674,40 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   description:
     "Writes nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
   // No key: a repeat evaluates afresh, and a repeated session rewrites its own holds (same key, same uses).
+  idempotency: 'none',
+});
+
+/** The single-code validation older clients use, through the stacked engine (lib/validations/legacy-validation.service.ts). */
+export const validateVoucherRoute = /* @__PURE__ */ route({
+  operationId: 'validate-voucher',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/validate',
+  folder: 'validations',
+  scopes: ['vouchers'],
+  summary: 'Validate one code against an order (the older single-code call): valid with the figures, or valid: false with the reason',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('VoucherValidation', 'valid: true with the discount or gift and the order after it; valid: false with reason and error')],
+  // An unknown code, and an order named by `id` that does not exist.
+  errors: [404],
+  description:
+    'The voucher evaluated alone by the engine of POST /v1/validations (validity, stacking rules, calculator). A failing code answers 200 with `valid: false`, `reason` and `error`, as the reference does; an unknown code 404. A LOCK `session` holds a use and the gift credits as the stacked call does.',
+  // As the stacked validation: a repeat evaluates afresh, and a repeated session rewrites its own holds.
+  idempotency: 'none',
+});
+
+/** The single-tier validation older clients use, through the stacked engine. */
+export const validatePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'validate-promotion-tier',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{tierId}/validation',
+  folder: 'validations',
+  scopes: ['promotions'],
+  summary: 'Validate one promotion tier against an order (the older single-tier call): valid with the figures, or valid: false with the reason',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('PromotionTierValidation', 'The tier with valid: true and the order after it; valid: false with reason and error')],
+  errors: [404],
+  description:
+    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing.',
   idempotency: 'none',
 });
 
@@ -1077,6 +1147,8 @@ export const routes: readonly RouteDef[] = [
   updateCustomerRoute,
   deleteCustomerRoute,
   validateStackedDiscountsRoute,
+  validateVoucherRoute,
+  validatePromotionTierRoute,
   getProjectStackingRulesRoute,
   updateProjectStackingRulesRoute,
   listOrdersRoute,
@@ -1087,6 +1159,8 @@ export const routes: readonly RouteDef[] = [
   rollbackRedemptionRoute,
   rollbackStackedRedemptionsRoute,
   redeemStackedDiscountsRoute,
+  redeemVoucherRoute,
+  redeemPromotionRoute,
   updateOrderRoute,
   listPublicationsRoute,
   createPublicationRoute,

@@ -30,6 +30,7 @@ import {
   voucherRedemptionsReplySchema,
 } from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
+import { promotionTierValidationReplySchema, voucherValidationReplySchema } from '../validations/legacy-validation.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -67,6 +68,7 @@ export const replySchemas = {
   OpenApiDocument: openApiDocumentReplySchema,
   PromotionTier: promotionTierReplySchema,
   PromotionTierSetup: promotionTierSetupReplySchema,
+  PromotionTierValidation: promotionTierValidationReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
@@ -86,6 +88,7 @@ export const replySchemas = {
   VoucherBalance: voucherBalanceReplySchema,
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
+  VoucherValidation: voucherValidationReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

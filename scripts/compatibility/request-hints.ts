@@ -248,6 +248,42 @@ const perOperation: Record<string, CaseHints> = {
       ['body.referrer', 'body.referrer_id'],
     ],
   },
+  'validate-voucher': {
+    path: { code: '$seed.voucherCode' },
+    values: {
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
+  'validate-promotion-tier': {
+    path: { tierId: '$seed.promotionTierId' },
+    values: {
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
   'validate-stacked-discounts': {
     values: {
       'body.redeemables[].id': '$seed.voucherCode',
@@ -271,6 +307,43 @@ const perOperation: Record<string, CaseHints> = {
   'redeem-stacked-discounts': {
     values: {
       'body.redeemables[].id': '$fresh.voucherCode',
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
+  // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
+  'redeem-voucher': {
+    path: { code: '$fresh.voucherCode' },
+    values: {
+      'body.order.id': '$seed.orderId',
+      'body.customer.id': '$seed.customerId',
+      'body.order.customer.id': '$seed.customerId',
+      'body.order.referrer_id': '$seed.referrerId',
+      'body.order.referrer.id': '$seed.referrerId',
+    },
+    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+    exclusive: [
+      ['body.order.source_id', 'body.order.id'],
+      ['body.customer.source_id', 'body.customer.id'],
+      ['body.order.customer.source_id', 'body.order.customer.id'],
+      ['body.order.referrer.source_id', 'body.order.referrer.id'],
+      ['body.order.referrer', 'body.order.referrer_id'],
+    ],
+  },
+  'redeem-promotion': {
+    path: { promotionTierId: '$seed.promotionTierId' },
+    values: {
       'body.order.id': '$seed.orderId',
       'body.customer.id': '$seed.customerId',
       'body.order.customer.id': '$seed.customerId',

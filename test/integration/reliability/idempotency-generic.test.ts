@@ -470,20 +470,23 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'create-earning-rule',
       'create-publication',
       'create-publication-1',
+      'redeem-promotion',
       'redeem-stacked-discounts',
+      'redeem-voucher',
       'track-custom-event',
       'update-loyalty-card-balance-1',
       'update-voucher-balance',
     ]);
     // Issuing a token is never replayed (the reply would hold the token); DELETE /v1/vouchers predates keys on other methods;
     // list-vouchers is a GET whose only write is its page bookmarks, which a repeat rewrites to the same bounds;
-    // validate-stacked-discounts writes only a LOCK session's holds, which a repeat of the session rewrites as they were.
+    // validate-stacked-discounts writes only a LOCK session's holds, which a repeat of the session rewrites as they were;
+    // validate-voucher and validate-promotion-tier are its single-code forms.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'none')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['delete-voucher', 'generate-oauth-token', 'list-vouchers', 'validate-stacked-discounts']);
+    ).toEqual(['delete-voucher', 'generate-oauth-token', 'list-vouchers', 'validate-promotion-tier', 'validate-stacked-discounts', 'validate-voucher']);
   });
 
   it.each(cases.map((c) => [c.operationId, c] as const))('%s: a retry with the same key gets the first reply and writes nothing', async (_, routeCase) => {

@@ -1,0 +1,38 @@
+import * as z from '../zod.js';
+import { stackedRequestFields } from './validation.schema.js';
+
+/*
+ * The single-code validation calls older clients still use (POST /v1/vouchers/{code}/validate,
+ * POST /v1/promotions/tiers/{tierId}/validation). Their bodies are the stacked request's fields
+ * without `redeemables`: the path names the one redeemable (lib/validations/legacy-validation.service.ts).
+ */
+
+const id = z.string().check(z.minLength(1), z.maxLength(1000));
+const credits = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
+
+export const validateVoucherParams = z.strictObject({ code: id });
+export const validatePromotionTierParams = z.strictObject({ tierId: id });
+
+/**
+ * POST /v1/vouchers/{code}/validate (the reference's VouchersValidateDiscountRequestBody and
+ * VouchersValidateGiftRequestBody). `gift.credits` asks for gift card credits; `options.expand`
+ * (`category`) is accepted, the reply always names the voucher's categories through the engine.
+ */
+export const validateVoucherBody = z.strictObject({
+  order: stackedRequestFields.order,
+  customer: stackedRequestFields.customer,
+  session: stackedRequestFields.session,
+  tracking_id: stackedRequestFields.tracking_id,
+  metadata: stackedRequestFields.metadata,
+  gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
+  options: z.optional(z.strictObject({ expand: z.optional(z.array(z.literal('category')).check(z.maxLength(1))) })),
+});
+export type ValidateVoucherBody = z.output<typeof validateVoucherBody>;
+
+/** POST /v1/promotions/tiers/{tierId}/validation (the reference's 6_req_validate_promotion_tier). */
+export const validatePromotionTierBody = z.strictObject({
+  order: stackedRequestFields.order,
+  customer: stackedRequestFields.customer,
+  metadata: stackedRequestFields.metadata,
+});
+export type ValidatePromotionTierBody = z.output<typeof validatePromotionTierBody>;
