@@ -8,7 +8,7 @@ import { rollbackStackedRedemptions } from '../../lib/redemptions/redemption.ser
 export const schemas = { params: parentRedemptionParams, query: rollbackQuery, body: rollbackBody };
 
 export const makeHandler = endpoint(rollbackStackedRedemptionsRoute, schemas, async ({ runtime, principal, params, query, body }) =>
-  ok(toRedemptionRollbacksReply(await rollbackStackedRedemptions(runtime, principal.projectId, params.parentRedemptionId, query, body))),
+  ok(toRedemptionRollbacksReply(await rollbackStackedRedemptions(runtime, principal.projectId, params.redemptionId, query, body))),
 );
 
 export const handler = makeHandler();

@@ -8,7 +8,7 @@ import { validatePromotionTier } from '../../lib/validations/legacy-validation.s
 export const schemas = { params: validatePromotionTierParams, body: validatePromotionTierBody };
 
 export const makeHandler = endpoint(validatePromotionTierRoute, schemas, async ({ runtime, principal, params, body, requestId }) =>
-  ok(toPromotionTierValidationReply(await validatePromotionTier(runtime, principal.projectId, params.tierId, body), requestId)),
+  ok(toPromotionTierValidationReply(await validatePromotionTier(runtime, principal.projectId, params.promotionTierId, body), requestId)),
 );
 
 export const handler = makeHandler();

@@ -277,7 +277,7 @@ export const rollbackRedemptionRoute = /* @__PURE__ */ route({
 export const rollbackStackedRedemptionsRoute = /* @__PURE__ */ route({
   operationId: 'rollback-stacked-redemptions',
   method: 'POST',
-  path: '/v1/redemptions/{parentRedemptionId}/rollbacks',
+  path: '/v1/redemptions/{redemptionId}/rollbacks',
   folder: 'redemptions',
   scopes: ['redemptions'],
   summary: 'Roll back a stacked redemption: every use and credit of its redemptions is given back, in one transaction',
@@ -699,7 +699,7 @@ export const validateVoucherRoute = /* @__PURE__ */ route({
 export const validatePromotionTierRoute = /* @__PURE__ */ route({
   operationId: 'validate-promotion-tier',
   method: 'POST',
-  path: '/v1/promotions/tiers/{tierId}/validation',
+  path: '/v1/promotions/tiers/{promotionTierId}/validation',
   folder: 'validations',
   scopes: ['promotions'],
   summary: 'Validate one promotion tier against an order (the older single-tier call): valid with the figures, or valid: false with the reason',

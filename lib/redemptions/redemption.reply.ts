@@ -87,7 +87,7 @@ export const redemptionReplySchema = z.strictObject({
 });
 export type RedemptionReply = z.output<typeof redemptionReplySchema>;
 
-/** POST /v1/redemptions/{parentRedemptionId}/rollbacks (RedemptionsRollbacksCreateResponseBody). */
+/** POST /v1/redemptions/{redemptionId}/rollbacks (RedemptionsRollbacksCreateResponseBody). */
 export const redemptionRollbacksReplySchema = z.strictObject({
   rollbacks: z.array(redemptionReplySchema),
   parent_rollback: redemptionReplySchema,

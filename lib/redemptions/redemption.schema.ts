@@ -9,8 +9,11 @@ const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max))
 
 /** GET /v1/redemptions/{redemptionId}, POST …/rollback. */
 export const redemptionParams = z.strictObject({ redemptionId: id });
-/** POST /v1/redemptions/{parentRedemptionId}/rollbacks. */
-export const parentRedemptionParams = z.strictObject({ parentRedemptionId: id });
+/**
+ * POST /v1/redemptions/{redemptionId}/rollbacks: the reference names the parameter `parentRedemptionId`, but API Gateway
+ * allows one variable name per path level, and /v1/redemptions/{redemptionId} has it (the name is not on the wire).
+ */
+export const parentRedemptionParams = z.strictObject({ redemptionId: id });
 
 /** The orders GET /v1/redemptions offers (`-` = descending). */
 export const REDEMPTION_LIST_ORDERS = ['created_at', '-created_at'] as const;

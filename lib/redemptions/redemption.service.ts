@@ -174,7 +174,7 @@ async function rollBack(deps: Deps, projectId: string, targetId: string, input: 
 }
 
 /**
- * POST /v1/redemptions/{parentRedemptionId}/rollbacks: gives back every use and credit of the
+ * POST /v1/redemptions/{redemptionId}/rollbacks: gives back every use and credit of the
  * parent's children still SUCCEEDED, marks them and the parent ROLLED_BACK, writes a rollback record
  * per child and one for the parent, and records the rollback in the order's `redemptions` map, in one
  * transaction. Of concurrent rollbacks one succeeds; the others get `already_rolled_back`.

@@ -77,7 +77,7 @@ export function toVoucherValidationReply({ evaluation: e, redeemable: r }: Singl
   };
 }
 
-/** POST /v1/promotions/tiers/{tierId}/validation's reply: the tier with `valid: true` and the order's figures, else `valid: false` with `reason` and `error`. */
+/** POST /v1/promotions/tiers/{promotionTierId}/validation's reply: the tier with `valid: true` and the order's figures, else `valid: false` with `reason` and `error`. */
 export function toPromotionTierValidationReply({ evaluation: e, redeemable: r }: SingleEvaluation, requestId?: string): TierReply {
   const t = r.tier;
   const c = r.campaign;

@@ -110,5 +110,5 @@ const invalidTier = z.strictObject({
   ...tierCommon,
 });
 
-/** POST /v1/promotions/tiers/{tierId}/validation (the reference's 6_res_validate_promotion_tier). */
+/** POST /v1/promotions/tiers/{promotionTierId}/validation (the reference's 6_res_validate_promotion_tier). */
 export const promotionTierValidationReplySchema = z.discriminatedUnion('valid', [validTier, invalidTier]);

@@ -3,7 +3,7 @@ import { stackedRequestFields } from './validation.schema.js';
 
 /*
  * The single-code validation calls older clients still use (POST /v1/vouchers/{code}/validate,
- * POST /v1/promotions/tiers/{tierId}/validation). Their bodies are the stacked request's fields
+ * POST /v1/promotions/tiers/{promotionTierId}/validation). Their bodies are the stacked request's fields
  * without `redeemables`: the path names the one redeemable (lib/validations/legacy-validation.service.ts).
  */
 
@@ -11,7 +11,8 @@ const id = z.string().check(z.minLength(1), z.maxLength(1000));
 const credits = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 export const validateVoucherParams = z.strictObject({ code: id });
-export const validatePromotionTierParams = z.strictObject({ tierId: id });
+/** Named `promotionTierId` (the reference: `tierId`) because API Gateway allows one variable name per path level. */
+export const validatePromotionTierParams = z.strictObject({ promotionTierId: id });
 
 /**
  * POST /v1/vouchers/{code}/validate (the reference's VouchersValidateDiscountRequestBody and
@@ -29,7 +30,7 @@ export const validateVoucherBody = z.strictObject({
 });
 export type ValidateVoucherBody = z.output<typeof validateVoucherBody>;
 
-/** POST /v1/promotions/tiers/{tierId}/validation (the reference's 6_req_validate_promotion_tier). */
+/** POST /v1/promotions/tiers/{promotionTierId}/validation (the reference's 6_req_validate_promotion_tier). */
 export const validatePromotionTierBody = z.strictObject({
   order: stackedRequestFields.order,
   customer: stackedRequestFields.customer,

@@ -44,7 +44,7 @@ export function validateVoucher(deps: Deps, projectId: string, code: string, bod
 }
 
 /**
- * POST /v1/promotions/tiers/{tierId}/validation: the promotion tier evaluated alone against the order. Writes nothing.
+ * POST /v1/promotions/tiers/{promotionTierId}/validation: the promotion tier evaluated alone against the order. Writes nothing.
  * @throws NotFoundError (promotion_tier) for an unknown tier; as validateStackedDiscounts otherwise.
  */
 export function validatePromotionTier(deps: Deps, projectId: string, tierId: string, body: ValidatePromotionTierBody): Promise<SingleEvaluation> {

@@ -161,7 +161,7 @@ const perOperation: Record<string, CaseHints> = {
     required: ['body.customer.source_id'],
   },
   'rollback-stacked-redemptions': {
-    path: { parentRedemptionId: '$fresh.parentRedemptionId' },
+    path: { redemptionId: '$fresh.parentRedemptionId' },
     values: { 'body.customer.id': '$seed.customerId' },
     required: ['body.customer.source_id'],
   },
@@ -267,7 +267,7 @@ const perOperation: Record<string, CaseHints> = {
     ],
   },
   'validate-promotion-tier': {
-    path: { tierId: '$seed.promotionTierId' },
+    path: { promotionTierId: '$seed.promotionTierId' },
     values: {
       'body.order.id': '$seed.orderId',
       'body.customer.id': '$seed.customerId',

@@ -94,7 +94,7 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
     expect(child.json).toMatchObject({ customer_id: customer.json.id, redemption: json.parent_redemption.id });
 
     // Rolled back: every use is given back.
-    const rollback = await api.call('rollback-stacked-redemptions', { params: { parentRedemptionId: json.parent_redemption.id } });
+    const rollback = await api.call('rollback-stacked-redemptions', { params: { redemptionId: json.parent_redemption.id } });
     expect(rollback.status).toBe(200);
     expect((await redeemed('AMOUNT500')).redemption.redeemed_quantity).toBe(0);
     expect((await redeemed('PERCENT10')).redemption.redeemed_quantity).toBe(0);

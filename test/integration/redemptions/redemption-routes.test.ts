@@ -99,7 +99,7 @@ describe('rollback routes', () => {
   it('rolls back a stacked redemption with its figures; a second rollback is 400 already_rolled_back', async () => {
     const { api, stacked } = await redeemed();
     const res = await api.call('rollback-stacked-redemptions', {
-      params: { parentRedemptionId: stacked.parentRedemptionId },
+      params: { redemptionId: stacked.parentRedemptionId },
       query: 'reason=refund&tracking_id=t-1',
     });
     expect(res.status).toBe(200);
@@ -129,7 +129,7 @@ describe('rollback routes', () => {
         },
       },
     });
-    const again = await api.call('rollback-stacked-redemptions', { params: { parentRedemptionId: stacked.parentRedemptionId } });
+    const again = await api.call('rollback-stacked-redemptions', { params: { redemptionId: stacked.parentRedemptionId } });
     expect(again.status).toBe(400);
     expect(again.json).toMatchObject({ key: 'already_rolled_back', resource_id: stacked.parentRedemptionId });
     const limited = await api.call('get-voucher-redemptions', { params: { code: 'R-LIMITED' } });

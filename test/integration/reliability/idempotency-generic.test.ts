@@ -302,7 +302,7 @@ const cases: RouteCase[] = [
       const v = await makeVoucher(c.runtime, c.customers, c.pair.project_id, 'RBS-GENERIC');
       await commitRedemption(c.runtime, { ...planFor(c.runtime, c.pair.project_id, [v]), parentRedemptionId: 'r_generic_parent' });
     },
-    send: (c, key) => c.customers.call('rollback-stacked-redemptions', { params: { parentRedemptionId: 'r_generic_parent' }, headers: c.keyed(key) }),
+    send: (c, key) => c.customers.call('rollback-stacked-redemptions', { params: { redemptionId: 'r_generic_parent' }, headers: c.keyed(key) }),
     effects: (c) => c.countItems('REDEMPTION#', 'REDEMPTION'),
   },
   {

@@ -20,7 +20,8 @@ async function setup(at = monday) {
     return reply.json as Json;
   };
   const validateVoucher = async (code: string, json: Json) => (await api.call('validate-voucher', { params: { code }, json })) as unknown as Reply;
-  const validateTier = async (tierId: string, json: Json) => (await api.call('validate-promotion-tier', { params: { tierId }, json })) as unknown as Reply;
+  const validateTier = async (tierId: string, json: Json) =>
+    (await api.call('validate-promotion-tier', { params: { promotionTierId: tierId }, json })) as unknown as Reply;
   const promotion = async (tiers: Json[]) => {
     const reply = (await api.call('create-campaign', {
       json: { name: `Promo ${Math.random()}`, campaign_type: 'PROMOTION', promotion: { tiers } },
@@ -138,7 +139,7 @@ describe('POST /v1/vouchers/{code}/validate (validate-voucher)', () => {
   });
 });
 
-describe('POST /v1/promotions/tiers/{tierId}/validation (validate-promotion-tier)', () => {
+describe('POST /v1/promotions/tiers/{promotionTierId}/validation (validate-promotion-tier)', () => {
   it('answers the tier valid with its discount, its campaign and the order figures', async () => {
     const { promotion, validateTier } = await setup();
     const { campaignId, tierIds } = await promotion([

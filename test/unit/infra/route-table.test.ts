@@ -24,6 +24,22 @@ describe('route table', () => {
     expect(new Set(all.map((r) => r.handler)).size).toBe(all.length);
   });
 
+  it("names each path level's variable one way per API, as API Gateway requires (a second name is a ConflictException at deploy)", () => {
+    const named = new Map<string, string>();
+    const conflicts: string[] = [];
+    for (const route of routes) {
+      const parts = route.path.split('/');
+      parts.forEach((part, level) => {
+        if (!part.startsWith('{')) return;
+        const parent = `${route.cluster} ${parts.slice(0, level).join('/')}`;
+        const first = named.get(parent);
+        if (first === undefined) named.set(parent, part);
+        else if (first !== part) conflicts.push(`${route.operationId}: ${parent}/${part} (elsewhere ${first})`);
+      });
+    }
+    expect(conflicts).toEqual([]);
+  });
+
   it('has one row per cluster, method and path, each pointing at a module exporting handler and makeHandler', async () => {
     expect(new Set(routes.map((r) => `${r.cluster} ${r.method} ${r.path}`)).size).toBe(routes.length);
     for (const route of all) {
