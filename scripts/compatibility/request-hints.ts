@@ -39,6 +39,28 @@ function expirationRules(prefix: string): Record<string, string[]> {
 /** For every operation: operators whose value the reference's prose fixes ("the value for this parameter is an empty string"). */
 const common: CaseHints = { byName: { $has_value: [''], $is_unknown: [''] } };
 
+/**
+ * The order and customer of a validation or redemption (stacked or single-code): the seeded order and customers, each
+ * named as a publication's customer is (by source id, or the id of an existing one), never both ways at once.
+ */
+const orderAndCustomer = {
+  values: {
+    'body.order.id': '$seed.orderId',
+    'body.customer.id': '$seed.customerId',
+    'body.order.customer.id': '$seed.customerId',
+    'body.order.referrer_id': '$seed.referrerId',
+    'body.order.referrer.id': '$seed.referrerId',
+  },
+  required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
+  exclusive: [
+    ['body.order.source_id', 'body.order.id'],
+    ['body.customer.source_id', 'body.customer.id'],
+    ['body.order.customer.source_id', 'body.order.customer.id'],
+    ['body.order.referrer.source_id', 'body.order.referrer.id'],
+    ['body.order.referrer', 'body.order.referrer_id'],
+  ],
+} satisfies CaseHints;
+
 const perOperation: Record<string, CaseHints> = {
   'generate-oauth-token': {},
   'introspect-oauth-token': { values: { 'body.access_token': '$seed.accessToken' } },
@@ -250,114 +272,26 @@ const perOperation: Record<string, CaseHints> = {
   },
   'validate-voucher': {
     path: { code: '$seed.voucherCode' },
-    values: {
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
+    ...orderAndCustomer,
   },
   'validate-promotion-tier': {
     path: { promotionTierId: '$seed.promotionTierId' },
-    values: {
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
+    ...orderAndCustomer,
   },
-  'validate-stacked-discounts': {
-    values: {
-      'body.redeemables[].id': '$seed.voucherCode',
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    // The customer and the order's customer are named as a publication's customer is: by source id, or the id of an existing one.
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
-  },
+  'validate-stacked-discounts': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
   // As a validation, on a fresh voucher each time (a redemption takes a use); the customer is upserted.
   'redeem-stacked-discounts': {
-    values: {
-      'body.redeemables[].id': '$fresh.voucherCode',
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
   },
   // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
   'redeem-voucher': {
     path: { code: '$fresh.voucherCode' },
-    values: {
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
+    ...orderAndCustomer,
   },
   'redeem-promotion': {
     path: { promotionTierId: '$seed.promotionTierId' },
-    values: {
-      'body.order.id': '$seed.orderId',
-      'body.customer.id': '$seed.customerId',
-      'body.order.customer.id': '$seed.customerId',
-      'body.order.referrer_id': '$seed.referrerId',
-      'body.order.referrer.id': '$seed.referrerId',
-    },
-    required: ['body.customer.source_id', 'body.order.customer.source_id', 'body.order.referrer.source_id'],
-    exclusive: [
-      ['body.order.source_id', 'body.order.id'],
-      ['body.customer.source_id', 'body.customer.id'],
-      ['body.order.customer.source_id', 'body.order.customer.id'],
-      ['body.order.referrer.source_id', 'body.order.referrer.id'],
-      ['body.order.referrer', 'body.order.referrer_id'],
-    ],
+    ...orderAndCustomer,
   },
   'get-order': { path: { orderId: '$seed.orderId' } },
   'update-order': {
