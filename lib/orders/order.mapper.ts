@@ -1,6 +1,6 @@
 import type * as z from '../zod.js';
 import type { Order, OrderItem, OrderItemProduct } from './order.js';
-import { undiscountedFigures } from './order-lines.js';
+import { type OrderFigures, undiscountedFigures } from './order-lines.js';
 import type { orderListReplySchema, orderReplySchema } from './order.reply.js';
 import type { OrderPage } from './order.service.js';
 
@@ -47,6 +47,19 @@ const toItemReply = (i: OrderItem, d?: LineDiscount): ItemReply => ({
   object: 'order_item',
 });
 
+/** The figures of OrderCalculated on the wire (every reply that shows an order's figures). */
+export const orderFiguresOf = (f: OrderFigures) => ({
+  amount: f.amount,
+  initial_amount: f.initialAmount,
+  discount_amount: f.discountAmount,
+  items_discount_amount: f.itemsDiscountAmount,
+  total_discount_amount: f.totalDiscountAmount,
+  total_amount: f.totalAmount,
+  applied_discount_amount: f.appliedDiscountAmount,
+  items_applied_discount_amount: f.itemsAppliedDiscountAmount,
+  total_applied_discount_amount: f.totalAppliedDiscountAmount,
+});
+
 /** The order object (OrderCalculated with its items). */
 export function toOrderReply(o: Order): OrderReply {
   // After a redemption: its figures (lib/redemptions/redemption.repo.ts), `applied_*` 0 (they count one request only).
@@ -56,15 +69,7 @@ export function toOrderReply(o: Order): OrderReply {
     id: o.id,
     source_id: o.sourceId,
     status: o.status,
-    amount: f.amount,
-    initial_amount: f.initialAmount,
-    discount_amount: f.discountAmount,
-    items_discount_amount: f.itemsDiscountAmount,
-    total_discount_amount: f.totalDiscountAmount,
-    total_amount: f.totalAmount,
-    applied_discount_amount: f.appliedDiscountAmount,
-    items_applied_discount_amount: f.itemsAppliedDiscountAmount,
-    total_applied_discount_amount: f.totalAppliedDiscountAmount,
+    ...orderFiguresOf(f),
     items: o.items.map((item, n) => toItemReply(item, c?.items[n])),
     metadata: o.metadata,
     ...(o.customerId !== null ? { customer: { id: o.customerId, object: 'customer' as const } } : {}),

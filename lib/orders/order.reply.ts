@@ -47,15 +47,8 @@ export const orderItemReplySchema = z.strictObject({
   object: z.literal('order_item'),
 });
 
-/**
- * The order object (Voucherify's OrderCalculated with its items). With no redemption applied yet,
- * every discount is 0 and `total_amount = initial_amount = amount`. `customer` and `customer_id`
- * appear once the order has a customer; `updated_at` once it has changed.
- */
-export const orderReplySchema = z.strictObject({
-  id: z.string().check(z.regex(/^ord_/)),
-  source_id: z.nullable(z.string()),
-  status: z.enum(ORDER_STATUSES),
+/** The figures of OrderCalculated, shared by every reply that shows an order's figures (orders, validations, redemptions). */
+export const orderFiguresReplyFields = {
   amount,
   initial_amount: amount,
   discount_amount: amount,
@@ -65,6 +58,18 @@ export const orderReplySchema = z.strictObject({
   applied_discount_amount: amount,
   items_applied_discount_amount: amount,
   total_applied_discount_amount: amount,
+};
+
+/**
+ * The order object (Voucherify's OrderCalculated with its items). With no redemption applied yet,
+ * every discount is 0 and `total_amount = initial_amount = amount`. `customer` and `customer_id`
+ * appear once the order has a customer; `updated_at` once it has changed.
+ */
+export const orderReplySchema = z.strictObject({
+  id: z.string().check(z.regex(/^ord_/)),
+  source_id: z.nullable(z.string()),
+  status: z.enum(ORDER_STATUSES),
+  ...orderFiguresReplyFields,
   items: z.array(orderItemReplySchema),
   metadata,
   customer: z.optional(z.strictObject({ id: z.string(), object: z.literal('customer') })),

@@ -1,3 +1,4 @@
+import { orderFiguresOf } from '../orders/order.mapper.js';
 import type { Order } from '../orders/order.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { redemptionsPath, toVoucherReply } from '../vouchers/voucher.mapper.js';
@@ -18,15 +19,7 @@ function toRedemptionOrderReply(o: RedemptionOrder): OrderReply {
     id: o.id,
     source_id: o.sourceId,
     status: o.status,
-    amount: c.amount,
-    initial_amount: c.initialAmount,
-    discount_amount: c.discountAmount,
-    items_discount_amount: c.itemsDiscountAmount,
-    total_discount_amount: c.totalDiscountAmount,
-    total_amount: c.totalAmount,
-    applied_discount_amount: c.appliedDiscountAmount,
-    items_applied_discount_amount: c.itemsAppliedDiscountAmount,
-    total_applied_discount_amount: c.totalAppliedDiscountAmount,
+    ...orderFiguresOf(c),
     items: c.items.map((l) => ({
       product_id: l.productId,
       sku_id: l.skuId,

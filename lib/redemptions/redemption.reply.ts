@@ -1,3 +1,4 @@
+import { orderFiguresReplyFields } from '../orders/order.reply.js';
 import * as z from '../zod.js';
 import { ORDER_STATUSES } from '../orders/order.js';
 import { voucherReplySchema } from '../vouchers/voucher.reply.js';
@@ -35,15 +36,7 @@ export const redemptionOrderReplySchema = z.strictObject({
   id: z.string(),
   source_id: z.nullable(z.string()),
   status: z.enum(ORDER_STATUSES),
-  amount,
-  initial_amount: amount,
-  discount_amount: amount,
-  items_discount_amount: amount,
-  total_discount_amount: amount,
-  total_amount: amount,
-  applied_discount_amount: amount,
-  items_applied_discount_amount: amount,
-  total_applied_discount_amount: amount,
+  ...orderFiguresReplyFields,
   items: z.array(redemptionOrderItemReply),
   metadata,
   customer_id: z.nullable(z.string()),

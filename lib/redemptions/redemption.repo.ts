@@ -1,5 +1,4 @@
-import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   order as orderEntity,
   orderCount,
@@ -12,7 +11,7 @@ import {
   customerRedemptionSummary,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem } from '../db/transact.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '../db/transact.js';
 import { tableDesign } from '../db/table.js';
 import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type RedemptionRefusalKey } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
@@ -47,23 +46,6 @@ export interface CommitOptions<R> {
 
 /** What one item of a transaction stands for, so a failed condition maps back to its meaning. */
 type Role = { kind: 'voucher'; index: number } | { kind: 'order' } | { kind: 'order_source' } | { kind: 'other' } | { kind: 'idempotency' };
-
-type RunOutcome = { ok: true } | { ok: false; failed: number[] } | { ok: false; conflict: true };
-
-/** One TransactWriteItems; failed conditions by index (like lib/db/transact.ts `transact`). */
-async function run(deps: Reads, items: TransactItem[]): Promise<RunOutcome> {
-  try {
-    await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof TransactionConflictException) return { ok: false, conflict: true };
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    if (reasons.some((r) => !['None', 'ConditionalCheckFailed', 'TransactionConflict'].includes(r.Code ?? 'None'))) throw error;
-    const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
-    return failed.length > 0 ? { ok: false, failed } : { ok: false, conflict: true };
-  }
-}
 
 const voucherRef = (r: PlannedRedeemable) => ({ object: r.object, id: r.id });
 
@@ -401,7 +383,7 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     const value: CommittedRedemption = { parent, children, order };
     if (idem) add(recordReplyItem(deps, idem.scope, idem.reply(value), deps.clock.now()), { kind: 'idempotency' });
 
-    const outcome = await run(deps, items);
+    const outcome = await transact(deps, items);
     if (outcome.ok) return { replayed: false, value };
     if (!('failed' in outcome)) continue;
     const failedRoles = outcome.failed.map((i) => roles[i] as Role);
@@ -662,7 +644,7 @@ export async function writeRollback(
   }
   if (items.length > MAX_TRANSACTION_ITEMS)
     throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
-  const outcome = await run(deps, items);
+  const outcome = await transact(deps, items);
   if (outcome.ok) return { outcome: 'ok' };
   if (!('failed' in outcome)) return { outcome: 'conflict' };
   if (outcome.failed.some((i) => markAt.has(i))) return { outcome: 'rolled_back' };

@@ -1,3 +1,4 @@
+import { orderFiguresOf } from '../orders/order.mapper.js';
 import { snakeize } from '../case.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { OrderCalculation } from '../redemptions/calculator.js';
@@ -49,15 +50,7 @@ export function toCalculatedOrderReply(o: EvaluatedOrder, c: OrderCalculation): 
     ...(o.id !== null ? { id: o.id } : {}),
     source_id: o.sourceId,
     status: o.status,
-    amount: c.amount,
-    initial_amount: c.initialAmount,
-    discount_amount: c.discountAmount,
-    items_discount_amount: c.itemsDiscountAmount,
-    total_discount_amount: c.totalDiscountAmount,
-    total_amount: c.totalAmount,
-    applied_discount_amount: c.appliedDiscountAmount,
-    items_applied_discount_amount: c.itemsAppliedDiscountAmount,
-    total_applied_discount_amount: c.totalAppliedDiscountAmount,
+    ...orderFiguresOf(c),
     items: c.items.map((l, i) => {
       const item = o.items[i];
       return {

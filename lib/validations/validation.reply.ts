@@ -1,3 +1,4 @@
+import { orderFiguresReplyFields } from '../orders/order.reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
@@ -62,15 +63,7 @@ export const calculatedOrderReplySchema = z.strictObject({
   id: z.optional(z.string()),
   source_id: z.nullable(z.string()),
   status: z.enum(ORDER_STATUSES),
-  amount,
-  initial_amount: amount,
-  discount_amount: amount,
-  items_discount_amount: amount,
-  total_discount_amount: amount,
-  total_amount: amount,
-  applied_discount_amount: amount,
-  items_applied_discount_amount: amount,
-  total_applied_discount_amount: amount,
+  ...orderFiguresReplyFields,
   items: z.array(calculatedItemReply),
   metadata,
   customer_id: z.nullable(z.string()),
