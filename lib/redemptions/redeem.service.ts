@@ -61,6 +61,13 @@ export async function redeemStackedDiscounts<R>(
     evaluation.date,
     customer ? { id: customer.id, sourceId: customer.sourceId } : null,
   );
-  const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: (c) => reply(c, evaluation) } } : {});
-  return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: reply(outcome.value, evaluation), replayed: false };
+  // The reply of what was written is built once: recorded with the key in the commit's transaction, and returned.
+  // A retried commit writes a new `committed` (re-planned from a fresh read), so it gets a reply of its own.
+  let built: { for: CommittedRedemption; reply: R } | undefined;
+  const replyOf = (committed: CommittedRedemption): R => {
+    if (built?.for !== committed) built = { for: committed, reply: reply(committed, evaluation) };
+    return built.reply;
+  };
+  const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
+  return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
 }
