@@ -6,6 +6,7 @@ import { type Ids, randomIds } from './ids.js';
 import { createLogger, type Logger } from './logger.js';
 import { TtlCache } from './ttl-cache.js';
 import type { AppKey } from './app-keys/app-key.js';
+import { ReadHints } from './validations/read-hints.js';
 
 /** Everything domain code needs from the outside world, built once per container. */
 export interface Runtime {
@@ -19,6 +20,8 @@ export interface Runtime {
    * read. Its age bounds how long a blocked or deleted key's tokens keep working (spec: < 60 s).
    */
   appKeyCache: TtlCache<AppKey | null>;
+  /** Pointers this container learnt (a code's campaign, a source id's record) so a validation reads in one round trip; each is checked by the read. */
+  readHints: ReadHints;
   /** Per-project request budget shared by all containers (lib/rate-limit/rate-limit.service.ts); null = none. */
   rateLimit?: RateLimitSettings | null;
 }
@@ -35,6 +38,7 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
     ids: overrides.ids ?? randomIds,
     logger: overrides.logger ?? createLogger(config.logLevel),
     appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
+    readHints: overrides.readHints ?? new ReadHints(() => clock.now().getTime()),
     rateLimit: overrides.rateLimit !== undefined ? overrides.rateLimit : (config.rateLimit ?? null),
   };
 }

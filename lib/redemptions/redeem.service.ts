@@ -10,7 +10,7 @@ import { evaluateRedeemables } from '../validations/validation.service.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
 import { type CommittedRedemption, commitRedemption } from './redemption.repo.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
 
 /**
  * What a redemption refuses before writing anything: in ALL mode (the default) any redeemable not

@@ -9,7 +9,7 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { StackingRules } from './stacking-rules.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'>;
 
 /** A resource named by its id or by its source id (the id wins when both are sent). */
 export interface Ref {
@@ -59,26 +59,50 @@ async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<stri
 }
 
 /**
- * Reads what a stacked request names in two BatchGetItems, never one per redeemable: first the
- * vouchers (by code), the promotion tiers' pointers, the stacking rules, and the order and the
- * customer by id or their source-id claims; then the campaigns of those vouchers and tiers, and
- * the order and the customer a source id named. At most 30 redeemables: each batch stays ≤ 100 keys.
+ * Reads what a stacked request names in one BatchGetItem when this container's hints (read-hints.ts)
+ * know the campaigns, order and customer it leads to, else two, never one per redeemable. The first
+ * holds the vouchers (by code), the promotion tiers' pointers, the stacking rules, the order and the
+ * customer by id or their source-id claims, and the campaigns and records the hints point to (or,
+ * for codes never seen here, the project's recent campaigns); the second, only when needed, the
+ * campaigns, order and customer the first showed and did not bring. What the first read says wins
+ * over a hint. At most 30 redeemables: each batch stays ≤ 100 keys.
  */
 export async function readForValidation(deps: Deps, projectId: string, wants: ValidationWants): Promise<ValidationReads> {
+  const hints = deps.readHints;
   const orderKey = wants.order?.id !== undefined ? entities.order.key(projectId, wants.order.id) : null;
-  const orderSrcKey = orderKey === null && wants.order?.sourceId !== undefined ? entities.orderSourceId.key(projectId, wants.order.sourceId) : null;
+  const orderSourceId = orderKey === null ? (wants.order?.sourceId ?? null) : null;
+  const orderSrcKey = orderSourceId !== null ? entities.orderSourceId.key(projectId, orderSourceId) : null;
   const customerKey = wants.customer?.id !== undefined ? entities.customer.key(projectId, wants.customer.id) : null;
-  const customerSrcKey =
-    customerKey === null && wants.customer?.sourceId !== undefined ? entities.customerSourceId.key(projectId, wants.customer.sourceId) : null;
+  const customerSourceId = customerKey === null ? (wants.customer?.sourceId ?? null) : null;
+  const customerSrcKey = customerSourceId !== null ? entities.customerSourceId.key(projectId, customerSourceId) : null;
   const voucherKeys = wants.codes.map((code) => [code, entities.voucher.key(projectId, code)] as const);
   const tierRefKeys = wants.tierIds.map((id) => [id, entities.promotionTierRef.key(projectId, id)] as const);
   const rulesKey = entities.stackingRules.key(projectId);
+
+  const guessed = new Set<string>();
+  let unknown = false;
+  for (const code of wants.codes) {
+    const id = hints.campaignOfCode(projectId, code);
+    if (id === undefined) unknown = true;
+    else guessed.add(id);
+  }
+  for (const tierId of wants.tierIds) {
+    const id = hints.campaignOfTier(projectId, tierId);
+    if (id === undefined) unknown = true;
+    else guessed.add(id);
+  }
+  if (unknown) for (const id of hints.recentCampaigns(projectId)) guessed.add(id);
+  const guessedOrderId = orderSourceId !== null ? hints.orderOfSourceId(projectId, orderSourceId) : undefined;
+  const guessedCustomerId = customerSourceId !== null ? hints.customerOfSourceId(projectId, customerSourceId) : undefined;
 
   const first = await batchRead(deps, [
     ...voucherKeys.map(([, k]) => k),
     ...tierRefKeys.map(([, k]) => k),
     rulesKey,
     ...[orderKey, orderSrcKey, customerKey, customerSrcKey].filter((k): k is ItemKey => k !== null),
+    ...[...guessed].map((id) => entities.campaign.key(projectId, id)),
+    ...(guessedOrderId !== undefined ? [entities.order.key(projectId, guessedOrderId)] : []),
+    ...(guessedCustomerId !== undefined ? [entities.customer.key(projectId, guessedCustomerId)] : []),
   ]);
   const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
     const item = key === null ? undefined : first.get(keyString(key));
@@ -86,31 +110,36 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   };
 
   const vouchers = new Map<string, Voucher>();
+  const codeCampaign = new Map<string, string>();
   for (const [code, key] of voucherKeys) {
     const v = read(entities.voucher, key);
     if (v) vouchers.set(code, v);
+    if (v?.campaignId) codeCampaign.set(code, v.campaignId);
   }
   const tierCampaign = new Map<string, string>();
   for (const [id, key] of tierRefKeys) {
     const ref = read(entities.promotionTierRef, key);
     if (ref) tierCampaign.set(id, ref.campaignId);
   }
-  const campaignIds = new Set<string>([...tierCampaign.values()]);
-  for (const v of vouchers.values()) if (v.campaignId !== null) campaignIds.add(v.campaignId);
-  const orderId = read(entities.orderSourceId, orderSrcKey)?.orderId ?? null;
-  const customerId = read(entities.customerSourceId, customerSrcKey)?.customerId ?? null;
+  const campaignIds = new Set<string>([...tierCampaign.values(), ...codeCampaign.values()]);
+  const orderId = orderSrcKey !== null ? (read(entities.orderSourceId, orderSrcKey)?.orderId ?? null) : null;
+  const customerId = customerSrcKey !== null ? (read(entities.customerSourceId, customerSrcKey)?.customerId ?? null) : null;
   const secondOrderKey = orderId !== null ? entities.order.key(projectId, orderId) : null;
   const secondCustomerKey = customerId !== null ? entities.customer.key(projectId, customerId) : null;
   const campaignKeys = [...campaignIds].map((id) => entities.campaign.key(projectId, id));
 
-  const second = await batchRead(deps, [...campaignKeys, ...[secondOrderKey, secondCustomerKey].filter((k): k is ItemKey => k !== null)]);
+  const second = await batchRead(
+    deps,
+    [...campaignKeys, ...[secondOrderKey, secondCustomerKey].filter((k): k is ItemKey => k !== null)].filter((k) => !first.has(keyString(k))),
+  );
+  const fromEither = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
+    const item = key === null ? undefined : (first.get(keyString(key)) ?? second.get(keyString(key)));
+    return item === undefined ? null : e.fromItem(item);
+  };
   const campaigns = new Map<string, Campaign>();
   for (const key of campaignKeys) {
-    const item = second.get(keyString(key));
-    if (item) {
-      const c = entities.campaign.fromItem(item);
-      campaigns.set(c.id, c);
-    }
+    const c = fromEither(entities.campaign, key);
+    if (c) campaigns.set(c.id, c);
   }
   const tiers = new Map<string, { tier: PromotionTier; campaign: Campaign }>();
   for (const [id, campaignId] of tierCampaign) {
@@ -118,19 +147,16 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     const tier = campaign?.promotionTiers?.find((t) => t.id === id);
     if (campaign && tier) tiers.set(id, { tier, campaign });
   }
-  const fromSecond = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    const item = key === null ? undefined : second.get(keyString(key));
-    return item === undefined ? null : e.fromItem(item);
-  };
+  const order = read(entities.order, orderKey) ?? fromEither(entities.order, secondOrderKey);
+  const customer = read(entities.customer, customerKey) ?? fromEither(entities.customer, secondCustomerKey);
+  hints.learn(projectId, {
+    codes: codeCampaign,
+    tiers: tierCampaign,
+    order: orderSourceId !== null && orderId !== null ? { sourceId: orderSourceId, id: orderId } : null,
+    customer: customerSourceId !== null && customerId !== null ? { sourceId: customerSourceId, id: customerId } : null,
+  });
   const rules = read(entities.stackingRules, rulesKey);
-  return {
-    vouchers,
-    tiers,
-    campaigns,
-    order: read(entities.order, orderKey) ?? fromSecond(entities.order, secondOrderKey),
-    customer: read(entities.customer, customerKey) ?? fromSecond(entities.customer, secondCustomerKey),
-    rules: rules === null ? null : stripUpdatedAt(rules),
-  };
+  return { vouchers, tiers, campaigns, order, customer, rules: rules === null ? null : stripUpdatedAt(rules) };
 }
 
 const stripUpdatedAt = ({ updatedAt: _, ...rules }: StackingRules & { updatedAt: string }): StackingRules => rules;

@@ -19,7 +19,7 @@ import { writeSessionHolds } from './session-hold.repo.js';
 import { readForValidation } from './validation.repo.js';
 import { tierValidity, voucherValidity } from './validity.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'>;
 
 /**
  * The order a request is evaluated on. Named by `id` (must exist: 404) or `source_id` (the stored

@@ -140,7 +140,9 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
   const spread = Array.from({ length: CLIENTS }, (_, i) => `SPREAD-${String(i).padStart(2, '0')}`);
   const hot = 'HOT-SALE';
   const limited = 'HOT-LIMITED';
-  const codes = [...five, ...spread, hot, limited];
+  // Codes validated once each: the first sight of a code in this container (its campaign already used here).
+  const fresh = Array.from({ length: runs + warmup + 1 }, (_, i) => `FRESH-${String(i).padStart(3, '0')}`);
+  const codes = [...five, ...spread, hot, limited, ...fresh];
   const base = Date.parse(template.createdAt) + 1000;
   await batchPut(
     runtime,
@@ -226,6 +228,30 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
           format: ms,
         }),
       );
+  }
+
+  {
+    // Checkout traffic is mostly codes this container has never validated: their campaign comes from the
+    // project's recent campaigns read in the same BatchGetItem (lib/validations/read-hints.ts).
+    const name = 'POST /v1/validations, 1 redeemable never seen by this container';
+    ctx.progress(`9. ${name}: ${runs} runs interleaved with its floor`);
+    const nextFresh = (() => {
+      let i = 0;
+      return () => fresh[i++ % fresh.length] as string;
+    })();
+    let floorRead = 0;
+    recorder.reset();
+    const reply = await invokeOk(validate, validateStackedDiscountsRoute, { path: '/v1/validations', headers, json: stackedBody([nextFresh()]) });
+    if (reply.valid !== true) throw new Error(`validation of a fresh code is not valid: ${JSON.stringify(reply).slice(0, 400)}`);
+    const calls = recorder.sent.map((s) => s.name);
+    const [subject = [], floor = []] = await rotating(runs, warmup, [
+      () => invokeOk(validate, validateStackedDiscountsRoute, { path: '/v1/validations', headers, json: stackedBody([nextFresh()]) }),
+      async () => {
+        await appKey();
+        await readVouchers([fresh[floorRead++ % fresh.length] as string]);
+      },
+    ]);
+    compare(name, subject, floor, 'Get key → BatchGet vouchers', calls);
   }
 
   // 2. Redemption; floor: the same reads plus the one TransactWriteItems the subject sent, replayed with fresh keys for its new items.

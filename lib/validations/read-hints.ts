@@ -1,0 +1,67 @@
+import { TtlCache } from '../ttl-cache.js';
+
+/** How long a container trusts what it learnt; a hint is only a guess checked against the read, so age bounds memory, not staleness. */
+export const READ_HINT_MS = 10 * 60 * 1000;
+/** Campaigns read ahead for codes whose campaign this container has not seen yet: a few consistent reads of extra RCU, not a round trip. */
+export const RECENT_CAMPAIGNS = 3;
+
+/**
+ * What this container learnt from earlier validations and redemptions, so the next one can ask for
+ * everything in one BatchGetItem instead of two: which campaign a code or a promotion tier belongs
+ * to, which order and customer a source id names, and the campaigns each project used last.
+ *
+ * Every hint is a guess the read verifies (the voucher, tier pointer and source-id claim are read in
+ * the same batch and win): a wrong or stale hint costs the second BatchGetItem it would have saved,
+ * never a wrong answer. Nothing here is a copy of mutable state: campaigns, vouchers, orders and
+ * customers are always read fresh and consistently.
+ */
+export class ReadHints {
+  private readonly pointers: TtlCache<string>;
+  private readonly recent: TtlCache<readonly string[]>;
+
+  constructor(now: () => number, maxEntries = 20_000) {
+    this.pointers = new TtlCache(READ_HINT_MS, now, maxEntries);
+    this.recent = new TtlCache(READ_HINT_MS, now, 1000);
+  }
+
+  campaignOfCode(projectId: string, code: string): string | undefined {
+    return this.pointers.get(`${projectId}\u0000code\u0000${code}`);
+  }
+
+  campaignOfTier(projectId: string, tierId: string): string | undefined {
+    return this.pointers.get(`${projectId}\u0000tier\u0000${tierId}`);
+  }
+
+  orderOfSourceId(projectId: string, sourceId: string): string | undefined {
+    return this.pointers.get(`${projectId}\u0000order\u0000${sourceId}`);
+  }
+
+  customerOfSourceId(projectId: string, sourceId: string): string | undefined {
+    return this.pointers.get(`${projectId}\u0000customer\u0000${sourceId}`);
+  }
+
+  /** The campaigns this project's last reads needed, most recent first. */
+  recentCampaigns(projectId: string): readonly string[] {
+    return this.recent.get(projectId) ?? [];
+  }
+
+  /** Records what a read found (the truth, not the guess). */
+  learn(projectId: string, found: Learnt): void {
+    for (const [code, campaignId] of found.codes) this.pointers.set(`${projectId}\u0000code\u0000${code}`, campaignId);
+    for (const [tierId, campaignId] of found.tiers) this.pointers.set(`${projectId}\u0000tier\u0000${tierId}`, campaignId);
+    if (found.order) this.pointers.set(`${projectId}\u0000order\u0000${found.order.sourceId}`, found.order.id);
+    if (found.customer) this.pointers.set(`${projectId}\u0000customer\u0000${found.customer.sourceId}`, found.customer.id);
+    const used = [...new Set([...found.codes.values(), ...found.tiers.values()])];
+    if (used.length > 0) {
+      const merged = [...new Set([...used, ...this.recentCampaigns(projectId)])].slice(0, RECENT_CAMPAIGNS);
+      this.recent.set(projectId, merged);
+    }
+  }
+}
+
+export interface Learnt {
+  codes: ReadonlyMap<string, string>;
+  tiers: ReadonlyMap<string, string>;
+  order: { sourceId: string; id: string } | null;
+  customer: { sourceId: string; id: string } | null;
+}

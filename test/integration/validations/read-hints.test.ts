@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../../lib/runtime.js';
+import { readForValidation, type ValidationWants } from '../../../lib/validations/validation.repo.js';
+import { apiClient } from '../../support/api-client.js';
+import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+
+type Json = Record<string, unknown>;
+
+/** Counts the BatchGetItem round trips the runtime's client sends. */
+function countBatchGets(runtime: Runtime): { count: () => number } {
+  let n = 0;
+  const send = runtime.ddb.send.bind(runtime.ddb);
+  runtime.ddb.send = ((command: { constructor: { name: string } }, ...rest: unknown[]) => {
+    if (command.constructor.name === 'BatchGetCommand') n += 1;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof runtime.ddb.send;
+  return {
+    count: () => {
+      const seen = n;
+      n = 0;
+      return seen;
+    },
+  };
+}
+
+async function setup() {
+  const runtime = testRuntime();
+  const pair = await newProject(runtime);
+  const api = apiClient({ runtime }, keyPairHeaders(pair));
+  const ok = async (operationId: string, options: Json) => {
+    const reply = (await api.call(operationId, options)) as unknown as { status: number; json: Json };
+    if (reply.status !== 200 && reply.status !== 201) throw new Error(`${operationId}: ${reply.status} ${JSON.stringify(reply.json)}`);
+    return reply.json;
+  };
+  const discount = { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 } };
+  const sale = (await ok('create-campaign', { json: { name: 'Sale', campaign_type: 'DISCOUNT_COUPONS', voucher: discount } })).id as string;
+  const other = (await ok('create-campaign', { json: { name: 'Other', campaign_type: 'DISCOUNT_COUPONS', voucher: discount } })).id as string;
+  for (const code of ['SALE-1', 'SALE-2', 'SALE-3']) await ok('create-voucher', { params: { code }, json: { campaign_id: sale } });
+  await ok('create-voucher', { params: { code: 'OTHER-1' }, json: { campaign_id: other } });
+  const promo = await ok('create-campaign', {
+    json: { name: 'Promo', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Tier', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }] } },
+  });
+  const tierId = ((promo.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+  const orderId = (await ok('create-order', { json: { source_id: 'ord-1', amount: 1000 } })).id as string;
+  const customerId = (await ok('create-customer', { json: { source_id: 'cus-1', name: 'Ann' } })).id as string;
+  const batches = countBatchGets(runtime);
+  batches.count();
+  return { runtime, api, ok, projectId: pair.project_id, sale, other, tierId, orderId, customerId, batches };
+}
+
+const wants = (codes: string[], extra: Partial<ValidationWants> = {}): ValidationWants => ({ codes, tierIds: [], order: null, customer: null, ...extra });
+
+describe('readForValidation with the container’s read hints', () => {
+  it('reads in two round trips the first time and in one once the container knows where the codes, tier, order and customer lead', async () => {
+    const { runtime, projectId, sale, tierId, orderId, customerId, batches } = await setup();
+    const request = wants(['SALE-1'], { tierIds: [tierId], order: { sourceId: 'ord-1' }, customer: { sourceId: 'cus-1' } });
+
+    const cold = await readForValidation(runtime, projectId, request);
+    expect(batches.count()).toBe(2);
+    const warm = await readForValidation(runtime, projectId, request);
+    expect(batches.count()).toBe(1);
+
+    for (const reads of [cold, warm]) {
+      expect(reads.vouchers.get('SALE-1')?.campaignId).toBe(sale);
+      expect([...reads.campaigns.keys()].sort()).toEqual([sale, reads.tiers.get(tierId)?.campaign.id].sort());
+      expect(reads.tiers.get(tierId)?.tier.name).toBe('Tier');
+      expect(reads.order?.id).toBe(orderId);
+      expect(reads.customer?.id).toBe(customerId);
+    }
+  });
+
+  it('reads a code it has never seen in one round trip when its campaign is one the project used recently, and only keeps the campaigns asked for', async () => {
+    const { runtime, projectId, sale, batches } = await setup();
+    await readForValidation(runtime, projectId, wants(['SALE-1']));
+    batches.count();
+    const reads = await readForValidation(runtime, projectId, wants(['SALE-2', 'SALE-3']));
+    expect(batches.count()).toBe(1);
+    expect([...reads.campaigns.keys()]).toEqual([sale]);
+    // A code of a campaign the project has not used here costs the second round trip, and the answer is whole.
+    const other = await readForValidation(runtime, projectId, wants(['OTHER-1']));
+    expect(batches.count()).toBe(2);
+    expect(other.vouchers.get('OTHER-1')?.campaignId).toBe(other.campaigns.keys().next().value);
+    expect(other.campaigns.size).toBe(1);
+  });
+
+  it('trusts what it reads over a wrong hint: the right campaign comes back (in a second round trip) and the hint is corrected', async () => {
+    const { runtime, projectId, sale, other, batches } = await setup();
+    runtime.readHints.learn(projectId, { codes: new Map([['SALE-1', other]]), tiers: new Map(), order: null, customer: null });
+    const reads = await readForValidation(runtime, projectId, wants(['SALE-1']));
+    expect(batches.count()).toBe(2);
+    expect([...reads.campaigns.keys()]).toEqual([sale]);
+    expect(runtime.readHints.campaignOfCode(projectId, 'SALE-1')).toBe(sale);
+    await readForValidation(runtime, projectId, wants(['SALE-1']));
+    expect(batches.count()).toBe(1);
+  });
+
+  it('never serves a campaign from memory: a campaign disabled after the hints were learnt is read disabled', async () => {
+    const { runtime, ok, projectId, sale, batches } = await setup();
+    expect((await readForValidation(runtime, projectId, wants(['SALE-1']))).campaigns.get(sale)?.active).toBe(true);
+    await ok('disable-campaign', { params: { campaignId: sale } });
+    batches.count();
+    const reads = await readForValidation(runtime, projectId, wants(['SALE-1']));
+    expect(batches.count()).toBe(1);
+    expect(reads.campaigns.get(sale)?.active).toBe(false);
+  });
+
+  it('keeps hints per project: another project’s code of the same name is not read through them', async () => {
+    const first = await setup();
+    await readForValidation(first.runtime, first.projectId, wants(['SALE-1']));
+    const second = await newProject(first.runtime);
+    first.batches.count();
+    const reads = await readForValidation(first.runtime, second.project_id, wants(['SALE-1']));
+    expect(reads.vouchers.size).toBe(0);
+    expect(reads.campaigns.size).toBe(0);
+    expect(first.batches.count()).toBe(1);
+  });
+});
