@@ -98,11 +98,15 @@ export class RouteTableApi extends Construct {
     });
   }
 
-  /** Adds one row of the route table, integrated with `fn`. */
-  addRoute(route: RouteDef, fn: IFunction): HttpRoute {
+  /**
+   * Adds one row of the route table, integrated with `fn`. The route, its integration and the invoke
+   * permission are made under `scope` (the nested stack of the route's function), named after this API
+   * and the operation, so one function can serve both APIs from one scope.
+   */
+  addRoute(route: RouteDef, fn: IFunction, scope: Construct): HttpRoute {
     const routeKey = route.path === '$default' ? HttpRouteKey.DEFAULT : HttpRouteKey.with(route.path, HttpMethod[route.method]);
-    const id = route.operationId;
-    return new HttpRoute(this.api, `Route-${id}`, {
+    const id = `${this.node.id}-${route.operationId}`;
+    return new HttpRoute(scope, `Route-${id}`, {
       httpApi: this.api,
       routeKey,
       integration: new HttpLambdaIntegration(`Integration-${id}`, fn),

@@ -1,4 +1,4 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import {
   apiNamed,
   buildTestApp,
   DYNAMODB_WRITE_ACTIONS,
+  flattenedTemplate,
   functionOfHandler,
   type PolicyStatementJson,
   roleStatementsOfFunction,
@@ -48,7 +49,8 @@ const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
 ];
 
 describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
-  const template = Template.fromStack(stacks.stateless);
+  // The route functions live in nested stacks: read the stack with them merged in, parameters followed to the parent.
+  const template = flattenedTemplate(stacks.stateless);
   const api = apiNamed(template, `${infraConfig.appName}-${label}`);
   const downloadApi = apiNamed(template, `${infraConfig.appName}-${label}-download`);
 
@@ -332,11 +334,11 @@ describe('rows that arrive later', () => {
   });
   const stack = later.regions.get('api')?.stateless;
   if (!stack) throw new Error('no api stack');
-  const template = Template.fromStack(stack);
+  const template = flattenedTemplate(stack);
   const functionOf = (operationId: string): string => {
     const fn = stack.functions.get(operationId);
     if (!fn) throw new Error(operationId);
-    return stack.getLogicalId(fn.node.defaultChild as never);
+    return Stack.of(fn).getLogicalId(fn.node.defaultChild as never);
   };
 
   it('puts a download-cluster route on the download API only, beside its $default', () => {
