@@ -14,6 +14,7 @@ import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
 import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
 import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
+import { pascal, RouteGroupStack, routeGroupOf } from './route-group-stack.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -36,23 +37,22 @@ export const RATE_LIMIT_KEY_PATTERN = 'P#*#RATE#*';
  */
 export const OPEN_JOB_KEY_PATTERN = `${OPEN_JOB_PARTITION_PREFIX}#*`;
 
-const pascal = (name: string): string =>
-  name
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
-
 /**
  * Everything that computes in one region: one function per handler of the route table, the
  * main HTTP API and the download-cluster HTTP API (both generated from the table), the queue
  * workers, and their least-privilege grants. Holds no data: it can be destroyed and redeployed.
+ *
+ * The route functions, with their integrations, routes and invoke permissions, live in one nested
+ * stack per tag of the route table (`RouteGroupStack`), so this stack's own resource count does not
+ * grow with the routes; the APIs, the shared route roles, the log group and the workers stay here.
  */
 export class StatelessStack extends Stack {
   readonly api: RouteTableApi;
   readonly downloadApi: RouteTableApi;
   /** Route operationId (or `worker:<name>`) → its function; the fallback's is shared by both APIs. */
   readonly functions = new Map<string, HouseFunction>();
+  /** Route group (`routeGroupOf`) → the nested stack holding its route functions. */
+  readonly routeGroups = new Map<string, RouteGroupStack>();
 
   private readonly props: StatelessStackProps;
   /** Every function of the stack logs here (one stream per function instance, named after it). */
@@ -85,11 +85,11 @@ export class StatelessStack extends Stack {
 
     for (const route of props.routes) {
       const api = route.cluster === 'download' ? this.downloadApi : this.api;
-      api.addRoute(route, this.routeFunction(route));
+      api.addRoute(route, this.routeFunction(route), this.routeGroup(route));
     }
     const fallback = this.routeFunction(props.routeNotFoundRoute);
-    this.api.addRoute(props.routeNotFoundRoute, fallback);
-    this.downloadApi.addRoute(props.routeNotFoundRoute, fallback);
+    this.api.addRoute(props.routeNotFoundRoute, fallback, this.routeGroup(props.routeNotFoundRoute));
+    this.downloadApi.addRoute(props.routeNotFoundRoute, fallback, this.routeGroup(props.routeNotFoundRoute));
 
     for (const worker of props.workers) this.addWorker(worker);
 
@@ -106,13 +106,23 @@ export class StatelessStack extends Stack {
     return { TABLE_NAME: this.props.stateful.table.tableName, CLUSTER: this.props.cluster.label };
   }
 
+  /** The nested stack of the route's tag, made on first use. */
+  private routeGroup(route: RouteDef): RouteGroupStack {
+    const id = routeGroupOf(route);
+    const existing = this.routeGroups.get(id);
+    if (existing) return existing;
+    const group = new RouteGroupStack(this, route.tag);
+    this.routeGroups.set(id, group);
+    return group;
+  }
+
   private routeFunction(route: RouteDef): HouseFunction {
     const existing = this.functions.get(route.operationId);
     if (existing) return existing;
     const { config } = this.props;
     const summary = route.path === '$default' ? `$default: ${route.summary}` : `${route.method} ${route.path}: ${route.summary}`;
     const rateLimit = this.props.cluster.rateLimit ?? config.api.rateLimit;
-    const fn = new HouseFunction(this, pascal(route.operationId), {
+    const fn = new HouseFunction(this.routeGroup(route), pascal(route.operationId), {
       handlerFile: route.handler,
       description: summary.slice(0, 256),
       environment: {

@@ -1,4 +1,4 @@
-import { type App, Stack } from 'aws-cdk-lib';
+import { type App, NestedStack, Stack } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -7,6 +7,7 @@ import { infraConfig } from '../../infra/config.js';
 import { resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import type { RouteDef } from '../../lib/api/route.js';
+import { addNagChecks } from '../../infra/stacks/promo-engine-app.js';
 import { buildTestApp, testApp, withDomain } from './infra-support.js';
 
 /** cdk-nag's unacknowledged findings under `scope`, one line per rule and resource. */
@@ -85,5 +86,24 @@ describe('cdk-nag AwsSolutions', () => {
     const found = findings(app);
     expect(found.some((f) => f.startsWith('AwsSolutions-S1 '))).toBe(true);
     expect(found.some((f) => f.startsWith('AwsSolutions-S10 '))).toBe(true);
+  });
+
+  it('looks into nested stacks (where the route functions live), both in a scan and when synthesizing', () => {
+    const app = testApp();
+    addNagChecks(app);
+    new Bucket(new NestedStack(new Stack(app, 'Parent'), 'Careless'), 'OpenBucket');
+    expect(findings(app).some((f) => f.startsWith('AwsSolutions-S1 ') && f.includes('Parent/Careless/OpenBucket'))).toBe(true);
+    expect(String(synthError(app))).toMatch(/AwsSolutions-S1/);
+  });
+
+  it("applies the route functions' acknowledgements inside their nested stacks", () => {
+    const { built } = buildTestApp({ pipeline: false, nag: false, clusters: ['api'] });
+    const stateless = built.regions.get('api')?.stateless;
+    if (!stateless) throw new Error('no api stack');
+    const group = [...stateless.routeGroups.values()][0];
+    if (!group) throw new Error('no route group');
+    // Unacknowledged, each function (Node 22: AwsSolutions-L1) and each route (no authorizer: AwsSolutions-APIG4) is a
+    // finding; the acknowledgements sit on the function and the route themselves, so they hold in any stack.
+    expect(findings(group)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { App, type CfnElement, NestedStack, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { infraConfig, type InfraConfig } from '../../infra/config.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { buildPromoEngineApp, type PromoEngineApp, type PromoEngineAppOptions } from '../../infra/stacks/promo-engine-app.js';
@@ -38,6 +38,42 @@ export const withDomain = (config: InfraConfig): InfraConfig => ({
   ...config,
   domain: { zoneName: 'example.com', hostedZoneId: 'Z0123456789EXAMPLE' },
 });
+
+/** The nested stacks directly under `stack`, in construct order. */
+export const nestedStacksOf = (stack: Stack): NestedStack[] =>
+  stack.node.findAll().filter((c): c is NestedStack => NestedStack.isNestedStack(c) && c.nestedStackParent === stack);
+
+/** CloudFormation resources of one stack's own template (nested stacks count as one resource each). */
+export const resourceCountOf = (stack: Stack): number => Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
+
+/**
+ * A stack's template with its nested stacks' resources merged in, each `{ Ref: <parameter> }` of a nested template
+ * replaced by the value the parent passes for that parameter (a role's `Fn::GetAtt`, the log group's `Ref`): what
+ * CloudFormation resolves at deploy time, so the helpers below can follow a route to its function and role as if the
+ * stack were one template. Throws if two templates use one logical id.
+ */
+export function flattenedTemplate(stack: Stack): Template {
+  const parent = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Properties?: { Parameters?: Record<string, unknown> } }> };
+  const resources: Record<string, unknown> = { ...parent.Resources };
+  for (const nested of nestedStacksOf(stack)) {
+    const resourceId = stack.getLogicalId(nested.nestedStackResource as CfnElement);
+    const passed = parent.Resources[resourceId]?.Properties?.Parameters ?? {};
+    const substitute = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(substitute);
+      if (!value || typeof value !== 'object') return value;
+      const entries = Object.entries(value);
+      const [only] = entries;
+      if (entries.length === 1 && only?.[0] === 'Ref' && typeof only[1] === 'string' && only[1] in passed) return passed[only[1]];
+      return Object.fromEntries(entries.map(([k, v]) => [k, substitute(v)]));
+    };
+    const child = Template.fromStack(nested).toJSON() as { Resources?: Record<string, unknown> };
+    for (const [id, resource] of Object.entries(child.Resources ?? {})) {
+      if (id in resources) throw new Error(`logical id ${id} of ${nested.node.path} is also used elsewhere in ${stack.node.path}`);
+      resources[id] = substitute(resource);
+    }
+  }
+  return Template.fromJSON({ ...parent, Resources: resources });
+}
 
 export const routeKeyOf = (route: RouteDef): string => (route.path === '$default' ? '$default' : `${route.method} ${route.path}`);
 

@@ -1,4 +1,4 @@
-import type { CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,8 @@ import { infraConfig } from '../../infra/config.js';
 import { queueNamed, queueUrlVariables, resources } from '../../lib/api/resources.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { OPEN_JOB_KEY_PATTERN, RATE_LIMIT_KEY_PATTERN, StatelessStack } from '../../infra/stacks/stateless-stack.js';
+import { routeGroupOf } from '../../infra/stacks/route-group-stack.js';
+import { HANDLER_METADATA_KEY } from '../../infra/constructs/house-function.js';
 import {
   consumedQueueName,
   exportJobsDeadLetterWorker,
@@ -22,7 +24,10 @@ import {
   apiNamed,
   buildTestApp,
   DYNAMODB_WRITE_ACTIONS,
+  flattenedTemplate,
   functionOfHandler,
+  nestedStacksOf,
+  resourceCountOf,
   type PolicyStatementJson,
   roleStatementsOfFunction,
   routeKeyOf,
@@ -48,7 +53,8 @@ const expectedRoutes = (rows: readonly RouteDef[]): [string, string][] => [
 ];
 
 describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
-  const template = Template.fromStack(stacks.stateless);
+  // The route functions live in nested stacks: read the stack with them merged in, parameters followed to the parent.
+  const template = flattenedTemplate(stacks.stateless);
   const api = apiNamed(template, `${infraConfig.appName}-${label}`);
   const downloadApi = apiNamed(template, `${infraConfig.appName}-${label}-download`);
 
@@ -252,6 +258,34 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     },
   );
 
+  it('keeps every route function, with its integration, route and invoke permission, in the nested stack of its tag', () => {
+    const parent = Template.fromStack(stacks.stateless);
+    // The parent holds the workers' functions only, and no route, integration or invoke permission.
+    expect(
+      Object.values(parent.findResources('AWS::Lambda::Function'))
+        .map((f) => f.Metadata?.[HANDLER_METADATA_KEY])
+        .sort(),
+    ).toEqual(workers.map((w) => w.handler).sort());
+    for (const type of ['AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission']) parent.resourceCountIs(type, 0);
+    const groupOfHandler = new Map([...routes, routeNotFoundRoute].map((r) => [r.handler, routeGroupOf(r)]));
+    const nested = nestedStacksOf(stacks.stateless);
+    expect(nested.map((n) => n.node.id).sort()).toEqual([...new Set(groupOfHandler.values())].sort());
+    parent.resourceCountIs('AWS::CloudFormation::Stack', nested.length);
+    let served = 0;
+    for (const stack of nested) {
+      const child = Template.fromStack(stack);
+      const handlers = Object.values(child.findResources('AWS::Lambda::Function')).map((f) => f.Metadata?.[HANDLER_METADATA_KEY] as string);
+      expect(handlers.length, stack.node.id).toBeGreaterThan(0);
+      for (const handler of handlers) expect(groupOfHandler.get(handler), handler).toBe(stack.node.id);
+      // Each route's integration and invoke permission sit beside it (the fallback serves both APIs: two of each).
+      const routeCount = Object.keys(child.findResources('AWS::ApiGatewayV2::Route')).length;
+      child.resourceCountIs('AWS::ApiGatewayV2::Integration', routeCount);
+      child.resourceCountIs('AWS::Lambda::Permission', routeCount);
+      served += routeCount;
+    }
+    expect(served).toBe(routes.length + 2);
+  });
+
   it("throttles both APIs' default stage and writes JSON access logs without headers", () => {
     for (const apiId of [api, downloadApi]) {
       template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -332,11 +366,11 @@ describe('rows that arrive later', () => {
   });
   const stack = later.regions.get('api')?.stateless;
   if (!stack) throw new Error('no api stack');
-  const template = Template.fromStack(stack);
+  const template = flattenedTemplate(stack);
   const functionOf = (operationId: string): string => {
     const fn = stack.functions.get(operationId);
     if (!fn) throw new Error(operationId);
-    return stack.getLogicalId(fn.node.defaultChild as never);
+    return Stack.of(fn).getLogicalId(fn.node.defaultChild as never);
   };
 
   it('puts a download-cluster route on the download API only, beside its $default', () => {
@@ -424,15 +458,61 @@ describe('custom domains', () => {
     template.hasOutput('DownloadUrl', { Value: `https://${downloadHost}/` });
   });
 
-  it("stays under CloudFormation's 500 resources per stack with room for thirty more routes (four resources each), custom domains included", () => {
+  it("keeps the stack and each of its nested stacks under CloudFormation's 500 resources with room for thirty more routes, custom domains included", () => {
     const stack = withDomains.regions.get('api')?.stateless;
     if (!stack) throw new Error('api');
-    const resources = Object.keys(Template.fromStack(stack).toJSON().Resources ?? {}).length;
-    // A route costs a function, an integration, a route and an invoke permission; its role is shared with the routes
-    // that have the same grants (docs/decisions.md, "Route roles shared by grants"). When this fails, split the route
-    // functions over nested stacks.
-    expect(resources).toBeLessThanOrEqual(500 - 4 * 30);
+    // A route costs a function, an integration, a route and an invoke permission, all in the nested stack of its tag
+    // (docs/decisions.md, "Route functions in nested stacks"); its role is shared with the routes that have the same
+    // grants and stays in the parent ("Route roles shared by grants"). When a nested stack fails this, split its tag.
+    const nested = nestedStacksOf(stack);
+    expect(nested.length).toBeGreaterThan(1);
+    for (const s of [stack, ...nested]) expect(resourceCountOf(s), s.node.path).toBeLessThanOrEqual(500 - 4 * 30);
+    // CloudFormation allows 200 parameters per template: each reference to the parent (a role, an API, the log group) is one.
+    for (const s of nested) expect(Object.keys(Template.fromStack(s).toJSON().Parameters ?? {}).length, s.node.path).toBeLessThanOrEqual(50);
     // The functions share one log group, so the stack's log groups do not grow with the routes.
     expect(Object.keys(Template.fromStack(stack).findResources('AWS::Logs::LogGroup')).length).toBe(3);
+  });
+});
+
+describe('routes added to the table', () => {
+  /**
+   * The route table with a copy of each of its first `count` rows inserted right after it (a new operation on a new
+   * path, in `tag` or the row's own tag): rows added in the middle of the table, as new issues add them.
+   */
+  const withExtraRows = (count: number, tag?: string): RouteDef[] =>
+    routes.flatMap((row, i) =>
+      i < count ? [row, { ...row, operationId: `${row.operationId}-extra-${i}`, path: `/v1/extra-${i}${row.path}`, tag: tag ?? row.tag }] : [row],
+    );
+  const statelessOf = (rows: readonly RouteDef[]) => {
+    const stack = buildTestApp({ pipeline: false, nag: false, clusters: ['api'], routes: rows }).built.regions.get('api')?.stateless;
+    if (!stack) throw new Error('no api stack');
+    return stack;
+  };
+  const idsByGroup = (stack: StatelessStack): Map<string, string[]> =>
+    new Map(nestedStacksOf(stack).map((n) => [n.node.id, Object.keys(Template.fromStack(n).toJSON().Resources ?? {})]));
+  const base = statelessOf(routes);
+  const grown = statelessOf(withExtraRows(40));
+
+  it("leave the parent stack's resource count as it was when they join existing tags: it does not grow with the routes", () => {
+    expect(grown.functions.size).toBe(base.functions.size + 40);
+    expect(resourceCountOf(grown)).toBe(resourceCountOf(base));
+  });
+
+  it('leave every existing resource in its nested stack under its logical id, and only add to their own tags', () => {
+    const before = idsByGroup(base);
+    const after = idsByGroup(grown);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    const extraGroups = new Set(routes.slice(0, 40).map(routeGroupOf));
+    for (const [group, ids] of before) {
+      expect(after.get(group), group).toEqual(expect.arrayContaining(ids));
+      if (!extraGroups.has(group)) expect(after.get(group), group).toEqual(ids);
+    }
+    for (const stack of nestedStacksOf(grown)) expect(resourceCountOf(stack), stack.node.path).toBeLessThanOrEqual(500 - 4 * 30);
+  });
+
+  it('cost the parent one resource, the nested stack, for a tag of their own', () => {
+    const newTag = statelessOf(withExtraRows(30, 'Fixture Tag'));
+    expect(resourceCountOf(newTag)).toBe(resourceCountOf(base) + 1);
+    expect(newTag.routeGroups.get(routeGroupOf({ tag: 'Fixture Tag' }))?.node.id).toBe('RoutesFixtureTag');
   });
 });
