@@ -476,6 +476,99 @@ export const addTierFromTemplateRoute = /* @__PURE__ */ route({
   errors: [404],
 });
 
+export const listPromotionTiersRoute = /* @__PURE__ */ route({
+  operationId: 'list-promotion-tiers',
+  method: 'GET',
+  path: '/v1/promotions/tiers',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: "The tiers of the project's promotion campaigns, by creation or last change; is_available keeps those a validation could apply now",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTiersList', 'One page of tiers, with the total of every page')],
+});
+
+export const listPromotionTiersFromCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'list-promotion-tiers-from-campaign',
+  method: 'GET',
+  path: '/v1/promotions/{campaignId}/tiers',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: "A promotion campaign's tiers (campaign by id or name), in hierarchy order",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTiersList', 'Every tier of the campaign')],
+});
+
+export const addPromotionTierToCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'add-promotion-tier-to-campaign',
+  method: 'POST',
+  path: '/v1/promotions/{campaignId}/tiers',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: 'Add a tier to a promotion campaign (by id or name); its hierarchy follows the last tier unless given',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTier', 'The new tier')],
+});
+
+export const getPromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'get-promotion-tier',
+  method: 'GET',
+  path: '/v1/promotions/tiers/{promotionTierId}',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: 'One promotion tier, with its campaign',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTier', 'The tier')],
+});
+
+export const updatePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'update-promotion-tier',
+  method: 'PUT',
+  path: '/v1/promotions/tiers/{promotionTierId}',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: "Change a promotion tier's name, banner, discount, metadata, hierarchy or validity (null clears a validity field)",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTier', 'The tier as changed, with a new updated_at')],
+  idempotency: 'generic',
+});
+
+export const deletePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'delete-promotion-tier',
+  method: 'DELETE',
+  path: '/v1/promotions/tiers/{promotionTierId}',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: 'Remove a tier from its promotion (validations of its id answer resource_not_found; its redemptions stay)',
+  tag: 'Promotions',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const enablePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'enable-promotion-tier',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{promotionTierId}/enable',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: 'Enable a promotion tier',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTier', 'The tier, active')],
+  body: 'none',
+});
+
+export const disablePromotionTierRoute = /* @__PURE__ */ route({
+  operationId: 'disable-promotion-tier',
+  method: 'POST',
+  path: '/v1/promotions/tiers/{promotionTierId}/disable',
+  folder: 'campaigns',
+  scopes: ['promotions'],
+  summary: 'Disable a promotion tier (validations answer promotion_inactive)',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionTier', 'The tier, inactive')],
+  body: 'none',
+});
+
 export const createRewardRoute = /* @__PURE__ */ route({
   operationId: 'create-reward',
   method: 'POST',
@@ -1131,6 +1224,14 @@ export const routes: readonly RouteDef[] = [
   deleteCampaignTemplateRoute,
   createCampaignFromTemplateRoute,
   addTierFromTemplateRoute,
+  listPromotionTiersRoute,
+  listPromotionTiersFromCampaignRoute,
+  addPromotionTierToCampaignRoute,
+  getPromotionTierRoute,
+  updatePromotionTierRoute,
+  deletePromotionTierRoute,
+  enablePromotionTierRoute,
+  disablePromotionTierRoute,
   createRewardRoute,
   getRewardRoute,
   createCustomEventSchemaRoute,

@@ -34,7 +34,7 @@ interface ValidityInput {
  * The validity window of a campaign or tier.
  * @throws InvalidPayloadError when expiration precedes start, or a timeframe comes without a start date (spec).
  */
-function validityOf(input: ValidityInput, where: string): Validity {
+export function validityOf(input: ValidityInput, where: string): Validity {
   const startDate = input.start_date ?? null;
   const expirationDate = input.expiration_date ?? null;
   if (startDate && expirationDate && expirationDate < startDate) {
@@ -67,18 +67,26 @@ function voucherTemplateOf(body: CreateCampaignBody): VoucherTemplate | null {
 }
 
 function tiersOf(deps: Deps, tiers: PromotionTierInput[], now: string): PromotionTier[] {
-  return tiers.map((t, index) => ({
+  return tiers.map((t, index) => newPromotionTier(deps, t, index + 1, now, `.promotion.tiers.${index}.`));
+}
+
+/**
+ * A new promotion tier from its request (create-campaign's `promotion.tiers[]`, add-promotion-tier-to-campaign).
+ * @throws InvalidPayloadError for an inconsistent validity window (`where` names the property's place).
+ */
+export function newPromotionTier(deps: Pick<Runtime, 'ids'>, t: PromotionTierInput, hierarchy: number, now: string, where: string): PromotionTier {
+  return {
     id: deps.ids.id('promo'),
     name: t.name,
     banner: t.banner ?? null,
     discount: t.action ? camelize(t.action.discount) : null,
     metadata: t.metadata ?? {},
     active: t.active ?? true,
-    hierarchy: t.hierarchy ?? index + 1,
+    hierarchy: t.hierarchy ?? hierarchy,
     createdAt: now,
     updatedAt: null,
-    ...validityOf(t, `.promotion.tiers.${index}.`),
-  }));
+    ...validityOf(t, where),
+  };
 }
 
 /**

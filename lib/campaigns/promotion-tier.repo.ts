@@ -33,3 +33,61 @@ export async function appendPromotionTier(deps: Deps, read: Campaign, tier: Prom
     throw new Error(`Promotion tier id ${tier.id} is already taken`);
   });
 }
+
+/** The condition that the tier at `index` of the campaign is still `read` as it was read (by id and last change). */
+function tierAsRead(index: number, read: PromotionTier, count: number) {
+  const unchanged = read.updatedAt === null ? 'attribute_type(#tiers[INDEX].updatedAt, :null)' : '#tiers[INDEX].updatedAt = :updatedAt';
+  return {
+    condition: `attribute_exists(PK) AND size(#tiers) = :count AND #tiers[INDEX].id = :id AND ${unchanged}`.replaceAll('INDEX', String(index)),
+    values: { ':count': count, ':id': read.id, ...(read.updatedAt === null ? { ':null': 'NULL' } : { ':updatedAt': read.updatedAt }) },
+  };
+}
+
+/**
+ * Replaces the tier at `index` of the promotion `campaign` (as read) with `next`, while that tier
+ * and the number of tiers are as read: of two concurrent changes of one tier the second re-reads.
+ * @returns 'ok'; 'changed' when the campaign or the tier changed or went since it was read (nothing is written).
+ */
+export async function replacePromotionTier(deps: Deps, campaign: Campaign, index: number, next: PromotionTier): Promise<'ok' | 'changed'> {
+  const read = campaign.promotionTiers?.[index];
+  if (!read) return 'changed';
+  const { condition, values } = tierAsRead(index, read, campaign.promotionTiers?.length ?? 0);
+  const outcome = await transact(deps, [
+    {
+      Update: {
+        TableName: deps.tableName,
+        Key: entities.campaign.key(campaign.projectId, campaign.id),
+        UpdateExpression: `SET #tiers[${index}] = :tier`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#tiers': 'promotionTiers' },
+        ExpressionAttributeValues: { ...values, ':tier': next },
+      },
+    },
+  ]);
+  return outcome.ok ? 'ok' : 'changed';
+}
+
+/**
+ * Removes the tier at `index` of the promotion `campaign` (as read) and its id's pointer, in one
+ * transaction, while the tiers are as read.
+ * @returns 'ok'; 'changed' when the campaign or the tier changed or went since it was read (nothing is written).
+ */
+export async function removePromotionTier(deps: Deps, campaign: Campaign, index: number): Promise<'ok' | 'changed'> {
+  const read = campaign.promotionTiers?.[index];
+  if (!read) return 'changed';
+  const { condition, values } = tierAsRead(index, read, campaign.promotionTiers?.length ?? 0);
+  const outcome = await transact(deps, [
+    {
+      Update: {
+        TableName: deps.tableName,
+        Key: entities.campaign.key(campaign.projectId, campaign.id),
+        UpdateExpression: `REMOVE #tiers[${index}]`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#tiers': 'promotionTiers' },
+        ExpressionAttributeValues: values,
+      },
+    },
+    { Delete: { TableName: deps.tableName, Key: entities.promotionTierRef.key(campaign.projectId, read.id) } },
+  ]);
+  return outcome.ok ? 'ok' : 'changed';
+}

@@ -1,6 +1,7 @@
 import type * as z from '../zod.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
+import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
@@ -67,6 +68,7 @@ export const replySchemas = {
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,
   PromotionTier: promotionTierReplySchema,
+  PromotionTiersList: promotionTierListReplySchema,
   PromotionTierSetup: promotionTierSetupReplySchema,
   PromotionTierValidation: promotionTierValidationReplySchema,
   Publication: publicationReplySchema,

@@ -426,6 +426,24 @@ const perOperation: Record<string, CaseHints> = {
     exclusive: [['body.category_id', 'body.category']],
     companions: timeWindows('body.'),
   },
+  'list-promotion-tiers-from-campaign': { path: { campaignId: '$seed.promotionCampaignId' } },
+  // Each request adds a tier to a promotion of its own (the seeded one stays as it is).
+  'add-promotion-tier-to-campaign': {
+    path: { campaignId: '$fresh.promotionCampaignId' },
+    values: { 'body.category_id': '$seed.categoryId' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'get-promotion-tier': { path: { promotionTierId: '$seed.promotionTierId' } },
+  'update-promotion-tier': {
+    path: { promotionTierId: '$fresh.promotionTierId' },
+    values: { 'body.category_id': '$seed.categoryId' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'delete-promotion-tier': { path: { promotionTierId: '$fresh.promotionTierId' } },
+  'enable-promotion-tier': { path: { promotionTierId: '$fresh.promotionTierId' } },
+  'disable-promotion-tier': { path: { promotionTierId: '$fresh.promotionTierId' } },
   'list-publications': {},
   'create-publication': {
     values: {

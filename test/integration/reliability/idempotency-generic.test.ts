@@ -432,6 +432,45 @@ const cases: RouteCase[] = [
     effects: async (c) => updatedAtOf(await c.campaigns.getCampaign('Dim')),
   },
   {
+    operationId: 'add-promotion-tier-to-campaign',
+    prepare: async (c) => void (await newCampaign(c.campaigns, { name: 'Tiers', campaign_type: 'PROMOTION' })),
+    send: (c, key) => c.customers.call('add-promotion-tier-to-campaign', { params: { campaignId: 'Tiers' }, json: { name: 'Once' }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-promotion-tiers-from-campaign', { params: { campaignId: 'Tiers' } })).json.total as number,
+  },
+  ...(['update-promotion-tier', 'enable-promotion-tier', 'disable-promotion-tier'] as const).map(
+    (operationId): RouteCase => ({
+      operationId,
+      prepare: async (c) => {
+        const made = await c.customers.call('create-campaign', {
+          json: { name: `Tier ${operationId}`, campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Tier' }] } },
+        });
+        expect(made.status).toBe(200);
+        c.state.tierId = ((made.json.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+      },
+      send: (c, key) =>
+        c.customers.call(operationId, {
+          params: { promotionTierId: c.state.tierId ?? '' },
+          ...(operationId === 'update-promotion-tier' ? { json: { banner: 'once' } } : {}),
+          headers: c.keyed(key),
+        }),
+      // Every change refreshes the tier's updated_at: a second run would move it to the retry's time.
+      effects: async (c) => updatedAtOf(await c.customers.call('get-promotion-tier', { params: { promotionTierId: c.state.tierId ?? '' } })),
+    }),
+  ),
+  {
+    operationId: 'delete-promotion-tier',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-campaign', {
+        json: { name: 'Tier gone', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'Gone' }] } },
+      });
+      expect(made.status).toBe(200);
+      c.state.tierId = ((made.json.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+    },
+    send: (c, key) => c.customers.call('delete-promotion-tier', { params: { promotionTierId: c.state.tierId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-promotion-tier', { params: { promotionTierId: c.state.tierId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
     operationId: 'enable-campaign',
     prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Lit'))),
     send: (c, key) => c.customers.call('enable-campaign', { params: { campaignId: 'Lit' }, headers: c.keyed(key) }),
