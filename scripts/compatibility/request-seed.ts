@@ -213,7 +213,9 @@ export async function seedProject(send: Send): Promise<Seeds> {
       promotionCampaignId: async () => str((await campaign({ ...freshBodies.promotion, name: name('compat-fresh-promotion') })).id, 'campaign id'),
       // A tier of a promotion of its own, for the operations that change or delete one.
       promotionTierId: async () => {
-        const created = (await campaign({ ...freshBodies.promotion, name: name('compat-fresh-tier-promotion') })) as { promotion?: { tiers?: { id?: unknown }[] } };
+        const created = (await campaign({ ...freshBodies.promotion, name: name('compat-fresh-tier-promotion') })) as {
+          promotion?: { tiers?: { id?: unknown }[] };
+        };
         return str(created.promotion?.tiers?.[0]?.id, 'promotion tier id');
       },
     },
