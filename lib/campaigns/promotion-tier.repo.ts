@@ -34,12 +34,26 @@ export async function appendPromotionTier(deps: Deps, read: Campaign, tier: Prom
   });
 }
 
-/** The condition that the tier at `index` of the campaign is still `read` as it was read (by id and last change). */
-function tierAsRead(index: number, read: PromotionTier, count: number) {
-  const unchanged = read.updatedAt === null ? 'attribute_type(#tiers[INDEX].updatedAt, :null)' : '#tiers[INDEX].updatedAt = :updatedAt';
+/**
+ * The Update of the campaign item that changes the tier at `index` with `expression`, holding only
+ * while that tier is still as read (its id and last change) and the campaign has as many tiers.
+ */
+function tierUpdate(deps: Deps, campaign: Campaign, index: number, read: PromotionTier, expression: string, values: Record<string, unknown>): TransactItem {
+  const unchanged = read.updatedAt === null ? `attribute_type(#tiers[${index}].updatedAt, :null)` : `#tiers[${index}].updatedAt = :updatedAt`;
   return {
-    condition: `attribute_exists(PK) AND size(#tiers) = :count AND #tiers[INDEX].id = :id AND ${unchanged}`.replaceAll('INDEX', String(index)),
-    values: { ':count': count, ':id': read.id, ...(read.updatedAt === null ? { ':null': 'NULL' } : { ':updatedAt': read.updatedAt }) },
+    Update: {
+      TableName: deps.tableName,
+      Key: entities.campaign.key(campaign.projectId, campaign.id),
+      UpdateExpression: expression,
+      ConditionExpression: `attribute_exists(PK) AND size(#tiers) = :count AND #tiers[${index}].id = :id AND ${unchanged}`,
+      ExpressionAttributeNames: { '#tiers': 'promotionTiers' },
+      ExpressionAttributeValues: {
+        ...values,
+        ':count': campaign.promotionTiers?.length ?? 0,
+        ':id': read.id,
+        ...(read.updatedAt === null ? { ':null': 'NULL' } : { ':updatedAt': read.updatedAt }),
+      },
+    },
   };
 }
 
@@ -51,19 +65,7 @@ function tierAsRead(index: number, read: PromotionTier, count: number) {
 export async function replacePromotionTier(deps: Deps, campaign: Campaign, index: number, next: PromotionTier): Promise<'ok' | 'changed'> {
   const read = campaign.promotionTiers?.[index];
   if (!read) return 'changed';
-  const { condition, values } = tierAsRead(index, read, campaign.promotionTiers?.length ?? 0);
-  const outcome = await transact(deps, [
-    {
-      Update: {
-        TableName: deps.tableName,
-        Key: entities.campaign.key(campaign.projectId, campaign.id),
-        UpdateExpression: `SET #tiers[${index}] = :tier`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#tiers': 'promotionTiers' },
-        ExpressionAttributeValues: { ...values, ':tier': next },
-      },
-    },
-  ]);
+  const outcome = await transact(deps, [tierUpdate(deps, campaign, index, read, `SET #tiers[${index}] = :tier`, { ':tier': next })]);
   return outcome.ok ? 'ok' : 'changed';
 }
 
@@ -75,18 +77,8 @@ export async function replacePromotionTier(deps: Deps, campaign: Campaign, index
 export async function removePromotionTier(deps: Deps, campaign: Campaign, index: number): Promise<'ok' | 'changed'> {
   const read = campaign.promotionTiers?.[index];
   if (!read) return 'changed';
-  const { condition, values } = tierAsRead(index, read, campaign.promotionTiers?.length ?? 0);
   const outcome = await transact(deps, [
-    {
-      Update: {
-        TableName: deps.tableName,
-        Key: entities.campaign.key(campaign.projectId, campaign.id),
-        UpdateExpression: `REMOVE #tiers[${index}]`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#tiers': 'promotionTiers' },
-        ExpressionAttributeValues: values,
-      },
-    },
+    tierUpdate(deps, campaign, index, read, `REMOVE #tiers[${index}]`, {}),
     { Delete: { TableName: deps.tableName, Key: entities.promotionTierRef.key(campaign.projectId, read.id) } },
   ]);
   return outcome.ok ? 'ok' : 'changed';
