@@ -175,6 +175,8 @@ async function prepareCardChanges(
     if (!prepared) return null;
     items.push(...prepared.items);
     const { card } = prepared.plan;
+    // Transactions of one commit share their time and are listed by id: the counters after each follow that order.
+    change.records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const counters = runningCounters(
       change.records.map((r) => r.points),
       { total: card.points, balance: card.balance },
