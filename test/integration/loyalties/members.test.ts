@@ -106,6 +106,34 @@ describe('POST /v1/loyalties/{campaignId}/members', () => {
   });
 });
 
+describe("GET /v1/customers/{customerId}: the member's loyalty summary", () => {
+  it('shows the points of the cards the customer holds, in all and by program', async () => {
+    const { api, campaigns, join } = await setup();
+    await newCampaign(campaigns, { name: 'Other', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    await campaigns.addVoucher('Other', { code: 'OTHER-1' });
+    expect((await api.call('get-customer', { params: { customerId: 'ann' } })).status).toBe(404);
+    const card = (await join({ customer: 'ann' })).json;
+    const summary = async () => (await api.call('get-customer', { params: { customerId: 'ann' } })).json.loyalty;
+    expect(await summary()).toEqual({ points: 0, referred_customers: 0, campaigns: { Club: { points: 0, referred_customers: 0 } } });
+    const balance = (campaignId: string, memberId: string, points: number) =>
+      api.call('update-loyalty-card-balance-1', { params: { campaignId, memberId }, json: { points } });
+    expect((await balance('Club', card.code as string, 120)).status).toBe(200);
+    expect((await balance('Club', card.code as string, -20)).status).toBe(200);
+    await join({ customer: 'ann' }, 'Other');
+    expect((await balance('Other', 'OTHER-1', 7)).status).toBe(200);
+    expect(await summary()).toEqual({
+      points: 107,
+      referred_customers: 0,
+      campaigns: { Club: { points: 100, referred_customers: 0 }, Other: { points: 7, referred_customers: 0 } },
+    });
+    // A discount voucher the customer holds is no loyalty card.
+    await newCampaign(campaigns);
+    await campaigns.addVoucher('Campaign', { code: 'COUPON-1' });
+    expect((await api.call('create-publication', { json: { voucher: 'COUPON-1', customer: { source_id: 'ann' } } })).status).toBe(200);
+    expect((await summary()) as { points: number }).toMatchObject({ points: 107 });
+  });
+});
+
 describe('GET /v1/loyalties/members/{memberId} and /v1/loyalties/{campaignId}/members/{memberId}', () => {
   it('gets a card by code or id, with or without its program, and 404 for another program or a voucher that is no card', async () => {
     const { api, campaigns, join } = await setup();
