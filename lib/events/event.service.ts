@@ -22,13 +22,14 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 /**
  * POST /v1/events: checks the event against the project's custom event schema, upserts its
  * customer, and stores it. With `loyalty.code`, the card's program's earning rules for the event add
- * their points (new buckets) in the same transaction as the event, so they are added exactly once
- * per stored event; with an Idempotency-Key the event (and its points) is stored once and every
- * retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
+ * their points (new buckets, and one POINTS_ACCRUAL card transaction per rule) in the same
+ * transaction as the event, so they are added exactly once per stored event; with an
+ * Idempotency-Key the event (and its points) is stored once and every retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
  * on this event, the event's customer converts the code for its referrer: recorded in the same
  * transaction, once per (campaign, code, referred customer) however many events or retries come,
  * and the program's referee reward goes to the event's customer in that transaction too (their
- * card or gift voucher in the parent campaign, published to them if they hold none).
+ * card or gift voucher in the parent campaign, published to them if they hold none; a card's points
+ * with their POINTS_ACCRUAL transaction).
  * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`;
  *   voucher: `loyalty.code` is no loyalty card or `referral.code` is unknown; campaign; customer: unknown referrer),
  *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral),
