@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { queryInt } from '../http/query-params.js';
-import { customerInput, sourceId } from '../customers/customer.schema.js';
+import { type CustomerInput, customerInput, sourceId } from '../customers/customer.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { codeSchema } from '../vouchers/voucher-params.schema.js';
 import { listVouchersQuery } from '../vouchers/voucher-list.schema.js';
@@ -46,10 +46,13 @@ export const programParams = z.strictObject({ campaignId: ref });
 export const cardParams = z.strictObject({ memberId: ref });
 
 /**
- * A bare string names the customer: a `cust_…` id, otherwise a `source_id` (as the reference's
- * examples send either one; docs/decisions.md "Joining a loyalty program").
+ * The member: a customer object, or a bare string naming one: a `cust_…` id, otherwise a
+ * `source_id` (as the reference's examples send either; docs/decisions.md "Loyalty members").
  */
-const customerRef = (v: unknown) => (typeof v === 'string' ? (/^cust_[0-9A-Za-z]+$/.test(v) ? { id: v } : { source_id: v }) : v);
+const memberCustomer = z.pipe(
+  z.union([sourceId, customerInput]),
+  z.transform((v): CustomerInput => (typeof v !== 'string' ? v : /^cust_[0-9A-Za-z]+$/.test(v) ? { id: v } : { source_id: v })),
+);
 
 /**
  * POST /v1/loyalties/{campaignId}/members (Voucherify's LoyaltiesMembersCreateRequestBody): the
@@ -58,7 +61,7 @@ const customerRef = (v: unknown) => (typeof v === 'string' ? (/^cust_[0-9A-Za-z]
  */
 export const addMemberBody = z.strictObject({
   voucher: z.optional(codeSchema),
-  customer: z.preprocess(customerRef, customerInput),
+  customer: memberCustomer,
   source_id: z.optional(sourceId),
   metadata: z.optional(metadataSchema),
   channel: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
