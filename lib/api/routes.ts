@@ -980,6 +980,91 @@ export const listPointsExpirationRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('LoyaltyPointsBucketList', "One page of the card's unexpired points buckets")],
 });
 
+export const addMemberRoute = /* @__PURE__ */ route({
+  operationId: 'add-member',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/members',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Join a customer to a loyalty program: publish one of its cards to them (Idempotency-Key supported)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Voucher', 'The loyalty card given to the customer (the same card again when they are already a member)')],
+  errors: [404],
+  description:
+    'The customer is upserted by `id` or `source_id` (a bare string: a `cust_…` id, otherwise a source id). A loyalty program is join-once: a member gets the card they already hold, and parallel joins of one customer give one card.',
+  // The card, the publication and the key's record commit in one transaction (createPublication):
+  // a retry after a lost reply must not give a second card. The program is part of the request.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
+export const listMembersRoute = /* @__PURE__ */ route({
+  operationId: 'list-members',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's cards (members), newest first",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('VoucherList', "One page of the program's loyalty cards; `total` is the program's card count")],
+});
+
+export const getMemberRoute = /* @__PURE__ */ route({
+  operationId: 'get-member',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Get a loyalty card (member) by code or id, in any program',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Voucher', 'The loyalty card')],
+});
+
+export const getMember1Route = /* @__PURE__ */ route({
+  operationId: 'get-member-1',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Get a loyalty card (member) of a program by code or id',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Voucher', 'The loyalty card')],
+});
+
+export const listLoyaltyCardTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-card-transactions',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/transactions',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty card's transactions (every change of its points), newest first",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('VoucherTransactionList', "One page of the card's transactions")],
+});
+
+export const listLoyaltyCardTransactions1Route = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-card-transactions-1',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/transactions',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a program's loyalty card's transactions (every change of its points), newest first",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('VoucherTransactionList', "One page of the card's transactions")],
+});
+
+export const listLoyaltyCampaignTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-campaign-transactions',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/transactions',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'List the transactions of every card of a loyalty program, newest first',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('VoucherTransactionList', "One page of the program's card transactions")],
+  description: 'Read from an index: a transaction is listed a moment after its commit.',
+});
+
 export const createEarningRuleRoute = /* @__PURE__ */ route({
   operationId: 'create-earning-rule',
   method: 'POST',
@@ -1269,6 +1354,13 @@ export const routes: readonly RouteDef[] = [
   trackCustomEventRoute,
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,
+  addMemberRoute,
+  listMembersRoute,
+  getMemberRoute,
+  getMember1Route,
+  listLoyaltyCardTransactionsRoute,
+  listLoyaltyCardTransactions1Route,
+  listLoyaltyCampaignTransactionsRoute,
   listPointsExpirationRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,

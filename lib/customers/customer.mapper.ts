@@ -1,5 +1,5 @@
 import type * as z from '../zod.js';
-import type { Customer, CustomerAddress, CustomerFields, CustomerRedemptionSummary } from './customer.js';
+import type { Customer, CustomerAddress, CustomerFields, CustomerLoyaltyCard, CustomerRedemptionSummary } from './customer.js';
 import type { customerListReplySchema, customerReplySchema } from './customer.reply.js';
 import type { CustomerFieldsInput } from './customer.schema.js';
 import type { CustomerPage } from './customer.service.js';
@@ -63,7 +63,7 @@ function addressReply(a: CustomerAddress): WireAddress {
 
 /**
  * The redemption counters come from the customer's summary item where the caller read it (GET
- * /v1/customers/{id}); orders, loyalty balances and referrals are not attributed to customers yet,
+ * /v1/customers/{id}); orders and referrals are not attributed to customers yet,
  * so their counters are zero. A redemption refused before its commit writes nothing, so
  * `total_failed` stays 0 (docs/decisions.md).
  */
@@ -81,8 +81,22 @@ const summaryOf = (r: CustomerRedemptionSummary): CustomerReply['summary'] => ({
   orders: { total_amount: 0, total_count: 0, average_amount: 0, last_order_amount: 0 },
 });
 
+/**
+ * The `loyalty` summary: the points of every loyalty card the customer holds, in all and by the
+ * program's name, where the caller read the cards (GET /v1/customers/{id}); zero elsewhere.
+ * Referred customers are not counted here yet.
+ */
+function loyaltyOf(cards: readonly CustomerLoyaltyCard[]): CustomerReply['loyalty'] {
+  const campaigns: CustomerReply['loyalty']['campaigns'] = {};
+  for (const card of cards) {
+    const seen = campaigns[card.campaignName];
+    campaigns[card.campaignName] = { points: (seen?.points ?? 0) + card.balance, referred_customers: 0 };
+  }
+  return { points: cards.reduce((sum, c) => sum + c.balance, 0), referred_customers: 0, campaigns };
+}
+
 /** The customer object (Voucherify's shape): unset strings left out, `updated_at` once changed. */
-export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRedemptionSummary }): CustomerReply => ({
+export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRedemptionSummary; loyaltyCards?: CustomerLoyaltyCard[] }): CustomerReply => ({
   id: c.id,
   ...(c.sourceId !== null ? { source_id: c.sourceId } : {}),
   ...(c.name !== null ? { name: c.name } : {}),
@@ -93,7 +107,7 @@ export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRede
   address: c.address === null ? null : addressReply(c.address),
   metadata: c.metadata,
   summary: summaryOf(c.redemptionSummary ?? {}),
-  loyalty: { points: 0, referred_customers: 0, campaigns: {} },
+  loyalty: loyaltyOf(c.loyaltyCards ?? []),
   referrals: { total: 0, campaigns: [] },
   system_metadata: {},
   created_at: c.createdAt,

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import type { Customer, CustomerFields, CustomerRedemptionSummary } from './customer.js';
+import type { Customer, CustomerFields, CustomerLoyaltyCard, CustomerRedemptionSummary } from './customer.js';
+import { heldLoyaltyCards } from '../vouchers/voucher-holder.repo.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
 import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
@@ -51,17 +52,24 @@ async function findCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId:
 }
 
 /**
- * GET /v1/customers/{customerId}: a customer by id or source id.
+ * GET /v1/customers/{customerId}: a customer by id or source id, with their redemption summary and
+ * the loyalty cards they hold (the `loyalty` summary; read from the holder index, so a card joined
+ * a moment ago may show a moment later).
  * @throws NotFoundError (customer).
  */
 export async function getCustomer(
   deps: Pick<Runtime, 'ddb' | 'tableName'>,
   projectId: string,
   ref: string,
-): Promise<Customer & { redemptionSummary: CustomerRedemptionSummary }> {
+): Promise<Customer & { redemptionSummary: CustomerRedemptionSummary; loyaltyCards: CustomerLoyaltyCard[] }> {
   const customer = await findCustomer(deps, projectId, ref);
   if (!customer) throw new NotFoundError('customer', ref);
-  return { ...customer, redemptionSummary: await repo.getRedemptionSummary(deps, projectId, customer.id) };
+  const [redemptionSummary, cards] = await Promise.all([
+    repo.getRedemptionSummary(deps, projectId, customer.id),
+    heldLoyaltyCards(deps, projectId, customer.id),
+  ]);
+  const loyaltyCards = cards.flatMap((v) => (v.loyaltyCard ? [{ campaignName: v.campaignName ?? v.campaignId ?? '', balance: v.loyaltyCard.balance }] : []));
+  return { ...customer, redemptionSummary, loyaltyCards };
 }
 
 /**

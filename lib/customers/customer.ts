@@ -55,5 +55,11 @@ export interface CustomerRedemptionSummary {
   giftRedeemedAmount?: number;
 }
 
+/** A loyalty card the customer holds, as their `loyalty` summary shows it: its program's name and its spendable points. */
+export interface CustomerLoyaltyCard {
+  campaignName: string;
+  balance: number;
+}
+
 /** Fields a request may set on a customer (absent = leave as is). */
 export type CustomerFields = Partial<Pick<Customer, 'name' | 'email' | 'description' | 'phone' | 'birthdate' | 'address' | 'metadata'>>;

@@ -620,9 +620,11 @@ export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket'
     defaults: { expiresAt: null },
   });
 /**
- * A voucher transaction: a manual change of a loyalty card's points or a gift card's credits, with
- * its reason and source id, in the voucher's own partition sorted by time, so a voucher's history
- * is one Query. GSI1 finds one transaction by id (the `starting_after_id` cursor of the list).
+ * A voucher transaction: a change of a loyalty card's points (manual, earned, spent, ...) or a
+ * manual change of a gift card's credits, in the voucher's own partition sorted by time, so a
+ * voucher's history is one Query. GSI1 finds one transaction by id (the `starting_after_id` cursor
+ * of the lists); the sparse GSI2 lists a campaign's transactions by time (a voucher of no campaign
+ * has no entry).
  */
 export const cardTransaction = /* @__PURE__ */ entity<CardTransaction>('card_transaction', 1)
   .key(
@@ -633,7 +635,15 @@ export const cardTransaction = /* @__PURE__ */ entity<CardTransaction>('card_tra
     (projectId: string, transactionId: string) => tenant(projectId, 'VOUCHER_TX', transactionId),
     () => 'VOUCHER_TX',
   )
-  .from((t) => ({ key: [t.projectId, t.voucherId, t.createdAt, t.id], index: [t.projectId, t.id] }));
+  .sparse(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'TRANSACTIONS'),
+    (createdAt: string, transactionId: string) => path(createdAt, transactionId),
+  )
+  .from((t) => ({
+    key: [t.projectId, t.voucherId, t.createdAt, t.id],
+    index: [t.projectId, t.id],
+    sparse: t.campaignId ? [t.projectId, t.campaignId, t.createdAt, t.id] : null,
+  }));
 /**
  * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
  * so POST /v1/events finds every rule for its event name with one Query.

@@ -1,15 +1,18 @@
 import { upsertCustomer } from '../customers/customer.service.js';
-import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
+import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../custom-event-schemas/event-schema.service.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { planEarning } from '../loyalties/loyalty-earning.js';
-import { MAX_BUCKET_WRITES, prepareCardChange } from '../loyalties/loyalty.service.js';
+import { type CardTransaction, type CardTransactionDetails, runningCounters } from '../loyalties/card-transaction.js';
+import { putCardTransactionItem } from '../loyalties/card-transaction.repo.js';
+import { prepareCardChange } from '../loyalties/loyalty.service.js';
 import type { PointsBucket } from '../loyalties/points-bucket.js';
 import { RefereeRewardIssuer } from '../referrals/referee-reward-issuer.js';
 import { conversionItems, planReferral } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
 import type { CustomEvent, TrackedEvent } from './event.js';
 import { putEventItem } from './event.repo.js';
 import type { TrackEventBody } from './event.schema.js';
@@ -19,13 +22,14 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 /**
  * POST /v1/events: checks the event against the project's custom event schema, upserts its
  * customer, and stores it. With `loyalty.code`, the card's program's earning rules for the event add
- * their points (new buckets) in the same transaction as the event, so they are added exactly once
- * per stored event; with an Idempotency-Key the event (and its points) is stored once and every
- * retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
+ * their points (new buckets, and one POINTS_ACCRUAL card transaction per rule) in the same
+ * transaction as the event, so they are added exactly once per stored event; with an
+ * Idempotency-Key the event (and its points) is stored once and every retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
  * on this event, the event's customer converts the code for its referrer: recorded in the same
  * transaction, once per (campaign, code, referred customer) however many events or retries come,
  * and the program's referee reward goes to the event's customer in that transaction too (their
- * card or gift voucher in the parent campaign, published to them if they hold none).
+ * card or gift voucher in the parent campaign, published to them if they hold none; a card's points
+ * with their POINTS_ACCRUAL transaction).
  * @throws NotFoundError (custom_event_schema: the event is not defined; customer: unknown `customer.id`;
  *   voucher: `loyalty.code` is no loyalty card or `referral.code` is unknown; campaign; customer: unknown referrer),
  *   MetadataValidationError, InvalidVoucherError, InvalidCampaignError, BadRequestError, ReferrerNotPermittedError (see planReferral),
@@ -60,22 +64,49 @@ export async function trackCustomEvent(
     createdAt: now.toISOString(),
   };
   const rewards = referral?.reward ? new RefereeRewardIssuer(deps, referral.reward, now) : null;
+  const accrualDetails: CardTransactionDetails = {
+    event: { id: event.id, type: CUSTOM_EVENT_TYPE },
+    customEvent: { id: event.id, type: event.type },
+    eventSchema: { id: schema.id, name: schema.name },
+  };
   return retryOnConflict(`Too many concurrent writes for event ${body.event}`, async () => {
     const items = [putEventItem(deps, event)];
     const conversionAt = items.length;
     if (referral) items.push(...(await conversionItems(deps, referral, event)));
     const converting = items.length > conversionAt;
     // Points for one card go in one change: a referee reward may land on the card the event earns on.
-    const cardChanges = new Map<string, PointsBucket[]>();
-    if (earning) cardChanges.set(earning.code, [...earning.buckets]);
+    const cardChanges = new Map<string, CardChange>();
+    if (earning) {
+      cardChanges.set(earning.code, {
+        buckets: earning.accruals.map((a) => a.bucket),
+        records: earning.accruals.map((a) => ({
+          id: a.transactionId,
+          points: a.bucket.points,
+          details: { ...accrualDetails, earningRule: { id: a.rule.id, source: { banner: a.rule.banner ?? '' } } },
+        })),
+      });
+    }
     const rewardAt = items.length;
     let rewardItems = 0;
+    const extra: TransactItem[] = [];
     if (converting && rewards && referral) {
       const writes = await rewards.writes(event.customerId, referral.referrerId);
-      if (writes.kind === 'points') cardChanges.set(writes.code, [...(cardChanges.get(writes.code) ?? []), writes.bucket]);
-      else rewardItems = items.push(...writes.items) - rewardAt;
+      if (writes.kind === 'points') {
+        const change = cardChanges.get(writes.code) ?? { buckets: [], records: [] };
+        change.buckets.push(writes.bucket);
+        change.records.push({ id: rewards.transactionId, points: writes.bucket.points, details: accrualDetails });
+        cardChanges.set(writes.code, change);
+      } else {
+        rewardItems = items.push(...writes.items) - rewardAt;
+        const card = writes.newCard?.loyaltyCard;
+        if (writes.newCard && card) {
+          const record = accrualOf(writes.newCard, { id: rewards.transactionId, points: card.points, details: accrualDetails }, event.createdAt);
+          extra.push(putCardTransactionItem(deps, { ...record, total: card.points, balance: card.balance }));
+        }
+      }
     }
-    const prepared = await prepareCardChanges(deps, projectId, cardChanges, now);
+    items.push(...extra);
+    const prepared = await prepareCardChanges(deps, projectId, cardChanges, items.length, event.createdAt, now);
     if (!prepared) return RETRY;
     items.push(...prepared);
     const outcome = await commitOnce<TrackedEvent>(deps, idempotency, items, { event, customer }, now);
@@ -89,17 +120,72 @@ export async function trackCustomEvent(
   });
 }
 
+/** `details.event.type` of a change a custom event caused. */
+const CUSTOM_EVENT_TYPE = 'customer.custom_event';
+
+/** A POINTS_ACCRUAL of one card not yet placed in the card's counters. */
+interface PendingAccrual {
+  id: string;
+  points: number;
+  details: CardTransactionDetails;
+}
+
+/** The points one card gains from one event: its new buckets and one transaction per rule (or reward). */
+interface CardChange {
+  buckets: PointsBucket[];
+  records: PendingAccrual[];
+}
+
+function accrualOf(card: Voucher, a: PendingAccrual, at: string): Omit<CardTransaction, 'total' | 'balance'> {
+  return {
+    id: a.id,
+    projectId: card.projectId,
+    campaignId: card.campaignId,
+    voucherId: card.id,
+    type: 'POINTS_ACCRUAL',
+    source: null,
+    sourceId: null,
+    reason: null,
+    points: a.points,
+    details: a.details,
+    createdAt: at,
+  };
+}
+
 /**
  * The items of the points changes of up to two cards (the event's loyalty card, the referee's
- * reward card), sharing one transaction's bucket budget; null when a card's buckets must be read again.
+ * reward card), each with its POINTS_ACCRUAL transactions, sharing what is left of one transaction
+ * after the `used` items, one card item and one transaction item per accrual, and the idempotency
+ * record (docs/architecture.md "The 100-item budget of a points change"). Null when a card's
+ * buckets must be read again.
  */
-async function prepareCardChanges(deps: Deps, projectId: string, changes: Map<string, PointsBucket[]>, now: Date): Promise<TransactItem[] | null> {
-  const budget = Math.floor(MAX_BUCKET_WRITES / Math.max(changes.size, 1));
+async function prepareCardChanges(
+  deps: Deps,
+  projectId: string,
+  changes: Map<string, CardChange>,
+  used: number,
+  at: string,
+  now: Date,
+): Promise<TransactItem[] | null> {
+  const records = [...changes.values()].reduce((n, c) => n + c.records.length, 0);
+  const left = MAX_TRANSACTION_ITEMS - used - changes.size - records - 1;
+  const budget = Math.floor(left / Math.max(changes.size, 1));
   const items: TransactItem[] = [];
-  for (const [code, buckets] of changes) {
-    const prepared = await prepareCardChange(deps, projectId, code, { kind: 'add', buckets }, now, budget);
+  for (const [code, change] of changes) {
+    const prepared = await prepareCardChange(deps, projectId, code, { kind: 'add', buckets: change.buckets }, now, budget);
     if (!prepared) return null;
     items.push(...prepared.items);
+    const { card } = prepared.plan;
+    // Transactions of one commit share their time and are listed by id: the counters after each follow that order.
+    change.records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const counters = runningCounters(
+      change.records.map((r) => r.points),
+      { total: card.points, balance: card.balance },
+    );
+    change.records.forEach((r, i) => {
+      const after = counters[i] ?? { total: card.points, balance: card.balance };
+      items.push(putCardTransactionItem(deps, { ...accrualOf(prepared.voucher, r, at), ...after }));
+    });
   }
   return items;
 }

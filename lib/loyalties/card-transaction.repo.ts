@@ -1,4 +1,5 @@
 import { cardTransaction } from '../db/entities.js';
+import type { ItemKeys } from '../db/entity.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { CardTransaction } from './card-transaction.js';
@@ -36,6 +37,32 @@ export async function cardTransactionPage(
     deps,
     { key: [projectId, voucherId] },
     { consistent: true, ascending, pageSize: limit + 1, startAfter: after ? cardTransaction.key(projectId, voucherId, after.createdAt, after.id) : undefined },
+  );
+  return { transactions: page.slice(0, limit), hasMore: page.length > limit };
+}
+
+/** The start key of a GSI2 Query: the table's key and the index's, nothing else. */
+function gsi2StartKey(t: CardTransaction): ItemKeys {
+  const { PK, SK, GSI2PK, GSI2SK } = cardTransaction.keysOf(t);
+  return { PK, SK, GSI2PK, GSI2SK };
+}
+
+/**
+ * One page of a campaign's transactions in time order (sparse GSI2, eventually consistent), after
+ * `after` when given: one Query reading at most `limit + 1` entries.
+ */
+export async function campaignTransactionPage(
+  deps: Deps,
+  projectId: string,
+  campaignId: string,
+  limit: number,
+  ascending: boolean,
+  after: CardTransaction | null,
+): Promise<{ transactions: CardTransaction[]; hasMore: boolean }> {
+  const page = await cardTransaction.queryPage(
+    deps,
+    { sparse: [projectId, campaignId] },
+    { ascending, pageSize: limit + 1, startAfter: after ? gsi2StartKey(after) : undefined },
   );
   return { transactions: page.slice(0, limit), hasMore: page.length > limit };
 }

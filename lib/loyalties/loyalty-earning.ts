@@ -9,10 +9,19 @@ import { newBucket, type PointsBucket } from './points-bucket.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids'>;
 
+/** One rule's points for a card: the bucket it adds and the POINTS_ACCRUAL transaction recording it (ids fixed before any commit). */
+export interface Accrual {
+  bucket: PointsBucket;
+  rule: { id: string; banner: string | null };
+  transactionId: string;
+}
+
 /** Points an event earns a card: one bucket per applying rule (ids fixed, so a retried commit cannot add them twice). */
 export interface Earning {
   code: string;
-  buckets: PointsBucket[];
+  voucherId: string;
+  campaignId: string;
+  accruals: Accrual[];
 }
 
 /**
@@ -36,9 +45,11 @@ export async function planEarning(
   const rules = (await listEarningRulesOfEvent(deps, projectId, eventName)).filter((r) => r.campaignId === campaignId && ruleApplies(r, at));
   if (rules.length === 0) return null;
   const programRules = (await getCampaign(deps, projectId, campaignId))?.voucher?.loyaltyCard?.expirationRules;
-  const buckets = rules.flatMap((rule) => {
+  const accruals = rules.flatMap((rule): Accrual[] => {
     const points = pointsFor(rule, metadata);
-    return points > 0 ? [newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at)] : [];
+    if (points <= 0) return [];
+    const bucket = newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at);
+    return [{ bucket, rule: { id: rule.id, banner: rule.banner }, transactionId: deps.ids.id('vtx') }];
   });
-  return buckets.length > 0 ? { code, buckets } : null;
+  return accruals.length > 0 ? { code, voucherId: card.id, campaignId, accruals } : null;
 }

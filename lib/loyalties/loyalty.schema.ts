@@ -1,5 +1,10 @@
 import * as z from '../zod.js';
 import { queryInt } from '../http/query-params.js';
+import { type CustomerInput, customerInput, sourceId } from '../customers/customer.schema.js';
+import { metadataSchema } from '../metadata.schema.js';
+import { codeSchema } from '../vouchers/voucher-params.schema.js';
+import { listVouchersQuery } from '../vouchers/voucher-list.schema.js';
+import { voucherTransactionsQuery } from '../vouchers/voucher-balance.schema.js';
 
 const ref = z.string().check(z.minLength(1), z.maxLength(1000));
 
@@ -33,3 +38,47 @@ export const pointsExpirationQuery = z.strictObject({
   page: z._default(queryInt(1, 1_000_000), 1),
 });
 export type PointsExpirationQuery = z.output<typeof pointsExpirationQuery>;
+
+/** `{campaignId}` alone (id or name of the program). */
+export const programParams = z.strictObject({ campaignId: ref });
+
+/** `{memberId}` alone: a card's code or id, in any program. */
+export const cardParams = z.strictObject({ memberId: ref });
+
+/**
+ * The member: a customer object, or a bare string naming one: a `cust_…` id, otherwise a
+ * `source_id` (as the reference's examples send either; docs/decisions.md "Loyalty members").
+ */
+const memberCustomer = z.pipe(
+  z.union([sourceId, customerInput]),
+  z.transform((v): CustomerInput => (typeof v !== 'string' ? v : /^cust_[0-9A-Za-z]+$/.test(v) ? { id: v } : { source_id: v })),
+);
+
+/**
+ * POST /v1/loyalties/{campaignId}/members (Voucherify's LoyaltiesMembersCreateRequestBody): the
+ * customer to join (id, source_id, or an object upserted by them), optionally the code of the
+ * program's card to give, and the publication's `source_id`, `metadata` and `channel`.
+ */
+export const addMemberBody = z.strictObject({
+  voucher: z.optional(codeSchema),
+  customer: memberCustomer,
+  source_id: z.optional(sourceId),
+  metadata: z.optional(metadataSchema),
+  channel: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+});
+export type AddMemberBody = z.output<typeof addMemberBody>;
+
+/**
+ * GET /v1/loyalties/{campaignId}/members: the program's cards, as GET /v1/vouchers lists a
+ * campaign's (same paging, dates and order; `code` and `ids` read those cards by key); `customer`
+ * reads the one card the customer holds in the program.
+ */
+export const listMembersQuery = z.omit(listVouchersQuery, { campaign_id: true, campaign: true, category: true });
+export type ListMembersQuery = z.output<typeof listMembersQuery>;
+
+/**
+ * GET …/members/{memberId}/transactions and GET /v1/loyalties/{campaignId}/transactions: one page
+ * by creation (`order` `id` oldest first, `-id` newest first, the default) after `starting_after_id`.
+ */
+export const cardTransactionsQuery = voucherTransactionsQuery;
+export type CardTransactionsQuery = z.output<typeof cardTransactionsQuery>;

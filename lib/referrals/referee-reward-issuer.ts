@@ -21,7 +21,9 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * the caller adds to that card's points change, with any earning of the same event), or
  * complete transaction items (credits on a held gift voucher; a new voucher published to them).
  */
-export type RewardWrites = { kind: 'points'; code: string; bucket: PointsBucket } | { kind: 'items'; items: TransactItem[] };
+export type RewardWrites =
+  | { kind: 'points'; code: string; bucket: PointsBucket }
+  | { kind: 'items'; items: TransactItem[] /** A loyalty card published with the points: the caller records its POINTS_ACCRUAL. */; newCard?: Voucher };
 
 /** Positions in a publication's items (see RefereeRewardIssuer.writes). */
 const NEW_VOUCHER = 0;
@@ -34,6 +36,8 @@ const PARENT_COUNTER = 2;
  */
 export class RefereeRewardIssuer {
   private readonly bucketId: string;
+  /** The id of the card transaction recording the points (a loyalty card reward), fixed across attempts. */
+  readonly transactionId: string;
   private readonly sampler: CodeSampler;
   private candidate: string | null = null;
 
@@ -43,6 +47,7 @@ export class RefereeRewardIssuer {
     private readonly now: Date,
   ) {
     this.bucketId = deps.ids.id('lopb');
+    this.transactionId = deps.ids.id('vtx');
     this.sampler = new CodeSampler(reward.parent.voucher.codeConfig, 1);
   }
 
@@ -78,6 +83,7 @@ export class RefereeRewardIssuer {
         putHeldVoucherItem(this.deps, voucher, held.staleVoucherId),
         ...extra,
       ],
+      ...(type === 'LOYALTY_CARD' ? { newCard: voucher } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import type * as z from '../zod.js';
-import type { CardTransaction } from '../loyalties/card-transaction.js';
+import { type CardTransaction, type CardTransactionDetails, MANUAL_TRANSACTION_TYPES } from '../loyalties/card-transaction.js';
 import type { voucherBalanceReplySchema, voucherTransactionListReplySchema, voucherTransactionReplySchema } from './voucher-balance.reply.js';
 import type { TransactionPage, VoucherBalanceChange } from './voucher-balance.service.js';
 
@@ -16,6 +16,21 @@ export const toVoucherBalanceReply = (c: VoucherBalanceChange): z.input<typeof v
 
 const isGift = (t: CardTransaction): boolean => t.type === 'CREDITS_ADDITION' || t.type === 'CREDITS_REMOVAL';
 
+/** `details` besides the balance, snake_case, each only where the transaction has it. */
+function detailsReply(d: CardTransactionDetails | undefined) {
+  if (!d) return {};
+  return {
+    ...(d.event ? { event: d.event } : {}),
+    ...(d.customEvent ? { custom_event: d.customEvent } : {}),
+    ...(d.eventSchema ? { event_schema: d.eventSchema } : {}),
+    ...(d.earningRule ? { earning_rule: d.earningRule } : {}),
+    ...(d.order ? { order: { id: d.order.id, source_id: d.order.sourceId } } : {}),
+    ...(d.redemption ? { redemption: d.redemption } : {}),
+    ...(d.rollback ? { rollback: d.rollback } : {}),
+    ...(d.reward ? { reward: d.reward } : {}),
+  };
+}
+
 export const toVoucherTransactionReply = (t: CardTransaction): z.input<typeof voucherTransactionReplySchema> => ({
   id: t.id,
   source_id: t.sourceId,
@@ -31,11 +46,12 @@ export const toVoucherTransactionReply = (t: CardTransaction): z.input<typeof vo
       ...(isGift(t) ? { amount: t.points } : { points: t.points }),
       balance: t.balance,
       object: 'balance',
-      operation_type: 'MANUAL',
+      operation_type: MANUAL_TRANSACTION_TYPES.includes(t.type) ? 'MANUAL' : 'AUTOMATIC',
       related_object: { type: 'voucher', id: t.voucherId },
     },
+    ...detailsReply(t.details),
   },
-  related_transaction_id: null,
+  related_transaction_id: t.relatedTransactionId ?? null,
   created_at: t.createdAt,
 });
 

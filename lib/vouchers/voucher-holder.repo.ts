@@ -1,4 +1,6 @@
-import { heldVoucher } from '../db/entities.js';
+import { heldVoucher, voucher as voucherEntity, voucherByHolder } from '../db/entities.js';
+import { queryAll } from '../db/query.js';
+import { ENTITY_ATTR, tableDesign } from '../db/table.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
@@ -55,4 +57,21 @@ export function putHeldVoucherItem(deps: Deps, voucher: Voucher, staleVoucherId:
         : { ConditionExpression: 'attribute_not_exists(PK) OR voucherId = :stale', ExpressionAttributeValues: { ':stale': staleVoucherId } }),
     },
   };
+}
+
+/**
+ * The loyalty cards a customer holds: one Query of the holder's GSI2 partition (every voucher
+ * they hold, eventually consistent), filtered to loyalty cards on the server, all pages.
+ */
+export async function heldLoyaltyCards(deps: Deps, projectId: string, customerId: string): Promise<Voucher[]> {
+  const { gsi2 } = tableDesign.indexes;
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: gsi2.name,
+    KeyConditionExpression: `${gsi2.partitionKey} = :pk`,
+    FilterExpression: '#type = :card AND #entity = :voucher',
+    ExpressionAttributeNames: { '#type': 'type', '#entity': ENTITY_ATTR },
+    ExpressionAttributeValues: { ':pk': voucherByHolder.partition(projectId, customerId), ':card': 'LOYALTY_CARD', ':voucher': voucherEntity.name },
+  });
+  return items.map((item) => voucherEntity.fromItem(item));
 }

@@ -334,6 +334,39 @@ const perOperation: Record<string, CaseHints> = {
     companions: { 'body.expiration_type="CUSTOM_DATE"': ['body.expiration_date'] },
   },
   'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'add-member': {
+    path: { campaignId: '$seed.loyaltyCampaignId' },
+    // Each join is a new customer (a program is join-once) and names a card not given yet.
+    values: { 'body.voucher': '$fresh.loyaltyCardCode', 'body.customer.id': '$fresh.customerId' },
+    unique: ['body.source_id', 'body.customer.source_id'],
+    required: ['body.customer.source_id'],
+    exclusive: [['body.customer.source_id', 'body.customer.id']],
+    // One at a time: a join without a code picks an unpublished card of the program, which could be the one a concurrent request names.
+    concurrency: 1,
+  },
+  'get-member': { path: { memberId: '$seed.loyaltyCardCode' } },
+  'get-member-1': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'list-members': {
+    path: { campaignId: '$seed.loyaltyCampaignId' },
+    values: { 'query.customer': '$seed.customerId', 'query.code': '$seed.loyaltyCardCode' },
+    // The customer's card is read by key; code and ids name cards by key too: one way at a time.
+    exclusive: [
+      ['query.customer', 'query.code'],
+      ['query.customer', 'query.ids'],
+    ],
+  },
+  'list-loyalty-card-transactions': {
+    path: { memberId: '$seed.loyaltyCardCode' },
+    values: { 'query.starting_after_id': '$seed.loyaltyCardTransactionId' },
+  },
+  'list-loyalty-card-transactions-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    values: { 'query.starting_after_id': '$seed.loyaltyCardTransactionId' },
+  },
+  'list-loyalty-campaign-transactions': {
+    path: { campaignId: '$seed.loyaltyCampaignId' },
+    values: { 'query.starting_after_id': '$seed.loyaltyCardTransactionId' },
+  },
   'create-earning-rule': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },

@@ -140,6 +140,12 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const giftTransactions = (await call(send, 'GET', `/v1/vouchers/${encodeURIComponent(giftCardCode)}/transactions`)).data as
     | Array<{ id?: unknown }>
     | undefined;
+  // A loyalty card transaction: the cursor of the card and program transaction lists.
+  const cardCode = str(card.code, 'loyalty card code');
+  await call(send, 'POST', `/v1/loyalties/${loyaltyId}/members/${encodeURIComponent(cardCode)}/balance`, { points: 10 });
+  const cardTransactions = (await call(send, 'GET', `/v1/loyalties/members/${encodeURIComponent(cardCode)}/transactions`)).data as
+    | Array<{ id?: unknown }>
+    | undefined;
   // Publications from a campaign take its unpublished codes; an AUTO_UPDATE campaign makes them on demand, so it never runs out.
   const publishing = await campaign({
     name: 'compat-publishing',
@@ -188,12 +194,15 @@ export async function seedProject(send: Send): Promise<Seeds> {
       promotionCampaignId: str(promotion.id, 'promotion campaign id'),
       giftCardCode,
       giftCardTransactionId: str(giftTransactions?.[0]?.id, 'gift card transaction id'),
+      loyaltyCardTransactionId: str(cardTransactions?.[0]?.id, 'loyalty card transaction id'),
       publishingCampaignName: str(publishing.name, 'publishing campaign name'),
       exportId,
       exportToken: new URL(url).searchParams.get('token') ?? '',
     },
     fresh: {
       voucherCode: async () => str((await voucher(discountId)).code, 'voucher code'),
+      // An unpublished card of the seeded loyalty program: a join names it once.
+      loyaltyCardCode: async () => str((await voucher(loyaltyId)).code, 'loyalty card code'),
       // A code no voucher has yet (nothing is made): for the operations that create a voucher with the code in their path.
       newVoucherCode: async () => name('compat-new-code'),
       // Rollbacks undo one redemption once: each request gets its own.

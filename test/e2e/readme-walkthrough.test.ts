@@ -51,7 +51,10 @@ describe('the README walkthrough', () => {
     expect(stdout).toContain('"paid": 3100');
     expect(stdout).toContain('"redeemed": 1');
     expect(stdout).toContain('"redeemed_after_refund": 0');
+    expect(stdout).toContain('"member_again": "CARD-1"');
     expect(stdout).toContain('"balance": 250');
+    expect(stdout).toContain('"type": "POINTS_ADDITION"');
+    expect(stdout).toContain('"loyalty_points": 250');
     const csv = stdout.slice(stdout.indexOf('voucher_id,points,expires_at'));
     const [header, ...rows] = csv.trim().split(/\r?\n/);
     expect(header).toBe('voucher_id,points,expires_at');

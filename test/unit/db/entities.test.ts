@@ -157,8 +157,15 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   [
     'card_transaction',
-    e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1' })),
-    { PK: 'P#p1#CARD#v_1#TRANSACTIONS', SK: `${at}#vtx_1`, GSI1PK: 'P#p1#VOUCHER_TX#vtx_1', GSI1SK: 'VOUCHER_TX' },
+    e.cardTransaction.toItem(never({ ...id('vtx_1'), voucherId: 'v_1', campaignId: 'camp_1' })),
+    {
+      PK: 'P#p1#CARD#v_1#TRANSACTIONS',
+      SK: `${at}#vtx_1`,
+      GSI1PK: 'P#p1#VOUCHER_TX#vtx_1',
+      GSI1SK: 'VOUCHER_TX',
+      GSI2PK: 'P#p1#CAMPAIGN#camp_1#TRANSACTIONS',
+      GSI2SK: `${at}#vtx_1`,
+    },
   ],
   [
     'earning_rule',

@@ -1,0 +1,14 @@
+import { listLoyaltyCardTransactionsRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { listLoyaltyCardTransactions } from '../../lib/loyalties/loyalty-member.service.js';
+import { cardParams, cardTransactionsQuery } from '../../lib/loyalties/loyalty.schema.js';
+import { toVoucherTransactionListReply } from '../../lib/vouchers/voucher-balance.mapper.js';
+
+export const schemas = { params: cardParams, query: cardTransactionsQuery };
+
+export const makeHandler = endpoint(listLoyaltyCardTransactionsRoute, schemas, async ({ runtime, principal, params, query }) =>
+  ok(toVoucherTransactionListReply(await listLoyaltyCardTransactions(runtime, principal.projectId, null, params.memberId, query))),
+);
+
+export const handler = makeHandler();
