@@ -70,8 +70,8 @@ export interface StoredValidationRule extends ValidationRule {
   assignmentsCount: number;
 }
 
-/** What a rule can be assigned to (the reference's enum less `reward_assignment`, see docs/decisions.md). */
-export const ASSIGNABLE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'distribution'] as const;
+/** What a rule can be assigned to (the reference's enum). */
+export const ASSIGNABLE_OBJECT_TYPES = ['voucher', 'campaign', 'promotion_tier', 'earning_rule', 'distribution', 'reward_assignment'] as const;
 export type AssignableObjectType = (typeof ASSIGNABLE_OBJECT_TYPES)[number];
 
 /** A validation rule assignment (`asgm_…`): one rule on one object. */
@@ -92,5 +92,7 @@ export interface ObjectAssignments {
 
 /** Rules a project may have (the list reads them with one Query). */
 export const MAX_VALIDATION_RULES_PER_PROJECT = 1000;
+/** Assignments one rule may have (its assignments are listed with one Query of its partition). */
+export const MAX_ASSIGNMENTS_PER_RULE = 1000;
 /** Rules one object may carry (its assignments item stays small, and a validation evaluates them all). */
 export const MAX_ASSIGNMENTS_PER_OBJECT = 20;
