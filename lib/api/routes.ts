@@ -617,8 +617,9 @@ export const listValidationRulesRoute = /* @__PURE__ */ route({
   scopes: ['validation-rules'],
   summary: 'List the validation rules of the project by creation (start_date / end_date bound it)',
   tag: 'Validation Rules',
-  success: [/* @__PURE__ */ ok('ValidationRuleList', 'One page of validation rules and the number of the project\'s rules')],
-  description: '`order` `created_at` or `-created_at` (default); the `updated_at` and `name` orders are 400 `invalid_query_params` (no index serves them). `limit` 1–100, `page` 1–99.',
+  success: [/* @__PURE__ */ ok('ValidationRuleList', "One page of validation rules and the number of the project's rules")],
+  description:
+    '`order` `created_at` or `-created_at` (default); the `updated_at` and `name` orders are 400 `invalid_query_params` (no index serves them). `limit` 1–100, `page` 1–99.',
 });
 
 export const getValidationRuleRoute = /* @__PURE__ */ route({

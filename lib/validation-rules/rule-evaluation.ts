@@ -62,7 +62,17 @@ const SCALAR_NAMES: Record<string, ScalarName> = {
 const ITEM_NAMES = new Set(['order.items.any', 'order.items.every', 'order.items.none']);
 const ITEM_SUB_NAMES = new Set(['order.items.quantity', 'order.items.price', 'order.items.aggregated_quantity', 'order.items.aggregated_amount']);
 
-const ONE_VALUE = new Set(['$less_than', '$less_than_or_equal', '$more_than', '$more_than_or_equal', '$after', '$before', '$starts_with', '$ends_with', '$contains']);
+const ONE_VALUE = new Set([
+  '$less_than',
+  '$less_than_or_equal',
+  '$more_than',
+  '$more_than_or_equal',
+  '$after',
+  '$before',
+  '$starts_with',
+  '$ends_with',
+  '$contains',
+]);
 const OPERATORS: Record<Kind, ReadonlySet<string>> = {
   number: new Set(['$is', '$is_not', '$in', '$not_in', '$less_than', '$less_than_or_equal', '$more_than', '$more_than_or_equal']),
   metadata: new Set([

@@ -40,7 +40,8 @@ function tokenize(logic: string): Token[] {
     else if (close !== undefined) tokens.push({ kind: ')', at });
     else if (word !== undefined) {
       const lower = word.toLowerCase();
-      if (lower !== 'and' && lower !== 'or') throw new LogicSyntaxError(`logic: unknown word "${word}" at position ${at} (only and, or, parentheses and condition numbers)`);
+      if (lower !== 'and' && lower !== 'or')
+        throw new LogicSyntaxError(`logic: unknown word "${word}" at position ${at} (only and, or, parentheses and condition numbers)`);
       tokens.push({ kind: lower, at });
     } else if (other !== undefined) throw new LogicSyntaxError(`logic: unexpected "${other}" at position ${at}`);
     else break;

@@ -73,6 +73,9 @@ export const toAssignmentListReply = (assignments: readonly ValidationRuleAssign
 });
 
 /** A campaign or voucher reply with its real `validation_rules_assignments` (oldest first). */
-export function withAssignments<T extends object>(reply: T, assignments: readonly ValidationRuleAssignment[]): T & { validation_rules_assignments: ValidationRuleAssignmentListReply } {
+export function withAssignments<T extends object>(
+  reply: T,
+  assignments: readonly ValidationRuleAssignment[],
+): T & { validation_rules_assignments: ValidationRuleAssignmentListReply } {
   return { ...reply, validation_rules_assignments: toAssignmentListReply(assignments) };
 }

@@ -89,7 +89,8 @@ export async function replaceRule(deps: Deps, projectId: string, read: StoredVal
       Update: {
         TableName: deps.tableName,
         Key: validationRule.key(projectId, read.id),
-        UpdateExpression: 'SET #name = :name, #rules = :rules, #error = :error, applicableTo = :at, #type = :type, contextType = :ct, updatedAt = :u, revision = :next',
+        UpdateExpression:
+          'SET #name = :name, #rules = :rules, #error = :error, applicableTo = :at, #type = :type, contextType = :ct, updatedAt = :u, revision = :next',
         ConditionExpression: 'revision = :r',
         ExpressionAttributeNames: { '#name': 'name', '#rules': 'rules', '#error': 'error', '#type': 'type' },
         ExpressionAttributeValues: {
@@ -142,7 +143,11 @@ export async function listRulePage(
   // A bound is a creation time; the sort key is `createdAt#id`, so the upper bound takes every id of that instant.
   const sortRange = read.from !== undefined || read.to !== undefined ? { from: read.from, to: read.to !== undefined ? `${read.to}#~` : undefined } : undefined;
   const rules: StoredValidationRule[] = [];
-  for await (const page of validationRule.queryPages(deps, { index: [projectId] }, { ascending: read.ascending, pageSize: want, ...(sortRange ? { sortRange } : {}) })) {
+  for await (const page of validationRule.queryPages(
+    deps,
+    { index: [projectId] },
+    { ascending: read.ascending, pageSize: want, ...(sortRange ? { sortRange } : {}) },
+  )) {
     rules.push(...page);
     if (rules.length >= want) break;
   }
@@ -202,7 +207,8 @@ export async function insertAssignment(deps: Deps, projectId: string, a: Validat
       Update: {
         TableName: deps.tableName,
         Key: objectAssignments.key(projectId, a.relatedObjectId),
-        UpdateExpression: 'SET entity = :entity, v = :v, assignments = list_append(if_not_exists(assignments, :empty), :a), ruleIds = list_append(if_not_exists(ruleIds, :empty), :r)',
+        UpdateExpression:
+          'SET entity = :entity, v = :v, assignments = list_append(if_not_exists(assignments, :empty), :a), ruleIds = list_append(if_not_exists(ruleIds, :empty), :r)',
         ConditionExpression: 'attribute_not_exists(ruleIds) OR (NOT contains(ruleIds, :rule) AND size(ruleIds) < :cap)',
         ExpressionAttributeValues: {
           ':entity': objectAssignments.name,

@@ -55,7 +55,8 @@ export async function createValidationRules(deps: Deps, projectId: string, body:
   };
   return retryOnConflict(`Too many concurrent writes of validation rules of project ${projectId}`, async () => {
     const outcome = await repo.insertRule(deps, projectId, rule);
-    if (outcome === 'full') throw new TooManyValidationRulesError(`A project has at most ${MAX_VALIDATION_RULES_PER_PROJECT} validation rules; delete one first`);
+    if (outcome === 'full')
+      throw new TooManyValidationRulesError(`A project has at most ${MAX_VALIDATION_RULES_PER_PROJECT} validation rules; delete one first`);
     return outcome === 'ok' ? { ...rule, revision: 0, assignmentsCount: 0 } : RETRY;
   });
 }
@@ -123,7 +124,11 @@ export function deleteValidationRules(deps: ReadDeps, projectId: string, ruleId:
  * GET /v1/validation-rules: a page of the project's rules by creation (`start_date` / `end_date`
  * bound the creation time, both included); `total` counts every rule of the project.
  */
-export async function listValidationRules(deps: ReadDeps, projectId: string, q: ListValidationRulesQuery): Promise<{ rules: StoredValidationRule[]; total: number }> {
+export async function listValidationRules(
+  deps: ReadDeps,
+  projectId: string,
+  q: ListValidationRulesQuery,
+): Promise<{ rules: StoredValidationRule[]; total: number }> {
   const skip = (q.page - 1) * q.limit;
   const [rules, counts] = await Promise.all([
     repo.listRulePage(deps, projectId, { ascending: q.order === 'created_at', from: q.start_date, to: q.end_date }, skip, q.limit),
@@ -139,7 +144,12 @@ export async function listValidationRules(deps: ReadDeps, projectId: string, q: 
  * @throws NotFoundError (the rule, or the object); DuplicateError (409, naming the existing
  *   assignment); TooManyValidationRulesError (the object or the rule is full); ConflictRetryError.
  */
-export async function createValidationRuleAssignment(deps: Deps, projectId: string, ruleId: string, body: CreateAssignmentBody): Promise<ValidationRuleAssignment> {
+export async function createValidationRuleAssignment(
+  deps: Deps,
+  projectId: string,
+  ruleId: string,
+  body: CreateAssignmentBody,
+): Promise<ValidationRuleAssignment> {
   const assignment: ValidationRuleAssignment = {
     id: deps.ids.id('asgm'),
     ruleId,

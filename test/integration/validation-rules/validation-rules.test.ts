@@ -119,10 +119,18 @@ describe('validation rules: create, get, update, list, delete', () => {
   });
 
   it.each([
-    ['an unsupported condition', { 1: { name: 'order.total_amount', conditions: { $is: [1] } } }, 'rules.1 (order.total_amount): condition order.total_amount is not supported'],
+    [
+      'an unsupported condition',
+      { 1: { name: 'order.total_amount', conditions: { $is: [1] } } },
+      'rules.1 (order.total_amount): condition order.total_amount is not supported',
+    ],
     ['malformed logic', { 1: { name: 'order.amount', conditions: { $is: [1] } }, logic: '1 and or 2' }, 'rules: logic: expected a condition number'],
     ['logic naming a missing condition', { 1: { name: 'order.amount', conditions: { $is: [1] } }, logic: '1 or 2' }, 'condition 2, which is not defined'],
-    ['an unsupported operator', { 1: { name: 'customer.segment', conditions: { $starts_with: ['a'] } } }, 'operator $starts_with is not supported for customer.segment'],
+    [
+      'an unsupported operator',
+      { 1: { name: 'customer.segment', conditions: { $starts_with: ['a'] } } },
+      'operator $starts_with is not supported for customer.segment',
+    ],
   ])('refuses %s with 400 invalid_validation_rules naming it, and writes nothing', async (_label, rules, details) => {
     const { create, list } = await setup();
     const reply = await create({ name: 'Bad', rules });
@@ -217,7 +225,12 @@ describe('validation rule assignments', () => {
       total: 1,
     });
     expect((await ruleAssignments(rule)).json).toEqual({ object: 'list', data_ref: 'data', data: [onVoucher.json, onCampaign.json], total: 2 });
-    expect((await ruleAssignments(rule, 'order=created_at&limit=1&page=2')).json).toEqual({ object: 'list', data_ref: 'data', data: [onVoucher.json], total: 2 });
+    expect((await ruleAssignments(rule, 'order=created_at&limit=1&page=2')).json).toEqual({
+      object: 'list',
+      data_ref: 'data',
+      data: [onVoucher.json],
+      total: 2,
+    });
     expect((await ruleAssignments('val_unknown')).json).toEqual({ object: 'list', data_ref: 'data', data: [], total: 0 });
     expect((await assignments(`related_object_id=${campaign.id}`)).json).toMatchObject({ data: [onCampaign.json], total: 1 });
     expect((await assignments(`rule=${rule}&related_object_id=${voucher.id}`)).json).toMatchObject({ data: [onVoucher.json], total: 1 });

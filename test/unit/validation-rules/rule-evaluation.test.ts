@@ -46,14 +46,22 @@ describe('compileRuleSet', () => {
   });
 
   it.each<[string, WireRules, string]>([
-    ['an unknown name', { 1: { name: 'order.total_amount', conditions: { $is: [1] } } }, 'rules.1 (order.total_amount): condition order.total_amount is not supported'],
+    [
+      'an unknown name',
+      { 1: { name: 'order.total_amount', conditions: { $is: [1] } } },
+      'rules.1 (order.total_amount): condition order.total_amount is not supported',
+    ],
     ['an unknown operator', { 1: { name: 'order.amount', conditions: { $count: [1] } } }, 'operator $count is not supported for order.amount'],
     ['a string for a number', { 1: { name: 'order.amount', conditions: { $more_than: ['10'] } } }, '$more_than takes numbers'],
     ['two values for $less_than', { 1: { name: 'order.amount', conditions: { $less_than: [1, 2] } } }, 'takes exactly one value'],
     ['no operator', { 1: { name: 'order.amount', conditions: {} } }, 'has no operator'],
     ['metadata without property', { 1: { name: 'order.metadata', conditions: { $is: ['x'] } } }, 'needs a property'],
     ['a property where none belongs', { 1: { name: 'order.amount', property: 'x', conditions: { $is: [1] } } }, 'takes no property'],
-    ['a gap in the numbers', { 1: { name: 'order.amount', conditions: { $is: [1] } }, 3: { name: 'order.amount', conditions: { $is: [1] } } }, 'numbered 1 to 2'],
+    [
+      'a gap in the numbers',
+      { 1: { name: 'order.amount', conditions: { $is: [1] } }, 3: { name: 'order.amount', conditions: { $is: [1] } } },
+      'numbered 1 to 2',
+    ],
     ['logic naming a missing condition', { 1: { name: 'order.amount', conditions: { $is: [1] } }, logic: '1 and 2' }, 'condition 2, which is not defined'],
     [
       'a condition left out of the logic',
@@ -61,14 +69,28 @@ describe('compileRuleSet', () => {
       'condition 2 is not in the logic',
     ],
     ['malformed logic', { 1: { name: 'order.amount', conditions: { $is: [1] } }, logic: '(1 and' }, 'logic: expected'],
-    ['a collection', { 1: { name: 'order.items.any', conditions: { $is: [{ id: 'pc_1', object: 'products_collection' }] } } }, 'products_collection is not supported'],
+    [
+      'a collection',
+      { 1: { name: 'order.items.any', conditions: { $is: [{ id: 'pc_1', object: 'products_collection' }] } } },
+      'products_collection is not supported',
+    ],
     ['an item target that names nothing', { 1: { name: 'order.items.any', conditions: { $is: [{ object: 'product' }] } } }, 'needs an id or a source_id'],
     [
       'an unsupported sub-condition',
-      { 1: { name: 'order.items.any', conditions: { $is: [{ id: 'p1', object: 'product' }] }, rules: { 1: { name: 'order.items.metadata', conditions: { $is: [1] } } } } },
+      {
+        1: {
+          name: 'order.items.any',
+          conditions: { $is: [{ id: 'p1', object: 'product' }] },
+          rules: { 1: { name: 'order.items.metadata', conditions: { $is: [1] } } },
+        },
+      },
       'rules.1.rules.1 (order.items.metadata): condition order.items.metadata is not supported under order.items',
     ],
-    ['sub-conditions under a scalar', { 1: { name: 'order.amount', conditions: { $is: [1] }, rules: { 1: { name: 'order.amount', conditions: { $is: [1] } } } } }, 'takes no sub-conditions'],
+    [
+      'sub-conditions under a scalar',
+      { 1: { name: 'order.amount', conditions: { $is: [1] }, rules: { 1: { name: 'order.amount', conditions: { $is: [1] } } } } },
+      'takes no sub-conditions',
+    ],
     ['$after with no date', { 1: { name: 'customer.metadata', property: 'since', conditions: { $after: ['soon'] } } }, 'ISO 8601'],
   ])('refuses %s with invalid_validation_rules naming the condition', (_label, wire, details) => {
     expect(() => compileRuleSet(wire)).toThrow(InvalidValidationRulesError);
@@ -135,7 +157,9 @@ describe('evaluateValidationRule: each supported condition passes and fails', ()
     expect(passes(once, ctx({ counters: { customerRedemptionsOfRedeemable: null, customerRedemptionsInCampaign: 0, campaignRedemptions: 0 } }))).toBe(false);
     const perCampaign = { 1: { name: 'redemption.count.per_campaign', conditions: { $less_than: [3] } } };
     expect(passes(perCampaign, ctx({ counters: { customerRedemptionsOfRedeemable: 0, customerRedemptionsInCampaign: 1, campaignRedemptions: 0 } }))).toBe(true);
-    expect(passes(perCampaign, ctx({ counters: { customerRedemptionsOfRedeemable: 0, customerRedemptionsInCampaign: 2, campaignRedemptions: 0 } }))).toBe(false);
+    expect(passes(perCampaign, ctx({ counters: { customerRedemptionsOfRedeemable: 0, customerRedemptionsInCampaign: 2, campaignRedemptions: 0 } }))).toBe(
+      false,
+    );
     const total = { 1: { name: 'campaign.redemptions.count', conditions: { $less_than_or_equal: [100] } } };
     expect(passes(total, ctx({ counters: { customerRedemptionsOfRedeemable: 0, customerRedemptionsInCampaign: 0, campaignRedemptions: 99 } }))).toBe(true);
     expect(passes(total, ctx({ counters: { customerRedemptionsOfRedeemable: 0, customerRedemptionsInCampaign: 0, campaignRedemptions: 100 } }))).toBe(false);
@@ -160,8 +184,12 @@ describe('evaluateValidationRule: each supported condition passes and fails', ()
     expect(passes(any({ 1: { name: 'order.items.quantity', conditions: { $more_than: [2] } } }), ctx({ order }))).toBe(false);
     expect(passes(any({ 1: { name: 'order.items.price', conditions: { $is: [700] } } }), ctx({ order }))).toBe(true);
     expect(passes(any({ 1: { name: 'order.items.price', conditions: { $is: [700] } } }, { id: 'sku_a1', object: 'sku' as never }), ctx({ order }))).toBe(true);
-    expect(passes(any({ 1: { name: 'order.items.price', conditions: { $is: [500] } } }, { source_id: 'A1', object: 'sku' } as never), ctx({ order }))).toBe(false);
-    expect(passes(any({ 1: { name: 'order.items.quantity', conditions: { $is: [3] } } }, { source_id: 'shoe', object: 'product' } as never), ctx({ order }))).toBe(true);
+    expect(passes(any({ 1: { name: 'order.items.price', conditions: { $is: [500] } } }, { source_id: 'A1', object: 'sku' } as never), ctx({ order }))).toBe(
+      false,
+    );
+    expect(
+      passes(any({ 1: { name: 'order.items.quantity', conditions: { $is: [3] } } }, { source_id: 'shoe', object: 'product' } as never), ctx({ order })),
+    ).toBe(true);
   });
 
   it('order.items.every needs each product; order.items.none needs none of them', () => {
@@ -233,7 +261,11 @@ describe('evaluateValidationRule: the violation', () => {
 describe('ruleNeeds and ruleOrderItem', () => {
   it('says which context parts the rules read', () => {
     expect(ruleNeeds([rule({ 1: { name: 'order.amount', conditions: { $is: [1] } } })])).toEqual({ order: true, customer: false, counters: false });
-    expect(ruleNeeds([rule({ 1: { name: 'campaign.redemptions.count', conditions: { $is: [1] } } })])).toEqual({ order: false, customer: false, counters: true });
+    expect(ruleNeeds([rule({ 1: { name: 'campaign.redemptions.count', conditions: { $is: [1] } } })])).toEqual({
+      order: false,
+      customer: false,
+      counters: true,
+    });
     expect(ruleNeeds([rule({ 1: { name: 'customer.segment', conditions: { $is: ['a'] } } })])).toEqual({ order: false, customer: true, counters: false });
   });
 

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateLogic, type LogicNode, LogicSyntaxError, logicRefs, MAX_LOGIC_DEPTH, parseLogic, printLogic } from '../../../lib/validation-rules/rule-logic.js';
+import {
+  evaluateLogic,
+  type LogicNode,
+  LogicSyntaxError,
+  logicRefs,
+  MAX_LOGIC_DEPTH,
+  parseLogic,
+  printLogic,
+} from '../../../lib/validation-rules/rule-logic.js';
 
 const ref = fc.integer({ min: 1, max: 9 }).map((n): LogicNode => ({ kind: 'ref', ref: String(n) }));
 const tree: fc.Arbitrary<LogicNode> = fc.letrec<{ node: LogicNode }>((tie) => ({
