@@ -689,7 +689,7 @@ export const listValidationRuleAssignmentsRoute = /* @__PURE__ */ route({
   path: '/v1/validation-rules/{validationRuleId}/assignments',
   folder: 'validation-rules',
   scopes: ['validation-rules'],
-  summary: "List a validation rule's assignments (an unknown rule has none)",
+  summary: "List a validation rule's assignments (an unknown rule is 404)",
   tag: 'Validation Rules',
   success: [/* @__PURE__ */ ok('ValidationRuleAssignmentList', "One page of the rule's assignments and their number")],
 });

@@ -211,8 +211,9 @@ const byCreation = (ascending: boolean) => (a: ValidationRuleAssignment, b: Vali
 const pageOf = <T>(all: T[], page: number, limit: number): T[] => all.slice((page - 1) * limit, page * limit);
 
 /**
- * GET /v1/validation-rules/{validationRuleId}/assignments: a page of the rule's assignments; an
- * unknown rule has none (the reference's empty list, not a 404).
+ * GET /v1/validation-rules/{validationRuleId}/assignments: a page of the rule's assignments.
+ * @throws NotFoundError for an unknown rule (the reference answers an empty list; a 404 tells a
+ *   mistyped id, or another project's, from a rule with no assignments: docs/decisions.md).
  */
 export async function listValidationRuleAssignments(
   deps: ReadDeps,
@@ -220,7 +221,9 @@ export async function listValidationRuleAssignments(
   ruleId: string,
   q: ListRuleAssignmentsQuery,
 ): Promise<{ assignments: ValidationRuleAssignment[]; total: number }> {
-  const all = (await repo.listRuleAssignments(deps, projectId, ruleId)).sort(byCreation(q.order === 'created_at'));
+  const [rule, found] = await Promise.all([repo.getRule(deps, projectId, ruleId), repo.listRuleAssignments(deps, projectId, ruleId)]);
+  if (!rule) throw notFound(ruleId);
+  const all = found.sort(byCreation(q.order === 'created_at'));
   return { assignments: pageOf(all, q.page, q.limit), total: all.length };
 }
 

@@ -231,7 +231,7 @@ describe('validation rule assignments', () => {
       data: [onVoucher.json],
       total: 2,
     });
-    expect((await ruleAssignments('val_unknown')).json).toEqual({ object: 'list', data_ref: 'data', data: [], total: 0 });
+    expect((await ruleAssignments('val_unknown')).json).toMatchObject({ code: 404, key: 'not_found', resource_type: 'validation_rules', resource_id: 'val_unknown' });
     expect((await assignments(`related_object_id=${campaign.id}`)).json).toMatchObject({ data: [onCampaign.json], total: 1 });
     expect((await assignments(`rule=${rule}&related_object_id=${voucher.id}`)).json).toMatchObject({ data: [onVoucher.json], total: 1 });
     expect((await assignments(`rule=${rule}`)).json).toMatchObject({ total: 2 });
