@@ -175,6 +175,25 @@ export async function getObjectAssignments(deps: Deps, projectId: string, object
   return (await objectAssignments.get(deps, objectAssignments.key(projectId, objectId))) ?? { assignments: [], ruleIds: [] };
 }
 
+/**
+ * The assignments of `objectIds` (≤ 100) by object id, in one consistent BatchGetItem; objects
+ * with none are absent. (A validation can put the same keys, `objectAssignments.key(projectId, id)`,
+ * into the BatchGet that reads its redeemables, and read them with `objectAssignments.fromItem`.)
+ */
+export async function getObjectAssignmentsMany(deps: Deps, projectId: string, objectIds: readonly string[]): Promise<Map<string, ValidationRuleAssignment[]>> {
+  const items = await objectAssignments.getMany(
+    deps,
+    [...new Set(objectIds)].map((id) => objectAssignments.key(projectId, id)),
+    `Too many concurrent reads of validation rule assignments of project ${projectId}`,
+  );
+  const out = new Map<string, ValidationRuleAssignment[]>();
+  for (const item of items) {
+    const first = item.assignments[0];
+    if (first) out.set(first.relatedObjectId, item.assignments);
+  }
+  return out;
+}
+
 /** One assignment of a rule (consistent); null if none. */
 export function getAssignment(deps: Deps, projectId: string, ruleId: string, assignmentId: string): Promise<ValidationRuleAssignment | null> {
   return validationRuleAssignment.get(deps, validationRuleAssignment.key(projectId, ruleId, assignmentId));

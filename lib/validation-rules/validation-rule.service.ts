@@ -257,3 +257,19 @@ export async function listValidationRulesAssignments(
 export async function assignmentsOf(deps: ReadDeps, projectId: string, objectId: string): Promise<ValidationRuleAssignment[]> {
   return (await repo.getObjectAssignments(deps, projectId, objectId)).assignments;
 }
+
+/**
+ * The rules assigned to each of `objectIds` (≤ 100: a redeemable, its campaign, its tier), in
+ * assignment order, for evaluateValidationRules (lib/validation-rules/rule-evaluation.ts): one
+ * BatchGetItem of the objects' assignments items, then one of the distinct rules (none when no
+ * object has a rule). Objects without rules map to [].
+ */
+export async function rulesOfObjects(deps: ReadDeps, projectId: string, objectIds: readonly string[]): Promise<Map<string, StoredValidationRule[]>> {
+  const held = await repo.getObjectAssignmentsMany(deps, projectId, objectIds);
+  const ruleIds = [...new Set([...held.values()].flat().map((a) => a.ruleId))];
+  const rules = new Map<string, StoredValidationRule>();
+  for (let i = 0; i < ruleIds.length; i += 100) {
+    for (const r of await repo.getRules(deps, projectId, ruleIds.slice(i, i + 100))) rules.set(r.id, r);
+  }
+  return new Map(objectIds.map((id) => [id, (held.get(id) ?? []).flatMap((a) => rules.get(a.ruleId) ?? [])]));
+}

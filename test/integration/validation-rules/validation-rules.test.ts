@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
+import { evaluateValidationRules } from '../../../lib/validation-rules/rule-evaluation.js';
 import { MAX_ASSIGNMENTS_PER_OBJECT } from '../../../lib/validation-rules/validation-rule.js';
+import { rulesOfObjects } from '../../../lib/validation-rules/validation-rule.service.js';
 import { apiClient } from '../../support/api-client.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
@@ -231,7 +233,12 @@ describe('validation rule assignments', () => {
       data: [onVoucher.json],
       total: 2,
     });
-    expect((await ruleAssignments('val_unknown')).json).toMatchObject({ code: 404, key: 'not_found', resource_type: 'validation_rules', resource_id: 'val_unknown' });
+    expect((await ruleAssignments('val_unknown')).json).toMatchObject({
+      code: 404,
+      key: 'not_found',
+      resource_type: 'validation_rules',
+      resource_id: 'val_unknown',
+    });
     expect((await assignments(`related_object_id=${campaign.id}`)).json).toMatchObject({ data: [onCampaign.json], total: 1 });
     expect((await assignments(`rule=${rule}&related_object_id=${voucher.id}`)).json).toMatchObject({ data: [onVoucher.json], total: 1 });
     expect((await assignments(`rule=${rule}`)).json).toMatchObject({ total: 2 });
@@ -312,5 +319,43 @@ describe('validation rule assignments', () => {
     expect((await assign(rule, { related_object_type: 'order', related_object_id: 'x' })).json.key).toBe('invalid_payload');
     expect((await assign(rule, { related_object_type: 'campaign' })).json.key).toBe('invalid_payload');
     expect((await assign(rule, { related_object_id: 'x' }, 'force=maybe')).json.key).toBe('invalid_query_params');
+  });
+});
+
+describe('rules of assigned objects, evaluated', () => {
+  it('reads the rules of a campaign and a voucher in two BatchGets and evaluates them to the violation and its message', async () => {
+    const { runtime, pair, create, assign, campaigns } = await setup();
+    const campaign = await newCampaign(campaigns);
+    const voucher = (await campaigns.addVoucher(campaign.id as string)).json;
+    const big = (
+      await create({
+        name: 'Big orders',
+        error: { message: 'Only for orders of 50 or more' },
+        rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [5000] } } },
+      })
+    ).json;
+    const once = (await create({ name: 'Once', rules: { 1: { name: 'redemption.count.per_customer', conditions: { $less_than_or_equal: [1] } } } })).json;
+    await assign(big.id as string, { related_object_type: 'campaign', related_object_id: campaign.id });
+    await assign(once.id as string, { related_object_type: 'voucher', related_object_id: voucher.id });
+
+    const rules = await rulesOfObjects(runtime, pair.project_id, [campaign.id as string, voucher.id as string, 'camp_none']);
+    expect(rules.get(campaign.id as string)?.map((r) => r.id)).toEqual([big.id]);
+    expect(rules.get(voucher.id as string)?.map((r) => r.id)).toEqual([once.id]);
+    expect(rules.get('camp_none')).toEqual([]);
+
+    const all = [...(rules.get(campaign.id as string) ?? []), ...(rules.get(voucher.id as string) ?? [])];
+    const ctx = (amount: number, used: number) => ({
+      order: { amount, items: [], metadata: {} },
+      customer: { id: 'cust_1', sourceId: null, metadata: {} },
+      counters: { customerRedemptionsOfRedeemable: used, customerRedemptionsInCampaign: used, campaignRedemptions: used },
+    });
+    expect(evaluateValidationRules(all, ctx(6000, 0))).toEqual({ ok: true });
+    expect(evaluateValidationRules(all, ctx(4000, 0))).toMatchObject({
+      ok: false,
+      key: 'order_rules_violated',
+      message: 'Only for orders of 50 or more',
+      ruleId: big.id,
+    });
+    expect(evaluateValidationRules(all, ctx(6000, 1))).toMatchObject({ ok: false, key: 'redemption_rules_violated', message: null, ruleId: once.id });
   });
 });
