@@ -53,6 +53,7 @@ export type ErrorKey =
   | 'invalid_json'
   | 'invalid_payload'
   | 'invalid_query_params'
+  | 'invalid_validation_rules'
   | 'invalid_voucher'
   | 'metadata_validation_failed'
   | 'method_not_allowed'
@@ -64,10 +65,12 @@ export type ErrorKey =
   | 'referrer_not_permitted_to_redeem'
   | 'resource_protected'
   | 'request_timeout'
+  | 'resource_in_use'
   | 'service_busy'
   | 'service_unavailable'
   | 'too_many_categories'
   | 'too_many_requests'
+  | 'too_many_validation_rules'
   | 'unauthorized'
   | 'unsupported_media_type';
 
@@ -328,6 +331,33 @@ export class TooManyCategoriesError extends AppError {
       details: `A project has at most ${limit} categories; delete one before creating another`,
       resourceType: 'category',
     });
+  }
+}
+
+/** A validation rule this service cannot evaluate or that is malformed (the reference's 400 `invalid_validation_rules`): `details` names the condition. */
+export class InvalidValidationRulesError extends AppError {
+  override readonly name = 'InvalidValidationRulesError';
+
+  constructor(details: string) {
+    super(400, 'invalid_validation_rules', { message: 'Invalid validation rules', details, resourceType: 'validation_rules' });
+  }
+}
+
+/** A resource that others still use cannot be deleted (the reference's 400 `resource_in_use`). */
+export class ResourceInUseError extends AppError {
+  override readonly name = 'ResourceInUseError';
+
+  constructor(resourceType: string, resourceId: string, details: string) {
+    super(400, 'resource_in_use', { message: 'Resource in use', details, resourceId, resourceType });
+  }
+}
+
+/** The project has as many validation rules as it may, or an object as many assignments as it may. */
+export class TooManyValidationRulesError extends AppError {
+  override readonly name = 'TooManyValidationRulesError';
+
+  constructor(details: string) {
+    super(400, 'too_many_validation_rules', { message: 'Too many validation rules', details, resourceType: 'validation_rules' });
   }
 }
 

@@ -6,6 +6,8 @@ import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
+import { withAssignments } from '../../lib/validation-rules/validation-rule.mapper.js';
+import { assignmentsOf } from '../../lib/validation-rules/validation-rule.service.js';
 
 export const schemas = { params: campaignParams, body: updateCampaignBody };
 
@@ -14,7 +16,8 @@ export const makeHandler = endpoint(
   schemas,
   async ({ runtime, ports, principal, params, body, requestId }) => {
     const { campaign, asyncAction } = await updateCampaign({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, body, requestId);
-    return { ...ok(toCampaignReply(campaign)), ...(asyncAction ? { headers: { 'X-Async-Action-Id': asyncAction.id } } : {}) };
+    const reply = withAssignments(toCampaignReply(campaign), await assignmentsOf(runtime, principal.projectId, campaign.id));
+    return { ...ok(reply), ...(asyncAction ? { headers: { 'X-Async-Action-Id': asyncAction.id } } : {}) };
   },
   { jobs: containerJobQueue },
 );

@@ -1,6 +1,8 @@
 import { updateVoucherRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
+import { withAssignments } from '../../lib/validation-rules/validation-rule.mapper.js';
+import { assignmentsOf } from '../../lib/validation-rules/validation-rule.service.js';
 import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
 import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
 import { updateVoucherBody } from '../../lib/vouchers/voucher.schema.js';
@@ -8,8 +10,9 @@ import { updateVoucher } from '../../lib/vouchers/voucher.service.js';
 
 export const schemas = { params: voucherParams, body: updateVoucherBody };
 
-export const makeHandler = endpoint(updateVoucherRoute, schemas, async ({ runtime, principal, params, body }) =>
-  ok(toVoucherReply(await updateVoucher(runtime, principal.projectId, params.code, body))),
-);
+export const makeHandler = endpoint(updateVoucherRoute, schemas, async ({ runtime, principal, params, body }) => {
+  const voucher = await updateVoucher(runtime, principal.projectId, params.code, body);
+  return ok(withAssignments(toVoucherReply(voucher), await assignmentsOf(runtime, principal.projectId, voucher.id)));
+});
 
 export const handler = makeHandler();

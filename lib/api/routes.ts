@@ -689,6 +689,115 @@ export const deleteCategoryRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const createValidationRulesRoute = /* @__PURE__ */ route({
+  operationId: 'create-validation-rules',
+  method: 'POST',
+  path: '/v1/validation-rules',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Create a validation rule (numbered conditions, logic, error message, applicable_to)',
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRule', 'The new validation rule')],
+  description:
+    'A condition this service cannot evaluate, or malformed `logic`, is 400 `invalid_validation_rules` naming it. Supported: `order.amount`, `order.items.count`, `order.metadata`, `order.items.any|every|none` (with `order.items.quantity|price|aggregated_quantity|aggregated_amount`), `customer.metadata`, `customer.segment` (customer ids), `redemption.count.per_customer`, `redemption.count.per_campaign`, `campaign.redemptions.count`.',
+});
+
+export const listValidationRulesRoute = /* @__PURE__ */ route({
+  operationId: 'list-validation-rules',
+  method: 'GET',
+  path: '/v1/validation-rules',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'List the validation rules of the project by creation (start_date / end_date bound it)',
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRuleList', "One page of validation rules and the number of the project's rules")],
+  description:
+    '`order` `created_at` or `-created_at` (default); the `updated_at` and `name` orders are 400 `invalid_query_params` (no index serves them). `limit` 1–100, `page` 1–99.',
+});
+
+export const getValidationRuleRoute = /* @__PURE__ */ route({
+  operationId: 'get-validation-rule',
+  method: 'GET',
+  path: '/v1/validation-rules/{validationRuleId}',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Get a validation rule',
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRule', 'The validation rule')],
+});
+
+export const updateValidationRuleRoute = /* @__PURE__ */ route({
+  operationId: 'update-validation-rule',
+  method: 'PUT',
+  path: '/v1/validation-rules/{validationRuleId}',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Update a validation rule (the fields sent replace the stored ones; its assignments keep it)',
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRule', 'The validation rule as updated')],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteValidationRulesRoute = /* @__PURE__ */ route({
+  operationId: 'delete-validation-rules',
+  method: 'DELETE',
+  path: '/v1/validation-rules/{validationRuleId}',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Delete a validation rule that has no assignments (else 400 resource_in_use)',
+  tag: 'Validation Rules',
+  success: [{ status: 204, description: 'Deleted' }],
+  idempotency: 'generic',
+});
+
+export const createValidationRuleAssignmentRoute = /* @__PURE__ */ route({
+  operationId: 'create-validation-rule-assignment',
+  method: 'POST',
+  path: '/v1/validation-rules/{validationRuleId}/assignments',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Assign a validation rule to a campaign, voucher, promotion tier, earning rule, distribution or reward assignment',
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRuleAssignment', 'The new assignment')],
+  // An unknown rule or object; the rule already on the object.
+  errors: [404, 409],
+});
+
+export const deleteValidationRuleAssignmentRoute = /* @__PURE__ */ route({
+  operationId: 'delete-validation-rule-assignment',
+  method: 'DELETE',
+  path: '/v1/validation-rules/{validationRuleId}/assignments/{assignmentId}',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: 'Delete a validation rule assignment',
+  tag: 'Validation Rules',
+  success: [{ status: 204, description: 'Deleted' }],
+  idempotency: 'generic',
+});
+
+export const listValidationRuleAssignmentsRoute = /* @__PURE__ */ route({
+  operationId: 'list-validation-rule-assignments',
+  method: 'GET',
+  path: '/v1/validation-rules/{validationRuleId}/assignments',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: "List a validation rule's assignments (an unknown rule is 404)",
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRuleAssignmentList', "One page of the rule's assignments and their number")],
+});
+
+export const listValidationRulesAssignmentsRoute = /* @__PURE__ */ route({
+  operationId: 'list-validation-rules-assignments',
+  method: 'GET',
+  path: '/v1/validation-rules-assignments',
+  folder: 'validation-rules',
+  scopes: ['validation-rules'],
+  summary: "List validation rule assignments: an object's (related_object_id), a rule's (rule), or the project's",
+  tag: 'Validation Rules',
+  success: [/* @__PURE__ */ ok('ValidationRuleAssignmentList', 'One page of assignments and the number the filter names')],
+});
+
 export const listCustomersRoute = /* @__PURE__ */ route({
   operationId: 'list-customers',
   method: 'GET',
@@ -1327,6 +1436,15 @@ export const routes: readonly RouteDef[] = [
   getCategoryRoute,
   updateCategoryRoute,
   deleteCategoryRoute,
+  createValidationRulesRoute,
+  listValidationRulesRoute,
+  getValidationRuleRoute,
+  updateValidationRuleRoute,
+  deleteValidationRulesRoute,
+  createValidationRuleAssignmentRoute,
+  deleteValidationRuleAssignmentRoute,
+  listValidationRuleAssignmentsRoute,
+  listValidationRulesAssignmentsRoute,
   listCustomersRoute,
   createCustomerRoute,
   getCustomerRoute,

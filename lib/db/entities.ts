@@ -21,6 +21,7 @@ import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { StackingRules } from '../validations/stacking-rules.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
+import type { ObjectAssignments, StoredValidationRule, ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
 import { entity, type Gsi2Key, type Gsi3Key, type Gsi4Key, gsi2Key, gsi3Key, gsi4Key, keyPath as path, tenantPath as tenant } from './entity.js';
@@ -728,5 +729,52 @@ export const voucherRedemptionCount = /* @__PURE__ */ entity<{ count: number }>(
   .key(
     (projectId: string, voucherId: string) => tenant(projectId, 'VOUCHER_REDEMPTIONS', voucherId),
     (shard: number) => String(shard),
+  )
+  .apart();
+
+/**
+ * A validation rule (`val_…`). GSI1 lists a project's rules by creation. `assignmentsCount` is
+ * raised and lowered by the transactions that assign and unassign it (a rule in use is not deleted).
+ */
+export const validationRule = /* @__PURE__ */ entity<StoredValidationRule>('validation_rule', 1)
+  .key(
+    (projectId: string, ruleId: string) => tenant(projectId, 'VRULE', ruleId),
+    () => 'VRULE',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'VRULES'),
+    (createdAt: string, ruleId: string) => path(createdAt, ruleId),
+  )
+  .from((r, projectId: string) => ({ key: [projectId, r.id], index: [projectId, r.createdAt, r.id] }));
+/** How many validation rules a project has, for the cap (MAX_VALIDATION_RULES_PER_PROJECT) and the list's `total`. */
+export const validationRuleCounter = /* @__PURE__ */ entity<{ count: number; assignments?: number }>('validation_rule_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'VRULE_COUNTER',
+  )
+  .apart();
+/**
+ * A validation rule assignment (`asgm_…`), in its rule's partition (a rule's assignments are one
+ * Query; a delete names rule and assignment). GSI1 lists the project's assignments by creation.
+ */
+export const validationRuleAssignment = /* @__PURE__ */ entity<ValidationRuleAssignment>('validation_rule_assignment', 1)
+  .key(
+    (projectId: string, ruleId: string) => tenant(projectId, 'VRULE', ruleId),
+    (assignmentId: string) => path('ASGM', assignmentId),
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'VRULE_ASSIGNMENTS'),
+    (createdAt: string, assignmentId: string) => path(createdAt, assignmentId),
+  )
+  .from((a, projectId: string) => ({ key: [projectId, a.ruleId, a.id], index: [projectId, a.createdAt, a.id] }));
+/**
+ * The assignments of one object (campaign, voucher, promotion tier, earning rule, distribution),
+ * by the object's id, in one small item: read by key, so a validation fetches it in the BatchGet
+ * that reads the redeemable. Written in the transaction that writes the assignment item.
+ */
+export const objectAssignments = /* @__PURE__ */ entity<ObjectAssignments>('object_validation_rules', 1)
+  .key(
+    (projectId: string, objectId: string) => tenant(projectId, 'ASSIGNED', objectId),
+    () => 'VRULES',
   )
   .apart();

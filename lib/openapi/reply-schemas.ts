@@ -1,4 +1,10 @@
 import type * as z from '../zod.js';
+import {
+  validationRuleAssignmentListReplySchema,
+  validationRuleAssignmentReplySchema,
+  validationRuleListReplySchema,
+  validationRuleReplySchema,
+} from '../validation-rules/validation-rule.reply.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.js';
@@ -52,6 +58,10 @@ export const replySchemas = {
   CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,
   CategoryList: categoryListReplySchema,
+  ValidationRule: validationRuleReplySchema,
+  ValidationRuleList: validationRuleListReplySchema,
+  ValidationRuleAssignment: validationRuleAssignmentReplySchema,
+  ValidationRuleAssignmentList: validationRuleAssignmentListReplySchema,
   Customer: customerReplySchema,
   EmptyJson: emptyJsonReplySchema,
   CustomerList: customerListReplySchema,

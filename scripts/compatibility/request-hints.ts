@@ -232,6 +232,18 @@ const perOperation: Record<string, CaseHints> = {
   'create-category': { unique: ['body.name'] },
   'list-categories': {},
   'get-category': { path: { categoryId: '$seed.categoryId' } },
+  'get-validation-rule': { path: { validationRuleId: '$seed.validationRuleId' } },
+  'update-validation-rule': { path: { validationRuleId: '$seed.validationRuleId' } },
+  'delete-validation-rules': { path: { validationRuleId: '$fresh.validationRuleId' } },
+  // A new rule per request: the same rule twice on one object is a 409.
+  'create-validation-rule-assignment': {
+    path: { validationRuleId: '$fresh.validationRuleId' },
+    values: { 'body.related_object_id': '$seed.discountCampaignId' },
+    required: ['body.related_object_id'],
+  },
+  'list-validation-rule-assignments': { path: { validationRuleId: '$seed.validationRuleId' } },
+  'delete-validation-rule-assignment': { path: { validationRuleId: '$seed.validationRuleId', assignmentId: '$fresh.validationRuleAssignmentId' } },
+  'list-validation-rules-assignments': { values: { 'query.rule': '$seed.validationRuleId', 'query.related_object_id': '$seed.discountCampaignId' } },
   'update-category': { path: { categoryId: '$seed.categoryId' }, unique: ['body.name'] },
   'delete-category': { path: { categoryId: '$fresh.categoryId' } },
   'list-customers': {

@@ -166,8 +166,11 @@ export async function seedProject(send: Send): Promise<Seeds> {
   }
   if (!url) throw new Error('seeding: the export did not finish within 30 s');
 
+  const validationRuleId = str((await call(send, 'POST', '/v1/validation-rules', { name: 'compat-rule' })).id, 'validation rule id');
+
   return {
     values: {
+      validationRuleId,
       categoryId: str(category.id, 'category id'),
       eventSchemaId: str(schema.id, 'event schema id'),
       eventName,
@@ -200,6 +203,18 @@ export async function seedProject(send: Send): Promise<Seeds> {
       exportToken: new URL(url).searchParams.get('token') ?? '',
     },
     fresh: {
+      validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
+      // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
+      validationRuleAssignmentId: async () =>
+        str(
+          (
+            await call(send, 'POST', `/v1/validation-rules/${validationRuleId}/assignments`, {
+              related_object_type: 'distribution',
+              related_object_id: name('compat-distr'),
+            })
+          ).id,
+          'validation rule assignment id',
+        ),
       voucherCode: async () => str((await voucher(discountId)).code, 'voucher code'),
       // An unpublished card of the seeded loyalty program: a join names it once.
       loyaltyCardCode: async () => str((await voucher(loyaltyId)).code, 'loyalty card code'),

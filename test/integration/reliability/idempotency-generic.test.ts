@@ -349,6 +349,79 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-validation-rules',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-validation-rules', { json: { name: 'Once' }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-validation-rules')).json.total as number,
+  },
+  {
+    operationId: 'update-validation-rule',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-validation-rules', { json: { name: 'Rule' } });
+      expect(made.status).toBe(200);
+      c.state.validationRuleId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-validation-rule', {
+        params: { validationRuleId: c.state.validationRuleId ?? '' },
+        json: { name: 'Rule 2' },
+        headers: c.keyed(key),
+      }),
+    // Every update refreshes updated_at: a second run would move it to the retry's time.
+    effects: async (c) => updatedAtOf(await c.customers.call('get-validation-rule', { params: { validationRuleId: c.state.validationRuleId ?? '' } })),
+  },
+  {
+    operationId: 'delete-validation-rules',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-validation-rules', { json: { name: 'Gone' } });
+      expect(made.status).toBe(200);
+      c.state.validationRuleId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-validation-rules', { params: { validationRuleId: c.state.validationRuleId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('get-validation-rule', { params: { validationRuleId: c.state.validationRuleId ?? '' } })).status === 404 ? 1 : 0,
+  },
+  {
+    operationId: 'create-validation-rule-assignment',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-validation-rules', { json: { name: 'Assigned' } });
+      expect(made.status).toBe(200);
+      c.state.validationRuleId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-validation-rule-assignment', {
+        params: { validationRuleId: c.state.validationRuleId ?? '' },
+        json: { related_object_type: 'distribution', related_object_id: 'distr_once' },
+        headers: c.keyed(key),
+      }),
+    // A second run would answer 409 (the rule is on the object already) instead of the first 200.
+    effects: async (c) =>
+      (await c.customers.call('list-validation-rule-assignments', { params: { validationRuleId: c.state.validationRuleId ?? '' } })).json.total as number,
+  },
+  {
+    operationId: 'delete-validation-rule-assignment',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-validation-rules', { json: { name: 'Unassigned' } });
+      expect(made.status).toBe(200);
+      c.state.validationRuleId = made.json.id as string;
+      const assigned = await c.customers.call('create-validation-rule-assignment', {
+        params: { validationRuleId: c.state.validationRuleId },
+        json: { related_object_type: 'distribution', related_object_id: 'distr_gone' },
+      });
+      expect(assigned.status).toBe(200);
+      c.state.assignmentId = assigned.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('delete-validation-rule-assignment', {
+        params: { validationRuleId: c.state.validationRuleId ?? '', assignmentId: c.state.assignmentId ?? '' },
+        headers: c.keyed(key),
+      }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('list-validation-rule-assignments', { params: { validationRuleId: c.state.validationRuleId ?? '' } })).json.total === 0 ? 1 : 0,
+  },
+  {
     operationId: 'revoke-oauth-token',
     prepare: async (c) => {
       const token = await c.customers.call('generate-oauth-token', { form: { grant_type: 'client_credentials', scope: 'api' } });

@@ -105,6 +105,18 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'assignment',
   );
   const category = must(await api(r.createCategoryRoute, { json: { name: n('Category'), hierarchy: 1 }, headers }), 'category');
+  const vrule = must(
+    await api(r.createValidationRulesRoute, { json: { name: n('Rule'), rules: { 1: { name: 'order.amount', conditions: { $more_than: [100] } } } }, headers }),
+    'validation rule',
+  );
+  const vruleAssignment = must(
+    await api(r.createValidationRuleAssignmentRoute, {
+      params: { validationRuleId: vrule.id as string },
+      json: { related_object_type: 'campaign', related_object_id: discountId },
+      headers,
+    }),
+    'validation rule assignment',
+  );
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
   const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
   await deliverJobs(runtime, jobs);
@@ -130,6 +142,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       memberId: [n('CARD-1'), card.id as string],
       exportId: [exported.id as string],
       categoryId: [category.id as string],
+      validationRuleId: [vrule.id as string],
+      assignmentId: [vruleAssignment.id as string],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
     },
@@ -152,6 +166,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       template.id as string,
       exported.id as string,
       category.id as string,
+      vrule.id as string,
+      vruleAssignment.id as string,
     ],
     names: [
       ...campaignNames,

@@ -177,6 +177,14 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     e.referralConversion.toItem(never({ ...id('rc_1'), campaignId: 'camp_1', code: 'REF-1', refereeId: 'cust_2', referrerId: 'cust_1' })),
     { PK: 'P#p1#REFERRAL#camp_1#REF-1', SK: 'CONVERSION#cust_2', GSI1PK: 'P#p1#CUSTOMER#cust_1#REFERRALS', GSI1SK: `${at}#rc_1` },
   ],
+  ['validation_rule', e.validationRule.toItem(never(id('val_1')), P), { PK: 'P#p1#VRULE#val_1', SK: 'VRULE', GSI1PK: 'P#p1#VRULES', GSI1SK: `${at}#val_1` }],
+  ['validation_rule_counter', e.validationRuleCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'VRULE_COUNTER' }],
+  [
+    'validation_rule_assignment',
+    e.validationRuleAssignment.toItem(never({ ...id('asgm_1'), ruleId: 'val_1' }), P),
+    { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
+  ],
+  ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
 ];
 
 describe('entity layouts', () => {
