@@ -1,5 +1,5 @@
-/** Voucherify's voucher transaction types this service records (manual changes of a loyalty card's points or a gift card's credits). */
-export type CardTransactionType = 'POINTS_ADDITION' | 'POINTS_REMOVAL' | 'CREDITS_ADDITION' | 'CREDITS_REMOVAL';
+/** Voucherify's voucher transaction types this service records (manual changes, reward redemptions and their refunds). */
+export type CardTransactionType = 'POINTS_ADDITION' | 'POINTS_REMOVAL' | 'POINTS_REDEMPTION' | 'POINTS_REFUND' | 'CREDITS_ADDITION' | 'CREDITS_REMOVAL';
 
 /** One change of a card's points with what the caller said about it; written with the change. */
 export interface CardTransaction {

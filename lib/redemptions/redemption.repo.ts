@@ -536,6 +536,8 @@ export interface RollbackWrite {
   date: string;
   /** The voucher give-backs to leave out (the voucher is gone). */
   skipVouchers: Set<string>;
+  /** More writes of the same rollback (a reward redemption's points refund); a failed condition among them means: read again and retry. */
+  extra?: TransactItem[];
 }
 
 const markRolledBack = (deps: Reads, r: Redemption, rollbackId: string): TransactItem => ({
@@ -642,12 +644,15 @@ export async function writeRollback(
       items.push(listEntryPut(deps, next));
     }
   }
+  const extraAt = items.length;
+  items.push(...(w.extra ?? []));
   if (items.length > MAX_TRANSACTION_ITEMS)
     throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
   const outcome = await transact(deps, items);
   if (outcome.ok) return { outcome: 'ok' };
   if (!('failed' in outcome)) return { outcome: 'conflict' };
   if (outcome.failed.some((i) => markAt.has(i))) return { outcome: 'rolled_back' };
+  if (outcome.failed.some((i) => i >= extraAt)) return { outcome: 'conflict' };
   const gone = outcome.failed.flatMap((i) => voucherAt.get(i) ?? []);
   if (gone.length > 0) return { outcome: 'voucher_gone', voucherIds: gone };
   if (outcome.failed.includes(orderAt)) return { outcome: 'conflict' };

@@ -31,7 +31,7 @@ export const toVoucherTransactionReply = (t: CardTransaction): z.input<typeof vo
       ...(isGift(t) ? { amount: t.points } : { points: t.points }),
       balance: t.balance,
       object: 'balance',
-      operation_type: 'MANUAL',
+      operation_type: t.type === 'POINTS_REDEMPTION' || t.type === 'POINTS_REFUND' ? 'AUTOMATIC' : 'MANUAL',
       related_object: { type: 'voucher', id: t.voucherId },
     },
   },

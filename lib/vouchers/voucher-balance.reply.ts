@@ -27,7 +27,7 @@ export const voucherTransactionReplySchema = z.strictObject({
   campaign_id: z.nullable(z.string()),
   source: z.nullable(z.string()),
   reason: z.nullable(z.string()),
-  type: z.enum(['CREDITS_ADDITION', 'CREDITS_REMOVAL', 'POINTS_ADDITION', 'POINTS_REMOVAL']),
+  type: z.enum(['CREDITS_ADDITION', 'CREDITS_REMOVAL', 'POINTS_ADDITION', 'POINTS_REMOVAL', 'POINTS_REDEMPTION', 'POINTS_REFUND']),
   details: z.strictObject({
     balance: z.strictObject({
       type: balanceType,
@@ -36,7 +36,7 @@ export const voucherTransactionReplySchema = z.strictObject({
       points: z.optional(z.int()),
       balance: z.int(),
       object: z.literal('balance'),
-      operation_type: z.literal('MANUAL'),
+      operation_type: z.enum(['MANUAL', 'AUTOMATIC']),
       related_object: relatedVoucher,
     }),
   }),

@@ -1,0 +1,276 @@
+import type { Campaign } from '../campaigns/campaign.js';
+import { getCampaign } from '../campaigns/campaign.service.js';
+import { getCustomer } from '../customers/customer.repo.js';
+import { redemption as redemptionEntity } from '../db/entities.js';
+import { RETRY, retryOnConflict, type TransactItem, transact } from '../db/transact.js';
+import { BadRequestError, InvalidPayloadError, NotEnoughPointsError, NotFoundError, RedemptionRefusedError, RewardOutOfStockError } from '../errors.js';
+import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
+import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
+import { createPublication } from '../publications/publication.service.js';
+import type { Redemption } from '../redemptions/redemption.js';
+import { customerSummaryAdd } from '../redemptions/redemption.repo.js';
+import { rollbackRedemption } from '../redemptions/redemption.service.js';
+import type { Reward, RewardAssignment } from '../rewards/reward.js';
+import { getReward, getRewardAssignmentOfPair } from '../rewards/reward.repo.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { getVoucher } from '../vouchers/voucher.service.js';
+import type { CardTransaction } from './card-transaction.js';
+import { putCardTransactionItem } from './card-transaction.repo.js';
+import { findLoyaltyCampaign, prepareCardChange } from './loyalty.service.js';
+import { outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
+import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
+import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** What an Idempotency-Key records of a reward redemption: its id (a replay reads the redemption as it is now). */
+interface RecordedRewardRedemption {
+  redemptionId: string;
+}
+
+/**
+ * The loyalty card a member id names (code or id), of the program `campaignRef` when given.
+ * @throws NotFoundError (campaign, voucher).
+ */
+async function findCard(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<{ card: Voucher; campaign: Campaign }> {
+  const [campaignRead, cardRead] = await Promise.allSettled([
+    campaignRef === null ? Promise.resolve(null) : findLoyaltyCampaign(deps, projectId, campaignRef),
+    getVoucher(deps, projectId, memberId),
+  ]);
+  if (campaignRead.status === 'rejected') throw campaignRead.reason;
+  if (cardRead.status === 'rejected') {
+    if (cardRead.reason instanceof NotFoundError) throw new NotFoundError('voucher', memberId);
+    throw cardRead.reason;
+  }
+  const card = cardRead.value;
+  if (!card.loyaltyCard || card.campaignId === null) throw new NotFoundError('voucher', memberId);
+  if (campaignRead.value && campaignRead.value.id !== card.campaignId) throw new NotFoundError('voucher', memberId);
+  const campaign = campaignRead.value ?? (await getCampaign(deps, projectId, card.campaignId));
+  return { card, campaign };
+}
+
+const pointsExceeded = (code: string, wanted: number, available: number): BadRequestError =>
+  new BadRequestError(
+    'loyalty_card_points_exceeded',
+    'loyalty card points exceeded',
+    `Loyalty card ${code} has ${available} points; the reward costs ${wanted}`,
+  );
+
+/**
+ * POST /v1/loyalties/{campaignId}/members/{memberId}/redemption and POST
+ * /v1/loyalties/members/{memberId}/redemption: the member's loyalty card pays the reward's price in
+ * points, in ONE transaction with conditions: the card and the buckets it spends (soonest-expiring
+ * first, conditioned on what was read, so concurrent redemptions never take the card below zero),
+ * a unit of the reward's stock when it has one (conditioned on `redeemed` as read: the stock runs out
+ * exactly), the assignment still on the program (a deleted one cannot be redeemed), the redemption
+ * (listed by GET /v1/redemptions), the POINTS_REDEMPTION card transaction, the holder's redemption
+ * counters and the Idempotency-Key's record. A lost race is read again and retried. Then the reward
+ * is delivered: a CAMPAIGN reward publishes a voucher of its campaign to the card's holder (with the
+ * redemption's id as the publication's `source_id`, so a retry or replay never publishes twice; when
+ * that fails the redemption is rolled back, refunding the points), a MATERIAL reward is recorded.
+ * @throws BadRequestError (`missing_reward`, `missing_order`, `loyalty_card_points_exceeded`,
+ *   `invalid_customer` for a CAMPAIGN reward on a card without a holder), NotFoundError (campaign,
+ *   voucher, reward, reward assignment), RedemptionRefusedError (`quantity_exceeded`: out of stock;
+ *   `voucher_disabled`), IdempotencyKeyReusedError, ConflictRetryError, and the publication's errors.
+ */
+export async function redeemReward(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string | null,
+  memberId: string,
+  body: RedeemRewardBody,
+  idempotency: IdempotencyScope | null = null,
+): Promise<Committed<Redemption>> {
+  const now = deps.clock.now();
+  if (idempotency) {
+    const first = await recordedReply<RecordedRewardRedemption>(deps, idempotency, now);
+    if (first !== undefined) {
+      const stored = await redemptionEntity.get(deps, redemptionEntity.key(projectId, first.redemptionId));
+      if (!stored) throw new Error(`Idempotency record names redemption ${first.redemptionId}, which is missing`);
+      return { value: await deliver(deps, projectId, stored), replayed: true };
+    }
+  }
+  const rewardId = body.reward?.id;
+  if (rewardId === undefined) throw new BadRequestError('missing_reward', 'Missing reward', 'A reward is required when redeeming a LOYALTY_CARD');
+  const { card, campaign } = await findCard(deps, projectId, campaignRef, memberId);
+  const [reward, assignment, holder] = await Promise.all([
+    getReward(deps, projectId, rewardId),
+    getRewardAssignmentOfPair(deps, projectId, rewardId, campaign.id),
+    card.holderId ? getCustomer(deps, projectId, card.holderId) : null,
+  ]);
+  if (!reward) throw new NotFoundError('reward', rewardId);
+  if (!assignment) throw new NotFoundError('reward', rewardId, `Reward ${rewardId} is not assigned to campaign ${campaign.id}`);
+  if (reward.type === 'COIN') {
+    if (body.order === undefined) throw new BadRequestError('missing_order', 'Missing order', 'An order is required when redeeming a pay with points reward');
+    throw new InvalidPayloadError('Pay with points (COIN) rewards are redeemed through POST /v1/redemptions in this service; see docs/decisions.md');
+  }
+  if (reward.type === 'CAMPAIGN' && !holder) {
+    throw new BadRequestError('invalid_customer', 'Invalid customer', `Loyalty card ${card.code} has no holder to give the reward's voucher to`);
+  }
+  if (!card.active) throw new RedemptionRefusedError('voucher_disabled', { object: 'voucher', id: card.code });
+  const redemptionId = deps.ids.id('r');
+  const transactionId = deps.ids.id('vtx');
+  const date = now.toISOString();
+  let current: Reward = reward;
+  let currentAssignment: RewardAssignment = assignment;
+
+  const committed = await retryOnConflict(`Too many concurrent redemptions of loyalty card ${card.code}`, async (attempt) => {
+    if (attempt > 0 && current.stock !== null) {
+      const fresh = await getReward(deps, projectId, rewardId);
+      if (!fresh) throw new NotFoundError('reward', rewardId);
+      current = fresh;
+    }
+    if (outOfStock(current)) throw new RewardOutOfStockError(current.id);
+    const points = rewardPrice(currentAssignment);
+    let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
+    try {
+      prepared = await prepareCardChange(deps, projectId, card.code, { kind: 'spend', points }, now);
+    } catch (error) {
+      if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, points, error.available);
+      throw error;
+    }
+    if (!prepared) return RETRY;
+    const after = { ...prepared.voucher, loyaltyCard: prepared.plan.card, updatedAt: date };
+    const given: RewardGiven = { reward: current, assignmentId: currentAssignment.id, points, spent: spentPointsOf(prepared.plan, points), voucher: null };
+    const redemption: Redemption = {
+      id: redemptionId,
+      projectId,
+      object: 'redemption',
+      date,
+      customerId: holder?.id ?? null,
+      customerSourceId: holder?.sourceId ?? null,
+      trackingId: null,
+      metadata: body.metadata ?? {},
+      amount: points,
+      redemption: null,
+      result: 'SUCCESS',
+      status: 'SUCCEEDED',
+      relatedObjectType: 'voucher',
+      relatedObjectId: card.id,
+      voucher: after,
+      promotionTierId: null,
+      campaignId: campaign.id,
+      campaignName: campaign.name,
+      giftCredits: 0,
+      loyaltyPoints: points,
+      counter: { kind: 'none' },
+      order: null,
+      childIds: [],
+      rollbackId: null,
+      reason: null,
+      sessionKey: null,
+      reward: given,
+    };
+    const record: CardTransaction = {
+      id: transactionId,
+      projectId,
+      campaignId: campaign.id,
+      voucherId: card.id,
+      type: 'POINTS_REDEMPTION',
+      source: 'API',
+      sourceId: null,
+      reason: null,
+      points: -points,
+      total: prepared.plan.card.points,
+      balance: prepared.plan.card.balance,
+      createdAt: date,
+    };
+    const items: TransactItem[] = [...prepared.items];
+    const stockAt = current.stock !== null ? items.push(takeStockItem(deps, current, date)) - 1 : -1;
+    const assignmentAt = items.push(assignmentStillThereItem(deps, currentAssignment)) - 1;
+    items.push(redemptionEntity.putIfAbsent(deps, redemption), putCardTransactionItem(deps, record));
+    if (holder) items.push(customerSummaryAdd(deps, projectId, holder.id, { redeemed: 1, succeeded: 1 }));
+    const outcome = await commitOnce<RecordedRewardRedemption>(deps, idempotency, items, { redemptionId }, now);
+    if (outcome.ok) {
+      if (!outcome.replayed) return { value: redemption, replayed: false };
+      const id = outcome.reply.redemptionId;
+      const stored = await redemptionEntity.get(deps, redemptionEntity.key(projectId, id));
+      if (!stored) throw new Error(`Idempotency record names redemption ${id}, which is missing`);
+      return { value: stored, replayed: true };
+    }
+    if ('failed' in outcome && outcome.failed.includes(assignmentAt)) {
+      const again = await getRewardAssignmentOfPair(deps, projectId, rewardId, campaign.id);
+      if (!again) throw new NotFoundError('reward', rewardId, `Reward ${rewardId} is not assigned to campaign ${campaign.id}`);
+      currentAssignment = again;
+    }
+    if ('failed' in outcome && outcome.failed.includes(stockAt)) {
+      const fresh = await getReward(deps, projectId, rewardId);
+      if (!fresh) throw new NotFoundError('reward', rewardId);
+      current = fresh;
+    }
+    return RETRY;
+  });
+  return { value: await deliver(deps, projectId, committed.value), replayed: committed.replayed };
+}
+
+/** Records on the redemption what its reward gave, once (the condition makes a second delivery fail). */
+function deliveredItem(deps: Deps, r: Redemption, voucher: Voucher): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: redemptionEntity.key(r.projectId, r.id),
+      UpdateExpression: 'SET #reward.voucher = :v',
+      ConditionExpression: 'attribute_type(#reward.voucher, :nullType)',
+      ExpressionAttributeNames: { '#reward': 'reward' },
+      ExpressionAttributeValues: { ':v': voucher, ':nullType': 'NULL' },
+    },
+  };
+}
+
+/**
+ * Delivers a committed reward redemption's CAMPAIGN reward, once however often it is called: a
+ * voucher of the reward's campaign is published to the holder with the redemption's id as the
+ * publication's `source_id` (a second call gets the same publication), and recorded on the
+ * redemption. When the publication is refused (no voucher left to publish), the redemption is
+ * rolled back (its points refunded) and the refusal thrown.
+ */
+async function deliver(deps: Deps, projectId: string, r: Redemption): Promise<Redemption> {
+  const given = r.reward;
+  if (!given || given.reward.type !== 'CAMPAIGN' || given.voucher !== null || r.status !== 'SUCCEEDED' || r.customerId === null) return r;
+  let voucher: Voucher | null;
+  try {
+    const published = await createPublication(
+      deps,
+      projectId,
+      { campaign: given.reward.campaign.campaignId, customer: { id: r.customerId }, sourceId: r.id, joinOnce: false },
+      null,
+      1,
+    );
+    voucher = published.value.voucher;
+  } catch (error) {
+    if (error instanceof BadRequestError || error instanceof NotFoundError) {
+      await rollbackRedemption(deps, projectId, r.id, {}, { reason: `The reward could not be delivered: ${error.details ?? error.message}` });
+    }
+    throw error;
+  }
+  if (!voucher) throw new Error(`Publication for redemption ${r.id} gave no voucher`);
+  const outcome = await transact(deps, [deliveredItem(deps, r, voucher)]);
+  if (!outcome.ok && !('failed' in outcome)) throw new Error(`Redemption ${r.id}: recording its voucher lost a race`);
+  const stored = await redemptionEntity.get(deps, redemptionEntity.key(projectId, r.id));
+  return stored ?? { ...r, reward: { ...given, voucher } };
+}
+
+/** A reward the member can get, with its price in the member's program. */
+export interface MemberReward {
+  reward: Reward;
+  assignment: RewardAssignment;
+}
+
+/**
+ * GET /v1/loyalties/members/{memberId}/rewards: the rewards assigned to the card's program, oldest
+ * assignment first; with `affordable_only`, only those whose price the card's balance covers.
+ * @throws NotFoundError (voucher).
+ */
+export async function listMemberRewards(deps: Deps, projectId: string, memberId: string, query: MemberRewardsQuery): Promise<MemberReward[]> {
+  const { card, campaign } = await findCard(deps, projectId, null, memberId);
+  const assignments = await campaignRewardAssignments(deps, projectId, campaign.id);
+  const rewards = new Map((await getRewards(deps, projectId, [...new Set(assignments.map((a) => a.rewardId))])).map((r) => [r.id, r]));
+  const balance = card.loyaltyCard?.balance ?? 0;
+  return assignments.flatMap((assignment) => {
+    const reward = rewards.get(assignment.rewardId);
+    if (!reward) return [];
+    if (query.affordable_only === true && rewardPrice(assignment) > balance) return [];
+    return [{ reward, assignment }];
+  });
+}
