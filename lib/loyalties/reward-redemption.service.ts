@@ -10,14 +10,18 @@ import { createPublication } from '../publications/publication.service.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import { customerSummaryAdd } from '../redemptions/redemption.repo.js';
 import { rollbackRedemption } from '../redemptions/redemption.service.js';
-import type { Reward, RewardAssignment } from '../rewards/reward.js';
+import type { CampaignRewardParameters, Reward, RewardAssignment } from '../rewards/reward.js';
 import { getReward, getRewardAssignmentOfPair } from '../rewards/reward.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
+import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
+import { creditGiftItem } from '../vouchers/voucher.repo.js';
 import { getVoucher } from '../vouchers/voucher.service.js';
 import type { CardTransaction } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
+import { expiryOf } from './expiration.js';
 import { findLoyaltyCampaign, prepareCardChange } from './loyalty.service.js';
+import { newBucket } from './points-bucket.js';
 import { outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
@@ -219,34 +223,95 @@ function deliveredItem(deps: Deps, r: Redemption, voucher: Voucher): TransactIte
 }
 
 /**
- * Delivers a committed reward redemption's CAMPAIGN reward, once however often it is called: a
- * voucher of the reward's campaign is published to the holder with the redemption's id as the
- * publication's `source_id` (a second call gets the same publication), and recorded on the
- * redemption. When the publication is refused (no voucher left to publish), the redemption is
- * rolled back (its points refunded) and the refusal thrown.
+ * The voucher a CAMPAIGN reward goes to: for a gift or loyalty campaign the card the holder already
+ * holds there, if any; otherwise one published to the holder with the redemption's id as the
+ * publication's `source_id` (a second call gets the same publication, so a retry never publishes twice).
+ */
+async function rewardVoucher(deps: Deps, projectId: string, r: Redemption, campaign: CampaignRewardParameters, customerId: string): Promise<Voucher> {
+  if (campaign.campaignType !== 'DISCOUNT_COUPONS') {
+    const held = await getHeldVoucher(deps, projectId, customerId, campaign.campaignId);
+    if (held.voucher) return held.voucher;
+  }
+  const published = await createPublication(
+    deps,
+    projectId,
+    { campaign: campaign.campaignId, customer: { id: customerId }, sourceId: r.id, joinOnce: false },
+    null,
+    1,
+  );
+  if (!published.value.voucher) throw new Error(`Publication for redemption ${r.id} gave no voucher`);
+  return published.value.voucher;
+}
+
+/**
+ * The writes that put a CAMPAIGN reward's balance on `voucher`: gift credits, or loyalty points in a
+ * bucket expiring by that program's rules (with a POINTS_ADDITION card transaction); none for a
+ * discount coupon. Null when the card's bucket index lags (try again). `after` is the voucher as the writes leave it.
+ */
+async function balanceItems(
+  deps: Deps,
+  r: Redemption,
+  campaign: CampaignRewardParameters,
+  voucher: Voucher,
+  now: Date,
+): Promise<{ items: TransactItem[]; after: Voucher } | null> {
+  const amount = campaign.balance ?? 0;
+  if (amount <= 0 || campaign.campaignType === 'DISCOUNT_COUPONS') return { items: [], after: voucher };
+  if (campaign.campaignType === 'GIFT_VOUCHERS') {
+    const gift = voucher.gift ? { ...voucher.gift, amount: voucher.gift.amount + amount, balance: voucher.gift.balance + amount } : voucher.gift;
+    return { items: [creditGiftItem(deps, voucher, amount, now.toISOString())], after: { ...voucher, gift } };
+  }
+  const program = await getCampaign(deps, r.projectId, campaign.campaignId);
+  const bucket = newBucket(deps, voucher, amount, expiryOf(program.voucher?.loyaltyCard?.expirationRules, now), now.toISOString());
+  const prepared = await prepareCardChange(deps, r.projectId, voucher.code, { kind: 'add', buckets: [bucket] }, now);
+  if (!prepared) return null;
+  const record: CardTransaction = {
+    id: deps.ids.id('vtx'),
+    projectId: r.projectId,
+    campaignId: campaign.campaignId,
+    voucherId: voucher.id,
+    type: 'POINTS_ADDITION',
+    source: 'API',
+    sourceId: r.id,
+    reason: `Reward ${r.reward?.reward.name ?? ''} of redemption ${r.id}`,
+    points: amount,
+    total: prepared.plan.card.points,
+    balance: prepared.plan.card.balance,
+    createdAt: now.toISOString(),
+  };
+  return { items: [...prepared.items, putCardTransactionItem(deps, record)], after: { ...prepared.voucher, loyaltyCard: prepared.plan.card } };
+}
+
+/**
+ * Delivers a committed reward redemption's CAMPAIGN reward, once however often it is called (a
+ * retry, a replay): finds or publishes the voucher (rewardVoucher), then in one transaction puts
+ * the reward's credits or points on it and records it on the redemption, on condition that the
+ * redemption records none yet. When the publication is refused (no voucher left to publish), the
+ * redemption is rolled back (its points refunded) and the refusal thrown.
  */
 async function deliver(deps: Deps, projectId: string, r: Redemption): Promise<Redemption> {
   const given = r.reward;
-  if (!given || given.reward.type !== 'CAMPAIGN' || given.voucher !== null || r.status !== 'SUCCEEDED' || r.customerId === null) return r;
-  let voucher: Voucher | null;
+  if (given?.reward.type !== 'CAMPAIGN' || given.voucher !== null || r.status !== 'SUCCEEDED' || r.customerId === null) return r;
+  const campaign = given.reward.campaign;
+  let voucher: Voucher;
   try {
-    const published = await createPublication(
-      deps,
-      projectId,
-      { campaign: given.reward.campaign.campaignId, customer: { id: r.customerId }, sourceId: r.id, joinOnce: false },
-      null,
-      1,
-    );
-    voucher = published.value.voucher;
+    voucher = await rewardVoucher(deps, projectId, r, campaign, r.customerId);
   } catch (error) {
     if (error instanceof BadRequestError || error instanceof NotFoundError) {
       await rollbackRedemption(deps, projectId, r.id, {}, { reason: `The reward could not be delivered: ${error.details ?? error.message}` });
     }
     throw error;
   }
-  if (!voucher) throw new Error(`Publication for redemption ${r.id} gave no voucher`);
-  const outcome = await transact(deps, [deliveredItem(deps, r, voucher)]);
-  if (!outcome.ok && !('failed' in outcome)) throw new Error(`Redemption ${r.id}: recording its voucher lost a race`);
+  await retryOnConflict(`Too many concurrent deliveries to voucher ${voucher.code}`, async () => {
+    const credit = await balanceItems(deps, r, campaign, voucher, deps.clock.now());
+    if (credit === null) return RETRY;
+    const outcome = await transact(deps, [deliveredItem(deps, r, credit.after), ...credit.items]);
+    if (outcome.ok) return true;
+    if (!('failed' in outcome)) return RETRY;
+    // Delivered meanwhile by a concurrent call: nothing more to do.
+    if (outcome.failed.includes(0)) return true;
+    return RETRY;
+  });
   const stored = await redemptionEntity.get(deps, redemptionEntity.key(projectId, r.id));
   return stored ?? { ...r, reward: { ...given, voucher } };
 }

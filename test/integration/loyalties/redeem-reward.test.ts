@@ -95,6 +95,33 @@ describe('POST /v1/loyalties/members/{memberId}/redemption', () => {
     expect(await cardOf()).toMatchObject({ balance: 300 });
   });
 
+  it("adds a gift reward's credits to the holder's gift card, publishing one the first time", async () => {
+    const { priced, redeem, campaigns, api } = await setup(500);
+    const gifts = await newCampaign(campaigns, campaignBodies.GIFT_VOUCHERS('Gifts'));
+    const rewardId = await priced({ name: '10 credit', type: 'CAMPAIGN', parameters: { campaign: { id: gifts.id, balance: 1000 } } }, 100);
+    const first = rewardRedemptionReplySchema.parse((await redeem(rewardId)).json);
+    const code = first.reward.voucher?.code as string;
+    expect(first.reward.voucher).toMatchObject({ campaign_id: gifts.id, gift: { balance: 6000 } });
+    const second = rewardRedemptionReplySchema.parse((await redeem(rewardId)).json);
+    expect(second.reward.voucher?.code).toBe(code);
+    expect((await api.call('get-voucher', { params: { code } })).json).toMatchObject({ gift: { amount: 7000, balance: 7000 } });
+  });
+
+  it("adds a loyalty reward's points to the holder's card of the other program", async () => {
+    const { priced, redeem, campaigns, api } = await setup(500);
+    const partners = await newCampaign(campaigns, {
+      name: 'Partners',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    });
+    const rewardId = await priced({ name: '50 partner points', type: 'CAMPAIGN', parameters: { campaign: { id: partners.id, balance: 50 } } }, 100);
+    const body = rewardRedemptionReplySchema.parse((await redeem(rewardId)).json);
+    const code = body.reward.voucher?.code as string;
+    expect((await api.call('get-voucher', { params: { code } })).json).toMatchObject({ campaign_id: partners.id, loyalty_card: { balance: 50, points: 50 } });
+    const transactions = await api.call('list-voucher-transactions', { params: { code } });
+    expect((transactions.json.data as Record<string, unknown>[]).map((t) => [t.type, t.source_id])).toEqual([['POINTS_ADDITION', body.id]]);
+  });
+
   it('answers each refusal with the reference error key and changes nothing', async () => {
     const { api, priced, material, redeem, cardOf, rewards, coupons, program } = await setup(50);
     const pricey = await priced(material(), 100);
