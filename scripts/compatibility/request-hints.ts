@@ -334,6 +334,19 @@ const perOperation: Record<string, CaseHints> = {
     companions: { 'body.expiration_type="CUSTOM_DATE"': ['body.expiration_date'] },
   },
   'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'redeem-reward-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    values: { ...orderAndCustomer.values, 'body.reward.id': '$seed.loyaltyRewardId' },
+    required: ['body.reward.id'],
+    exclusive: orderAndCustomer.exclusive,
+  },
+  'redeem-reward': {
+    path: { memberId: '$seed.loyaltyCardCode' },
+    values: { ...orderAndCustomer.values, 'body.reward.id': '$seed.loyaltyRewardId' },
+    required: ['body.reward.id'],
+    exclusive: orderAndCustomer.exclusive,
+  },
+  'list-member-rewards': { path: { memberId: '$seed.loyaltyCardCode' } },
   'create-earning-rule': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },
