@@ -15,11 +15,11 @@ import { getReward, getRewardAssignmentOfPair } from '../rewards/reward.repo.js'
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
-import { creditGiftItem } from '../vouchers/voucher.repo.js';
-import { getVoucher } from '../vouchers/voucher.service.js';
+import { creditGiftItem, getVoucherByCode, getVoucherCodeById } from '../vouchers/voucher.repo.js';
 import type { CardTransaction } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
 import { expiryOf } from './expiration.js';
+import { listCardBuckets } from './loyalty-card.repo.js';
 import { findLoyaltyCampaign, prepareCardChange } from './loyalty.service.js';
 import { newBucket } from './points-bucket.js';
 import { outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
@@ -33,24 +33,25 @@ interface RecordedRewardRedemption {
   redemptionId: string;
 }
 
+/** A voucher by code, or by id (`v_…`) when no code matches: one consistent GetItem (two for an id). */
+async function cardByCodeOrId(deps: Deps, projectId: string, memberId: string): Promise<Voucher | null> {
+  const byCode = await getVoucherByCode(deps, projectId, memberId);
+  if (byCode) return byCode;
+  const code = await getVoucherCodeById(deps, projectId, memberId);
+  return code === null ? null : getVoucherByCode(deps, projectId, code);
+}
+
 /**
  * The loyalty card a member id names (code or id), of the program `campaignRef` when given.
  * @throws NotFoundError (campaign, voucher).
  */
-async function findCard(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<{ card: Voucher; campaign: Campaign }> {
-  const [campaignRead, cardRead] = await Promise.allSettled([
+async function findCard(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<{ card: Voucher; campaign: Campaign | null }> {
+  const [campaign, card] = await Promise.all([
     campaignRef === null ? Promise.resolve(null) : findLoyaltyCampaign(deps, projectId, campaignRef),
-    getVoucher(deps, projectId, memberId),
+    cardByCodeOrId(deps, projectId, memberId),
   ]);
-  if (campaignRead.status === 'rejected') throw campaignRead.reason;
-  if (cardRead.status === 'rejected') {
-    if (cardRead.reason instanceof NotFoundError) throw new NotFoundError('voucher', memberId);
-    throw cardRead.reason;
-  }
-  const card = cardRead.value;
-  if (!card.loyaltyCard || card.campaignId === null) throw new NotFoundError('voucher', memberId);
-  if (campaignRead.value && campaignRead.value.id !== card.campaignId) throw new NotFoundError('voucher', memberId);
-  const campaign = campaignRead.value ?? (await getCampaign(deps, projectId, card.campaignId));
+  if (!card?.loyaltyCard || card.campaignId === null) throw new NotFoundError('voucher', memberId);
+  if (campaign && campaign.id !== card.campaignId) throw new NotFoundError('voucher', memberId);
   return { card, campaign };
 }
 
@@ -97,11 +98,16 @@ export async function redeemReward(
   }
   const rewardId = body.reward?.id;
   if (rewardId === undefined) throw new BadRequestError('missing_reward', 'Missing reward', 'A reward is required when redeeming a LOYALTY_CARD');
-  const { card, campaign } = await findCard(deps, projectId, campaignRef, memberId);
-  const [reward, assignment, holder] = await Promise.all([
+  const found = await findCard(deps, projectId, campaignRef, memberId);
+  const card = found.card;
+  const campaignId = card.campaignId as string;
+  // The program's id and name are on the card; everything else is read at once: the reward, its price here, the holder, the buckets.
+  const campaign = { id: campaignId, name: found.campaign?.name ?? card.campaignName };
+  const [reward, assignment, holder, buckets] = await Promise.all([
     getReward(deps, projectId, rewardId),
-    getRewardAssignmentOfPair(deps, projectId, rewardId, campaign.id),
+    getRewardAssignmentOfPair(deps, projectId, rewardId, campaignId),
     card.holderId ? getCustomer(deps, projectId, card.holderId) : null,
+    listCardBuckets(deps, projectId, card.id),
   ]);
   if (!reward) throw new NotFoundError('reward', rewardId);
   if (!assignment) throw new NotFoundError('reward', rewardId, `Reward ${rewardId} is not assigned to campaign ${campaign.id}`);
@@ -129,7 +135,15 @@ export async function redeemReward(
     const points = rewardPrice(currentAssignment);
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
-      prepared = await prepareCardChange(deps, projectId, card.code, { kind: 'spend', points }, now);
+      prepared = await prepareCardChange(
+        deps,
+        projectId,
+        card.code,
+        { kind: 'spend', points },
+        now,
+        undefined,
+        attempt === 0 ? { voucher: card, buckets } : undefined,
+      );
     } catch (error) {
       if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, points, error.available);
       throw error;
@@ -328,8 +342,8 @@ export interface MemberReward {
  * @throws NotFoundError (voucher).
  */
 export async function listMemberRewards(deps: Deps, projectId: string, memberId: string, query: MemberRewardsQuery): Promise<MemberReward[]> {
-  const { card, campaign } = await findCard(deps, projectId, null, memberId);
-  const assignments = await campaignRewardAssignments(deps, projectId, campaign.id);
+  const { card } = await findCard(deps, projectId, null, memberId);
+  const assignments = await campaignRewardAssignments(deps, projectId, card.campaignId as string);
   const rewards = new Map((await getRewards(deps, projectId, [...new Set(assignments.map((a) => a.rewardId))])).map((r) => [r.id, r]));
   const balance = card.loyaltyCard?.balance ?? 0;
   return assignments.flatMap((assignment) => {
