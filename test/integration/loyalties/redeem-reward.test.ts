@@ -1,4 +1,6 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { rewardAssignment, rewardAssignmentPair } from '../../../lib/db/entities.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { memberRewardListReplySchema, rewardRedemptionReplySchema } from '../../../lib/redemptions/redemption.reply.js';
 import { apiClient } from '../../support/api-client.js';
@@ -198,6 +200,60 @@ describe('POST /v1/loyalties/members/{memberId}/redemption', () => {
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(first.json.id);
     expect(await cardOf()).toMatchObject({ balance: 200 });
+  });
+});
+
+describe('POST /v1/loyalties/members/{memberId}/redemption: keys and deleted assignments', () => {
+  it('spends the points once for parallel requests with one Idempotency-Key, and refuses the key with another body', async () => {
+    const { priced, material, redeem, cardOf, api, pair } = await setup(300);
+    const rewardId = await priced(material(), 100);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => redeem(rewardId, 'CARD-1', { 'idempotency-key': 'same' })));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(replies.map((r) => r.json.id)).size).toBe(1);
+    expect(await cardOf()).toMatchObject({ balance: 200 });
+    const other = await api.call('redeem-reward', {
+      params: { memberId: 'CARD-1' },
+      json: { reward: { id: rewardId }, metadata: { x: 1 } },
+      headers: { ...keyPairHeaders(pair), 'idempotency-key': 'same' },
+    });
+    expect(other.status).toBe(422);
+    expect(other.json.key).toBe('idempotency_key_reused');
+  });
+
+  it('refuses a reward whose assignment was deleted, and spends nothing', async () => {
+    const { priced, material, redeem, cardOf, runtime, pair, program } = await setup(300);
+    const rewardId = await priced(material(), 100);
+    const a = await rewardAssignmentPair.get(runtime, rewardAssignmentPair.key(pair.project_id, rewardId, program.id as string));
+    expect(a).not.toBeNull();
+    await runtime.ddb.send(new DeleteCommand({ TableName: runtime.tableName, Key: rewardAssignmentPair.key(pair.project_id, rewardId, program.id as string) }));
+    await runtime.ddb.send(new DeleteCommand({ TableName: runtime.tableName, Key: rewardAssignment.key(pair.project_id, a?.id as string) }));
+    const reply = await redeem(rewardId);
+    expect(reply.status).toBe(404);
+    expect(reply.json).toMatchObject({ key: 'not_found', resource_type: 'reward' });
+    expect(await cardOf()).toMatchObject({ balance: 300 });
+  });
+});
+
+describe('POST /v1/loyalties/members/{memberId}/redemption: an assignment deleted between the read and the commit', () => {
+  it('fails the commit on the assignment condition and answers not_found, spending nothing', async () => {
+    const { priced, material, redeem, cardOf, runtime, pair, program } = await setup(300);
+    const rewardId = await priced(material(), 100);
+    const key = rewardAssignmentPair.key(pair.project_id, rewardId, program.id as string);
+    const send = runtime.ddb.send.bind(runtime.ddb);
+    let deleted = false;
+    runtime.ddb.send = (async (command: { constructor: { name: string } }) => {
+      if (!deleted && command.constructor.name === 'TransactWriteCommand') {
+        deleted = true;
+        await send(new DeleteCommand({ TableName: runtime.tableName, Key: key }) as never);
+      }
+      return send(command as never);
+    }) as typeof runtime.ddb.send;
+    const reply = await redeem(rewardId);
+    expect(deleted).toBe(true);
+    expect(reply.status).toBe(404);
+    expect(reply.json).toMatchObject({ key: 'not_found', resource_type: 'reward' });
+    runtime.ddb.send = send as typeof runtime.ddb.send;
+    expect(await cardOf()).toMatchObject({ balance: 300 });
   });
 });
 
