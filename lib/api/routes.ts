@@ -896,7 +896,7 @@ export const redeemReward1Route = /* @__PURE__ */ route({
   summary: "Redeem a reward with a loyalty card's points (the card named with its program)",
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok('LoyaltyRewardRedemption', 'The redemption, the card after the payment and the reward given')],
-  errors: [404],
+  errors: [404, 409],
   // The points, the stock, the redemption and the key's record commit in one transaction
   // (lib/loyalties/reward-redemption.service.ts): points must not be spent twice after a lost reply.
   idempotency: 'transactional',
@@ -912,7 +912,7 @@ export const redeemRewardRoute = /* @__PURE__ */ route({
   summary: "Redeem a reward with a loyalty card's points",
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok('LoyaltyRewardRedemption', 'The redemption, the card after the payment and the reward given')],
-  errors: [404],
+  errors: [404, 409],
   idempotency: 'transactional',
   fingerprint: ['params', 'body'],
 });

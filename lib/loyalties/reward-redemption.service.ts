@@ -7,8 +7,11 @@ import { BadRequestError, InvalidPayloadError, NotEnoughPointsError, NotFoundErr
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { createPublication } from '../publications/publication.service.js';
-import type { Redemption } from '../redemptions/redemption.js';
-import { customerSummaryAdd } from '../redemptions/redemption.repo.js';
+import type { Order, OrderRedemption } from '../orders/order.js';
+import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
+import { calculate, type OrderCalculation } from '../redemptions/calculator.js';
+import type { Redemption, RedemptionOrder } from '../redemptions/redemption.js';
+import { customerSummaryAdd, newOrderItems } from '../redemptions/redemption.repo.js';
 import { rollbackRedemption } from '../redemptions/redemption.service.js';
 import type { CampaignRewardParameters, Reward, RewardAssignment } from '../rewards/reward.js';
 import { getReward, getRewardAssignmentOfPair } from '../rewards/reward.repo.js';
@@ -22,7 +25,7 @@ import { expiryOf } from './expiration.js';
 import { listCardBuckets } from './loyalty-card.repo.js';
 import { findLoyaltyCampaign, prepareCardChange } from './loyalty.service.js';
 import { newBucket } from './points-bucket.js';
-import { outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
+import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
 
@@ -61,6 +64,79 @@ const pointsExceeded = (code: string, wanted: number, available: number): BadReq
     'loyalty card points exceeded',
     `Loyalty card ${code} has ${available} points; the reward costs ${wanted}`,
   );
+
+/** A pay-with-points reward's order: new, with the points' worth taken off its total. */
+interface CoinOrder {
+  points: number;
+  order: Order & { calculation: OrderCalculation };
+}
+
+/**
+ * The order a COIN reward pays part of: a new order from the request's lines and amount, the points
+ * (`reward.points`, else as many as pay it all, at most the card's balance) taken off as credits are.
+ * @throws BadRequestError `missing_order`, `loyalty_card_points_exceeded` (no points to pay with);
+ *   InvalidPayloadError for an order named by id (a stored order is not paid here) or inconsistent lines.
+ */
+function coinOrder(
+  deps: Deps,
+  projectId: string,
+  card: Voucher,
+  coin: { exchangeRatio: number; pointsRatio: number },
+  body: RedeemRewardBody,
+  customerId: string | null,
+  now: Date,
+): CoinOrder {
+  const sent = body.order;
+  if (sent === undefined) throw new BadRequestError('missing_order', 'Missing order', 'An order is required when redeeming a pay with points reward');
+  if (sent.id !== undefined) throw new InvalidPayloadError('Property .order.id: pay with points takes a new order (its items and amount), not a stored one');
+  const items = sent.items?.map(orderItemOf) ?? [];
+  const amount = sent.amount ?? itemsAmount(items);
+  const balance = card.loyaltyCard?.balance ?? 0;
+  const { points, discount } = coinPayment(coin, amount, body.reward?.points, balance);
+  if (points < 1 || discount < 1) throw pointsExceeded(card.code, Math.max(points, 1), balance);
+  const calculation = calculate(
+    { amount, items: items.map((i) => ({ productId: i.productId, skuId: i.skuId, quantity: i.quantity ?? 0, price: i.price ?? 0, amount: i.amount ?? 0 })) },
+    [{ kind: 'gift', id: card.code, balance: discount, credits: discount }],
+  ).order;
+  const date = now.toISOString();
+  return {
+    points,
+    order: {
+      id: deps.ids.id('ord'),
+      projectId,
+      sourceId: sent.source_id ?? null,
+      status: sent.status ?? 'PAID',
+      amount,
+      items,
+      metadata: sent.metadata ?? {},
+      customerId,
+      referrerId: sent.referrer_id ?? null,
+      createdAt: date,
+      updatedAt: null,
+      revision: 0,
+      calculation,
+    },
+  };
+}
+
+const orderEntry = (redemptionId: string, date: string): OrderRedemption => ({
+  date,
+  relatedObjectType: 'redemption',
+  relatedObjectId: redemptionId,
+  stacked: [redemptionId],
+  rollbackId: null,
+  rollbackDate: null,
+});
+
+const redemptionOrderOf = (o: CoinOrder['order']): RedemptionOrder => ({
+  id: o.id,
+  sourceId: o.sourceId,
+  status: o.status,
+  metadata: o.metadata,
+  customerId: o.customerId,
+  referrerId: o.referrerId,
+  calculation: o.calculation,
+});
 
 /**
  * POST /v1/loyalties/{campaignId}/members/{memberId}/redemption and POST
@@ -111,10 +187,7 @@ export async function redeemReward(
   ]);
   if (!reward) throw new NotFoundError('reward', rewardId);
   if (!assignment) throw new NotFoundError('reward', rewardId, `Reward ${rewardId} is not assigned to campaign ${campaign.id}`);
-  if (reward.type === 'COIN') {
-    if (body.order === undefined) throw new BadRequestError('missing_order', 'Missing order', 'An order is required when redeeming a pay with points reward');
-    throw new InvalidPayloadError('Pay with points (COIN) rewards are redeemed through POST /v1/redemptions in this service; see docs/decisions.md');
-  }
+  const coin = reward.type === 'COIN' ? coinOrder(deps, projectId, card, reward.coin, body, holder?.id ?? null, now) : null;
   if (reward.type === 'CAMPAIGN' && !holder) {
     throw new BadRequestError('invalid_customer', 'Invalid customer', `Loyalty card ${card.code} has no holder to give the reward's voucher to`);
   }
@@ -132,7 +205,7 @@ export async function redeemReward(
       current = fresh;
     }
     if (outOfStock(current)) throw new RewardOutOfStockError(current.id);
-    const points = rewardPrice(currentAssignment);
+    const points = coin ? coin.points : rewardPrice(currentAssignment);
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
       prepared = await prepareCardChange(
@@ -173,7 +246,7 @@ export async function redeemReward(
       giftCredits: 0,
       loyaltyPoints: points,
       counter: { kind: 'none' },
-      order: null,
+      order: coin ? redemptionOrderOf(coin.order) : null,
       childIds: [],
       rollbackId: null,
       reason: null,
@@ -199,6 +272,8 @@ export async function redeemReward(
     const assignmentAt = items.push(assignmentStillThereItem(deps, currentAssignment)) - 1;
     items.push(redemptionEntity.putIfAbsent(deps, redemption), putCardTransactionItem(deps, record));
     if (holder) items.push(customerSummaryAdd(deps, projectId, holder.id, { redeemed: 1, succeeded: 1 }));
+    const orderAt = items.length;
+    if (coin) items.push(...newOrderItems(deps, { ...coin.order, redemptions: { [redemptionId]: orderEntry(redemptionId, date) } }));
     const outcome = await commitOnce<RecordedRewardRedemption>(deps, idempotency, items, { redemptionId }, now);
     if (outcome.ok) {
       if (!outcome.replayed) return { value: redemption, replayed: false };
@@ -206,6 +281,9 @@ export async function redeemReward(
       const stored = await redemptionEntity.get(deps, redemptionEntity.key(projectId, id));
       if (!stored) throw new Error(`Idempotency record names redemption ${id}, which is missing`);
       return { value: stored, replayed: true };
+    }
+    if (coin && 'failed' in outcome && outcome.failed.some((i) => i >= orderAt && i < orderAt + 2)) {
+      throw new RedemptionRefusedError('order_changed', { object: 'order', id: coin.order.sourceId ?? coin.order.id });
     }
     if ('failed' in outcome && outcome.failed.includes(assignmentAt)) {
       const again = await getRewardAssignmentOfPair(deps, projectId, rewardId, campaign.id);

@@ -55,3 +55,20 @@ export const refundablePoints = (spent: readonly SpentPoints[], today: string): 
 
 /** Whether a reward with a stock has none left. */
 export const outOfStock = (reward: Reward): boolean => reward.stock !== null && (reward.redeemed ?? 0) >= reward.stock;
+
+/**
+ * What a pay-with-points (COIN) reward takes and gives on an order of `orderAmount` (minor units):
+ * `exchangeRatio` currency units (×100 minor units) per `pointsRatio` points. The points are
+ * `requested`, else as many as pay the whole order, at most `available`; the discount is what they
+ * are worth, rounded down, at most the order's amount.
+ */
+export function coinPayment(
+  coin: { exchangeRatio: number; pointsRatio: number },
+  orderAmount: number,
+  requested: number | undefined,
+  available: number,
+): { points: number; discount: number } {
+  const worth = (points: number): number => Math.floor((points * coin.exchangeRatio * 100) / coin.pointsRatio + 1e-9);
+  const points = requested ?? Math.min(Math.max(available, 0), Math.ceil((orderAmount * coin.pointsRatio) / (coin.exchangeRatio * 100) - 1e-9));
+  return { points, discount: Math.min(orderAmount, worth(points)) };
+}

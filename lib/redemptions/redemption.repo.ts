@@ -278,6 +278,28 @@ const listEntryPut = (deps: Reads, o: Order): TransactItem => ({
   Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
 });
 
+/**
+ * The writes of a new order (a pay-with-points reward's): its `source_id` claim (when it has one),
+ * the order if absent, its list entry and one count shard, as a stacked redemption writes a new order.
+ * Index 0 is the source id claim when there is one (its failure: the source id names a stored order).
+ */
+export function newOrderItems(deps: Reads, order: Order): TransactItem[] {
+  return [
+    ...(order.sourceId !== null ? [orderSourceId.putIfAbsent(deps, { orderId: order.id }, order.projectId, order.sourceId)] : []),
+    orderEntity.putIfAbsent(deps, order),
+    listEntryPut(deps, order),
+    {
+      Update: {
+        TableName: deps.tableName,
+        Key: orderCount.key(order.projectId, orderCountShardOf(order.id)),
+        UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
+      },
+    },
+  ];
+}
+
 /** Refuses a plan that one transaction cannot hold, or that names one voucher twice (a transaction writes an item once). */
 function checkPlan(plan: RedemptionPlan, withIdempotency: boolean): void {
   if (plan.redeemables.length === 0) throw new InvalidPayloadError('A redemption needs at least one applicable redeemable');

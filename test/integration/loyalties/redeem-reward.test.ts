@@ -124,6 +124,28 @@ describe('POST /v1/loyalties/members/{memberId}/redemption', () => {
     expect((transactions.json.data as Record<string, unknown>[]).map((t) => [t.type, t.source_id])).toEqual([['POINTS_ADDITION', body.id]]);
   });
 
+  it('pays part of a new order with a COIN reward at its ratio, and the whole of it when no points are named', async () => {
+    const { api, rewards, program, cardOf, pair } = await setup(1000);
+    const coin = (await rewards.createReward({ name: 'Pay with points', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 2 } } })).json
+      .id as string;
+    await rewards.assign(coin, { campaign: program.id, parameters: { loyalty: { points: 1 } } });
+    const pay = (json: unknown) => api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json, headers: keyPairHeaders(pair) });
+    const part = await pay({ reward: { id: coin, points: 100 }, order: { source_id: 'coin-order-1', amount: 45_000 } });
+    expect(part.status).toBe(200);
+    const body = rewardRedemptionReplySchema.parse(part.json);
+    expect(body).toMatchObject({ amount: 100, loyalty_card: { points: 100 }, order: { source_id: 'coin-order-1', amount: 45_000, total_amount: 40_000 } });
+    expect(await cardOf()).toMatchObject({ balance: 900 });
+    const stored = await api.call('get-order', { params: { orderId: body.order?.id as string } });
+    expect(stored.status).toBe(200);
+    const whole = await pay({ reward: { id: coin }, order: { items: [{ product_id: 'p1', quantity: 2, price: 1_500 }] } });
+    expect(whole.status).toBe(200);
+    expect(whole.json).toMatchObject({ amount: 60, order: { amount: 3_000, total_amount: 0 } });
+    expect(await cardOf()).toMatchObject({ balance: 840 });
+    const again = await pay({ reward: { id: coin, points: 10 }, order: { source_id: 'coin-order-1', amount: 100 } });
+    expect(again.status).toBe(409);
+    expect(await cardOf()).toMatchObject({ balance: 840 });
+  });
+
   it('answers each refusal with the reference error key and changes nothing', async () => {
     const { api, priced, material, redeem, cardOf, rewards, coupons, program } = await setup(50);
     const pricey = await priced(material(), 100);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planChange } from '../../../lib/loyalties/loyalty-card.js';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
-import { outOfStock, refundablePoints, spentPointsOf } from '../../../lib/loyalties/reward-redemption.js';
+import { coinPayment, outOfStock, refundablePoints, spentPointsOf } from '../../../lib/loyalties/reward-redemption.js';
 import type { Reward } from '../../../lib/rewards/reward.js';
 import type { LoyaltyCard } from '../../../lib/vouchers/voucher.js';
 
@@ -98,5 +98,39 @@ describe('outOfStock', () => {
     expect(outOfStock(reward(3, 2))).toBe(false);
     expect(outOfStock(reward(3, 3))).toBe(true);
     expect(outOfStock(reward(0, null))).toBe(true);
+  });
+});
+
+describe('coinPayment', () => {
+  const coin = { exchangeRatio: 1, pointsRatio: 2 };
+  it('turns the points named into minor units at the ratio, at most the order', () => {
+    expect(coinPayment(coin, 45_000, 100, 1000)).toEqual({ points: 100, discount: 5_000 });
+    expect(coinPayment(coin, 1_000, 100, 1000)).toEqual({ points: 100, discount: 1_000 });
+    expect(coinPayment({ exchangeRatio: 0.2, pointsRatio: 1 }, 45_000, 100, 1000)).toEqual({ points: 100, discount: 2_000 });
+  });
+
+  it('without points named, pays the whole order, at most the balance', () => {
+    expect(coinPayment(coin, 3_000, undefined, 1000)).toEqual({ points: 60, discount: 3_000 });
+    expect(coinPayment(coin, 3_001, undefined, 1000)).toEqual({ points: 61, discount: 3_001 });
+    expect(coinPayment(coin, 300_000, undefined, 1000)).toEqual({ points: 1000, discount: 50_000 });
+  });
+
+  it('never gives more than the order nor more than the points are worth', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: undefined }),
+        fc.integer({ min: 0, max: 100_000 }),
+        (ratioCents, pointsRatio, amount, requested, available) => {
+          const c = { exchangeRatio: ratioCents / 100, pointsRatio };
+          const { points, discount } = coinPayment(c, amount, requested, available);
+          expect(discount).toBeLessThanOrEqual(amount);
+          expect(discount).toBeLessThanOrEqual((points * ratioCents) / pointsRatio + 1e-6);
+          if (requested === undefined) expect(points).toBeLessThanOrEqual(available);
+        },
+      ),
+    );
   });
 });
