@@ -23,7 +23,7 @@ import type { CardTransaction } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
 import { expiryOf } from './expiration.js';
 import { listCardBuckets } from './loyalty-card.repo.js';
-import { findLoyaltyCampaign, prepareCardChange } from './loyalty.service.js';
+import { findLoyaltyCampaign, MAX_BUCKET_WRITES, prepareCardChange } from './loyalty.service.js';
 import { newBucket } from './points-bucket.js';
 import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
@@ -208,13 +208,14 @@ export async function redeemReward(
     const points = coin ? coin.points : rewardPrice(currentAssignment);
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
+      // The payment's other writes are at most 10 (stock, assignment, redemption, card transaction, counters, a COIN order's 4, key record).
       prepared = await prepareCardChange(
         deps,
         projectId,
         card.code,
         { kind: 'spend', points },
         now,
-        undefined,
+        MAX_BUCKET_WRITES - 1,
         attempt === 0 ? { voucher: card, buckets } : undefined,
       );
     } catch (error) {
