@@ -15,7 +15,10 @@ export type BadRequestKey =
   | 'invalid_idempotency_key'
   | 'invalid_path'
   | 'invalid_scope'
+  | 'loyalty_card_points_exceeded'
+  | 'missing_order'
   | 'missing_parameters'
+  | 'missing_reward'
   | 'missing_vouchers'
   | 'no_voucher_suitable_for_publication'
   | 'too_many_points_buckets'
@@ -413,13 +416,32 @@ export class InvalidExpirationDateError extends AppError {
 export class NotEnoughPointsError extends AppError {
   override readonly name = 'NotEnoughPointsError';
 
-  constructor(code: string, wanted: number, available: number, cause?: unknown) {
+  constructor(
+    code: string,
+    readonly wanted: number,
+    readonly available: number,
+    cause?: unknown,
+  ) {
     super(400, 'not_enough_points', {
       message: 'Not enough points',
       details: `Loyalty card ${code} has ${available} points available; ${wanted} were requested`,
       resourceId: code,
       resourceType: 'voucher',
       cause,
+    });
+  }
+}
+
+/** A reward with a stock has none left (the reference's `quantity_exceeded`, for the reward). */
+export class RewardOutOfStockError extends AppError {
+  override readonly name = 'RewardOutOfStockError';
+
+  constructor(rewardId: string) {
+    super(400, 'quantity_exceeded', {
+      message: 'Quantity exceeded',
+      details: `Reward ${rewardId} is out of stock`,
+      resourceId: rewardId,
+      resourceType: 'reward',
     });
   }
 }

@@ -1389,6 +1389,47 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
   success: [],
 });
 
+export const redeemReward1Route = /* @__PURE__ */ route({
+  operationId: 'redeem-reward-1',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/redemption',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "Redeem a reward with a loyalty card's points (the card named with its program)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyRewardRedemption', 'The redemption, the card after the payment and the reward given')],
+  errors: [404, 409],
+  // The points, the stock, the redemption and the key's record commit in one transaction
+  // (lib/loyalties/reward-redemption.service.ts): points must not be spent twice after a lost reply.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
+export const redeemRewardRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-reward',
+  method: 'POST',
+  path: '/v1/loyalties/members/{memberId}/redemption',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "Redeem a reward with a loyalty card's points",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyRewardRedemption', 'The redemption, the card after the payment and the reward given')],
+  errors: [404, 409],
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
+export const listMemberRewardsRoute = /* @__PURE__ */ route({
+  operationId: 'list-member-rewards',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/rewards',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List the rewards of a loyalty card's program (affordable_only: those its balance covers)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyRewardList', "The rewards assigned to the card's program, with their assignments")],
+});
+
 /** Every documented route (the fallback apart), in the order of the OpenAPI document and the README list. */
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
@@ -1479,6 +1520,9 @@ export const routes: readonly RouteDef[] = [
   listLoyaltyCardTransactionsRoute,
   listLoyaltyCardTransactions1Route,
   listLoyaltyCampaignTransactionsRoute,
+  redeemReward1Route,
+  redeemRewardRoute,
+  listMemberRewardsRoute,
   listPointsExpirationRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,

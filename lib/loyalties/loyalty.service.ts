@@ -60,10 +60,12 @@ export async function prepareCardChange(
   now: Date,
   /** Bucket writes this change may use: less than MAX_BUCKET_WRITES when another card changes in the same transaction. */
   maxBucketWrites = MAX_BUCKET_WRITES,
+  /** The card (read consistently) and its buckets when the caller read them already (saves two round trips). */
+  preread?: { voucher: Voucher; buckets: PointsBucket[] },
 ): Promise<PreparedChange | null> {
-  const voucher = await getVoucherByCode(deps, projectId, code);
+  const voucher = preread ? preread.voucher : await getVoucherByCode(deps, projectId, code);
   if (!voucher?.loyaltyCard) throw new NotFoundError('voucher', code);
-  const buckets = await listCardBuckets(deps, projectId, voucher.id);
+  const buckets = preread ? preread.buckets : await listCardBuckets(deps, projectId, voucher.id);
   if (activeBucketPoints(buckets) !== (voucher.loyaltyCard.bucketedPoints ?? 0)) return null;
   const state = { card: voucher.loyaltyCard, buckets };
   const today = todayOf(now);

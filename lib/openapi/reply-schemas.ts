@@ -30,9 +30,11 @@ import {
 } from '../templates/campaign-template.reply.js';
 import { asyncActionAcceptedReplySchema, voucherReplySchema } from '../vouchers/voucher.reply.js';
 import {
+  memberRewardListReplySchema,
   redemptionListReplySchema,
   redemptionReplySchema,
   redemptionRollbacksReplySchema,
+  rewardRedemptionReplySchema,
   stackedRedemptionReplySchema,
   voucherRedemptionsReplySchema,
 } from '../redemptions/redemption.reply.js';
@@ -74,6 +76,8 @@ export const replySchemas = {
   LoyaltyCardBalance: balanceReplySchema,
   LoyaltyPointsBucket: pointsBucketReplySchema,
   LoyaltyPointsBucketList: pointsExpirationReplySchema,
+  LoyaltyRewardList: memberRewardListReplySchema,
+  LoyaltyRewardRedemption: rewardRedemptionReplySchema,
   OAuthToken: tokenReplySchema,
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,

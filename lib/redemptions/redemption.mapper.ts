@@ -7,7 +7,19 @@ import type { Redemption, RedemptionOrder } from './redemption.js';
 import type { Evaluation } from '../validations/evaluation.js';
 import { toStackedValidationReply } from '../validations/validation.mapper.js';
 import type { CommittedRedemption } from './redemption.repo.js';
-import type { RedemptionListReply, RedemptionReply, RedemptionRollbacksReply, StackedRedemptionReply, VoucherRedemptionsReply } from './redemption.reply.js';
+import type { RewardGiven } from '../loyalties/reward-redemption.js';
+import type { MemberReward } from '../loyalties/reward-redemption.service.js';
+import { toRewardAssignmentReply, toRewardReply } from '../rewards/reward.mapper.js';
+import type {
+  MemberRewardListReply,
+  RedemptionListReply,
+  RedemptionReply,
+  RedemptionRewardReply,
+  RedemptionRollbacksReply,
+  RewardRedemptionReply,
+  StackedRedemptionReply,
+  VoucherRedemptionsReply,
+} from './redemption.reply.js';
 import type { RedemptionPage, StackedRollback } from './redemption.service.js';
 
 type OrderReply = NonNullable<RedemptionReply['order']>;
@@ -95,6 +107,7 @@ export function toRedemptionReply(r: Redemption): RedemptionReply {
         }
       : {}),
     ...(r.giftCredits > 0 ? { gift: { amount: r.giftCredits } } : {}),
+    ...(r.reward ? { reward: toRedemptionRewardReply(r, r.reward), loyalty_card: { points: r.loyaltyPoints } } : {}),
   };
 }
 
@@ -142,3 +155,39 @@ export function toStackedRedemptionReply(committed: CommittedRedemption, evaluat
     skipped_redeemables: validation.skipped_redeemables,
   };
 }
+
+/** The reward part of a reward redemption (RedemptionRewardResult). */
+function toRedemptionRewardReply(r: Redemption, given: RewardGiven): RedemptionRewardReply {
+  const w = toRewardReply(given.reward);
+  return {
+    id: w.id,
+    name: w.name,
+    type: w.type,
+    parameters: w.parameters,
+    metadata: w.metadata,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+    object: 'reward',
+    customer: r.customerId !== null ? { id: r.customerId, source_id: r.customerSourceId, object: 'customer' } : null,
+    assignment_id: given.assignmentId,
+    voucher: given.voucher ? toVoucherReply(given.voucher) : null,
+    product: given.reward.type === 'MATERIAL' ? { id: given.reward.product.productId, object: 'product' } : null,
+    sku: given.reward.type === 'MATERIAL' && given.reward.product.skuId !== null ? { id: given.reward.product.skuId, object: 'sku' } : null,
+    loyalty_tier_id: null,
+  };
+}
+
+/** POST …/members/{memberId}/redemption: the redemption with its loyalty card (as after the payment) and its reward. */
+export function toRewardRedemptionReply(r: Redemption): RewardRedemptionReply {
+  const base = toRedemptionReply(r);
+  if (!r.reward || !base.voucher) throw new Error(`Redemption ${r.id} is not a reward redemption`);
+  return { ...base, voucher: base.voucher, reward: toRedemptionRewardReply(r, r.reward), loyalty_card: { points: r.loyaltyPoints } };
+}
+
+/** GET /v1/loyalties/members/{memberId}/rewards. */
+export const toMemberRewardListReply = (list: MemberReward[]): MemberRewardListReply => ({
+  object: 'list',
+  data_ref: 'data',
+  data: list.map((m) => ({ reward: toRewardReply(m.reward), assignment: toRewardAssignmentReply(m.assignment), object: 'loyalty_reward' as const })),
+  total: list.length,
+});

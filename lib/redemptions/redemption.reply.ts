@@ -1,6 +1,7 @@
 import { orderFiguresReplyFields } from '../orders/order.reply.js';
 import * as z from '../zod.js';
 import { ORDER_STATUSES } from '../orders/order.js';
+import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
 import { voucherReplySchema } from '../vouchers/voucher.reply.js';
 import { inapplicableRedeemableReplySchema, skippedRedeemableReplySchema } from '../validations/validation.reply.js';
 
@@ -44,6 +45,26 @@ export const redemptionOrderReplySchema = z.strictObject({
   object: z.literal('order'),
 });
 
+/** The reward a loyalty card's points paid for (the reference's RedemptionRewardResult): the reward and what it gave. */
+export const redemptionRewardReplySchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['CAMPAIGN', 'COIN', 'MATERIAL']),
+  parameters: rewardReplySchema.shape.parameters,
+  metadata,
+  created_at: timestamp,
+  updated_at: z.nullable(timestamp),
+  object: z.literal('reward'),
+  customer: z.nullable(z.strictObject({ id: z.string(), source_id: z.nullable(z.string()), object: z.literal('customer') })),
+  assignment_id: z.string(),
+  /** The voucher a CAMPAIGN reward published to the member; null for other rewards. */
+  voucher: z.nullable(voucherReplySchema),
+  product: z.nullable(z.strictObject({ id: z.string(), object: z.literal('product') })),
+  sku: z.nullable(z.strictObject({ id: z.string(), object: z.literal('sku') })),
+  loyalty_tier_id: z.null(),
+});
+export type RedemptionRewardReply = z.output<typeof redemptionRewardReplySchema>;
+
 /** A redemption (parent or child) or a `redemption_rollback`: the reference's Redemption / RedemptionRollback. */
 export const redemptionReplySchema = z.strictObject({
   id: z.string(),
@@ -77,8 +98,28 @@ export const redemptionReplySchema = z.strictObject({
     }),
   ),
   gift: z.optional(z.strictObject({ amount })),
+  reward: z.optional(redemptionRewardReplySchema),
+  loyalty_card: z.optional(z.strictObject({ points: z.int() })),
 });
 export type RedemptionReply = z.output<typeof redemptionReplySchema>;
+
+/** POST …/members/{memberId}/redemption (LoyaltiesMembersRedemptionRedeemResponseBody): the redemption, its loyalty card and its reward. */
+export const rewardRedemptionReplySchema = z.strictObject({
+  ...redemptionReplySchema.shape,
+  voucher: voucherReplySchema,
+  reward: redemptionRewardReplySchema,
+  loyalty_card: z.strictObject({ points: z.int() }),
+});
+export type RewardRedemptionReply = z.output<typeof rewardRedemptionReplySchema>;
+
+/** GET /v1/loyalties/members/{memberId}/rewards (LoyaltiesMembersRewardsListResponseBody). */
+export const memberRewardListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(z.strictObject({ reward: rewardReplySchema, assignment: rewardAssignmentReplySchema, object: z.literal('loyalty_reward') })),
+  total: z.int().check(z.nonnegative()),
+});
+export type MemberRewardListReply = z.output<typeof memberRewardListReplySchema>;
 
 /** POST /v1/redemptions/{redemptionId}/rollbacks (RedemptionsRollbacksCreateResponseBody). */
 export const redemptionRollbacksReplySchema = z.strictObject({

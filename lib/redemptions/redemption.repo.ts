@@ -278,6 +278,28 @@ const listEntryPut = (deps: Reads, o: Order): TransactItem => ({
   Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
 });
 
+/**
+ * The writes of a new order (a pay-with-points reward's): its `source_id` claim (when it has one),
+ * the order if absent, its list entry and one count shard, as a stacked redemption writes a new order.
+ * Index 0 is the source id claim when there is one (its failure: the source id names a stored order).
+ */
+export function newOrderItems(deps: Reads, order: Order): TransactItem[] {
+  return [
+    ...(order.sourceId !== null ? [orderSourceId.putIfAbsent(deps, { orderId: order.id }, order.projectId, order.sourceId)] : []),
+    orderEntity.putIfAbsent(deps, order),
+    listEntryPut(deps, order),
+    {
+      Update: {
+        TableName: deps.tableName,
+        Key: orderCount.key(order.projectId, orderCountShardOf(order.id)),
+        UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
+      },
+    },
+  ];
+}
+
 /** Refuses a plan that one transaction cannot hold, or that names one voucher twice (a transaction writes an item once). */
 function checkPlan(plan: RedemptionPlan, withIdempotency: boolean): void {
   if (plan.redeemables.length === 0) throw new InvalidPayloadError('A redemption needs at least one applicable redeemable');
@@ -536,6 +558,8 @@ export interface RollbackWrite {
   date: string;
   /** The voucher give-backs to leave out (the voucher is gone). */
   skipVouchers: Set<string>;
+  /** More writes of the same rollback (a reward redemption's points refund); a failed condition among them means: read again and retry. */
+  extra?: TransactItem[];
 }
 
 const markRolledBack = (deps: Reads, r: Redemption, rollbackId: string): TransactItem => ({
@@ -642,12 +666,15 @@ export async function writeRollback(
       items.push(listEntryPut(deps, next));
     }
   }
+  const extraAt = items.length;
+  items.push(...(w.extra ?? []));
   if (items.length > MAX_TRANSACTION_ITEMS)
     throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
   const outcome = await transact(deps, items);
   if (outcome.ok) return { outcome: 'ok' };
   if (!('failed' in outcome)) return { outcome: 'conflict' };
   if (outcome.failed.some((i) => markAt.has(i))) return { outcome: 'rolled_back' };
+  if (outcome.failed.some((i) => i >= extraAt)) return { outcome: 'conflict' };
   const gone = outcome.failed.flatMap((i) => voucherAt.get(i) ?? []);
   if (gone.length > 0) return { outcome: 'voucher_gone', voucherIds: gone };
   if (outcome.failed.includes(orderAt)) return { outcome: 'conflict' };

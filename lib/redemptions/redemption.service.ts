@@ -1,6 +1,7 @@
 import { upsertCustomer } from '../customers/customer.service.js';
 import { order as orderEntity } from '../db/entities.js';
-import { backoff, MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
+import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
+import { rewardRefundItems } from '../loyalties/reward-refund.js';
 import { AlreadyRolledBackError, ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
@@ -161,7 +162,16 @@ async function rollBack(deps: Deps, projectId: string, targetId: string, input: 
         }
       : null;
     const order = isParent && target.order ? await orderEntity.get(deps, orderEntity.key(projectId, target.order.id)) : null;
-    const outcome = await repo.writeRollback(deps, { undo, parent, order, date, skipVouchers });
+    const extra: TransactItem[] = [];
+    let lagging = false;
+    for (const child of children) {
+      if (!child.reward) continue;
+      const refund = await rewardRefundItems(deps, child, deps.clock.now());
+      if (refund === null) lagging = true;
+      else extra.push(...refund);
+    }
+    if (lagging) continue;
+    const outcome = await repo.writeRollback(deps, { undo, parent, order, date, skipVouchers, extra });
     if (outcome.outcome === 'ok') {
       const written = order && parent ? await orderEntity.get(deps, orderEntity.key(projectId, order.id)) : null;
       return parent

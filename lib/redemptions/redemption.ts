@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../orders/order.js';
+import type { RewardGiven } from '../loyalties/reward-redemption.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { OrderCalculation } from './calculator.js';
 import type { RedemptionPlan } from './redemption-plan.js';
@@ -69,6 +70,8 @@ export interface Redemption {
   reason: string | null;
   /** The LOCK session a child consumed, if any. */
   sessionKey: string | null;
+  /** A reward redemption's reward (lib/loyalties/reward-redemption.ts): the loyalty card paid `loyaltyPoints` for it. */
+  reward?: RewardGiven | null;
 }
 
 /** Shards of a limitless voucher's use count (docs/architecture.md "The counter design"). */

@@ -379,6 +379,19 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'query.starting_after_id': '$seed.loyaltyCardTransactionId' },
   },
+  'redeem-reward-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    values: { ...orderAndCustomer.values, 'body.reward.id': '$seed.loyaltyRewardId' },
+    required: ['body.reward.id'],
+    exclusive: orderAndCustomer.exclusive,
+  },
+  'redeem-reward': {
+    path: { memberId: '$seed.loyaltyCardCode' },
+    values: { ...orderAndCustomer.values, 'body.reward.id': '$seed.loyaltyRewardId' },
+    required: ['body.reward.id'],
+    exclusive: orderAndCustomer.exclusive,
+  },
+  'list-member-rewards': { path: { memberId: '$seed.loyaltyCardCode' } },
   'create-earning-rule': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },

@@ -130,6 +130,13 @@ export async function seedProject(send: Send): Promise<Seeds> {
   if (deleted.status !== 204) throw new Error(`seeding: deleting a voucher answered ${deleted.status}: ${deleted.text}`);
   const bin = (await call(send, 'GET', '/v1/trash-bin')).data as Array<{ id?: unknown }> | undefined;
   const madeReward = await reward();
+  // A reward the seeded loyalty card (1,000 points) can redeem many times: a product at 1 point.
+  const loyaltyReward = await call(send, 'POST', '/v1/rewards', {
+    name: name('compat-loyalty-reward'),
+    type: 'MATERIAL',
+    parameters: { product: { id: 'prod_compat' } },
+  });
+  await call(send, 'POST', `/v1/rewards/${str(loyaltyReward.id, 'reward id')}/assignments`, { campaign: loyaltyId, parameters: { loyalty: { points: 1 } } });
   const madeToken = await token();
   const template = (body: Body): Promise<Body> => call(send, 'POST', '/v1/templates/campaigns', { name: name('compat-template'), ...body });
   const campaignTemplate = await template({ campaign_id: discountId });
@@ -190,6 +197,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       parentRedemptionId: seededRedemption.parent,
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
+      loyaltyRewardId: str(loyaltyReward.id, 'reward id'),
       accessToken: str(madeToken.access_token, 'access token'),
       binEntryId: str(bin?.[0]?.id, 'bin entry id'),
       campaignTemplateId: str(campaignTemplate.id, 'campaign template id'),

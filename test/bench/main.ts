@@ -17,6 +17,7 @@ import { benchOAuth } from './oauth-bench.js';
 import { sectionTable, type Section } from './report.js';
 import { benchRedemption } from './redemption-bench.js';
 import { benchRequests } from './requests-bench.js';
+import { benchRewardRedemption } from './reward-bench.js';
 import { parseBenchArgs } from './stats.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -77,7 +78,7 @@ let engines: Engines | undefined;
 try {
   progress(`benchmark ${options.quick ? '--quick' : 'full run'} on ${availableParallelism()} cores, node ${process.version}`);
   if (wanted(1) || wanted(2)) await attempt(1, 'Bundles and cold start', () => benchBundles({ options, progress }));
-  if ([3, 4, 5, 6, 7, 8, 9].some(wanted)) {
+  if ([3, 4, 5, 6, 7, 8, 9, 10].some(wanted)) {
     progress('starting DynamoDB Local, s3rver and the local SQS');
     engines = await startEngines({ dataDir: null });
     const ctx: BenchContext = { engines, options, progress };
@@ -88,6 +89,7 @@ try {
     if (wanted(7)) await attempt(7, 'OAuth', () => benchOAuth(ctx));
     if (wanted(8)) await attempt(8, 'Voucher listing depth', () => benchVoucherListing(ctx));
     if (wanted(9)) await attempt(9, 'Validation and redemption', () => benchRedemption(ctx));
+    if (wanted(10)) await attempt(10, 'Reward redemption', () => benchRewardRedemption(ctx));
   }
 } finally {
   await engines?.stop();

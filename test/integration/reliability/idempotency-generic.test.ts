@@ -572,7 +572,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
-    // test/integration/redemptions/redeem-stacked-discounts.test.ts.
+    // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
@@ -583,6 +583,8 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'create-publication',
       'create-publication-1',
       'redeem-promotion',
+      'redeem-reward',
+      'redeem-reward-1',
       'redeem-stacked-discounts',
       'redeem-voucher',
       'track-custom-event',
