@@ -902,6 +902,77 @@ export const createEarningRuleRoute = /* @__PURE__ */ route({
   fingerprint: ['params', 'body'],
 });
 
+export const listEarningRulesRoute = /* @__PURE__ */ route({
+  operationId: 'list-earning-rules',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/earning-rules',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's earning rules",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRuleList', "One page of the program's earning rules")],
+});
+
+export const getEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'get-earning-rule',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Get an earning rule of a loyalty program',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule')],
+});
+
+export const updateEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'update-earning-rule',
+  method: 'PUT',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Update an earning rule (applies to the next event)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule as updated')],
+  idempotency: 'generic',
+});
+
+export const deleteEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'delete-earning-rule',
+  method: 'DELETE',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Delete an earning rule (the next event earns nothing by it)',
+  tag: 'Loyalties',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const enableEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'enable-earning-rule',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/enable',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Enable an earning rule',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule, active')],
+  body: 'none',
+});
+
+export const disableEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'disable-earning-rule',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/disable',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Disable an earning rule (the next event earns nothing by it)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule, inactive')],
+  body: 'none',
+});
+
 export const createPointsExpirationExportRoute = /* @__PURE__ */ route({
   operationId: 'create-points-expiration-export',
   method: 'POST',
@@ -1169,6 +1240,12 @@ export const routes: readonly RouteDef[] = [
   createRewardAssignmentRoute,
   updateLoyaltyCardBalance1Route,
   listPointsExpirationRoute,
+  listEarningRulesRoute,
+  getEarningRuleRoute,
+  updateEarningRuleRoute,
+  deleteEarningRuleRoute,
+  enableEarningRuleRoute,
+  disableEarningRuleRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,
   getExportRoute,

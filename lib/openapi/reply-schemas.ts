@@ -4,7 +4,7 @@ import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
-import { earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
+import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
 import { eventReplySchema } from '../events/event.reply.js';
 import { exportReplySchema } from '../exports/export.reply.js';
@@ -58,6 +58,7 @@ export const replySchemas = {
   CustomEventSchema: eventSchemaReplySchema,
   CustomEventSchemaList: eventSchemaListReplySchema,
   EarningRule: earningRuleReplySchema,
+  EarningRuleList: earningRuleListReplySchema,
   Error: errorReplySchema,
   Export: exportReplySchema,
   LoyaltyCardBalance: balanceReplySchema,

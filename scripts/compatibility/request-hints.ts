@@ -345,6 +345,17 @@ const perOperation: Record<string, CaseHints> = {
     variantValues: { 'body.[]: branch 3/4': { 'body.[].event': '$seed.eventName' } },
     companions: { ...timeWindows('body.[].'), ...expirationRules('body.[].expiration_rules.') },
   },
+  'list-earning-rules': { path: { campaignId: '$seed.loyaltyCampaignId' } },
+  'get-earning-rule': { path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$seed.earningRuleId' } },
+  'update-earning-rule': {
+    path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$fresh.earningRuleId' },
+    companions: { ...timeWindows('body.'), ...expirationRules('body.expiration_rules.') },
+    required: ['body.expiration_rules.period_value'],
+    candidates: { 'body.expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+  },
+  'delete-earning-rule': { path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$fresh.earningRuleId' } },
+  'enable-earning-rule': { path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$seed.earningRuleId' } },
+  'disable-earning-rule': { path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$fresh.earningRuleId' } },
   'create-points-expiration-export': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: {

@@ -130,6 +130,19 @@ export async function seedProject(send: Send): Promise<Seeds> {
   if (deleted.status !== 204) throw new Error(`seeding: deleting a voucher answered ${deleted.status}: ${deleted.text}`);
   const bin = (await call(send, 'GET', '/v1/trash-bin')).data as Array<{ id?: unknown }> | undefined;
   const madeReward = await reward();
+  const earningRule = async (): Promise<string> => {
+    const rules = [{ event: eventName, loyalty: { type: 'FIXED', points: 1 } }] as unknown as Body;
+    const made = (await call(send, 'POST', `/v1/loyalties/${loyaltyId}/earning-rules`, rules)) as unknown as Body[];
+    return str(made[0]?.id, 'earning rule id');
+  };
+  const madeEarningRule = await earningRule();
+  // The seeded reward on the seeded loyalty program; fresh ones put a new reward on it.
+  const assign = async (rewardId: string, campaignId = loyaltyId): Promise<string> =>
+    str(
+      (await call(send, 'POST', `/v1/rewards/${rewardId}/assignments`, { campaign: campaignId, parameters: { loyalty: { points: 10 } } })).id,
+      'assignment id',
+    );
+  const madeAssignment = await assign(str(madeReward.id, 'reward id'));
   const madeToken = await token();
   const template = (body: Body): Promise<Body> => call(send, 'POST', '/v1/templates/campaigns', { name: name('compat-template'), ...body });
   const campaignTemplate = await template({ campaign_id: discountId });
@@ -181,6 +194,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       parentRedemptionId: seededRedemption.parent,
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
+      earningRuleId: madeEarningRule,
+      assignmentId: madeAssignment,
       accessToken: str(madeToken.access_token, 'access token'),
       binEntryId: str(bin?.[0]?.id, 'bin entry id'),
       campaignTemplateId: str(campaignTemplate.id, 'campaign template id'),
@@ -203,6 +218,12 @@ export async function seedProject(send: Send): Promise<Seeds> {
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
+      earningRuleId: earningRule,
+      // A new reward on the seeded loyalty program: its assignment, and the reward behind it.
+      assignmentId: async () => assign(str((await reward()).id, 'reward id')),
+      // The seeded reward on a new loyalty program.
+      rewardAssignmentId: async () =>
+        assign(str(madeReward.id, 'reward id'), str((await campaign({ ...freshBodies.loyalty, name: name('compat-fresh-club') })).id, 'campaign id')),
       campaignTemplateId: async () => str((await template({ campaign_id: discountId })).id, 'campaign template id'),
       accessToken: async () => str((await token()).access_token, 'access token'),
       // Campaigns of each type for the operations that change or delete one (the seeded ones stay as they are).

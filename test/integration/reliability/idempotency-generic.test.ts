@@ -104,6 +104,21 @@ const loyaltyProgram = {
   voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH' } } },
 };
 
+/** A loyalty program with one earning rule (its id in `state.ruleId`). */
+async function prepareEarningRule(c: Ctx): Promise<void> {
+  await newCampaign(c.campaigns, loyaltyProgram);
+  expect((await c.events.createSchema(schemaBody('order_paid', { amount: 'number' }))).status).toBe(200);
+  const made = await c.customers.call('create-earning-rule', {
+    params: { campaignId: 'Club' },
+    json: [{ event: 'order_paid', loyalty: { type: 'FIXED', points: 1 } }],
+  });
+  expect(made.status).toBe(200);
+  c.state.ruleId = (made.json as unknown as { id: string }[])[0]?.id ?? '';
+}
+
+const ruleParams = (c: Ctx) => ({ campaignId: 'Club', earningRuleId: c.state.ruleId ?? '' });
+const ruleUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-earning-rule', { params: ruleParams(c) }));
+
 const cases: RouteCase[] = [
   {
     operationId: 'create-campaign',
@@ -450,6 +465,31 @@ const cases: RouteCase[] = [
       apiClient({ runtime: c.runtime, jobs: c.jobs }, c.headers).call('delete-campaign', { params: { campaignId: 'Bye' }, headers: c.keyed(key) }),
     // The deletion jobs enqueued: a second run would answer 404 instead of the first 202 (and enqueue nothing).
     effects: async (c) => c.jobs.sent.length,
+  },
+  {
+    operationId: 'update-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('update-earning-rule', { params: ruleParams(c), json: { metadata: { once: true } }, headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'enable-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('enable-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'disable-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('disable-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'delete-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('delete-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-earning-rule', { params: ruleParams(c) })).status === 404 ? 1 : 0),
   },
 ];
 

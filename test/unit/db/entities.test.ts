@@ -163,7 +163,12 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   [
     'earning_rule',
     e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })),
-    { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1' },
+    { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1', GSI1PK: 'P#p1#CAMPAIGN#camp_1#EARNING_RULES', GSI1SK: `${at}#ern_1` },
+  ],
+  [
+    'earning_rule_ref',
+    e.earningRuleRef.toItem({ projectId: 'p1', id: 'ern_1', event: 'signed_up', campaignId: 'camp_1' }),
+    { PK: 'P#p1#EARNING_RULE#ern_1', SK: 'EARNING_RULE_REF' },
   ],
   [
     'referral_conversion',

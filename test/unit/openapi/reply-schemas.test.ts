@@ -8,7 +8,7 @@ import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/cam
 import type { Category } from '../../../lib/categories/category.js';
 import { toCustomerListReply, toCustomerReply } from '../../../lib/customers/customer.mapper.js';
 import type { Customer } from '../../../lib/customers/customer.js';
-import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
+import { toEarningRuleListReply, toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
 import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
 import { toEventReply } from '../../../lib/events/event.mapper.js';
 import type { Export } from '../../../lib/exports/export.js';
@@ -419,8 +419,11 @@ describe('reply schemas of the OpenAPI document', () => {
       expirationRules: null,
       metadata: {},
       createdAt: at,
+      updatedAt: null,
     };
     expectValid(replySchemas.EarningRule, toEarningRuleReply(rule));
+    expectValid(replySchemas.EarningRule, toEarningRuleReply({ ...rule, updatedAt: later }));
+    expectValid(replySchemas.EarningRuleList, toEarningRuleListReply({ rules: [rule], total: 3 }));
     expectValid(
       replySchemas.EarningRule,
       toEarningRuleReply({ ...rule, banner: 'b', startDate: at, expirationDate: later, expirationRules: { periodType: 'MONTH', periodValue: 1 } }),
