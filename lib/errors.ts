@@ -62,6 +62,7 @@ export type ErrorKey =
   | 'oauth_token_limit_exceeded'
   | 'payload_too_large'
   | 'referrer_not_permitted_to_redeem'
+  | 'resource_in_use'
   | 'resource_protected'
   | 'request_timeout'
   | 'service_busy'
@@ -283,6 +284,23 @@ export class ResourceProtectedError extends AppError {
     super(400, 'resource_protected', {
       message: 'Resource is protected',
       details: `Resource ${resourceType} with id ${resourceId} is protected and cannot be modified`,
+      resourceId,
+      resourceType,
+    });
+  }
+}
+
+/**
+ * A resource others still refer to (a reward assigned to loyalty programs). The reference's extra
+ * `related_object_*` fields are carried in `details` (the error object here has the common fields only).
+ */
+export class ResourceInUseError extends AppError {
+  override readonly name = 'ResourceInUseError';
+
+  constructor(resourceType: string, resourceId: string, relatedIds: string[], relatedType = 'reward_assignments') {
+    super(400, 'resource_in_use', {
+      message: 'Resource in use',
+      details: `Resource ${resourceType} with id ${resourceId} is in use by ${relatedType} with ids [${relatedIds.join(', ')}]`,
       resourceId,
       resourceType,
     });

@@ -352,13 +352,17 @@ export const campaignTemplateName = /* @__PURE__ */ entity<{ templateId: string 
   )
   .apart();
 
-/** A reward (CAMPAIGN, COIN or MATERIAL). */
+/** A reward (CAMPAIGN, COIN or MATERIAL); GSI1 lists a project's rewards by creation time. */
 export const reward = /* @__PURE__ */ entity<Reward>('reward', 1)
   .key(
     (projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId),
     () => 'REWARD',
   )
-  .from((r) => ({ key: [r.projectId, r.id] }));
+  .index(
+    (projectId: string) => tenant(projectId, 'REWARDS'),
+    (createdAt: string, rewardId: string) => path(createdAt, rewardId),
+  )
+  .from((r) => ({ key: [r.projectId, r.id], index: [r.projectId, r.createdAt, r.id] }));
 /** A reward assignment by its id (`rewa_...`); GSI1 lists a reward's assignments by creation time. */
 export const rewardAssignment = /* @__PURE__ */ entity<RewardAssignment>('reward_assignment', 1)
   .key(

@@ -14,7 +14,7 @@ import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchem
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
-import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
+import { rewardAssignmentListReplySchema, rewardAssignmentReplySchema, rewardListReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
 import {
   campaignSetupReplySchema,
   campaignTemplateListReplySchema,
@@ -74,7 +74,9 @@ export const replySchemas = {
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
   Reward: rewardReplySchema,
+  RewardList: rewardListReplySchema,
   RewardAssignment: rewardAssignmentReplySchema,
+  RewardAssignmentList: rewardAssignmentListReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
   Redemption: redemptionReplySchema,

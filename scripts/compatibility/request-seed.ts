@@ -218,6 +218,11 @@ export async function seedProject(send: Send): Promise<Seeds> {
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
+      materialRewardId: async () =>
+        str(
+          (await call(send, 'POST', '/v1/rewards', { name: name('compat-material-reward'), parameters: { product: { id: 'prod_compat' } } })).id,
+          'reward id',
+        ),
       earningRuleId: earningRule,
       // A new reward on the seeded loyalty program: its assignment, and the reward behind it.
       assignmentId: async () => assign(str((await reward()).id, 'reward id')),

@@ -78,3 +78,40 @@ describe('the official Voucherify SDK: earning rules', () => {
     await expect(client.loyalties.disableEarningRule(campaignId, 'ern_missing')).rejects.toMatchObject({ code: 404, key: 'not_found' });
   });
 });
+
+describe('the official Voucherify SDK: rewards and their assignments', () => {
+  it('lists, updates and deletes rewards, lists a reward’s assignments, and serves the loyalty-path assignment calls', async () => {
+    const campaignId = await loyaltyProgram('SDK rewards club');
+    const reward = await client.rewards.create({ name: 'Mug', type: 'MATERIAL', parameters: { product: { id: 'prod_mug' } }, stock: 3 } as never);
+    const spare = await client.rewards.create({ name: 'Spare', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 10 } } } as never);
+
+    const list = await client.rewards.list({ limit: 10, page: 1 } as never);
+    expect(list).toMatchObject({ object: 'list', total: 2 });
+    expect(list.data.map((r) => r.id)).toEqual([reward.id, spare.id]);
+
+    const updated = await client.rewards.update({ id: reward.id, name: 'Big mug', stock: 5 } as never);
+    expect(updated).toMatchObject({ id: reward.id, name: 'Big mug', stock: 5, type: 'MATERIAL' });
+
+    const assignment = await client.rewards.createAssignment(reward.id, { campaign: campaignId, parameters: { loyalty: { points: 40 } } } as never);
+    const assignments = await client.rewards.listAssignments(reward.id, { limit: 10 } as never);
+    expect(assignments).toMatchObject({ object: 'list', total: 1, data: [{ id: assignment.id, parameters: { loyalty: { points: 40 } } }] });
+
+    // The loyalty-path calls on the same assignment.
+    expect(await client.loyalties.listRewardAssignments(campaignId)).toMatchObject({ total: 1, data: [{ id: assignment.id }] });
+    expect(await client.loyalties.getRewardAssignment(campaignId, assignment.id)).toMatchObject({ id: assignment.id, reward_id: reward.id });
+    const repriced = await client.loyalties.updateRewardAssignment(campaignId, { id: assignment.id, parameters: { loyalty: { points: 45 } } } as never);
+    expect(repriced).toMatchObject({ parameters: { loyalty: { points: 45 } } });
+
+    // An assigned reward cannot be deleted; once its assignment is gone it can.
+    await expect(client.rewards.delete(reward.id)).rejects.toMatchObject({ code: 400, key: 'resource_in_use' });
+    await client.loyalties.deleteRewardAssignment(campaignId, assignment.id);
+    await expect(client.rewards.getAssignment(reward.id, assignment.id)).rejects.toMatchObject({ code: 404 });
+    await client.rewards.delete(reward.id);
+    await expect(client.rewards.get(reward.id)).rejects.toMatchObject({ code: 404 });
+
+    const again = await client.loyalties.createRewardAssignments(campaignId, [{ reward: spare.id, parameters: { loyalty: { points: 1 } } }] as never);
+    expect(again).toMatchObject({ reward_id: spare.id, related_object_id: campaignId });
+    await client.rewards.deleteAssignment(spare.id, (again as unknown as { id: string }).id);
+    expect(await client.rewards.list()).toMatchObject({ total: 1, data: [{ id: spare.id }] });
+  });
+});

@@ -119,6 +119,22 @@ async function prepareEarningRule(c: Ctx): Promise<void> {
 const ruleParams = (c: Ctx) => ({ campaignId: 'Club', earningRuleId: c.state.ruleId ?? '' });
 const ruleUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-earning-rule', { params: ruleParams(c) }));
 
+/** A reward on a loyalty program (`state.rewardId`, `state.clubId`, `state.assignmentId`). */
+async function prepareAssignment(c: Ctx): Promise<void> {
+  const club = await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+  const reward = await c.rewards.createReward(rewardBodies.COIN('Prize'));
+  const assignment = await c.rewards.assign(reward.json.id as string, { campaign: club.id, parameters: { loyalty: { points: 10 } } });
+  expect(assignment.status).toBe(200);
+  c.state.clubId = club.id as string;
+  c.state.rewardId = reward.json.id as string;
+  c.state.assignmentId = assignment.json.id as string;
+}
+
+const assignmentParams = (c: Ctx) => ({ rewardId: c.state.rewardId ?? '', assignmentId: c.state.assignmentId ?? '' });
+const loyaltyAssignmentParams = (c: Ctx) => ({ campaignId: c.state.clubId ?? '', assignmentId: c.state.assignmentId ?? '' });
+const assignmentUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-reward-assignment', { params: assignmentParams(c) }));
+const assignmentGone = async (c: Ctx) => ((await c.customers.call('get-reward-assignment', { params: assignmentParams(c) })).status === 404 ? 1 : 0);
+
 const cases: RouteCase[] = [
   {
     operationId: 'create-campaign',
@@ -490,6 +506,63 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('delete-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
     // 1 once deleted; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await c.customers.call('get-earning-rule', { params: ruleParams(c) })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'update-reward',
+    prepare: async (c) => void (c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL())).json.id as string),
+    send: (c, key) => c.customers.call('update-reward', { params: { rewardId: c.state.rewardId ?? '' }, json: { name: 'Once' }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.rewards.getReward(c.state.rewardId ?? '')),
+  },
+  {
+    operationId: 'delete-reward',
+    prepare: async (c) => void (c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL())).json.id as string),
+    send: (c, key) => c.customers.call('delete-reward', { params: { rewardId: c.state.rewardId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.rewards.getReward(c.state.rewardId ?? '')).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'update-reward-assignment',
+    prepare: prepareAssignment,
+    send: (c, key) =>
+      c.customers.call('update-reward-assignment', { params: assignmentParams(c), json: { parameters: { loyalty: { points: 20 } } }, headers: c.keyed(key) }),
+    effects: assignmentUpdatedAt,
+  },
+  {
+    operationId: 'update-reward-assignment-1',
+    prepare: prepareAssignment,
+    send: (c, key) =>
+      c.customers.call('update-reward-assignment-1', {
+        params: loyaltyAssignmentParams(c),
+        json: { parameters: { loyalty: { points: 20 } } },
+        headers: c.keyed(key),
+      }),
+    effects: assignmentUpdatedAt,
+  },
+  {
+    operationId: 'delete-reward-assignment',
+    prepare: prepareAssignment,
+    send: (c, key) => c.customers.call('delete-reward-assignment', { params: assignmentParams(c), headers: c.keyed(key) }),
+    effects: assignmentGone,
+  },
+  {
+    operationId: 'delete-reward-assignment-1',
+    prepare: prepareAssignment,
+    send: (c, key) => c.customers.call('delete-reward-assignment-1', { params: loyaltyAssignmentParams(c), headers: c.keyed(key) }),
+    effects: assignmentGone,
+  },
+  {
+    operationId: 'create-reward-assignment-1',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+      c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL('Prize'))).json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-reward-assignment-1', {
+        params: { campaignId: 'Club' },
+        json: [{ reward: c.state.rewardId, parameters: { loyalty: { points: 39 } } }],
+        headers: c.keyed(key),
+      }),
+    effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
   },
 ];
 

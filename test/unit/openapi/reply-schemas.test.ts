@@ -18,7 +18,7 @@ import { ConflictRetryError, NotFoundError } from '../../../lib/errors.js';
 import { toBalanceReply, toBucketPageReply } from '../../../lib/loyalties/loyalty.mapper.js';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
 import { replySchemas } from '../../../lib/openapi/reply-schemas.js';
-import { toRewardAssignmentReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
+import { toRewardAssignmentListReply, toRewardAssignmentReply, toRewardListReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
 import type { Reward } from '../../../lib/rewards/reward.js';
 import { toCampaignTemplateListReply, toCampaignTemplateReply } from '../../../lib/templates/campaign-template.mapper.js';
 import type { CampaignTemplate } from '../../../lib/templates/campaign-template.js';
@@ -327,6 +327,14 @@ describe('reply schemas of the OpenAPI document', () => {
     expectValid(
       replySchemas.RewardAssignment,
       toRewardAssignmentReply({ id: 'rewa_1', projectId: 'p1', rewardId: 'rew_1', campaignId: 'camp_1', points: 10, createdAt: at, updatedAt: null }),
+    );
+    expectValid(replySchemas.RewardList, toRewardListReply({ items: rewards, total: rewards.length + 1 }));
+    expectValid(
+      replySchemas.RewardAssignmentList,
+      toRewardAssignmentListReply({
+        items: [{ id: 'rewa_1', projectId: 'p1', rewardId: 'rew_1', campaignId: 'camp_1', points: 10, createdAt: at, updatedAt: at }],
+        total: 1,
+      }),
     );
   });
 
