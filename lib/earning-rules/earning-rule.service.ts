@@ -89,9 +89,12 @@ export async function createEarningRule(
  * @throws NotFoundError (campaign: missing or not a loyalty program; earning_rule: missing or of another program).
  */
 export async function getEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string): Promise<EarningRule> {
-  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
-  const rule = await findEarningRule(deps, projectId, ruleId);
-  if (!rule || rule.campaignId !== campaign.id) throw new NotFoundError('earning_rule', ruleId);
+  // Both reads at once; an unknown program is reported before an unknown rule.
+  const [campaignRead, ruleRead] = await Promise.allSettled([findLoyaltyCampaign(deps, projectId, campaignRef), findEarningRule(deps, projectId, ruleId)]);
+  if (campaignRead.status === 'rejected') throw campaignRead.reason;
+  if (ruleRead.status === 'rejected') throw ruleRead.reason;
+  const rule = ruleRead.value;
+  if (!rule || rule.campaignId !== campaignRead.value.id) throw new NotFoundError('earning_rule', ruleId);
   return rule;
 }
 

@@ -251,9 +251,15 @@ export async function listRewardAssignments(
  * @throws NotFoundError (reward, campaign, reward_assignment: missing, deleted or of another reward or program).
  */
 export async function getRewardAssignment(deps: Deps, projectId: string, owner: AssignmentOwner, assignmentId: string): Promise<RewardAssignment> {
-  const resolved = await resolveOwner(deps, projectId, owner);
-  const assignment = await repo.getRewardAssignmentById(deps, projectId, assignmentId);
-  if (!assignment || !belongsTo(assignment, resolved)) throw new NotFoundError('reward_assignment', assignmentId);
+  // Both reads at once; an unknown reward or program is reported before an unknown assignment.
+  const [ownerRead, assignmentRead] = await Promise.allSettled([
+    resolveOwner(deps, projectId, owner),
+    repo.getRewardAssignmentById(deps, projectId, assignmentId),
+  ]);
+  if (ownerRead.status === 'rejected') throw ownerRead.reason;
+  if (assignmentRead.status === 'rejected') throw assignmentRead.reason;
+  const assignment = assignmentRead.value;
+  if (!assignment || !belongsTo(assignment, ownerRead.value)) throw new NotFoundError('reward_assignment', assignmentId);
   return assignment;
 }
 
