@@ -66,6 +66,7 @@ export type ErrorKey =
   | 'oauth_token_limit_exceeded'
   | 'payload_too_large'
   | 'referrer_not_permitted_to_redeem'
+  | 'resource_in_use'
   | 'resource_protected'
   | 'request_timeout'
   | 'resource_in_use'

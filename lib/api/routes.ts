@@ -592,6 +592,44 @@ export const getRewardRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('Reward', 'The reward')],
 });
 
+export const listRewardsRoute = /* @__PURE__ */ route({
+  operationId: 'list-rewards',
+  method: 'GET',
+  path: '/v1/rewards',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: "List the project's rewards, oldest first (or the reward of one assignment)",
+  tag: 'Rewards',
+  success: [/* @__PURE__ */ ok('RewardList', 'One page of rewards')],
+});
+
+export const updateRewardRoute = /* @__PURE__ */ route({
+  operationId: 'update-reward',
+  method: 'PUT',
+  path: '/v1/rewards/{rewardId}',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: 'Update a reward (its type stays)',
+  tag: 'Rewards',
+  success: [/* @__PURE__ */ ok('Reward', 'The reward as updated')],
+  // The campaign named in the body.
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteRewardRoute = /* @__PURE__ */ route({
+  operationId: 'delete-reward',
+  method: 'DELETE',
+  path: '/v1/rewards/{rewardId}',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: 'Delete a reward that is assigned to no loyalty program',
+  tag: 'Rewards',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const createCustomEventSchemaRoute = /* @__PURE__ */ route({
   operationId: 'create-custom-event-schema',
   method: 'POST',
@@ -1062,6 +1100,111 @@ export const createRewardAssignmentRoute = /* @__PURE__ */ route({
   errors: [409],
 });
 
+export const listRewardAssignmentsRoute = /* @__PURE__ */ route({
+  operationId: 'list-reward-assignments',
+  method: 'GET',
+  path: '/v1/rewards/{rewardId}/assignments',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: "List a reward's assignments, oldest first",
+  tag: 'Rewards',
+  success: [/* @__PURE__ */ ok('RewardAssignmentList', "One page of the reward's assignments")],
+});
+
+export const getRewardAssignmentRoute = /* @__PURE__ */ route({
+  operationId: 'get-reward-assignment',
+  method: 'GET',
+  path: '/v1/rewards/{rewardId}/assignments/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: 'Get a reward assignment',
+  tag: 'Rewards',
+  success: [/* @__PURE__ */ ok('RewardAssignment', 'The reward assignment')],
+});
+
+export const updateRewardAssignmentRoute = /* @__PURE__ */ route({
+  operationId: 'update-reward-assignment',
+  method: 'PUT',
+  path: '/v1/rewards/{rewardId}/assignments/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: "Change a reward assignment's price in points",
+  tag: 'Rewards',
+  success: [/* @__PURE__ */ ok('RewardAssignment', 'The reward assignment as updated')],
+  idempotency: 'generic',
+});
+
+export const deleteRewardAssignmentRoute = /* @__PURE__ */ route({
+  operationId: 'delete-reward-assignment',
+  method: 'DELETE',
+  path: '/v1/rewards/{rewardId}/assignments/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['rewards'],
+  summary: 'Delete a reward assignment (it can no longer be redeemed)',
+  tag: 'Rewards',
+  success: [{ status: 204, description: 'Deleted' }],
+  idempotency: 'generic',
+});
+
+export const listRewardAssignments2Route = /* @__PURE__ */ route({
+  operationId: 'list-reward-assignments-2',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/rewards',
+  folder: 'rewards',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's reward assignments, oldest first",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('RewardAssignmentList', "One page of the program's reward assignments")],
+});
+
+export const createRewardAssignment1Route = /* @__PURE__ */ route({
+  operationId: 'create-reward-assignment-1',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/rewards',
+  folder: 'rewards',
+  scopes: ['loyalties'],
+  summary: 'Assign a reward to a loyalty program at a price in points (one per request)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('RewardAssignment', 'The reward assignment')],
+  // The reward named in the body; the reward already on the program.
+  errors: [404, 409],
+});
+
+export const getRewardAssignment2Route = /* @__PURE__ */ route({
+  operationId: 'get-reward-assignment-2',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/rewards/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['loyalties'],
+  summary: 'Get a reward assignment of a loyalty program',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('RewardAssignment', 'The reward assignment')],
+});
+
+export const updateRewardAssignment1Route = /* @__PURE__ */ route({
+  operationId: 'update-reward-assignment-1',
+  method: 'PUT',
+  path: '/v1/loyalties/{campaignId}/rewards/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['loyalties'],
+  summary: "Change the price in points of a loyalty program's reward assignment",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('RewardAssignment', 'The reward assignment as updated')],
+  idempotency: 'generic',
+});
+
+export const deleteRewardAssignment1Route = /* @__PURE__ */ route({
+  operationId: 'delete-reward-assignment-1',
+  method: 'DELETE',
+  path: '/v1/loyalties/{campaignId}/rewards/{assignmentId}',
+  folder: 'rewards',
+  scopes: ['loyalties'],
+  summary: "Delete a loyalty program's reward assignment (it can no longer be redeemed)",
+  tag: 'Loyalties',
+  success: [{ status: 204, description: 'Deleted' }],
+  idempotency: 'generic',
+});
+
 export const updateLoyaltyCardBalance1Route = /* @__PURE__ */ route({
   operationId: 'update-loyalty-card-balance-1',
   method: 'POST',
@@ -1187,6 +1330,77 @@ export const createEarningRuleRoute = /* @__PURE__ */ route({
   // rules stored twice would make every event earn twice. The campaign is part of the request.
   idempotency: 'transactional',
   fingerprint: ['params', 'body'],
+});
+
+export const listEarningRulesRoute = /* @__PURE__ */ route({
+  operationId: 'list-earning-rules',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/earning-rules',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's earning rules",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRuleList', "One page of the program's earning rules")],
+});
+
+export const getEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'get-earning-rule',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Get an earning rule of a loyalty program',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule')],
+});
+
+export const updateEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'update-earning-rule',
+  method: 'PUT',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Update an earning rule (applies to the next event)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule as updated')],
+  idempotency: 'generic',
+});
+
+export const deleteEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'delete-earning-rule',
+  method: 'DELETE',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Delete an earning rule (the next event earns nothing by it)',
+  tag: 'Loyalties',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const enableEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'enable-earning-rule',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/enable',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Enable an earning rule',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule, active')],
+  body: 'none',
+});
+
+export const disableEarningRuleRoute = /* @__PURE__ */ route({
+  operationId: 'disable-earning-rule',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/earning-rules/{earningRuleId}/disable',
+  folder: 'earning-rules',
+  scopes: ['loyalties'],
+  summary: 'Disable an earning rule (the next event earns nothing by it)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('EarningRule', 'The earning rule, inactive')],
+  body: 'none',
 });
 
 export const createPointsExpirationExportRoute = /* @__PURE__ */ route({
@@ -1469,6 +1683,9 @@ export const routes: readonly RouteDef[] = [
   disablePromotionTierRoute,
   createRewardRoute,
   getRewardRoute,
+  listRewardsRoute,
+  updateRewardRoute,
+  deleteRewardRoute,
   createCustomEventSchemaRoute,
   listCustomEventSchemasRoute,
   getCustomEventSchemaRoute,
@@ -1512,6 +1729,15 @@ export const routes: readonly RouteDef[] = [
   createPublication1Route,
   trackCustomEventRoute,
   createRewardAssignmentRoute,
+  listRewardAssignmentsRoute,
+  getRewardAssignmentRoute,
+  updateRewardAssignmentRoute,
+  deleteRewardAssignmentRoute,
+  listRewardAssignments2Route,
+  createRewardAssignment1Route,
+  getRewardAssignment2Route,
+  updateRewardAssignment1Route,
+  deleteRewardAssignment1Route,
   updateLoyaltyCardBalance1Route,
   addMemberRoute,
   listMembersRoute,
@@ -1524,6 +1750,12 @@ export const routes: readonly RouteDef[] = [
   redeemRewardRoute,
   listMemberRewardsRoute,
   listPointsExpirationRoute,
+  listEarningRulesRoute,
+  getEarningRuleRoute,
+  updateEarningRuleRoute,
+  deleteEarningRuleRoute,
+  enableEarningRuleRoute,
+  disableEarningRuleRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,
   getExportRoute,

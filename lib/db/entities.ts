@@ -5,7 +5,7 @@ import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/
 import type { StoredCategory } from '../categories/category.js';
 import type { Customer, CustomerListEntry, CustomerRedemptionSummary } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
-import type { EarningRule } from '../earning-rules/earning-rule.js';
+import type { EarningRule, EarningRuleLocation } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
 import type { Export } from '../exports/export.js';
@@ -353,13 +353,17 @@ export const campaignTemplateName = /* @__PURE__ */ entity<{ templateId: string 
   )
   .apart();
 
-/** A reward (CAMPAIGN, COIN or MATERIAL). */
+/** A reward (CAMPAIGN, COIN or MATERIAL); GSI1 lists a project's rewards by creation time. */
 export const reward = /* @__PURE__ */ entity<Reward>('reward', 1)
   .key(
     (projectId: string, rewardId: string) => tenant(projectId, 'REWARD', rewardId),
     () => 'REWARD',
   )
-  .from((r) => ({ key: [r.projectId, r.id] }));
+  .index(
+    (projectId: string) => tenant(projectId, 'REWARDS'),
+    (createdAt: string, rewardId: string) => path(createdAt, rewardId),
+  )
+  .from((r) => ({ key: [r.projectId, r.id], index: [r.projectId, r.createdAt, r.id] }));
 /** A reward assignment by its id (`rewa_...`); GSI1 lists a reward's assignments by creation time. */
 export const rewardAssignment = /* @__PURE__ */ entity<RewardAssignment>('reward_assignment', 1)
   .key(
@@ -647,14 +651,28 @@ export const cardTransaction = /* @__PURE__ */ entity<CardTransaction>('card_tra
   }));
 /**
  * A loyalty earning rule, in the partition of the event that triggers it (sorted by campaign),
- * so POST /v1/events finds every rule for its event name with one Query.
+ * so POST /v1/events finds every rule for its event name with one consistent Query; GSI1 lists a
+ * campaign's rules by creation time.
  */
 export const earningRule = /* @__PURE__ */ entity<EarningRule>('earning_rule', 1)
   .key(
     (projectId: string, eventName: string) => tenant(projectId, 'EARNING_RULES', eventName),
     (campaignId: string, ruleId: string) => path(campaignId, ruleId),
   )
-  .from((r) => ({ key: [r.projectId, r.event, r.campaignId, r.id] }));
+  .index(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'EARNING_RULES'),
+    (createdAt: string, ruleId: string) => path(createdAt, ruleId),
+  )
+  .from((r) => ({ key: [r.projectId, r.event, r.campaignId, r.id], index: [r.projectId, r.campaignId, r.createdAt, r.id] }), {
+    defaults: { updatedAt: null },
+  });
+/** Where an earning rule is stored, by its id: written and deleted with the rule, so a rule is found by id alone. */
+export const earningRuleRef = /* @__PURE__ */ entity<EarningRuleLocation>('earning_rule_ref', 1)
+  .key(
+    (projectId: string, ruleId: string) => tenant(projectId, 'EARNING_RULE', ruleId),
+    () => 'EARNING_RULE_REF',
+  )
+  .from((r) => ({ key: [r.projectId, r.id] }));
 
 /**
  * A referral conversion: one referred customer converted one referral code of one campaign. The

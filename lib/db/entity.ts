@@ -201,6 +201,8 @@ export interface Entity<T extends object, A extends unknown[], K, I = undefined,
   queryPages(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): AsyncGenerator<T[]>;
   /** The first page of one partition only (at most `pageSize` items). */
   queryPage(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): Promise<T[]>;
+  /** How many items one partition holds (`Select: COUNT`, all pages): a list's `total`. */
+  count(deps: Deps, where: Where<K, I, SI>, options?: QueryOptions): Promise<number>;
 }
 
 interface Spec<T, A extends unknown[]> extends EntityOptions<T> {
@@ -332,6 +334,16 @@ function define<T extends object, A extends unknown[], K, I, SI = undefined>(spe
     async queryPage(deps, where, options) {
       const res = await deps.ddb.send(new QueryCommand(input(deps.tableName, where, options)));
       return (res.Items ?? []).map(fromItem);
+    },
+    async count(deps, where, options) {
+      let total = 0;
+      let start: Item | undefined;
+      do {
+        const res = await deps.ddb.send(new QueryCommand({ ...input(deps.tableName, where, options), Select: 'COUNT', ExclusiveStartKey: start }));
+        total += res.Count ?? 0;
+        start = res.LastEvaluatedKey;
+      } while (start);
+      return total;
     },
   };
 }

@@ -1,13 +1,13 @@
 import { snakeize } from '../case.js';
 import type { EarningRule } from './earning-rule.js';
 import type * as z from '../zod.js';
-import type { earningRuleReplySchema } from './earning-rule.reply.js';
+import type { earningRuleListReplySchema, earningRuleReplySchema } from './earning-rule.reply.js';
 
 /** Voucherify's earning rule object (a custom event rule). */
 export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleReplySchema> => ({
   id: r.id,
   created_at: r.createdAt,
-  updated_at: null,
+  updated_at: r.updatedAt,
   validation_rule_id: null,
   loyalty: snakeize(r.loyalty),
   event: r.event,
@@ -20,4 +20,12 @@ export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleRe
   metadata: r.metadata,
   automation_id: null,
   object: 'earning_rule',
+});
+
+/** A page of a program's earning rules (Voucherify's list object). */
+export const toEarningRuleListReply = (p: { rules: EarningRule[]; total: number }): z.input<typeof earningRuleListReplySchema> => ({
+  object: 'list',
+  data_ref: 'data',
+  data: p.rules.map(toEarningRuleReply),
+  total: p.total,
 });

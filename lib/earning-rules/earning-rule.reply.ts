@@ -6,7 +6,7 @@ import { fixedLoyalty, proportionalLoyalty } from './earning-rule.schema.js';
 export const earningRuleReplySchema = z.strictObject({
   id: z.string(),
   created_at: z.string(),
-  updated_at: z.null(),
+  updated_at: z.nullable(z.iso.datetime()),
   validation_rule_id: z.null(),
   loyalty: z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty]),
   event: z.string(),
@@ -19,4 +19,11 @@ export const earningRuleReplySchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown()),
   automation_id: z.null(),
   object: z.literal('earning_rule'),
+});
+
+export const earningRuleListReplySchema = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(earningRuleReplySchema),
+  total: z.int().check(z.nonnegative()),
 });

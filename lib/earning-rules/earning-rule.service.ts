@@ -7,8 +7,16 @@ import { commitOnce, type Committed, recordedReply } from '../idempotency/idempo
 import { findLoyaltyCampaign } from '../loyalties/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
 import type { EarningRule } from './earning-rule.js';
-import { earningRuleItems, getEarningRules, type EarningRuleRef } from './earning-rule.repo.js';
-import { BUILT_IN_EVENTS, type CreateEarningRulesBody } from './earning-rule.schema.js';
+import {
+  deleteEarningRuleItems,
+  earningRuleItems,
+  findEarningRule,
+  getEarningRules,
+  listEarningRulesOfCampaign,
+  updateEarningRuleFields,
+  type EarningRuleRef,
+} from './earning-rule.repo.js';
+import { BUILT_IN_EVENTS, type CreateEarningRulesBody, type ListEarningRulesQuery, type UpdateEarningRuleBody } from './earning-rule.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -62,6 +70,7 @@ export async function createEarningRule(
       expirationRules: input.expiration_rules ? camelize(input.expiration_rules) : null,
       metadata: input.metadata ?? {},
       createdAt: now,
+      updatedAt: null,
     });
   }
   const items = earningRuleItems(deps, projectId, campaign.id, rules);
@@ -73,4 +82,99 @@ export async function createEarningRule(
     if (outcome.failed.includes(items.length - 1)) throw new NotFoundError('campaign', campaignRef);
     throw new Error('A random earning rule id collided');
   });
+}
+
+/**
+ * A rule of a loyalty program by id.
+ * @throws NotFoundError (campaign: missing or not a loyalty program; earning_rule: missing or of another program).
+ */
+export async function getEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string): Promise<EarningRule> {
+  // Both reads at once; an unknown program is reported before an unknown rule.
+  const [campaignRead, ruleRead] = await Promise.allSettled([findLoyaltyCampaign(deps, projectId, campaignRef), findEarningRule(deps, projectId, ruleId)]);
+  if (campaignRead.status === 'rejected') throw campaignRead.reason;
+  if (ruleRead.status === 'rejected') throw ruleRead.reason;
+  const rule = ruleRead.value;
+  if (!rule || rule.campaignId !== campaignRead.value.id) throw new NotFoundError('earning_rule', ruleId);
+  return rule;
+}
+
+export interface EarningRulePage {
+  rules: EarningRule[];
+  total: number;
+}
+
+const orderKey = (r: EarningRule, field: 'created_at' | 'updated_at'): string => (field === 'created_at' ? r.createdAt : (r.updatedAt ?? r.createdAt));
+
+/**
+ * GET /v1/loyalties/{campaignId}/earning-rules: one page of a program's rules in `order` (a rule
+ * never updated sorts by its creation time under `updated_at`), and how many it has.
+ * @throws NotFoundError (campaign).
+ */
+export async function listEarningRules(deps: Deps, projectId: string, campaignRef: string, query: ListEarningRulesQuery): Promise<EarningRulePage> {
+  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const all = await listEarningRulesOfCampaign(deps, projectId, campaign.id);
+  const descending = query.order.startsWith('-');
+  const field = (descending ? query.order.slice(1) : query.order) as 'created_at' | 'updated_at';
+  const sorted = [...all].sort((a, b) => {
+    const by = orderKey(a, field).localeCompare(orderKey(b, field)) || a.id.localeCompare(b.id);
+    return descending ? -by : by;
+  });
+  const start = (query.page - 1) * query.limit;
+  return { rules: sorted.slice(start, start + query.limit), total: all.length };
+}
+
+/** Sets fields of a found rule; a rule deleted meanwhile is not found. */
+async function changeRule(deps: Deps, rule: EarningRule, fields: Partial<EarningRule>): Promise<EarningRule> {
+  const written = await updateEarningRuleFields(deps, rule, { ...fields, updatedAt: deps.clock.now().toISOString() });
+  if (!written) throw new NotFoundError('earning_rule', rule.id);
+  return written;
+}
+
+/**
+ * PUT /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}: replaces the fields given. The
+ * change applies to the next event at once (earning reads rules consistently).
+ * @throws NotFoundError (campaign, earning_rule), InvalidPayloadError (dates out of order).
+ */
+export async function updateEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string, body: UpdateEarningRuleBody): Promise<EarningRule> {
+  const rule = await getEarningRule(deps, projectId, campaignRef, ruleId);
+  const fields: Partial<EarningRule> = {
+    ...(body.loyalty !== undefined ? { loyalty: camelize(body.loyalty) } : {}),
+    ...(body.source?.banner !== undefined ? { banner: body.source.banner } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    ...(body.start_date !== undefined ? { startDate: body.start_date } : {}),
+    ...(body.expiration_date !== undefined ? { expirationDate: body.expiration_date } : {}),
+    ...(body.expiration_rules !== undefined ? { expirationRules: body.expiration_rules ? camelize(body.expiration_rules) : null } : {}),
+    ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+  };
+  const start = fields.startDate !== undefined ? fields.startDate : rule.startDate;
+  const end = fields.expirationDate !== undefined ? fields.expirationDate : rule.expirationDate;
+  if (start !== null && end !== null && end < start) throw new InvalidPayloadError('expiration_date must not be before start_date');
+  return changeRule(deps, rule, fields);
+}
+
+/**
+ * POST …/earning-rules/{earningRuleId}/enable or /disable: switches the rule; a disabled rule earns
+ * nothing from the next event on.
+ * @throws NotFoundError (campaign, earning_rule).
+ */
+export async function setEarningRuleActive(deps: Deps, projectId: string, campaignRef: string, ruleId: string, active: boolean): Promise<EarningRule> {
+  return changeRule(deps, await getEarningRule(deps, projectId, campaignRef, ruleId), { active });
+}
+
+/** POST …/enable. @throws NotFoundError (campaign, earning_rule). */
+export const enableEarningRule = (deps: Deps, projectId: string, campaignRef: string, ruleId: string): Promise<EarningRule> =>
+  setEarningRuleActive(deps, projectId, campaignRef, ruleId, true);
+
+/** POST …/disable. @throws NotFoundError (campaign, earning_rule). */
+export const disableEarningRule = (deps: Deps, projectId: string, campaignRef: string, ruleId: string): Promise<EarningRule> =>
+  setEarningRuleActive(deps, projectId, campaignRef, ruleId, false);
+
+/**
+ * DELETE /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}: the rule and its location go in
+ * one transaction; the next event earns nothing by it.
+ * @throws NotFoundError (campaign, earning_rule).
+ */
+export async function deleteEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string): Promise<void> {
+  const rule = await getEarningRule(deps, projectId, campaignRef, ruleId);
+  if (!(await deleteEarningRuleItems(deps, rule))) throw new NotFoundError('earning_rule', ruleId);
 }

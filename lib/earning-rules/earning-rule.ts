@@ -21,6 +21,16 @@ export interface EarningRule {
   expirationRules: ExpirationRules | null;
   metadata: Record<string, unknown>;
   createdAt: string;
+  /** Null until the rule is first changed (and on rules stored before updates existed). */
+  updatedAt: string | null;
+}
+
+/** Where a rule is stored, found by its id (the `earning_rule_ref` item). */
+export interface EarningRuleLocation {
+  projectId: string;
+  id: string;
+  event: string;
+  campaignId: string;
 }
 
 /** Whether the rule applies at `now` (its switch and its own validity window). */

@@ -11,7 +11,7 @@ import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
-import { earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
+import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
 import { eventReplySchema } from '../events/event.reply.js';
 import { exportReplySchema } from '../exports/export.reply.js';
@@ -21,7 +21,7 @@ import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchem
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
-import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
+import { rewardAssignmentListReplySchema, rewardAssignmentReplySchema, rewardListReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
 import {
   campaignSetupReplySchema,
   campaignTemplateListReplySchema,
@@ -71,6 +71,7 @@ export const replySchemas = {
   CustomEventSchema: eventSchemaReplySchema,
   CustomEventSchemaList: eventSchemaListReplySchema,
   EarningRule: earningRuleReplySchema,
+  EarningRuleList: earningRuleListReplySchema,
   Error: errorReplySchema,
   Export: exportReplySchema,
   LoyaltyCardBalance: balanceReplySchema,
@@ -89,7 +90,9 @@ export const replySchemas = {
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
   Reward: rewardReplySchema,
+  RewardList: rewardListReplySchema,
   RewardAssignment: rewardAssignmentReplySchema,
+  RewardAssignmentList: rewardAssignmentListReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
   Redemption: redemptionReplySchema,

@@ -1,6 +1,6 @@
 import type { Reward, RewardAssignment } from './reward.js';
 import type * as z from '../zod.js';
-import type { rewardAssignmentReplySchema, rewardReplySchema } from './reward.reply.js';
+import type { rewardAssignmentListReplySchema, rewardAssignmentReplySchema, rewardListReplySchema, rewardReplySchema } from './reward.reply.js';
 
 function parametersReply(r: Reward): z.input<typeof rewardReplySchema>['parameters'] {
   switch (r.type) {
@@ -47,4 +47,20 @@ export const toRewardAssignmentReply = (a: RewardAssignment): z.input<typeof rew
   created_at: a.createdAt,
   updated_at: a.updatedAt,
   object: 'reward_assignment',
+});
+
+/** A page of rewards (Voucherify's list object). */
+export const toRewardListReply = (p: { items: Reward[]; total: number }): z.input<typeof rewardListReplySchema> => ({
+  object: 'list',
+  data_ref: 'data',
+  data: p.items.map(toRewardReply),
+  total: p.total,
+});
+
+/** A page of reward assignments (Voucherify's list object). */
+export const toRewardAssignmentListReply = (p: { items: RewardAssignment[]; total: number }): z.input<typeof rewardAssignmentListReplySchema> => ({
+  object: 'list',
+  data_ref: 'data',
+  data: p.items.map(toRewardAssignmentReply),
+  total: p.total,
 });

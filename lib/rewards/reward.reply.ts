@@ -41,3 +41,9 @@ export const rewardAssignmentReplySchema = z.strictObject({
   updated_at: z.nullable(dateTimeReply),
   object: z.literal('reward_assignment'),
 });
+
+const listOf = <T extends z.ZodMiniType>(item: T) =>
+  z.strictObject({ object: z.literal('list'), data_ref: z.literal('data'), data: z.array(item), total: z.int().check(z.nonnegative()) });
+
+export const rewardListReplySchema = listOf(rewardReplySchema);
+export const rewardAssignmentListReplySchema = listOf(rewardAssignmentReplySchema);

@@ -42,6 +42,11 @@ interface RewardBase {
   metadata: Record<string, unknown>;
   createdAt: string;
   updatedAt: string | null;
+  /**
+   * Assignments counted against the reward, kept by the assignment writes in their transactions
+   * (absent = none); a reward is deleted only while it is 0 or less.
+   */
+  assignmentCount?: number;
 }
 
 export type Reward = RewardBase &

@@ -137,6 +137,19 @@ export async function seedProject(send: Send): Promise<Seeds> {
     parameters: { product: { id: 'prod_compat' } },
   });
   await call(send, 'POST', `/v1/rewards/${str(loyaltyReward.id, 'reward id')}/assignments`, { campaign: loyaltyId, parameters: { loyalty: { points: 1 } } });
+  const earningRule = async (): Promise<string> => {
+    const rules = [{ event: eventName, loyalty: { type: 'FIXED', points: 1 } }] as unknown as Body;
+    const made = (await call(send, 'POST', `/v1/loyalties/${loyaltyId}/earning-rules`, rules)) as unknown as Body[];
+    return str(made[0]?.id, 'earning rule id');
+  };
+  const madeEarningRule = await earningRule();
+  // The seeded reward on the seeded loyalty program; fresh ones put a new reward on it.
+  const assign = async (rewardId: string, campaignId = loyaltyId): Promise<string> =>
+    str(
+      (await call(send, 'POST', `/v1/rewards/${rewardId}/assignments`, { campaign: campaignId, parameters: { loyalty: { points: 10 } } })).id,
+      'assignment id',
+    );
+  const madeAssignment = await assign(str(madeReward.id, 'reward id'));
   const madeToken = await token();
   const template = (body: Body): Promise<Body> => call(send, 'POST', '/v1/templates/campaigns', { name: name('compat-template'), ...body });
   const campaignTemplate = await template({ campaign_id: discountId });
@@ -198,6 +211,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       asyncActionId: str((JSON.parse(bulk.text) as Body).async_action_id, 'async action id'),
       rewardId: str(madeReward.id, 'reward id'),
       loyaltyRewardId: str(loyaltyReward.id, 'reward id'),
+      earningRuleId: madeEarningRule,
+      assignmentId: madeAssignment,
       accessToken: str(madeToken.access_token, 'access token'),
       binEntryId: str(bin?.[0]?.id, 'bin entry id'),
       campaignTemplateId: str(campaignTemplate.id, 'campaign template id'),
@@ -235,6 +250,17 @@ export async function seedProject(send: Send): Promise<Seeds> {
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
+      materialRewardId: async () =>
+        str(
+          (await call(send, 'POST', '/v1/rewards', { name: name('compat-material-reward'), parameters: { product: { id: 'prod_compat' } } })).id,
+          'reward id',
+        ),
+      earningRuleId: earningRule,
+      // A new reward on the seeded loyalty program: its assignment, and the reward behind it.
+      assignmentId: async () => assign(str((await reward()).id, 'reward id')),
+      // The seeded reward on a new loyalty program.
+      rewardAssignmentId: async () =>
+        assign(str(madeReward.id, 'reward id'), str((await campaign({ ...freshBodies.loyalty, name: name('compat-fresh-club') })).id, 'campaign id')),
       campaignTemplateId: async () => str((await template({ campaign_id: discountId })).id, 'campaign template id'),
       accessToken: async () => str((await token()).access_token, 'access token'),
       // Campaigns of each type for the operations that change or delete one (the seeded ones stay as they are).

@@ -104,6 +104,37 @@ const loyaltyProgram = {
   voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0, expiration_rules: { period_type: 'MONTH', period_value: 3, rounding_type: 'END_OF_MONTH' } } },
 };
 
+/** A loyalty program with one earning rule (its id in `state.ruleId`). */
+async function prepareEarningRule(c: Ctx): Promise<void> {
+  await newCampaign(c.campaigns, loyaltyProgram);
+  expect((await c.events.createSchema(schemaBody('order_paid', { amount: 'number' }))).status).toBe(200);
+  const made = await c.customers.call('create-earning-rule', {
+    params: { campaignId: 'Club' },
+    json: [{ event: 'order_paid', loyalty: { type: 'FIXED', points: 1 } }],
+  });
+  expect(made.status).toBe(200);
+  c.state.ruleId = (made.json as unknown as { id: string }[])[0]?.id ?? '';
+}
+
+const ruleParams = (c: Ctx) => ({ campaignId: 'Club', earningRuleId: c.state.ruleId ?? '' });
+const ruleUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-earning-rule', { params: ruleParams(c) }));
+
+/** A reward on a loyalty program (`state.rewardId`, `state.clubId`, `state.assignmentId`). */
+async function prepareAssignment(c: Ctx): Promise<void> {
+  const club = await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+  const reward = await c.rewards.createReward(rewardBodies.COIN('Prize'));
+  const assignment = await c.rewards.assign(reward.json.id as string, { campaign: club.id, parameters: { loyalty: { points: 10 } } });
+  expect(assignment.status).toBe(200);
+  c.state.clubId = club.id as string;
+  c.state.rewardId = reward.json.id as string;
+  c.state.assignmentId = assignment.json.id as string;
+}
+
+const assignmentParams = (c: Ctx) => ({ rewardId: c.state.rewardId ?? '', assignmentId: c.state.assignmentId ?? '' });
+const loyaltyAssignmentParams = (c: Ctx) => ({ campaignId: c.state.clubId ?? '', assignmentId: c.state.assignmentId ?? '' });
+const assignmentUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-reward-assignment', { params: assignmentParams(c) }));
+const assignmentGone = async (c: Ctx) => ((await c.customers.call('get-reward-assignment', { params: assignmentParams(c) })).status === 404 ? 1 : 0);
+
 const cases: RouteCase[] = [
   {
     operationId: 'create-campaign',
@@ -563,6 +594,88 @@ const cases: RouteCase[] = [
     // The deletion jobs enqueued: a second run would answer 404 instead of the first 202 (and enqueue nothing).
     effects: async (c) => c.jobs.sent.length,
   },
+  {
+    operationId: 'update-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('update-earning-rule', { params: ruleParams(c), json: { metadata: { once: true } }, headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'enable-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('enable-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'disable-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('disable-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    effects: ruleUpdatedAt,
+  },
+  {
+    operationId: 'delete-earning-rule',
+    prepare: prepareEarningRule,
+    send: (c, key) => c.customers.call('delete-earning-rule', { params: ruleParams(c), headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-earning-rule', { params: ruleParams(c) })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'update-reward',
+    prepare: async (c) => void (c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL())).json.id as string),
+    send: (c, key) => c.customers.call('update-reward', { params: { rewardId: c.state.rewardId ?? '' }, json: { name: 'Once' }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.rewards.getReward(c.state.rewardId ?? '')),
+  },
+  {
+    operationId: 'delete-reward',
+    prepare: async (c) => void (c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL())).json.id as string),
+    send: (c, key) => c.customers.call('delete-reward', { params: { rewardId: c.state.rewardId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.rewards.getReward(c.state.rewardId ?? '')).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'update-reward-assignment',
+    prepare: prepareAssignment,
+    send: (c, key) =>
+      c.customers.call('update-reward-assignment', { params: assignmentParams(c), json: { parameters: { loyalty: { points: 20 } } }, headers: c.keyed(key) }),
+    effects: assignmentUpdatedAt,
+  },
+  {
+    operationId: 'update-reward-assignment-1',
+    prepare: prepareAssignment,
+    send: (c, key) =>
+      c.customers.call('update-reward-assignment-1', {
+        params: loyaltyAssignmentParams(c),
+        json: { parameters: { loyalty: { points: 20 } } },
+        headers: c.keyed(key),
+      }),
+    effects: assignmentUpdatedAt,
+  },
+  {
+    operationId: 'delete-reward-assignment',
+    prepare: prepareAssignment,
+    send: (c, key) => c.customers.call('delete-reward-assignment', { params: assignmentParams(c), headers: c.keyed(key) }),
+    effects: assignmentGone,
+  },
+  {
+    operationId: 'delete-reward-assignment-1',
+    prepare: prepareAssignment,
+    send: (c, key) => c.customers.call('delete-reward-assignment-1', { params: loyaltyAssignmentParams(c), headers: c.keyed(key) }),
+    effects: assignmentGone,
+  },
+  {
+    operationId: 'create-reward-assignment-1',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Club'));
+      c.state.rewardId = (await c.rewards.createReward(rewardBodies.MATERIAL('Prize'))).json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('create-reward-assignment-1', {
+        params: { campaignId: 'Club' },
+        json: [{ reward: c.state.rewardId, parameters: { loyalty: { points: 39 } } }],
+        headers: c.keyed(key),
+      }),
+    effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
@@ -572,13 +685,14 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
-    // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts.
+    // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
         .map((r) => r.operationId)
         .sort(),
     ).toEqual([
+      'add-member',
       'create-earning-rule',
       'create-publication',
       'create-publication-1',

@@ -87,7 +87,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['campaign_template_counter', e.campaignTemplateCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CAMPAIGN_TEMPLATE_COUNTER' }],
   ['campaign_template_name', e.campaignTemplateName.toItem({ templateId: 'camt_1' }, P, 'T'), { PK: 'P#p1#TEMPLATE_NAME#T', SK: 'CAMPAIGN_TEMPLATE_NAME' }],
-  ['reward', e.reward.toItem(never(id('rew_1'))), { PK: 'P#p1#REWARD#rew_1', SK: 'REWARD' }],
+  ['reward', e.reward.toItem(never(id('rew_1'))), { PK: 'P#p1#REWARD#rew_1', SK: 'REWARD', GSI1PK: 'P#p1#REWARDS', GSI1SK: `${at}#rew_1` }],
   [
     'reward_assignment',
     e.rewardAssignment.toItem(never({ ...id('rewa_1'), rewardId: 'rew_1', campaignId: 'camp_1' })),
@@ -170,7 +170,12 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   [
     'earning_rule',
     e.earningRule.toItem(never({ ...id('ern_1'), event: 'signed_up', campaignId: 'camp_1' })),
-    { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1' },
+    { PK: 'P#p1#EARNING_RULES#signed_up', SK: 'camp_1#ern_1', GSI1PK: 'P#p1#CAMPAIGN#camp_1#EARNING_RULES', GSI1SK: `${at}#ern_1` },
+  ],
+  [
+    'earning_rule_ref',
+    e.earningRuleRef.toItem({ projectId: 'p1', id: 'ern_1', event: 'signed_up', campaignId: 'camp_1' }),
+    { PK: 'P#p1#EARNING_RULE#ern_1', SK: 'EARNING_RULE_REF' },
   ],
   [
     'referral_conversion',

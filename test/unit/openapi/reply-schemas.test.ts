@@ -8,7 +8,7 @@ import { toCampaignListReply, toCampaignReply } from '../../../lib/campaigns/cam
 import type { Category } from '../../../lib/categories/category.js';
 import { toCustomerListReply, toCustomerReply } from '../../../lib/customers/customer.mapper.js';
 import type { Customer } from '../../../lib/customers/customer.js';
-import { toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
+import { toEarningRuleListReply, toEarningRuleReply } from '../../../lib/earning-rules/earning-rule.mapper.js';
 import { toEventSchemaListReply, toEventSchemaReply } from '../../../lib/custom-event-schemas/event-schema.mapper.js';
 import { toEventReply } from '../../../lib/events/event.mapper.js';
 import type { Export } from '../../../lib/exports/export.js';
@@ -18,7 +18,7 @@ import { ConflictRetryError, NotFoundError } from '../../../lib/errors.js';
 import { toBalanceReply, toBucketPageReply } from '../../../lib/loyalties/loyalty.mapper.js';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
 import { replySchemas } from '../../../lib/openapi/reply-schemas.js';
-import { toRewardAssignmentReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
+import { toRewardAssignmentListReply, toRewardAssignmentReply, toRewardListReply, toRewardReply } from '../../../lib/rewards/reward.mapper.js';
 import type { Reward } from '../../../lib/rewards/reward.js';
 import { toCampaignTemplateListReply, toCampaignTemplateReply } from '../../../lib/templates/campaign-template.mapper.js';
 import type { CampaignTemplate } from '../../../lib/templates/campaign-template.js';
@@ -328,6 +328,14 @@ describe('reply schemas of the OpenAPI document', () => {
       replySchemas.RewardAssignment,
       toRewardAssignmentReply({ id: 'rewa_1', projectId: 'p1', rewardId: 'rew_1', campaignId: 'camp_1', points: 10, createdAt: at, updatedAt: null }),
     );
+    expectValid(replySchemas.RewardList, toRewardListReply({ items: rewards, total: rewards.length + 1 }));
+    expectValid(
+      replySchemas.RewardAssignmentList,
+      toRewardAssignmentListReply({
+        items: [{ id: 'rewa_1', projectId: 'p1', rewardId: 'rew_1', campaignId: 'camp_1', points: 10, createdAt: at, updatedAt: at }],
+        total: 1,
+      }),
+    );
   });
 
   it('accept customers with every optional field set or unset', () => {
@@ -419,8 +427,11 @@ describe('reply schemas of the OpenAPI document', () => {
       expirationRules: null,
       metadata: {},
       createdAt: at,
+      updatedAt: null,
     };
     expectValid(replySchemas.EarningRule, toEarningRuleReply(rule));
+    expectValid(replySchemas.EarningRule, toEarningRuleReply({ ...rule, updatedAt: later }));
+    expectValid(replySchemas.EarningRuleList, toEarningRuleListReply({ rules: [rule], total: 3 }));
     expectValid(
       replySchemas.EarningRule,
       toEarningRuleReply({ ...rule, banner: 'b', startDate: at, expirationDate: later, expirationRules: { periodType: 'MONTH', periodValue: 1 } }),

@@ -1,0 +1,14 @@
+import { enableEarningRuleRoute } from '../../lib/api/routes.js';
+import { toEarningRuleReply } from '../../lib/earning-rules/earning-rule.mapper.js';
+import { earningRuleParams } from '../../lib/earning-rules/earning-rule.schema.js';
+import { enableEarningRule } from '../../lib/earning-rules/earning-rule.service.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+
+export const schemas = { params: earningRuleParams };
+
+export const makeHandler = endpoint(enableEarningRuleRoute, schemas, async ({ runtime, principal, params }) =>
+  ok(toEarningRuleReply(await enableEarningRule(runtime, principal.projectId, params.campaignId, params.earningRuleId))),
+);
+
+export const handler = makeHandler();
