@@ -8,6 +8,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // Two workers on CI's 2 cores: integration files mostly wait on DynamoDB Local, so two overlap (835 s → 575 s, decision "Two test workers").
+    maxWorkers: 2,
     hookTimeout: 120_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
