@@ -34,6 +34,9 @@ export type ErrorKey =
   | BadRequestKey
   | 'already_rolled_back'
   | 'campaign_not_active'
+  | 'order_rules_violated'
+  | 'customer_rules_violated'
+  | 'redemption_rules_violated'
   | 'gift_amount_exceeded'
   | 'missing_order_items'
   | 'promotion_inactive'
@@ -85,6 +88,8 @@ export interface ErrorFields {
   resourceType?: string;
   /** Extra response headers, e.g. Retry-After on a quota error. */
   headers?: Record<string, string>;
+  /** A validation rule's own text (the error object's `error.message`). */
+  errorMessage?: string;
   /** The error this one stands for (an SDK fault, a parser's error): kept for logs and debuggers, never sent. */
   cause?: unknown;
 }
@@ -102,6 +107,7 @@ export class AppError extends Error {
   readonly resourceId: string | undefined;
   readonly resourceType: string | undefined;
   readonly headers: Record<string, string>;
+  readonly errorMessage: string | undefined;
 
   constructor(status: number, key: ErrorKey, fields: ErrorFields) {
     super(fields.message, fields.cause !== undefined ? { cause: fields.cause } : undefined);
@@ -111,6 +117,7 @@ export class AppError extends Error {
     this.resourceId = fields.resourceId;
     this.resourceType = fields.resourceType;
     this.headers = fields.headers ?? {};
+    this.errorMessage = fields.errorMessage;
   }
 }
 
@@ -591,8 +598,15 @@ export class RedemptionRefusedError extends AppError {
 export class RedeemableInapplicableError extends AppError {
   override readonly name = 'RedeemableInapplicableError';
 
-  constructor(error: RedeemableError) {
-    super(error.code, error.key, { message: error.message, details: error.details, resourceId: error.resource_id, resourceType: error.resource_type });
+  /** `ruleMessage`: the failing validation rule's own text, sent as the error object's `error.message`. */
+  constructor(error: RedeemableError, ruleMessage?: string | null) {
+    super(error.code, error.key, {
+      message: error.message,
+      details: error.details,
+      resourceId: error.resource_id,
+      resourceType: error.resource_type,
+      ...(ruleMessage ? { errorMessage: ruleMessage } : {}),
+    });
   }
 }
 

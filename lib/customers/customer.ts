@@ -43,11 +43,19 @@ export interface CustomerListEntry {
 }
 
 /**
+ * The counts validation rules read (`redemption.count.per_customer`, `redemption.count.per_campaign`),
+ * on the same item: `n:<id>` is this customer's redemptions of the voucher (by id) or promotion tier,
+ * or within the campaign, less those rolled back. One item, so a redemption that checks a
+ * per-customer limit conditions on the counts it read without an extra transaction item.
+ */
+export type CustomerRuleCounters = { [counter: `n:${string}`]: number | undefined };
+
+/**
  * What a customer's redemptions add up to (lib/db/entities.ts customerRedemptionSummary): counts of
  * redemptions (one per redeemed voucher or promotion tier), of those rolled back, and the gift
  * credits redeemed net of rollbacks. Missing counters are 0.
  */
-export interface CustomerRedemptionSummary {
+export interface CustomerRedemptionSummary extends CustomerRuleCounters {
   redeemed?: number;
   succeeded?: number;
   rolledBack?: number;

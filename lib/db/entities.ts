@@ -751,6 +751,18 @@ export const voucherRedemptionCount = /* @__PURE__ */ entity<{ count: number }>(
   .apart();
 
 /**
+ * One shard of a campaign's redemption count (by campaign id), for the validation rule condition
+ * `campaign.redemptions.count`: a redemption of one of its vouchers or tiers ADDs 1 to a random one
+ * of CAMPAIGN_COUNT_SHARDS, a rollback −1; the count is their sum.
+ */
+export const campaignRedemptionCount = /* @__PURE__ */ entity<{ count: number }>('campaign_redemption_count', 1)
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN_REDEMPTIONS', campaignId),
+    (shard: number) => String(shard),
+  )
+  .apart();
+
+/**
  * A validation rule (`val_…`). GSI1 lists a project's rules by creation. `assignmentsCount` is
  * raised and lowered by the transactions that assign and unassign it (a rule in use is not deleted).
  */
@@ -764,8 +776,12 @@ export const validationRule = /* @__PURE__ */ entity<StoredValidationRule>('vali
     (createdAt: string, ruleId: string) => path(createdAt, ruleId),
   )
   .from((r, projectId: string) => ({ key: [projectId, r.id], index: [projectId, r.createdAt, r.id] }));
-/** How many validation rules a project has, for the cap (MAX_VALIDATION_RULES_PER_PROJECT) and the list's `total`. */
-export const validationRuleCounter = /* @__PURE__ */ entity<{ count: number; assignments?: number }>('validation_rule_counter', 1)
+/**
+ * How many validation rules a project has, for the cap (MAX_VALIDATION_RULES_PER_PROJECT) and the
+ * list's `total`, and how many assignments (of them on vouchers): a validation reads it with the
+ * redeemables, and reads assignments items only where some can exist.
+ */
+export const validationRuleCounter = /* @__PURE__ */ entity<{ count: number; assignments?: number; voucherAssignments?: number }>('validation_rule_counter', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'VRULE_COUNTER',

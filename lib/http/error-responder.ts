@@ -13,6 +13,7 @@ export interface ErrorBody {
   request_id: string;
   resource_id?: string;
   resource_type?: string;
+  error?: { message: string };
 }
 
 /**
@@ -41,6 +42,7 @@ export function errorReply(error: unknown, requestId: string, logger: Pick<Logge
       request_id: requestId,
       ...(error.resourceId !== undefined ? { resource_id: showLoneSurrogates(error.resourceId) } : {}),
       ...(error.resourceType !== undefined ? { resource_type: error.resourceType } : {}),
+      ...(error.errorMessage !== undefined ? { error: { message: showLoneSurrogates(error.errorMessage) } } : {}),
     };
     return { statusCode: error.status, body, headers: error.headers };
   }

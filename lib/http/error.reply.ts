@@ -2,7 +2,7 @@ import * as z from '../zod.js';
 
 /**
  * The spec's error object, as lib/http/error-responder.ts writes it for every failure. `error`
- * (a validation rule's own message) is part of the spec's object but no rule produces it here yet.
+ * carries a validation rule's own message (`error.message` of the rule that refused a redemption).
  */
 export const errorReplySchema = z.strictObject({
   code: z.int().check(z.minimum(400), z.maximum(599)),

@@ -19,6 +19,13 @@ export interface CoveredLine {
   index: number;
   /** New unit price of the line under a FIXED discount; when absent, the discount's `fixed_amount`. */
   price?: number;
+  /** Units of the line the discount covers (ApplicableTo `quantity_limit` and effects); absent = all of them. */
+  units?: number;
+  /** Most the discount takes off this line (ApplicableTo `amount_limit`). */
+  amountLimit?: number;
+  /** Lines of one ApplicableTo entry share `group`; their discounts together stay within `groupAmountLimit` (`aggregated_amount_limit`). */
+  group?: string;
+  groupAmountLimit?: number;
 }
 
 export interface DiscountRedeemable {

@@ -46,6 +46,35 @@ const NONE: EffectPlan = { orderOff: 0, linesOff: new Map(), units: [] };
 /** What is left to discount on a line. */
 const leftOn = (line: LineView): number => Math.max(line.amount - line.discountAmount, 0);
 
+/** The units of a line a discount covers (all of them unless ApplicableTo limited them). */
+const unitsOn = (line: LineView, t: CoveredLine): number => Math.max(t.units ?? line.quantity, 0);
+
+/** What is left to discount on the covered units of a line: their price, as far as the line's rest goes. */
+const coveredLeft = (line: LineView, t: CoveredLine): number =>
+  t.units === undefined ? leftOn(line) : Math.min(leftOn(line), toMoney(line.price * unitsOn(line, t)));
+
+/** Per-line figures held to each line's `amountLimit`, then each group's to its `groupAmountLimit` (split by largest remainder). */
+function applyLineLimits(targets: readonly CoveredLine[], raw: readonly number[]): number[] {
+  const out = raw.map((r, k) => {
+    const limit = targets[k]?.amountLimit;
+    return limit === undefined ? r : Math.min(r, toMoney(limit));
+  });
+  const groups = new Map<string, number[]>();
+  targets.forEach((t, k) => {
+    if (t.group !== undefined && t.groupAmountLimit !== undefined) groups.set(t.group, [...(groups.get(t.group) ?? []), k]);
+  });
+  for (const ks of groups.values()) {
+    const limit = toMoney(targets[ks[0] as number]?.groupAmountLimit ?? 0);
+    const figures = ks.map((k) => out[k] as number);
+    if (figures.reduce((a, f) => a + f, 0) <= limit) continue;
+    const shares = splitCapped(limit, figures, figures);
+    ks.forEach((k, j) => {
+      out[k] = shares[j] as number;
+    });
+  }
+  return out;
+}
+
 /** The covered lines that exist, in index order without repeats, each with its FIXED price if any. */
 function covered(lines: readonly LineView[], given: readonly CoveredLine[] | undefined): CoveredLine[] {
   const byIndex = new Map<number, CoveredLine>();
@@ -61,7 +90,8 @@ function covered(lines: readonly LineView[], given: readonly CoveredLine[] | und
  * order's running total): when the cap binds, the capped total is split in proportion to the raw
  * figures by largest remainder, so no line gets more than its raw figure.
  */
-function capLines(targets: readonly CoveredLine[], raw: readonly number[], limit: number): Map<number, number> {
+function capLines(targets: readonly CoveredLine[], figures: readonly number[], limit: number): Map<number, number> {
+  const raw = applyLineLimits(targets, figures);
   const total = raw.reduce((a, r) => a + r, 0);
   const shares = total > limit ? splitCapped(limit, raw, raw) : raw;
   return new Map(targets.map((t, k) => [t.index, shares[k] as number]));
@@ -82,7 +112,7 @@ export function planDiscount(redeemable: DiscountRedeemable, lines: readonly Lin
   const effect = discount.effect ?? 'APPLY_TO_ORDER';
   if (effect === 'APPLY_TO_ORDER') return { ...NONE, orderOff: orderOff(discount, running) };
   const targets = covered(lines, redeemable.lines);
-  const left = targets.map((t) => leftOn(lines[t.index] as LineView));
+  const left = targets.map((t) => coveredLeft(lines[t.index] as LineView, t));
   switch (discount.type) {
     case 'AMOUNT': {
       const off = toMoney(discount.amountOff);
@@ -104,15 +134,16 @@ export function planDiscount(redeemable: DiscountRedeemable, lines: readonly Lin
             ...NONE,
             linesOff: capLines(
               targets,
-              targets.map((t, k) => Math.min(off * Math.max((lines[t.index] as LineView).quantity, 0), left[k] as number)),
+              targets.map((t, k) => Math.min(off * unitsOn(lines[t.index] as LineView, t), left[k] as number)),
               limit,
             ),
           };
         case 'APPLY_TO_ITEMS_PROPORTIONALLY':
         case 'APPLY_TO_ITEMS_PROPORTIONALLY_BY_QUANTITY': {
           // One amount_off split over the lines: by what is left of each, or by their quantities, never past a line's rest.
-          const weights = effect === 'APPLY_TO_ITEMS_PROPORTIONALLY' ? left : targets.map((t) => Math.max((lines[t.index] as LineView).quantity, 0));
-          const shares = splitCapped(Math.min(off, limit), weights, left);
+          const weights = effect === 'APPLY_TO_ITEMS_PROPORTIONALLY' ? left : targets.map((t) => unitsOn(lines[t.index] as LineView, t));
+          const caps = applyLineLimits(targets, left);
+          const shares = applyLineLimits(targets, splitCapped(Math.min(off, limit), weights, caps));
           return { ...NONE, linesOff: new Map(targets.map((t, k) => [t.index, shares[k] as number])) };
         }
       }
@@ -128,7 +159,7 @@ export function planDiscount(redeemable: DiscountRedeemable, lines: readonly Lin
       const raw = targets.map((t, k) => {
         const line = lines[t.index] as LineView;
         const price = toMoney(t.price ?? discount.fixedAmount);
-        return Math.max((left[k] as number) - price * Math.max(line.quantity, 0), 0);
+        return Math.max((left[k] as number) - price * unitsOn(line, t), 0);
       });
       return { ...NONE, linesOff: capLines(targets, raw, running) };
     }

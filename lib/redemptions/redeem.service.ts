@@ -8,7 +8,8 @@ import { redeemableError } from '../validations/redeemable-error.js';
 import { toRedemptionPlan } from '../validations/to-redemption-plan.js';
 import { evaluateRedeemables } from '../validations/validation.service.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
-import { type CommittedRedemption, commitRedemption } from './redemption.repo.js';
+import { type CommittedRedemption, CountsMovedError, commitRedemption } from './redemption.repo.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
 
@@ -25,7 +26,7 @@ export function assertRedeemable(evaluation: Evaluation, requestId?: string): vo
   const key = failed?.errorKey ?? 'resource_not_found';
   const first = failed ?? evaluation.redeemables[0];
   if (!first) throw new Error('A redemption evaluated no redeemable');
-  throw new RedeemableInapplicableError(redeemableError(key, first.object, first.id, requestId));
+  throw new RedeemableInapplicableError(redeemableError(key, first.object, first.id, requestId, first.ruleMessage), first.ruleMessage);
 }
 
 /**
@@ -51,6 +52,25 @@ export async function redeemStackedDiscounts<R>(
     const first = await recordedReply<R>(deps, idempotency, deps.clock.now());
     if (first !== undefined) return { value: first, replayed: true };
   }
+  // A per-customer count a rule compared may move before the commit: then the request is evaluated again, and its rules see the new count.
+  return retryOnConflict('Too many concurrent redemptions by this customer', async () => {
+    try {
+      return await evaluateAndCommit(deps, projectId, request, idempotency, reply, requestId);
+    } catch (error) {
+      if (error instanceof CountsMovedError) return RETRY;
+      throw error;
+    }
+  });
+}
+
+async function evaluateAndCommit<R>(
+  deps: Deps,
+  projectId: string,
+  request: StackedRequest,
+  idempotency: IdempotencyScope | null,
+  reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
+  requestId?: string,
+): Promise<Committed<R>> {
   const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
   assertRedeemable(evaluation, requestId);
   const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;

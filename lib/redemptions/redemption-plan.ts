@@ -1,4 +1,5 @@
 import type { OrderItem, OrderStatus } from '../orders/order.js';
+import type { CountedAs } from '../validations/redeemable-rules.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { OrderCalculation, StepCalculation } from './calculator.js';
 
@@ -37,6 +38,12 @@ export interface PlannedRedeemable {
   step: StepCalculation;
   /** A LOCK session's reservation this redemption consumes instead of a free use, when the request names one. */
   sessionKey: string | null;
+  /**
+   * The customer's counts of this redeemable and its campaign that its validation rules compared
+   * (lib/validations/redeemable-rules.ts): the commit holds them unchanged, so a per-customer limit
+   * stays exact under concurrency. Absent or null: no rule counted.
+   */
+  countedAs?: CountedAs | null;
 }
 
 /** The order a redemption writes: the stored one named by id/source_id (held on its revision), or a new one. */

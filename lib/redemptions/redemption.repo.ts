@@ -9,6 +9,7 @@ import {
   voucherRedemptionCount,
   voucher as voucherEntity,
   customerRedemptionSummary,
+  campaignRedemptionCount,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '../db/transact.js';
@@ -21,6 +22,7 @@ import { type Order, orderCountShardOf, type OrderRedemption } from '../orders/o
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
+import { CAMPAIGN_COUNT_SHARDS, counterName } from '../validations/redeemable-rules.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
 import { creditsLeft, heldBySessions, usesLeft } from './session-lock.js';
 
@@ -45,7 +47,13 @@ export interface CommitOptions<R> {
 }
 
 /** What one item of a transaction stands for, so a failed condition maps back to its meaning. */
-type Role = { kind: 'voucher'; index: number } | { kind: 'order' } | { kind: 'order_source' } | { kind: 'other' } | { kind: 'idempotency' };
+type Role =
+  | { kind: 'voucher'; index: number }
+  | { kind: 'order' }
+  | { kind: 'order_source' }
+  | { kind: 'other' }
+  | { kind: 'idempotency' }
+  | { kind: 'counts' };
 
 const voucherRef = (r: PlannedRedeemable) => ({ object: r.object, id: r.id });
 
@@ -121,27 +129,80 @@ export interface SummaryDelta {
   rolledBack?: number;
   rollbackSucceeded?: number;
   giftRedeemedAmount?: number;
+  /** ADDs to the counts validation rules read (`n:<voucher id | tier id | campaign id>`). */
+  counts?: Readonly<Record<string, number>>;
+  /** Counts that must be as read for the write to hold (a rule compared them). */
+  expected?: Readonly<Record<string, number>>;
 }
 
-/** ADDs `delta` to a customer's redemption counters (the item is made by the first ADD). */
+/** ADDs `delta` to a customer's redemption counters (the item is made by the first ADD), on condition that the `expected` counts are unchanged. */
 export const customerSummaryAdd = (deps: Reads, projectId: string, customerId: string, delta: SummaryDelta): TransactItem => {
+  const { counts = {}, expected = {}, ...plain } = delta;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':entity': customerRedemptionSummary.name, ':v': customerRedemptionSummary.version };
-  const adds = Object.entries(delta).map(([field, n], i) => {
+  const adds = [...Object.entries(plain), ...Object.entries(counts)].map(([field, n], i) => {
     names[`#c${i}`] = field;
     values[`:c${i}`] = n;
     return `#c${i} :c${i}`;
+  });
+  const conditions = Object.entries(expected).map(([field, n], i) => {
+    names[`#e${i}`] = field;
+    values[`:e${i}`] = n;
+    return n === 0 ? `(attribute_not_exists(#e${i}) OR #e${i} = :e${i})` : `#e${i} = :e${i}`;
   });
   return {
     Update: {
       TableName: deps.tableName,
       Key: customerRedemptionSummary.key(projectId, customerId),
       UpdateExpression: `SET entity = :entity, v = :v ADD ${adds.join(', ')}`,
+      ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
   };
 };
+
+/** A campaign count shard's ADD (+1 for a redemption, −1 for a rollback). */
+const campaignShardAdd = (deps: Reads, projectId: string, campaignId: string, shard: number, delta: number): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: campaignRedemptionCount.key(projectId, campaignId, shard),
+    UpdateExpression: 'SET entity = :entity, v = :v ADD #count :delta',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':entity': campaignRedemptionCount.name, ':v': campaignRedemptionCount.version, ':delta': delta },
+  },
+});
+
+const campaignShard = (random: () => number): number => Math.min(CAMPAIGN_COUNT_SHARDS - 1, Math.floor(random() * CAMPAIGN_COUNT_SHARDS));
+
+/** The counts a redemption (`sign` +1) or rollback (−1) of these redeemables moves: each one's own, and its campaign's (a standalone voucher has only its own). */
+function countsOf(redeemables: readonly { objectId: string | null; campaignId: string | null }[], sign: number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of redeemables) {
+    for (const id of [r.objectId, r.campaignId]) if (id !== null) counts[counterName(id)] = (counts[counterName(id)] ?? 0) + sign;
+  }
+  return counts;
+}
+
+/** The counts the plan's rules compared, which the commit holds unchanged. */
+function expectedOf(plan: RedemptionPlan): Record<string, number> {
+  const expected: Record<string, number> = {};
+  for (const r of plan.redeemables) {
+    const c = r.countedAs;
+    if (!c) continue;
+    expected[counterName(c.objectId)] = c.own;
+    if (c.campaignId !== null) expected[counterName(c.campaignId)] = c.inCampaign;
+  }
+  return expected;
+}
+
+/**
+ * The customer's redemption counts moved between the validation that compared them with a rule and
+ * the commit: nothing was written; evaluate the request again (its rules then see the new counts).
+ */
+export class CountsMovedError extends Error {
+  override readonly name = 'CountsMovedError';
+}
 
 /**
  * Why a voucher's condition failed, from the voucher read again: null when it still has room (its
@@ -370,7 +431,23 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     if (plan.customer) {
       const credits = plan.redeemables.reduce((sum, r) => sum + r.giftCredits, 0);
       const n = children.length;
-      add(customerSummaryAdd(deps, plan.projectId, plan.customer.id, { redeemed: n, succeeded: n, giftRedeemedAmount: credits }), { kind: 'other' });
+      const counts = countsOf(
+        plan.redeemables.map((r) => ({ objectId: r.voucher?.id ?? (r.object === 'promotion_tier' ? r.id : null), campaignId: r.campaignId })),
+        1,
+      );
+      add(
+        customerSummaryAdd(deps, plan.projectId, plan.customer.id, {
+          redeemed: n,
+          succeeded: n,
+          giftRedeemedAmount: credits,
+          counts,
+          expected: expectedOf(plan),
+        }),
+        { kind: 'counts' },
+      );
+    }
+    for (const campaignId of new Set(plan.redeemables.flatMap((r) => (r.campaignId !== null ? [r.campaignId] : [])))) {
+      add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), { kind: 'other' });
     }
     if (stored) {
       add(
@@ -426,6 +503,7 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     }
     if (failedRoles.some((role) => role.kind === 'order' || role.kind === 'order_source'))
       throw new RedemptionRefusedError('order_changed', { object: 'order', id: plan.order.sourceId ?? plan.order.id });
+    if (!replan && failedRoles.some((role) => role.kind === 'counts')) throw new CountsMovedError(`The counts of customer ${plan.customer?.id} moved`);
     if (!replan) throw new Error(`Redemption ${plan.parentRedemptionId} could not be written: a redemption id is already taken`);
   }
   throw new ConflictRetryError(`Too many concurrent redemptions of ${plan.redeemables.map((r) => r.id).join(', ')}`);
@@ -629,12 +707,20 @@ export async function writeRollback(
   const byCustomer = new Map<string, SummaryDelta>();
   for (const { child } of w.undo) {
     if (child.customerId === null) continue;
-    const d = byCustomer.get(child.customerId) ?? { rolledBack: 0, rollbackSucceeded: 0, giftRedeemedAmount: 0 };
+    const d = byCustomer.get(child.customerId) ?? { rolledBack: 0, rollbackSucceeded: 0, giftRedeemedAmount: 0, counts: {} };
+    const counts = { ...d.counts };
+    for (const [name, n] of Object.entries(countsOf([{ objectId: child.voucher?.id ?? child.promotionTierId, campaignId: child.campaignId }], -1))) {
+      counts[name] = (counts[name] ?? 0) + n;
+    }
     byCustomer.set(child.customerId, {
       rolledBack: (d.rolledBack ?? 0) + 1,
       rollbackSucceeded: (d.rollbackSucceeded ?? 0) + 1,
       giftRedeemedAmount: (d.giftRedeemedAmount ?? 0) - child.giftCredits,
+      counts,
     });
+  }
+  for (const campaignId of new Set(w.undo.flatMap(({ child }) => (child.campaignId !== null ? [child.campaignId] : [])))) {
+    items.push(campaignShardAdd(deps, w.undo[0]?.child.projectId as string, campaignId, campaignShard(random), -1));
   }
   const projectOf = w.undo[0]?.child.projectId;
   if (projectOf !== undefined) for (const [customerId, delta] of byCustomer) items.push(customerSummaryAdd(deps, projectOf, customerId, delta));

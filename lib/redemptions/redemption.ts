@@ -98,8 +98,9 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
-  // The customer's redemption counters.
+  // The customer's redemption counters; one count shard per campaign.
   if (plan.customer) n += 1;
+  n += new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
   return n + (withIdempotency ? 1 : 0);
 }
 

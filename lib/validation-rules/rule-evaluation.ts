@@ -344,7 +344,8 @@ function scalarValue(c: RuleCondition, ctx: RuleContext): unknown {
 }
 const plusOne = (n: number | null): number | undefined => (n === null ? undefined : n + 1);
 
-function matches(item: RuleOrderItem, t: ItemTarget): boolean {
+/** Whether an order line is the product or SKU `t` names (by id or source id). */
+export function itemMatches(item: RuleOrderItem, t: Pick<ItemTarget, 'object' | 'id' | 'source_id'>): boolean {
   if (t.object === 'sku') return (t.id !== undefined && item.skuId === t.id) || (!!t.source_id && item.skuSourceId === t.source_id);
   // A product target also matches the SKUs of that product (their lines name the product too).
   return (t.id !== undefined && item.productId === t.id) || (!!t.source_id && item.productSourceId === t.source_id);
@@ -379,7 +380,7 @@ function itemsHold(c: RuleCondition, ctx: RuleContext): boolean {
   if (!ctx.order) return false;
   const items = ctx.order.items;
   return Object.values(c.conditions).every((targets) => {
-    const groups = targets.filter((t): t is ItemTarget => !isScalar(t)).map((t) => items.filter((i) => matches(i, t)));
+    const groups = targets.filter((t): t is ItemTarget => !isScalar(t)).map((t) => items.filter((i) => itemMatches(i, t)));
     if (c.name === 'order.items.none') return groups.every((g) => g.length === 0);
     if (c.name === 'order.items.every') return groups.every((g) => targetHolds(g, c.rules));
     return groups.some((g) => targetHolds(g, c.rules));

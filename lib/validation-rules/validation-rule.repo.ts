@@ -46,19 +46,22 @@ export async function getCounts(deps: Deps, projectId: string): Promise<{ rules:
 }
 
 /** Adds to the project's counters; raising `count` holds only below the cap. */
-function countItem(deps: TableDeps, projectId: string, field: 'count' | 'assignments', n: number): TransactItem {
+function countItem(deps: TableDeps, projectId: string, field: 'count' | 'assignments', n: number, voucher = false): TransactItem {
   const capped = field === 'count' && n > 0;
   return {
     Update: {
       TableName: deps.tableName,
       Key: validationRuleCounter.key(projectId),
-      UpdateExpression: 'SET entity = :entity, v = :v ADD #f :n',
+      // Vouchers' assignments are counted apart: a validation reads this item first, and reads a voucher's assignments only when some voucher has any.
+      // Added to (by 0 for other objects) with every assignment, so counts that have it are complete.
+      UpdateExpression: `SET entity = :entity, v = :v ADD #f :n${field === 'assignments' ? ', voucherAssignments :vn' : ''}`,
       ...(capped ? { ConditionExpression: 'attribute_not_exists(#f) OR #f < :cap' } : {}),
       ExpressionAttributeNames: { '#f': field },
       ExpressionAttributeValues: {
         ':entity': validationRuleCounter.name,
         ':v': validationRuleCounter.version,
         ':n': n,
+        ...(field === 'assignments' ? { ':vn': voucher ? n : 0 } : {}),
         ...(capped ? { ':cap': MAX_VALIDATION_RULES_PER_PROJECT } : {}),
       },
     },
@@ -240,7 +243,7 @@ export async function insertAssignment(deps: Deps, projectId: string, a: Validat
         },
       },
     },
-    countItem(deps, projectId, 'assignments', 1),
+    countItem(deps, projectId, 'assignments', 1, a.relatedObjectType === 'voucher'),
     ...(existence ? [mustExist(deps, existence)] : []),
   ];
   const outcome = await transact(deps, items);
@@ -278,7 +281,7 @@ export async function removeAssignment(deps: Deps, projectId: string, a: Validat
         ExpressionAttributeValues: { ':id': a.id },
       },
     },
-    countItem(deps, projectId, 'assignments', -1),
+    countItem(deps, projectId, 'assignments', -1, a.relatedObjectType === 'voucher'),
   ]);
   if (outcome.ok) return 'ok';
   return 'failed' in outcome ? 'changed' : 'conflict';

@@ -4,7 +4,9 @@ import type { OrderItem, OrderStatus } from '../orders/order.js';
 import type { OrderCalculation, StepCalculation } from '../redemptions/calculator.js';
 import type { SessionTtlUnit } from '../redemptions/session-lock.js';
 import type { Voucher } from '../vouchers/voucher.js';
+import type { CoveredLine } from '../redemptions/discount.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
+import type { CountedAs } from './redeemable-rules.js';
 import type { SkipKey, StackingRules } from './stacking-rules.js';
 
 /*
@@ -42,8 +44,12 @@ export interface EvaluatedRedeemable {
   giftCreditsAsked: number | null;
   /** The calculator's step for an APPLICABLE redeemable (null otherwise). */
   step: StepCalculation | null;
-  /** Indices of the order lines an item effect covers (all lines: null). */
-  lines: number[] | null;
+  /** The order lines (and units) an item effect covers under its validation rules' `applicable_to` (all lines: null). */
+  lines: CoveredLine[] | null;
+  /** The failing validation rule's `error.message` when a rule made it INAPPLICABLE (null: none, or the standard text). */
+  ruleMessage: string | null;
+  /** The customer's counts its rules compared (a redemption's commit conditions on them); null when no rule counts. */
+  countedAs: CountedAs | null;
 }
 
 /** The order the request is evaluated on: a stored one (named by id / source_id, with the fields sent applied), or an inline one. */

@@ -25,7 +25,7 @@ function failureOf(r: EvaluatedRedeemable, requestId: string | undefined) {
     const message = skipMessages[r.skipKey] ?? r.skipKey;
     return { reason: message, error: { code: 400, key: r.skipKey, message, details: r.id, ...(requestId !== undefined ? { request_id: requestId } : {}) } };
   }
-  const e = redeemableError(r.errorKey ?? 'resource_not_found', r.object, r.id, requestId);
+  const e = redeemableError(r.errorKey ?? 'resource_not_found', r.object, r.id, requestId, r.ruleMessage);
   return {
     reason: e.message,
     error: { code: e.code, key: e.key, message: e.message, details: e.details, ...(e.request_id !== undefined ? { request_id: e.request_id } : {}) },

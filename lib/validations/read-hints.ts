@@ -7,8 +7,9 @@ export const RECENT_CAMPAIGNS = 3;
 
 /**
  * What this container learnt from earlier validations and redemptions, so the next one can ask for
- * everything in one BatchGetItem instead of two: which campaign a code or a promotion tier belongs
- * to, which order and customer a source id names, and the campaigns each project used last.
+ * everything in one BatchGetItem instead of two or three: which campaign a code or a promotion tier
+ * belongs to, a code's voucher id, the validation rules assigned to a voucher, tier or campaign,
+ * which order and customer a source id names, and the campaigns each project used last.
  *
  * Every hint is a guess the read verifies (the voucher, tier pointer and source-id claim are read in
  * the same batch and win): a wrong or stale hint costs the second BatchGetItem it would have saved,
@@ -18,10 +19,12 @@ export const RECENT_CAMPAIGNS = 3;
 export class ReadHints {
   private readonly pointers: TtlCache<string>;
   private readonly recent: TtlCache<readonly string[]>;
+  private readonly objectRules: TtlCache<ObjectRules>;
 
   constructor(now: () => number, maxEntries = 20_000) {
     this.pointers = new TtlCache(READ_HINT_MS, now, maxEntries);
     this.recent = new TtlCache(READ_HINT_MS, now, 1000);
+    this.objectRules = new TtlCache(READ_HINT_MS, now, maxEntries);
   }
 
   campaignOfCode(projectId: string, code: string): string | undefined {
@@ -30,6 +33,15 @@ export class ReadHints {
 
   campaignOfTier(projectId: string, tierId: string): string | undefined {
     return this.pointers.get(`${projectId}\u0000tier\u0000${tierId}`);
+  }
+
+  voucherIdOfCode(projectId: string, code: string): string | undefined {
+    return this.pointers.get(`${projectId}\u0000voucher\u0000${code}`);
+  }
+
+  /** The validation rules last seen assigned to an object (voucher id, campaign id, tier id), and whether any reads redemption counters. */
+  rulesOfObject(projectId: string, objectId: string): ObjectRules | undefined {
+    return this.objectRules.get(`${projectId}\u0000${objectId}`);
   }
 
   orderOfSourceId(projectId: string, sourceId: string): string | undefined {
@@ -49,6 +61,8 @@ export class ReadHints {
   learn(projectId: string, found: Learnt): void {
     for (const [code, campaignId] of found.codes) this.pointers.set(`${projectId}\u0000code\u0000${code}`, campaignId);
     for (const [tierId, campaignId] of found.tiers) this.pointers.set(`${projectId}\u0000tier\u0000${tierId}`, campaignId);
+    for (const [code, id] of found.vouchers ?? []) this.pointers.set(`${projectId}\u0000voucher\u0000${code}`, id);
+    for (const [objectId, rules] of found.objects ?? []) this.objectRules.set(`${projectId}\u0000${objectId}`, rules);
     if (found.order) this.pointers.set(`${projectId}\u0000order\u0000${found.order.sourceId}`, found.order.id);
     if (found.customer) this.pointers.set(`${projectId}\u0000customer\u0000${found.customer.sourceId}`, found.customer.id);
     const used = [...new Set([...found.codes.values(), ...found.tiers.values()])];
@@ -59,8 +73,18 @@ export class ReadHints {
   }
 }
 
+/** The rules assigned to one object, as last read: their ids, and whether any of them reads redemption counters. */
+export interface ObjectRules {
+  ruleIds: readonly string[];
+  counters: boolean;
+}
+
 export interface Learnt {
   codes: ReadonlyMap<string, string>;
+  /** Voucher id by code (a voucher's rules are assigned to its id). */
+  vouchers?: ReadonlyMap<string, string>;
+  /** Rules by object id (objects read with no rules map to an empty list). */
+  objects?: ReadonlyMap<string, ObjectRules>;
   tiers: ReadonlyMap<string, string>;
   order: { sourceId: string; id: string } | null;
   customer: { sourceId: string; id: string } | null;

@@ -15,6 +15,9 @@ export const REDEEMABLE_ERROR_KEYS = [
   'quantity_exceeded',
   'gift_amount_exceeded',
   'missing_order_items',
+  'order_rules_violated',
+  'customer_rules_violated',
+  'redemption_rules_violated',
 ] as const;
 export type RedeemableErrorKey = (typeof REDEEMABLE_ERROR_KEYS)[number];
 
@@ -46,14 +49,31 @@ const messages: Record<RedeemableErrorKey, { message: string; explanation: strin
     explanation: 'The gift credits asked for are more than the card holds (less what other validation sessions hold).',
   },
   missing_order_items: { message: 'missing order items', explanation: 'The discount applies to order items, and the order has none.' },
+  order_rules_violated: { message: 'order does not match validation rules', explanation: 'The order does not meet a validation rule of this redeemable.' },
+  customer_rules_violated: {
+    message: 'customer does not match validation rules',
+    explanation: 'The customer does not meet a validation rule of this redeemable.',
+  },
+  redemption_rules_violated: {
+    message: 'redemption does not match validation rules',
+    explanation: 'A redemption limit set by a validation rule of this redeemable is reached.',
+  },
 };
 
 /**
  * The error object for redeemable `id` (a voucher code or promotion tier id) failing with `key`.
  * `resource_not_found` is a 404, every other key a 400, as the reference's examples give them.
+ * `customMessage`: a failing validation rule's `error.message`, which `error.message` carries.
  */
-export function redeemableError(key: RedeemableErrorKey, object: 'voucher' | 'promotion_tier', id: string, requestId?: string): RedeemableError {
-  const { message, explanation } = messages[key];
+export function redeemableError(
+  key: RedeemableErrorKey,
+  object: 'voucher' | 'promotion_tier',
+  id: string,
+  requestId?: string,
+  customMessage?: string | null,
+): RedeemableError {
+  const { message, explanation: standard } = messages[key];
+  const explanation = customMessage ?? standard;
   return {
     code: key === 'resource_not_found' ? 404 : 400,
     key,

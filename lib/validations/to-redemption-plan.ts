@@ -25,6 +25,7 @@ const planned = (r: EvaluatedRedeemable, redemptionId: string, sessionKey: strin
     loyaltyPoints: 0,
     step: r.step,
     sessionKey,
+    countedAs: r.countedAs,
   };
 };
 

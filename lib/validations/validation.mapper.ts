@@ -115,7 +115,7 @@ function toRedeemableReply(r: EvaluatedRedeemable, e: Evaluation, requestId: str
   if (r.status === 'SKIPPED' && r.skipKey) {
     return { status: 'SKIPPED', ...common, result: { details: { key: r.skipKey, message: skipMessages[r.skipKey] } } };
   }
-  const error = redeemableError(r.errorKey ?? 'resource_not_found', r.object, r.id, requestId);
+  const error = redeemableError(r.errorKey ?? 'resource_not_found', r.object, r.id, requestId, r.ruleMessage);
   return { status: 'INAPPLICABLE', ...common, result: { error, details: { key: error.key, message: error.error.message } } };
 }
 

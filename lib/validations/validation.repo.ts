@@ -1,12 +1,15 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
-import type { Customer } from '../customers/customer.js';
+import type { Customer, CustomerRedemptionSummary } from '../customers/customer.js';
 import * as entities from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
+import { ruleNeeds } from '../validation-rules/rule-evaluation.js';
+import type { ValidationRule } from '../validation-rules/validation-rule.js';
 import type { Voucher } from '../vouchers/voucher.js';
+import { CAMPAIGN_COUNT_SHARDS } from './redeemable-rules.js';
 import type { StackingRules } from './stacking-rules.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'>;
@@ -38,34 +41,55 @@ export interface ValidationReads {
   customer: Customer | null;
   /** The project's stacking rules as set; null = never set (the defaults apply). */
   rules: StackingRules | null;
+  /** The validation rules assigned to each voucher (by id), promotion tier and campaign read, in assignment order. */
+  validationRules: Map<string, ValidationRule[]>;
+  /** The named customer's redemption counters, read when a rule counts redemptions (else empty). */
+  redemptionCounts: CustomerRedemptionSummary;
+  /** Campaigns' redemption counts (shards summed), read when a rule counts redemptions. */
+  campaignCounts: Map<string, number>;
 }
 
 const keyString = (k: ItemKey | Item): string => `${String(k.PK)}\u0000${String(k.SK)}`;
 
-/**
- * One consistent BatchGetItem of `keys` (≤ 100, distinct), whatever their entities; unprocessed
- * keys are read again with backoff. Returns the items by key.
- */
-async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
-  const found = new Map<string, Item>();
-  let pending: Item[] = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
-  if (pending.length === 0) return found;
-  return retryOnConflict('Too many concurrent reads of the redeemables', async () => {
-    const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
-    for (const item of res.Responses?.[deps.tableName] ?? []) found.set(keyString(item), item);
-    pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
-    return pending.length > 0 ? RETRY : found;
-  });
-}
+/** Keys one BatchGetItem may name. */
+const BATCH_KEYS = 100;
 
 /**
- * Reads what a stacked request names in one BatchGetItem when this container's hints (read-hints.ts)
- * know the campaigns, order and customer it leads to, else two, never one per redeemable. The first
- * holds the vouchers (by code), the promotion tiers' pointers, the stacking rules, the order and the
- * customer by id or their source-id claims, and the campaigns and records the hints point to (or,
- * for codes never seen here, the project's recent campaigns); the second, only when needed, the
- * campaigns, order and customer the first showed and did not bring. What the first read says wins
- * over a hint. At most 30 redeemables: each batch stays ≤ 100 keys.
+ * Consistent BatchGetItems of `keys` (distinct), whatever their entities, ≤ 100 keys each and sent
+ * together; unprocessed keys are read again with backoff. Returns the items by key.
+ */
+async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
+  const distinct = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
+  const chunks: Item[][] = [];
+  for (let i = 0; i < distinct.length; i += BATCH_KEYS) chunks.push(distinct.slice(i, i + BATCH_KEYS));
+  const found = new Map<string, Item>();
+  await Promise.all(
+    chunks.map((chunk) => {
+      let pending = chunk;
+      return retryOnConflict('Too many concurrent reads of the redeemables', async () => {
+        const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of res.Responses?.[deps.tableName] ?? []) found.set(keyString(item), item);
+        pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
+        return pending.length > 0 ? RETRY : undefined;
+      });
+    }),
+  );
+  return found;
+}
+
+/** Rounds of reads at most: redeemables, then campaigns and assignments, then rules, then the counters the rules read. */
+const MAX_ROUNDS = 5;
+
+/**
+ * Reads what a stacked request names, in rounds of BatchGetItem that each ask only for what the
+ * rounds before showed is needed and was not read yet: the vouchers (by code), the promotion tiers'
+ * pointers, the stacking rules, the order and the customer (by id, or their source-id claims); then
+ * the campaigns of the vouchers and tiers, and the validation-rule assignments of each voucher, tier
+ * and campaign; then the rules those name; then the customer's redemption counters when a rule reads
+ * them. This container's hints (read-hints.ts) put the campaigns, voucher ids, rules, order and
+ * customer they expect into the first round, so a request like an earlier one is read in one round
+ * trip; what a round returns always wins over a hint (a wrong hint costs a round, never a wrong
+ * answer). Never one read per redeemable or per rule.
  */
 export async function readForValidation(deps: Deps, projectId: string, wants: ValidationWants): Promise<ValidationReads> {
   const hints = deps.readHints;
@@ -78,85 +102,199 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   const voucherKeys = wants.codes.map((code) => [code, entities.voucher.key(projectId, code)] as const);
   const tierRefKeys = wants.tierIds.map((id) => [id, entities.promotionTierRef.key(projectId, id)] as const);
   const rulesKey = entities.stackingRules.key(projectId);
+  const assignmentsKey = (objectId: string) => entities.objectAssignments.key(projectId, objectId);
+  const campaignCountKeys = (campaignId: string) =>
+    Array.from({ length: CAMPAIGN_COUNT_SHARDS }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
 
-  const guessed = new Set<string>();
-  let unknown = false;
-  for (const code of wants.codes) {
-    const id = hints.campaignOfCode(projectId, code);
-    if (id === undefined) unknown = true;
-    else guessed.add(id);
-  }
-  for (const tierId of wants.tierIds) {
-    const id = hints.campaignOfTier(projectId, tierId);
-    if (id === undefined) unknown = true;
-    else guessed.add(id);
-  }
-  if (unknown) for (const id of hints.recentCampaigns(projectId)) guessed.add(id);
-  const guessedOrderId = orderSourceId !== null ? hints.orderOfSourceId(projectId, orderSourceId) : undefined;
-  const guessedCustomerId = customerSourceId !== null ? hints.customerOfSourceId(projectId, customerSourceId) : undefined;
-
-  const first = await batchRead(deps, [
-    ...voucherKeys.map(([, k]) => k),
-    ...tierRefKeys.map(([, k]) => k),
-    rulesKey,
-    ...[orderKey, orderSrcKey, customerKey, customerSrcKey].filter((k): k is ItemKey => k !== null),
-    ...[...guessed].map((id) => entities.campaign.key(projectId, id)),
-    ...(guessedOrderId !== undefined ? [entities.order.key(projectId, guessedOrderId)] : []),
-    ...(guessedCustomerId !== undefined ? [entities.customer.key(projectId, guessedCustomerId)] : []),
-  ]);
+  const items = new Map<string, Item>();
   const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    const item = key === null ? undefined : first.get(keyString(key));
+    const item = key === null ? undefined : items.get(keyString(key));
     return item === undefined ? null : e.fromItem(item);
   };
 
-  const vouchers = new Map<string, Voucher>();
-  const codeCampaign = new Map<string, string>();
-  for (const [code, key] of voucherKeys) {
-    const v = read(entities.voucher, key);
-    if (v) vouchers.set(code, v);
-    if (v?.campaignId) codeCampaign.set(code, v.campaignId);
-  }
-  const tierCampaign = new Map<string, string>();
-  for (const [id, key] of tierRefKeys) {
-    const ref = read(entities.promotionTierRef, key);
-    if (ref) tierCampaign.set(id, ref.campaignId);
-  }
-  const campaignIds = new Set<string>([...tierCampaign.values(), ...codeCampaign.values()]);
-  const orderId = orderSrcKey !== null ? (read(entities.orderSourceId, orderSrcKey)?.orderId ?? null) : null;
-  const customerId = customerSrcKey !== null ? (read(entities.customerSourceId, customerSrcKey)?.customerId ?? null) : null;
-  const secondOrderKey = orderId !== null ? entities.order.key(projectId, orderId) : null;
-  const secondCustomerKey = customerId !== null ? entities.customer.key(projectId, customerId) : null;
-  const campaignKeys = [...campaignIds].map((id) => entities.campaign.key(projectId, id));
-
-  const second = await batchRead(
-    deps,
-    [...campaignKeys, ...[secondOrderKey, secondCustomerKey].filter((k): k is ItemKey => k !== null)].filter((k) => !first.has(keyString(k))),
-  );
-  const fromEither = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    const item = key === null ? undefined : (first.get(keyString(key)) ?? second.get(keyString(key)));
-    return item === undefined ? null : e.fromItem(item);
+  /** What the reads so far show: the redeemables' campaigns, the objects that may carry rules, the order's and customer's ids. */
+  const known = () => {
+    const vouchers = new Map<string, Voucher>();
+    const codeCampaign = new Map<string, string>();
+    for (const [code, key] of voucherKeys) {
+      const v = read(entities.voucher, key);
+      if (v) vouchers.set(code, v);
+      if (v?.campaignId) codeCampaign.set(code, v.campaignId);
+    }
+    const tierCampaign = new Map<string, string>();
+    for (const [id, key] of tierRefKeys) {
+      const ref = read(entities.promotionTierRef, key);
+      if (ref) tierCampaign.set(id, ref.campaignId);
+    }
+    const campaignIds = new Set<string>([...tierCampaign.values(), ...codeCampaign.values()]);
+    const voucherIds = new Set([...vouchers.values()].map((v) => v.id));
+    const objectIds = [...new Set([...voucherIds, ...tierCampaign.keys(), ...campaignIds])];
+    const orderId = orderSrcKey !== null ? (read(entities.orderSourceId, orderSrcKey)?.orderId ?? null) : null;
+    const customerId = customerSrcKey !== null ? (read(entities.customerSourceId, customerSrcKey)?.customerId ?? null) : null;
+    return { vouchers, voucherIds, codeCampaign, tierCampaign, campaignIds, objectIds, orderId, customerId };
   };
+
+  /** The rules read so far of each object whose assignments were read (or are known to be none). */
+  const rulesOf = (objectIds: readonly string[], voucherIds: ReadonlySet<string>) => {
+    const may = assignable();
+    const skipped = (id: string) => !may.any || (!may.vouchers && voucherIds.has(id));
+    const out = new Map<string, ValidationRule[]>();
+    for (const id of objectIds) {
+      const held = read(entities.objectAssignments, assignmentsKey(id));
+      // An object whose assignments were not read has none (the project's counts said so), unless the rounds ran out.
+      if (held === null && !items.has(`${keyString(assignmentsKey(id))}\u0000absent`) && !skipped(id)) continue;
+      out.set(
+        id,
+        (held?.ruleIds ?? []).flatMap((ruleId) => read(entities.validationRule, entities.validationRule.key(projectId, ruleId)) ?? []),
+      );
+    }
+    return out;
+  };
+
+  const counterKey = entities.validationRuleCounter.key(projectId);
+  /** Which objects may carry rules, from the project's assignment counts: unknown until read (then: any). */
+  const assignable = (): { any: boolean; vouchers: boolean } => {
+    if (!asked.has(keyString(counterKey))) return { any: true, vouchers: true };
+    const counts = read(entities.validationRuleCounter, counterKey);
+    const any = (counts?.assignments ?? 0) > 0;
+    // Counts from before vouchers' assignments were counted apart lack the field: then any voucher may have some.
+    return { any, vouchers: any && (counts?.voucherAssignments === undefined || counts.voucherAssignments > 0) };
+  };
+
+  const needed = (): ItemKey[] => {
+    const k = known();
+    const may = assignable();
+    const withRules = may.any ? k.objectIds.filter((id) => may.vouchers || !k.voucherIds.has(id)) : [];
+    const keys: ItemKey[] = [
+      ...voucherKeys.map(([, key]) => key),
+      ...tierRefKeys.map(([, key]) => key),
+      rulesKey,
+      counterKey,
+      ...[orderKey, orderSrcKey, customerKey, customerSrcKey].filter((key): key is ItemKey => key !== null),
+      ...[...k.campaignIds].map((id) => entities.campaign.key(projectId, id)),
+      ...withRules.map(assignmentsKey),
+    ];
+    if (k.orderId !== null) keys.push(entities.order.key(projectId, k.orderId));
+    if (k.customerId !== null) keys.push(entities.customer.key(projectId, k.customerId));
+    let counters = false;
+    for (const id of withRules) {
+      for (const ruleId of read(entities.objectAssignments, assignmentsKey(id))?.ruleIds ?? []) {
+        const key = entities.validationRule.key(projectId, ruleId);
+        keys.push(key);
+        const rule = read(entities.validationRule, key);
+        if (rule && ruleNeeds([rule]).counters) counters = true;
+      }
+    }
+    const customerId = wants.customer?.id ?? k.customerId;
+    if (counters && customerId !== undefined && customerId !== null) keys.push(entities.customerRedemptionSummary.key(projectId, customerId));
+    if (counters) for (const id of k.campaignIds) keys.push(...campaignCountKeys(id));
+    return keys;
+  };
+
+  /** What the hints expect the later rounds to need. */
+  const guessed = (): ItemKey[] => {
+    const campaigns = new Set<string>();
+    const objects = new Set<string>(wants.tierIds);
+    let unknown = false;
+    for (const code of wants.codes) {
+      const id = hints.campaignOfCode(projectId, code);
+      if (id === undefined) unknown = true;
+      else campaigns.add(id);
+      const voucherId = hints.voucherIdOfCode(projectId, code);
+      if (voucherId !== undefined) objects.add(voucherId);
+    }
+    for (const tierId of wants.tierIds) {
+      const id = hints.campaignOfTier(projectId, tierId);
+      if (id === undefined) unknown = true;
+      else campaigns.add(id);
+    }
+    if (unknown) for (const id of hints.recentCampaigns(projectId)) campaigns.add(id);
+    for (const id of campaigns) objects.add(id);
+    const keys: ItemKey[] = [...campaigns].map((id) => entities.campaign.key(projectId, id));
+    let counters = false;
+    for (const id of objects) {
+      const rules = hints.rulesOfObject(projectId, id);
+      // An object last seen without rules is not asked for: the project's counts, read in this round, tell whether it may have some now.
+      if (rules === undefined || rules.ruleIds.length > 0) keys.push(assignmentsKey(id));
+      for (const ruleId of rules?.ruleIds ?? []) keys.push(entities.validationRule.key(projectId, ruleId));
+      if (rules?.counters) counters = true;
+    }
+    const guessedOrderId = orderSourceId !== null ? hints.orderOfSourceId(projectId, orderSourceId) : undefined;
+    const guessedCustomerId = customerSourceId !== null ? hints.customerOfSourceId(projectId, customerSourceId) : undefined;
+    if (guessedOrderId !== undefined) keys.push(entities.order.key(projectId, guessedOrderId));
+    if (guessedCustomerId !== undefined) keys.push(entities.customer.key(projectId, guessedCustomerId));
+    const customerId = wants.customer?.id ?? guessedCustomerId;
+    if (counters && customerId !== undefined) keys.push(entities.customerRedemptionSummary.key(projectId, customerId));
+    if (counters) for (const id of campaigns) keys.push(...campaignCountKeys(id));
+    return keys;
+  };
+
+  const asked = new Set<string>();
+  let next = [...needed(), ...guessed()];
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    const fresh = next.filter((key) => !asked.has(keyString(key)));
+    if (fresh.length === 0) break;
+    for (const key of fresh) asked.add(keyString(key));
+    const got = await batchRead(deps, fresh);
+    for (const key of fresh) {
+      const item = got.get(keyString(key));
+      // An assignments item that is not there means "no rules": remembered so rulesOf can tell it from "not read yet".
+      if (item !== undefined) items.set(keyString(key), item);
+      else items.set(`${keyString(key)}\u0000absent`, {});
+    }
+    next = needed();
+  }
+
+  const k = known();
   const campaigns = new Map<string, Campaign>();
-  for (const key of campaignKeys) {
-    const c = fromEither(entities.campaign, key);
+  for (const id of k.campaignIds) {
+    const c = read(entities.campaign, entities.campaign.key(projectId, id));
     if (c) campaigns.set(c.id, c);
   }
   const tiers = new Map<string, { tier: PromotionTier; campaign: Campaign }>();
-  for (const [id, campaignId] of tierCampaign) {
+  for (const [id, campaignId] of k.tierCampaign) {
     const campaign = campaigns.get(campaignId);
     const tier = campaign?.promotionTiers?.find((t) => t.id === id);
     if (campaign && tier) tiers.set(id, { tier, campaign });
   }
-  const order = read(entities.order, orderKey) ?? fromEither(entities.order, secondOrderKey);
-  const customer = read(entities.customer, customerKey) ?? fromEither(entities.customer, secondCustomerKey);
+  const order = read(entities.order, orderKey) ?? (k.orderId !== null ? read(entities.order, entities.order.key(projectId, k.orderId)) : null);
+  const customer =
+    read(entities.customer, customerKey) ?? (k.customerId !== null ? read(entities.customer, entities.customer.key(projectId, k.customerId)) : null);
+  const validationRules = rulesOf(k.objectIds, k.voucherIds);
+  const summaryCustomerId = wants.customer?.id ?? k.customerId;
+  const redemptionCounts =
+    summaryCustomerId !== undefined && summaryCustomerId !== null
+      ? read(entities.customerRedemptionSummary, entities.customerRedemptionSummary.key(projectId, summaryCustomerId))
+      : null;
   hints.learn(projectId, {
-    codes: codeCampaign,
-    tiers: tierCampaign,
-    order: orderSourceId !== null && orderId !== null ? { sourceId: orderSourceId, id: orderId } : null,
-    customer: customerSourceId !== null && customerId !== null ? { sourceId: customerSourceId, id: customerId } : null,
+    codes: k.codeCampaign,
+    tiers: k.tierCampaign,
+    vouchers: new Map([...k.vouchers].map(([code, v]) => [code, v.id])),
+    objects: new Map([...validationRules].map(([id, rules]) => [id, { ruleIds: rules.map((r) => r.id), counters: ruleNeeds(rules).counters }])),
+    order: orderSourceId !== null && k.orderId !== null ? { sourceId: orderSourceId, id: k.orderId } : null,
+    customer: customerSourceId !== null && k.customerId !== null ? { sourceId: customerSourceId, id: k.customerId } : null,
   });
-  const rules = read(entities.stackingRules, rulesKey);
-  return { vouchers, tiers, campaigns, order, customer, rules: rules === null ? null : stripUpdatedAt(rules) };
+  const campaignCounts = new Map<string, number>();
+  for (const id of k.campaignIds) {
+    const shards = campaignCountKeys(id);
+    if (!shards.every((key) => asked.has(keyString(key)))) continue;
+    campaignCounts.set(
+      id,
+      shards.reduce((sum, key) => sum + (read(entities.campaignRedemptionCount, key)?.count ?? 0), 0),
+    );
+  }
+  const stacking = read(entities.stackingRules, rulesKey);
+  return {
+    vouchers: k.vouchers,
+    tiers,
+    campaigns,
+    order,
+    customer,
+    rules: stacking === null ? null : stripUpdatedAt(stacking),
+    validationRules,
+    redemptionCounts: redemptionCounts ?? {},
+    campaignCounts,
+  };
 }
 
 const stripUpdatedAt = ({ updatedAt: _, ...rules }: StackingRules & { updatedAt: string }): StackingRules => rules;

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Campaign } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
+import type { Customer } from '../customers/customer.js';
+import type { Discount } from '../campaigns/campaign.js';
 import type { Clock } from '../clock.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
@@ -17,7 +19,9 @@ import type { StackedRedeemableInput, StackedRequest } from './validation.schema
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
 import { readForValidation } from './validation.repo.js';
-import { tierValidity, voucherValidity } from './validity.js';
+import { judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
+import type { RedeemableErrorKey } from './redeemable-error.js';
+import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'>;
 
@@ -53,6 +57,17 @@ function sessionOf(deps: Deps, request: StackedRequest): EvaluatedSession | null
   const ttlMs = sessionTtlMs(s.ttl, s.ttl_unit);
   if (ttlMs === null) throw new InvalidPayloadError('Property .session.ttl must be a lifetime of at most a year');
   return { type: 'LOCK', key: s.key ?? deps.ids.id('ssn'), ttl: s.ttl ?? 7, ttlUnit: s.ttl === undefined ? 'DAYS' : (s.ttl_unit ?? 'DAYS'), ttlMs };
+}
+
+/** The customer validation rules see: the stored one with the request's metadata over its own; one only named (not stored yet) has only what the request sends. */
+function ruleCustomerOf(request: StackedRequest, stored: Customer | null): RuleCustomer | null {
+  const sent = request.customer;
+  if (!sent && !stored) return null;
+  return {
+    id: stored?.id ?? sent?.id ?? '',
+    sourceId: stored?.sourceId ?? sent?.source_id ?? null,
+    metadata: { ...(stored?.metadata ?? {}), ...(sent?.metadata ?? {}) },
+  };
 }
 
 const categoriesOf = (own: Category | null, campaign: Campaign | null): Category[] => {
@@ -92,9 +107,37 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
   const session = sessionOf(deps, request);
   const sessionKey = session?.key ?? null;
   const orderHasItems = order.items.length > 0;
+  const ruleCustomer = ruleCustomerOf(request, reads.customer);
+  /** A valid redeemable's rules: the first failing one makes it INAPPLICABLE with its key and message. */
+  const judged = (validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null) => {
+    if (validity !== null) return { errorKey: validity };
+    const verdict = judgeRules({
+      rules: rulesOfRedeemable(reads.validationRules, ownId, campaignId),
+      order,
+      customer: ruleCustomer,
+      counts: reads.redemptionCounts,
+      campaignCount: campaignId !== null ? (reads.campaignCounts.get(campaignId) ?? null) : null,
+      ownId,
+      campaignId,
+    });
+    if (!verdict.ok) return { errorKey: verdict.key, ruleMessage: verdict.message };
+    // An item discount whose rules leave it no line of this order has nothing to apply to.
+    if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) return { errorKey: 'order_rules_violated' as const };
+    return { errorKey: null, lines: verdict.lines ?? null, countedAs: verdict.countedAs };
+  };
 
   const evaluated = request.redeemables.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
-    const base = { id: r.id, position, requested: r.object, status: 'INAPPLICABLE' as const, skipKey: null, step: null, lines: null };
+    const base = {
+      id: r.id,
+      position,
+      requested: r.object,
+      status: 'INAPPLICABLE' as const,
+      skipKey: null,
+      step: null,
+      lines: null,
+      ruleMessage: null,
+      countedAs: null,
+    };
     if (r.object === 'promotion_tier') {
       const found = reads.tiers.get(r.id);
       if (!found)
@@ -108,11 +151,11 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
           categories: [],
           giftCreditsAsked: null,
         };
-      const errorKey = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
+      const validity = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
       return {
         ...base,
+        ...judged(validity, found.tier.id, found.campaign.id, found.tier.discount),
         object: 'promotion_tier',
-        errorKey,
         voucher: null,
         tier: found.tier,
         campaign: found.campaign,
@@ -125,13 +168,22 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
     if (!voucher)
       return { ...base, object: 'voucher', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked };
     const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
-    const errorKey = voucherValidity(voucher, campaign, {
+    const validity = voucherValidity(voucher, campaign, {
       nowMs,
       sessionKey,
       orderHasItems,
       ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}),
     });
-    return { ...base, object: 'voucher', errorKey, voucher, tier: null, campaign, categories: categoriesOf(voucher.category, campaign), giftCreditsAsked };
+    return {
+      ...base,
+      ...judged(validity, voucher.id, voucher.campaignId, voucher.discount),
+      object: 'voucher',
+      voucher,
+      tier: null,
+      campaign,
+      categories: categoriesOf(voucher.category, campaign),
+      giftCreditsAsked,
+    };
   });
 
   const ordered = applicationOrder(evaluated, rules.redeemablesSortingRule);
@@ -182,7 +234,8 @@ function redeemableOf(r: EvaluatedRedeemable, nowMs: number, sessionKey: string 
     return { kind: 'gift', id: r.id, balance, ...(r.giftCreditsAsked !== null ? { credits: r.giftCreditsAsked } : {}) };
   }
   const discount = v ? v.discount : (r.tier?.discount ?? null);
-  return discount ? { kind: 'discount', id: r.id, discount } : { kind: 'none', id: r.id };
+  if (!discount) return { kind: 'none', id: r.id };
+  return r.lines !== null ? { kind: 'discount', id: r.id, discount, lines: r.lines } : { kind: 'discount', id: r.id, discount };
 }
 
 /**

@@ -114,4 +114,50 @@ describe('readForValidation with the container’s read hints', () => {
     expect(reads.campaigns.size).toBe(0);
     expect(first.batches.count()).toBe(1);
   });
+
+  it('reads validation rules with the redeemables: one round trip when warm, and a rule assigned later is read at once', async () => {
+    const { runtime, ok, projectId, sale, customerId, batches } = await setup();
+    const perCustomer = await ok('create-validation-rules', {
+      json: { name: 'Once', rules: { 1: { name: 'redemption.count.per_customer', conditions: { $less_than_or_equal: [1] } } } },
+    });
+    await ok('create-validation-rule-assignment', {
+      params: { validationRuleId: perCustomer.id },
+      json: { related_object_type: 'campaign', related_object_id: sale },
+    });
+    const request = wants(['SALE-1'], { customer: { id: customerId } });
+    batches.count();
+    const cold = await readForValidation(runtime, projectId, request);
+    // Voucher → campaign and its assignments → the rule → the customer's counts.
+    expect(batches.count()).toBe(4);
+    const warm = await readForValidation(runtime, projectId, request);
+    expect(batches.count()).toBe(1);
+    for (const reads of [cold, warm]) {
+      expect(reads.validationRules.get(sale)?.map((r) => r.id)).toEqual([perCustomer.id]);
+      expect(reads.redemptionCounts).toEqual({});
+    }
+    // A never-seen code of the same campaign: still one round trip (no voucher has rules of its own).
+    expect((await readForValidation(runtime, projectId, wants(['SALE-2'], { customer: { id: customerId } }))).validationRules.get(sale)).toHaveLength(1);
+    expect(batches.count()).toBe(1);
+
+    // A rule put on a voucher after the hints were learnt is read (the project's counts say vouchers now have rules).
+    const voucher = await ok('get-voucher', { params: { code: 'SALE-1' } });
+    const big = await ok('create-validation-rules', { json: { name: 'Big', rules: { 1: { name: 'order.amount', conditions: { $more_than: [100] } } } } });
+    await ok('create-validation-rule-assignment', {
+      params: { validationRuleId: big.id },
+      json: { related_object_type: 'voucher', related_object_id: voucher.id },
+    });
+    batches.count();
+    const later = await readForValidation(runtime, projectId, request);
+    expect(later.validationRules.get(voucher.id as string)?.map((r) => r.id)).toEqual([big.id]);
+    expect(batches.count()).toBe(3);
+    await readForValidation(runtime, projectId, request);
+    expect(batches.count()).toBe(1);
+  });
+
+  it('asks for no assignments in a project without rules, however many redeemables', async () => {
+    const { runtime, projectId, batches } = await setup();
+    const reads = await readForValidation(runtime, projectId, wants(['SALE-1', 'SALE-2', 'OTHER-1']));
+    expect(batches.count()).toBe(2);
+    expect([...reads.validationRules.values()].every((rules) => rules.length === 0)).toBe(true);
+  });
 });

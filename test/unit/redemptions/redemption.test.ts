@@ -29,6 +29,17 @@ describe('transactionBudget', () => {
     expect(transactionBudget(plan([redeemable({ object: 'promotion_tier' })], { expectedRevision: 0, sourceId: null }), false)).toBe(1 + 1 + 2);
   });
 
+  it("counts one campaign count shard per distinct campaign (validation rules' campaign.redemptions.count)", () => {
+    const two = [redeemable({ campaignId: 'camp_1' }), redeemable({ campaignId: 'camp_1' }), redeemable({ campaignId: 'camp_2' })];
+    expect(transactionBudget(plan(two, { expectedRevision: 2, sourceId: 'o' }), false)).toBe(1 + 3 * 2 + 2 + 2);
+  });
+
+  it('fits 23 redeemables of 23 campaigns, each needing every item, in one transaction', () => {
+    const worst = Array.from({ length: 23 }, (_, i) => redeemable({ campaignId: `camp_${i}`, giftCredits: 1, sessionKey: 's' }));
+    const p = { ...plan(worst, { expectedRevision: null, sourceId: 'src' }), customer: { id: 'cust_1', sourceId: null } } as RedemptionPlan;
+    expect(transactionBudget(p, true)).toBe(MAX_TRANSACTION_ITEMS - 1);
+  });
+
   it('fits the largest plan the reference allows in one transaction', () => {
     fc.assert(
       fc.property(

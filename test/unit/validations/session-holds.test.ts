@@ -33,6 +33,8 @@ const base = {
   categories: [],
   giftCreditsAsked: null,
   lines: null,
+  ruleMessage: null,
+  countedAs: null,
 };
 const redeemables: EvaluatedRedeemable[] = [
   { ...base, id: 'L', status: 'APPLICABLE', voucher: limited, step: steps[0] ?? null },

@@ -12,7 +12,18 @@ const calc = calculate({ amount: 1000 }, [
 ]);
 const voucherA = { code: 'A', campaignId: 'camp_1', campaignName: 'Sale', redemptionQuantity: 3 } as Voucher;
 const giftG = { code: 'G', campaignId: null, campaignName: null, redemptionQuantity: null } as Voucher;
-const base = { position: 0, errorKey: null, skipKey: null, tier: null, campaign: null, categories: [], giftCreditsAsked: null, lines: null };
+const base = {
+  position: 0,
+  errorKey: null,
+  skipKey: null,
+  tier: null,
+  campaign: null,
+  categories: [],
+  giftCreditsAsked: null,
+  lines: null,
+  ruleMessage: null,
+  countedAs: null,
+};
 const redeemables: EvaluatedRedeemable[] = [
   { ...base, object: 'voucher', requested: 'voucher', id: 'A', status: 'APPLICABLE', voucher: voucherA, step: calc.steps[0] ?? null },
   { ...base, object: 'voucher', requested: 'voucher', id: 'X', status: 'INAPPLICABLE', errorKey: 'resource_not_found', voucher: null, step: null },

@@ -1,0 +1,78 @@
+import type { CustomerRedemptionSummary } from '../customers/customer.js';
+import type { CoveredLine } from '../redemptions/discount.js';
+import { evaluateValidationRules, type RuleContext, type RuleViolationKey, ruleNeeds, ruleOrderItem } from '../validation-rules/rule-evaluation.js';
+import type { ValidationRule } from '../validation-rules/validation-rule.js';
+import { coveredLines } from './applicable-to.js';
+import type { EvaluatedOrder } from './evaluation.js';
+
+/*
+ * A redeemable's validation rules in a validation or redemption: which rules are its, the context
+ * they are evaluated on, and their verdict. Pure: the rules and counts come from the one read of
+ * lib/validations/validation.repo.ts.
+ */
+
+/** Shards of a campaign's redemption count (lib/db/entities.ts campaignRedemptionCount). */
+export const CAMPAIGN_COUNT_SHARDS = 8;
+
+/** The attribute of a customer's redemption summary that counts their redemptions of a voucher (by id), promotion tier or campaign. */
+export const counterName = (objectId: string): `n:${string}` => `n:${objectId}`;
+
+/** The rules of one redeemable: its campaign's, then its own (voucher id or tier id), each in assignment order. */
+export function rulesOfRedeemable(byObject: ReadonlyMap<string, readonly ValidationRule[]>, ownId: string, campaignId: string | null): ValidationRule[] {
+  return [...(campaignId !== null ? (byObject.get(campaignId) ?? []) : []), ...(byObject.get(ownId) ?? [])];
+}
+
+/** The customer a rule sees: the stored one with the request's metadata over it, or the one the request names (new: no metadata stored). */
+export interface RuleCustomer {
+  id: string;
+  sourceId: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** The per-customer counts a redemption compared, so its commit can condition on them (lib/redemptions/redemption.repo.ts). */
+export interface CountedAs {
+  /** The voucher id or promotion tier id. */
+  objectId: string;
+  campaignId: string | null;
+  own: number;
+  inCampaign: number;
+}
+
+export type RuleVerdict =
+  | { ok: true; lines: CoveredLine[] | undefined; countedAs: CountedAs | null }
+  | { ok: false; key: RuleViolationKey; message: string | null; ruleId: string | null };
+
+export interface RuleInputs {
+  rules: readonly ValidationRule[];
+  order: EvaluatedOrder;
+  /** Null when the request names no customer. */
+  customer: RuleCustomer | null;
+  /** The named customer's counts (empty for a customer not stored yet: they have redeemed nothing). */
+  counts: CustomerRedemptionSummary;
+  campaignCount: number | null;
+  ownId: string;
+  campaignId: string | null;
+}
+
+/**
+ * Evaluates a redeemable's rules (the first failing rule decides, see evaluateValidationRules) and,
+ * when they pass, the order lines an item discount may touch (their `applicable_to`) and the counts
+ * a commit must find unchanged (when a rule reads this customer's redemption counts).
+ */
+export function judgeRules(input: RuleInputs): RuleVerdict {
+  if (input.rules.length === 0) return { ok: true, lines: undefined, countedAs: null };
+  const items = input.order.items.map(ruleOrderItem);
+  const own = input.customer ? (input.counts[counterName(input.ownId)] ?? 0) : null;
+  // A standalone voucher is its own campaign for `redemption.count.per_campaign`.
+  const inCampaign = input.customer ? (input.counts[counterName(input.campaignId ?? input.ownId)] ?? 0) : null;
+  const ctx: RuleContext = {
+    order: { amount: input.order.amount, items, metadata: input.order.metadata },
+    customer: input.customer,
+    counters: { customerRedemptionsOfRedeemable: own, customerRedemptionsInCampaign: inCampaign, campaignRedemptions: input.campaignCount },
+  };
+  const outcome = evaluateValidationRules(input.rules, ctx);
+  if (!outcome.ok) return { ok: false, key: outcome.key, message: outcome.message, ruleId: outcome.ruleId ?? null };
+  const countedAs =
+    ruleNeeds(input.rules).counters && own !== null && inCampaign !== null ? { objectId: input.ownId, campaignId: input.campaignId, own, inCampaign } : null;
+  return { ok: true, lines: coveredLines(input.rules, items), countedAs };
+}
