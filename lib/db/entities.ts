@@ -779,9 +779,14 @@ export const validationRule = /* @__PURE__ */ entity<StoredValidationRule>('vali
 /**
  * How many validation rules a project has, for the cap (MAX_VALIDATION_RULES_PER_PROJECT) and the
  * list's `total`, and how many assignments (of them on vouchers): a validation reads it with the
- * redeemables, and reads assignments items only where some can exist.
+ * redeemables, and reads assignments items only where some can exist. `revision` is raised by every
+ * write of a rule or an assignment, in its transaction: a container's copy of the rules read at
+ * that revision is current (lib/validations/read-hints.ts).
  */
-export const validationRuleCounter = /* @__PURE__ */ entity<{ count: number; assignments?: number; voucherAssignments?: number }>('validation_rule_counter', 1)
+export const validationRuleCounter = /* @__PURE__ */ entity<{ count: number; assignments?: number; voucherAssignments?: number; revision?: number }>(
+  'validation_rule_counter',
+  1,
+)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'VRULE_COUNTER',

@@ -54,19 +54,31 @@ function countItem(deps: TableDeps, projectId: string, field: 'count' | 'assignm
       Key: validationRuleCounter.key(projectId),
       // Vouchers' assignments are counted apart: a validation reads this item first, and reads a voucher's assignments only when some voucher has any.
       // Added to (by 0 for other objects) with every assignment, so counts that have it are complete.
-      UpdateExpression: `SET entity = :entity, v = :v ADD #f :n${field === 'assignments' ? ', voucherAssignments :vn' : ''}`,
+      // `revision`: every rule or assignment write raises it (validations' copies of the rules are checked against it).
+      UpdateExpression: `SET entity = :entity, v = :v ADD #f :n, revision :one${field === 'assignments' ? ', voucherAssignments :vn' : ''}`,
       ...(capped ? { ConditionExpression: 'attribute_not_exists(#f) OR #f < :cap' } : {}),
       ExpressionAttributeNames: { '#f': field },
       ExpressionAttributeValues: {
         ':entity': validationRuleCounter.name,
         ':v': validationRuleCounter.version,
         ':n': n,
+        ':one': 1,
         ...(field === 'assignments' ? { ':vn': voucher ? n : 0 } : {}),
         ...(capped ? { ':cap': MAX_VALIDATION_RULES_PER_PROJECT } : {}),
       },
     },
   };
 }
+
+/** Raises the project's rules revision (a rule changed: validations' copies of it are stale). */
+const revisionBump = (deps: TableDeps, projectId: string): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: validationRuleCounter.key(projectId),
+    UpdateExpression: 'SET entity = :entity, v = :v ADD revision :one',
+    ExpressionAttributeValues: { ':entity': validationRuleCounter.name, ':v': validationRuleCounter.version, ':one': 1 },
+  },
+});
 
 /** What a rule write came to: written; the project is full; the rule changed, went or got an assignment (re-read); a lost race. */
 export type RuleWriteOutcome = 'ok' | 'full' | 'changed' | 'conflict';
@@ -109,6 +121,7 @@ export async function replaceRule(deps: Deps, projectId: string, read: StoredVal
         },
       },
     },
+    revisionBump(deps, projectId),
   ]);
   if (outcome.ok) return 'ok';
   return 'failed' in outcome ? 'changed' : 'conflict';

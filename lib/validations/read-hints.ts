@@ -1,4 +1,5 @@
 import { TtlCache } from '../ttl-cache.js';
+import type { ValidationRule } from '../validation-rules/validation-rule.js';
 
 /** How long a container trusts what it learnt; a hint is only a guess checked against the read, so age bounds memory, not staleness. */
 export const READ_HINT_MS = 10 * 60 * 1000;
@@ -13,18 +14,19 @@ export const RECENT_CAMPAIGNS = 3;
  *
  * Every hint is a guess the read verifies (the voucher, tier pointer and source-id claim are read in
  * the same batch and win): a wrong or stale hint costs the second BatchGetItem it would have saved,
- * never a wrong answer. Nothing here is a copy of mutable state: campaigns, vouchers, orders and
- * customers are always read fresh and consistently.
+ * never a wrong answer. Campaigns, vouchers, orders and customers are always read fresh and
+ * consistently. The one copy kept is of validation rules and assignments, used only when the project's
+ * rules revision read in the same batch says they are unchanged (rulesOf).
  */
 export class ReadHints {
   private readonly pointers: TtlCache<string>;
   private readonly recent: TtlCache<readonly string[]>;
-  private readonly objectRules: TtlCache<ObjectRules>;
+  private readonly projectRules: TtlCache<ProjectRules>;
 
   constructor(now: () => number, maxEntries = 20_000) {
     this.pointers = new TtlCache(READ_HINT_MS, now, maxEntries);
     this.recent = new TtlCache(READ_HINT_MS, now, 1000);
-    this.objectRules = new TtlCache(READ_HINT_MS, now, maxEntries);
+    this.projectRules = new TtlCache(READ_HINT_MS, now, 1000);
   }
 
   campaignOfCode(projectId: string, code: string): string | undefined {
@@ -39,9 +41,22 @@ export class ReadHints {
     return this.pointers.get(`${projectId}\u0000voucher\u0000${code}`);
   }
 
-  /** The validation rules last seen assigned to an object (voucher id, campaign id, tier id), and whether any reads redemption counters. */
-  rulesOfObject(projectId: string, objectId: string): ObjectRules | undefined {
-    return this.objectRules.get(`${projectId}\u0000${objectId}`);
+  /**
+   * The project's validation rules and assignments as this container last read them, at the project's rules
+   * `revision` (lib/db/entities.ts validationRuleCounter). Valid only while the revision read with the
+   * redeemables is this one: every rule and assignment write raises it in its own transaction.
+   */
+  rulesOf(projectId: string): ProjectRules | undefined {
+    return this.projectRules.get(projectId);
+  }
+
+  /** Records rules and assignments read at `revision`: merged into what is known at the same revision, else replacing it. */
+  learnRules(projectId: string, revision: number, objects: ReadonlyMap<string, readonly string[]>, rules: readonly ValidationRule[]): void {
+    const known = this.projectRules.get(projectId);
+    const base = known?.revision === revision && known.objects.size < MAX_CACHED_OBJECTS ? known : { revision, objects: new Map(), rules: new Map() };
+    for (const [id, ruleIds] of objects) base.objects.set(id, ruleIds);
+    for (const rule of rules) base.rules.set(rule.id, rule);
+    this.projectRules.set(projectId, base);
   }
 
   orderOfSourceId(projectId: string, sourceId: string): string | undefined {
@@ -62,7 +77,6 @@ export class ReadHints {
     for (const [code, campaignId] of found.codes) this.pointers.set(`${projectId}\u0000code\u0000${code}`, campaignId);
     for (const [tierId, campaignId] of found.tiers) this.pointers.set(`${projectId}\u0000tier\u0000${tierId}`, campaignId);
     for (const [code, id] of found.vouchers ?? []) this.pointers.set(`${projectId}\u0000voucher\u0000${code}`, id);
-    for (const [objectId, rules] of found.objects ?? []) this.objectRules.set(`${projectId}\u0000${objectId}`, rules);
     if (found.order) this.pointers.set(`${projectId}\u0000order\u0000${found.order.sourceId}`, found.order.id);
     if (found.customer) this.pointers.set(`${projectId}\u0000customer\u0000${found.customer.sourceId}`, found.customer.id);
     const used = [...new Set([...found.codes.values(), ...found.tiers.values()])];
@@ -73,18 +87,20 @@ export class ReadHints {
   }
 }
 
-/** The rules assigned to one object, as last read: their ids, and whether any of them reads redemption counters. */
-export interface ObjectRules {
-  ruleIds: readonly string[];
-  counters: boolean;
+/** A project's validation rules as read at one revision: the rule ids of each object seen (in assignment order), and the rules. */
+export interface ProjectRules {
+  revision: number;
+  objects: Map<string, readonly string[]>;
+  rules: Map<string, ValidationRule>;
 }
+
+/** Objects whose assignments one project's cache keeps before it starts again. */
+const MAX_CACHED_OBJECTS = 20_000;
 
 export interface Learnt {
   codes: ReadonlyMap<string, string>;
   /** Voucher id by code (a voucher's rules are assigned to its id). */
   vouchers?: ReadonlyMap<string, string>;
-  /** Rules by object id (objects read with no rules map to an empty list). */
-  objects?: ReadonlyMap<string, ObjectRules>;
   tiers: ReadonlyMap<string, string>;
   order: { sourceId: string; id: string } | null;
   customer: { sourceId: string; id: string } | null;

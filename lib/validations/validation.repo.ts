@@ -134,37 +134,38 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     return { vouchers, voucherIds, codeCampaign, tierCampaign, campaignIds, objectIds, orderId, customerId };
   };
 
-  /** The rules read so far of each object whose assignments were read (or are known to be none). */
-  const rulesOf = (objectIds: readonly string[], voucherIds: ReadonlySet<string>) => {
-    const may = assignable();
-    const skipped = (id: string) => !may.any || (!may.vouchers && voucherIds.has(id));
-    const out = new Map<string, ValidationRule[]>();
-    for (const id of objectIds) {
-      const held = read(entities.objectAssignments, assignmentsKey(id));
-      // An object whose assignments were not read has none (the project's counts said so), unless the rounds ran out.
-      if (held === null && !items.has(`${keyString(assignmentsKey(id))}\u0000absent`) && !skipped(id)) continue;
-      out.set(
-        id,
-        (held?.ruleIds ?? []).flatMap((ruleId) => read(entities.validationRule, entities.validationRule.key(projectId, ruleId)) ?? []),
-      );
-    }
-    return out;
-  };
-
   const counterKey = entities.validationRuleCounter.key(projectId);
+  const cache = hints.rulesOf(projectId);
+  /** The project's rule counts, once read (null before). */
+  const counts = () => (asked.has(keyString(counterKey)) ? (read(entities.validationRuleCounter, counterKey) ?? { count: 0 }) : null);
+  /** The container's copy of the rules, when the revision read says it is current. */
+  const current = () => {
+    const c = counts();
+    return c !== null && cache !== undefined && cache.revision === (c.revision ?? 0) ? cache : null;
+  };
   /** Which objects may carry rules, from the project's assignment counts: unknown until read (then: any). */
   const assignable = (): { any: boolean; vouchers: boolean } => {
-    if (!asked.has(keyString(counterKey))) return { any: true, vouchers: true };
-    const counts = read(entities.validationRuleCounter, counterKey);
-    const any = (counts?.assignments ?? 0) > 0;
+    const c = counts();
+    if (c === null) return { any: true, vouchers: true };
+    const any = (c.assignments ?? 0) > 0;
     // Counts from before vouchers' assignments were counted apart lack the field: then any voucher may have some.
-    return { any, vouchers: any && (counts?.voucherAssignments === undefined || counts.voucherAssignments > 0) };
+    return { any, vouchers: any && (c.voucherAssignments === undefined || c.voucherAssignments > 0) };
+  };
+  /** An object's rule ids: from its assignments item as read, else the current copy; undefined while unknown. */
+  const ruleIdsOf = (objectId: string, voucherIds: ReadonlySet<string>): readonly string[] | undefined => {
+    const key = assignmentsKey(objectId);
+    if (asked.has(keyString(key))) return read(entities.objectAssignments, key)?.ruleIds ?? [];
+    const may = assignable();
+    if (counts() !== null && (!may.any || (!may.vouchers && voucherIds.has(objectId)))) return [];
+    return current()?.objects.get(objectId);
+  };
+  const ruleOf = (ruleId: string): ValidationRule | undefined => {
+    const key = entities.validationRule.key(projectId, ruleId);
+    return (asked.has(keyString(key)) ? read(entities.validationRule, key) : current()?.rules.get(ruleId)) ?? undefined;
   };
 
   const needed = (): ItemKey[] => {
     const k = known();
-    const may = assignable();
-    const withRules = may.any ? k.objectIds.filter((id) => may.vouchers || !k.voucherIds.has(id)) : [];
     const keys: ItemKey[] = [
       ...voucherKeys.map(([, key]) => key),
       ...tierRefKeys.map(([, key]) => key),
@@ -172,17 +173,21 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
       counterKey,
       ...[orderKey, orderSrcKey, customerKey, customerSrcKey].filter((key): key is ItemKey => key !== null),
       ...[...k.campaignIds].map((id) => entities.campaign.key(projectId, id)),
-      ...withRules.map(assignmentsKey),
     ];
     if (k.orderId !== null) keys.push(entities.order.key(projectId, k.orderId));
     if (k.customerId !== null) keys.push(entities.customer.key(projectId, k.customerId));
+    // Until the counts are read nothing says which objects have rules: the first round asks for none.
     let counters = false;
-    for (const id of withRules) {
-      for (const ruleId of read(entities.objectAssignments, assignmentsKey(id))?.ruleIds ?? []) {
-        const key = entities.validationRule.key(projectId, ruleId);
-        keys.push(key);
-        const rule = read(entities.validationRule, key);
-        if (rule && ruleNeeds([rule]).counters) counters = true;
+    if (counts() !== null) {
+      for (const id of k.objectIds) {
+        const ruleIds = ruleIdsOf(id, k.voucherIds);
+        if (ruleIds === undefined) keys.push(assignmentsKey(id));
+        for (const ruleId of ruleIds ?? []) {
+          const rule = ruleOf(ruleId);
+          if (rule === undefined && !asked.has(keyString(entities.validationRule.key(projectId, ruleId))))
+            keys.push(entities.validationRule.key(projectId, ruleId));
+          if (rule && ruleNeeds([rule]).counters) counters = true;
+        }
       }
     }
     const customerId = wants.customer?.id ?? k.customerId;
@@ -191,7 +196,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     return keys;
   };
 
-  /** What the hints expect the later rounds to need. */
+  /** What the hints expect the later rounds to need: the campaigns, order and customer, and the counts the copied rules read. */
   const guessed = (): ItemKey[] => {
     const campaigns = new Set<string>();
     const objects = new Set<string>(wants.tierIds);
@@ -211,14 +216,12 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (unknown) for (const id of hints.recentCampaigns(projectId)) campaigns.add(id);
     for (const id of campaigns) objects.add(id);
     const keys: ItemKey[] = [...campaigns].map((id) => entities.campaign.key(projectId, id));
-    let counters = false;
-    for (const id of objects) {
-      const rules = hints.rulesOfObject(projectId, id);
-      // An object last seen without rules is not asked for: the project's counts, read in this round, tell whether it may have some now.
-      if (rules === undefined || rules.ruleIds.length > 0) keys.push(assignmentsKey(id));
-      for (const ruleId of rules?.ruleIds ?? []) keys.push(entities.validationRule.key(projectId, ruleId));
-      if (rules?.counters) counters = true;
-    }
+    const counters = [...objects].some((id) =>
+      (cache?.objects.get(id) ?? []).some((ruleId) => {
+        const rule = cache?.rules.get(ruleId);
+        return rule !== undefined && ruleNeeds([rule]).counters;
+      }),
+    );
     const guessedOrderId = orderSourceId !== null ? hints.orderOfSourceId(projectId, orderSourceId) : undefined;
     const guessedCustomerId = customerSourceId !== null ? hints.customerOfSourceId(projectId, customerSourceId) : undefined;
     if (guessedOrderId !== undefined) keys.push(entities.order.key(projectId, guessedOrderId));
@@ -236,12 +239,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (fresh.length === 0) break;
     for (const key of fresh) asked.add(keyString(key));
     const got = await batchRead(deps, fresh);
-    for (const key of fresh) {
-      const item = got.get(keyString(key));
-      // An assignments item that is not there means "no rules": remembered so rulesOf can tell it from "not read yet".
-      if (item !== undefined) items.set(keyString(key), item);
-      else items.set(`${keyString(key)}\u0000absent`, {});
-    }
+    for (const [key, item] of got) items.set(key, item);
     next = needed();
   }
 
@@ -260,7 +258,22 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   const order = read(entities.order, orderKey) ?? (k.orderId !== null ? read(entities.order, entities.order.key(projectId, k.orderId)) : null);
   const customer =
     read(entities.customer, customerKey) ?? (k.customerId !== null ? read(entities.customer, entities.customer.key(projectId, k.customerId)) : null);
-  const validationRules = rulesOf(k.objectIds, k.voucherIds);
+  const validationRules = new Map<string, ValidationRule[]>();
+  const objectRuleIds = new Map<string, readonly string[]>();
+  for (const id of k.objectIds) {
+    const ruleIds = ruleIdsOf(id, k.voucherIds);
+    // Unknown only when the rounds ran out: the object is left out, and its redeemable has no rules to pass.
+    if (ruleIds === undefined) continue;
+    objectRuleIds.set(id, ruleIds);
+    validationRules.set(
+      id,
+      ruleIds.flatMap((ruleId) => ruleOf(ruleId) ?? []),
+    );
+  }
+  const countsRead = counts();
+  if (countsRead !== null) {
+    hints.learnRules(projectId, countsRead.revision ?? 0, objectRuleIds, [...new Set([...validationRules.values()].flat())]);
+  }
   const summaryCustomerId = wants.customer?.id ?? k.customerId;
   const redemptionCounts =
     summaryCustomerId !== undefined && summaryCustomerId !== null
@@ -270,7 +283,6 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     codes: k.codeCampaign,
     tiers: k.tierCampaign,
     vouchers: new Map([...k.vouchers].map(([code, v]) => [code, v.id])),
-    objects: new Map([...validationRules].map(([id, rules]) => [id, { ruleIds: rules.map((r) => r.id), counters: ruleNeeds(rules).counters }])),
     order: orderSourceId !== null && k.orderId !== null ? { sourceId: orderSourceId, id: k.orderId } : null,
     customer: customerSourceId !== null && k.customerId !== null ? { sourceId: customerSourceId, id: k.customerId } : null,
   });

@@ -17,6 +17,8 @@ import { campaign as campaignEntity, voucher as voucherEntity } from '../../lib/
 import { keys } from '../../lib/db/keys.js';
 import type { TransactItem } from '../../lib/db/transact.js';
 import { shardedUses } from '../../lib/redemptions/redemption.repo.js';
+import type { CreateValidationRuleBody } from '../../lib/validation-rules/validation-rule.schema.js';
+import { createValidationRuleAssignment, createValidationRules } from '../../lib/validation-rules/validation-rule.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';
@@ -255,6 +257,76 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
       },
     ]);
     compare(name, subject, floor, 'Get key → BatchGet vouchers', calls);
+  }
+
+  {
+    // Issue 19: 5 redeemables, each carrying 3 validation rules of its own, in a project of its own (vouchers with rules
+    // of their own change what the other cases read). The rules come in the same BatchGetItem as the vouchers.
+    const name = 'POST /v1/validations, 5 redeemables × 3 validation rules';
+    ctx.progress(`9. ${name}: seeding 15 rules, then ${runs} runs interleaved with its floor`);
+    const rulesPair = await newBenchProject(runtime, 'bench validation rules');
+    const rp = rulesPair.project_id;
+    const rulesHeaders = keyPairHeaders(rulesPair);
+    const ruled = Array.from({ length: 5 }, (_, i) => `RULED-${i}`);
+    // As a client sends them (the request schema's output type cannot name `logic` beside the numbered conditions).
+    const ruleBodies = [
+      { name: 'amount', rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [1000] } } } },
+      { name: 'channel', rules: { 1: { name: 'order.metadata', property: 'channel', conditions: { $is_not: ['blocked'] } } } },
+      {
+        name: 'items or amount',
+        rules: {
+          1: { name: 'order.items.count', conditions: { $more_than_or_equal: [1] } },
+          2: { name: 'order.amount', conditions: { $more_than: [5000] } },
+          logic: '1 or 2',
+        },
+      },
+    ] as unknown as CreateValidationRuleBody[];
+    for (const code of ruled) {
+      const made = await invokeOk(makeCreateVoucher({ runtime }), createVoucherRoute, {
+        path: `/v1/vouchers/${code}`,
+        headers: rulesHeaders,
+        json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+      });
+      for (const body of ruleBodies) {
+        const rule = await createValidationRules(runtime, rp, body);
+        await createValidationRuleAssignment(runtime, rp, rule.id, { related_object_type: 'voucher', related_object_id: made.id as string });
+      }
+    }
+    const ruledKey = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(rulesPair.app_id), ConsistentRead: true }));
+    const readRuled = () =>
+      ddb.send(new BatchGetCommand({ RequestItems: { [TableName]: { Keys: ruled.map((c) => voucherEntity.key(rp, c)), ConsistentRead: true } } }));
+    const request = { path: '/v1/validations', headers: rulesHeaders, json: stackedBody(ruled) };
+    for (let i = 0; i < warmup; i += 1) await invokeOk(validate, validateStackedDiscountsRoute, request);
+    recorder.reset();
+    const reply = await invokeOk(validate, validateStackedDiscountsRoute, request);
+    if (reply.valid !== true) throw new Error(`validation of the ruled codes is not valid: ${JSON.stringify(reply).slice(0, 400)}`);
+    const calls = recorder.sent.map((s) => s.name);
+    const sentBatch = recorder.sent.find((s) => s.name === 'BatchGet')?.input;
+    if (!sentBatch) throw new Error('the ruled validation sent no BatchGet');
+    const [subject = [], floor = [], sameKeys = []] = await rotating(runs, warmup, [
+      () => invokeOk(validate, validateStackedDiscountsRoute, request),
+      async () => {
+        await ruledKey();
+        await readRuled();
+      },
+      // Reported only: the handler's own BatchGet (vouchers, assignments, rules, counts) sent raw: what the extra keys cost the engine.
+      async () => {
+        await ruledKey();
+        await ddb.send(new BatchGetCommand(sentBatch as ConstructorParameters<typeof BatchGetCommand>[0]));
+      },
+    ]);
+    compare(name, subject, floor, 'Get key → BatchGet vouchers', calls);
+    const keysSent = Object.values((sentBatch.RequestItems ?? {}) as Record<string, { Keys: unknown[] }>).reduce((n, r) => n + r.Keys.length, 0);
+    checks.push(
+      check({
+        name: `${name}: Get key → the handler's BatchGet of ${keysSent} keys, raw p50`,
+        measured: median(sameKeys),
+        floor: median(floor),
+        unit: 'ms',
+        target: 'reported',
+        format: ms,
+      }),
+    );
   }
 
   // 2. Redemption; floor: the same reads plus the one TransactWriteItems the subject sent, replayed with fresh keys for its new items.

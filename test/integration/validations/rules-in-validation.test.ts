@@ -117,6 +117,26 @@ describe('validation rules in POST /v1/validations', () => {
     expect(big.json.redeemables[0]?.status).toBe('APPLICABLE');
   });
 
+  it('a rule changed, assigned or unassigned is obeyed by the very next validation (the container’s copy is checked against the project’s rules revision)', async () => {
+    const { voucher, rule, assign, validate, ok } = await setup();
+    const v = await voucher('LIVE');
+    const r = await rule({ rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [1000] } } } });
+    const assignment = await assign(r.id as string, { related_object_type: 'voucher', related_object_id: v.id });
+    const status = async () => (await validate({ redeemables: one('LIVE'), order: cart(1500) })).json.redeemables[0]?.status;
+    expect(await status()).toBe('APPLICABLE');
+    expect(await status()).toBe('APPLICABLE');
+    await ok('update-validation-rule', {
+      params: { validationRuleId: r.id as string },
+      json: { rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [2000] } } } },
+    });
+    expect(await status()).toBe('INAPPLICABLE');
+    const api = await ok('delete-validation-rule-assignment', { params: { validationRuleId: r.id as string, assignmentId: assignment.id as string } }).catch(
+      (e: unknown) => e,
+    );
+    expect(api).not.toBeInstanceOf(Error);
+    expect(await status()).toBe('APPLICABLE');
+  });
+
   it('applicable_to: a PERCENT item discount touches only the included lines, with each effect and limit giving exact figures', async () => {
     const { ruledVoucher, validate } = await setup();
     const percent = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' } };
