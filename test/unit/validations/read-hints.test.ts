@@ -40,4 +40,18 @@ describe('ReadHints', () => {
     expect(hints.campaignOfCode('p', 'A')).toBeUndefined();
     expect(hints.recentCampaigns('p')).toEqual([]);
   });
+
+  it('keeps a project’s rules per revision: the same revision merges, a new one starts again', () => {
+    const hints = new ReadHints(() => 0);
+    const rule = (id: string) => ({ id }) as unknown as Parameters<ReadHints['learnRules']>[3][number];
+    hints.learnRules('p', 3, new Map([['v_1', ['val_1']]]), [rule('val_1')]);
+    hints.learnRules('p', 3, new Map([['camp_1', []]]), []);
+    expect([...(hints.rulesOf('p')?.objects.keys() ?? [])]).toEqual(['v_1', 'camp_1']);
+    hints.learnRules('p', 4, new Map([['v_2', ['val_2']]]), [rule('val_2')]);
+    const now = hints.rulesOf('p');
+    expect(now?.revision).toBe(4);
+    expect([...(now?.objects.keys() ?? [])]).toEqual(['v_2']);
+    expect([...(now?.rules.keys() ?? [])]).toEqual(['val_2']);
+    expect(hints.rulesOf('q')).toBeUndefined();
+  });
 });
