@@ -75,4 +75,27 @@ describe('the official Voucherify SDK: validation rules', () => {
       client.validationRules.create({ name: 'unsupported', rules: { 1: { name: 'redemption.api_key', conditions: { $is: ['k'] } }, logic: '1' } } as never),
     ).rejects.toMatchObject({ code: 400, key: 'invalid_validation_rules' });
   });
+
+  it('a validation and a redemption that fail a rule: order_rules_violated with the rule’s message, then valid once the cart meets it', async () => {
+    const rule = await client.validationRules.create({
+      name: 'Minimum cart',
+      rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [5000] }, error: { message: 'Spend 50 or more' } } },
+    } as never);
+    const voucher = await client.vouchers.create({ code: 'SDK-RULED', type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } } as never);
+    await client.validationRules.createAssignment(rule.id, { related_object_type: 'voucher', related_object_id: voucher.id } as never);
+
+    const small = { redeemables: [{ object: 'voucher', id: 'SDK-RULED' }], order: { amount: 2000 } };
+    const refused = await client.validations.validateStackable(small as never);
+    expect(refused.valid).toBe(false);
+    expect(refused.redeemables?.[0]).toMatchObject({
+      status: 'INAPPLICABLE',
+      result: { error: { key: 'order_rules_violated', error: { message: 'Spend 50 or more' } } },
+    });
+    await expect(client.redemptions.redeemStackable(small as never)).rejects.toMatchObject({ key: 'order_rules_violated' });
+
+    const big = { redeemables: [{ object: 'voucher', id: 'SDK-RULED' }], order: { amount: 6000 } };
+    expect((await client.validations.validateStackable(big as never)).valid).toBe(true);
+    const redeemed = await client.redemptions.redeemStackable(big as never);
+    expect(redeemed.redemptions?.[0]).toMatchObject({ result: 'SUCCESS', voucher: { code: 'SDK-RULED' } });
+  });
 });
