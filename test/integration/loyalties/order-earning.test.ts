@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { earningRuleReplySchema } from '../../../lib/earning-rules/earning-rule.reply.js';
 import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
-import { listOrderEarnings } from '../../../lib/loyalties/order-earning.service.js';
+import { earnFromPaidOrder, listOrderEarnings, takeBackOrderEarning } from '../../../lib/loyalties/order-earning.service.js';
+import { getOrder } from '../../../lib/orders/order.service.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
@@ -223,5 +224,21 @@ describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
     await update(o.id, { status: 'PAID' });
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
     expect((await transactions(member.id)).map((t) => t.type)).toEqual(['POINTS_ACCRUAL', 'POINTS_REMOVAL']);
+  });
+});
+
+describe('earnFromPaidOrder and takeBackOrderEarning called concurrently (the earning entries, not the order write, decide)', () => {
+  it('of 10 parallel earnings of one paid order one adds the points, and of 10 parallel take-backs one removes them', async () => {
+    const { runtime, pair, loyalty, join, order, card, transactions } = await setup();
+    const member = await join('ann');
+    const o = await order({ amount: 100, customer: { source_id: 'ann' }, status: 'PAID' });
+    await loyalty.createEarningRules('Club', [fixed(5), fixed(6)]);
+    const paid = await getOrder(runtime, pair.project_id, o.id);
+    await Promise.all(Array.from({ length: 10 }, () => earnFromPaidOrder(runtime, paid)));
+    expect((await card(member.code)).loyalty_card.balance).toBe(11);
+    expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_ACCRUAL')).toHaveLength(2);
+    await Promise.all(Array.from({ length: 10 }, () => takeBackOrderEarning(runtime, { ...paid, status: 'CANCELED' })));
+    expect((await card(member.code)).loyalty_card.balance).toBe(0);
+    expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_REMOVAL')).toHaveLength(2);
   });
 });
