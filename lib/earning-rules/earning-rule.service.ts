@@ -16,7 +16,13 @@ import {
   updateEarningRuleFields,
   type EarningRuleRef,
 } from './earning-rule.repo.js';
-import { BUILT_IN_EVENTS, ORDER_PAID_EVENT, type CreateEarningRulesBody, type ListEarningRulesQuery, type UpdateEarningRuleBody } from './earning-rule.schema.js';
+import {
+  BUILT_IN_EVENTS,
+  ORDER_PAID_EVENT,
+  type CreateEarningRulesBody,
+  type ListEarningRulesQuery,
+  type UpdateEarningRuleBody,
+} from './earning-rule.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -65,7 +71,9 @@ export async function createEarningRule(
   const rules: EarningRule[] = [];
   for (const [index, input] of body.entries()) {
     if ((BUILT_IN_EVENTS as readonly string[]).includes(input.event)) {
-      throw new InvalidPayloadError(`[${index}].event ${input.event} needs segments or tiers, which this service does not have; use order.paid or a custom event`);
+      throw new InvalidPayloadError(
+        `[${index}].event ${input.event} needs segments or tiers, which this service does not have; use order.paid or a custom event`,
+      );
     }
     checkLoyaltyFits(input.event, input.loyalty.type === 'FIXED' ? null : input.loyalty.calculation_type, `[${index}].loyalty`);
     const isOrderRule = input.event === ORDER_PAID_EVENT;

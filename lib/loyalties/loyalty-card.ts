@@ -12,10 +12,7 @@ export interface CardState {
  * A points change to plan: add a bucket, or spend from the card (from the buckets `first` names
  * before the soonest-expiring others: a take-back removes the points an order added).
  */
-export type PointsChange =
-  | { kind: 'add'; buckets: PointsBucket[] }
-  | { kind: 'spend'; points: number; first?: readonly string[] }
-  | { kind: 'none' };
+export type PointsChange = { kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number; first?: readonly string[] } | { kind: 'none' };
 
 /** A bucket's new points and status (its keys do not change: the expiry never does). */
 export interface BucketUpdate {

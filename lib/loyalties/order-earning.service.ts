@@ -223,7 +223,10 @@ async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: s
       const { voucher, plan } = prepared;
       if (batch.some((e) => e.voucherId !== voucher.id)) {
         // The card was deleted (its code re-created since): nothing of the order is on it any more.
-        await transact(deps, batch.map((e) => markTakenBack(deps, e, 0, null, at)));
+        await transact(
+          deps,
+          batch.map((e) => markTakenBack(deps, e, 0, null, at)),
+        );
         return RETRY;
       }
       const taken = plan.card.subtractedPoints - (voucher.loyaltyCard?.subtractedPoints ?? 0);

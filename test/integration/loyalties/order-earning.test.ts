@@ -36,7 +36,8 @@ async function setup(program: { autoJoin?: boolean } = {}) {
     return reply.json as { id: string; status: string };
   };
   const update = (orderId: string, json: unknown) => api.call('update-order', { params: { orderId }, json });
-  const card = async (code: string) => (await api.call('get-member', { params: { memberId: code } })).json as { loyalty_card: { points: number; balance: number } };
+  const card = async (code: string) =>
+    (await api.call('get-member', { params: { memberId: code } })).json as { loyalty_card: { points: number; balance: number } };
   const transactions = (voucherId: string) => listCardTransactions(runtime, pair.project_id, voucherId);
   return { clock, runtime, pair, api, campaigns, loyalty, join, order, update, card, transactions };
 }
@@ -64,7 +65,7 @@ describe('order.paid earning rules', () => {
     expect(rules.every((r) => r.custom_event === undefined)).toBe(true);
   });
 
-  it("refuses a calculation of the other kind of event, and a custom_event on an order.paid rule", async () => {
+  it('refuses a calculation of the other kind of event, and a custom_event on an order.paid rule', async () => {
     const { loyalty } = await setup();
     const metadataRule = {
       event: 'order.paid',
@@ -97,7 +98,11 @@ describe('PUT /v1/orders/{orderId} to PAID: earning', () => {
     expect(txs).toHaveLength(2);
     expect(txs.every((t) => t.type === 'POINTS_ACCRUAL' && t.source === null)).toBe(true);
     expect(txs.map((t) => t.points).sort((a, b) => a - b)).toEqual([5, 12]);
-    expect(txs[0]?.details).toMatchObject({ event: { type: 'customer.order.paid' }, order: { id: o.id, sourceId: 'web-1' }, earningRule: { id: expect.stringMatching(/^ern_/) } });
+    expect(txs[0]?.details).toMatchObject({
+      event: { type: 'customer.order.paid' },
+      order: { id: o.id, sourceId: 'web-1' },
+      earningRule: { id: expect.stringMatching(/^ern_/) },
+    });
     expect(txs.at(-1)?.balance).toBe(17);
   });
 
@@ -116,8 +121,14 @@ describe('PUT /v1/orders/{orderId} to PAID: earning', () => {
 
   it('earns nothing by a disabled, deleted, not yet started or expired rule', async () => {
     const { api, loyalty, join, order, card } = await setup();
-    const created = (await loyalty.createEarningRules('Club', [fixed(1), fixed(10), { ...fixed(100), start_date: '2026-03-01T00:00:00Z' }, { ...fixed(1000), expiration_date: '2026-02-01T00:00:00Z' }]))
-      .json as unknown as { id: string }[];
+    const created = (
+      await loyalty.createEarningRules('Club', [
+        fixed(1),
+        fixed(10),
+        { ...fixed(100), start_date: '2026-03-01T00:00:00Z' },
+        { ...fixed(1000), expiration_date: '2026-02-01T00:00:00Z' },
+      ])
+    ).json as unknown as { id: string }[];
     const [one, ten] = created;
     await api.call('disable-earning-rule', { params: { campaignId: 'Club', earningRuleId: one?.id ?? '' } });
     await api.call('delete-earning-rule', { params: { campaignId: 'Club', earningRuleId: ten?.id ?? '' } });
@@ -169,12 +180,14 @@ describe('PUT /v1/orders/{orderId} to PAID: earning', () => {
 
 describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
   it('takes back what the order earned with a POINTS_REMOVAL per rule naming the order, related to the accrual', async () => {
-    const { loyalty, join, order, update, card, transactions } = await setup();
+    const { clock, loyalty, join, order, update, card, transactions } = await setup();
     await loyalty.createEarningRules('Club', [fixed(5), perTenSpent]);
     const member = await join('ann');
     await loyalty.updateBalance('Club', member.code, { points: 30 });
+    clock.advance(1000);
     const o = await order({ source_id: 'web-9', amount: 5_000, customer: { source_id: 'ann' }, status: 'PAID' });
     expect((await card(member.code)).loyalty_card.balance).toBe(40);
+    clock.advance(1000);
     expect((await update(o.id, { status: 'CANCELED' })).status).toBe(200);
     expect((await card(member.code)).loyalty_card).toMatchObject({ points: 40, balance: 30 });
     const txs = await transactions(member.id);
@@ -223,7 +236,11 @@ describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
     await update(o.id, { status: 'CANCELED' });
     await update(o.id, { status: 'PAID' });
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
-    expect((await transactions(member.id)).map((t) => t.type)).toEqual(['POINTS_ACCRUAL', 'POINTS_REMOVAL']);
+    // The accrual and the manual removal (source API); the take-back wrote none.
+    expect((await transactions(member.id)).map((t) => [t.type, t.source]).sort()).toEqual([
+      ['POINTS_ACCRUAL', null],
+      ['POINTS_REMOVAL', 'API'],
+    ]);
   });
 });
 
@@ -240,5 +257,31 @@ describe('earnFromPaidOrder and takeBackOrderEarning called concurrently (the ea
     await Promise.all(Array.from({ length: 10 }, () => takeBackOrderEarning(runtime, { ...paid, status: 'CANCELED' })));
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
     expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_REMOVAL')).toHaveLength(2);
+  });
+});
+
+describe('POST /v1/redemptions with an order left PAID', () => {
+  it('earns by the order.paid rules once, however many redemptions the order gets', async () => {
+    const { api, loyalty, join, card, transactions } = await setup();
+    await loyalty.createEarningRules('Club', [perTenSpent]);
+    const member = await join('ann');
+    for (const code of ['TEN-1', 'TEN-2']) {
+      expect(
+        (await api.call('create-voucher', { params: { code }, json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } })).status,
+      ).toBe(200);
+    }
+    const redeem = (code: string) =>
+      api.call('redeem-stacked-discounts', {
+        json: {
+          redeemables: [{ object: 'voucher', id: code }],
+          customer: { source_id: 'ann' },
+          order: { source_id: 'shop-1', status: 'PAID', items: [{ product_id: 'shoe', quantity: 1, price: 4_000 }] },
+        },
+      });
+    expect((await redeem('TEN-1')).status).toBe(200);
+    expect((await card(member.code)).loyalty_card.balance).toBe(4);
+    expect((await redeem('TEN-2')).status).toBe(200);
+    expect((await card(member.code)).loyalty_card.balance).toBe(4);
+    expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_ACCRUAL')).toHaveLength(1);
   });
 });

@@ -69,7 +69,11 @@ describe('orderPointsFor', () => {
   });
 
   it('reads a numeric metadata property for ORDER_METADATA, nothing when absent or not a number', () => {
-    const rule: EarningRuleLoyalty = { type: 'PROPORTIONAL', calculationType: 'ORDER_METADATA', order: { metadata: { every: 2, points: 3, property: 'nights' } } };
+    const rule: EarningRuleLoyalty = {
+      type: 'PROPORTIONAL',
+      calculationType: 'ORDER_METADATA',
+      order: { metadata: { every: 2, points: 3, property: 'nights' } },
+    };
     expect(orderPointsFor(rule, order({ metadata: { nights: 5 } }))).toBe(6);
     expect(orderPointsFor(rule, order({ metadata: { nights: 'five' } }))).toBe(0);
     expect(orderPointsFor(rule, order())).toBe(0);
@@ -84,9 +88,23 @@ describe('orderPointsFor', () => {
     const quantity = (target: Record<string, unknown>): EarningRuleLoyalty =>
       ({ type: 'PROPORTIONAL', calculationType: 'ORDER_ITEMS_QUANTITY', orderItems: { quantity: { every: 1, points: 10, ...target } } }) as EarningRuleLoyalty;
     expect(orderPointsFor(quantity({ object: 'product', id: 'prod_shoe' }), order({ items }))).toBe(30);
-    expect(orderPointsFor(quantity({ applicableTo: [{ object: 'product', id: 'shoe-2' }, { object: 'sku', id: 'sku_red' }] }), order({ items }))).toBe(30);
+    expect(
+      orderPointsFor(
+        quantity({
+          applicableTo: [
+            { object: 'product', id: 'shoe-2' },
+            { object: 'sku', id: 'sku_red' },
+          ],
+        }),
+        order({ items }),
+      ),
+    ).toBe(30);
     expect(orderPointsFor(quantity({}), order({ items }))).toBe(60);
-    const amount: EarningRuleLoyalty = { type: 'PROPORTIONAL', calculationType: 'ORDER_ITEMS_AMOUNT', orderItems: { amount: { every: 100, points: 1, object: 'sku', id: 'sku_red' } } };
+    const amount: EarningRuleLoyalty = {
+      type: 'PROPORTIONAL',
+      calculationType: 'ORDER_ITEMS_AMOUNT',
+      orderItems: { amount: { every: 100, points: 1, object: 'sku', id: 'sku_red' } },
+    };
     expect(orderPointsFor(amount, order({ items }))).toBe(8);
   });
 
@@ -103,7 +121,11 @@ describe('orderPointsFor', () => {
   });
 
   it('gives a custom event calculation nothing for an order', () => {
-    const rule: EarningRuleLoyalty = { type: 'PROPORTIONAL', calculationType: 'CUSTOM_EVENT_METADATA', customEvent: { metadata: { every: 1, points: 1, property: 'x' } } };
+    const rule: EarningRuleLoyalty = {
+      type: 'PROPORTIONAL',
+      calculationType: 'CUSTOM_EVENT_METADATA',
+      customEvent: { metadata: { every: 1, points: 1, property: 'x' } },
+    };
     expect(orderPointsFor(rule, order({ amount: 100, metadata: { x: 100 } }))).toBe(0);
   });
 });

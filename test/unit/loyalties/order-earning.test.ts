@@ -17,7 +17,12 @@ describe('takeBackShares', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 1_000_000 }), { maxLength: 30 }), fc.integer({ min: -10, max: 40_000_000 }), (earned, available) => {
         const shares = takeBackShares(earned, available);
         const total = shares.reduce((a, b) => a + b, 0);
-        expect(total).toBe(Math.min(Math.max(available, 0), earned.reduce((a, b) => a + b, 0)));
+        expect(total).toBe(
+          Math.min(
+            Math.max(available, 0),
+            earned.reduce((a, b) => a + b, 0),
+          ),
+        );
         shares.forEach((s, i) => {
           expect(s).toBeGreaterThanOrEqual(0);
           expect(s).toBeLessThanOrEqual(earned[i] ?? 0);
