@@ -56,7 +56,9 @@ describe('the README walkthrough', () => {
     expect(stdout).toContain('"type": "POINTS_ADDITION"');
     expect(stdout).toContain('"loyalty_points": 250');
     const csv = stdout.slice(stdout.indexOf('voucher_id,points,expires_at'));
-    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    const [header, ...after] = csv.trim().split(/\r?\n/);
+    // The CSV's rows (the loyalty steps after the download print JSON).
+    const rows = after.filter((line) => line.startsWith('v_'));
     expect(header).toBe('voucher_id,points,expires_at');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^v_[^,]+,250,\d{4}-\d{2}-\d{2}$/);
