@@ -135,6 +135,7 @@ async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: Plan
             code: card.code,
             campaignId: p.bucket.campaignId,
             ruleId: p.rule.id,
+            banner: p.rule.banner ?? '',
             points: p.bucket.points,
             bucketId: p.bucket.id,
             transactionId: p.transactionId,
@@ -251,7 +252,7 @@ async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: s
         const details: CardTransactionDetails = {
           event: { id: eventId, type: ORDER_CANCELED_EVENT_TYPE },
           order: { id: order.id, sourceId: order.sourceId },
-          earningRule: { id: r.entry.ruleId, source: { banner: '' } },
+          earningRule: { id: r.entry.ruleId, source: { banner: r.entry.banner } },
         };
         const after = counters[i] ?? { total: plan.card.points, balance: plan.card.balance };
         items.push(putCardTransactionItem(deps, record(voucher, r.id, 'POINTS_REMOVAL', -r.points, details, at, after, r.entry.transactionId)));

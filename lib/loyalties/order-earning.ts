@@ -10,6 +10,8 @@ export interface OrderEarning {
   code: string;
   campaignId: string;
   ruleId: string;
+  /** The rule's `source.banner` when it earned ('' when none), named again by the take-back's transaction. */
+  banner: string;
   points: number;
   /** The bucket holding the points and the POINTS_ACCRUAL transaction recording them. */
   bucketId: string;

@@ -197,6 +197,7 @@ describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
     for (const r of removals) {
       expect(r.source).toBeNull();
       expect(r.details).toMatchObject({ event: { type: 'customer.order.canceled' }, order: { id: o.id, sourceId: 'web-9' } });
+      expect(r.details?.earningRule?.id).toMatch(/^ern_/);
       expect(accrualIds).toContain(r.relatedTransactionId);
     }
     expect(txs.at(-1)?.balance).toBe(30);
