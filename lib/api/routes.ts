@@ -1323,7 +1323,7 @@ export const createEarningRuleRoute = /* @__PURE__ */ route({
   path: '/v1/loyalties/{campaignId}/earning-rules',
   folder: 'earning-rules',
   scopes: ['loyalties'],
-  summary: 'Create earning rules of a loyalty program (custom events)',
+  summary: 'Create earning rules of a loyalty program (custom events, order.paid)',
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok({ arrayOf: 'EarningRule' }, 'The earning rules, in request order')],
   // The rules and the key's record commit in one transaction (lib/earning-rules/earning-rule.service.ts):

@@ -11,6 +11,7 @@ import type { CustomEvent } from '../events/event.js';
 import type { Export } from '../exports/export.js';
 import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
+import type { OrderEarning } from '../loyalties/order-earning.js';
 import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import type { Order, OrderListEntry } from '../orders/order.js';
@@ -515,6 +516,18 @@ export const order = /* @__PURE__ */ entity<Order>('order', 1)
     () => 'ORDER',
   )
   .from((o) => ({ key: [o.projectId, o.id] }));
+/**
+ * What one earning rule gave one loyalty card for one paid order (lib/loyalties/order-earning.service.ts):
+ * the key itself makes it once per (order, card, rule), put with `attribute_not_exists` in the
+ * transaction that adds the points; an order's entries share a partition, so a cancellation finds
+ * them with one Query and takes them back once (status EARNED → TAKEN_BACK, conditioned).
+ */
+export const orderEarning = /* @__PURE__ */ entity<OrderEarning>('order_earning', 1)
+  .key(
+    (projectId: string, orderId: string) => tenant(projectId, 'ORDER', orderId, 'EARNINGS'),
+    (voucherId: string, ruleId: string) => path(voucherId, ruleId),
+  )
+  .from((e) => ({ key: [e.projectId, e.orderId, e.voucherId, e.ruleId] }));
 /** Reserves an order `source_id` (unique per project, case-sensitive) and names its order. */
 export const orderSourceId = /* @__PURE__ */ entity<{ orderId: string }>('order_source_id', 1)
   .key(

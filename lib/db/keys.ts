@@ -64,6 +64,8 @@ export const keys = {
   cardTransaction: e.cardTransaction.key,
   cardTransactionsPartition: e.cardTransaction.key.partition,
   earningRule: e.earningRule.key,
+  orderEarning: e.orderEarning.key,
+  orderEarningsPartition: e.orderEarning.key.partition,
   earningRulesOfEventPartition: e.earningRule.key.partition,
   referralConversion: e.referralConversion.key,
   referralConversionsOfCodePartition: e.referralConversion.key.partition,

@@ -3,7 +3,7 @@ import type { EarningRule } from './earning-rule.js';
 import type * as z from '../zod.js';
 import type { earningRuleListReplySchema, earningRuleReplySchema } from './earning-rule.reply.js';
 
-/** Voucherify's earning rule object (a custom event rule). */
+/** Voucherify's earning rule object (a custom event rule, or an `order.paid` rule without `custom_event`). */
 export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleReplySchema> => ({
   id: r.id,
   created_at: r.createdAt,
@@ -11,7 +11,7 @@ export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleRe
   validation_rule_id: null,
   loyalty: snakeize(r.loyalty),
   event: r.event,
-  custom_event: { schema_id: r.customEventSchemaId },
+  ...(r.customEventSchemaId !== null ? { custom_event: { schema_id: r.customEventSchemaId } } : {}),
   source: { ...(r.banner !== null ? { banner: r.banner } : {}), object_id: r.campaignId, object_type: 'campaign' },
   active: r.active,
   ...(r.startDate !== null ? { start_date: r.startDate } : {}),

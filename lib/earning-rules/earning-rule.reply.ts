@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
-import { fixedLoyalty, proportionalLoyalty } from './earning-rule.schema.js';
+import { ruleLoyalty } from './earning-rule.schema.js';
 
 /** The earning rule object (lib/earning-rules/earning-rule.mapper.ts); not imported by handlers. */
 export const earningRuleReplySchema = z.strictObject({
@@ -8,9 +8,9 @@ export const earningRuleReplySchema = z.strictObject({
   created_at: z.string(),
   updated_at: z.nullable(z.iso.datetime()),
   validation_rule_id: z.null(),
-  loyalty: z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty]),
+  loyalty: ruleLoyalty,
   event: z.string(),
-  custom_event: z.strictObject({ schema_id: z.string() }),
+  custom_event: z.optional(z.strictObject({ schema_id: z.string() })),
   source: z.strictObject({ banner: z.optional(z.string()), object_id: z.string(), object_type: z.literal('campaign') }),
   active: z.boolean(),
   start_date: z.optional(z.string()),

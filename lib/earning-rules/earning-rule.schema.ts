@@ -5,9 +5,11 @@ import { metadataSchema } from '../metadata.schema.js';
 import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 import { queryInt } from '../http/query-params.js';
 
-/** Events Voucherify itself raises; earning rules on them need orders, segments or tiers (not built). */
+/** The built-in event of a paid order: its rules earn from the order (lib/loyalties/order-earning.service.ts). */
+export const ORDER_PAID_EVENT = 'order.paid';
+
+/** Events Voucherify itself raises whose rules need segments or tiers (not built). */
 export const BUILT_IN_EVENTS = [
-  'order.paid',
   'customer.segment.entered',
   'customer.loyalty.tier.joined',
   'customer.loyalty.tier.left',
@@ -32,10 +34,61 @@ export const proportionalLoyalty = z.strictObject({
   }),
 });
 
-/** One rule of POST /v1/loyalties/{campaignId}/earning-rules: a custom event earning rule (Voucherify's). */
+const ratio = { every: z.int().check(z.minimum(1), z.maximum(1_000_000_000)), points };
+
+/** The products and SKUs an item-based rule counts (a product collection does not exist here). */
+const itemTarget = z.strictObject({ object: z.enum(['product', 'sku']), id: z.string().check(z.minLength(1), z.maxLength(1000)) });
+const itemsRatio = z.strictObject({
+  ...ratio,
+  object: z.optional(z.enum(['product', 'sku'])),
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  applicable_to: z.optional(z.array(itemTarget).check(z.maxLength(100))),
+});
+
+/** The order-based PROPORTIONAL calculations of an `order.paid` rule (the reference's EarningRuleProportionalOrder*). */
+const orderProportionalVariants = [
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_AMOUNT'),
+    order: z.strictObject({ amount: z.strictObject(ratio) }),
+  }),
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_TOTAL_AMOUNT'),
+    order: z.strictObject({ total_amount: z.strictObject(ratio) }),
+  }),
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_METADATA'),
+    order: z.strictObject({ metadata: z.strictObject({ ...ratio, property: z.string().check(z.minLength(1), z.maxLength(300)) }) }),
+  }),
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_ITEMS_QUANTITY'),
+    order_items: z.strictObject({ quantity: itemsRatio }),
+  }),
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_ITEMS_AMOUNT'),
+    order_items: z.strictObject({ amount: itemsRatio }),
+  }),
+  z.strictObject({
+    type: z.literal('PROPORTIONAL'),
+    calculation_type: z.literal('ORDER_ITEMS_SUBTOTAL_AMOUNT'),
+    order_items: z.strictObject({ subtotal_amount: itemsRatio }),
+  }),
+] as const;
+
+/** Every PROPORTIONAL calculation a rule may hold: on a custom event's metadata, or on the order of `order.paid`. */
+export const anyProportionalLoyalty = z.discriminatedUnion('calculation_type', [proportionalLoyalty, ...orderProportionalVariants]);
+
+/** What a rule gives (FIXED or PROPORTIONAL); which PROPORTIONAL calculation fits its event is checked by the service. */
+export const ruleLoyalty = z.discriminatedUnion('type', [fixedLoyalty, anyProportionalLoyalty]);
+
+/** One rule of POST /v1/loyalties/{campaignId}/earning-rules: a custom event rule, or an `order.paid` rule (Voucherify's). */
 export const earningRuleInput = z.strictObject({
   event: eventName,
-  loyalty: z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty]),
+  loyalty: ruleLoyalty,
   custom_event: z.optional(z.strictObject({ schema_id: z.string().check(z.minLength(1), z.maxLength(100)) })),
   source: z.optional(z.strictObject({ banner: z.optional(z.string().check(z.maxLength(1000))) })),
   active: z.optional(z.boolean()),
@@ -74,7 +127,7 @@ export type ListEarningRulesQuery = z.output<typeof listEarningRulesQuery>;
 export const updateEarningRuleBody = z.strictObject({
   // There are no validation rules in this service: a rule would never be checked.
   validation_rule_id: z.optional(z.nullable(z.string().check(z.maxLength(0, 'must be empty: validation rules do not exist in this service')))),
-  loyalty: z.optional(z.discriminatedUnion('type', [fixedLoyalty, proportionalLoyalty])),
+  loyalty: z.optional(ruleLoyalty),
   source: z.optional(z.strictObject({ banner: z.optional(z.string().check(z.maxLength(1000))) })),
   active: z.optional(z.boolean()),
   start_date: z.optional(z.nullable(dateTime)),

@@ -16,18 +16,42 @@ import {
   updateEarningRuleFields,
   type EarningRuleRef,
 } from './earning-rule.repo.js';
-import { BUILT_IN_EVENTS, type CreateEarningRulesBody, type ListEarningRulesQuery, type UpdateEarningRuleBody } from './earning-rule.schema.js';
+import {
+  BUILT_IN_EVENTS,
+  ORDER_PAID_EVENT,
+  type CreateEarningRulesBody,
+  type ListEarningRulesQuery,
+  type UpdateEarningRuleBody,
+} from './earning-rule.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /**
- * POST /v1/loyalties/{campaignId}/earning-rules: custom event rules of a loyalty program. Each
- * rule's event must be defined by the project's custom event schemas (and match `custom_event.schema_id`
- * when given). All rules are stored together or none, with the record of an Idempotency-Key in the
+ * An `order.paid` rule computes PROPORTIONAL points from the order, a custom event rule from the
+ * event's metadata (`calculationType` null: FIXED, which fits both).
+ * @throws InvalidPayloadError naming `at` when the calculation does not fit the event.
+ */
+function checkLoyaltyFits(event: string, calculationType: string | null, at: string): void {
+  if (calculationType === null) return;
+  const orderRule = event === ORDER_PAID_EVENT;
+  if (orderRule === (calculationType === 'CUSTOM_EVENT_METADATA')) {
+    throw new InvalidPayloadError(
+      orderRule
+        ? `${at}.calculation_type ${calculationType} is for custom event rules; an ${ORDER_PAID_EVENT} rule computes points from the order (ORDER_AMOUNT, ORDER_TOTAL_AMOUNT, ORDER_METADATA, ORDER_ITEMS_QUANTITY, ORDER_ITEMS_AMOUNT, ORDER_ITEMS_SUBTOTAL_AMOUNT)`
+        : `${at}.calculation_type ${calculationType} is for ${ORDER_PAID_EVENT} rules; a custom event rule computes points from the event's metadata (CUSTOM_EVENT_METADATA)`,
+    );
+  }
+}
+
+/**
+ * POST /v1/loyalties/{campaignId}/earning-rules: custom event and `order.paid` rules of a loyalty
+ * program. A custom event rule's event must be defined by the project's custom event schemas (and
+ * match `custom_event.schema_id` when given); an `order.paid` rule has no schema and computes
+ * PROPORTIONAL points from the order (lib/earning-rules/order-points.ts). All rules are stored together or none, with the record of an Idempotency-Key in the
  * same transaction: a retry after a lost reply must not store the rules twice, since every event
  * would then earn twice. The record keeps where the rules are, and a replay reads them back.
  * @throws NotFoundError (campaign: missing or not a loyalty program; custom_event_schema),
- *   InvalidPayloadError (a built-in event, a schema id of another event, dates out of order),
+ *   InvalidPayloadError (a segment or tier event, a schema id of another event, a calculation of another event's kind, dates out of order),
  *   IdempotencyKeyReusedError, ConflictRetryError.
  */
 export async function createEarningRule(
@@ -47,10 +71,15 @@ export async function createEarningRule(
   const rules: EarningRule[] = [];
   for (const [index, input] of body.entries()) {
     if ((BUILT_IN_EVENTS as readonly string[]).includes(input.event)) {
-      throw new InvalidPayloadError(`[${index}].event ${input.event} needs orders, segments or tiers, which this service does not have; use a custom event`);
+      throw new InvalidPayloadError(
+        `[${index}].event ${input.event} needs segments or tiers, which this service does not have; use order.paid or a custom event`,
+      );
     }
-    const schema = await requireEventSchema(deps, projectId, input.event);
-    if (input.custom_event && input.custom_event.schema_id !== schema.id) {
+    checkLoyaltyFits(input.event, input.loyalty.type === 'FIXED' ? null : input.loyalty.calculation_type, `[${index}].loyalty`);
+    const isOrderRule = input.event === ORDER_PAID_EVENT;
+    if (isOrderRule && input.custom_event) throw new InvalidPayloadError(`[${index}].custom_event is for custom event rules, not ${ORDER_PAID_EVENT}`);
+    const schema = isOrderRule ? null : await requireEventSchema(deps, projectId, input.event);
+    if (schema && input.custom_event && input.custom_event.schema_id !== schema.id) {
       throw new InvalidPayloadError(`[${index}].custom_event.schema_id ${input.custom_event.schema_id} is not the schema of event ${input.event}`);
     }
     if (input.start_date && input.expiration_date && input.expiration_date < input.start_date) {
@@ -61,7 +90,7 @@ export async function createEarningRule(
       projectId,
       campaignId: campaign.id,
       event: input.event,
-      customEventSchemaId: schema.id,
+      customEventSchemaId: schema?.id ?? null,
       loyalty: camelize(input.loyalty),
       banner: input.source?.banner ?? null,
       active: input.active ?? true,
@@ -133,10 +162,11 @@ async function changeRule(deps: Deps, rule: EarningRule, fields: Partial<Earning
 /**
  * PUT /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}: replaces the fields given. The
  * change applies to the next event at once (earning reads rules consistently).
- * @throws NotFoundError (campaign, earning_rule), InvalidPayloadError (dates out of order).
+ * @throws NotFoundError (campaign, earning_rule), InvalidPayloadError (dates out of order, a calculation of another event's kind).
  */
 export async function updateEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string, body: UpdateEarningRuleBody): Promise<EarningRule> {
   const rule = await getEarningRule(deps, projectId, campaignRef, ruleId);
+  if (body.loyalty) checkLoyaltyFits(rule.event, body.loyalty.type === 'FIXED' ? null : body.loyalty.calculation_type, 'loyalty');
   const fields: Partial<EarningRule> = {
     ...(body.loyalty !== undefined ? { loyalty: camelize(body.loyalty) } : {}),
     ...(body.source?.banner !== undefined ? { banner: body.source.banner } : {}),

@@ -4,14 +4,15 @@ import type { EarningRuleInput } from './earning-rule.schema.js';
 
 export type EarningRuleLoyalty = Camelize<EarningRuleInput['loyalty']>;
 
-/** A loyalty program's rule: a custom event of this name earns its card `loyalty` points. */
+/** A loyalty program's rule: a custom event of this name (or a paid order, event `order.paid`) earns its card `loyalty` points. */
 export interface EarningRule {
   id: string;
   projectId: string;
   campaignId: string;
-  /** The custom event name (the rule's partition key). */
+  /** The custom event name, or `order.paid` (the rule's partition key). */
   event: string;
-  customEventSchemaId: string;
+  /** The custom event's schema; null for an `order.paid` rule. */
+  customEventSchemaId: string | null;
   loyalty: EarningRuleLoyalty;
   banner: string | null;
   active: boolean;
@@ -44,6 +45,7 @@ export const ruleApplies = (rule: EarningRule, now: string): boolean =>
 export function pointsFor(rule: EarningRule, metadata: Record<string, unknown>): number {
   const l = rule.loyalty;
   if (l.type === 'FIXED') return l.points;
+  if (l.calculationType !== 'CUSTOM_EVENT_METADATA') return 0;
   const { every, points, property } = l.customEvent.metadata;
   const value = Object.hasOwn(metadata, property) ? metadata[property] : undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return 0;

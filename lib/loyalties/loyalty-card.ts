@@ -8,8 +8,11 @@ export interface CardState {
   buckets: PointsBucket[];
 }
 
-/** A points change to plan: add a bucket, or spend from the card. */
-export type PointsChange = { kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number } | { kind: 'none' };
+/**
+ * A points change to plan: add a bucket, or spend from the card (from the buckets `first` names
+ * before the soonest-expiring others: a take-back removes the points an order added).
+ */
+export type PointsChange = { kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number; first?: readonly string[] } | { kind: 'none' };
 
 /** A bucket's new points and status (its keys do not change: the expiry never does). */
 export interface BucketUpdate {
@@ -50,7 +53,7 @@ export const activeBucketPoints = (buckets: PointsBucket[]): number => buckets.r
  * Plans a points change on a card. ACTIVE buckets whose expiry is before `today` are expired in
  * the same plan (their points leave `balance` for `expiredPoints`), at most `maxExpiries` of them
  * (the rest stay for a later plan). Spending takes from the soonest-expiring unexpired buckets
- * first, then from the card's bucket-less points (which never expire). `nextExpiration*` is
+ * first (after the buckets a spend names `first`), then from the card's bucket-less points (which never expire). `nextExpiration*` is
  * recomputed from the buckets left.
  * @throws InsufficientPointsError when a spend exceeds the unexpired balance.
  */
@@ -89,7 +92,9 @@ export function planChange(state: CardState, change: PointsChange, today: string
     const available = card.balance - unmovedExpired.reduce((s, b) => s + b.points, 0);
     if (change.points > available) throw new InsufficientPointsError(Math.max(available, 0));
     let left = change.points;
-    for (const entry of live.values()) {
+    const first = new Set(change.first ?? []);
+    const order = [...live.values()].sort((a, b) => Number(first.has(b.bucket.id)) - Number(first.has(a.bucket.id)));
+    for (const entry of order) {
       if (left === 0) break;
       const take = Math.min(left, entry.points);
       entry.points -= take;

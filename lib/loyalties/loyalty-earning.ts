@@ -42,7 +42,9 @@ export async function planEarning(
   if (!card?.loyaltyCard || !card.campaignId) throw new NotFoundError('voucher', code);
   const campaignId = card.campaignId;
   const at = now.toISOString();
-  const rules = (await listEarningRulesOfEvent(deps, projectId, eventName)).filter((r) => r.campaignId === campaignId && ruleApplies(r, at));
+  const rules = (await listEarningRulesOfEvent(deps, projectId, eventName)).filter(
+    (r) => r.campaignId === campaignId && r.customEventSchemaId !== null && ruleApplies(r, at),
+  );
   if (rules.length === 0) return null;
   const programRules = (await getCampaign(deps, projectId, campaignId))?.voucher?.loyaltyCard?.expirationRules;
   const accruals = rules.flatMap((rule): Accrual[] => {

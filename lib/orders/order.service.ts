@@ -3,6 +3,7 @@ import { upsertCustomer } from '../customers/customer.service.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { earnFromPaidOrder, takeBackOrderEarning } from '../loyalties/order-earning.service.js';
 import type { Order } from './order.js';
 import { itemsAmount, orderItemOf } from './order-lines.js';
 import * as repo from './order.repo.js';
@@ -45,15 +46,32 @@ async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): P
  */
 async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: string = read.id): Promise<Order> {
   let current: Order | null = read;
-  return retryOnConflict(`Too many concurrent writes of order ${read.id}`, async (attempt) => {
+  let before: Order | null = null;
+  const written = await retryOnConflict(`Too many concurrent writes of order ${read.id}`, async (attempt) => {
     if (attempt > 0) current = await repo.getOrder(deps, read.projectId, read.id);
     if (!current) throw new NotFoundError('order', ref);
     const from = current;
     const diff = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !isDeepStrictEqual(from[k as keyof Order], v)));
     if (Object.keys(diff).length === 0) return current;
     const next: Order = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1 };
-    return (await repo.replaceOrder(deps, current, next)) ? next : RETRY;
+    if (!(await repo.replaceOrder(deps, current, next))) return RETRY;
+    before = from;
+    return next;
   });
+  await afterStatusChange(deps, before, written);
+  return written;
+}
+
+/**
+ * The loyalty effects of the write that moved an order from `before` (null: a new order, or no
+ * write) to `after`: becoming PAID earns by the `order.paid` rules, becoming CANCELED takes back
+ * what it earned. Each is once per order however many writes race (order-earning.service.ts), so
+ * only the writer that changed the status runs it.
+ */
+async function afterStatusChange(deps: Deps, before: Order | null, after: Order, created = false): Promise<void> {
+  if (!created && (before === null || before.status === after.status)) return;
+  if (after.status === 'PAID') await earnFromPaidOrder(deps, after);
+  else if (after.status === 'CANCELED') await takeBackOrderEarning(deps, after);
 }
 
 async function bySourceId(deps: Reads, projectId: string, sourceId: string): Promise<Order | null> {
@@ -116,7 +134,10 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
     updatedAt: null,
     revision: 0,
   };
-  if (await repo.insertOrder(deps, order)) return order;
+  if (await repo.insertOrder(deps, order)) {
+    await afterStatusChange(deps, null, order, true);
+    return order;
+  }
   const winner = sourceId === null ? null : await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Order with source id ${sourceId} was claimed but cannot be read`);
   return applyChanges(deps, winner, fields);

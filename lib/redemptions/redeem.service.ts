@@ -4,6 +4,7 @@ import type { Redemption } from './redemption.js';
 import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
+import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Evaluation } from '../validations/evaluation.js';
 import { redeemableError } from '../validations/redeemable-error.js';
@@ -38,7 +39,8 @@ export function assertRedeemable(evaluation: Evaluation, requestId?: string): vo
  * plan of the APPLICABLE redeemables in one transaction (lib/redemptions/redemption.repo.ts
  * commitRedemption): uses, gift credits, the LOCK hold of the request's session, the parent and
  * child redemptions, the order, and, with an `Idempotency-Key`, the key's record of the reply.
- * A retry with the key gets the first reply even when the redeemables are used up since.
+ * A retry with the key gets the first reply even when the redeemables are used up since. An order
+ * left PAID earns by the `order.paid` earning rules after the commit (lib/loyalties/order-earning.service.ts).
  * @throws RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
  */
@@ -108,5 +110,7 @@ async function evaluateAndCommit<R>(
     return built.reply;
   };
   const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
+  // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
+  if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
   return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
 }

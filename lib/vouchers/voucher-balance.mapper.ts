@@ -46,7 +46,8 @@ export const toVoucherTransactionReply = (t: CardTransaction): z.input<typeof vo
       ...(isGift(t) ? { amount: t.points } : { points: t.points }),
       balance: t.balance,
       object: 'balance',
-      operation_type: MANUAL_TRANSACTION_TYPES.includes(t.type) ? 'MANUAL' : 'AUTOMATIC',
+      // A removal the service made itself (an order's take-back) has no `source`: it is AUTOMATIC.
+      operation_type: MANUAL_TRANSACTION_TYPES.includes(t.type) && t.source === 'API' ? 'MANUAL' : 'AUTOMATIC',
       related_object: { type: 'voucher', id: t.voucherId },
     },
     ...detailsReply(t.details),

@@ -12,6 +12,18 @@ import type { CaseHints } from './request-cases.js';
  * A recurring window is a duration and an interval counted from a start date; a daily window a
  * start, an end and its days.
  */
+/** An order.paid rule's item target: `object` and `id` go together (the reference: "required together"), in `applicable_to[]` too. */
+function orderItemTargets(prefix: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const ratio of ['quantity', 'amount', 'subtotal_amount']) {
+    for (const at of [`${prefix}${ratio}.`, `${prefix}${ratio}.applicable_to[].`]) {
+      out[`${at}object`] = [`${at}id`];
+      out[`${at}id`] = [`${at}object="product"`];
+    }
+  }
+  return out;
+}
+
 function timeWindows(prefix: string): Record<string, string[]> {
   const daily = ['start_time', 'expiration_time', 'days_of_week'].map((f) => `${prefix}validity_hours.daily[].${f}`);
   return {
@@ -428,7 +440,7 @@ const perOperation: Record<string, CaseHints> = {
     candidates: { 'body.[].expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
     // The custom event rule names an event that has a schema (the other rules name theirs by enum).
     variantValues: { 'body.[]: branch 3/4': { 'body.[].event': '$seed.eventName' } },
-    companions: { ...timeWindows('body.[].'), ...expirationRules('body.[].expiration_rules.') },
+    companions: { ...timeWindows('body.[].'), ...expirationRules('body.[].expiration_rules.'), ...orderItemTargets('body.[].loyalty.order_items.') },
   },
   'list-earning-rules': { path: { campaignId: '$seed.loyaltyCampaignId' } },
   'get-earning-rule': { path: { campaignId: '$seed.loyaltyCampaignId', earningRuleId: '$seed.earningRuleId' } },

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('the README walkthrough', () => {
-  it('runs end to end as pasted: project, token, campaign, codes, a checkout and its refund, loyalty points, export and download', async () => {
+  it('runs end to end as pasted: project, token, campaign, codes, a checkout and its refund, loyalty points, export and download, earning from an order and a reward', async () => {
     for (const tool of ['curl', 'jq']) {
       await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
         throw new Error(`${tool} is needed by the README walkthrough (.ci/run installs it)`);
@@ -56,10 +56,17 @@ describe('the README walkthrough', () => {
     expect(stdout).toContain('"type": "POINTS_ADDITION"');
     expect(stdout).toContain('"loyalty_points": 250');
     const csv = stdout.slice(stdout.indexOf('voucher_id,points,expires_at'));
-    const [header, ...rows] = csv.trim().split(/\r?\n/);
+    const [header, ...after] = csv.trim().split(/\r?\n/);
+    // The CSV's rows (the loyalty steps after the download print JSON).
+    const rows = after.filter((line) => line.startsWith('v_'));
     expect(header).toBe('voucher_id,points,expires_at');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^v_[^,]+,250,\d{4}-\d{2}-\d{2}$/);
+    expect(stdout).toContain('"after_order": 310');
+    expect(stdout).toContain('"type": "POINTS_ACCRUAL"');
+    expect(stdout).toContain('"order": "order-2"');
+    expect(stdout).toContain('"type": "POINTS_REDEMPTION"');
+    expect(stdout).toContain('"balance": 210');
     expect(runtime.contractViolations).toEqual([]);
   }, 180_000);
 });

@@ -66,7 +66,7 @@ describe('POST /v1/loyalties/{campaignId}/earning-rules', () => {
     const unknown = await loyalty.createEarningRules('Club', [{ ...fixedRule(1), event: 'nope' }]);
     expect(unknown.status).toBe(404);
     expect(unknown.json.resource_type).toBe('custom_event_schema');
-    expect((await loyalty.createEarningRules('Club', [{ ...fixedRule(1), event: 'order.paid' }])).json.key).toBe('invalid_payload');
+    expect((await loyalty.createEarningRules('Club', [{ ...fixedRule(1), event: 'customer.segment.entered' }])).json.key).toBe('invalid_payload');
     expect((await loyalty.createEarningRules('Missing', [fixedRule(1)])).status).toBe(404);
   });
 });

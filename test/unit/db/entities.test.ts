@@ -179,6 +179,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#EARNING_RULE#ern_1', SK: 'EARNING_RULE_REF' },
   ],
   [
+    'order_earning',
+    e.orderEarning.toItem(never({ projectId: 'p1', orderId: 'ord_1', voucherId: 'v_1', ruleId: 'ern_1' })),
+    { PK: 'P#p1#ORDER#ord_1#EARNINGS', SK: 'v_1#ern_1' },
+  ],
+  [
     'referral_conversion',
     e.referralConversion.toItem(never({ ...id('rc_1'), campaignId: 'camp_1', code: 'REF-1', refereeId: 'cust_2', referrerId: 'cust_1' })),
     { PK: 'P#p1#REFERRAL#camp_1#REF-1', SK: 'CONVERSION#cust_2', GSI1PK: 'P#p1#CUSTOMER#cust_1#REFERRALS', GSI1SK: `${at}#rc_1` },

@@ -1,0 +1,284 @@
+import type { Campaign } from '../campaigns/campaign.js';
+import { getCampaign } from '../campaigns/campaign.repo.js';
+import { orderEarning } from '../db/entities.js';
+import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
+import { type EarningRule, ruleApplies } from '../earning-rules/earning-rule.js';
+import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
+import { ORDER_PAID_EVENT } from '../earning-rules/earning-rule.schema.js';
+import { orderPointsFor } from '../earning-rules/order-points.js';
+import { AppError, NotEnoughPointsError } from '../errors.js';
+import type { Order } from '../orders/order.js';
+import { createPublication } from '../publications/publication.service.js';
+import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
+import { type CardTransaction, type CardTransactionDetails, runningCounters } from './card-transaction.js';
+import { putCardTransactionItem } from './card-transaction.repo.js';
+import { expiryOf } from './expiration.js';
+import { prepareCardChange } from './loyalty.service.js';
+import { MAX_EARNINGS_PER_COMMIT, type OrderEarning, takeBackShares } from './order-earning.js';
+import { newBucket, type PointsBucket } from './points-bucket.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+/** `details.event.type` of an order's accrual and of its take-back (the reference's customer event names). */
+export const ORDER_PAID_EVENT_TYPE = 'customer.order.paid';
+export const ORDER_CANCELED_EVENT_TYPE = 'customer.order.canceled';
+
+/** An order's earnings, read consistently (one Query of the order's earnings partition). */
+export function listOrderEarnings(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, orderId: string): Promise<OrderEarning[]> {
+  return orderEarning.query(deps, { key: [projectId, orderId] }, { consistent: true });
+}
+
+const earningKey = (voucherId: string, ruleId: string): string => `${voucherId}#${ruleId}`;
+
+/** Whether a program earns at `at`: switched on and inside its dates (a rule without dates inherits them). */
+const campaignApplies = (c: Campaign, at: string): boolean =>
+  c.campaignType === 'LOYALTY_PROGRAM' && c.active && (c.startDate === null || c.startDate <= at) && (c.expirationDate === null || at <= c.expirationDate);
+
+/**
+ * The customer's card in the program; with `auto_join` (Voucherify: customers join "if any earning
+ * rule is fulfilled"), a card is published to them first, as add-member would (join-once, so
+ * parallel joins give one card). Null when they hold none and cannot join (no `auto_join`, or no
+ * card can be published).
+ */
+async function cardOf(deps: Deps, order: Order, customerId: string, campaign: Campaign): Promise<Voucher | null> {
+  const held = await getHeldVoucher(deps, order.projectId, customerId, campaign.id);
+  if (held.voucher?.loyaltyCard) return held.voucher;
+  if (!campaign.autoJoin) return null;
+  try {
+    const published = await createPublication(deps, order.projectId, { campaign: campaign.id, customer: { id: customerId }, joinOnce: true }, null, 1);
+    return published.value.voucher?.loyaltyCard ? published.value.voucher : null;
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
+/** One rule's points for one card of a paid order, with ids fixed before any commit. */
+interface PlannedAccrual {
+  rule: EarningRule;
+  bucket: PointsBucket;
+  transactionId: string;
+}
+
+/**
+ * Adds the points the project's `order.paid` rules give for `order` to its customer's loyalty
+ * cards, once per (order, card, rule) however often or however concurrently it is called: each
+ * rule's bucket, its POINTS_ACCRUAL transaction (details: the event, the order, the rule) and the
+ * order's earning entry (put only if absent) are one transaction per card (at most
+ * MAX_EARNINGS_PER_COMMIT rules each), so a lost race re-reads the entries and adds only what is
+ * missing. A rule earns while it is active and inside its dates, and its program likewise; a rule
+ * disabled or deleted a moment ago is already seen so. Nothing for an order without a customer.
+ * @throws ConflictRetryError when a card stays too busy.
+ */
+export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<void> {
+  const customerId = order.customerId;
+  if (order.status !== 'PAID' || customerId === null) return;
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const rules = (await listEarningRulesOfEvent(deps, order.projectId, ORDER_PAID_EVENT)).filter((r) => r.customEventSchemaId === null && ruleApplies(r, at));
+  if (rules.length === 0) return;
+  const byCampaign = new Map<string, EarningRule[]>();
+  for (const r of rules) byCampaign.set(r.campaignId, [...(byCampaign.get(r.campaignId) ?? []), r]);
+  const eventId = deps.ids.id('evcus');
+  for (const [campaignId, campaignRules] of byCampaign) {
+    const campaign = await getCampaign(deps, order.projectId, campaignId);
+    if (!campaign || !campaignApplies(campaign, at)) continue;
+    const giving = campaignRules.map((rule) => ({ rule, points: orderPointsFor(rule.loyalty, order) })).filter((g) => g.points > 0);
+    if (giving.length === 0) continue;
+    const card = await cardOf(deps, order, customerId, campaign);
+    if (!card) continue;
+    const programRules = campaign.voucher?.loyaltyCard?.expirationRules;
+    const planned: PlannedAccrual[] = giving.map(({ rule, points }) => ({
+      rule,
+      bucket: newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at),
+      transactionId: deps.ids.id('vtx'),
+    }));
+    await earnOnCard(deps, order, card, planned, eventId, now);
+  }
+}
+
+/** Commits the planned accruals of one card in commits of at most MAX_EARNINGS_PER_COMMIT, skipping those already earned. */
+async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: PlannedAccrual[], eventId: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (;;) {
+    const left = await retryOnConflict(`Too many concurrent changes to loyalty card ${card.code}`, async () => {
+      const done = new Set((await listOrderEarnings(deps, order.projectId, order.id)).map((e) => earningKey(e.voucherId, e.ruleId)));
+      const todo = planned.filter((p) => !done.has(earningKey(card.id, p.rule.id)));
+      if (todo.length === 0) return 0;
+      const batch = todo.slice(0, MAX_EARNINGS_PER_COMMIT);
+      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 1 - 2 * batch.length;
+      const prepared = await prepareCardChange(deps, order.projectId, card.code, { kind: 'add', buckets: batch.map((p) => p.bucket) }, now, maxBucketWrites);
+      if (!prepared) return RETRY;
+      // The card was deleted (and its code re-created) since it was found: it earns nothing.
+      if (prepared.voucher.id !== card.id) return 0;
+      const sorted = [...batch].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
+      const counters = runningCounters(
+        sorted.map((p) => p.bucket.points),
+        { total: prepared.plan.card.points, balance: prepared.plan.card.balance },
+      );
+      const items: TransactItem[] = [...prepared.items];
+      sorted.forEach((p, i) => {
+        const details: CardTransactionDetails = {
+          event: { id: eventId, type: ORDER_PAID_EVENT_TYPE },
+          order: { id: order.id, sourceId: order.sourceId },
+          earningRule: { id: p.rule.id, source: { banner: p.rule.banner ?? '' } },
+        };
+        const after = counters[i] ?? { total: prepared.plan.card.points, balance: prepared.plan.card.balance };
+        items.push(putCardTransactionItem(deps, record(card, p.transactionId, 'POINTS_ACCRUAL', p.bucket.points, details, at, after)));
+        items.push(
+          orderEarning.putIfAbsent(deps, {
+            projectId: order.projectId,
+            orderId: order.id,
+            voucherId: card.id,
+            code: card.code,
+            campaignId: p.bucket.campaignId,
+            ruleId: p.rule.id,
+            banner: p.rule.banner ?? '',
+            points: p.bucket.points,
+            bucketId: p.bucket.id,
+            transactionId: p.transactionId,
+            status: 'EARNED',
+            takenBackPoints: null,
+            takeBackTransactionId: null,
+            createdAt: at,
+            updatedAt: at,
+          }),
+        );
+      });
+      const outcome = await transact(deps, items);
+      // A lost race (the card changed, or a parallel call earned first): read the entries again.
+      if (!outcome.ok) return RETRY;
+      return todo.length - batch.length;
+    });
+    if (left === 0) return;
+  }
+}
+
+function record(
+  card: Voucher,
+  id: string,
+  type: CardTransaction['type'],
+  points: number,
+  details: CardTransactionDetails,
+  at: string,
+  counters: { total: number; balance: number },
+  relatedTransactionId?: string,
+): CardTransaction {
+  return {
+    id,
+    projectId: card.projectId,
+    campaignId: card.campaignId,
+    voucherId: card.id,
+    type,
+    source: null,
+    sourceId: null,
+    reason: null,
+    points,
+    ...counters,
+    details,
+    ...(relatedTransactionId !== undefined ? { relatedTransactionId } : {}),
+    createdAt: at,
+  };
+}
+
+/**
+ * Takes back what `order` earned (its cancellation), once however often or concurrently it is
+ * called: per card, the entries still EARNED become TAKEN_BACK in the transaction that removes
+ * their points (from the order's own buckets first, then the soonest-expiring), each with a
+ * POINTS_REMOVAL transaction (no `source`: AUTOMATIC; details: the cancel event, the order, the
+ * rule; related to the accrual). Never below zero: points already spent or expired are not taken
+ * again, only what the card still holds, up to what the order gave (an entry with nothing left to
+ * take is marked taken back with 0 points and writes no transaction).
+ * @throws ConflictRetryError when a card stays too busy.
+ */
+export async function takeBackOrderEarning(deps: Deps, order: Order): Promise<void> {
+  const earned = (await listOrderEarnings(deps, order.projectId, order.id)).filter((e) => e.status === 'EARNED');
+  const codes = [...new Set(earned.map((e) => e.code))];
+  const eventId = deps.ids.id('evcus');
+  for (const code of codes) await takeBackOnCard(deps, order, code, eventId);
+}
+
+async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: string): Promise<void> {
+  const transactionIds = new Map<string, string>();
+  for (;;) {
+    const left = await retryOnConflict(`Too many concurrent changes to loyalty card ${code}`, async () => {
+      const now = deps.clock.now();
+      const at = now.toISOString();
+      const todo = (await listOrderEarnings(deps, order.projectId, order.id)).filter((e) => e.status === 'EARNED' && e.code === code);
+      if (todo.length === 0) return 0;
+      const batch = todo.slice(0, MAX_EARNINGS_PER_COMMIT);
+      const wanted = batch.reduce((s, e) => s + e.points, 0);
+      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 1 - 2 * batch.length;
+      const first = batch.map((e) => e.bucketId);
+      let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
+      try {
+        prepared = await prepareCardChange(deps, order.projectId, code, { kind: 'spend', points: wanted, first }, now, maxBucketWrites);
+      } catch (error) {
+        if (!(error instanceof NotEnoughPointsError)) throw error;
+        const change = error.available > 0 ? ({ kind: 'spend', points: error.available, first } as const) : ({ kind: 'none' } as const);
+        prepared = await prepareCardChange(deps, order.projectId, code, change, now, maxBucketWrites);
+      }
+      if (!prepared) return RETRY;
+      const { voucher, plan } = prepared;
+      if (batch.some((e) => e.voucherId !== voucher.id)) {
+        // The card was deleted (its code re-created since): nothing of the order is on it any more.
+        await transact(
+          deps,
+          batch.map((e) => markTakenBack(deps, e, 0, null, at)),
+        );
+        return RETRY;
+      }
+      const taken = plan.card.subtractedPoints - (voucher.loyaltyCard?.subtractedPoints ?? 0);
+      const shares = takeBackShares(
+        batch.map((e) => e.points),
+        taken,
+      );
+      const items: TransactItem[] = taken > 0 ? [...prepared.items] : [];
+      const records = batch.flatMap((e, i) => {
+        const points = shares[i] ?? 0;
+        if (points === 0) return [];
+        const id = transactionIds.get(e.ruleId + e.voucherId) ?? deps.ids.id('vtx');
+        transactionIds.set(e.ruleId + e.voucherId, id);
+        return [{ entry: e, id, points }];
+      });
+      records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const counters = runningCounters(
+        records.map((r) => -r.points),
+        { total: plan.card.points, balance: plan.card.balance },
+      );
+      records.forEach((r, i) => {
+        const details: CardTransactionDetails = {
+          event: { id: eventId, type: ORDER_CANCELED_EVENT_TYPE },
+          order: { id: order.id, sourceId: order.sourceId },
+          earningRule: { id: r.entry.ruleId, source: { banner: r.entry.banner } },
+        };
+        const after = counters[i] ?? { total: plan.card.points, balance: plan.card.balance };
+        items.push(putCardTransactionItem(deps, record(voucher, r.id, 'POINTS_REMOVAL', -r.points, details, at, after, r.entry.transactionId)));
+      });
+      batch.forEach((e, i) => {
+        const id = records.find((r) => r.entry === e)?.id ?? null;
+        items.push(markTakenBack(deps, e, shares[i] ?? 0, id, at));
+      });
+      const outcome = await transact(deps, items);
+      if (!outcome.ok) return RETRY;
+      return todo.length - batch.length;
+    });
+    if (left === 0) return;
+  }
+}
+
+/** The entry's change to TAKEN_BACK, holding only while it is still EARNED (a parallel take-back loses). */
+function markTakenBack(deps: Pick<Runtime, 'tableName'>, e: OrderEarning, points: number, transactionId: string | null, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: orderEarning.key(e.projectId, e.orderId, e.voucherId, e.ruleId),
+      UpdateExpression: 'SET #status = :taken, takenBackPoints = :points, takeBackTransactionId = :tx, updatedAt = :at',
+      ConditionExpression: '#status = :earned',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':taken': 'TAKEN_BACK', ':earned': 'EARNED', ':points': points, ':tx': transactionId, ':at': at },
+    },
+  };
+}
