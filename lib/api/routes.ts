@@ -917,6 +917,23 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+/** The redeemables a customer and/or an order could use (lib/qualifications/qualification.service.ts). */
+export const checkEligibilityRoute = /* @__PURE__ */ route({
+  operationId: 'check-eligibility',
+  method: 'POST',
+  path: '/v1/qualifications',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: "The redeemables a customer and/or an order qualify for (the customer's vouchers, generic codes, promotion tiers), up to 50 a page",
+  tag: 'Qualifications',
+  success: [/* @__PURE__ */ ok('Qualification', 'One page of the qualified redeemables, each with its discount and the order after it alone')],
+  // An order named by `id` must exist.
+  errors: [404],
+  description:
+    'Writes nothing. Each candidate is evaluated alone by the validation engine on the order sent, so it qualifies exactly when a validation of it alone finds it APPLICABLE. Pages: `options.starting_after` = the last `created_at` (`more_starting_after`) while `has_more`.',
+});
+
 /** The single-code validation older clients use, through the stacked engine (lib/validations/legacy-validation.service.ts). */
 export const validateVoucherRoute = /* @__PURE__ */ route({
   operationId: 'validate-voucher',
@@ -1709,6 +1726,7 @@ export const routes: readonly RouteDef[] = [
   updateCustomerRoute,
   deleteCustomerRoute,
   validateStackedDiscountsRoute,
+  checkEligibilityRoute,
   validateVoucherRoute,
   validatePromotionTierRoute,
   getProjectStackingRulesRoute,

@@ -40,6 +40,7 @@ import {
 } from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { promotionTierValidationReplySchema, voucherValidationReplySchema } from '../validations/legacy-validation.reply.js';
+import { qualificationReplySchema } from '../qualifications/qualification.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -95,6 +96,7 @@ export const replySchemas = {
   RewardAssignmentList: rewardAssignmentListReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
+  Qualification: qualificationReplySchema,
   Redemption: redemptionReplySchema,
   RedemptionList: redemptionListReplySchema,
   RedemptionRollbacks: redemptionRollbacksReplySchema,
