@@ -48,7 +48,14 @@ export function scenarioScope(scenario: QualificationScenario): { sources: Reado
   }
 }
 
-type Conditions = NonNullable<QualificationFilters['code']>['conditions'];
+interface Conditions {
+  $is?: readonly string[] | undefined;
+  $is_not?: readonly string[] | undefined;
+  $in?: readonly string[] | undefined;
+  $not_in?: readonly string[] | undefined;
+  $has_value?: unknown;
+  $is_unknown?: unknown;
+}
 
 function holds(conditions: Conditions, values: readonly (string | null)[]): boolean {
   const present = values.filter((v): v is string => v !== null);
@@ -57,6 +64,8 @@ function holds(conditions: Conditions, values: readonly (string | null)[]): bool
   if (conditions.$in && !any(conditions.$in)) return false;
   if (conditions.$is_not && any(conditions.$is_not)) return false;
   if (conditions.$not_in && any(conditions.$not_in)) return false;
+  if (conditions.$has_value !== undefined && present.length === 0) return false;
+  if (conditions.$is_unknown !== undefined && present.length > 0) return false;
   return true;
 }
 
@@ -74,6 +83,7 @@ export function matchesFilters(c: Candidate, filters: QualificationFilters | und
   check(filters.campaign_type, [c.campaignType]);
   check(filters.voucher_type, [c.voucherType]);
   check(filters.category_id, c.categoryIds);
+  check(filters.holder_role, [c.source === 'wallet' ? 'OWNER' : null]);
   if (checks.length === 0) return true;
   return filters.junction?.toLowerCase() === 'or' ? checks.some(Boolean) : checks.every(Boolean);
 }

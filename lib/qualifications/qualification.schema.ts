@@ -29,8 +29,12 @@ export const MAX_QUALIFICATION_LIMIT = 50;
 export const DEFAULT_QUALIFICATION_LIMIT = 5;
 
 const text = z.string().check(z.minLength(1), z.maxLength(1000));
-const list = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1), z.maxLength(100));
-/** The reference's QualificationsFiltersCondition, less `$has_value` / `$is_unknown` (every field filtered here always has a value). */
+/** An operand list; an empty one is accepted (`$in: []` matches nothing, `$not_in: []` everything). */
+const list = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(100));
+/**
+ * The reference's QualificationsFiltersCondition. `$has_value` / `$is_unknown` take any operand (the
+ * prose gives them none): the field has a value, or has none.
+ */
 const conditionsOf = <T extends z.ZodMiniType>(item: T) =>
   z.strictObject({
     conditions: z.strictObject({
@@ -38,6 +42,8 @@ const conditionsOf = <T extends z.ZodMiniType>(item: T) =>
       $is_not: z.optional(list(item)),
       $in: z.optional(list(item)),
       $not_in: z.optional(list(item)),
+      $has_value: z.optional(z.unknown()),
+      $is_unknown: z.optional(z.unknown()),
     }),
   });
 
@@ -48,9 +54,11 @@ export const qualificationFilters = z.strictObject({
   resource_id: z.optional(conditionsOf(text)),
   campaign_id: z.optional(conditionsOf(text)),
   campaign_type: z.optional(conditionsOf(z.enum(CAMPAIGN_TYPES))),
-  voucher_type: z.optional(conditionsOf(z.enum(['DISCOUNT_VOUCHER', 'GIFT_VOUCHER', 'LOYALTY_CARD']))),
+  voucher_type: z.optional(conditionsOf(text)),
   code: z.optional(conditionsOf(text)),
   category_id: z.optional(conditionsOf(text)),
+  /** A wallet voucher's holder is its OWNER (referral roles are not kept on vouchers); other redeemables have no role. */
+  holder_role: z.optional(conditionsOf(z.enum(['OWNER', 'REFERRER', 'REFEREE']))),
 });
 export type QualificationFilters = z.output<typeof qualificationFilters>;
 
