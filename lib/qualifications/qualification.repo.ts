@@ -1,5 +1,6 @@
 import type { Campaign, CampaignListEntry } from '../campaigns/campaign.js';
 import * as entities from '../db/entities.js';
+import type { ItemKey } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { ENTITY_ATTR, tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
@@ -73,10 +74,18 @@ export async function readPublicCodes(deps: Deps, reads: PrefetchedReads, projec
   return items.map((item) => entities.voucher.fromItem(item)).filter((v) => v.holderId === null || v.holderId === undefined);
 }
 
-/** The campaigns by id (read consistently through `reads`, ≤ 100 per BatchGetItem); a missing one is left out. */
-export async function readCampaigns(reads: PrefetchedReads, projectId: string, ids: Iterable<string>): Promise<Map<string, Campaign>> {
+/**
+ * The campaigns by id (read consistently through `reads`, ≤ 100 per BatchGetItem, with `alongside`
+ * in the same batches); a missing one is left out. Keys already read are not read again.
+ */
+export async function readCampaigns(
+  reads: PrefetchedReads,
+  projectId: string,
+  ids: Iterable<string>,
+  alongside: readonly ItemKey[] = [],
+): Promise<Map<string, Campaign>> {
   const keys = [...new Set(ids)].map((id) => entities.campaign.key(projectId, id));
-  await reads.read(keys);
+  await reads.read([...keys, ...alongside]);
   const out = new Map<string, Campaign>();
   for (const key of keys) {
     const item = reads.get(key);

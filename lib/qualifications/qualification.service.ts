@@ -1,4 +1,6 @@
 import type { Campaign } from '../campaigns/campaign.js';
+import * as entities from '../db/entities.js';
+import type { ItemKey } from '../db/entity.js';
 import { UnsupportedDiscountError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
@@ -11,7 +13,35 @@ import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isI
 import { listOfferCampaigns, MAX_PUBLIC_CAMPAIGNS, readCampaigns, readPublicCodes, readWallet, rememberTierPointers } from './qualification.repo.js';
 import { type CheckEligibilityBody, DEFAULT_QUALIFICATION_LIMIT } from './qualification.schema.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'qualificationHints'>;
+
+/**
+ * The keys the engine reads for the request's context (lib/validations/validation.repo.ts
+ * readForValidation): the stacking rules, and the customer and order by id or by source-id claim.
+ * Reading them early only saves a round trip: a key the engine wants and this missed is read then.
+ */
+function contextKeysOf(projectId: string, body: CheckEligibilityBody): ItemKey[] {
+  const out: ItemKey[] = [entities.stackingRules.key(projectId)];
+  const c = body.customer;
+  if (c?.id !== undefined) out.push(entities.customer.key(projectId, c.id));
+  else if (c?.source_id !== undefined) out.push(entities.customerSourceId.key(projectId, c.source_id));
+  const o = body.order;
+  if (o?.id !== undefined) out.push(entities.order.key(projectId, o.id));
+  else if (o?.source_id !== undefined) out.push(entities.orderSourceId.key(projectId, o.source_id));
+  return out;
+}
+
+/** The customer and order ids the source-id claims read in round 1 name (null: none named that way, or no claim). */
+function claimedIds(reads: PrefetchedReads, projectId: string, body: CheckEligibilityBody): { customerId: string | null; orderId: string | null } {
+  const c = body.customer;
+  const o = body.order;
+  const customerClaim = c?.id === undefined && c?.source_id !== undefined ? reads.get(entities.customerSourceId.key(projectId, c.source_id)) : null;
+  const orderClaim = o?.id === undefined && o?.source_id !== undefined ? reads.get(entities.orderSourceId.key(projectId, o.source_id)) : null;
+  return {
+    customerId: c?.id ?? (customerClaim ? entities.customerSourceId.fromItem(customerClaim).customerId : null),
+    orderId: orderClaim ? entities.orderSourceId.fromItem(orderClaim).orderId : null,
+  };
+}
 
 /** Candidates evaluated together; the engine's reads are answered from memory, so this bounds only the work in flight. */
 const EVALUATION_BATCH = 25;
@@ -97,17 +127,28 @@ export async function checkEligibility(deps: Deps, projectId: string, body: Chec
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
   };
 
-  const contextP = evaluateRedeemables(engine, projectId, { ...base, redeemables: [] }, deps.clock);
-  const offersP = scope.sources.has('public') || scope.sources.has('tier') ? listOfferCampaigns(deps, projectId) : Promise.resolve([]);
-  const knownId = body.customer?.id;
-  const walletOf = async (customerId: string | undefined) =>
-    scope.sources.has('wallet') && customerId !== undefined ? readWallet(deps, reads, projectId, customerId) : [];
-  // A customer named by id: its wallet is read with the context (an unknown id holds nothing).
-  const earlyWalletP = knownId !== undefined ? walletOf(knownId) : null;
-  const [context, offers] = await Promise.all([contextP, offersP]);
-  const wallet = earlyWalletP ? await earlyWalletP : await walletOf(context.customer?.id);
-  const heldByCustomer = context.customer !== null && (knownId === undefined || context.customer.id === knownId) ? wallet : [];
-
+  // Round 1, in parallel: what the context needs (stacking rules, customer, order, by key or
+  // source-id claim) with the campaigns this container's hints expect, the wallet when the customer
+  // is named by id, the project's campaign list and the generic codes of the hinted campaigns.
+  const hints = deps.qualificationHints;
+  const hintKey = body.customer?.id !== undefined ? `id:${body.customer.id}` : body.customer?.source_id !== undefined ? `src:${body.customer.source_id}` : null;
+  const wantsOffers = scope.sources.has('public') || scope.sources.has('tier');
+  const hinted = wantsOffers ? hints.offerCampaigns(projectId) : { promotions: [], standalone: [] };
+  const hintedWallet = hintKey !== null && scope.sources.has('wallet') ? hints.walletCampaigns(projectId, hintKey) : [];
+  const contextKeys = contextKeysOf(projectId, body);
+  const walletOf = (customerId: string | null) =>
+    scope.sources.has('wallet') && customerId !== null ? readWallet(deps, reads, projectId, customerId) : Promise.resolve([]);
+  const publicOf = (ids: readonly string[]) => (scope.sources.has('public') ? readPublicCodes(deps, reads, projectId, ids) : Promise.resolve([]));
+  const knownId = body.customer?.id ?? null;
+  const [, earlyWallet, offers, hintedCodes] = await Promise.all([
+    reads.read([...contextKeys, ...[...hintedWallet, ...hinted.promotions, ...hinted.standalone].map((id) => entities.campaign.key(projectId, id))]),
+    knownId !== null ? walletOf(knownId) : Promise.resolve(null),
+    wantsOffers ? listOfferCampaigns(deps, projectId) : Promise.resolve([]),
+    publicOf(hinted.standalone),
+  ]);
+  // A customer named by source id: its claim was read in round 1, its wallet now.
+  const claimed = claimedIds(reads, projectId, body);
+  const wallet = earlyWallet ?? (await walletOf(claimed.customerId));
   const promotions = scope.sources.has('tier') ? offers.filter((c) => c.campaignType === 'PROMOTION').map((c) => c.id) : [];
   const standalone = scope.sources.has('public')
     ? offers
@@ -115,12 +156,29 @@ export async function checkEligibility(deps: Deps, projectId: string, body: Chec
         .slice(0, MAX_PUBLIC_CAMPAIGNS)
         .map((c) => c.id)
     : [];
-  const walletCampaigns = heldByCustomer.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
-  const [publicCodes, campaigns] = await Promise.all([
-    readPublicCodes(deps, reads, projectId, standalone),
-    readCampaigns(reads, projectId, [...walletCampaigns, ...promotions, ...standalone]),
+  const walletCampaigns = wallet.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
+
+  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic codes.
+  const hintedStandalone = new Set(hinted.standalone);
+  const [laterCodes, campaigns] = await Promise.all([
+    publicOf(standalone.filter((id) => !hintedStandalone.has(id))),
+    readCampaigns(
+      reads,
+      projectId,
+      [...walletCampaigns, ...promotions, ...standalone],
+      [
+        ...(claimed.customerId !== null ? [entities.customer.key(projectId, claimed.customerId)] : []),
+        ...(claimed.orderId !== null ? [entities.order.key(projectId, claimed.orderId)] : []),
+      ],
+    ),
   ]);
+  const publicCodes = [...hintedCodes.filter((v) => v.campaignId !== null && standalone.includes(v.campaignId)), ...laterCodes];
   rememberTierPointers(reads, campaigns.values());
+  hints.learn(projectId, hintKey, walletCampaigns, wantsOffers ? { promotions, standalone } : hinted);
+
+  // Every read the engine makes below is answered from memory.
+  const context = await evaluateRedeemables(engine, projectId, { ...base, redeemables: [] }, deps.clock);
+  const heldByCustomer = context.customer !== null && (knownId === null || context.customer.id === knownId) ? wallet : [];
 
   const all: Candidate[] = [
     ...heldByCustomer.map((v) => voucherCandidate(v, 'wallet', campaigns)),
