@@ -115,11 +115,62 @@ const tierCandidates = (campaign: Campaign): Candidate[] =>
  * @throws NotFoundError (order) for an unknown order id; InvalidPayloadError for inconsistent order lines.
  */
 export async function checkEligibility(deps: Deps, projectId: string, body: CheckEligibilityBody): Promise<Qualification> {
+  const limit = body.options?.limit ?? DEFAULT_QUALIFICATION_LIMIT;
+  const { context, qualified } = await qualify(deps, projectId, body, { limit, tiersOnly: false });
+  const { page, hasMore } = cutPage(qualified, limit);
+  const last = page[page.length - 1];
+  return {
+    context,
+    redeemables: sortPage(page, body.options?.sorting_rule ?? 'DEFAULT'),
+    hasMore,
+    moreStartingAfter: hasMore && last ? last.createdAt : null,
+  };
+}
+
+/** Promotion tiers examined by the legacy POST /v1/promotions/validation: the newest ones (the reference's limit). */
+export const LEGACY_PROMOTION_TIERS = 150;
+
+/**
+ * The promotion tiers the customer and/or order qualify for, each evaluated alone by the validation
+ * engine (as checkEligibility's tiers), in hierarchy order (then newest first); for the legacy
+ * POST /v1/promotions/validation. `audienceOnly` evaluates them without the order. Writes nothing.
+ * @throws as checkEligibility.
+ */
+export async function qualifyPromotionTiers(
+  deps: Deps,
+  projectId: string,
+  body: Pick<CheckEligibilityBody, 'customer' | 'order' | 'metadata'>,
+  options: { audienceOnly: boolean; tierIds?: readonly string[] | undefined },
+): Promise<{ context: Evaluation; tiers: QualifiedRedeemable[] }> {
+  const request: CheckEligibilityBody = {
+    ...body,
+    scenario: options.audienceOnly ? 'AUDIENCE_ONLY' : 'ALL',
+    ...(options.tierIds ? { options: { filters: { resource_id: { conditions: { $in: [...options.tierIds] } } } } } : {}),
+  };
+  const { context, qualified } = await qualify(deps, projectId, request, { limit: LEGACY_PROMOTION_TIERS, tiersOnly: true });
+  const hierarchy = (q: QualifiedRedeemable) => q.evaluated.tier?.hierarchy ?? 0;
+  const tiers = qualified
+    .filter((q) => q.evaluated.status === 'APPLICABLE')
+    .slice(0, LEGACY_PROMOTION_TIERS)
+    .sort((a, b) => hierarchy(a) - hierarchy(b));
+  return { context, tiers };
+}
+
+/**
+ * The qualified candidates, newest first, at most `limit` + 1 (the page and whether there is more);
+ * `tiersOnly` reads promotion tiers alone (no wallet, no generic codes).
+ */
+async function qualify(
+  deps: Deps,
+  projectId: string,
+  body: CheckEligibilityBody,
+  opts: { limit: number; tiersOnly: boolean },
+): Promise<{ context: Evaluation; qualified: QualifiedRedeemable[] }> {
   const reads = new PrefetchedReads(deps);
   const engine = { ddb: reads.client, tableName: deps.tableName, ids: deps.ids, readHints: new ReadHints(() => deps.clock.now().getTime(), 1000) };
   const scenario = body.scenario ?? 'ALL';
-  const limit = body.options?.limit ?? DEFAULT_QUALIFICATION_LIMIT;
-  const scope = scenarioScope(scenario);
+  const limit = opts.limit;
+  const scope = opts.tiersOnly ? { sources: new Set<CandidateSource>(['tier']), itemLevelOnly: false } : scenarioScope(scenario);
   const base: Omit<StackedRequest, 'redeemables'> = {
     ...(body.order !== undefined ? { order: body.order } : {}),
     ...(body.customer !== undefined ? { customer: body.customer } : {}),
@@ -213,12 +264,5 @@ export async function checkEligibility(deps: Deps, projectId: string, body: Chec
     const batch = await Promise.all(toExamine.slice(i, i + EVALUATION_BATCH).map(evaluate));
     for (const q of batch) if (q) qualified.push(q);
   }
-  const { page, hasMore } = cutPage(qualified, limit);
-  const last = page[page.length - 1];
-  return {
-    context,
-    redeemables: sortPage(page, body.options?.sorting_rule ?? 'DEFAULT'),
-    hasMore,
-    moreStartingAfter: hasMore && last ? last.createdAt : null,
-  };
+  return { context, qualified };
 }
