@@ -968,6 +968,22 @@ export const validatePromotionTierRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+/** The legacy promotions validation: a cart with no codes, answered with the tiers it qualifies for (lib/validations/legacy-promotions.service.ts). */
+export const validatePromotionsRoute = /* @__PURE__ */ route({
+  operationId: 'validate-promotions',
+  method: 'POST',
+  path: '/v1/promotions/validation',
+  folder: 'validations',
+  access: 'read',
+  scopes: ['promotions'],
+  summary: 'Validate a cart with no codes (the older call): the promotion tiers it qualifies for, in hierarchy order, each with the order after it alone',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('PromotionsValidation', 'valid: true with the qualifying tiers; valid: false with none')],
+  errors: [404],
+  description:
+    'Each of the newest 150 tiers is evaluated alone by the engine of POST /v1/validations (as a qualification). `audienceRulesOnly=true` judges the customer without the order; `filters[promotion_id][conditions][$in]` narrows the tiers. Writes nothing.',
+});
+
 export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
   operationId: 'get-project-stacking-rules',
   method: 'GET',
@@ -1729,6 +1745,7 @@ export const routes: readonly RouteDef[] = [
   checkEligibilityRoute,
   validateVoucherRoute,
   validatePromotionTierRoute,
+  validatePromotionsRoute,
   getProjectStackingRulesRoute,
   updateProjectStackingRulesRoute,
   listOrdersRoute,

@@ -41,6 +41,7 @@ import {
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { promotionTierValidationReplySchema, voucherValidationReplySchema } from '../validations/legacy-validation.reply.js';
 import { qualificationReplySchema } from '../qualifications/qualification.reply.js';
+import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -87,6 +88,7 @@ export const replySchemas = {
   PromotionTiersList: promotionTierListReplySchema,
   PromotionTierSetup: promotionTierSetupReplySchema,
   PromotionTierValidation: promotionTierValidationReplySchema,
+  PromotionsValidation: promotionsValidationReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,

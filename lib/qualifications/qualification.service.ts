@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
 import { ReadHints } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
-import { evaluateRedeemables } from '../validations/validation.service.js';
+import { evaluateRedeemables, trackingIdOf } from '../validations/validation.service.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { PrefetchedReads } from './prefetched-reads.js';
 import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
@@ -171,10 +171,12 @@ async function qualify(
   const scenario = body.scenario ?? 'ALL';
   const limit = opts.limit;
   const scope = opts.tiersOnly ? { sources: new Set<CandidateSource>(['tier']), itemLevelOnly: false } : scenarioScope(scenario);
+  // Derived once here rather than hashed again by each candidate's evaluation.
+  const trackingId = trackingIdOf(projectId, body);
   const base: Omit<StackedRequest, 'redeemables'> = {
     ...(body.order !== undefined ? { order: body.order } : {}),
     ...(body.customer !== undefined ? { customer: body.customer } : {}),
-    ...(body.tracking_id !== undefined ? { tracking_id: body.tracking_id } : {}),
+    ...(trackingId !== null ? { tracking_id: trackingId } : {}),
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
   };
 
