@@ -65,4 +65,23 @@ describe('the official Voucherify SDK: qualifications', () => {
     });
     expect(wallet.redeemables?.data?.map((r) => r.id)).toEqual(['SDK-MINE']);
   });
+
+  it('lists the tiers a cart with no codes qualifies for through promotions.validate (legacy), in hierarchy order', async () => {
+    await client.campaigns.create({
+      name: 'SDK tiers',
+      campaign_type: 'PROMOTION',
+      promotion: {
+        tiers: [
+          { name: 'Second', hierarchy: 2, action: { discount: { type: 'AMOUNT', amount_off: 300 } } },
+          { name: 'First', hierarchy: 1, action: { discount: { type: 'AMOUNT', amount_off: 100 } } },
+        ],
+      },
+    } as never);
+    const reply = await client.promotions.validate({ customer: { source_id: 'sdk-promo-shopper' }, order: { amount: 2000 } });
+    expect(reply.valid).toBe(true);
+    expect(reply.promotions?.filter((p) => p.name === 'First' || p.name === 'Second').map((p) => [p.name, p.hierarchy])).toEqual([
+      ['First', 1],
+      ['Second', 2],
+    ]);
+  });
 });
