@@ -6,6 +6,7 @@ import { type Ids, randomIds } from './ids.js';
 import { createLogger, type Logger } from './logger.js';
 import { TtlCache } from './ttl-cache.js';
 import type { AppKey } from './app-keys/app-key.js';
+import { QualificationHints } from './qualifications/qualification-hints.js';
 import { ReadHints } from './validations/read-hints.js';
 
 /** Everything domain code needs from the outside world, built once per container. */
@@ -22,6 +23,8 @@ export interface Runtime {
   appKeyCache: TtlCache<AppKey | null>;
   /** Pointers this container learnt (a code's campaign, a source id's record) so a validation reads in one round trip; each is checked by the read. */
   readHints: ReadHints;
+  /** Campaigns this container's qualifications led to, so the next one reads them with the wallet (lib/qualifications/qualification-hints.ts). */
+  qualificationHints: QualificationHints;
   /** Per-project request budget shared by all containers (lib/rate-limit/rate-limit.service.ts); null = none. */
   rateLimit?: RateLimitSettings | null;
 }
@@ -39,6 +42,7 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
     logger: overrides.logger ?? createLogger(config.logLevel),
     appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
     readHints: overrides.readHints ?? new ReadHints(() => clock.now().getTime()),
+    qualificationHints: overrides.qualificationHints ?? new QualificationHints(() => clock.now().getTime()),
     rateLimit: overrides.rateLimit !== undefined ? overrides.rateLimit : (config.rateLimit ?? null),
   };
 }

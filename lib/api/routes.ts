@@ -917,6 +917,23 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+/** The redeemables a customer and/or an order could use (lib/qualifications/qualification.service.ts). */
+export const checkEligibilityRoute = /* @__PURE__ */ route({
+  operationId: 'check-eligibility',
+  method: 'POST',
+  path: '/v1/qualifications',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: "The redeemables a customer and/or an order qualify for (the customer's vouchers, generic codes, promotion tiers), up to 50 a page",
+  tag: 'Qualifications',
+  success: [/* @__PURE__ */ ok('Qualification', 'One page of the qualified redeemables, each with its discount and the order after it alone')],
+  // An order named by `id` must exist.
+  errors: [404],
+  description:
+    'Writes nothing. Each candidate is evaluated alone by the validation engine on the order sent, so it qualifies exactly when a validation of it alone finds it APPLICABLE. Pages: `options.starting_after` = the last `created_at` (`more_starting_after`) while `has_more`.',
+});
+
 /** The single-code validation older clients use, through the stacked engine (lib/validations/legacy-validation.service.ts). */
 export const validateVoucherRoute = /* @__PURE__ */ route({
   operationId: 'validate-voucher',
@@ -949,6 +966,22 @@ export const validatePromotionTierRoute = /* @__PURE__ */ route({
   description:
     'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing.',
   idempotency: 'none',
+});
+
+/** The legacy promotions validation: a cart with no codes, answered with the tiers it qualifies for (lib/validations/legacy-promotions.service.ts). */
+export const validatePromotionsRoute = /* @__PURE__ */ route({
+  operationId: 'validate-promotions',
+  method: 'POST',
+  path: '/v1/promotions/validation',
+  folder: 'validations',
+  access: 'read',
+  scopes: ['promotions'],
+  summary: 'Validate a cart with no codes (the older call): the promotion tiers it qualifies for, in hierarchy order, each with the order after it alone',
+  tag: 'Validations',
+  success: [/* @__PURE__ */ ok('PromotionsValidation', 'valid: true with the qualifying tiers; valid: false with none')],
+  errors: [404],
+  description:
+    'Each of the newest 150 tiers is evaluated alone by the engine of POST /v1/validations (as a qualification). `audienceRulesOnly=true` judges the customer without the order; `filters[promotion_id][conditions][$in]` narrows the tiers. Writes nothing.',
 });
 
 export const getProjectStackingRulesRoute = /* @__PURE__ */ route({
@@ -1709,8 +1742,10 @@ export const routes: readonly RouteDef[] = [
   updateCustomerRoute,
   deleteCustomerRoute,
   validateStackedDiscountsRoute,
+  checkEligibilityRoute,
   validateVoucherRoute,
   validatePromotionTierRoute,
+  validatePromotionsRoute,
   getProjectStackingRulesRoute,
   updateProjectStackingRulesRoute,
   listOrdersRoute,

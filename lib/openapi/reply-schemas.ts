@@ -40,6 +40,8 @@ import {
 } from '../redemptions/redemption.reply.js';
 import { voucherListReplySchema } from '../vouchers/voucher-list.reply.js';
 import { promotionTierValidationReplySchema, voucherValidationReplySchema } from '../validations/legacy-validation.reply.js';
+import { qualificationReplySchema } from '../qualifications/qualification.reply.js';
+import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 
@@ -86,6 +88,7 @@ export const replySchemas = {
   PromotionTiersList: promotionTierListReplySchema,
   PromotionTierSetup: promotionTierSetupReplySchema,
   PromotionTierValidation: promotionTierValidationReplySchema,
+  PromotionsValidation: promotionsValidationReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
@@ -95,6 +98,7 @@ export const replySchemas = {
   RewardAssignmentList: rewardAssignmentListReplySchema,
   Order: orderReplySchema,
   OrderList: orderListReplySchema,
+  Qualification: qualificationReplySchema,
   Redemption: redemptionReplySchema,
   RedemptionList: redemptionListReplySchema,
   RedemptionRollbacks: redemptionRollbacksReplySchema,

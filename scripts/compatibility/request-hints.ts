@@ -330,6 +330,10 @@ const perOperation: Record<string, CaseHints> = {
     ...orderAndCustomer,
   },
   'validate-stacked-discounts': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  // The customer and order of a validation, with no redeemables: qualification finds them.
+  'check-eligibility': orderAndCustomer,
+  // The legacy qualification of promotion tiers: the same customer and order.
+  'validate-promotions': orderAndCustomer,
   // As a validation, on a fresh voucher each time (a redemption takes a use); the customer is upserted.
   'redeem-stacked-discounts': {
     ...orderAndCustomer,

@@ -1,0 +1,77 @@
+import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item, ItemKey } from '../db/entity.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { tableDesign } from '../db/table.js';
+import type { Runtime } from '../runtime.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+const BATCH_GET_MAX = 100;
+const keyOf = (k: Item): string => `${String(k[tableDesign.partitionKey])}\u0000${String(k[tableDesign.sortKey])}`;
+
+/**
+ * The items one qualification request has read, so that the validation engine
+ * (lib/validations/validation.service.ts evaluateRedeemables), run once per candidate, reads them
+ * from memory instead of the table: `client` is the request's DynamoDB client, which answers a
+ * BatchGetItem of this table from what was read and asks the table only for keys never read
+ * (remembering those too); every other command goes to the table. A key read and not found is
+ * remembered as absent. Request-scoped: it lives as long as one request, so it never serves a
+ * stale item to another.
+ */
+export class PrefetchedReads {
+  private readonly known = new Map<string, Item | null>();
+  readonly client: DynamoDBDocumentClient;
+  /** BatchGetItem round trips this request made to the table (for the bench and the tests). */
+  roundTrips = 0;
+
+  constructor(private readonly deps: Deps) {
+    const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
+      if (command instanceof BatchGetCommand) {
+        const wanted = command.input.RequestItems ?? {};
+        const names = Object.keys(wanted);
+        const keys = wanted[deps.tableName]?.Keys;
+        if (names.length === 1 && keys) return this.answer(keys);
+      }
+      return (deps.ddb.send as (c: unknown, ...r: unknown[]) => Promise<unknown>)(command, ...rest);
+    };
+    this.client = new Proxy(deps.ddb, {
+      get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)),
+    });
+  }
+
+  /** Remembers items read another way (a Query of an index projecting every attribute). */
+  add(items: readonly Item[]): void {
+    for (const item of items) this.known.set(keyOf(item), item);
+  }
+
+  /** The item at `key` as read; undefined when never read, null when read and absent. */
+  get(key: ItemKey): Item | null | undefined {
+    return this.known.get(keyOf({ ...key }));
+  }
+
+  /** Reads the keys never read yet, strongly consistently, ≤ 100 per BatchGetItem, the batches in parallel. */
+  async read(keys: readonly ItemKey[]): Promise<void> {
+    const missing = [...new Map(keys.map((k) => [keyOf({ ...k }), { ...k }] as const)).entries()].filter(([id]) => !this.known.has(id));
+    const batches: Item[][] = [];
+    for (let i = 0; i < missing.length; i += BATCH_GET_MAX) batches.push(missing.slice(i, i + BATCH_GET_MAX).map(([, k]) => k));
+    await Promise.all(batches.map((batch) => this.readBatch(batch)));
+  }
+
+  private async readBatch(batch: Item[]): Promise<void> {
+    for (const k of batch) this.known.set(keyOf(k), null);
+    let pending = batch;
+    await retryOnConflict('Too many concurrent reads of the qualification candidates', async () => {
+      this.roundTrips += 1;
+      const res = await this.deps.ddb.send(new BatchGetCommand({ RequestItems: { [this.deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
+      this.add(res.Responses?.[this.deps.tableName] ?? []);
+      pending = res.UnprocessedKeys?.[this.deps.tableName]?.Keys ?? [];
+      return pending.length > 0 ? RETRY : true;
+    });
+  }
+
+  private async answer(keys: Item[]): Promise<unknown> {
+    await this.read(keys.map((k) => ({ PK: String(k[tableDesign.partitionKey]), SK: String(k[tableDesign.sortKey]) })));
+    const found = keys.map((k) => this.known.get(keyOf(k))).filter((i): i is Item => i !== null && i !== undefined);
+    return { Responses: { [this.deps.tableName]: found }, UnprocessedKeys: {}, $metadata: {} };
+  }
+}

@@ -1,0 +1,270 @@
+import type { Campaign } from '../campaigns/campaign.js';
+import * as entities from '../db/entities.js';
+import type { ItemKey } from '../db/entity.js';
+import { UnsupportedDiscountError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
+import { ReadHints } from '../validations/read-hints.js';
+import type { StackedRequest } from '../validations/validation.schema.js';
+import { evaluateRedeemables, trackingIdOf } from '../validations/validation.service.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import { PrefetchedReads } from './prefetched-reads.js';
+import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
+import { listOfferCampaigns, MAX_PUBLIC_CAMPAIGNS, readCampaigns, readPublicCodes, readWallet, rememberTierPointers } from './qualification.repo.js';
+import { type CheckEligibilityBody, DEFAULT_QUALIFICATION_LIMIT } from './qualification.schema.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'qualificationHints'>;
+
+/**
+ * The keys the engine reads for the request's context (lib/validations/validation.repo.ts
+ * readForValidation): the stacking rules, the validation rule counts, and the customer and order by id or by source-id claim.
+ * Reading them early only saves a round trip: a key the engine wants and this missed is read then.
+ */
+function contextKeysOf(projectId: string, body: CheckEligibilityBody): ItemKey[] {
+  const out: ItemKey[] = [entities.stackingRules.key(projectId), entities.validationRuleCounter.key(projectId)];
+  const c = body.customer;
+  if (c?.id !== undefined) out.push(entities.customer.key(projectId, c.id));
+  else if (c?.source_id !== undefined) out.push(entities.customerSourceId.key(projectId, c.source_id));
+  const o = body.order;
+  if (o?.id !== undefined) out.push(entities.order.key(projectId, o.id));
+  else if (o?.source_id !== undefined) out.push(entities.orderSourceId.key(projectId, o.source_id));
+  return out;
+}
+
+/** The customer and order ids the source-id claims read in round 1 name (null: none named that way, or no claim). */
+function claimedIds(reads: PrefetchedReads, projectId: string, body: CheckEligibilityBody): { customerId: string | null; orderId: string | null } {
+  const c = body.customer;
+  const o = body.order;
+  const customerClaim = c?.id === undefined && c?.source_id !== undefined ? reads.get(entities.customerSourceId.key(projectId, c.source_id)) : null;
+  const orderClaim = o?.id === undefined && o?.source_id !== undefined ? reads.get(entities.orderSourceId.key(projectId, o.source_id)) : null;
+  return {
+    customerId: c?.id ?? (customerClaim ? entities.customerSourceId.fromItem(customerClaim).customerId : null),
+    orderId: orderClaim ? entities.orderSourceId.fromItem(orderClaim).orderId : null,
+  };
+}
+
+/** Candidates evaluated together; the engine's reads are answered from memory, so this bounds only the work in flight. */
+const EVALUATION_BATCH = 25;
+
+/** One qualified redeemable: what it is, and the engine's evaluation of it alone on the request's order. */
+export interface QualifiedRedeemable {
+  candidate: Candidate;
+  evaluated: EvaluatedRedeemable;
+  evaluation: Evaluation;
+  /** What it takes off the order (0 when it was evaluated without the order). */
+  appliedDiscount: number;
+  createdAt: string;
+  id: string;
+}
+
+export interface Qualification {
+  /** The request evaluated with no redeemable: the order's figures, the customer, the stacking rules, the tracking id. */
+  context: Evaluation;
+  /** The page, in the sorting rule's order. */
+  redeemables: QualifiedRedeemable[];
+  hasMore: boolean;
+  /** The cursor of the next page (the page's last creation time); null when there is none. */
+  moreStartingAfter: string | null;
+}
+
+const voucherCandidate = (v: Voucher, source: CandidateSource, campaigns: ReadonlyMap<string, Campaign>): Candidate => {
+  const campaign = v.campaignId !== null ? campaigns.get(v.campaignId) : undefined;
+  const category = v.category ?? campaign?.category ?? null;
+  return {
+    object: 'voucher',
+    id: v.code,
+    createdAt: v.createdAt,
+    campaignId: v.campaignId,
+    campaignType: campaign?.campaignType ?? null,
+    voucherType: v.type,
+    categoryIds: category ? [category.id] : [],
+    source,
+    itemLevel: isItemLevel(v.discount),
+  };
+};
+
+const tierCandidates = (campaign: Campaign): Candidate[] =>
+  (campaign.promotionTiers ?? []).map((t) => ({
+    object: 'promotion_tier',
+    id: t.id,
+    createdAt: t.createdAt,
+    campaignId: campaign.id,
+    campaignType: campaign.campaignType,
+    voucherType: null,
+    categoryIds: campaign.category ? [campaign.category.id] : [],
+    source: 'tier',
+    itemLevel: isItemLevel(t.discount),
+  }));
+
+/**
+ * POST /v1/qualifications: the redeemables the customer and/or order could use, one page of them.
+ *
+ * Candidates: the vouchers the customer holds (one Query of their wallet), the unheld codes of the
+ * project's newest STANDALONE campaigns and the tiers of its PROMOTION campaigns (one Query of the
+ * project's campaign list, then one Query per STANDALONE campaign), within the scenario and filters
+ * (lib/qualifications/qualification-page.ts). Nothing reads the project's vouchers at large, so the
+ * cost follows the wallet and the number of campaigns, never the number of vouchers.
+ *
+ * Each candidate is evaluated alone by the validation engine (evaluateRedeemables, with the
+ * request's order and customer), so a redeemable qualifies exactly when a validation of it alone
+ * would find it APPLICABLE. The engine's reads are answered from what this request read
+ * (PrefetchedReads): the campaigns in one consistent BatchGetItem per 100, the wallet and public
+ * codes from the index Queries. Candidates are examined newest first until the page and one more
+ * are found. AUDIENCE_ONLY evaluates without the order and also keeps a redeemable whose only
+ * failure is that it needs order items. Writes nothing.
+ * @throws NotFoundError (order) for an unknown order id; InvalidPayloadError for inconsistent order lines.
+ */
+export async function checkEligibility(deps: Deps, projectId: string, body: CheckEligibilityBody): Promise<Qualification> {
+  const limit = body.options?.limit ?? DEFAULT_QUALIFICATION_LIMIT;
+  const { context, qualified } = await qualify(deps, projectId, body, { limit, tiersOnly: false });
+  const { page, hasMore } = cutPage(qualified, limit);
+  const last = page[page.length - 1];
+  return {
+    context,
+    redeemables: sortPage(page, body.options?.sorting_rule ?? 'DEFAULT'),
+    hasMore,
+    moreStartingAfter: hasMore && last ? last.createdAt : null,
+  };
+}
+
+/** Promotion tiers examined by the legacy POST /v1/promotions/validation: the newest ones (the reference's limit). */
+export const LEGACY_PROMOTION_TIERS = 150;
+
+/**
+ * The promotion tiers the customer and/or order qualify for, each evaluated alone by the validation
+ * engine (as checkEligibility's tiers), in hierarchy order (then newest first); for the legacy
+ * POST /v1/promotions/validation. `audienceOnly` evaluates them without the order. Writes nothing.
+ * @throws as checkEligibility.
+ */
+export async function qualifyPromotionTiers(
+  deps: Deps,
+  projectId: string,
+  body: Pick<CheckEligibilityBody, 'customer' | 'order' | 'metadata'>,
+  options: { audienceOnly: boolean; tierIds?: readonly string[] | undefined },
+): Promise<{ context: Evaluation; tiers: QualifiedRedeemable[] }> {
+  const request: CheckEligibilityBody = {
+    ...body,
+    scenario: options.audienceOnly ? 'AUDIENCE_ONLY' : 'ALL',
+    ...(options.tierIds ? { options: { filters: { resource_id: { conditions: { $in: [...options.tierIds] } } } } } : {}),
+  };
+  const { context, qualified } = await qualify(deps, projectId, request, { limit: LEGACY_PROMOTION_TIERS, tiersOnly: true });
+  const hierarchy = (q: QualifiedRedeemable) => q.evaluated.tier?.hierarchy ?? 0;
+  const tiers = qualified
+    .filter((q) => q.evaluated.status === 'APPLICABLE')
+    .slice(0, LEGACY_PROMOTION_TIERS)
+    .sort((a, b) => hierarchy(a) - hierarchy(b));
+  return { context, tiers };
+}
+
+/**
+ * The qualified candidates, newest first, at most `limit` + 1 (the page and whether there is more);
+ * `tiersOnly` reads promotion tiers alone (no wallet, no generic codes).
+ */
+async function qualify(
+  deps: Deps,
+  projectId: string,
+  body: CheckEligibilityBody,
+  opts: { limit: number; tiersOnly: boolean },
+): Promise<{ context: Evaluation; qualified: QualifiedRedeemable[] }> {
+  const reads = new PrefetchedReads(deps);
+  const engine = { ddb: reads.client, tableName: deps.tableName, ids: deps.ids, readHints: new ReadHints(() => deps.clock.now().getTime(), 1000) };
+  const scenario = body.scenario ?? 'ALL';
+  const limit = opts.limit;
+  const scope = opts.tiersOnly ? { sources: new Set<CandidateSource>(['tier']), itemLevelOnly: false } : scenarioScope(scenario);
+  // Derived once here rather than hashed again by each candidate's evaluation.
+  const trackingId = trackingIdOf(projectId, body);
+  const base: Omit<StackedRequest, 'redeemables'> = {
+    ...(body.order !== undefined ? { order: body.order } : {}),
+    ...(body.customer !== undefined ? { customer: body.customer } : {}),
+    ...(trackingId !== null ? { tracking_id: trackingId } : {}),
+    ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+  };
+
+  // Round 1, in parallel: what the context needs (stacking rules, customer, order, by key or
+  // source-id claim) with the campaigns this container's hints expect, the wallet when the customer
+  // is named by id, the project's campaign list and the generic codes of the hinted campaigns.
+  const hints = deps.qualificationHints;
+  const hintKey = body.customer?.id !== undefined ? `id:${body.customer.id}` : body.customer?.source_id !== undefined ? `src:${body.customer.source_id}` : null;
+  const wantsOffers = scope.sources.has('public') || scope.sources.has('tier');
+  const hinted = wantsOffers ? hints.offerCampaigns(projectId) : { promotions: [], standalone: [] };
+  const hintedWallet = hintKey !== null && scope.sources.has('wallet') ? hints.walletCampaigns(projectId, hintKey) : [];
+  const contextKeys = contextKeysOf(projectId, body);
+  const walletOf = (customerId: string | null) =>
+    scope.sources.has('wallet') && customerId !== null ? readWallet(deps, reads, projectId, customerId) : Promise.resolve([]);
+  const publicOf = (ids: readonly string[]) => (scope.sources.has('public') ? readPublicCodes(deps, reads, projectId, ids) : Promise.resolve([]));
+  const knownId = body.customer?.id ?? null;
+  const [, earlyWallet, offers, hintedCodes] = await Promise.all([
+    reads.read([...contextKeys, ...[...hintedWallet, ...hinted.promotions, ...hinted.standalone].map((id) => entities.campaign.key(projectId, id))]),
+    knownId !== null ? walletOf(knownId) : Promise.resolve(null),
+    wantsOffers ? listOfferCampaigns(deps, projectId) : Promise.resolve([]),
+    publicOf(hinted.standalone),
+  ]);
+  // A customer named by source id: its claim was read in round 1, its wallet now.
+  const claimed = claimedIds(reads, projectId, body);
+  const wallet = earlyWallet ?? (await walletOf(claimed.customerId));
+  const promotions = scope.sources.has('tier') ? offers.filter((c) => c.campaignType === 'PROMOTION').map((c) => c.id) : [];
+  const standalone = scope.sources.has('public')
+    ? offers
+        .filter((c) => c.type === 'STANDALONE' && c.campaignType !== 'PROMOTION')
+        .slice(0, MAX_PUBLIC_CAMPAIGNS)
+        .map((c) => c.id)
+    : [];
+  const walletCampaigns = wallet.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
+
+  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic codes.
+  const hintedStandalone = new Set(hinted.standalone);
+  const [laterCodes, campaigns] = await Promise.all([
+    publicOf(standalone.filter((id) => !hintedStandalone.has(id))),
+    readCampaigns(
+      reads,
+      projectId,
+      [...walletCampaigns, ...promotions, ...standalone],
+      [
+        ...(claimed.customerId !== null ? [entities.customer.key(projectId, claimed.customerId)] : []),
+        ...(claimed.orderId !== null ? [entities.order.key(projectId, claimed.orderId)] : []),
+      ],
+    ),
+  ]);
+  const publicCodes = [...hintedCodes.filter((v) => v.campaignId !== null && standalone.includes(v.campaignId)), ...laterCodes];
+  rememberTierPointers(reads, campaigns.values());
+  hints.learn(projectId, hintKey, walletCampaigns, wantsOffers ? { promotions, standalone } : hinted);
+
+  // Every read the engine makes below is answered from memory.
+  const context = await evaluateRedeemables(engine, projectId, { ...base, redeemables: [] }, deps.clock);
+  const heldByCustomer = context.customer !== null && (knownId === null || context.customer.id === knownId) ? wallet : [];
+
+  const all: Candidate[] = [
+    ...heldByCustomer.map((v) => voucherCandidate(v, 'wallet', campaigns)),
+    ...publicCodes.map((v) => voucherCandidate(v, 'public', campaigns)),
+    ...promotions.flatMap((id) => {
+      const c = campaigns.get(id);
+      return c ? tierCandidates(c) : [];
+    }),
+  ];
+  const toExamine = candidatesToExamine(all, scenario, body.options?.filters, body.options?.starting_after ?? null);
+  const audienceOnly = scenario === 'AUDIENCE_ONLY';
+  const request = audienceOnly ? { ...base, order: undefined } : base;
+
+  const evaluate = async (c: Candidate): Promise<QualifiedRedeemable | null> => {
+    let evaluation: Evaluation;
+    try {
+      evaluation = await evaluateRedeemables(engine, projectId, { ...request, redeemables: [{ object: c.object, id: c.id }] }, deps.clock);
+    } catch (error) {
+      // A discount whose formula the calculator cannot evaluate is not offered; a validation of it would fail too.
+      if (error instanceof UnsupportedDiscountError) return null;
+      throw error;
+    }
+    const evaluated = evaluation.redeemables[0];
+    if (!evaluated) return null;
+    const qualifies = evaluated.status === 'APPLICABLE' || (audienceOnly && evaluated.errorKey === 'missing_order_items');
+    if (!qualifies) return null;
+    return { candidate: c, evaluated, evaluation, appliedDiscount: evaluated.step?.order.totalAppliedDiscountAmount ?? 0, createdAt: c.createdAt, id: c.id };
+  };
+
+  const qualified: QualifiedRedeemable[] = [];
+  for (let i = 0; i < toExamine.length && qualified.length <= limit; i += EVALUATION_BATCH) {
+    const batch = await Promise.all(toExamine.slice(i, i + EVALUATION_BATCH).map(evaluate));
+    for (const q of batch) if (q) qualified.push(q);
+  }
+  return { context, qualified };
+}

@@ -1,0 +1,47 @@
+import * as z from '../zod.js';
+import { discountSchema } from '../campaigns/voucher-template.schema.js';
+import { calculatedOrderReplySchema } from './validation.reply.js';
+
+/* Reply schema of the legacy POST /v1/promotions/validation (lib/validations/legacy-promotions.mapper.ts writes it). */
+
+const amount = z.int().check(z.nonnegative());
+const emptyList = z.strictObject({
+  object: z.literal('list'),
+  data_ref: z.literal('data'),
+  data: z.array(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() })),
+  total: amount,
+});
+
+/** One qualifying tier (the reference's 6_res_validate_promotion_object), with the order after it alone. */
+const validPromotion = z.strictObject({
+  valid: z.literal(true),
+  applicable_to: emptyList,
+  inapplicable_to: emptyList,
+  tracking_id: z.optional(z.string()),
+  order: calculatedOrderReplySchema,
+  id: z.string(),
+  name: z.string(),
+  banner: z.optional(z.string()),
+  discount: z.optional(discountSchema),
+  start_date: z.optional(z.string()),
+  expiration_date: z.optional(z.string()),
+  campaign: z.strictObject({
+    id: z.string(),
+    start_date: z.nullable(z.string()),
+    expiration_date: z.nullable(z.string()),
+    active: z.boolean(),
+    object: z.literal('campaign'),
+  }),
+  hierarchy: z.int(),
+  discount_amount: amount,
+  applied_discount_amount: amount,
+  metadata: z.record(z.string(), z.unknown()),
+  object: z.literal('promotion_tier'),
+});
+
+/** POST /v1/promotions/validation (the reference's 6_res_validate_promotion): `valid` when any tier qualifies. */
+export const promotionsValidationReplySchema = z.strictObject({
+  valid: z.boolean(),
+  tracking_id: z.optional(z.string()),
+  promotions: z.array(validPromotion),
+});

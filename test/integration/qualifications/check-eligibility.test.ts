@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import type { qualificationReplySchema } from '../../../lib/qualifications/qualification.reply.js';
+import type { Voucher } from '../../../lib/vouchers/voucher.js';
+import type * as z from '../../../lib/zod.js';
+import { at, countingReads, publicationSetup, putVoucher, standaloneVoucher } from '../publications/support.js';
+
+type Reply = z.output<typeof qualificationReplySchema>;
+type Json = Record<string, unknown>;
+
+const minute = 60_000;
+const iso = (offsetMinutes: number) => new Date(at + offsetMinutes * minute).toISOString();
+const cart = { amount: 10_000, items: [{ product_id: 'prod_shoe', quantity: 2, price: 5000 }] };
+
+async function setup() {
+  const s = publicationSetup();
+  const { api, runtime, projectId, clock } = await s;
+  const qualify = async (json: Json) => (await api.call('check-eligibility', { json })) as unknown as { status: number; json: Reply & Json };
+  const customer = async (sourceId: string) => {
+    const reply = await api.call('create-customer', { json: { source_id: sourceId } });
+    if (reply.status !== 200) throw new Error(JSON.stringify(reply.json));
+    return (reply.json as { id: string }).id;
+  };
+  /** A voucher written straight into the table (held by `holderId` when given), created `minutes` after the start. */
+  const held = (code: string, holderId: string | null, minutes: number, fields: Partial<Voucher> = {}) =>
+    putVoucher(runtime, standaloneVoucher(projectId, code, { holderId, createdAt: iso(minutes), ...fields }));
+  const campaign = async (json: Json) => {
+    const reply = await api.call('create-campaign', { json });
+    if (reply.status !== 200) throw new Error(JSON.stringify(reply.json));
+    return reply.json as { id: string; name: string; promotion?: { tiers: { id: string; created_at: string }[] } };
+  };
+  /** A STANDALONE (generic code) campaign with one code, written as the voucher entity lays it out. */
+  const generic = async (name: string, code: string, minutes: number, fields: Partial<Voucher> = {}) => {
+    const c = await campaign({
+      name,
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STANDALONE',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+    });
+    await held(code, null, minutes, { campaignId: c.id, campaignName: name, discount: { type: 'AMOUNT', amountOff: 100 }, ...fields });
+    return c;
+  };
+  /** A promotion created an hour later than the clock's time: its tiers are newer than the vouchers above. */
+  const promotion = async (name: string, tiers: Json[]) => {
+    clock.advance(60 * minute);
+    return campaign({ name, campaign_type: 'PROMOTION', promotion: { tiers } });
+  };
+  return { ...(await s), qualify, customer, held, generic, promotion, campaign };
+}
+
+const ids = (r: { json: Reply }) => r.json.redeemables.data.map((d) => d.id);
+
+describe('POST /v1/qualifications (check-eligibility)', () => {
+  it('ALL: offers the customer’s usable vouchers, generic codes and active tiers, each with its discount and the order after it alone', async () => {
+    const { qualify, customer, held, generic, promotion } = await setup();
+    const ann = await customer('ann');
+    const ben = await customer('ben');
+    await held('ANN-500', ann, 1);
+    await held('ANN-OFF', ann, 2, { active: false });
+    await held('ANN-LATER', ann, 3, { startDate: iso(60 * 24 * 30) });
+    await held('BEN-500', ben, 4);
+    await held('NOBODY', null, 5);
+    await generic('Generic', 'WELCOME', 6);
+    const promo = await promotion('Promo', [
+      { name: 'On', banner: 'Save 2', action: { discount: { type: 'AMOUNT', amount_off: 200 } } },
+      { name: 'Off', active: false, action: { discount: { type: 'AMOUNT', amount_off: 300 } } },
+    ]);
+    const [on] = promo.promotion?.tiers ?? [];
+
+    const reply = await qualify({ customer: { source_id: 'ann' }, order: cart, options: { limit: 50 } });
+    expect(reply.status).toBe(200);
+    expect(ids(reply)).toEqual([on?.id, 'WELCOME', 'ANN-500']);
+    const [tier, welcome, mine] = reply.json.redeemables.data;
+    expect(tier).toMatchObject({ object: 'promotion_tier', name: 'On', banner: 'Save 2', campaign_id: promo.id, campaign_name: 'Promo' });
+    expect(tier?.result).toEqual({ discount: { type: 'AMOUNT', amount_off: 200 } });
+    expect(welcome).toMatchObject({ object: 'voucher', campaign_name: 'Generic', created_at: iso(6) });
+    expect(mine?.result).toEqual({ discount: { type: 'AMOUNT', amount_off: 500 } });
+    expect(mine?.order).toMatchObject({ amount: 10_000, total_discount_amount: 500, total_amount: 9500, total_applied_discount_amount: 500 });
+    expect(reply.json.redeemables).toMatchObject({ object: 'list', data_ref: 'data', total: 3, has_more: false });
+    expect(reply.json.order).toMatchObject({ amount: 10_000, total_amount: 10_000, total_discount_amount: 0 });
+    expect(reply.json.stacking_rules.redeemables_limit).toBe(30);
+    expect(reply.json.tracking_id).toMatch(/^track_/);
+  });
+
+  it('CUSTOMER_WALLET: only the vouchers the customer holds', async () => {
+    const { qualify, customer, held, generic, promotion } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-1', ann, 1);
+    await held('ANN-2', ann, 2, { discount: { type: 'PERCENT', percentOff: 10 } });
+    await generic('Generic', 'WELCOME', 3);
+    await promotion('Promo', [{ name: 'T', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+    const reply = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: cart, options: { limit: 10 } });
+    expect(ids(reply)).toEqual(['ANN-2', 'ANN-1']);
+    expect(reply.json.redeemables.data[0]?.order?.total_discount_amount).toBe(1000);
+  });
+
+  it('PRODUCTS and PRODUCTS_DISCOUNT offer item discounts anyone can use; the _BY_CUSTOMER forms add the wallet’s', async () => {
+    const { qualify, customer, held, promotion } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-ORDER', ann, 1);
+    await held('ANN-ITEMS', ann, 2, { discount: { type: 'AMOUNT', amountOff: 100, effect: 'APPLY_TO_ITEMS' } });
+    const promo = await promotion('Promo', [
+      { name: 'Order', action: { discount: { type: 'AMOUNT', amount_off: 200 } } },
+      { name: 'Items', action: { discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' } } },
+    ]);
+    const itemsTier = promo.promotion?.tiers[1]?.id;
+    for (const scenario of ['PRODUCTS', 'PRODUCTS_DISCOUNT']) {
+      expect(ids(await qualify({ scenario, customer: { id: ann }, order: cart, options: { limit: 10 } }))).toEqual([itemsTier]);
+    }
+    for (const scenario of ['PRODUCTS_BY_CUSTOMER', 'PRODUCTS_DISCOUNT_BY_CUSTOMER']) {
+      expect(ids(await qualify({ scenario, customer: { id: ann }, order: cart, options: { limit: 10 } }))).toEqual([itemsTier, 'ANN-ITEMS']);
+    }
+  });
+
+  it('AUDIENCE_ONLY: judges the customer without the order, so an item discount qualifies on an empty cart', async () => {
+    const { qualify, customer, held, promotion } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-ITEMS', ann, 1, { discount: { type: 'AMOUNT', amountOff: 100, effect: 'APPLY_TO_ITEMS' } });
+    await held('ANN-OFF', ann, 2, { active: false });
+    const promo = await promotion('Promo', [{ name: 'Items', action: { discount: { type: 'PERCENT', percent_off: 10, effect: 'APPLY_TO_ITEMS' } } }]);
+    const tier = promo.promotion?.tiers[0]?.id;
+    expect(ids(await qualify({ customer: { id: ann }, options: { limit: 10 } }))).toEqual([]);
+    const audience = await qualify({ scenario: 'AUDIENCE_ONLY', customer: { id: ann }, order: { amount: 1000 }, options: { limit: 10 } });
+    expect(ids(audience)).toEqual([tier, 'ANN-ITEMS']);
+    expect(audience.json.redeemables.data[0]?.order).toBeUndefined();
+  });
+
+  it('pages by creation time: 50 at most, has_more and more_starting_after, no redeemable twice, none left out', async () => {
+    const { qualify, customer, held } = await setup();
+    const ann = await customer('ann');
+    for (let i = 0; i < 12; i += 1) await held(`W-${String(i).padStart(2, '0')}`, ann, i);
+    // Two in the same millisecond at a page boundary stay together.
+    await held('W-08b', ann, 8);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const pages: number[] = [];
+    for (let n = 0; n < 10; n += 1) {
+      const reply = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, options: { limit: 4, ...(cursor ? { starting_after: cursor } : {}) } });
+      expect(reply.status).toBe(200);
+      seen.push(...ids(reply));
+      pages.push(reply.json.redeemables.total);
+      if (!reply.json.redeemables.has_more) {
+        expect(reply.json.redeemables.more_starting_after).toBeUndefined();
+        break;
+      }
+      cursor = reply.json.redeemables.more_starting_after;
+      expect(cursor).toBe(reply.json.redeemables.data.at(-1)?.created_at);
+    }
+    expect(seen).toEqual(['W-11', 'W-10', 'W-09', 'W-08b', 'W-08', 'W-07', 'W-06', 'W-05', 'W-04', 'W-03', 'W-02', 'W-01', 'W-00']);
+    expect(pages).toEqual([3, 4, 4, 2]);
+    const fiftyOne = await qualify({ customer: { id: ann }, options: { limit: 51 } });
+    expect(fiftyOne.status).toBe(400);
+    expect((await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann } })).json.redeemables).toMatchObject({ total: 5, has_more: true });
+  });
+
+  it('sorts a page by the discount with BEST_DEAL and LEAST_DEAL', async () => {
+    const { qualify, customer, held } = await setup();
+    const ann = await customer('ann');
+    await held('SMALL', ann, 1, { discount: { type: 'AMOUNT', amountOff: 100 } });
+    await held('BIG', ann, 2, { discount: { type: 'AMOUNT', amountOff: 900 } });
+    await held('MID', ann, 3, { discount: { type: 'AMOUNT', amountOff: 500 } });
+    const order = { amount: 10_000 };
+    const by = async (sorting_rule: string) => ids(await qualify({ customer: { id: ann }, order, options: { sorting_rule, limit: 10 } }));
+    expect(await by('DEFAULT')).toEqual(['MID', 'BIG', 'SMALL']);
+    expect(await by('BEST_DEAL')).toEqual(['BIG', 'MID', 'SMALL']);
+    expect(await by('LEAST_DEAL')).toEqual(['SMALL', 'MID', 'BIG']);
+  });
+
+  it('filters by resource type, campaign and code', async () => {
+    const { qualify, customer, held, generic, promotion } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-1', ann, 1);
+    const g = await generic('Generic', 'WELCOME', 2);
+    await promotion('Promo', [{ name: 'T', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+    const q = async (filters: Json) => ids(await qualify({ customer: { id: ann }, order: cart, options: { limit: 10, filters } }));
+    expect(await q({ resource_type: { conditions: { $in: ['voucher'] } } })).toEqual(['WELCOME', 'ANN-1']);
+    expect(await q({ campaign_id: { conditions: { $is: [g.id] } } })).toEqual(['WELCOME']);
+    expect(await q({ code: { conditions: { $not_in: ['WELCOME'] } }, resource_type: { conditions: { $is: ['voucher'] } } })).toEqual(['ANN-1']);
+    expect(await q({ junction: 'or', code: { conditions: { $in: ['ANN-1'] } }, campaign_id: { conditions: { $in: [g.id] } } })).toEqual(['WELCOME', 'ANN-1']);
+  });
+
+  it('a customer with no wallet, an unknown customer and no customer get the offers anyone can use, and nobody is created', async () => {
+    const { qualify, customer, generic, promotion, api } = await setup();
+    await customer('empty');
+    await generic('Generic', 'WELCOME', 1);
+    const promo = await promotion('Promo', [{ name: 'T', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+    const offers = [promo.promotion?.tiers[0]?.id, 'WELCOME'];
+    expect(ids(await qualify({ customer: { source_id: 'empty' }, order: cart }))).toEqual(offers);
+    expect(ids(await qualify({ customer: { source_id: 'stranger' }, order: cart }))).toEqual(offers);
+    expect(ids(await qualify({ customer: { id: 'cust_unknown' }, order: cart }))).toEqual(offers);
+    expect(ids(await qualify({ order: cart }))).toEqual(offers);
+    expect(ids(await qualify({ scenario: 'CUSTOMER_WALLET', customer: { source_id: 'stranger' }, order: cart }))).toEqual([]);
+    expect((await api.call('get-customer', { params: { customerId: 'stranger' } })).status).toBe(404);
+  });
+
+  it('refuses PROMOTION_STACKS and an unknown order id with the spec error object', async () => {
+    const { qualify } = await setup();
+    const stacks = await qualify({ scenario: 'PROMOTION_STACKS' });
+    expect(stacks.status).toBe(400);
+    expect(stacks.json).toMatchObject({ code: 400, key: 'invalid_payload' });
+    const order = await qualify({ order: { id: 'ord_nope' } });
+    expect(order.status).toBe(404);
+    expect(order.json).toMatchObject({ key: 'not_found', resource_type: 'order' });
+  });
+
+  it('reads the wallet with one Query and every candidate without a read of its own, whatever the wallet holds', async () => {
+    const { qualify, customer, held, runtime, campaignWith, publish } = await setup();
+    const ann = await customer('ann');
+    await campaignWith('Picks', ['PICK-1']);
+    expect((await publish({ campaign: { name: 'Picks' }, customer: { id: ann } })).status).toBe(200);
+    for (let i = 0; i < 40; i += 1) await held(`W-${i}`, ann, i);
+    const calls: string[] = [];
+    runtime.ddb.middlewareStack.add(
+      (next) => async (args) => {
+        calls.push(String((args as { input: { TableName?: string; RequestItems?: unknown } }).input.RequestItems ? 'BatchGet' : 'other'));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countQualificationCalls' },
+    );
+    const reads = countingReads(runtime);
+    const reply = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: cart, options: { limit: 50 } });
+    expect(reply.json.redeemables.total).toBe(41);
+    expect(ids(reply).slice(0, 2)).toEqual(['W-39', 'W-38']);
+    expect(ids(reply)).toContain('PICK-1');
+    // The context's BatchGet, the wallet's Query, the campaigns' BatchGet (plus the request's auth reads).
+    expect(reads.queries.filter((pk) => pk.includes('#HOLDER#'))).toHaveLength(1);
+    expect(calls.filter((c) => c === 'BatchGet').length).toBeLessThanOrEqual(3);
+    expect(calls.length).toBeLessThanOrEqual(8);
+  });
+});
