@@ -251,6 +251,19 @@ describe('entity layouts', () => {
     expect(e.voucher.fromItem(e.voucher.toItem(categorised, 'none'))).toEqual(categorised);
   });
 
+  it('lists every voucher in the keys-only GSI5 by last change (updatedAt, else createdAt), and voucherChangeSet moves it to a new time', () => {
+    const v = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: null, holderId: null, publishCount: 0, active: true, category: null, updatedAt: null });
+    expect(e.voucher.toItem(v, 'none')).toMatchObject({ GSI5PK: 'P#p1#VOUCHERS_CHANGED', GSI5SK: `${at}#v_1` });
+    const later = '2026-02-01T00:00:00.000Z';
+    expect(e.voucher.toItem({ ...v, updatedAt: later }, 'none')).toMatchObject({ GSI5PK: 'P#p1#VOUCHERS_CHANGED', GSI5SK: `${later}#v_1` });
+    expect(e.voucher.fromItem(e.voucher.toItem({ ...v, updatedAt: later }, 'none'))).toEqual({ ...v, updatedAt: later });
+    expect(e.voucherChangeSet(v, later)).toEqual({
+      set: '#chpk = :chpk, #chsk = :chsk',
+      names: { '#chpk': 'GSI5PK', '#chsk': 'GSI5SK' },
+      values: { ':chpk': 'P#p1#VOUCHERS_CHANGED', ':chsk': `${later}#v_1` },
+    });
+  });
+
   it('stores the TTL of expiring items in ttl', () => {
     expect(e.oauthToken.toItem(never({ tokenHash: 'h', expiresAt: 99 })).ttl).toBe(99);
     expect(e.idempotencyRecord.toItem({ fingerprint: 'f', createdAt: at, expiresAt: 77 }, P, 'k').ttl).toBe(77);
