@@ -2,6 +2,7 @@ import type { AppKey } from '../app-keys/app-key.js';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
+import type { CampaignSummaryDelta } from '../campaigns/campaign-summary.js';
 import type { StoredCategory } from '../categories/category.js';
 import type { Customer, CustomerListEntry, CustomerRedemptionSummary } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
@@ -153,6 +154,17 @@ export const campaignCounter = /* @__PURE__ */ entity<CampaignCounter>('campaign
   .key(
     (projectId: string) => tenant(projectId),
     () => 'CAMPAIGN_COUNTER',
+  )
+  .apart();
+/**
+ * One shard of one UTC day of a campaign's summary counters (lib/campaigns/campaign-summary.ts):
+ * ADDed to by the transactions that do what they count; a campaign's days are one partition, so
+ * a date range is one Query (`SK BETWEEN <start>#00 AND <end>#99`).
+ */
+export const campaignSummaryCounter = /* @__PURE__ */ entity<CampaignSummaryDelta>('campaign_summary_counter', 1)
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN_SUMMARY', campaignId),
+    (day: string, shard: number) => path(day, String(shard).padStart(2, '0')),
   )
   .apart();
 /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */

@@ -141,6 +141,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
       GSI2SK: `${at}#r_2`,
     },
   ],
+  [
+    'campaign_summary_counter',
+    e.campaignSummaryCounter.toItem({ redemptions: 1 }, P, 'camp_1', '2026-07-02', 3),
+    { PK: 'P#p1#CAMPAIGN_SUMMARY#camp_1', SK: '2026-07-02#03' },
+  ],
   ['voucher_redemption_count', e.voucherRedemptionCount.toItem({ count: 1 }, P, 'v_1', 31), { PK: 'P#p1#VOUCHER_REDEMPTIONS#v_1', SK: '31' }],
   ['customer_redemption_summary', e.customerRedemptionSummary.toItem({ redeemed: 1 }, P, 'cust_1'), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'REDEMPTION_SUMMARY' }],
   ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
