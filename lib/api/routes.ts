@@ -142,7 +142,7 @@ export const listVouchersRoute = /* @__PURE__ */ route({
   // A read that writes: a deep page saves its list's page bounds (lib/vouchers/voucher-list.repo.ts).
   access: 'write',
   scopes: ['vouchers'],
-  summary: "List vouchers (the project's, a campaign's, a holder's or a category's; by creation; created_at bounds)",
+  summary: "List vouchers (the project's, a campaign's, a holder's or a category's by creation, with created_at bounds; the project's by last change, with updated_at bounds)",
   tag: 'Vouchers',
   success: [/* @__PURE__ */ ok('VoucherList', 'One page of vouchers, newest first unless order=created_at')],
   description:
