@@ -186,6 +186,8 @@ describe('GET /v1/vouchers by last change', () => {
     await jobs.deliver(runtime);
     clock.advance(MINUTE);
     await api.call('update-voucher', { params: { code: 'M1' }, json: { metadata: { x: 1 } } });
+    // Distinct change times: two vouchers changed at one instant are ordered by id (random).
+    clock.advance(MINUTE);
     await api.call('create-publication', { json: { voucher: 'SOLO', customer: { source_id: 'cy' } } });
 
     const items = await runtime.ddb.send(
