@@ -142,9 +142,15 @@ export const listVouchersRoute = /* @__PURE__ */ route({
   // A read that writes: a deep page saves its list's page bounds (lib/vouchers/voucher-list.repo.ts).
   access: 'write',
   scopes: ['vouchers'],
-  summary: "List vouchers (the project's, a campaign's, a holder's or a category's; by creation; created_at bounds)",
+  summary:
+    "List vouchers (the project's, a campaign's, a holder's or a category's by creation, with created_at bounds; the project's by last change, with updated_at bounds)",
   tag: 'Vouchers',
-  success: [/* @__PURE__ */ ok('VoucherList', 'One page of vouchers, newest first unless order=created_at')],
+  success: [
+    /* @__PURE__ */ ok(
+      'VoucherList',
+      'One page of vouchers, newest first (by creation, or by last change with updated_at bounds or order) unless order=created_at or updated_at',
+    ),
+  ],
   description:
     'One of `campaign_id` / `campaign` (name), `customer` (holder: id or source id) and `category` (id or name) at a time (two of them: 400 `invalid_query_params`), `created_at[…]` bounds (both excluded), `order` `created_at` or `-created_at` (default), `limit` 1–100, `page` 1–99. `updated_at[…]` and the `updated_at` and `code` orders are 400 `invalid_query_params`: no index serves them yet. See `total` for what it counts.',
 });

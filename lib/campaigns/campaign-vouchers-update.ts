@@ -34,8 +34,9 @@ const MAX_PASSES = 20;
  * change meanwhile makes the batch fail and the page is read again.
  */
 function voucherChangeItem(deps: Deps, v: Voucher, change: Partial<BenefitChange>, now: string): TransactItem {
-  const sets = ['updatedAt = :now'];
-  const values: Record<string, unknown> = { ':now': now, ':id': v.id, ':zero': 0, ':nullType': 'NULL' };
+  const changed = entities.voucherChangeSet(v, now);
+  const sets = ['updatedAt = :now', changed.set];
+  const values: Record<string, unknown> = { ':now': now, ':id': v.id, ':zero': 0, ':nullType': 'NULL', ...changed.values };
   let condition = 'id = :id AND publishCount = :zero AND redeemedQuantity = :zero AND (attribute_not_exists(holderId) OR attribute_type(holderId, :nullType))';
   if (change.discount !== undefined) {
     sets.push('discount = :discount');
@@ -56,6 +57,7 @@ function voucherChangeItem(deps: Deps, v: Voucher, change: Partial<BenefitChange
       Key: entities.voucher.key(v.projectId, v.code),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: condition,
+      ExpressionAttributeNames: changed.names,
       ExpressionAttributeValues: values,
     },
   };

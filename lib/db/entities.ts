@@ -2,6 +2,7 @@ import type { AppKey } from '../app-keys/app-key.js';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
+import type { CampaignSummaryDelta } from '../campaigns/campaign-summary.js';
 import type { StoredCategory } from '../categories/category.js';
 import type { Customer, CustomerListEntry, CustomerRedemptionSummary } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
@@ -25,7 +26,20 @@ import type { CampaignTemplate } from '../templates/campaign-template.js';
 import type { ObjectAssignments, StoredValidationRule, ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
-import { entity, type Gsi2Key, type Gsi3Key, type Gsi4Key, gsi2Key, gsi3Key, gsi4Key, keyPath as path, tenantPath as tenant } from './entity.js';
+import {
+  entity,
+  type Gsi2Key,
+  type Gsi3Key,
+  type Gsi4Key,
+  type Gsi5Key,
+  gsi2Key,
+  gsi3Key,
+  gsi4Key,
+  gsi5Key,
+  keyPath as path,
+  tenantPath as tenant,
+} from './entity.js';
+import { tableDesign } from './table.js';
 
 /**
  * Every stored entity of the single table: its name and version (the `entity` and `v` of each
@@ -143,6 +157,17 @@ export const campaignCounter = /* @__PURE__ */ entity<CampaignCounter>('campaign
     () => 'CAMPAIGN_COUNTER',
   )
   .apart();
+/**
+ * One shard of one UTC day of a campaign's summary counters (lib/campaigns/campaign-summary.ts):
+ * ADDed to by the transactions that do what they count; a campaign's days are one partition, so
+ * a date range is one Query (`SK BETWEEN <start>#00 AND <end>#99`).
+ */
+export const campaignSummaryCounter = /* @__PURE__ */ entity<CampaignSummaryDelta>('campaign_summary_counter', 1)
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN_SUMMARY', campaignId),
+    (day: string, shard: number) => path(day, String(shard).padStart(2, '0')),
+  )
+  .apart();
 /** Points a promotion tier id at its campaign (tiers live inside the campaign item). */
 export const promotionTierRef = /* @__PURE__ */ entity<{ campaignId: string }>('promotion_tier_ref', 1)
   .key(
@@ -178,16 +203,50 @@ export function voucherCategoryKeys(v: Pick<Voucher, 'projectId' | 'createdAt' |
   return v.category ? voucherByCategory(v.projectId, v.category.id, v.createdAt, v.id) : {};
 }
 /**
+ * Every voucher's GSI5 (keys-only) entry: the project's vouchers by last change, `updatedAt` or,
+ * for a voucher never changed, `createdAt` (GET /v1/vouchers `updated_at[…]`, `order=updated_at`).
+ */
+export const voucherByChange = /* @__PURE__ */ gsi5Key(
+  (projectId: string) => tenant(projectId, 'VOUCHERS_CHANGED'),
+  (changedAt: string, voucherId: string) => path(changedAt, voucherId),
+);
+/** A voucher's GSI5 entry: at `updatedAt`, else at `createdAt`. */
+export function voucherChangeKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'updatedAt' | 'id'>): Gsi5Key {
+  return voucherByChange(v.projectId, v.updatedAt ?? v.createdAt, v.id);
+}
+/**
+ * The SET clauses (`#chpk = :chpk, #chsk = :chsk`, with their names and values) that move a
+ * voucher's GSI5 entry to `now`. Every UpdateItem that sets a voucher's `updatedAt = now` adds
+ * them, so the change list (GSI5) orders vouchers by the `updated_at` their replies show; a
+ * voucher written before GSI5 existed gets its entry from its next change. The placeholders are
+ * reserved for this: no other clause of a voucher write uses `#chpk`, `#chsk`, `:chpk`, `:chsk`.
+ */
+export function voucherChangeSet(
+  v: Pick<Voucher, 'projectId' | 'id'>,
+  now: string,
+): { set: string; names: Record<string, string>; values: Record<string, string> } {
+  const k = voucherByChange(v.projectId, now, v.id);
+  return {
+    set: '#chpk = :chpk, #chsk = :chsk',
+    names: { '#chpk': tableDesign.indexes.gsi5.partitionKey, '#chsk': tableDesign.indexes.gsi5.sortKey },
+    values: { ':chpk': k.GSI5PK, ':chsk': k.GSI5SK },
+  };
+}
+/**
  * The listing entries of a voucher beyond its campaign's GSI1 entry, computed from the voucher
  * alone: its project-wide GSI3 entry (creation time and id never change, so no update moves it),
+ * its GSI5 entry at its last change (voucherChangeKeys; every write of `updatedAt` moves it: voucherChangeSet),
  * while it has a holder, its holder's GSI2 entry (every write that sets `holderId` sets it:
  * lib/vouchers/voucher-pool.repo.ts; toItem for vouchers put with a holder), and while it has a
  * category, its category's GSI4 entry (every write that sets `category` sets it: toItem, and
  * changeVoucherItem in lib/vouchers/voucher.repo.ts).
  */
-export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id' | 'holderId' | 'category'>): Partial<Gsi2Key> & Gsi3Key & Partial<Gsi4Key> {
+export function voucherListKeys(
+  v: Pick<Voucher, 'projectId' | 'createdAt' | 'updatedAt' | 'id' | 'holderId' | 'category'>,
+): Partial<Gsi2Key> & Gsi3Key & Partial<Gsi4Key> & Gsi5Key {
   return {
     ...voucherByProject(v.projectId, v.createdAt, v.id),
+    ...voucherChangeKeys(v),
     ...(v.holderId !== null && v.holderId !== undefined ? voucherByHolder(v.projectId, v.holderId, v.createdAt, v.id) : {}),
     ...voucherCategoryKeys(v),
   };
@@ -200,7 +259,7 @@ export function voucherListKeys(v: Pick<Voucher, 'projectId' | 'createdAt' | 'id
  * sorted by voucher id (random), so a publication starts reading at a random point of the pool
  * and concurrent publications seldom reach for the same voucher. Publishing replaces the entry
  * with the holder's (voucherByHolder) in the publication's own transaction. GSI3 lists every
- * voucher of the project, GSI4 a category's (voucherListKeys).
+ * voucher of the project, GSI4 a category's, GSI5 the project's by last change (voucherListKeys).
  */
 export const voucher = /* @__PURE__ */ entity<Voucher>('voucher', 1)
   .key(

@@ -45,6 +45,12 @@ export interface Gsi4Key {
   GSI4SK: string;
 }
 
+/** An item's entry in the keys-only GSI5 (the project's vouchers by last change: lib/db/table.ts). */
+export interface Gsi5Key {
+  GSI5PK: string;
+  GSI5SK: string;
+}
+
 /** One part of a key: an id, a code, a name, a timestamp, a number. */
 export type KeyPart = string | number;
 
@@ -91,6 +97,8 @@ export const gsi2Key = keyBuilderFor<Gsi2Key>(tableDesign.indexes.gsi2.partition
 export const gsi3Key = keyBuilderFor<Gsi3Key>(tableDesign.indexes.gsi3.partitionKey, tableDesign.indexes.gsi3.sortKey);
 /** A builder of sparse keys-only GSI4 keys (`GSI4PK`, `GSI4SK`). */
 export const gsi4Key = keyBuilderFor<Gsi4Key>(tableDesign.indexes.gsi4.partitionKey, tableDesign.indexes.gsi4.sortKey);
+/** A builder of keys-only GSI5 keys (`GSI5PK`, `GSI5SK`). */
+export const gsi5Key = keyBuilderFor<Gsi5Key>(tableDesign.indexes.gsi5.partitionKey, tableDesign.indexes.gsi5.sortKey);
 
 type PartitionOf<B> = B extends KeyBuilder<infer P, infer _S, infer _K> ? P : never;
 
@@ -106,6 +114,8 @@ const TABLE_ATTRIBUTES = new Set<string>([
   tableDesign.indexes.gsi3.sortKey,
   tableDesign.indexes.gsi4.partitionKey,
   tableDesign.indexes.gsi4.sortKey,
+  tableDesign.indexes.gsi5.partitionKey,
+  tableDesign.indexes.gsi5.sortKey,
   tableDesign.ttlAttribute,
   ENTITY_ATTR,
   VERSION_ATTR,
@@ -123,7 +133,7 @@ export type Where<K, I, SI = undefined> =
   | (SI extends undefined ? never : { sparse: PartitionOf<SI> });
 
 /** Every key an item may carry: the table's, and its entries in GSI1 and the sparse GSI2 where it has them. */
-export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key>;
+export type ItemKeys = ItemKey & Partial<Gsi1Key> & Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key> & Partial<Gsi5Key>;
 
 /** How a Query reads its partition; unset options are left out of the request (DynamoDB's defaults). */
 export interface QueryOptions {
@@ -148,11 +158,11 @@ export interface EntityOptions<T> {
   /** The item's expiry (Unix seconds) for the table's TTL, when it has one. */
   ttl?: (value: T) => number;
   /**
-   * Index entries beyond the builders' (GSI3's and GSI4's, or a second kind of GSI2 entry for values the
+   * Index entries beyond the builders' (GSI3's, GSI4's and GSI5's, or a second kind of GSI2 entry for values the
    * sparse builder leaves out), computed from the value like every other key, so every Put of the
    * entity carries them. Must not set an attribute the builders set for the same value.
    */
-  moreKeys?: (value: T) => Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key>;
+  moreKeys?: (value: T) => Partial<Gsi2Key> & Partial<Gsi3Key> & Partial<Gsi4Key> & Partial<Gsi5Key>;
 }
 
 /**

@@ -27,6 +27,13 @@ export const tableDesign = {
      * alone, in a deploy of its own (docs/deploy.md "GSI4 and CloudFormation").
      */
     gsi4: { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
+    /**
+     * A keys-only index, like GSI3: every voucher of a project by its last change (`updatedAt`,
+     * else `createdAt`), for GET /v1/vouchers `updated_at[…]` and `order=updated_at`. Every write
+     * that sets a voucher's `updatedAt` moves its entry in the same write (lib/db/entities.ts
+     * voucherChangeSet). Added alone, in a deploy of its own (docs/deploy.md "GSI5 and CloudFormation").
+     */
+    gsi5: { name: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK', projection: 'KEYS_ONLY' },
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { pointsBucket, voucher as voucherEntity } from '../db/entities.js';
+import { pointsBucket, voucherChangeSet, voucher as voucherEntity } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
@@ -29,9 +29,11 @@ export function cardPlanItems(deps: Deps, voucher: Voucher, plan: CardPlan, now:
       Update: {
         TableName: deps.tableName,
         Key: voucherEntity.key(voucher.projectId, voucher.code),
-        UpdateExpression: 'SET loyaltyCard = :card, updatedAt = :now',
+        UpdateExpression: 'SET loyaltyCard = :card, updatedAt = :now, #chpk = :chpk, #chsk = :chsk',
         ConditionExpression: `id = :id AND loyaltyCard.balance = :balance AND ${revisionCondition}`,
+        ExpressionAttributeNames: voucherChangeSet(voucher, now).names,
         ExpressionAttributeValues: {
+          ...voucherChangeSet(voucher, now).values,
           ':card': plan.card,
           ':now': now,
           ':id': voucher.id,

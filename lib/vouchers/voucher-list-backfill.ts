@@ -19,11 +19,13 @@ export interface VoucherListBackfill {
   gone: number;
 }
 
-const { gsi2, gsi3, gsi4 } = tableDesign.indexes;
+const { gsi2, gsi3, gsi4, gsi5 } = tableDesign.indexes;
 
 /**
  * Gives vouchers written before GET /v1/vouchers existed the index entries a voucher written now
- * gets from its entity (voucherEntity.keysOf): the project's GSI3 entry, its category's GSI4 entry
+ * gets from its entity (voucherEntity.keysOf): the project's GSI3 entry, its GSI5 entry at its last
+ * change (vouchers written before the change list lack it; set only where still absent, so a change
+ * racing the backfill, which sets its own, wins), its category's GSI4 entry
  * when it has a category (vouchers written before GET /v1/vouchers?category= lack it), and, in
  * GSI2, the holder's entry when it has a holder, or its campaign's pool entry while it is
  * publishable (vouchers written before campaign publications existed lack it). Finds them with one filtered Scan of the table (an operator's one-off; no
@@ -39,8 +41,8 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
   // one (its campaign's pool: vouchers written before publications existed lack it, so a campaign
   // publication could never pick them). The pool test is isPublishable's, in DynamoDB's terms.
   const publishable = 'attribute_type(campaignId, :S) AND attribute_type(holderId, :NULL) AND publishCount = :zero AND active = :true';
-  const missing = `attribute_not_exists(#l) OR (attribute_not_exists(#c) AND attribute_type(#cat, :M)) OR (attribute_not_exists(#h) AND (attribute_type(holderId, :S) OR (${publishable})))`;
-  const names = { '#l': gsi3.partitionKey, '#h': gsi2.partitionKey, '#c': gsi4.partitionKey, '#cat': 'category' };
+  const missing = `attribute_not_exists(#l) OR attribute_not_exists(#u) OR (attribute_not_exists(#c) AND attribute_type(#cat, :M)) OR (attribute_not_exists(#h) AND (attribute_type(holderId, :S) OR (${publishable})))`;
+  const names = { '#l': gsi3.partitionKey, '#u': gsi5.partitionKey, '#h': gsi2.partitionKey, '#c': gsi4.partitionKey, '#cat': 'category' };
   const missingValues = { ':S': 'S', ':M': 'M', ':NULL': 'NULL', ':zero': 0, ':true': true };
   const fix = async (items: Record<string, unknown>[] | undefined): Promise<void> => {
     for (const item of items ?? []) {
@@ -93,9 +95,17 @@ export async function backfillVoucherLists(deps: Deps, projectId?: string): Prom
 async function setListKeys(deps: Deps, v: Voucher): Promise<'ok' | 'gone'> {
   // The keys a Put of this voucher writes today: GSI3, and in GSI2 the holder entry or the pool entry.
   const keys = voucherEntity.keysOf(v, v.campaignId ?? NO_CAMPAIGN);
-  const names: Record<string, string> = { '#lpk': gsi3.partitionKey, '#lsk': gsi3.sortKey };
-  const values: Record<string, unknown> = { ':lpk': keys.GSI3PK, ':lsk': keys.GSI3SK, ':id': v.id, ':createdAt': v.createdAt };
-  const sets = ['#lpk = :lpk', '#lsk = :lsk'];
+  const names: Record<string, string> = { '#lpk': gsi3.partitionKey, '#lsk': gsi3.sortKey, '#upk': gsi5.partitionKey, '#usk': gsi5.sortKey };
+  const values: Record<string, unknown> = {
+    ':lpk': keys.GSI3PK,
+    ':lsk': keys.GSI3SK,
+    ':upk': keys.GSI5PK,
+    ':usk': keys.GSI5SK,
+    ':id': v.id,
+    ':createdAt': v.createdAt,
+  };
+  // A change since the read set the GSI5 entry at its own time: if_not_exists keeps that one.
+  const sets = ['#lpk = :lpk', '#lsk = :lsk', '#upk = if_not_exists(#upk, :upk)', '#usk = if_not_exists(#usk, :usk)'];
   let condition = 'id = :id AND createdAt = :createdAt';
   if (keys.GSI4PK !== undefined && v.category) {
     // The category entry holds only while the voucher still has that category (a PUT racing the

@@ -6,6 +6,7 @@ import {
   type VoucherPageBookmark,
   voucher as voucherEntity,
   voucherByCategory,
+  voucherByChange,
   voucherByHolder,
   voucherByProject,
   voucherId as voucherIdRef,
@@ -17,7 +18,10 @@ import type { Voucher } from './voucher.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
-/** Which list of vouchers a page is read from; each is one partition of an index, sorted by creation time then id. */
+/**
+ * Which list of vouchers a page is read from; each is one partition of an index, sorted by
+ * creation time then id, except `changes`, sorted by last change (`updatedAt`, else `createdAt`) then id.
+ */
 export type VoucherListSource =
   /** Every voucher of the project: the keys-only GSI3. */
   | { by: 'project' }
@@ -26,9 +30,11 @@ export type VoucherListSource =
   /** The vouchers one customer holds: GSI2 (entries set with the holder). */
   | { by: 'holder'; customerId: string }
   /** The vouchers of one category (by its id): the sparse keys-only GSI4. */
-  | { by: 'category'; categoryId: string };
+  | { by: 'category'; categoryId: string }
+  /** Every voucher of the project by last change: the keys-only GSI5. */
+  | { by: 'changes' };
 
-/** How a page is read: the creation order's direction and the range of sort keys (`<createdAt>#<id>`, both ends included). */
+/** How a page is read: the list's direction and the range of sort keys (`<createdAt>#<id>`, or `<changedAt>#<id>` for `changes`; both ends included). */
 export interface VoucherListRead {
   source: VoucherListSource;
   ascending: boolean;
@@ -46,7 +52,7 @@ export interface VoucherListPage {
 }
 
 function partitionOf(projectId: string, source: VoucherListSource): { index: { name: string; partitionKey: string; sortKey: string }; pk: string } {
-  const { gsi1, gsi2, gsi3, gsi4 } = tableDesign.indexes;
+  const { gsi1, gsi2, gsi3, gsi4, gsi5 } = tableDesign.indexes;
   switch (source.by) {
     case 'project':
       return { index: gsi3, pk: voucherByProject.partition(projectId) };
@@ -56,6 +62,8 @@ function partitionOf(projectId: string, source: VoucherListSource): { index: { n
       return { index: gsi2, pk: voucherByHolder.partition(projectId, source.customerId) };
     case 'category':
       return { index: gsi4, pk: voucherByCategory.partition(projectId, source.categoryId) };
+    case 'changes':
+      return { index: gsi5, pk: voucherByChange.partition(projectId) };
   }
 }
 

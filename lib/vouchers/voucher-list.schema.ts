@@ -34,6 +34,7 @@ export const listVouchersQuery = z.strictObject({
   'created_at[after]': z.optional(dateTime),
   'updated_at[before]': z.optional(dateTime),
   'updated_at[after]': z.optional(dateTime),
-  order: z._default(z.enum(VOUCHER_ORDERS), '-created_at'),
+  /** Absent: newest first, by last change when `updated_at[…]` is given (without `created_at[…]`), else by creation (planVoucherList). */
+  order: z.optional(z.enum(VOUCHER_ORDERS)),
 });
 export type ListVouchersQuery = z.output<typeof listVouchersQuery>;

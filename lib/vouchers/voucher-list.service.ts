@@ -2,11 +2,11 @@ import { getCampaign as getCampaignItem, getCampaignIdByName } from '../campaign
 import { getCategory, getCategoryIdByName } from '../categories/category.repo.js';
 import { withCurrentCategories } from '../categories/category.service.js';
 import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo.js';
-import { InvalidQueryParamsError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 import { withTrueUses } from './voucher.service.js';
 import type { ListVouchersQuery } from './voucher-list.schema.js';
+import { planVoucherList, voucherSortKey } from './voucher-list-plan.js';
 import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
@@ -65,40 +65,23 @@ async function categoryIdOf(deps: Deps, projectId: string, ref: string): Promise
 }
 
 /**
- * GET /v1/vouchers: one page of vouchers, newest first unless `order=created_at`. Every read is a
- * Query on one key range of one index, sorted by creation: the project's vouchers (GSI3), a
+ * GET /v1/vouchers: one page of vouchers (which list and in which order: planVoucherList). Every
+ * read is a Query on one key range of one index: by creation, the project's vouchers (GSI3), a
  * campaign's (`campaign_id` or `campaign` name: GSI1), a holder's (`customer`: GSI2) or a
- * category's (`category` id or name: GSI4).
- * `created_at[…]` bounds are that range (both excluded). A page's entries are read keys only,
+ * category's (`category` id or name: GSI4); by last change (`updated_at[…]`, `order=updated_at`),
+ * the project's vouchers (GSI5).
+ * The date bounds are that range (both excluded). A page's entries are read keys only,
  * from the saved bound of an earlier page where the list has one (listVoucherPage), then the page's
  * vouchers by key: never a Scan, never a read of the list past the page. `code` / `ids` read the vouchers they name by key instead (byKeys).
- * @throws InvalidQueryParamsError for what no index serves: `updated_at[…]`, the `updated_at` and
- *   `code` orders, and two of campaign, customer and category at once (docs/decisions.md).
+ * @throws InvalidQueryParamsError for what no index serves: the `code` orders, two of campaign,
+ *   customer and category at once, and the change list with a filter or creation bounds (planVoucherList; docs/decisions.md).
  */
 export async function listVouchers(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<VoucherPage> {
-  if (q['updated_at[before]'] !== undefined || q['updated_at[after]'] !== undefined) {
-    throw new InvalidQueryParamsError('updated_at[before] and updated_at[after] are not supported: vouchers are listed by creation time');
-  }
-  if (q.order !== 'created_at' && q.order !== '-created_at') {
-    throw new InvalidQueryParamsError(`order=${q.order} is not supported: vouchers are listed by creation time (order=created_at or -created_at)`);
-  }
+  const plan = planVoucherList(q);
   const byCampaign = q.campaign_id !== undefined || q.campaign !== undefined;
-  const filters = [
-    byCampaign ? 'campaign (campaign_id, campaign)' : null,
-    q.customer !== undefined ? 'customer' : null,
-    q.category !== undefined ? 'category' : null,
-  ].filter((f) => f !== null);
-  if (filters.length > 1) {
-    throw new InvalidQueryParamsError(`${filters.join(' with ')}: filter by one of campaign (campaign_id, campaign), customer and category at a time`);
-  }
+  if (plan.empty) return EMPTY;
 
-  const after = q['created_at[after]'];
-  const before = q['created_at[before]'];
-  if (after !== undefined && before !== undefined && after >= before) return EMPTY;
-  // Sort keys are `<createdAt>#<id>`: `$` sorts after `#`, so `<after>$` leaves out vouchers made at `after` itself.
-  const range = { ...(after !== undefined ? { from: `${after}$` } : {}), ...(before !== undefined ? { to: before } : {}) };
-
-  let source: VoucherListSource = { by: 'project' };
+  let source: VoucherListSource = plan.axis === 'updated' ? { by: 'changes' } : { by: 'project' };
   let counted: number | null = null;
   if (byCampaign) {
     const campaign = await campaignIdOf(deps, projectId, q);
@@ -113,8 +96,8 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
     source = { by: 'category', categoryId };
   }
   const skip = (q.page - 1) * q.limit;
-  if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, range, skip);
-  const page = await listVoucherPage(deps, projectId, { source, ascending: q.order === 'created_at', range }, q.page, q.limit, deps.clock.now());
+  if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, plan, skip);
+  const page = await listVoucherPage(deps, projectId, { source, ascending: plan.ascending, range: plan.range }, q.page, q.limit, deps.clock.now());
   const vouchers = await withCurrentCategories(deps, projectId, await withTrueUsesAll(deps, page.vouchers));
   return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
 }
@@ -123,6 +106,7 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
 function inSource(v: Voucher, source: VoucherListSource): boolean {
   switch (source.by) {
     case 'project':
+    case 'changes':
       return true;
     case 'campaign':
       return v.campaignId === source.campaignId;
@@ -135,22 +119,24 @@ function inSource(v: Voucher, source: VoucherListSource): boolean {
 
 /**
  * `code` and `ids` name at most 101 vouchers: they are read by key, and the other filters (campaign,
- * holder, category, creation bounds) and the order are applied to those few items; `total` is exact.
+ * holder, category, creation and change bounds) and the order are applied to those few items; `total` is exact.
  */
 async function byKeys(
   deps: Deps,
   projectId: string,
   q: ListVouchersQuery,
   source: VoucherListSource,
-  range: { from?: string; to?: string },
+  plan: ReturnType<typeof planVoucherList>,
   skip: number,
 ): Promise<VoucherPage> {
   const named = await getVouchersByCodeOrIds(deps, projectId, q.code, q.ids);
-  const sortKey = (v: Voucher) => `${v.createdAt}#${v.id}`;
+  const within = (key: string, range: { from?: string; to?: string }) =>
+    (range.from === undefined || key >= range.from) && (range.to === undefined || key <= range.to);
+  const sortKey = (v: Voucher) => voucherSortKey(v, plan.axis);
   const matching = named
     .filter((v) => inSource(v, source))
-    .filter((v) => (range.from === undefined || sortKey(v) >= range.from) && (range.to === undefined || sortKey(v) <= range.to))
-    .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (q.order === 'created_at' ? 1 : -1));
+    .filter((v) => within(voucherSortKey(v, 'created'), plan.created) && within(voucherSortKey(v, 'updated'), plan.updated))
+    .sort((x, y) => (sortKey(x) < sortKey(y) ? -1 : sortKey(x) > sortKey(y) ? 1 : 0) * (plan.ascending ? 1 : -1));
   const vouchers = await withCurrentCategories(deps, projectId, await withTrueUsesAll(deps, matching.slice(skip, skip + q.limit)));
   return { vouchers, total: matching.length, entriesRead: named.length };
 }

@@ -1,5 +1,5 @@
 import { randomBase62 } from '../ids.js';
-import { voucher as voucherEntity, voucherByHolder } from '../db/entities.js';
+import { voucherChangeSet, voucher as voucherEntity, voucherByHolder } from '../db/entities.js';
 import { tableDesign } from '../db/table.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -63,11 +63,13 @@ export function publishPooledItem(deps: Deps, read: Voucher, holderId: string, p
     Update: {
       TableName: deps.tableName,
       Key: voucherEntity.key(read.projectId, read.code),
-      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk',
+      UpdateExpression:
+        'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk, #chpk = :chpk, #chsk = :chsk',
       ConditionExpression: `id = :id AND #gpk = :pool AND publishCount = :zero AND ${unchanged}`,
-      ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey },
+      ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey, ...voucherChangeSet(read, now).names },
       ExpressionAttributeValues: {
         ...holderEntry(read, holderId),
+        ...voucherChangeSet(read, now).values,
         ':pool': voucherEntity.sparse.partition(read.projectId, read.campaignId ?? ''),
         ':holder': holderId,
         ':pub': publicationId,
@@ -96,11 +98,12 @@ export function publishNamedItem(deps: Deps, read: Voucher, holderId: string, pu
       Update: {
         TableName: deps.tableName,
         Key: voucherEntity.key(read.projectId, read.code),
-        UpdateExpression: `SET ${first ? 'holderId = :holder, #gpk = :hpk, #gsk = :hsk, ' : ''}updatedAt = :now ADD publishCount :one`,
+        UpdateExpression: `SET ${first ? 'holderId = :holder, #gpk = :hpk, #gsk = :hsk, ' : ''}updatedAt = :now, #chpk = :chpk, #chsk = :chsk ADD publishCount :one`,
         ConditionExpression: `id = :id AND active = :true AND ${first ? '(attribute_not_exists(holderId) OR attribute_type(holderId, :nullType))' : 'holderId = :held'}`,
-        ...(first ? { ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey } } : {}),
+        ExpressionAttributeNames: { ...(first ? { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey } : {}), ...voucherChangeSet(read, now).names },
         ExpressionAttributeValues: {
           ...(first ? holderEntry(read, holderId) : {}),
+          ...voucherChangeSet(read, now).values,
           ':now': now,
           ':one': 1,
           ':id': read.id,
@@ -114,11 +117,13 @@ export function publishNamedItem(deps: Deps, read: Voucher, holderId: string, pu
     Update: {
       TableName: deps.tableName,
       Key: voucherEntity.key(read.projectId, read.code),
-      UpdateExpression: 'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk',
+      UpdateExpression:
+        'SET holderId = :holder, publicationId = :pub, publishCount = publishCount + :one, updatedAt = :now, #gpk = :hpk, #gsk = :hsk, #chpk = :chpk, #chsk = :chsk',
       ConditionExpression: 'id = :id AND active = :true AND publishCount = :zero',
-      ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey },
+      ExpressionAttributeNames: { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey, ...voucherChangeSet(read, now).names },
       ExpressionAttributeValues: {
         ...holderEntry(read, holderId),
+        ...voucherChangeSet(read, now).values,
         ':holder': holderId,
         ':pub': publicationId,
         ':one': 1,

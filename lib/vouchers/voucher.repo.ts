@@ -1,6 +1,6 @@
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
-import { campaign, voucherCategoryKeys, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
+import { campaign, voucherCategoryKeys, voucherChangeSet, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
 import type { Gsi2Key } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
@@ -61,15 +61,19 @@ export const countVouchersItem = (deps: Deps, projectId: string, campaignId: str
  * rise, as Voucherify's balance top-up does. Commutative, so it needs no read lock; the condition
  * fails when the voucher is gone or was re-created under its code.
  */
-export const creditGiftItem = (deps: Deps, voucher: Voucher, amount: number, now: string): TransactItem => ({
-  Update: {
-    TableName: deps.tableName,
-    Key: voucherEntity.key(voucher.projectId, voucher.code),
-    UpdateExpression: 'SET gift.amount = gift.amount + :a, gift.balance = gift.balance + :a, updatedAt = :now',
-    ConditionExpression: 'id = :id AND attribute_exists(gift.balance)',
-    ExpressionAttributeValues: { ':a': amount, ':now': now, ':id': voucher.id },
-  },
-});
+export const creditGiftItem = (deps: Deps, voucher: Voucher, amount: number, now: string): TransactItem => {
+  const changed = voucherChangeSet(voucher, now);
+  return {
+    Update: {
+      TableName: deps.tableName,
+      Key: voucherEntity.key(voucher.projectId, voucher.code),
+      UpdateExpression: `SET gift.amount = gift.amount + :a, gift.balance = gift.balance + :a, updatedAt = :now, ${changed.set}`,
+      ConditionExpression: 'id = :id AND attribute_exists(gift.balance)',
+      ExpressionAttributeNames: changed.names,
+      ExpressionAttributeValues: { ':a': amount, ':now': now, ':id': voucher.id, ...changed.values },
+    },
+  };
+};
 
 /**
  * What an insert came to: written; some codes already taken (nothing written); the campaign is
@@ -207,8 +211,10 @@ export function changeVoucherItem(deps: Deps, read: Voucher, change: VoucherChan
     values[`:v${i}`] = value;
     return `#f${i} = :v${i}`;
   });
-  names['#gpk'] = GSI2.partitionKey;
-  names['#gsk'] = GSI2.sortKey;
+  const changed = voucherChangeSet(read, now);
+  sets.push(changed.set);
+  Object.assign(names, changed.names, { '#gpk': GSI2.partitionKey, '#gsk': GSI2.sortKey });
+  Object.assign(values, changed.values);
   let giftCondition = '';
   if (giftAmount !== undefined) {
     // A new gift amount moves the balance by the same difference; conditioned on the credits read.
@@ -282,13 +288,16 @@ export async function changeVoucher(
  */
 export const changeGiftCreditsItem = (deps: Deps, read: Voucher, amount: number, now: string): TransactItem => {
   if (!read.gift) throw new Error(`Voucher ${read.id} is not a gift card`);
+  const changed = voucherChangeSet(read, now);
   return {
     Update: {
       TableName: deps.tableName,
       Key: voucherEntity.key(read.projectId, read.code),
-      UpdateExpression: 'SET gift.amount = :amount, gift.balance = :balance, updatedAt = :now',
+      UpdateExpression: `SET gift.amount = :amount, gift.balance = :balance, updatedAt = :now, ${changed.set}`,
       ConditionExpression: 'id = :id AND gift.amount = :readAmount AND gift.balance = :readBalance',
+      ExpressionAttributeNames: changed.names,
       ExpressionAttributeValues: {
+        ...changed.values,
         ':amount': read.gift.amount + amount,
         ':balance': read.gift.balance + amount,
         ':now': now,

@@ -235,7 +235,7 @@ export const COMMANDS: readonly Command[] = [
     args: [],
     synopsis: '[--project <project_id>]',
     summary:
-      "Gives vouchers written before GET /v1/vouchers their list entries (the project's GSI3 entry; a categorised voucher's GSI4 entry; in GSI2 a held voucher's holder entry, or a publishable voucher's entry in its campaign's pool), so the unfiltered, `customer` and `category` lists include them and campaign publications can pick them (the `campaign_id` list needs nothing). One filtered Scan, or with --project a Query per campaign; safe to rerun and beside live traffic. Prints {found, updated, gone}.",
+      "Gives vouchers written before GET /v1/vouchers their list entries (the project's GSI3 entry; its GSI5 entry at its last change, for `updated_at[…]` and `order=updated_at`; a categorised voucher's GSI4 entry; in GSI2 a held voucher's holder entry, or a publishable voucher's entry in its campaign's pool), so the unfiltered, by-change, `customer` and `category` lists include them and campaign publications can pick them (the `campaign_id` list needs nothing). One filtered Scan, or with --project a Query per campaign; safe to rerun and beside live traffic. Prints {found, updated, gone}.",
     options: { project: { type: 'string' } },
     optionHelp: [['--project <project_id>', 'one project only (default: every voucher of the table)']],
     prepare: (_args, values) => {

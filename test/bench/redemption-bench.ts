@@ -52,7 +52,7 @@ function describeItem(item: TransactItem): { op: string; entity: string; bytes: 
       entity: String(it.entity ?? it.PK),
       bytes,
       wcu: writeUnits(bytes, true),
-      indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4'].filter((g) => it[`${g}PK`] !== undefined),
+      indexes: ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'].filter((g) => it[`${g}PK`] !== undefined),
     };
   }
   const update = item.Update;

@@ -85,4 +85,24 @@ describe('the official Voucherify SDK: vouchers.list', () => {
 
     await expect(client.vouchers.list({ category: category.id, customer: 'sdk-list-ann' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
   });
+
+  it('lists by last change with order updated_at and updated_at bounds, an update moving its voucher to the head', async () => {
+    for (const code of ['SDK-CH-1', 'SDK-CH-2', 'SDK-CH-3']) {
+      await client.vouchers.create({ code, type: 'DISCOUNT_VOUCHER', discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 5 } } as never);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const before = await client.vouchers.list({ order: '-updated_at', limit: 3 });
+    expect(before.vouchers.map((v) => v.code)).toEqual(['SDK-CH-3', 'SDK-CH-2', 'SDK-CH-1']);
+    const mark = before.vouchers[0]?.created_at as string;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const updated = await client.vouchers.update({ code: 'SDK-CH-1', metadata: { moved: true } });
+
+    const after = await client.vouchers.list({ order: '-updated_at', limit: 3 });
+    expect(after.vouchers.map((v) => v.code)).toEqual(['SDK-CH-1', 'SDK-CH-3', 'SDK-CH-2']);
+    const changed = await client.vouchers.list({ updated_at: { after: mark }, order: 'updated_at' });
+    expect(changed.vouchers.map((v) => v.code)).toEqual(['SDK-CH-1']);
+    expect(changed.vouchers[0]?.updated_at).toBe(updated.updated_at);
+
+    await expect(client.vouchers.list({ campaign: 'SDK list', order: 'updated_at' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
+  });
 });

@@ -16,7 +16,7 @@ async function admin(argv: string[]) {
   return { code, json: JSON.parse(stdout.join('\n')) as Record<string, unknown> };
 }
 
-const { gsi2, gsi3, gsi4 } = tableDesign.indexes;
+const { gsi2, gsi3, gsi4, gsi5 } = tableDesign.indexes;
 
 describe('npm run admin -- backfill voucher-lists', () => {
   it('lists vouchers written before the list entries once backfilled (unfiltered and by holder), and a rerun finds nothing', async () => {
@@ -119,6 +119,37 @@ describe('npm run admin -- backfill voucher-lists', () => {
     expect(await codes('category=Seasonal')).toEqual([]);
     expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 2, updated: 2, gone: 0 });
     expect(await codes('category=Seasonal')).toEqual(['CAT-1', 'CAT-2']);
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
+  });
+
+  it('gives vouchers written before the change list their GSI5 entry at their last change (a changed one keeps the entry its change set), and a rerun finds nothing', async () => {
+    const { runtime, projectId, api, clock } = await publicationSetup();
+    const discount = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } };
+    for (const code of ['OLD-A', 'OLD-B', 'OLD-C']) {
+      expect((await api.call('create-voucher', { params: { code }, json: discount })).status).toBe(200);
+      clock.advance(60_000);
+    }
+    expect((await api.call('update-voucher', { params: { code: 'OLD-A' }, json: { metadata: { n: 1 } } })).status).toBe(200);
+    // The layout before the change list: no GSI5 entry.
+    for (const code of ['OLD-A', 'OLD-B', 'OLD-C']) {
+      await runtime.ddb.send(
+        new UpdateCommand({
+          TableName: runtime.tableName,
+          Key: voucherEntity.key(projectId, code),
+          UpdateExpression: 'REMOVE #u, #us',
+          ExpressionAttributeNames: { '#u': gsi5.partitionKey, '#us': gsi5.sortKey },
+        }),
+      );
+    }
+    const codes = async (query: string) => ((await api.call('list-vouchers', { query })).json.vouchers as { code: string }[]).map((v) => v.code);
+    expect(await codes('order=-updated_at')).toEqual([]);
+    // A change before the backfill puts its voucher back in the list by itself.
+    clock.advance(60_000);
+    expect((await api.call('disable-voucher', { params: { code: 'OLD-C' } })).status).toBe(200);
+    expect(await codes('order=-updated_at')).toEqual(['OLD-C']);
+
+    expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 2, updated: 2, gone: 0 });
+    expect(await codes('order=-updated_at')).toEqual(['OLD-C', 'OLD-A', 'OLD-B']);
     expect((await admin(['backfill', 'voucher-lists', '--project', projectId])).json).toEqual({ found: 0, updated: 0, gone: 0 });
   });
 });

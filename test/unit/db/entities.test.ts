@@ -141,6 +141,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
       GSI2SK: `${at}#r_2`,
     },
   ],
+  [
+    'campaign_summary_counter',
+    e.campaignSummaryCounter.toItem({ redemptions: 1 }, P, 'camp_1', '2026-07-02', 3),
+    { PK: 'P#p1#CAMPAIGN_SUMMARY#camp_1', SK: '2026-07-02#03' },
+  ],
   ['voucher_redemption_count', e.voucherRedemptionCount.toItem({ count: 1 }, P, 'v_1', 31), { PK: 'P#p1#VOUCHER_REDEMPTIONS#v_1', SK: '31' }],
   ['campaign_redemption_count', e.campaignRedemptionCount.toItem({ count: 1 }, P, 'camp_1', 7), { PK: 'P#p1#CAMPAIGN_REDEMPTIONS#camp_1', SK: '7' }],
   ['customer_redemption_summary', e.customerRedemptionSummary.toItem({ redeemed: 1 }, P, 'cust_1'), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'REDEMPTION_SUMMARY' }],
@@ -255,6 +260,19 @@ describe('entity layouts', () => {
     const categorised: Voucher = { ...v, category: { id: 'cat_1', name: 'Seasonal', hierarchy: 1, createdAt: at, updatedAt: null } };
     expect(e.voucher.toItem(categorised, 'none')).toMatchObject({ GSI4PK: 'P#p1#CATEGORY#cat_1#VOUCHERS', GSI4SK: `${at}#v_1`, GSI3PK: 'P#p1#VOUCHERS' });
     expect(e.voucher.fromItem(e.voucher.toItem(categorised, 'none'))).toEqual(categorised);
+  });
+
+  it('lists every voucher in the keys-only GSI5 by last change (updatedAt, else createdAt), and voucherChangeSet moves it to a new time', () => {
+    const v = never<Voucher>({ ...id('v_1'), code: 'C1', campaignId: null, holderId: null, publishCount: 0, active: true, category: null, updatedAt: null });
+    expect(e.voucher.toItem(v, 'none')).toMatchObject({ GSI5PK: 'P#p1#VOUCHERS_CHANGED', GSI5SK: `${at}#v_1` });
+    const later = '2026-02-01T00:00:00.000Z';
+    expect(e.voucher.toItem({ ...v, updatedAt: later }, 'none')).toMatchObject({ GSI5PK: 'P#p1#VOUCHERS_CHANGED', GSI5SK: `${later}#v_1` });
+    expect(e.voucher.fromItem(e.voucher.toItem({ ...v, updatedAt: later }, 'none'))).toEqual({ ...v, updatedAt: later });
+    expect(e.voucherChangeSet(v, later)).toEqual({
+      set: '#chpk = :chpk, #chsk = :chsk',
+      names: { '#chpk': 'GSI5PK', '#chsk': 'GSI5SK' },
+      values: { ':chpk': 'P#p1#VOUCHERS_CHANGED', ':chsk': `${later}#v_1` },
+    });
   });
 
   it('stores the TTL of expiring items in ttl', () => {
