@@ -197,3 +197,20 @@ export async function listPointsExpiration(
   const start = (query.page - 1) * query.limit;
   return { buckets: live.slice(start, start + query.limit), total: live.length };
 }
+
+/**
+ * A loyalty card as of now: points whose bucket's last day has passed no longer count, even before
+ * the expiry worker (or the card's next change) writes them off. Costs nothing unless the card's
+ * next expiration date is past; then one Query of its buckets, whose past-due points are moved to
+ * `expired_points` in the copy returned (nothing is written). When the bucket index lags behind
+ * the card the card is returned as stored.
+ */
+export async function cardAsOf(deps: Pick<Runtime, 'ddb' | 'tableName'>, voucher: Voucher, now: Date): Promise<Voucher> {
+  const card = voucher.loyaltyCard;
+  const today = todayOf(now);
+  if (!card || card.nextExpirationDate === null || card.nextExpirationDate >= today) return voucher;
+  const buckets = await listCardBuckets(deps, voucher.projectId, voucher.id);
+  if (activeBucketPoints(buckets) !== (card.bucketedPoints ?? 0)) return voucher;
+  const settled = planChange({ card, buckets }, { kind: 'none' }, today).card;
+  return { ...voucher, loyaltyCard: { ...settled, revision: card.revision } };
+}

@@ -8,7 +8,8 @@ import { dueBucketPages } from '../../../lib/loyalties/points-expiry.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
-import { newProject, testRuntime } from '../../support/runtime.js';
+import { apiClient } from '../../support/api-client.js';
+import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const DAY = 86_400_000;
 const at = Date.UTC(2026, 1, 10, 12, 0, 0); // 2026-02-10
@@ -59,6 +60,19 @@ describe('the points expiry worker', () => {
     expect(await cardOf()).toMatchObject({ balance: 3, expired_points: 12 });
     expect((await cardOf()).next_expiration_date).toBeUndefined();
     expect((await transactions()).filter((t) => t.type === 'POINTS_EXPIRATION').map((t) => t.balance)).toEqual([10, 3]);
+  });
+
+  it('stops counting past-due points on a member read at once, before the worker writes them off', async () => {
+    const { clock, runtime, pair, loyalty, sweep } = await setup();
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 5, expiration_date: '2026-03-01' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 7, expiration_date: '2026-06-30' });
+    clock.advance(20 * DAY);
+    const expected = { points: 12, balance: 7, expired_points: 5, next_expiration_date: '2026-06-30', next_expiration_points: 7 };
+    expect((await api.call('get-member', { params: { memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
+    expect((await api.call('get-member-1', { params: { campaignId: 'Club', memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
+    await sweep();
+    expect((await api.call('get-member', { params: { memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
   });
 
   it('finds buckets through the expiry index, which a bucket leaves once spent or written off', async () => {
