@@ -29,7 +29,7 @@ export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: st
 }
 
 /** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
-async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
+export async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
   const voucher = await getVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
