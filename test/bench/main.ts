@@ -18,6 +18,7 @@ import { sectionTable, type Section } from './report.js';
 import { benchRedemption } from './redemption-bench.js';
 import { benchRequests } from './requests-bench.js';
 import { benchRewardRedemption } from './reward-bench.js';
+import { benchPointsExpiry } from './expiry-bench.js';
 import { parseBenchArgs } from './stats.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -78,7 +79,7 @@ let engines: Engines | undefined;
 try {
   progress(`benchmark ${options.quick ? '--quick' : 'full run'} on ${availableParallelism()} cores, node ${process.version}`);
   if (wanted(1) || wanted(2)) await attempt(1, 'Bundles and cold start', () => benchBundles({ options, progress }));
-  if ([3, 4, 5, 6, 7, 8, 9, 10].some(wanted)) {
+  if ([3, 4, 5, 6, 7, 8, 9, 10, 11].some(wanted)) {
     progress('starting DynamoDB Local, s3rver and the local SQS');
     engines = await startEngines({ dataDir: null });
     const ctx: BenchContext = { engines, options, progress };
@@ -90,6 +91,7 @@ try {
     if (wanted(8)) await attempt(8, 'Voucher listing depth', () => benchVoucherListing(ctx));
     if (wanted(9)) await attempt(9, 'Validation and redemption', () => benchRedemption(ctx));
     if (wanted(10)) await attempt(10, 'Reward redemption', () => benchRewardRedemption(ctx));
+    if (wanted(11)) await attempt(11, 'Points expiry', () => benchPointsExpiry(ctx));
   }
 } finally {
   await engines?.stop();
