@@ -92,7 +92,11 @@ async function rawWriteOffs(runtime: Runtime, seeded: Seeded, expiresAt: string)
     Array.from({ length: EXPIRY_SHARDS }, (_, i) => i),
     SHARDS_AT_ONCE,
     async (shard) => {
-      for await (const page of pointsBucket.queryPages(runtime, { sparse: [shard] }, { sortRange: { from: expiresAt, to: `${expiresAt}#~` }, pageSize: PAGE })) {
+      for await (const page of pointsBucket.queryPages(
+        runtime,
+        { sparse: [shard] },
+        { sortRange: { from: expiresAt, to: `${expiresAt}#~` }, pageSize: PAGE },
+      )) {
         const byCard = new Map<string, PointsBucket[]>();
         for (const b of page) byCard.set(b.voucherId, [...(byCard.get(b.voucherId) ?? []), b]);
         await eachLimited([...byCard.values()], CARDS_AT_ONCE, async (due) => {
@@ -231,7 +235,14 @@ export async function benchPointsExpiry(ctx: BenchContext): Promise<Section[]> {
           direction: 'min',
           format: perSecond,
         }),
-        check({ name: 'buckets written off minus seeded', measured: Math.abs(report.writtenOff - before - count), unit: 'buckets', target: '0', bound: 0, format: String }),
+        check({
+          name: 'buckets written off minus seeded',
+          measured: Math.abs(report.writtenOff - before - count),
+          unit: 'buckets',
+          target: '0',
+          bound: 0,
+          format: String,
+        }),
         check({ name: 'index entries still due after the run', measured: left, unit: 'entries', target: '0', bound: 0, format: String }),
       ],
       details: { count, workerMs, floorMs: floorA + floorB, floorWritten: writtenA + writtenB, report, otherDueBefore: before },
