@@ -51,7 +51,7 @@ describe('a loyalty card whose points expire', () => {
         const transactions = await listCardTransactions(runtime, pair.project_id, card.id as string);
         expect(transactions.reduce((sum, t) => sum + t.points, 0)).toBe(state.balance);
         expect(transactions.reduce((sum, t) => sum + Math.max(t.points, 0), 0)).toBe(state.points);
-        expect(-transactions.filter((t) => t.type === 'POINTS_EXPIRATION').reduce((sum, t) => sum + t.points, 0)).toBe(state.expired_points);
+        expect(transactions.filter((t) => t.type === 'POINTS_EXPIRATION').reduce((sum, t) => sum - t.points, 0)).toBe(state.expired_points);
         const last = transactions.at(-1);
         if (last) expect({ total: last.total, balance: last.balance }).toEqual({ total: state.points, balance: state.balance });
       }),
