@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { API_BUNDLE_LIMIT_BYTES, houseBundling, lambdaExternalModules, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
 import { routeNotFoundRoute, routes } from '../lib/api/routes.js';
-import { workers } from '../lib/api/workers.js';
+import { scheduledWorkers, workers } from '../lib/api/workers.js';
 
 export const repoRoot = join(import.meta.dirname, '..');
 
@@ -29,7 +29,7 @@ export interface Bundle extends BundleTarget {
   metafile: Metafile;
 }
 
-/** Every deployed function once: the route table's handlers (with `$default`) and the queue workers. */
+/** Every deployed function once: the route table's handlers (with `$default`), the queue workers and the scheduled workers. */
 export function bundleTargets(): BundleTarget[] {
   const byHandler = new Map<string, BundleTarget>();
   for (const route of [...routes, routeNotFoundRoute]) {
@@ -51,6 +51,9 @@ export function bundleTargets(): BundleTarget[] {
       usesS3: !!worker.needs.bucket,
       usesSqs: worker.needs.sendsTo.length > 0,
     });
+  }
+  for (const worker of scheduledWorkers) {
+    byHandler.set(worker.handler, { kind: 'worker', label: `worker ${worker.name}`, handler: worker.handler, usesS3: false, usesSqs: false });
   }
   return [...byHandler.values()];
 }

@@ -12,7 +12,14 @@ import { resumeOpenJobs } from '../../lib/jobs/resume-open-jobs.js';
 import { createSqsJobQueue } from '../../lib/jobs/sqs-job-queue.js';
 import { createLogger, type Logger, type LogLevel } from '../../lib/logger.js';
 import { routeNotFoundRoute, routes as routeTable } from '../../lib/api/routes.js';
-import { consumedQueueName, workers as workerTable, type WorkerDef } from '../../lib/api/workers.js';
+import {
+  consumedQueueName,
+  type ScheduledWorkerDef,
+  scheduledWorkers as scheduledTable,
+  workers as workerTable,
+  type WorkerDef,
+} from '../../lib/api/workers.js';
+import { type LocalSchedule, loadScheduledHandler, startSchedule } from './scheduler.js';
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
@@ -61,6 +68,14 @@ export interface StartLocalOptions {
    * engines it was given (the test suite's, shared by every test file) leaves other runs' jobs alone.
    */
   resumeOpenJobs?: boolean;
+  /**
+   * Scheduled workers run on their interval (the points expiry). Default: the table's when this
+   * runtime starts its own engines; none on engines it was given (the test suite's table is shared,
+   * and a sweep would write off other tests' points).
+   */
+  scheduledWorkers?: readonly ScheduledWorkerDef[];
+  /** Milliseconds between scheduled runs instead of each worker's `everyMinutes` (tests). */
+  scheduleEveryMs?: number;
 }
 
 export interface LocalRuntime {
@@ -68,6 +83,8 @@ export interface LocalRuntime {
   downloadUrl: string;
   engines: EngineEndpoints;
   devKey: IssuedKeyPair;
+  /** The scheduled workers' local timers, by worker name (`runNow` runs one at once). */
+  schedules: ReadonlyMap<string, LocalSchedule>;
   /**
    * Stops taking messages, lets each job in hand reach its next checkpoint (it stays open and is
    * resumed by the next start), then stops the servers and, if it started them, the engines. Idempotent.
@@ -232,6 +249,20 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       }
     }
 
+    const schedules = new Map<string, LocalSchedule>();
+    for (const worker of options.scheduledWorkers ?? (options.engines === undefined ? scheduledTable : [])) {
+      const stop = new AbortController();
+      const schedule = startSchedule({
+        worker,
+        handler: await loadScheduledHandler(repoRoot, worker, stop.signal),
+        logger,
+        stop,
+        everyMs: options.scheduleEveryMs,
+      });
+      schedules.set(worker.name, schedule);
+      cleanups.push(() => schedule.stop());
+    }
+
     const announced = { pid: process.pid, dynamoEndpoint: engines.dynamoEndpoint, tableName: engines.tableName, region: engines.region, apiUrl, downloadUrl };
     if (dataDir !== null) {
       writeRuntimeFile(dataDir, announced);
@@ -248,6 +279,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       downloadUrl,
       engines,
       devKey,
+      schedules,
       stop: () => {
         stopping ??= stopAll();
         return stopping;

@@ -12,7 +12,9 @@ import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
-import { consumedQueueName, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, type ScheduledWorkerDef, scheduledWorkers, type WorkerDef } from '../../lib/api/workers.js';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
 import { pascal, RouteGroupStack, routeGroupOf } from './route-group-stack.js';
 import { type StatefulResources, VISIBILITY_TIMEOUT_FACTOR } from './stateful-stack.js';
@@ -26,6 +28,8 @@ export interface StatelessStackProps extends StackProps {
   /** Serves whatever no route matches, on both APIs. */
   routeNotFoundRoute: RouteDef;
   workers: readonly WorkerDef[];
+  /** The scheduled workers (default lib/api/workers.ts `scheduledWorkers`): a function and an EventBridge rule each. */
+  scheduledWorkers?: readonly ScheduledWorkerDef[];
 }
 
 /** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
@@ -92,6 +96,7 @@ export class StatelessStack extends Stack {
     this.downloadApi.addRoute(props.routeNotFoundRoute, fallback, this.routeGroup(props.routeNotFoundRoute));
 
     for (const worker of props.workers) this.addWorker(worker);
+    for (const worker of props.scheduledWorkers ?? scheduledWorkers) this.addScheduledWorker(worker);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Base URL of the ${cluster.label} cluster` });
     new CfnOutput(this, 'DownloadUrl', { value: this.downloadApi.url, description: `Base URL of the ${cluster.label} download cluster` });
@@ -213,6 +218,30 @@ export class StatelessStack extends Stack {
     this.addResourceEnvironment(fn, worker.needs);
     // The event source grants receive, delete and visibility changes on the consumed queue only.
     fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
+    this.functions.set(`worker:${worker.name}`, fn);
+  }
+
+  /**
+   * A scheduled worker: its function (table write access, nothing else) and the EventBridge rule
+   * invoking it every `everyMinutes`. An invocation that fails is retried twice by EventBridge and
+   * dropped after an hour; the work itself is resumable, so the next run makes a lost one good.
+   */
+  private addScheduledWorker(worker: ScheduledWorkerDef): void {
+    const { config, stateful } = this.props;
+    const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
+      handlerFile: worker.handler,
+      description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
+      environment: this.baseEnvironment(),
+      timeout: Duration.seconds(worker.timeoutSeconds),
+      memorySize: config.api.memorySizeMb,
+      logGroup: this.functionLogs,
+    });
+    grantTableAccess(stateful.table, fn, 'write');
+    new Rule(this, `Schedule${pascal(worker.name)}`, {
+      description: `Runs ${worker.name} every ${worker.everyMinutes} minutes`,
+      schedule: Schedule.rate(Duration.minutes(worker.everyMinutes)),
+      targets: [new LambdaFunction(fn, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+    });
     this.functions.set(`worker:${worker.name}`, fn);
   }
 

@@ -1260,6 +1260,23 @@ export const updateLoyaltyCardBalance1Route = /* @__PURE__ */ route({
   fingerprint: ['params', 'body'],
 });
 
+export const transferPointsRoute = /* @__PURE__ */ route({
+  operationId: 'transfer-points',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/transfers',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Move points to a loyalty card from other cards of its holder (soonest-expiring first, keeping their expiry)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Voucher', 'The target loyalty card after the transfer')],
+  // Source cards named in the body may be missing (404); a lost race beyond the retries is 409.
+  errors: [404, 409],
+  // Every card, bucket and transaction record commits with the key's record in one transaction
+  // (lib/loyalties/points-transfer.service.ts): points must not move twice after a lost reply.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
 export const listPointsExpirationRoute = /* @__PURE__ */ route({
   operationId: 'list-points-expiration',
   method: 'GET',
@@ -1780,6 +1797,7 @@ export const routes: readonly RouteDef[] = [
   updateRewardAssignment1Route,
   deleteRewardAssignment1Route,
   updateLoyaltyCardBalance1Route,
+  transferPointsRoute,
   addMemberRoute,
   listMembersRoute,
   getMemberRoute,

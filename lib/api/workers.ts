@@ -105,3 +105,37 @@ export const exportJobsDeadLetterWorker: WorkerDef = {
 };
 
 export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker, exportJobsWorker, exportJobsDeadLetterWorker];
+
+/**
+ * A worker started by a schedule rather than a queue: in AWS an EventBridge rule invokes its function
+ * every `everyMinutes` (the stateless stack), locally the runtime calls its handler on the same
+ * interval. Its work must be safe to run twice at once and to cut off anywhere: the next run
+ * carries on from what is stored (no message holds its progress).
+ */
+export interface ScheduledWorkerDef {
+  /** Function name (kebab-case); also the Lambda context's `functionName` locally. */
+  name: string;
+  /** Handler module, relative to the repository root; exports `handler(event: ScheduledEvent)`. */
+  handler: string;
+  /** Minutes between runs (an EventBridge `rate`). */
+  everyMinutes: number;
+  /** The function's time limit; the run stops starting new work a margin before it. */
+  timeoutSeconds: number;
+  summary: string;
+}
+
+/**
+ * Writes off expired loyalty points (lib/loyalties/points-expiry.job.ts). Hourly: expiry is by
+ * calendar day, so a run a little after midnight UTC does the day's work and the others find little
+ * or nothing (a Query per shard each); a failed or missed run is made good within the hour.
+ */
+export const pointsExpiryWorker: ScheduledWorkerDef = {
+  name: 'points-expiry-worker',
+  handler: 'functions/workers/points-expiry-worker.ts',
+  everyMinutes: 60,
+  // Lambda's maximum: a day's write-offs of a large program (100,000 buckets) fit in one run; what does not, the next run finishes.
+  timeoutSeconds: 900,
+  summary: 'Writes off loyalty points whose buckets expired (POINTS_EXPIRATION card transactions), hourly',
+};
+
+export const scheduledWorkers: readonly ScheduledWorkerDef[] = [pointsExpiryWorker];

@@ -13,7 +13,7 @@ import type { Export } from '../exports/export.js';
 import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { OrderEarning } from '../loyalties/order-earning.js';
-import { expiresKeyOf, type PointsBucket } from '../loyalties/points-bucket.js';
+import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import type { Order, OrderListEntry } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
@@ -683,6 +683,10 @@ export const rateLimitWindow = /* @__PURE__ */ entity<{ requests: number }>('rat
  * A loyalty points bucket. All buckets of a campaign share one partition sorted by expiry date
  * (no expiry sorts last), so the points-expiration export streams them in order with one Query;
  * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).
+ * The sparse GSI2 is the expiry index: a bucket that still holds points and has an expiry date has
+ * an entry in its card's shard (`EXPIRING_POINTS#<shard>`, 16 shards) sorted by date, so the expiry
+ * worker reads every bucket due with one Query per shard (sort key below today); an update that
+ * empties or ends a bucket removes its entry (lib/loyalties/loyalty-card.repo.ts).
  */
 export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket', 1)
   .key(
@@ -693,9 +697,18 @@ export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket'
     (projectId: string, voucherId: string) => tenant(projectId, 'CARD', voucherId, 'BUCKETS'),
     (expiresKey: string, bucketId: string) => path(expiresKey, bucketId),
   )
-  .from((b) => ({ key: [b.projectId, b.campaignId, expiresKeyOf(b.expiresAt), b.id], index: [b.projectId, b.voucherId, expiresKeyOf(b.expiresAt), b.id] }), {
-    defaults: { expiresAt: null },
-  });
+  .sparse(
+    (shard: number) => path(EXPIRY_PARTITION_PREFIX, String(shard).padStart(2, '0')),
+    (expiresAt: string, projectId: string, voucherId: string, bucketId: string) => path(expiresAt, projectId, voucherId, bucketId),
+  )
+  .from(
+    (b) => ({
+      key: [b.projectId, b.campaignId, expiresKeyOf(b.expiresAt), b.id],
+      index: [b.projectId, b.voucherId, expiresKeyOf(b.expiresAt), b.id],
+      sparse: awaitsExpiry(b) && b.expiresAt !== null ? [expiryShard(b.voucherId), b.expiresAt, b.projectId, b.voucherId, b.id] : null,
+    }),
+    { defaults: { expiresAt: null } },
+  );
 /**
  * A voucher transaction: a change of a loyalty card's points (manual, earned, spent, ...) or a
  * manual change of a gift card's credits, in the voucher's own partition sorted by time, so a

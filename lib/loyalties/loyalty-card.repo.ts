@@ -3,10 +3,14 @@ import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { CardPlan } from './loyalty-card.js';
-import { expiresKeyOf, type PointsBucket } from './points-bucket.js';
+import { awaitsExpiry, expiresKeyOf, type PointsBucket } from './points-bucket.js';
+import { tableDesign } from '../db/table.js';
 import { cardBucketPages } from './points-bucket.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
+/** The attributes of a bucket's entry in the expiry index (GSI2), removed when the bucket leaves it. */
+export const EXPIRY_INDEX_KEYS = `${tableDesign.indexes.gsi2.partitionKey}, ${tableDesign.indexes.gsi2.sortKey}`;
 
 /** Every bucket of a card, soonest expiry first (GSI1: eventually consistent; callers check completeness). */
 export async function listCardBuckets(deps: Deps, projectId: string, voucherId: string): Promise<PointsBucket[]> {
@@ -44,11 +48,13 @@ export function cardPlanItems(deps: Deps, voucher: Voucher, plan: CardPlan, now:
     },
   ];
   for (const u of plan.updates) {
+    // A bucket emptied or ended leaves the expiry index (the sparse GSI2): the worker never reads it again.
+    const leavesIndex = !awaitsExpiry({ ...u.bucket, points: u.points, status: u.status });
     items.push({
       Update: {
         TableName: deps.tableName,
         Key: pointsBucket.key(u.bucket.projectId, u.bucket.campaignId, expiresKeyOf(u.bucket.expiresAt), u.bucket.id),
-        UpdateExpression: 'SET points = :points, #status = :status, updatedAt = :now',
+        UpdateExpression: `SET points = :points, #status = :status, updatedAt = :now${leavesIndex ? ` REMOVE ${EXPIRY_INDEX_KEYS}` : ''}`,
         ConditionExpression: 'points = :was AND #status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':points': u.points, ':status': u.status, ':now': now, ':was': u.bucket.points, ':active': 'ACTIVE' },

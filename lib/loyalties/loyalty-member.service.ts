@@ -12,7 +12,7 @@ import { getVoucher } from '../vouchers/voucher.service.js';
 import type { CardTransaction } from './card-transaction.js';
 import { campaignTransactionPage, cardTransactionPage, findCardTransaction } from './card-transaction.repo.js';
 import type { AddMemberBody, CardTransactionsQuery, ListMembersQuery } from './loyalty.schema.js';
-import { findLoyaltyCampaign } from './loyalty.service.js';
+import { cardAsOf, findLoyaltyCampaign } from './loyalty.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -83,11 +83,12 @@ async function findCard(deps: Deps, projectId: string, campaignRef: string | nul
 
 /**
  * GET /v1/loyalties/members/{memberId} and GET /v1/loyalties/{campaignId}/members/{memberId}: a
- * loyalty card by code or id (in that program, when one is named).
+ * loyalty card by code or id (in that program, when one is named), its expired points no longer
+ * counted (`cardAsOf`).
  * @throws NotFoundError (campaign, voucher).
  */
-export function getMember(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<Voucher> {
-  return findCard(deps, projectId, campaignRef, memberId);
+export async function getMember(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<Voucher> {
+  return cardAsOf(deps, await findCard(deps, projectId, campaignRef, memberId), deps.clock.now());
 }
 
 /** The customer id a `customer` filter names: an id wins over a source id; neither is taken as an id (a deleted holder's). */

@@ -82,3 +82,27 @@ export type ListMembersQuery = z.output<typeof listMembersQuery>;
  */
 export const cardTransactionsQuery = voucherTransactionsQuery;
 export type CardTransactionsQuery = z.output<typeof cardTransactionsQuery>;
+
+/** Source cards one transfer may take points from (each card's change shares one 100-item transaction). */
+export const MAX_TRANSFER_SOURCES = 5;
+
+/**
+ * POST /v1/loyalties/{campaignId}/members/{memberId}/transfers (Voucherify's
+ * LoyaltiesMembersTransfersCreateRequestBody): the cards to take points from, each once, with the
+ * points to take and the caller's `source_id` and `reason` for it.
+ */
+export const transferPointsBody = z
+  .array(
+    z.strictObject({
+      code: codeSchema,
+      points: z.int().check(z.minimum(1), z.maximum(MAX_POINTS)),
+      reason: z.optional(z.string().check(z.maxLength(1000))),
+      source_id: z.string().check(z.minLength(1), z.maxLength(1000)),
+    }),
+  )
+  .check(
+    z.minLength(1),
+    z.maxLength(MAX_TRANSFER_SOURCES),
+    z.refine((sources) => new Set(sources.map((s) => s.code)).size === sources.length, 'each source card once'),
+  );
+export type TransferPointsBody = z.output<typeof transferPointsBody>;

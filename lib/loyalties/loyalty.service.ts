@@ -14,6 +14,7 @@ import type { CardTransaction } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
 import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
+import { expirationTransaction } from './points-expiry.js';
 import type { BalanceBody, PointsExpirationQuery } from './loyalty.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -29,7 +30,7 @@ export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: st
 }
 
 /** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
-async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
+export async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
   const voucher = await getVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -69,15 +70,17 @@ export async function prepareCardChange(
   if (activeBucketPoints(buckets) !== (voucher.loyaltyCard.bucketedPoints ?? 0)) return null;
   const state = { card: voucher.loyaltyCard, buckets };
   const today = todayOf(now);
+  // Each bucket expired on the way costs two items (its update and its POINTS_EXPIRATION record).
+  const maxExpiries = Math.max(1, Math.floor(maxBucketWrites / 2));
   let plan: CardPlan;
   try {
-    plan = planChange(state, change, today, maxBucketWrites);
+    plan = planChange(state, change, today, maxExpiries);
   } catch (error) {
     if (error instanceof InsufficientPointsError) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available, error);
     throw error;
   }
-  if (plan.updates.length + plan.inserts.length > maxBucketWrites) {
-    const settle = planChange(state, { kind: 'none' }, today, maxBucketWrites);
+  if (plan.updates.length + plan.inserts.length + expiriesOf(plan) > maxBucketWrites) {
+    const settle = planChange(state, { kind: 'none' }, today, maxExpiries);
     if (settle.updates.length === 0) {
       throw new BadRequestError(
         'too_many_points_buckets',
@@ -85,10 +88,30 @@ export async function prepareCardChange(
         `Spending these points would touch more than ${maxBucketWrites} points buckets of card ${code}; spend fewer points at a time`,
       );
     }
-    await transact(deps, cardPlanItems(deps, voucher, settle, now.toISOString()));
+    await transact(deps, [...cardPlanItems(deps, voucher, settle, now.toISOString()), ...expirationItems(deps, voucher, settle, now)]);
     return null;
   }
-  return { voucher, plan, items: cardPlanItems(deps, voucher, plan, now.toISOString()) };
+  return { voucher, plan, items: [...cardPlanItems(deps, voucher, plan, now.toISOString()), ...expirationItems(deps, voucher, plan, now)] };
+}
+
+const expiriesOf = (plan: CardPlan): number => plan.updates.filter((u) => u.status === 'EXPIRED').length;
+
+/**
+ * The POINTS_EXPIRATION records of the buckets a plan expires on the way (planned before the change
+ * itself, soonest first), dated a millisecond before the change so that a card's history lists them
+ * first: the same records the expiry worker writes, so a card's transactions always add up to its balance.
+ */
+function expirationItems(deps: Pick<Runtime, 'ddb' | 'tableName' | 'ids'>, voucher: Voucher, plan: CardPlan, now: Date): TransactItem[] {
+  const before = voucher.loyaltyCard;
+  if (!before) return [];
+  const at = new Date(now.getTime() - 1).toISOString();
+  let balance = before.balance;
+  return plan.updates
+    .filter((u) => u.status === 'EXPIRED')
+    .map((u) => {
+      balance -= u.bucket.points;
+      return putCardTransactionItem(deps, expirationTransaction(deps.ids.id('vtx'), u.bucket, { ...before, balance }, at));
+    });
 }
 
 /** The outcome of a manual points change; also the reply an Idempotency-Key replays, so it stays small. */
@@ -196,4 +219,21 @@ export async function listPointsExpiration(
   );
   const start = (query.page - 1) * query.limit;
   return { buckets: live.slice(start, start + query.limit), total: live.length };
+}
+
+/**
+ * A loyalty card as of now: points whose bucket's last day has passed no longer count, even before
+ * the expiry worker (or the card's next change) writes them off. Costs nothing unless the card's
+ * next expiration date is past; then one Query of its buckets, whose past-due points are moved to
+ * `expired_points` in the copy returned (nothing is written). When the bucket index lags behind
+ * the card the card is returned as stored.
+ */
+export async function cardAsOf(deps: Pick<Runtime, 'ddb' | 'tableName'>, voucher: Voucher, now: Date): Promise<Voucher> {
+  const card = voucher.loyaltyCard;
+  const today = todayOf(now);
+  if (!card || card.nextExpirationDate === null || card.nextExpirationDate >= today) return voucher;
+  const buckets = await listCardBuckets(deps, voucher.projectId, voucher.id);
+  if (activeBucketPoints(buckets) !== (card.bucketedPoints ?? 0)) return voucher;
+  const settled = planChange({ card, buckets }, { kind: 'none' }, today).card;
+  return { ...voucher, loyaltyCard: { ...settled, revision: card.revision } };
 }

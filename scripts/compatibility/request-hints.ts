@@ -388,6 +388,11 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
     companions: { 'body.expiration_type="CUSTOM_DATE"': ['body.expiration_date'] },
   },
+  // A card of the seeded holder takes points from the holder's other card (each request a few of its 1,000).
+  'transfer-points': {
+    path: { campaignId: '$seed.transferCampaignId', memberId: '$seed.transferTargetCode' },
+    values: { 'body.[].code': '$seed.transferSourceCode' },
+  },
   'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
   'add-member': {
     path: { campaignId: '$seed.loyaltyCampaignId' },

@@ -166,6 +166,16 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const cardTransactions = (await call(send, 'GET', `/v1/loyalties/members/${encodeURIComponent(cardCode)}/transactions`)).data as
     | Array<{ id?: unknown }>
     | undefined;
+  // Two cards of one holder, in two programs of 1,000 points a card: a transfer's target and its source.
+  const transferCard = async (programName: string): Promise<{ campaignId: string; code: string }> => {
+    const program = await campaign({ ...freshBodies.loyalty, name: programName });
+    const campaignId = str(program.id, 'loyalty campaign id');
+    const code = str((await voucher(campaignId)).code, 'loyalty card code');
+    await call(send, 'POST', `/v1/loyalties/${campaignId}/members`, { voucher: code, customer: { source_id: 'compat-transfer-holder' } });
+    return { campaignId, code };
+  };
+  const transferTarget = await transferCard('compat-transfer-target');
+  const transferSource = await transferCard('compat-transfer-source');
   // Publications from a campaign take its unpublished codes; an AUTO_UPDATE campaign makes them on demand, so it never runs out.
   const publishing = await campaign({
     name: 'compat-publishing',
@@ -200,6 +210,9 @@ export async function seedProject(send: Send): Promise<Seeds> {
       loyaltyCampaignName: str(loyalty.name, 'loyalty campaign name'),
       promotionTierId: str(tiers[0]?.id, 'promotion tier id'),
       loyaltyCardCode: str(card.code, 'loyalty card code'),
+      transferCampaignId: transferTarget.campaignId,
+      transferTargetCode: transferTarget.code,
+      transferSourceCode: transferSource.code,
       loyaltyCardId: str(card.id, 'loyalty card id'),
       referralCode: str(referralCode.code, 'referral code'),
       voucherCode: str((await voucher(discountId)).code, 'voucher code'),

@@ -19,6 +19,7 @@ import { sectionTable, type Section } from './report.js';
 import { benchRedemption } from './redemption-bench.js';
 import { benchRequests } from './requests-bench.js';
 import { benchRewardRedemption } from './reward-bench.js';
+import { benchPointsExpiry } from './expiry-bench.js';
 import { parseBenchArgs } from './stats.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -92,6 +93,7 @@ try {
     if (wanted(9)) await attempt(9, 'Validation and redemption', () => benchRedemption(ctx));
     if (wanted(10)) await attempt(10, 'Reward redemption', () => benchRewardRedemption(ctx));
     if (wanted(11)) await attempt(11, 'Qualifications', () => benchQualifications(ctx));
+    if (wanted(12)) await attempt(12, 'Points expiry', () => benchPointsExpiry(ctx));
   }
 } finally {
   await engines?.stop();

@@ -1,4 +1,5 @@
-import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import { Schedule } from 'aws-cdk-lib/aws-events';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import {
   exportJobsWorker,
   jobsDeadLetterWorker,
   jobsWorker,
+  pointsExpiryWorker,
+  scheduledWorkers,
   workers,
   type WorkerDef,
 } from '../../lib/api/workers.js';
@@ -74,7 +77,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
 
   it('builds one function per route and per worker with the house defaults', () => {
     for (const route of [...routes, routeNotFoundRoute]) functionOfHandler(template, route.handler);
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length);
+    template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length + scheduledWorkers.length);
     const functions = template.findResources('AWS::Lambda::Function');
     for (const [id, fn] of Object.entries(functions)) {
       expect(fn.Properties, id).toMatchObject({
@@ -117,8 +120,8 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     }
     for (const sets of byRole.values()) expect(sets.size).toBe(1);
     expect(byRole.size).toBeLessThan(20);
-    const workerRoles = new Set(workers.map((w) => JSON.stringify(roleOf(w.handler))));
-    expect(workerRoles.size).toBe(workers.length);
+    const workerRoles = new Set([...workers, ...scheduledWorkers].map((w) => JSON.stringify(roleOf(w.handler))));
+    expect(workerRoles.size).toBe(workers.length + scheduledWorkers.length);
     for (const role of workerRoles) expect(byRole.has(role)).toBe(false);
   });
 
@@ -258,6 +261,36 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     },
   );
 
+  it('runs the points expiry worker on an EventBridge schedule: a rate rule targeting its function, which may write the table and nothing else', () => {
+    const fn = functionOfHandler(template, pointsExpiryWorker.handler);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: Schedule.rate(Duration.minutes(pointsExpiryWorker.everyMinutes)).expressionString,
+      State: 'ENABLED',
+      Targets: Match.arrayWith([
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [fn, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 } }),
+      ]),
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fn, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: pointsExpiryWorker.timeoutSeconds,
+      Description: Match.stringLikeRegexp('^worker points-expiry-worker'),
+    });
+    const statements = roleStatementsOfFunction(template, fn);
+    expect(allowedActions(statements, ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'])).toEqual([
+      'dynamodb:Query',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect(allowedActions(statements, ['dynamodb:Scan', 's3:PutObject', 'sqs:SendMessage'])).toEqual([]);
+    const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+    expect(Object.keys(variables).sort()).toEqual(['CLUSTER', 'NODE_OPTIONS', 'TABLE_NAME']);
+  });
+
   it('keeps every route function, with its integration, route and invoke permission, in the nested stack of its tag', () => {
     const parent = Template.fromStack(stacks.stateless);
     // The parent holds the workers' functions only, and no route, integration or invoke permission.
@@ -265,8 +298,10 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       Object.values(parent.findResources('AWS::Lambda::Function'))
         .map((f) => f.Metadata?.[HANDLER_METADATA_KEY])
         .sort(),
-    ).toEqual(workers.map((w) => w.handler).sort());
-    for (const type of ['AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission']) parent.resourceCountIs(type, 0);
+    ).toEqual([...workers, ...scheduledWorkers].map((w) => w.handler).sort());
+    for (const type of ['AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Integration']) parent.resourceCountIs(type, 0);
+    // The one invoke permission each scheduled worker's rule needs; no route's.
+    parent.resourceCountIs('AWS::Lambda::Permission', scheduledWorkers.length);
     const groupOfHandler = new Map([...routes, routeNotFoundRoute].map((r) => [r.handler, routeGroupOf(r)]));
     const nested = nestedStacksOf(stacks.stateless);
     expect(nested.map((n) => n.node.id).sort()).toEqual([...new Set(groupOfHandler.values())].sort());

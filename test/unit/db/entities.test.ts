@@ -3,6 +3,7 @@ import * as e from '../../../lib/db/entities.js';
 import type { Item } from '../../../lib/db/entity.js';
 import { keys } from '../../../lib/db/keys.js';
 import type { Voucher } from '../../../lib/vouchers/voucher.js';
+import { expiryShard, type PointsBucket } from '../../../lib/loyalties/points-bucket.js';
 import { DEFAULT_STACKING_RULES } from '../../../lib/validations/stacking-rules.js';
 
 /**
@@ -225,6 +226,15 @@ describe('entity layouts', () => {
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
     // Markers are found across projects by shard (no request reads them); the project still leads the sort key.
     expect(layouts.find(([name]) => name === 'open_job')?.[2].SK).toMatch(/^p1#/);
+  });
+
+  it("puts a points bucket in the expiry index (sparse GSI2, its card's shard, by date) only while it holds points and has an expiry", () => {
+    const live = never<PointsBucket>({ ...id('pb_1'), campaignId: 'camp_1', voucherId: 'v_1', points: 5, status: 'ACTIVE', expiresAt: '2026-03-01' });
+    const shard = String(expiryShard('v_1')).padStart(2, '0');
+    expect(e.pointsBucket.toItem(live)).toMatchObject({ GSI2PK: `EXPIRING_POINTS#${shard}`, GSI2SK: '2026-03-01#p1#v_1#pb_1' });
+    for (const out of [{ points: 0 }, { status: 'USED' as const }, { status: 'EXPIRED' as const }, { expiresAt: null }]) {
+      expect(e.pointsBucket.toItem({ ...live, ...out })).not.toHaveProperty('GSI2PK');
+    }
   });
 
   it("puts a voucher in its campaign's pool (sparse GSI2) only while it is active, unpublished and held by no one", () => {

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../lib/clock.js';
+import { JobStoppedError } from '../../../lib/jobs/job-stop.js';
+import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
+import { EXPIRY_SHARDS, expiryShard } from '../../../lib/loyalties/points-bucket.js';
+import { expirePoints } from '../../../lib/loyalties/points-expiry.job.js';
+import { dueBucketPages } from '../../../lib/loyalties/points-expiry.repo.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { campaignApi, newCampaign } from '../../support/api.js';
+import { loyaltyApi } from '../../support/loyalty-api.js';
+import { apiClient } from '../../support/api-client.js';
+import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+
+const DAY = 86_400_000;
+const at = Date.UTC(2026, 1, 10, 12, 0, 0); // 2026-02-10
+
+async function setup(cards = ['CARD-1']) {
+  const clock = new ManualClock(at);
+  const runtime = testRuntime({ clock });
+  const pair = await newProject(runtime);
+  const campaigns = campaignApi(runtime, pair);
+  const loyalty = loyaltyApi(runtime, pair);
+  await newCampaign(campaigns, { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+  const ids: Record<string, string> = {};
+  for (const code of cards) ids[code] = (await campaigns.addVoucher('Club', { code })).json.id as string;
+  const cardOf = async (code = 'CARD-1') => (await campaigns.getVoucher(code)).json.loyalty_card as Record<string, unknown>;
+  const transactions = (code = 'CARD-1') => listCardTransactions(runtime, pair.project_id, ids[code] as string);
+  const sweep = (options: Parameters<typeof expirePoints>[1] = {}) => expirePoints(runtime, { projectId: pair.project_id, ...options });
+  return { clock, runtime, pair, loyalty, ids, cardOf, transactions, sweep };
+}
+
+/** This project's entries in the expiry index that are due before `today`. */
+async function dueEntries(runtime: Runtime, projectId: string, today: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let shard = 0; shard < EXPIRY_SHARDS; shard += 1) {
+    for await (const page of dueBucketPages(runtime, shard, today)) out.push(...page.filter((b) => b.projectId === projectId).map((b) => b.id));
+  }
+  return out;
+}
+
+describe('the points expiry worker', () => {
+  it('writes off each past-due bucket in one transaction: the card moves its points to expired_points and records POINTS_EXPIRATION', async () => {
+    const { clock, loyalty, cardOf, transactions, sweep } = await setup();
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 5, expiration_date: '2026-03-01' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 7, expiration_date: '2026-06-30' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 3, expiration_type: 'NON_EXPIRING' });
+    expect((await sweep()).writtenOff).toBe(0);
+
+    clock.advance(20 * DAY); // 2026-03-02: the first bucket's last day was yesterday
+    const report = await sweep();
+    expect(report).toMatchObject({ today: '2026-03-02', writtenOff: 1, points: 5, orphans: 0 });
+    expect(await cardOf()).toMatchObject({ points: 15, balance: 10, expired_points: 5, next_expiration_date: '2026-06-30', next_expiration_points: 7 });
+    const history = await transactions();
+    expect(history.at(-1)).toMatchObject({ type: 'POINTS_EXPIRATION', points: -5, total: 15, balance: 10, source: null });
+    expect(history.reduce((s, t) => s + t.points, 0)).toBe(10);
+    expect((await sweep()).writtenOff).toBe(0);
+
+    clock.advance(200 * DAY);
+    expect(await sweep()).toMatchObject({ writtenOff: 1, points: 7 });
+    expect(await cardOf()).toMatchObject({ balance: 3, expired_points: 12 });
+    expect((await cardOf()).next_expiration_date).toBeUndefined();
+    expect((await transactions()).filter((t) => t.type === 'POINTS_EXPIRATION').map((t) => t.balance)).toEqual([10, 3]);
+  });
+
+  it('stops counting past-due points on a member read at once, before the worker writes them off', async () => {
+    const { clock, runtime, pair, loyalty, sweep } = await setup();
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 5, expiration_date: '2026-03-01' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 7, expiration_date: '2026-06-30' });
+    clock.advance(20 * DAY);
+    const expected = { points: 12, balance: 7, expired_points: 5, next_expiration_date: '2026-06-30', next_expiration_points: 7 };
+    expect((await api.call('get-member', { params: { memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
+    expect((await api.call('get-member-1', { params: { campaignId: 'Club', memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
+    await sweep();
+    expect((await api.call('get-member', { params: { memberId: 'CARD-1' } })).json.loyalty_card).toMatchObject(expected);
+  });
+
+  it('finds buckets through the expiry index, which a bucket leaves once spent or written off', async () => {
+    const { clock, runtime, pair, loyalty, sweep } = await setup();
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 4, expiration_date: '2026-02-20' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 6, expiration_date: '2026-02-21' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: -4 });
+    clock.advance(30 * DAY);
+    expect(await dueEntries(runtime, pair.project_id, '2026-03-12')).toHaveLength(1);
+    expect(await sweep()).toMatchObject({ writtenOff: 1, points: 6 });
+    expect(await dueEntries(runtime, pair.project_id, '2026-03-12')).toEqual([]);
+  });
+
+  it('writes each bucket off once when two runs race (counted transactions)', async () => {
+    const codes = ['A-1', 'A-2', 'A-3', 'A-4', 'A-5', 'A-6'];
+    const { clock, loyalty, cardOf, transactions, sweep } = await setup(codes);
+    for (const code of codes) {
+      for (const [points, date] of [
+        [3, '2026-02-15'],
+        [5, '2026-02-20'],
+        [11, '2026-12-31'],
+      ] as const) {
+        await loyalty.updateBalance('Club', code, { points, expiration_date: date });
+      }
+    }
+    clock.advance(15 * DAY);
+    const [a, b] = await Promise.all([sweep({ cardConcurrency: 3 }), sweep({ cardConcurrency: 3 })]);
+    expect(a.writtenOff + b.writtenOff).toBe(codes.length * 2);
+    expect(a.points + b.points).toBe(codes.length * 8);
+    for (const code of codes) {
+      const expirations = (await transactions(code)).filter((t) => t.type === 'POINTS_EXPIRATION');
+      expect(expirations.map((t) => t.points).sort()).toEqual([-3, -5]);
+      expect(await cardOf(code)).toMatchObject({ balance: 11, expired_points: 8, next_expiration_date: '2026-12-31', next_expiration_points: 11 });
+    }
+  });
+
+  it('stops between cards when asked and the next run writes off the rest, each bucket once', async () => {
+    const codes = ['S-1', 'S-2', 'S-3', 'S-4'];
+    const { clock, loyalty, transactions, sweep } = await setup(codes);
+    for (const code of codes) await loyalty.updateBalance('Club', code, { points: 2, expiration_date: '2026-02-11' });
+    clock.advance(5 * DAY);
+    const stop = new AbortController();
+    stop.abort();
+    await expect(sweep({ signal: stop.signal })).rejects.toBeInstanceOf(JobStoppedError);
+    expect((await sweep()).writtenOff).toBe(codes.length);
+    for (const code of codes) expect((await transactions(code)).filter((t) => t.type === 'POINTS_EXPIRATION')).toHaveLength(1);
+  });
+
+  it('keeps a card in one shard of the index', () => {
+    expect(expiryShard('v_abc')).toBe(expiryShard('v_abc'));
+    const shards = new Set(Array.from({ length: 200 }, (_, i) => expiryShard(`v_${i}`)));
+    expect(shards.size).toBe(EXPIRY_SHARDS);
+  });
+});
