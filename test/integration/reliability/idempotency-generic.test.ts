@@ -685,7 +685,8 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     expect(generic.sort()).toEqual(cases.map((c) => c.operationId).sort());
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
-    // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts.
+    // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts,
+    // test/integration/loyalties/transfer-points.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
@@ -702,6 +703,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'redeem-stacked-discounts',
       'redeem-voucher',
       'track-custom-event',
+      'transfer-points',
       'update-loyalty-card-balance-1',
       'update-voucher-balance',
     ]);
