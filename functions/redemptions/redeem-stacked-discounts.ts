@@ -3,7 +3,7 @@ import { endpoint } from '../../lib/http/endpoint.js';
 import { okCommitted } from '../../lib/http/reply.js';
 import { redeemStackedDiscountsBody } from '../../lib/redemptions/redeem.schema.js';
 import { redeemStackedDiscounts } from '../../lib/redemptions/redeem.service.js';
-import { toStackedRedemptionReply, toStackedRewardRedemptionReply } from '../../lib/redemptions/redemption.mapper.js';
+import { toStackedRedemptionReply } from '../../lib/redemptions/redemption.mapper.js';
 
 export const schemas = { body: redeemStackedDiscountsBody };
 
@@ -16,7 +16,6 @@ export const makeHandler = endpoint(redeemStackedDiscountsRoute, schemas, async 
       idempotency,
       (committed, evaluation) => toStackedRedemptionReply(committed, evaluation, requestId),
       requestId,
-      toStackedRewardRedemptionReply,
     ),
     (reply) => reply,
   ),

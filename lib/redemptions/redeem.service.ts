@@ -1,7 +1,5 @@
 import { upsertCustomer } from '../customers/customer.service.js';
-import { redeemReward } from '../loyalties/reward-redemption.service.js';
-import type { Redemption } from './redemption.js';
-import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
+import { RedeemableInapplicableError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
@@ -51,24 +49,7 @@ export async function redeemStackedDiscounts<R>(
   idempotency: IdempotencyScope | null,
   reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
   requestId?: string,
-  rewardReply?: (redemption: Redemption) => R,
 ): Promise<Committed<R>> {
-  const withReward = request.redeemables.find((r) => r.object === 'voucher' && r.reward !== undefined);
-  if (withReward?.object === 'voucher' && withReward.reward) {
-    if (request.redeemables.length > 1 || !rewardReply) {
-      throw new InvalidPayloadError('A loyalty card with a `reward` is redeemed alone: send it as the only redeemable of POST /v1/redemptions');
-    }
-    // The reward redemption's own path (lib/loyalties/reward-redemption.service.ts): one conditioned transaction, refunded by a rollback.
-    const done = await redeemReward(
-      deps,
-      projectId,
-      null,
-      withReward.id,
-      { reward: withReward.reward, ...(request.order ? { order: request.order } : {}), ...(request.metadata ? { metadata: request.metadata } : {}) },
-      idempotency,
-    );
-    return { value: rewardReply(done.value), replayed: done.replayed };
-  }
   if (idempotency) {
     const first = await recordedReply<R>(deps, idempotency, deps.clock.now());
     if (first !== undefined) return { value: first, replayed: true };

@@ -154,9 +154,8 @@ export type VoucherRedemptionsReply = z.output<typeof voucherRedemptionsReplySch
 /** POST /v1/redemptions (RedemptionsRedeemResponseBody): the child redemptions, their parent, the order, and what was not redeemed. */
 export const stackedRedemptionReplySchema = z.strictObject({
   redemptions: z.array(redemptionReplySchema),
-  // A loyalty card's reward redeemed alone is one redemption, with no parent (and no order unless a COIN reward paid one).
-  parent_redemption: z.optional(redemptionReplySchema),
-  order: z.optional(redemptionOrderReplySchema),
+  parent_redemption: redemptionReplySchema,
+  order: redemptionOrderReplySchema,
   inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
   skipped_redeemables: z.array(skippedRedeemableReplySchema),
 });
