@@ -3,7 +3,7 @@ import { endpoint } from '../../lib/http/endpoint.js';
 import { okCommitted } from '../../lib/http/reply.js';
 import { redeemStackedDiscountsBody } from '../../lib/redemptions/redeem.schema.js';
 import { redeemStackedDiscounts } from '../../lib/redemptions/redeem.service.js';
-import { toStackedRedemptionReply } from '../../lib/redemptions/redemption.mapper.js';
+import { toStackedRedemptionReply, toStackedRewardRedemptionReply } from '../../lib/redemptions/redemption.mapper.js';
 
 export const schemas = { body: redeemStackedDiscountsBody };
 
@@ -15,6 +15,7 @@ export const makeHandler = endpoint(redeemStackedDiscountsRoute, schemas, async 
       body,
       idempotency,
       (committed, evaluation) => toStackedRedemptionReply(committed, evaluation, requestId),
+      toStackedRewardRedemptionReply,
       requestId,
     ),
     (reply) => reply,

@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import type { Evaluation } from '../validations/evaluation.js';
 import type { StackedRedeemableInput, StackedRequest } from '../validations/validation.schema.js';
 import type { RedeemPromotionBody, RedeemVoucherBody } from './legacy-redemption.schema.js';
-import { redeemStackedDiscounts } from './redeem.service.js';
+import { redeemDiscounts } from './redeem.service.js';
 import type { Redemption } from './redemption.js';
 import type { CommittedRedemption } from './redemption.repo.js';
 
@@ -29,14 +29,14 @@ function redeemOne<R>(
   reply: SingleRedemptionReply<R>,
   requestId?: string,
 ): Promise<Committed<R>> {
-  return redeemStackedDiscounts(deps, projectId, { ...request, redeemables: [redeemable] }, idempotency, (c, e) => reply(onlyChild(c), e), requestId);
+  return redeemDiscounts(deps, projectId, { ...request, redeemables: [redeemable] }, idempotency, (c, e) => reply(onlyChild(c), e), requestId);
 }
 
 /**
- * POST /v1/vouchers/{code}/redemption: redeems the code alone through redeemStackedDiscounts (the same
+ * POST /v1/vouchers/{code}/redemption: redeems the code alone through redeemDiscounts (the same
  * evaluation, the same one-transaction commit, the same LOCK session consumption and transactional
  * `Idempotency-Key`). The reply is made from the one redemption of the code.
- * @throws RedeemableInapplicableError (400 with the code's key; 404 for an unknown code) and as redeemStackedDiscounts.
+ * @throws RedeemableInapplicableError (400 with the code's key; 404 for an unknown code) and as redeemDiscounts.
  */
 export function redeemVoucher<R>(
   deps: Deps,
@@ -61,8 +61,8 @@ export function redeemVoucher<R>(
 }
 
 /**
- * POST /v1/promotions/tiers/{promotionTierId}/redemption: redeems the tier alone through redeemStackedDiscounts.
- * @throws RedeemableInapplicableError (400 with the tier's key; 404 for an unknown tier) and as redeemStackedDiscounts.
+ * POST /v1/promotions/tiers/{promotionTierId}/redemption: redeems the tier alone through redeemDiscounts.
+ * @throws RedeemableInapplicableError (400 with the tier's key; 404 for an unknown tier) and as redeemDiscounts.
  */
 export function redeemPromotion<R>(
   deps: Deps,

@@ -1,5 +1,7 @@
 import { upsertCustomer } from '../customers/customer.service.js';
-import { RedeemableInapplicableError } from '../errors.js';
+import { redeemReward } from '../loyalties/reward-redemption.service.js';
+import type { Redemption } from './redemption.js';
+import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
@@ -31,7 +33,41 @@ export function assertRedeemable(evaluation: Evaluation, requestId?: string): vo
 }
 
 /**
- * POST /v1/redemptions: evaluates the request exactly as POST /v1/validations does
+ * POST /v1/redemptions. A loyalty card alone with a `reward` pays for that reward through the reward
+ * redemption's own path (lib/loyalties/reward-redemption.service.ts redeemReward: one conditioned
+ * transaction, refunded by a rollback); anything else is redeemed by redeemDiscounts.
+ * @throws InvalidPayloadError for a `reward` beside other redeemables; as redeemReward and redeemDiscounts.
+ */
+export async function redeemStackedDiscounts<R>(
+  deps: Deps,
+  projectId: string,
+  request: StackedRequest,
+  idempotency: IdempotencyScope | null,
+  reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
+  rewardReply: (redemption: Redemption) => R,
+  requestId?: string,
+): Promise<Committed<R>> {
+  const withReward = request.redeemables.find((r) => r.object === 'voucher' && r.reward !== undefined);
+  if (withReward?.object === 'voucher' && withReward.reward) {
+    if (request.redeemables.length > 1) {
+      throw new InvalidPayloadError('A loyalty card with a `reward` is redeemed alone: send it as the only redeemable of POST /v1/redemptions');
+    }
+    const done = await redeemReward(
+      deps,
+      projectId,
+      null,
+      withReward.id,
+      { reward: withReward.reward, ...(request.order ? { order: request.order } : {}), ...(request.metadata ? { metadata: request.metadata } : {}) },
+      idempotency,
+    );
+    return { value: rewardReply(done.value), replayed: done.replayed };
+  }
+  return redeemDiscounts(deps, projectId, request, idempotency, reply, requestId);
+}
+
+/**
+ * Redeems discounts (POST /v1/redemptions, and the single-code routes through
+ * lib/redemptions/legacy-redemption.service.ts): evaluates the request exactly as POST /v1/validations does
  * (lib/validations/validation.service.ts evaluateRedeemables), refuses it when it is not
  * redeemable (assertRedeemable), upserts the customer named by id or source_id, and commits the
  * plan of the APPLICABLE redeemables in one transaction (lib/redemptions/redemption.repo.ts
@@ -42,7 +78,7 @@ export function assertRedeemable(evaluation: Evaluation, requestId?: string): vo
  * @throws RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
  */
-export async function redeemStackedDiscounts<R>(
+export async function redeemDiscounts<R>(
   deps: Deps,
   projectId: string,
   request: StackedRequest,

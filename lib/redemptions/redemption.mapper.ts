@@ -156,6 +156,17 @@ export function toStackedRedemptionReply(committed: CommittedRedemption, evaluat
   };
 }
 
+/** POST /v1/redemptions of a loyalty card alone with a `reward`: its one reward redemption (no parent), and the order a COIN reward paid. */
+export function toStackedRewardRedemptionReply(r: Redemption): StackedRedemptionReply {
+  const redemption = toRewardRedemptionReply(r);
+  return {
+    redemptions: [redemption],
+    ...(redemption.order ? { order: redemption.order } : {}),
+    inapplicable_redeemables: [],
+    skipped_redeemables: [],
+  };
+}
+
 /** The reward part of a reward redemption (RedemptionRewardResult). */
 function toRedemptionRewardReply(r: Redemption, given: RewardGiven): RedemptionRewardReply {
   const w = toRewardReply(given.reward);

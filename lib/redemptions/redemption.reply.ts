@@ -154,8 +154,9 @@ export type VoucherRedemptionsReply = z.output<typeof voucherRedemptionsReplySch
 /** POST /v1/redemptions (RedemptionsRedeemResponseBody): the child redemptions, their parent, the order, and what was not redeemed. */
 export const stackedRedemptionReplySchema = z.strictObject({
   redemptions: z.array(redemptionReplySchema),
-  parent_redemption: redemptionReplySchema,
-  order: redemptionOrderReplySchema,
+  // A loyalty card's reward redeemed alone is one redemption, with no parent (and no order unless a COIN reward paid one).
+  parent_redemption: z.optional(redemptionReplySchema),
+  order: z.optional(redemptionOrderReplySchema),
   inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
   skipped_redeemables: z.array(skippedRedeemableReplySchema),
 });

@@ -11,7 +11,13 @@ const credits = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER
 
 /** One redeemable of a stacked request (the reference's RedeemVoucher, RedeemPromotionTier, RedeemGiftCard). */
 export const stackedRedeemableInput = z.discriminatedUnion('object', [
-  z.strictObject({ object: z.literal('voucher'), id: redeemableId, gift: z.optional(z.strictObject({ credits: z.optional(credits) })) }),
+  z.strictObject({
+    object: z.literal('voucher'),
+    id: redeemableId,
+    gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
+    // A loyalty card paying for a reward (the reference's RedeemLoyaltyCard): POST /v1/redemptions only.
+    reward: z.optional(z.strictObject({ id: redeemableId, points: z.optional(z.int().check(z.positive(), z.maximum(1_000_000_000))) })),
+  }),
   z.strictObject({ object: z.literal('promotion_tier'), id: redeemableId }),
   z.strictObject({ object: z.literal('gift_card'), id: redeemableId, gift: z.optional(z.strictObject({ credits: z.optional(credits) })) }),
 ]);

@@ -63,4 +63,24 @@ describe('the official Voucherify SDK: spending loyalty points on rewards', () =
     const card = await client.vouchers.get('SDK-SPEND-1');
     expect(card.loyalty_card).toMatchObject({ balance: 300 });
   });
+
+  it('pays a reward with a loyalty card through redemptions.redeemStackable (POST /v1/redemptions)', async () => {
+    const campaign = await client.campaigns.create({
+      name: 'SDK stackable rewards club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as unknown as Parameters<typeof client.campaigns.create>[0]);
+    await client.campaigns.addVoucher(campaign.id, { code: 'SDK-STACK-SPEND' } as never);
+    await client.loyalties.addOrRemoveCardBalance('SDK-STACK-SPEND', { points: 200 }, campaign.id);
+    const cap = await client.rewards.create({ name: 'Cap', type: 'MATERIAL', parameters: { product: { id: 'prod_cap' } } } as never);
+    await client.rewards.createAssignment(cap.id, { campaign: campaign.id, parameters: { loyalty: { points: 75 } } });
+
+    const reply = await client.redemptions.redeemStackable({
+      redeemables: [{ object: 'voucher', id: 'SDK-STACK-SPEND', reward: { id: cap.id } }],
+    } as never);
+    expect(reply.redemptions).toHaveLength(1);
+    expect(reply.redemptions[0]).toMatchObject({ result: 'SUCCESS', voucher: { code: 'SDK-STACK-SPEND' }, reward: { id: cap.id } });
+    const card = await client.vouchers.get('SDK-STACK-SPEND');
+    expect(card.loyalty_card).toMatchObject({ balance: 125 });
+  });
 });

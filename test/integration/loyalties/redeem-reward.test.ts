@@ -297,3 +297,73 @@ describe('GET /v1/loyalties/members/{memberId}/rewards', () => {
     expect(affordable.json.total).toBe(1);
   });
 });
+
+describe('POST /v1/redemptions with a loyalty card and a reward (the reference’s RedeemLoyaltyCard)', () => {
+  it('pays the reward through the same path: one redemption, the points taken, refunded by its rollback', async () => {
+    const { api, priced, material, cardOf } = await setup(250);
+    const rewardId = await priced(material(), 100);
+    const reply = await api.call('redeem-stacked-discounts', { json: { redeemables: [{ object: 'voucher', id: 'CARD-1', reward: { id: rewardId } }] } });
+    expect(reply.status).toBe(200);
+    const redemptions = reply.json.redemptions as Record<string, unknown>[];
+    expect(redemptions).toHaveLength(1);
+    expect(redemptions[0]).toMatchObject({
+      object: 'redemption',
+      result: 'SUCCESS',
+      amount: 100,
+      loyalty_card: { points: 100 },
+      voucher: { code: 'CARD-1' },
+      reward: { id: rewardId, type: 'MATERIAL' },
+    });
+    expect(reply.json.parent_redemption).toBeUndefined();
+    expect(await cardOf()).toMatchObject({ balance: 150 });
+    const rolled = await api.call('rollback-redemption', { params: { redemptionId: redemptions[0]?.id as string }, json: {} });
+    expect(rolled.status).toBe(200);
+    expect(await cardOf()).toMatchObject({ balance: 250 });
+  });
+
+  it('refuses a reward it cannot pay (loyalty_card_points_exceeded), and a loyalty card with a reward stacked with other redeemables', async () => {
+    const { api, priced, material } = await setup(50);
+    const rewardId = await priced(material(), 100);
+    const poor = await api.call('redeem-stacked-discounts', { json: { redeemables: [{ object: 'voucher', id: 'CARD-1', reward: { id: rewardId } }] } });
+    expect(poor.status).toBe(400);
+    expect(poor.json).toMatchObject({ key: 'loyalty_card_points_exceeded' });
+    const stacked = await api.call('redeem-stacked-discounts', {
+      json: {
+        redeemables: [
+          { object: 'voucher', id: 'CARD-1', reward: { id: rewardId } },
+          { object: 'voucher', id: 'OTHER' },
+        ],
+      },
+    });
+    expect(stacked.status).toBe(400);
+    expect(stacked.json).toMatchObject({ key: 'invalid_payload' });
+  });
+
+  it('replays a retried request with the same Idempotency-Key: the points are taken once, the first reply comes back', async () => {
+    const { api, pair, priced, material, cardOf } = await setup(300);
+    const rewardId = await priced(material(), 100);
+    const send = () =>
+      api.call('redeem-stacked-discounts', {
+        headers: { ...keyPairHeaders(pair), 'idempotency-key': 'reward-via-redemptions-1' },
+        json: { redeemables: [{ object: 'voucher', id: 'CARD-1', reward: { id: rewardId } }] },
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect((again.json.redemptions as { id: string }[])[0]?.id).toBe((first.json.redemptions as { id: string }[])[0]?.id);
+    expect(await cardOf()).toMatchObject({ balance: 200 });
+  });
+
+  it('10 parallel reward redemptions of 100 points on a 500-point card through POST /v1/redemptions → exactly 5', async () => {
+    const { api, priced, material, cardOf } = await setup(500);
+    const rewardId = await priced(material(), 100);
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api.call('redeem-stacked-discounts', { json: { redeemables: [{ object: 'voucher', id: 'CARD-1', reward: { id: rewardId } }] } }),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(await cardOf()).toMatchObject({ balance: 0 });
+  });
+});

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
+import { bundleEntry } from '../../../scripts/bundles.js';
+import { apiClient } from '../../support/api-client.js';
+import { campaignApi, newCampaign } from '../../support/api.js';
+import { loyaltyApi } from '../../support/loyalty-api.js';
+import { rewardApi } from '../../support/rewards-api.js';
+import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+
+const run = promisify(execFile);
+
+/**
+ * The deployed bundle leaves some modules out (infra/constructs/bundling-settings.ts
+ * lambdaExternalModules) on the claim that nothing a request does loads them. Here the bundle runs
+ * from a folder with no node_modules anywhere above it, so loading any of them would fail the request.
+ */
+const folder = mkdtempSync(join(tmpdir(), 'deployed-bundle-'));
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Bundles `handler` with the deployed settings, then invokes it once in a fresh Node process on the test engines. */
+async function invokeBundled(handler: string, event: unknown): Promise<{ statusCode: number; body: string }> {
+  const bundle = await bundleEntry(handler);
+  const file = join(folder, `${handler.replace(/\W+/g, '-')}.mjs`);
+  writeFileSync(file, bundle.js);
+  const eventFile = join(folder, 'event.json');
+  writeFileSync(eventFile, JSON.stringify(event));
+  const e = engines();
+  const script = [
+    `import { readFileSync } from 'node:fs';`,
+    `const { handler } = await import(${JSON.stringify(`file://${file}`)});`,
+    `const event = JSON.parse(readFileSync(${JSON.stringify(eventFile)}, 'utf8'));`,
+    `const context = { awsRequestId: 'bundle-test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 20000 };`,
+    `const reply = await handler(event, context);`,
+    `process.stdout.write(JSON.stringify(reply));`,
+  ].join('\n');
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: folder,
+    timeout: 60_000,
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: e.region,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TABLE_NAME: e.tableName,
+      DYNAMODB_ENDPOINT: e.dynamoEndpoint,
+      CLUSTER: 'api',
+      LOG_LEVEL: 'error',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
+  });
+  return JSON.parse(stdout) as { statusCode: number; body: string };
+}
+
+describe('the deployed bundle of POST /v1/redemptions, run alone', () => {
+  it('pays a loyalty card reward without loading any module the bundle leaves out', async () => {
+    const runtime = testRuntime();
+    const pair = await newProject(runtime);
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    const campaigns = campaignApi(runtime, pair);
+    const program = await newCampaign(campaigns, {
+      name: 'Bundle club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    });
+    expect((await campaigns.addVoucher('Bundle club', { code: 'BUNDLE-CARD' })).status).toBe(200);
+    expect((await loyaltyApi(runtime, pair).updateBalance('Bundle club', 'BUNDLE-CARD', { points: 90, expiration_type: 'NON_EXPIRING' })).status).toBe(200);
+    const rewards = rewardApi(runtime, pair);
+    const reward = await rewards.createReward({ name: 'Pen', type: 'MATERIAL', parameters: { product: { id: 'prod_pen' } } });
+    const rewardId = reward.json.id as string;
+    expect((await rewards.assign(rewardId, { campaign: program.id, parameters: { loyalty: { points: 40 } } })).status).toBe(200);
+
+    const event = toApiGatewayEvent({
+      method: 'POST',
+      rawPath: '/v1/redemptions',
+      rawQueryString: '',
+      headers: { ...keyPairHeaders(pair), 'content-type': 'application/json' },
+      body: JSON.stringify({ redeemables: [{ object: 'voucher', id: 'BUNDLE-CARD', reward: { id: rewardId } }] }),
+    });
+    const reply = await invokeBundled('functions/redemptions/redeem-stacked-discounts.ts', event);
+
+    expect(reply.statusCode, reply.body).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ redemptions: [{ result: 'SUCCESS', reward: { id: rewardId } }] });
+    const card = await api.call('get-voucher', { params: { code: 'BUNDLE-CARD' } });
+    expect(card.json.loyalty_card).toMatchObject({ balance: 50 });
+  }, 120_000);
+});
