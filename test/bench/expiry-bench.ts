@@ -197,24 +197,24 @@ export async function benchPointsExpiry(ctx: BenchContext): Promise<Section[]> {
   if (!template) throw new Error('template card not found');
   const half = Math.floor(count / 2);
 
-  ctx.progress('11. warming up the write-off path (discarded)');
+  ctx.progress('12. warming up the write-off path (discarded)');
   const warm = await seed(runtime, template, Math.min(1_000, count / 5), 'wu', '2019-12-01');
   await rawWriteOffs(runtime, warm, '2019-12-01');
   await expirePoints(runtime, { projectId: pair.project_id });
   const before = await stillDue(runtime);
-  ctx.progress(`11. seeding the floor's first half: ${half} expired buckets (${before} other entries already due)`);
+  ctx.progress(`12. seeding the floor's first half: ${half} expired buckets (${before} other entries already due)`);
   const floorASet = await seed(runtime, template, half, 'fa', '2020-01-01');
-  ctx.progress('11. floor, first half: raw index Query pages + one write-off transaction per bucket');
+  ctx.progress('12. floor, first half: raw index Query pages + one write-off transaction per bucket');
   const [floorA, writtenA] = await timed(() => rawWriteOffs(runtime, floorASet, '2020-01-01'));
 
-  ctx.progress(`11. seeding the worker's ${count} expired buckets`);
+  ctx.progress(`12. seeding the worker's ${count} expired buckets`);
   await seed(runtime, template, count, 'wk', '2020-02-01');
-  ctx.progress(`11. the points expiry worker sweeps ${count} buckets`);
+  ctx.progress(`12. the points expiry worker sweeps ${count} buckets`);
   const [workerMs, report] = await timed(() => expirePoints(runtime, { shardConcurrency: SHARDS_AT_ONCE, cardConcurrency: CARDS_AT_ONCE, pageSize: PAGE }));
 
-  ctx.progress(`11. worker done in ${(workerMs / 1000).toFixed(1)} s; seeding the floor's second half`);
+  ctx.progress(`12. worker done in ${(workerMs / 1000).toFixed(1)} s; seeding the floor's second half`);
   const floorBSet = await seed(runtime, template, count - half, 'fb', '2020-03-01');
-  ctx.progress('11. floor, second half');
+  ctx.progress('12. floor, second half');
   const [floorB, writtenB] = await timed(() => rawWriteOffs(runtime, floorBSet, '2020-03-01'));
   const left = await stillDue(runtime);
 
@@ -222,7 +222,7 @@ export async function benchPointsExpiry(ctx: BenchContext): Promise<Section[]> {
   const workerRate = report.writtenOff / (workerMs / 1000);
   return [
     {
-      item: 11,
+      item: 12,
       title: `Points expiry: the worker over ${count.toLocaleString('en-US')} expired buckets (${BUCKETS_PER_CARD} a card)`,
       checks: [
         check({
