@@ -20,7 +20,7 @@ import { benchRedemption } from './redemption-bench.js';
 import { benchRequests } from './requests-bench.js';
 import { benchRewardRedemption } from './reward-bench.js';
 import { benchPointsExpiry } from './expiry-bench.js';
-import { parseBenchArgs } from './stats.js';
+import { LAST_ITEM, parseBenchArgs } from './stats.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -80,7 +80,8 @@ let engines: Engines | undefined;
 try {
   progress(`benchmark ${options.quick ? '--quick' : 'full run'} on ${availableParallelism()} cores, node ${process.version}`);
   if (wanted(1) || wanted(2)) await attempt(1, 'Bundles and cold start', () => benchBundles({ options, progress }));
-  if ([3, 4, 5, 6, 7, 8, 9, 10, 11].some(wanted)) {
+  // Every item after the bundles (3 to LAST_ITEM) runs on the engines.
+  if (Array.from({ length: LAST_ITEM - 2 }, (_, i) => i + 3).some(wanted)) {
     progress('starting DynamoDB Local, s3rver and the local SQS');
     engines = await startEngines({ dataDir: null });
     const ctx: BenchContext = { engines, options, progress };
