@@ -138,4 +138,17 @@ export const pointsExpiryWorker: ScheduledWorkerDef = {
   summary: 'Writes off loyalty points whose buckets expired (POINTS_EXPIRATION card transactions), hourly',
 };
 
-export const scheduledWorkers: readonly ScheduledWorkerDef[] = [pointsExpiryWorker];
+/**
+ * Runs the loyalty effects of orders whose move to PAID or CANCELED is still marked due
+ * (lib/orders/order-loyalty.job.ts): what a request that died after its commit did not earn or
+ * take back. Every 5 minutes, acting on marks older than 5 minutes: a lost earning shows within ~10.
+ */
+export const orderLoyaltyWorker: ScheduledWorkerDef = {
+  name: 'order-loyalty-worker',
+  handler: 'functions/workers/order-loyalty-worker.ts',
+  everyMinutes: 5,
+  timeoutSeconds: 300,
+  summary: 'Earns (or takes back) the loyalty points of paid (or cancelled) orders whose request stopped after its commit, every 5 minutes',
+};
+
+export const scheduledWorkers: readonly ScheduledWorkerDef[] = [pointsExpiryWorker, orderLoyaltyWorker];

@@ -15,7 +15,7 @@ import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { OrderEarning } from '../loyalties/order-earning.js';
 import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
-import type { Order, OrderListEntry } from '../orders/order.js';
+import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
@@ -568,13 +568,24 @@ export const publicationCount = /* @__PURE__ */ entity<{ count: number }>('publi
   )
   .apart();
 
+/**
+ * A marked order's entry in the sparse GSI2 (lib/orders/order-loyalty.job.ts): the orders whose move
+ * to PAID or CANCELED still has loyalty effects due, per shard, oldest mark first. Cleared (with the
+ * mark) by the sweep once the effects ran; every Put of the order carries it while the mark stands.
+ */
+export const orderLoyaltyDue = /* @__PURE__ */ gsi2Key(
+  (shard: number) => path('ORDER_LOYALTY_DUE', String(shard).padStart(2, '0')),
+  (dueAt: string, projectId: string, orderId: string) => path(dueAt, projectId, orderId),
+);
 /** An order (`ord_...`): its lines, status and amounts; changed in place under its `revision`. */
 export const order = /* @__PURE__ */ entity<Order>('order', 1)
   .key(
     (projectId: string, orderId: string) => tenant(projectId, 'ORDER', orderId),
     () => 'ORDER',
   )
-  .from((o) => ({ key: [o.projectId, o.id] }));
+  .from((o) => ({ key: [o.projectId, o.id] }), {
+    moreKeys: (o) => (o.loyaltyDueAt !== undefined ? orderLoyaltyDue(orderLoyaltyShardOf(o.id), o.loyaltyDueAt, o.projectId, o.id) : {}),
+  });
 /**
  * What one earning rule gave one loyalty card for one paid order (lib/loyalties/order-earning.service.ts):
  * the key itself makes it once per (order, card, rule), put with `attribute_not_exists` in the

@@ -18,3 +18,11 @@ export class JobStoppedError extends Error {
 export function stopIfAsked(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw new JobStoppedError(what);
 }
+
+/**
+ * When a scheduled run stops starting new work (ms since the epoch): `marginMs` before its host's
+ * time limit, or half the time left when that is shorter; none when the host gives no limit.
+ */
+export function runDeadline(remainingMs: number | undefined, marginMs: number, now = Date.now()): number | undefined {
+  return remainingMs === undefined ? undefined : now + Math.max(remainingMs - marginMs, remainingMs / 2);
+}

@@ -184,6 +184,23 @@ function record(
 }
 
 /**
+ * The loyalty effects of an order's status: PAID earns by the `order.paid` rules, CANCELED takes
+ * back what it earned; other statuses have none. Each is once per order (see both), so running it
+ * again (the order loyalty sweep after a request that died past its commit) changes nothing done.
+ */
+export async function orderLoyaltyEffects(deps: Deps, order: Order): Promise<'earned' | 'taken_back' | 'none'> {
+  if (order.status === 'PAID') {
+    await earnFromPaidOrder(deps, order);
+    return 'earned';
+  }
+  if (order.status === 'CANCELED') {
+    await takeBackOrderEarning(deps, order);
+    return 'taken_back';
+  }
+  return 'none';
+}
+
+/**
  * Takes back what `order` earned (its cancellation), once however often or concurrently it is
  * called: per card, the entries still EARNED become TAKEN_BACK in the transaction that removes
  * their points (from the order's own buckets first, then the soonest-expiring), each with a

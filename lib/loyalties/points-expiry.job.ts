@@ -1,3 +1,4 @@
+import { eachLimited } from '../concurrency.js';
 import { RETRY, retryOnConflict, transact } from '../db/transact.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { Runtime } from '../runtime.js';
@@ -97,19 +98,6 @@ async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now:
     return true;
   });
   return outcome;
-}
-
-/** Runs `work` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**

@@ -3,8 +3,8 @@ import { upsertCustomer } from '../customers/customer.service.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { earnFromPaidOrder, takeBackOrderEarning } from '../loyalties/order-earning.service.js';
-import type { Order } from './order.js';
+import { orderLoyaltyEffects } from '../loyalties/order-earning.service.js';
+import { markLoyaltyDue, type Order } from './order.js';
 import { itemsAmount, orderItemOf } from './order-lines.js';
 import * as repo from './order.repo.js';
 import type { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './order.schema.js';
@@ -53,7 +53,8 @@ async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: s
     const from = current;
     const diff = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !isDeepStrictEqual(from[k as keyof Order], v)));
     if (Object.keys(diff).length === 0) return current;
-    const next: Order = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1 };
+    const at = deps.clock.now().toISOString();
+    const next = markLoyaltyDue(current, { ...current, ...diff, updatedAt: at, revision: current.revision + 1 }, at);
     if (!(await repo.replaceOrder(deps, current, next))) return RETRY;
     before = from;
     return next;
@@ -70,8 +71,7 @@ async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: s
  */
 async function afterStatusChange(deps: Deps, before: Order | null, after: Order, created = false): Promise<void> {
   if (!created && (before === null || before.status === after.status)) return;
-  if (after.status === 'PAID') await earnFromPaidOrder(deps, after);
-  else if (after.status === 'CANCELED') await takeBackOrderEarning(deps, after);
+  await orderLoyaltyEffects(deps, after);
 }
 
 async function bySourceId(deps: Reads, projectId: string, sourceId: string): Promise<Order | null> {
@@ -119,7 +119,8 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
     const existing = await bySourceId(deps, projectId, sourceId);
     if (existing) return applyChanges(deps, existing, fields);
   }
-  const order: Order = {
+  const createdAt = deps.clock.now().toISOString();
+  const unmarked: Order = {
     id: deps.ids.id('ord'),
     projectId,
     sourceId,
@@ -130,10 +131,11 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
     customerId: null,
     referrerId: null,
     ...fields,
-    createdAt: deps.clock.now().toISOString(),
+    createdAt,
     updatedAt: null,
     revision: 0,
   };
+  const order = markLoyaltyDue(null, unmarked, createdAt);
   if (await repo.insertOrder(deps, order)) {
     await afterStatusChange(deps, null, order, true);
     return order;

@@ -50,6 +50,13 @@ export interface Order {
   calculation?: OrderCalculation;
   /** Its redemptions by parent redemption id (the reference's `redemptions` map); absent = none. */
   redemptions?: Record<string, OrderRedemption>;
+  /**
+   * Set by the write that moved the order to PAID or CANCELED (the time of that write): the loyalty
+   * effects of that move (earning, or taking back what was earned) are due. The request that wrote
+   * it runs them right after its commit; the order loyalty sweep runs them again for any order still
+   * marked a while later (a request that died after its commit) and clears the mark. Absent: nothing due.
+   */
+  loyaltyDueAt?: string;
 }
 
 /** One redemption of an order: when, which parent and children, and the rollback that undid it. */
@@ -69,12 +76,36 @@ export interface OrderListEntry {
   updatedAt: string | null;
 }
 
+/** The statuses whose arrival has loyalty effects: PAID earns (order.paid rules), CANCELED takes back what was earned. */
+const LOYALTY_STATUSES: ReadonlySet<OrderStatus> = new Set(['PAID', 'CANCELED']);
+
+/**
+ * The order `after` as its write stores it: marked `loyaltyDueAt = at` when the write moves it
+ * (from `before`; null: a new order) into PAID or CANCELED, else carrying whatever mark it had.
+ */
+export function markLoyaltyDue(before: Pick<Order, 'status'> | null, after: Order, at: string): Order {
+  const moved = before === null || before.status !== after.status;
+  return moved && LOYALTY_STATUSES.has(after.status) ? { ...after, loyaltyDueAt: at } : after;
+}
+
+/** Shards of the order loyalty sweep's index (sparse GSI2): marked orders spread over them by id. */
+export const ORDER_LOYALTY_SHARDS = 8;
+
 /** Shards of the project's order count: concurrent creates spread their `ADD`s over them. */
 export const ORDER_COUNT_SHARDS = 8;
 
-/** The count shard an order's creation adds to (a stable hash of its id). */
-export function orderCountShardOf(orderId: string): number {
+const hashOf = (orderId: string): number => {
   let h = 0;
   for (const ch of orderId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return h % ORDER_COUNT_SHARDS;
+  return h;
+};
+
+/** The count shard an order's creation adds to (a stable hash of its id). */
+export function orderCountShardOf(orderId: string): number {
+  return hashOf(orderId) % ORDER_COUNT_SHARDS;
+}
+
+/** The sweep index shard of a marked order (the same hash). */
+export function orderLoyaltyShardOf(orderId: string): number {
+  return hashOf(orderId) % ORDER_LOYALTY_SHARDS;
 }

@@ -18,7 +18,7 @@ import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type R
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { recordReplyItem } from '../idempotency/idempotency.repo.js';
 import { recordedReply } from '../idempotency/idempotency.service.js';
-import { type Order, orderCountShardOf, type OrderRedemption } from '../orders/order.js';
+import { markLoyaltyDue, type Order, orderCountShardOf, type OrderRedemption } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
@@ -238,25 +238,34 @@ function orderOf(plan: RedemptionPlan, stored: Order | null): Order {
     referrerId: o.referrerId,
     calculation: o.calculation,
   };
+  // A redemption that makes its order PAID marks the earning it runs after the commit as due (lib/orders/order.ts).
   if (stored) {
-    return {
-      ...stored,
-      ...base,
-      updatedAt: plan.date,
-      revision: stored.revision + 1,
-      redemptions: { ...stored.redemptions, [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
-    };
+    return markLoyaltyDue(
+      stored,
+      {
+        ...stored,
+        ...base,
+        updatedAt: plan.date,
+        revision: stored.revision + 1,
+        redemptions: { ...stored.redemptions, [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
+      },
+      plan.date,
+    );
   }
-  return {
-    id: o.id,
-    projectId: plan.projectId,
-    sourceId: o.sourceId,
-    ...base,
-    createdAt: plan.date,
-    updatedAt: null,
-    revision: 0,
-    redemptions: { [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
-  };
+  return markLoyaltyDue(
+    null,
+    {
+      id: o.id,
+      projectId: plan.projectId,
+      sourceId: o.sourceId,
+      ...base,
+      createdAt: plan.date,
+      updatedAt: null,
+      revision: 0,
+      redemptions: { [plan.parentRedemptionId]: orderRedemptionEntry(plan) },
+    },
+    plan.date,
+  );
 }
 
 const redemptionOrderOf = (order: Order, calculation = order.calculation): RedemptionOrder | null =>
