@@ -1,3 +1,4 @@
+import { eachLimited } from '../../lib/concurrency.js';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
 import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
@@ -64,19 +65,6 @@ async function seed(runtime: Runtime, template: Voucher, count: number, tag: str
   }
   await batchPut(runtime, items, 8);
   return { cards, buckets: cards.size * BUCKETS_PER_CARD };
-}
-
-/** Runs `work` over `items`, at most `limit` at once. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**
