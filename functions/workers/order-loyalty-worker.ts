@@ -9,7 +9,6 @@ import { defaultRuntime } from '../../lib/runtime.js';
 /** Time left for the run's last page once it stops starting new ones. */
 const MARGIN_MS = 30_000;
 
-
 /**
  * The order loyalty worker, invoked by its schedule (lib/api/workers.ts `orderLoyaltyWorker`): one
  * sweep of the marked orders. `stop`: the local runtime's shutdown signal.

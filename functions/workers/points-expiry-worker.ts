@@ -10,7 +10,6 @@ import { defaultRuntime } from '../../lib/runtime.js';
 /** Time left for the run's last page of write-offs once it stops starting new ones. */
 const MARGIN_MS = 60_000;
 
-
 /**
  * The points expiry worker, invoked by its schedule (lib/api/workers.ts `pointsExpiryWorker`): one
  * sweep of the expiry index. Returns the sweep's report (logged too). `stop`: the local runtime's
