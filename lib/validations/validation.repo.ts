@@ -107,9 +107,21 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     Array.from({ length: CAMPAIGN_COUNT_SHARDS }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
 
   const items = new Map<string, Item>();
+  /**
+   * Each item found is turned into a value once: every round re-derives what it knows (known(),
+   * needed()) from the same items, and a key always names one entity. The values are shared by
+   * everything this read returns and must not be changed.
+   */
+  const values = new Map<string, unknown>();
   const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    const item = key === null ? undefined : items.get(keyString(key));
-    return item === undefined ? null : e.fromItem(item);
+    if (key === null) return null;
+    const id = keyString(key);
+    if (values.has(id)) return values.get(id) as T;
+    const item = items.get(id);
+    if (item === undefined) return null;
+    const value = e.fromItem(item);
+    values.set(id, value);
+    return value;
   };
 
   /** What the reads so far show: the redeemables' campaigns, the objects that may carry rules, the order's and customer's ids. */
