@@ -43,6 +43,27 @@ function claimedIds(reads: PrefetchedReads, projectId: string, body: CheckEligib
   };
 }
 
+/**
+ * The validation-rule assignment keys of the candidates known after round 1, for the project's
+ * rule counter as round 1 read it: none when the project has no assignment (the engine then asks
+ * for none either), the vouchers' only when vouchers have some; campaigns' always, and the tiers of
+ * the promotion campaigns already read. The engine (readForValidation) would ask for the same keys
+ * in a round of its own; read with the campaigns, they cost no round trip when round 2 happens anyway.
+ */
+function assignmentKeysOf(reads: PrefetchedReads, projectId: string, known: { vouchers: readonly string[]; campaigns: readonly string[] }): ItemKey[] {
+  const counterItem = reads.get(entities.validationRuleCounter.key(projectId));
+  if (counterItem === undefined) return [];
+  const counts = counterItem === null ? { count: 0 } : entities.validationRuleCounter.fromItem(counterItem);
+  if ((counts.assignments ?? 0) === 0) return [];
+  const vouchersToo = counts.voucherAssignments === undefined || counts.voucherAssignments > 0;
+  const campaignIds = [...new Set(known.campaigns)];
+  const tierIds = campaignIds.flatMap((id) => {
+    const item = reads.get(entities.campaign.key(projectId, id));
+    return item ? (entities.campaign.fromItem(item).promotionTiers ?? []).map((t) => t.id) : [];
+  });
+  return [...(vouchersToo ? known.vouchers : []), ...campaignIds, ...tierIds].map((id) => entities.objectAssignments.key(projectId, id));
+}
+
 /** Candidates examined before checking whether the page is full (kept from when they were evaluated in parallel: the same candidates are examined). */
 const EVALUATION_BATCH = 25;
 
@@ -211,8 +232,13 @@ async function qualify(
     : [];
   const walletCampaigns = wallet.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
 
-  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic codes.
+  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic
+  // codes; and, in a project with validation rules, the assignments of the candidates known by now.
   const hintedStandalone = new Set(hinted.standalone);
+  const assignmentKeys = assignmentKeysOf(reads, projectId, {
+    vouchers: [...wallet, ...hintedCodes].map((v) => v.id),
+    campaigns: [...walletCampaigns, ...promotions, ...standalone],
+  });
   const [laterCodes, campaigns] = await Promise.all([
     publicOf(standalone.filter((id) => !hintedStandalone.has(id))),
     readCampaigns(
@@ -222,6 +248,7 @@ async function qualify(
       [
         ...(claimed.customerId !== null ? [entities.customer.key(projectId, claimed.customerId)] : []),
         ...(claimed.orderId !== null ? [entities.order.key(projectId, claimed.orderId)] : []),
+        ...assignmentKeys,
       ],
     ),
   ]);
