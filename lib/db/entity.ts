@@ -270,10 +270,17 @@ function define<T extends object, A extends unknown[], K, I, SI = undefined>(spe
     ...value,
   });
   const fromItem = (item: Item): T => {
-    const own = Object.fromEntries(Object.entries(item).filter(([name]) => !TABLE_ATTRIBUTES.has(name)));
     // The one place a stored item becomes a typed value: items of this entity are written by
-    // toItem only, so their fields are T's (older ones completed by `defaults`).
-    return { ...spec.defaults, ...own } as T;
+    // toItem only, so their fields are T's (older ones completed by `defaults`). A plain loop: the
+    // validation engine turns tens of items a request into values (entries/filter/fromEntries cost ~10×).
+    const value: Record<string, unknown> = { ...spec.defaults };
+    for (const name of Object.keys(item)) {
+      if (TABLE_ATTRIBUTES.has(name)) continue;
+      // An attribute named __proto__ stays a field, as a spread would keep it: never the prototype.
+      if (name === '__proto__') Object.defineProperty(value, name, { value: item[name], enumerable: true, writable: true, configurable: true });
+      else value[name] = item[name];
+    }
+    return value as T;
   };
   const partitionOf = (where: 'key' | 'index' | 'sparse', parts: KeyPart[]): string => {
     const builder = (where === 'key' ? key : where === 'index' ? index : sparse) as KeyBuilder<KeyPart[], KeyPart[], unknown>;

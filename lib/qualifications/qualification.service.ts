@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
 import { ReadHints } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
-import { evaluateRedeemables, trackingIdOf } from '../validations/validation.service.js';
+import { evaluateEach, trackingIdOf } from '../validations/validation.service.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { PrefetchedReads } from './prefetched-reads.js';
 import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
@@ -43,7 +43,28 @@ function claimedIds(reads: PrefetchedReads, projectId: string, body: CheckEligib
   };
 }
 
-/** Candidates evaluated together; the engine's reads are answered from memory, so this bounds only the work in flight. */
+/**
+ * The validation-rule assignment keys of the candidates known after round 1, for the project's
+ * rule counter as round 1 read it: none when the project has no assignment (the engine then asks
+ * for none either), the vouchers' only when vouchers have some; campaigns' always, and the tiers of
+ * the promotion campaigns already read. The engine (readForValidation) would ask for the same keys
+ * in a round of its own; read with the campaigns, they cost no round trip when round 2 happens anyway.
+ */
+function assignmentKeysOf(reads: PrefetchedReads, projectId: string, known: { vouchers: readonly string[]; campaigns: readonly string[] }): ItemKey[] {
+  const counterItem = reads.get(entities.validationRuleCounter.key(projectId));
+  if (counterItem === undefined) return [];
+  const counts = counterItem === null ? { count: 0 } : entities.validationRuleCounter.fromItem(counterItem);
+  if ((counts.assignments ?? 0) === 0) return [];
+  const vouchersToo = counts.voucherAssignments === undefined || counts.voucherAssignments > 0;
+  const campaignIds = [...new Set(known.campaigns)];
+  const tierIds = campaignIds.flatMap((id) => {
+    const item = reads.get(entities.campaign.key(projectId, id));
+    return item ? (entities.campaign.fromItem(item).promotionTiers ?? []).map((t) => t.id) : [];
+  });
+  return [...(vouchersToo ? known.vouchers : []), ...campaignIds, ...tierIds].map((id) => entities.objectAssignments.key(projectId, id));
+}
+
+/** Candidates examined before checking whether the page is full (kept from when they were evaluated in parallel: the same candidates are examined). */
 const EVALUATION_BATCH = 25;
 
 /** One qualified redeemable: what it is, and the engine's evaluation of it alone on the request's order. */
@@ -211,8 +232,13 @@ async function qualify(
     : [];
   const walletCampaigns = wallet.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
 
-  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic codes.
+  // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic
+  // codes; and, in a project with validation rules, the assignments of the candidates known by now.
   const hintedStandalone = new Set(hinted.standalone);
+  const assignmentKeys = assignmentKeysOf(reads, projectId, {
+    vouchers: [...wallet, ...hintedCodes].map((v) => v.id),
+    campaigns: [...walletCampaigns, ...promotions, ...standalone],
+  });
   const [laterCodes, campaigns] = await Promise.all([
     publicOf(standalone.filter((id) => !hintedStandalone.has(id))),
     readCampaigns(
@@ -222,6 +248,7 @@ async function qualify(
       [
         ...(claimed.customerId !== null ? [entities.customer.key(projectId, claimed.customerId)] : []),
         ...(claimed.orderId !== null ? [entities.order.key(projectId, claimed.orderId)] : []),
+        ...assignmentKeys,
       ],
     ),
   ]);
@@ -229,26 +256,37 @@ async function qualify(
   rememberTierPointers(reads, campaigns.values());
   hints.learn(projectId, hintKey, walletCampaigns, wantsOffers ? { promotions, standalone } : hinted);
 
-  // Every read the engine makes below is answered from memory.
-  const context = await evaluateRedeemables(engine, projectId, { ...base, redeemables: [] }, deps.clock);
-  const heldByCustomer = context.customer !== null && (knownId === null || context.customer.id === knownId) ? wallet : [];
-
-  const all: Candidate[] = [
-    ...heldByCustomer.map((v) => voucherCandidate(v, 'wallet', campaigns)),
+  // One read of every candidate for the engine, answered from memory (the assignments and rules
+  // aside, when the project has some: one round for all candidates); the items are turned into
+  // values once, and each candidate is then evaluated alone, synchronously, from them.
+  const offered: Candidate[] = [
     ...publicCodes.map((v) => voucherCandidate(v, 'public', campaigns)),
     ...promotions.flatMap((id) => {
       const c = campaigns.get(id);
       return c ? tierCandidates(c) : [];
     }),
   ];
-  const toExamine = candidatesToExamine(all, scenario, body.options?.filters, body.options?.starting_after ?? null);
+  const walletCandidates = wallet.map((v) => voucherCandidate(v, 'wallet', campaigns));
+  const filters = body.options?.filters;
+  const startingAfter = body.options?.starting_after ?? null;
+  const mayExamine = candidatesToExamine([...walletCandidates, ...offered], scenario, filters, startingAfter);
+  const evaluator = await evaluateEach(
+    engine,
+    projectId,
+    base,
+    mayExamine.map((c) => ({ object: c.object, id: c.id })),
+    deps.clock,
+  );
+  const context = evaluator.evaluate(base, []);
+  const walletIsTheirs = context.customer !== null && (knownId === null || context.customer.id === knownId);
+  const toExamine = walletIsTheirs ? mayExamine : candidatesToExamine(offered, scenario, filters, startingAfter);
   const audienceOnly = scenario === 'AUDIENCE_ONLY';
   const request = audienceOnly ? { ...base, order: undefined } : base;
 
-  const evaluate = async (c: Candidate): Promise<QualifiedRedeemable | null> => {
+  const evaluate = (c: Candidate): QualifiedRedeemable | null => {
     let evaluation: Evaluation;
     try {
-      evaluation = await evaluateRedeemables(engine, projectId, { ...request, redeemables: [{ object: c.object, id: c.id }] }, deps.clock);
+      evaluation = evaluator.evaluate(request, [{ object: c.object, id: c.id }]);
     } catch (error) {
       // A discount whose formula the calculator cannot evaluate is not offered; a validation of it would fail too.
       if (error instanceof UnsupportedDiscountError) return null;
@@ -263,8 +301,10 @@ async function qualify(
 
   const qualified: QualifiedRedeemable[] = [];
   for (let i = 0; i < toExamine.length && qualified.length <= limit; i += EVALUATION_BATCH) {
-    const batch = await Promise.all(toExamine.slice(i, i + EVALUATION_BATCH).map(evaluate));
-    for (const q of batch) if (q) qualified.push(q);
+    for (const c of toExamine.slice(i, i + EVALUATION_BATCH)) {
+      const q = evaluate(c);
+      if (q) qualified.push(q);
+    }
   }
   return { context, qualified };
 }

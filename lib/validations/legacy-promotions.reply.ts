@@ -1,5 +1,5 @@
 import * as z from '../zod.js';
-import { discountSchema } from '../campaigns/voucher-template.schema.js';
+import { tierCommon } from './legacy-validation.reply.js';
 import { calculatedOrderReplySchema } from './validation.reply.js';
 
 /* Reply schema of the legacy POST /v1/promotions/validation (lib/validations/legacy-promotions.mapper.ts writes it). */
@@ -19,24 +19,9 @@ const validPromotion = z.strictObject({
   inapplicable_to: emptyList,
   tracking_id: z.optional(z.string()),
   order: calculatedOrderReplySchema,
-  id: z.string(),
-  name: z.string(),
-  banner: z.optional(z.string()),
-  discount: z.optional(discountSchema),
-  start_date: z.optional(z.string()),
-  expiration_date: z.optional(z.string()),
-  campaign: z.strictObject({
-    id: z.string(),
-    start_date: z.nullable(z.string()),
-    expiration_date: z.nullable(z.string()),
-    active: z.boolean(),
-    object: z.literal('campaign'),
-  }),
-  hierarchy: z.int(),
+  ...tierCommon,
   discount_amount: amount,
   applied_discount_amount: amount,
-  metadata: z.record(z.string(), z.unknown()),
-  object: z.literal('promotion_tier'),
 });
 
 /** POST /v1/promotions/validation (the reference's 6_res_validate_promotion): `valid` when any tier qualifies. */

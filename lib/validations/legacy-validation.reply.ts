@@ -72,7 +72,8 @@ const invalidVoucher = z.strictObject({
 /** POST /v1/vouchers/{code}/validate (the reference's VouchersValidateResponseBody). */
 export const voucherValidationReplySchema = z.discriminatedUnion('valid', [validVoucher, invalidVoucher]);
 
-const tierCommon = {
+/** The fields every legacy tier reply carries, valid or not (also lib/validations/legacy-promotions.reply.ts). */
+export const tierCommon = {
   id: z.string(),
   name: z.string(),
   banner: z.optional(z.string()),

@@ -49,7 +49,16 @@ export interface ValidationReads {
   campaignCounts: Map<string, number>;
 }
 
-const keyString = (k: ItemKey | Item): string => `${String(k.PK)}\u0000${String(k.SK)}`;
+/** Each key object's string, built once: the rounds look the same key objects up again and again. */
+const keyStrings = new WeakMap<object, string>();
+const keyString = (k: ItemKey | Item): string => {
+  let id = keyStrings.get(k);
+  if (id === undefined) {
+    id = `${String(k.PK)}\u0000${String(k.SK)}`;
+    keyStrings.set(k, id);
+  }
+  return id;
+};
 
 /** Keys one BatchGetItem may name. */
 const BATCH_KEYS = 100;
@@ -107,9 +116,21 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     Array.from({ length: CAMPAIGN_COUNT_SHARDS }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
 
   const items = new Map<string, Item>();
+  /**
+   * Each item found is turned into a value once: every round re-derives what it knows (known(),
+   * needed()) from the same items, and a key always names one entity. The values are shared by
+   * everything this read returns and must not be changed.
+   */
+  const values = new Map<string, unknown>();
   const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    const item = key === null ? undefined : items.get(keyString(key));
-    return item === undefined ? null : e.fromItem(item);
+    if (key === null) return null;
+    const id = keyString(key);
+    if (values.has(id)) return values.get(id) as T;
+    const item = items.get(id);
+    if (item === undefined) return null;
+    const value = e.fromItem(item);
+    values.set(id, value);
+    return value;
   };
 
   /** What the reads so far show: the redeemables' campaigns, the objects that may carry rules, the order's and customer's ids. */
@@ -153,10 +174,14 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   };
   /** An object's rule ids: from its assignments item as read, else the current copy; undefined while unknown. */
   const ruleIdsOf = (objectId: string, voucherIds: ReadonlySet<string>): readonly string[] | undefined => {
+    // Checked first (the counts are read in the first round, before any assignment is asked for): an
+    // object the counts rule out was never asked for, so no key is built for it.
+    if (counts() !== null) {
+      const may = assignable();
+      if (!may.any || (!may.vouchers && voucherIds.has(objectId))) return [];
+    }
     const key = assignmentsKey(objectId);
     if (asked.has(keyString(key))) return read(entities.objectAssignments, key)?.ruleIds ?? [];
-    const may = assignable();
-    if (counts() !== null && (!may.any || (!may.vouchers && voucherIds.has(objectId)))) return [];
     return current()?.objects.get(objectId);
   };
   const ruleOf = (ruleId: string): ValidationRule | undefined => {

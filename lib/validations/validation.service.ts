@@ -14,11 +14,11 @@ import { creditsLeft, sessionTtlMs } from '../redemptions/session-lock.js';
 import { applicationOrder } from '../redemptions/stacking-order.js';
 import type { Runtime } from '../runtime.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
-import { DEFAULT_STACKING_RULES, decideStacking, isValid } from './stacking-rules.js';
+import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } from './stacking-rules.js';
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
-import { readForValidation } from './validation.repo.js';
+import { readForValidation, type ValidationReads, type ValidationWants } from './validation.repo.js';
 import { judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
 import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
@@ -31,7 +31,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'>;
  * the stored ones (nothing is written); inline otherwise. `amount` is the one sent, else the lines' sum.
  * @throws NotFoundError (order) for an unknown id; InvalidPayloadError for inconsistent line figures.
  */
-function orderOf(request: StackedRequest, stored: Order | null): EvaluatedOrder {
+function orderOf(request: Omit<StackedRequest, 'redeemables'>, stored: Order | null): EvaluatedOrder {
   const sent = request.order ?? {};
   if (sent.id !== undefined && stored === null) throw new NotFoundError('order', sent.id);
   const items = sent.items?.map(orderItemOf) ?? stored?.items ?? [];
@@ -51,7 +51,7 @@ function orderOf(request: StackedRequest, stored: Order | null): EvaluatedOrder 
 }
 
 /** The request's session, validated; its key as sent or made for it. @throws InvalidPayloadError for a lifetime out of range. */
-function sessionOf(deps: Deps, request: StackedRequest): EvaluatedSession | null {
+function sessionOf(deps: Pick<Deps, 'ids'>, request: Omit<StackedRequest, 'redeemables'>): EvaluatedSession | null {
   const s = request.session;
   if (s === undefined) return null;
   const ttlMs = sessionTtlMs(s.ttl, s.ttl_unit);
@@ -60,7 +60,7 @@ function sessionOf(deps: Deps, request: StackedRequest): EvaluatedSession | null
 }
 
 /** The customer validation rules see: the stored one with the request's metadata over its own; one only named (not stored yet) has only what the request sends. */
-function ruleCustomerOf(request: StackedRequest, stored: Customer | null): RuleCustomer | null {
+function ruleCustomerOf(request: Omit<StackedRequest, 'redeemables'>, stored: Customer | null): RuleCustomer | null {
   const sent = request.customer;
   if (!sent && !stored) return null;
   return {
@@ -75,6 +75,64 @@ const categoriesOf = (own: Category | null, campaign: Campaign | null): Category
   return category ? [category] : [];
 };
 
+/** What a stacked request names to be read (its redeemables, order and customer). */
+function wantsOf(request: Omit<StackedRequest, 'redeemables'>, redeemables: readonly StackedRedeemableInput[]): ValidationWants {
+  return {
+    codes: redeemables.filter((r) => r.object !== 'promotion_tier').map((r) => r.id),
+    tierIds: redeemables.filter((r) => r.object === 'promotion_tier').map((r) => r.id),
+    order: namesOrder(request) ? { id: request.order?.id, sourceId: request.order?.source_id } : null,
+    customer: request.customer ? { id: request.customer.id, sourceId: request.customer.source_id } : null,
+  };
+}
+
+const namesOrder = (request: Omit<StackedRequest, 'redeemables'>): boolean =>
+  request.order !== undefined && (request.order.id !== undefined || request.order.source_id !== undefined);
+
+/**
+ * What every redeemable of one request is evaluated against, built once from the reads: the
+ * stacking rules, the order, the session, the customer the rules see. Pure (no I/O).
+ */
+interface RequestContext {
+  projectId: string;
+  request: Omit<StackedRequest, 'redeemables'>;
+  reads: ValidationReads;
+  now: Date;
+  nowMs: number;
+  rules: StackingRules;
+  order: EvaluatedOrder;
+  orderInput: OrderInput;
+  session: EvaluatedSession | null;
+  sessionKey: string | null;
+  ruleCustomer: RuleCustomer | null;
+  trackingId: string | null;
+}
+
+/** @throws NotFoundError (order) for an unknown order id; InvalidPayloadError (session lifetime, order lines). */
+function requestContextOf(
+  deps: Pick<Deps, 'ids'>,
+  projectId: string,
+  request: Omit<StackedRequest, 'redeemables'>,
+  reads: ValidationReads,
+  now: Date,
+): RequestContext {
+  const order = orderOf(request, namesOrder(request) ? reads.order : null);
+  const session = sessionOf(deps, request);
+  return {
+    projectId,
+    request,
+    reads,
+    now,
+    nowMs: now.getTime(),
+    rules: reads.rules ?? DEFAULT_STACKING_RULES,
+    order,
+    orderInput: orderInputOf(order),
+    session,
+    sessionKey: session?.key ?? null,
+    ruleCustomer: ruleCustomerOf(request, reads.customer),
+    trackingId: trackingIdOf(projectId, request),
+  };
+}
+
 /**
  * Evaluates a stacked request without writing anything: reads the redeemables, the order, the
  * customer and the stacking rules (lib/validations/validation.repo.ts, two BatchGetItems), checks
@@ -86,28 +144,67 @@ const categoriesOf = (own: Category | null, campaign: Campaign | null): Category
  *   UnsupportedDiscountError (400) for an APPLICABLE discount with a formula the calculator cannot evaluate.
  */
 export async function evaluateRedeemables(deps: Deps, projectId: string, request: StackedRequest, clock: Clock): Promise<Evaluation> {
+  const reads = await readForValidation(deps, projectId, wantsOf(request, request.redeemables));
+  // Before the order and session are looked at, as the refusal it was always checked first.
+  checkLimit(reads.rules ?? DEFAULT_STACKING_RULES, request.redeemables.length);
+  return evaluateIn(requestContextOf(deps, projectId, request, reads, clock.now()), request.redeemables);
+}
+
+/** Evaluates many requests that differ only in their redeemables, from one read (see evaluateEach). */
+export interface SharedEvaluator {
+  /**
+   * `request` with `redeemables`, evaluated as evaluateRedeemables would evaluate it, from the
+   * shared read, at the read's instant. `redeemables` must be among those evaluateEach was given,
+   * and `request` name the same order (or none) and customer. Pure, synchronous.
+   * @throws as evaluateRedeemables.
+   */
+  evaluate(request: Omit<StackedRequest, 'redeemables'>, redeemables: readonly StackedRedeemableInput[]): Evaluation;
+}
+
+/**
+ * One read (readForValidation) of every redeemable in `redeemables` with the order and customer
+ * `request` names, then an evaluator of any request that names a subset of them with that order
+ * and customer: the items are turned into values once, and the per-request context (order, stacking
+ * rules, the customer the rules see) is built once per distinct `request` object, not per
+ * evaluation. For the qualifications (lib/qualifications/qualification.service.ts), which evaluate
+ * each candidate alone: `evaluate(request, [r])` gives the verdict `evaluateRedeemables` gives for
+ * the request with `r` alone (pinned by test/integration/validations/evaluate-each.test.ts).
+ * Writes nothing. @throws as readForValidation.
+ */
+export async function evaluateEach(
+  deps: Deps,
+  projectId: string,
+  request: Omit<StackedRequest, 'redeemables'>,
+  redeemables: readonly StackedRedeemableInput[],
+  clock: Clock,
+): Promise<SharedEvaluator> {
+  const reads = await readForValidation(deps, projectId, wantsOf(request, redeemables));
   const now = clock.now();
-  const nowMs = now.getTime();
-  const codes = request.redeemables.filter((r) => r.object !== 'promotion_tier').map((r) => r.id);
-  const tierIds = request.redeemables.filter((r) => r.object === 'promotion_tier').map((r) => r.id);
-  const reads = await readForValidation(deps, projectId, {
-    codes,
-    tierIds,
-    order:
-      request.order && (request.order.id !== undefined || request.order.source_id !== undefined)
-        ? { id: request.order.id, sourceId: request.order.source_id }
-        : null,
-    customer: request.customer ? { id: request.customer.id, sourceId: request.customer.source_id } : null,
-  });
-  const rules = reads.rules ?? DEFAULT_STACKING_RULES;
-  if (request.redeemables.length > rules.redeemablesLimit) {
+  const contexts = new WeakMap<object, RequestContext>();
+  return {
+    evaluate(req, rs) {
+      let ctx = contexts.get(req);
+      if (ctx === undefined) {
+        ctx = requestContextOf(deps, projectId, req, reads, now);
+        contexts.set(req, ctx);
+      }
+      return evaluateIn(ctx, rs);
+    },
+  };
+}
+
+/** @throws InvalidPayloadError for more redeemables than the project's `redeemables_limit`. */
+function checkLimit(rules: StackingRules, count: number): void {
+  if (count > rules.redeemablesLimit) {
     throw new InvalidPayloadError(`Property .redeemables must have at most ${rules.redeemablesLimit} items (the project's redeemables_limit)`);
   }
-  const order = orderOf(request, reads.order);
-  const session = sessionOf(deps, request);
-  const sessionKey = session?.key ?? null;
+}
+
+/** The evaluation of `redeemables` in the request's context (pure: everything was read). */
+function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableInput[]): Evaluation {
+  const { reads, rules, order, nowMs, sessionKey, ruleCustomer } = ctx;
+  checkLimit(rules, requested.length);
   const orderHasItems = order.items.length > 0;
-  const ruleCustomer = ruleCustomerOf(request, reads.customer);
   /** A valid redeemable's rules: the first failing one makes it INAPPLICABLE with its key and message. */
   const judged = (validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null) => {
     if (validity !== null) return { errorKey: validity };
@@ -126,7 +223,7 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
     return { errorKey: null, lines: verdict.lines ?? null, countedAs: verdict.countedAs };
   };
 
-  const evaluated = request.redeemables.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
+  const evaluated = requested.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
     const base = {
       id: r.id,
       position,
@@ -200,23 +297,23 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
 
   const applicable = decided.filter((r) => r.status === 'APPLICABLE');
   const calculation = calculate(
-    orderInputOf(order),
+    ctx.orderInput,
     applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
   );
   const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
   const redeemables = decided.map((r) => (r.status === 'APPLICABLE' ? { ...r, step: steps.get(r) ?? null } : r));
 
   return {
-    projectId,
-    date: now.toISOString(),
+    projectId: ctx.projectId,
+    date: ctx.now.toISOString(),
     rules,
     redeemables,
     order,
     calculation: calculation.order,
     customer: reads.customer ? { id: reads.customer.id, sourceId: reads.customer.sourceId } : null,
-    session,
-    trackingId: trackingIdOf(projectId, request),
-    metadata: request.metadata ?? {},
+    session: ctx.session,
+    trackingId: ctx.trackingId,
+    metadata: ctx.request.metadata ?? {},
     valid: isValid(outcomes, rules.redeemablesApplicationMode),
   };
 }

@@ -226,4 +226,39 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
     expect(calls.filter((c) => c === 'BatchGet').length).toBeLessThanOrEqual(3);
     expect(calls.length).toBeLessThanOrEqual(8);
   });
+  it('in a project with validation rules, reads the wallet’s assignments with its campaigns in one BatchGet, and each rule once', async () => {
+    const { qualify, customer, api, campaignWith, publish, runtime } = await setup();
+    const ann = await customer('ann');
+    const codes = Array.from({ length: 12 }, (_, i) => `RULED-${i}`);
+    const picks = await campaignWith('Ruled', codes);
+    for (let i = 0; i < codes.length; i += 1) expect((await publish({ campaign: { name: 'Ruled' }, customer: { id: ann } })).status).toBe(200);
+    const rule = async (json: Json) => (await api.call('create-validation-rules', { json: { name: 'rule', ...json } })).json as { id: string };
+    const assign = (ruleId: string, type: string, id: string) =>
+      api.call('create-validation-rule-assignment', { params: { validationRuleId: ruleId }, json: { related_object_type: type, related_object_id: id } });
+    const big = await rule({ rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [5000] } } } });
+    expect((await assign(big.id, 'campaign', String(picks.id))).status).toBe(200);
+    const voucher = (await api.call('get-voucher', { params: { code: 'RULED-3' } })).json as { id: string };
+    const huge = await rule({ rules: { 1: { name: 'order.amount', conditions: { $more_than_or_equal: [50_000] } } } });
+    expect((await assign(huge.id, 'voucher', voucher.id)).status).toBe(200);
+    const batches: string[][] = [];
+    runtime.ddb.middlewareStack.add(
+      (next) => async (args) => {
+        const keys = (args.input as { RequestItems?: Record<string, { Keys: { PK: string }[] }> }).RequestItems;
+        if (keys) batches.push(Object.values(keys).flatMap((r) => r.Keys.map((k) => String(k.PK))));
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordQualificationBatches' },
+    );
+    const reply = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: cart, options: { limit: 50 } });
+    // The campaign's rule lets them all qualify on this cart but RULED-3, whose own rule does not.
+    expect(reply.json.redeemables.total).toBe(11);
+    expect(ids(reply)).not.toContain('RULED-3');
+    const withAssignments = batches.filter((b) => b.some((pk) => pk.includes('#ASSIGNED#')));
+    expect(withAssignments).toHaveLength(1);
+    expect(withAssignments[0]?.some((pk) => pk.includes('#CAMPAIGN#'))).toBe(true);
+    // Round 1 (context and hinted campaigns), round 2 (campaigns with the assignments), the rules.
+    expect(batches.length).toBeLessThanOrEqual(3);
+    const small = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: { amount: 1000 }, options: { limit: 50 } });
+    expect(small.json.redeemables.total).toBe(0);
+  });
 });
