@@ -8,7 +8,7 @@ import { todayOf } from './expiration.js';
 import { activeBucketPoints } from './loyalty-card.js';
 import { listCardBuckets } from './loyalty-card.repo.js';
 import { EXPIRY_SHARDS, type PointsBucket } from './points-bucket.js';
-import { emptyReport, expirationTransaction, type ExpirySweepReport, isPastDue, planWriteOff } from './points-expiry.js';
+import { emptyReport, type ExpirySweepReport, isPastDue, MAX_WRITE_OFFS_PER_COMMIT, planCardWriteOff } from './points-expiry.js';
 import { dueBucketPages, getBucket, orphanWriteOffItem, writeOffItems } from './points-expiry.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
@@ -37,8 +37,8 @@ interface CardOutcome {
 }
 
 /**
- * Writes off one card's past-due buckets (as the index listed them), one transaction per bucket,
- * each conditioned on the card's revision and the bucket's points and status as read. The card is
+ * Writes off one card's past-due buckets (as the index listed them), in one transaction (up to
+ * MAX_WRITE_OFFS_PER_COMMIT buckets each), conditioned on the card's revision and the bucket's points and status as read. The card is
  * read once (its buckets too, unless the due ones are all it holds); a lost race reads everything
  * again, the buckets consistently, and skips the ones no longer due. A card that is gone gets its
  * buckets emptied alone.
@@ -84,16 +84,16 @@ async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now:
       if (activeBucketPoints(others) !== (card.bucketedPoints ?? 0)) return RETRY;
     }
     while (pending.length > 0) {
-      const [bucket, ...rest] = pending as [PointsBucket, ...PointsBucket[]];
-      const plan = planWriteOff(card, bucket, others, today);
-      const record = expirationTransaction(deps.ids.id('vtx'), bucket, plan.card, date);
-      const done = await transact(deps, writeOffItems(deps, { ...voucher, loyaltyCard: card }, plan, record, date));
+      const batch = pending.slice(0, MAX_WRITE_OFFS_PER_COMMIT);
+      const { plan, records } = planCardWriteOff(card, batch, others, today, date, () => deps.ids.id('vtx'));
+      const done = await transact(deps, writeOffItems(deps, { ...voucher, loyaltyCard: card }, plan, records, date));
       if (!done.ok) return RETRY;
-      outcome.writtenOff += 1;
-      outcome.points += bucket.points;
+      outcome.writtenOff += batch.length;
+      outcome.points += plan.expired;
       card = plan.card;
-      others = others.filter((b) => b.id !== bucket.id);
-      pending = rest;
+      const gone = new Set(batch.map((b) => b.id));
+      others = others.filter((b) => !gone.has(b.id));
+      pending = pending.slice(batch.length);
     }
     return true;
   });

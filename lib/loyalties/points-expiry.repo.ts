@@ -26,12 +26,12 @@ export function getBucket(deps: Deps, b: PointsBucket): Promise<PointsBucket | n
 }
 
 /**
- * The one transaction of a write-off: the card (conditioned on the revision and balance read), the
- * bucket (conditioned on its points and ACTIVE status as read, leaving the expiry index) and the
- * POINTS_EXPIRATION transaction. Two sweeps that read the same bucket both send this; one commits.
+ * The one transaction of a card's write-offs: the card (conditioned on the revision and balance
+ * read), each bucket (conditioned on its points and ACTIVE status as read, leaving the expiry
+ * index) and each POINTS_EXPIRATION. Two sweeps that read the same buckets both send this; one commits.
  */
-export function writeOffItems(deps: Deps, voucher: Voucher, plan: CardPlan, record: CardTransaction, now: string): TransactItem[] {
-  return [...cardPlanItems(deps, voucher, plan, now), putCardTransactionItem(deps, record)];
+export function writeOffItems(deps: Deps, voucher: Voucher, plan: CardPlan, records: readonly CardTransaction[], now: string): TransactItem[] {
+  return [...cardPlanItems(deps, voucher, plan, now), ...records.map((r) => putCardTransactionItem(deps, r))];
 }
 
 /** Empties a bucket whose card is gone (conditioned on what was read), so it leaves the index; no card, no card transaction. */

@@ -46,13 +46,52 @@ export function expirationTransaction(id: string, bucket: PointsBucket, card: Lo
   };
 }
 
+/** Buckets written off in one transaction: the card, then per bucket its update and its card transaction (1 + 2 × 49 = 99 items). */
+export const MAX_WRITE_OFFS_PER_COMMIT = 49;
+
+/** Several write-offs of one card as one change: the card's state after the last, every bucket's update, and a POINTS_EXPIRATION per bucket. */
+export interface CardWriteOff {
+  plan: CardPlan;
+  records: CardTransaction[];
+}
+
+/**
+ * Writes off `due` (past-due buckets of one card, in order) one after the other in memory, as
+ * planWriteOff would one transaction at a time: each POINTS_EXPIRATION carries the card's counters
+ * after its own bucket, and the plan holds the card after the last with every bucket's update.
+ * `others`: the card's other buckets, as for planWriteOff. `newId` names each card transaction.
+ */
+export function planCardWriteOff(
+  card: LoyaltyCard,
+  due: readonly PointsBucket[],
+  others: readonly PointsBucket[],
+  today: string,
+  date: string,
+  newId: () => string,
+): CardWriteOff {
+  let after = card;
+  let rest = others;
+  const updates: CardPlan['updates'] = [];
+  const records: CardTransaction[] = [];
+  let expired = 0;
+  for (const bucket of due) {
+    const plan = planWriteOff(after, bucket, rest, today);
+    updates.push(...plan.updates);
+    records.push(expirationTransaction(newId(), bucket, plan.card, date));
+    expired += plan.expired;
+    after = plan.card;
+    rest = rest.filter((b) => b.id !== bucket.id);
+  }
+  return { plan: { card: after, updates, inserts: [], expired }, records };
+}
+
 /** What one sweep did; also its last progress log line. */
 export interface ExpirySweepReport {
   /** The day the sweep ran for: buckets whose last day was before it were written off. */
   today: string;
   /** Index entries read (a bucket another sweep wrote off meanwhile counts here, not below). */
   found: number;
-  /** Buckets written off by this sweep, one transaction each. */
+  /** Buckets written off by this sweep (a card's due buckets in one transaction, up to MAX_WRITE_OFFS_PER_COMMIT). */
   writtenOff: number;
   /** Points they held. */
   points: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
+import { createDocumentClient } from '../../../lib/db/client.js';
 import { JobStoppedError } from '../../../lib/jobs/job-stop.js';
 import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
 import { EXPIRY_SHARDS, expiryShard } from '../../../lib/loyalties/points-bucket.js';
@@ -9,7 +10,8 @@ import type { Runtime } from '../../../lib/runtime.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
 import { apiClient } from '../../support/api-client.js';
-import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { startFaultProxy } from '../../support/fault-proxy.js';
+import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const DAY = 86_400_000;
 const at = Date.UTC(2026, 1, 10, 12, 0, 0); // 2026-02-10
@@ -84,6 +86,28 @@ describe('the points expiry worker', () => {
     expect(await dueEntries(runtime, pair.project_id, '2026-03-12')).toHaveLength(1);
     expect(await sweep()).toMatchObject({ writtenOff: 1, points: 6 });
     expect(await dueEntries(runtime, pair.project_id, '2026-03-12')).toEqual([]);
+  });
+
+  it("writes off a card's due buckets in one transaction, each with its own POINTS_EXPIRATION", async () => {
+    const { clock, runtime, pair, loyalty, cardOf, transactions } = await setup();
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 4, expiration_date: '2026-02-15' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 6, expiration_date: '2026-02-20' });
+    await loyalty.updateBalance('Club', 'CARD-1', { points: 9, expiration_date: '2026-12-31' });
+    clock.advance(15 * DAY);
+    const proxy = await startFaultProxy(engines().dynamoEndpoint);
+    try {
+      const counted = { ...runtime, ddb: createDocumentClient({ region: engines().region, endpoint: proxy.url }) };
+      expect(await expirePoints(counted, { projectId: pair.project_id })).toMatchObject({ writtenOff: 2, points: 10 });
+      expect(proxy.log.filter((l) => l.operation === 'TransactWriteItems')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+    const expirations = (await transactions()).filter((t) => t.type === 'POINTS_EXPIRATION');
+    expect(expirations.map((t) => [t.points, t.balance])).toEqual([
+      [-4, 15],
+      [-6, 9],
+    ]);
+    expect(await cardOf()).toMatchObject({ balance: 9, expired_points: 10, next_expiration_date: '2026-12-31', next_expiration_points: 9 });
   });
 
   it('writes each bucket off once when two runs race (counted transactions)', async () => {

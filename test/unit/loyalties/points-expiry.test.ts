@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planChange } from '../../../lib/loyalties/loyalty-card.js';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
-import { expirationTransaction, isPastDue, planWriteOff } from '../../../lib/loyalties/points-expiry.js';
+import { expirationTransaction, isPastDue, planCardWriteOff, planWriteOff } from '../../../lib/loyalties/points-expiry.js';
 import type { LoyaltyCard } from '../../../lib/vouchers/voucher.js';
 
 const today = '2026-02-10';
@@ -80,5 +80,30 @@ describe('planWriteOff', () => {
       voucherId: 'v',
       source: null,
     });
+  });
+});
+
+describe('planCardWriteOff', () => {
+  it('gives one change equal to writing the buckets off one transaction at a time: the end card, every update, each record after its own bucket', () => {
+    fc.assert(
+      fc.property(bucketsArb, fc.integer({ min: 0, max: 100 }), (buckets, loose) => {
+        const due = buckets.filter((b) => isPastDue(b, today));
+        let n = 0;
+        const newId = () => `vtx_${(n += 1)}`;
+        const { plan, records } = planCardWriteOff(cardOf(buckets, loose), due, buckets, today, 'T', newId);
+        let card = cardOf(buckets, loose);
+        let others: PointsBucket[] = buckets;
+        const expected = due.map((b, i) => {
+          const one = planWriteOff(card, b, others, today);
+          card = one.card;
+          others = others.filter((o) => o.id !== b.id);
+          return { update: one.updates[0], record: expirationTransaction(`vtx_${i + 1}`, b, one.card, 'T') };
+        });
+        expect(plan.card).toEqual(card);
+        expect(plan.updates).toEqual(expected.map((e) => e.update));
+        expect(records).toEqual(expected.map((e) => e.record));
+        expect(plan.expired).toBe(due.reduce((s, b) => s + b.points, 0));
+      }),
+    );
   });
 });
