@@ -96,6 +96,17 @@ export const getCampaignRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('Campaign', 'The campaign')],
 });
 
+export const getCampaignSummaryRoute = /* @__PURE__ */ route({
+  operationId: 'get-campaign-summary',
+  method: 'GET',
+  path: '/v1/campaigns/{campaignId}/summary',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: "Get a campaign's counted figures (redemptions, rollbacks, publications, …) over a range of UTC days",
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('CampaignSummary', 'The campaign and its figures')],
+});
+
 export const addVouchersToCampaignRoute = /* @__PURE__ */ route({
   operationId: 'add-vouchers-to-campaign',
   method: 'POST',
@@ -1708,6 +1719,7 @@ export const routes: readonly RouteDef[] = [
   createCampaignRoute,
   listCampaignsRoute,
   getCampaignRoute,
+  getCampaignSummaryRoute,
   addVouchersToCampaignRoute,
   getAsyncActionRoute,
   getVoucherRoute,

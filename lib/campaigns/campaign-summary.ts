@@ -79,3 +79,57 @@ export function sumSummaries(items: readonly CampaignSummaryDelta[]): CampaignSu
   for (const item of items) for (const f of CAMPAIGN_SUMMARY_FIELDS) totals[f] += item[f] ?? 0;
   return totals;
 }
+
+/** What a redemption or a rollback counts of one redeemable: its campaign and what it took. */
+export interface CountedRedeemable {
+  campaignId: string | null;
+  /** Gift credits taken (or given back). */
+  giftCredits: number;
+  /** Loyalty points taken (or given back). */
+  loyaltyPoints: number;
+  /** The discount it applied (counted only for a redeemable that took no gift credits). */
+  discount: number;
+  /** The amount of the order it was redeemed on (counted once per campaign). */
+  orderAmount: number;
+}
+
+/**
+ * What one successful redemption (`kind` 'redemption') or rollback ('rollback') adds to each campaign
+ * of its redeemables: one redemption (rollback) per redeemable, the order's amount once per campaign,
+ * the discounts, gift credits and points of its redeemables (rounded to integers). Redeemables of no campaign count nothing.
+ */
+export function redemptionSummaryDeltas(kind: 'redemption' | 'rollback', redeemables: readonly CountedRedeemable[]): Map<string, CampaignSummaryDelta> {
+  const out = new Map<string, Record<string, number>>();
+  const f =
+    kind === 'redemption'
+      ? ({
+          n: ['redemptions', 'redemptionsSucceeded'],
+          order: 'ordersAmount',
+          discount: 'discountedAmount',
+          gift: 'amountRedeemed',
+          points: 'pointsRedeemed',
+        } as const)
+      : ({
+          n: ['rollbacks', 'rollbacksSucceeded'],
+          order: 'ordersRolledbackAmount',
+          discount: 'rolledbackDiscountedAmount',
+          gift: 'amountRolledback',
+          points: 'pointsRolledback',
+        } as const);
+  for (const r of redeemables) {
+    if (r.campaignId === null) continue;
+    let d = out.get(r.campaignId);
+    if (!d) {
+      d = { [f.n[0]]: 0, [f.n[1]]: 0, [f.order]: r.orderAmount, [f.discount]: 0, [f.gift]: 0, [f.points]: 0 };
+      out.set(r.campaignId, d);
+    }
+    d[f.n[0]] = (d[f.n[0]] ?? 0) + 1;
+    d[f.n[1]] = (d[f.n[1]] ?? 0) + 1;
+    if (r.giftCredits > 0) d[f.gift] = (d[f.gift] ?? 0) + r.giftCredits;
+    else d[f.discount] = (d[f.discount] ?? 0) + r.discount;
+    d[f.points] = (d[f.points] ?? 0) + r.loyaltyPoints;
+  }
+  // Amounts are integers in the smallest unit; rounding here keeps a counter write from ever failing the transaction it rides in.
+  for (const d of out.values()) for (const k of Object.keys(d)) d[k] = Math.round(d[k] ?? 0);
+  return out as Map<string, CampaignSummaryDelta>;
+}
