@@ -133,3 +133,17 @@ export function redemptionSummaryDeltas(kind: 'redemption' | 'rollback', redeema
   for (const d of out.values()) for (const k of Object.keys(d)) d[k] = Math.round(d[k] ?? 0);
   return out as Map<string, CampaignSummaryDelta>;
 }
+
+/**
+ * What storing new vouchers of a campaign adds: their number, the credits of new gift cards and the
+ * points of new loyalty cards (`created_vouchers_amount`, `created_vouchers_points`).
+ */
+export function createdVouchersDelta(vouchers: readonly { gift: { amount: number } | null; loyaltyCard: { points: number } | null }[]): CampaignSummaryDelta {
+  let amount = 0;
+  let points = 0;
+  for (const v of vouchers) {
+    amount += v.gift?.amount ?? 0;
+    points += v.loyaltyCard?.points ?? 0;
+  }
+  return { vouchersCreated: vouchers.length, createdVouchersAmount: Math.round(amount), createdVouchersPoints: Math.round(points) };
+}
