@@ -6,6 +6,8 @@ import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
+import { createdVouchersDelta } from '../campaigns/campaign-summary.js';
+import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { Voucher } from './voucher.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -14,10 +16,11 @@ const GSI2 = tableDesign.indexes.gsi2;
 const GSI4 = tableDesign.indexes.gsi4;
 
 /**
- * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
- * and one slot for a caller's guard (a bulk job's progress checkpoint).
+ * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter,
+ * the campaign's summary counter (get-campaign-summary's `vouchers_created`) and one slot for a
+ * caller's guard (a bulk job's progress checkpoint).
  */
-export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / 2);
+export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 3) / 2);
 
 /** A voucher by its code (case-sensitive), read consistently. */
 export function getVoucherByCode(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
@@ -89,8 +92,8 @@ export type InsertOutcome =
   | { kind: 'conflict' };
 
 /**
- * Inserts vouchers of one campaign and raises its `vouchersCount` by their number in one
- * transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
+ * Inserts vouchers of one campaign and raises its `vouchersCount` (and its summary's
+ * `vouchersCreated`) by their number in one transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
  * A `guard` item (a conditional write of the caller's) joins the transaction: all or nothing;
  * so do `extra` items (a new category's), whose failed condition throws ExtraItemsConflictError.
  */
@@ -109,6 +112,8 @@ export async function insertVouchers(
   }
   const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, campaignId, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
+  // No condition: it never fails the insert, and counts only when the insert commits.
+  items.push(...summaryCounterUpdates(deps, projectId, campaignId, (vouchers[0] as Voucher).createdAt, createdVouchersDelta(vouchers)));
   const extraFrom = items.push(...extra) - extra.length;
   items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length, pinRevision));
   const outcome = await transact(deps, items);

@@ -103,3 +103,33 @@ describe('campaign summary figures, counted where they move', () => {
     expect(await summary(id)).toMatchObject({ redemptions: 20, redemptions_succeeded: 20, orders_amount: 20_000, discounted_amount: 10_000 });
   });
 });
+
+describe('campaign summary: vouchers created', () => {
+  it('counts the vouchers a campaign is created with and those added later, with new gift credits and card points', async () => {
+    const { api, summary } = await setup();
+    const create = async (json: Json) => {
+      const reply = await api.call('create-campaign', { json });
+      expect(reply.status).toBe(200);
+      return (reply.json as Json).id as string;
+    };
+    const coupons = await create({
+      name: 'Made',
+      campaign_type: 'DISCOUNT_COUPONS',
+      vouchers_count: 1,
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+    });
+    expect((await api.call('add-vouchers-to-campaign', { params: { campaignId: coupons }, json: { code: 'MADE-ONE' } })).status).toBe(200);
+    expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: coupons, code: 'MADE-TWO' }, json: {} })).status).toBe(200);
+    expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: coupons, code: 'MADE-TWO' }, json: {} })).status).toBe(409);
+    expect(await summary(coupons)).toMatchObject({ vouchers_created: 3, vouchers_deleted: 0 });
+    const gifts = await create({ name: 'Cards', campaign_type: 'GIFT_VOUCHERS', vouchers_count: 1, voucher: { type: 'GIFT_VOUCHER', gift: { amount: 2500 } } });
+    expect(await summary(gifts)).toMatchObject({ vouchers_created: 1, created_vouchers_amount: 2500 });
+    const loyalty = await create({
+      name: 'Club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      vouchers_count: 1,
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 40 } },
+    });
+    expect(await summary(loyalty)).toMatchObject({ vouchers_created: 1, created_vouchers_points: 40 });
+  });
+});

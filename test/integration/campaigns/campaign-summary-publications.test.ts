@@ -26,7 +26,7 @@ describe('campaign summary: publications', () => {
     expect((await publish(last, { headers: { ...headers, 'idempotency-key': 'k1' } })).status).toBe(200);
     expect((await publish(last, { headers: { ...headers, 'idempotency-key': 'k1' } })).status).toBe(200);
     expect((await publish({ campaign: { name: 'Pubs' }, customer: { source_id: 'dee' } })).status).toBe(400);
-    expect(await summary(campaign.id as string)).toMatchObject({ publications: 2, publications_succeeded: 2, publications_failed: 0, vouchers_created: 0 });
+    expect(await summary(campaign.id as string)).toMatchObject({ publications: 2, publications_succeeded: 2, publications_failed: 0, vouchers_created: 3 });
   });
 
   it('counts the vouchers an AUTO_UPDATE publication generates as created, in the same write', async () => {
