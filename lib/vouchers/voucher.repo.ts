@@ -134,8 +134,10 @@ export type RemoveOutcome = 'ok' | 'changed' | 'conflict';
  * Removes a voucher, its id pointer and one from its campaign's `vouchersCount` together, and
  * with `binEntry` also puts it in the bin, all in one transaction. The voucher item must still be
  * the one read (same id), so a concurrent delete or a re-created code is never removed by mistake.
+ * A campaign's voucher also counts in its summary, on the UTC day of `at`: `vouchersDeleted` 1, and
+ * the gift balance or card points it held (`amountDeleted`, `pointsDeleted`).
  */
-export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null): Promise<RemoveOutcome> {
+export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null, at: string): Promise<RemoveOutcome> {
   const p = voucher.projectId;
   const items: TransactItem[] = [
     {
@@ -158,6 +160,8 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
         ExpressionAttributeValues: { ':minusOne': -1 },
       },
     });
+    const deleted = { vouchersDeleted: 1, amountDeleted: voucher.gift?.balance ?? 0, pointsDeleted: voucher.loyaltyCard?.balance ?? 0 };
+    items.push(...summaryCounterUpdates(deps, p, voucher.campaignId, at, deleted));
   }
   if (binEntry) items.push(binEntryPut(deps, p, binEntry));
   const outcome = await transact(deps, items);
@@ -166,7 +170,7 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
   if (outcome.failed.includes(0)) return 'changed';
   // Its campaign was deleted (its vouchers are being removed by a job): there is no count to lower.
   if (voucher.campaignId && outcome.failed.length === 1 && outcome.failed[0] === 2) {
-    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId });
+    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId }, at);
   }
   throw new Error(`Voucher ${voucher.id} could not be removed: its campaign or bin entry id is in an unexpected state`);
 }

@@ -132,4 +132,19 @@ describe('campaign summary: vouchers created', () => {
     });
     expect(await summary(loyalty)).toMatchObject({ vouchers_created: 1, created_vouchers_points: 40 });
   });
+
+  it('counts a deleted voucher once (to the bin or for good), with the gift balance it held, and nothing for a delete that finds none', async () => {
+    const { api, summary } = await setup();
+    const made = await api.call('create-campaign', {
+      json: { name: 'Gone', campaign_type: 'GIFT_VOUCHERS', vouchers_count: 1, voucher: { type: 'GIFT_VOUCHER', gift: { amount: 2500 } } },
+    });
+    const id = (made.json as Json).id as string;
+    for (const code of ['GONE-1', 'GONE-2']) {
+      expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: id, code }, json: {} })).status).toBe(200);
+    }
+    expect((await api.call('delete-voucher', { params: { code: 'GONE-1' } })).status).toBe(204);
+    expect((await api.call('delete-voucher', { params: { code: 'GONE-1' } })).status).toBe(404);
+    expect((await api.call('delete-voucher', { params: { code: 'GONE-2' }, query: 'force=true' })).status).toBe(204);
+    expect(await summary(id)).toMatchObject({ vouchers_created: 3, vouchers_deleted: 2, created_vouchers_amount: 7500, amount_deleted: 5000 });
+  });
 });
