@@ -60,7 +60,7 @@ export function summaryCounterUpdates(
 export async function addCampaignSummaries(deps: Deps, projectId: string, deltas: ReadonlyMap<string, CampaignSummaryDelta>, date: string): Promise<void> {
   await Promise.all(
     [...deltas].flatMap(([campaignId, delta]) =>
-      summaryCounterUpdates(deps, projectId, campaignId, date, delta).map((item) => deps.ddb.send(new UpdateCommand(item.Update as never))),
+      summaryCounterUpdates(deps, projectId, campaignId, date, delta).flatMap((item) => (item.Update ? [deps.ddb.send(new UpdateCommand(item.Update))] : [])),
     ),
   );
 }
