@@ -96,6 +96,17 @@ export const getCampaignRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('Campaign', 'The campaign')],
 });
 
+export const getCampaignSummaryRoute = /* @__PURE__ */ route({
+  operationId: 'get-campaign-summary',
+  method: 'GET',
+  path: '/v1/campaigns/{campaignId}/summary',
+  folder: 'campaigns',
+  scopes: ['campaigns'],
+  summary: "Get a campaign's counted figures (redemptions, rollbacks, publications, …) over a range of UTC days",
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('CampaignSummary', 'The campaign and its figures')],
+});
+
 export const addVouchersToCampaignRoute = /* @__PURE__ */ route({
   operationId: 'add-vouchers-to-campaign',
   method: 'POST',
@@ -918,7 +929,7 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   // An order named by `id` must exist.
   errors: [404],
   description:
-    "Writes nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
+    "Writes the validation's count to each campaign's summary (GET /v1/campaigns/{campaignId}/summary) and otherwise nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
   // No key: a repeat evaluates afresh, and a repeated session rewrites its own holds (same key, same uses).
   idempotency: 'none',
 });
@@ -970,7 +981,7 @@ export const validatePromotionTierRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('PromotionTierValidation', 'The tier with valid: true and the order after it; valid: false with reason and error')],
   errors: [404],
   description:
-    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing.',
+    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing but the validation count in the campaign summary.',
   idempotency: 'none',
 });
 
@@ -1708,6 +1719,7 @@ export const routes: readonly RouteDef[] = [
   createCampaignRoute,
   listCampaignsRoute,
   getCampaignRoute,
+  getCampaignSummaryRoute,
   addVouchersToCampaignRoute,
   getAsyncActionRoute,
   getVoucherRoute,

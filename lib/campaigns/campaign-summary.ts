@@ -79,3 +79,90 @@ export function sumSummaries(items: readonly CampaignSummaryDelta[]): CampaignSu
   for (const item of items) for (const f of CAMPAIGN_SUMMARY_FIELDS) totals[f] += item[f] ?? 0;
   return totals;
 }
+
+/** What a redemption or a rollback counts of one redeemable: its campaign and what it took. */
+export interface CountedRedeemable {
+  campaignId: string | null;
+  /** Gift credits taken (or given back). */
+  giftCredits: number;
+  /** Loyalty points taken (or given back). */
+  loyaltyPoints: number;
+  /** The discount it applied (counted only for a redeemable that took no gift credits). */
+  discount: number;
+  /** The amount of the order it was redeemed on (counted once per campaign). */
+  orderAmount: number;
+}
+
+/**
+ * What one successful redemption (`kind` 'redemption') or rollback ('rollback') adds to each campaign
+ * of its redeemables: one redemption (rollback) per redeemable, the order's amount once per campaign,
+ * the discounts, gift credits and points of its redeemables (rounded to integers). Redeemables of no campaign count nothing.
+ */
+export function redemptionSummaryDeltas(kind: 'redemption' | 'rollback', redeemables: readonly CountedRedeemable[]): Map<string, CampaignSummaryDelta> {
+  const out = new Map<string, Record<string, number>>();
+  const f =
+    kind === 'redemption'
+      ? ({
+          n: ['redemptions', 'redemptionsSucceeded'],
+          order: 'ordersAmount',
+          discount: 'discountedAmount',
+          gift: 'amountRedeemed',
+          points: 'pointsRedeemed',
+        } as const)
+      : ({
+          n: ['rollbacks', 'rollbacksSucceeded'],
+          order: 'ordersRolledbackAmount',
+          discount: 'rolledbackDiscountedAmount',
+          gift: 'amountRolledback',
+          points: 'pointsRolledback',
+        } as const);
+  for (const r of redeemables) {
+    if (r.campaignId === null) continue;
+    let d = out.get(r.campaignId);
+    if (!d) {
+      d = { [f.n[0]]: 0, [f.n[1]]: 0, [f.order]: r.orderAmount, [f.discount]: 0, [f.gift]: 0, [f.points]: 0 };
+      out.set(r.campaignId, d);
+    }
+    d[f.n[0]] = (d[f.n[0]] ?? 0) + 1;
+    d[f.n[1]] = (d[f.n[1]] ?? 0) + 1;
+    if (r.giftCredits > 0) d[f.gift] = (d[f.gift] ?? 0) + r.giftCredits;
+    else d[f.discount] = (d[f.discount] ?? 0) + r.discount;
+    d[f.points] = (d[f.points] ?? 0) + r.loyaltyPoints;
+  }
+  // Amounts are integers in the smallest unit; rounding here keeps a counter write from ever failing the transaction it rides in.
+  for (const d of out.values()) for (const k of Object.keys(d)) d[k] = Math.round(d[k] ?? 0);
+  return out as Map<string, CampaignSummaryDelta>;
+}
+
+/**
+ * What storing new vouchers of a campaign adds: their number, the credits of new gift cards and the
+ * points of new loyalty cards (`created_vouchers_amount`, `created_vouchers_points`).
+ */
+export function createdVouchersDelta(vouchers: readonly { gift: { amount: number } | null; loyaltyCard: { points: number } | null }[]): CampaignSummaryDelta {
+  let amount = 0;
+  let points = 0;
+  for (const v of vouchers) {
+    amount += v.gift?.amount ?? 0;
+    points += v.loyaltyCard?.points ?? 0;
+  }
+  return { vouchersCreated: vouchers.length, createdVouchersAmount: Math.round(amount), createdVouchersPoints: Math.round(points) };
+}
+
+/**
+ * What one validation adds to each campaign of its redeemables: a validation per redeemable, succeeded
+ * when APPLICABLE, failed when INAPPLICABLE (a SKIPPED one was not judged: counted in neither).
+ */
+export function validationSummaryDeltas(
+  redeemables: readonly { campaignId: string | null; status: 'APPLICABLE' | 'INAPPLICABLE' | 'SKIPPED' }[],
+): Map<string, CampaignSummaryDelta> {
+  const out = new Map<string, { validations: number; validationsSucceeded: number; validationsFailed: number }>();
+  for (const r of redeemables) {
+    if (r.campaignId === null) continue;
+    const d = out.get(r.campaignId) ?? { validations: 0, validationsSucceeded: 0, validationsFailed: 0 };
+    d.validations += 1;
+    if (r.status === 'APPLICABLE') d.validationsSucceeded += 1;
+    if (r.status === 'INAPPLICABLE') d.validationsFailed += 1;
+    out.set(r.campaignId, d);
+  }
+  return out;
+}

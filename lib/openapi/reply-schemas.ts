@@ -8,6 +8,7 @@ import {
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.js';
+import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
@@ -58,6 +59,7 @@ export const replySchemas = {
   Campaign: campaignReplySchema,
   CampaignList: campaignListReplySchema,
   CampaignSetup: campaignSetupReplySchema,
+  CampaignSummary: campaignSummaryReplySchema,
   CampaignTemplate: campaignTemplateReplySchema,
   CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,

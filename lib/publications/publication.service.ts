@@ -19,6 +19,8 @@ import { getHeldVoucher, putHeldVoucherItem } from '../vouchers/voucher-holder.r
 import { poolCandidates, publishNamedItem, publishPooledItem, recordPublicationItem, stillPublishable } from '../vouchers/voucher-pool.repo.js';
 import * as voucherRepo from '../vouchers/voucher.repo.js';
 import { countVouchersItem, voucherPutItems } from '../vouchers/voucher.repo.js';
+import { createdVouchersDelta } from '../campaigns/campaign-summary.js';
+import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import { getVoucher } from '../vouchers/voucher.service.js';
 import {
   ALL_PUBLICATIONS,
@@ -247,8 +249,8 @@ interface Plan {
   publicationAt: number;
 }
 
-/** Items besides the vouchers: publication, source id, ≤ 6 views × (entry + count), held voucher, campaign count, idempotency record. */
-const FIXED_ITEMS = 1 + 1 + 12 + 1 + 1 + 1;
+/** Items besides the vouchers: publication, source id, ≤ 6 views × (entry + count), held voucher, campaign count, campaign summary counter, idempotency record. */
+const FIXED_ITEMS = 1 + 1 + 12 + 1 + 1 + 1 + 1;
 
 /**
  * POST /v1/publications (and its legacy GET form, with `maxCount` 1): publishes to the customer
@@ -329,6 +331,12 @@ export async function createPublication(
       plan.publicationAt = plan.items.length;
       const generic = plan.vouchers.length === 1 && plan.vouchers[0] && isGenericCode(plan.vouchers[0]) ? plan.vouchers[0].id : null;
       plan.items.push(...repo.publicationItems(deps, publication, generic));
+      // The campaign's summary figures (get-campaign-summary): this publication, and the vouchers it generated.
+      if (campaign) {
+        const created = plan.vouchers.filter((v) => [...plan.generated.values()].includes(v.code));
+        const delta = { publications: 1, publicationsSucceeded: 1, ...(created.length > 0 ? createdVouchersDelta(created) : {}) };
+        plan.items.push(...summaryCounterUpdates(deps, projectId, campaign.id, publisher.at, delta));
+      }
 
       const result: PublicationResult = { publication, customer, voucher: plan.vouchers.length === 1 ? (plan.vouchers[0] ?? null) : null };
       const outcome = await commitOnce(deps, idempotency, plan.items, result, now);

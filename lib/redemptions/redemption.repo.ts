@@ -23,6 +23,8 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
 import { CAMPAIGN_COUNT_SHARDS, counterName } from '../validations/redeemable-rules.js';
+import { redemptionSummaryDeltas } from '../campaigns/campaign-summary.js';
+import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
 import { creditsLeft, heldBySessions, usesLeft } from './session-lock.js';
 
@@ -455,8 +457,20 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
         { kind: 'counts' },
       );
     }
-    for (const campaignId of new Set(plan.redeemables.flatMap((r) => (r.campaignId !== null ? [r.campaignId] : [])))) {
+    const summaries = redemptionSummaryDeltas(
+      'redemption',
+      plan.redeemables.map((r) => ({
+        campaignId: r.campaignId,
+        giftCredits: r.giftCredits,
+        loyaltyPoints: r.loyaltyPoints,
+        discount: r.step.appliedAmount,
+        orderAmount: plan.order.calculation.amount,
+      })),
+    );
+    for (const [campaignId, delta] of summaries) {
       add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), { kind: 'other' });
+      // The campaign's summary figures (get-campaign-summary), counted in the redemption itself (docs/decisions.md "Campaign summary counters").
+      for (const item of summaryCounterUpdates(deps, plan.projectId, campaignId, plan.date, delta, options.random)) add(item, { kind: 'other' });
     }
     if (stored) {
       add(
@@ -728,8 +742,20 @@ export async function writeRollback(
       counts,
     });
   }
-  for (const campaignId of new Set(w.undo.flatMap(({ child }) => (child.campaignId !== null ? [child.campaignId] : [])))) {
-    items.push(campaignShardAdd(deps, w.undo[0]?.child.projectId as string, campaignId, campaignShard(random), -1));
+  const summaries = redemptionSummaryDeltas(
+    'rollback',
+    w.undo.map(({ child }) => ({
+      campaignId: child.campaignId,
+      giftCredits: child.giftCredits,
+      loyaltyPoints: child.loyaltyPoints,
+      discount: child.amount,
+      orderAmount: child.order?.calculation.amount ?? 0,
+    })),
+  );
+  for (const [campaignId, delta] of summaries) {
+    const projectId = w.undo[0]?.child.projectId as string;
+    items.push(campaignShardAdd(deps, projectId, campaignId, campaignShard(random), -1));
+    items.push(...summaryCounterUpdates(deps, projectId, campaignId, w.date, delta, random));
   }
   const projectOf = w.undo[0]?.child.projectId;
   if (projectOf !== undefined) for (const [customerId, delta] of byCustomer) items.push(customerSummaryAdd(deps, projectOf, customerId, delta));

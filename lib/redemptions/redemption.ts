@@ -98,9 +98,9 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
-  // The customer's redemption counters; one count shard per campaign.
+  // The customer's redemption counters; per campaign, one count shard and one summary counter.
   if (plan.customer) n += 1;
-  n += new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
+  n += 2 * new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
   return n + (withIdempotency ? 1 : 0);
 }
 

@@ -6,6 +6,8 @@ import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
+import { createdVouchersDelta } from '../campaigns/campaign-summary.js';
+import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { Voucher } from './voucher.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -14,10 +16,11 @@ const GSI2 = tableDesign.indexes.gsi2;
 const GSI4 = tableDesign.indexes.gsi4;
 
 /**
- * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter
- * and one slot for a caller's guard (a bulk job's progress checkpoint).
+ * Vouchers per insert transaction: two items each (voucher, id pointer) plus the campaign counter,
+ * the campaign's summary counter (get-campaign-summary's `vouchers_created`) and one slot for a
+ * caller's guard (a bulk job's progress checkpoint).
  */
-export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 2) / 2);
+export const MAX_VOUCHERS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - 3) / 2);
 
 /** A voucher by its code (case-sensitive), read consistently. */
 export function getVoucherByCode(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
@@ -89,8 +92,8 @@ export type InsertOutcome =
   | { kind: 'conflict' };
 
 /**
- * Inserts vouchers of one campaign and raises its `vouchersCount` by their number in one
- * transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
+ * Inserts vouchers of one campaign and raises its `vouchersCount` (and its summary's
+ * `vouchersCreated`) by their number in one transaction. Every code and id must be free (conditional puts): a voucher is never overwritten.
  * A `guard` item (a conditional write of the caller's) joins the transaction: all or nothing;
  * so do `extra` items (a new category's), whose failed condition throws ExtraItemsConflictError.
  */
@@ -109,6 +112,8 @@ export async function insertVouchers(
   }
   const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, campaignId, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
+  // No condition: it never fails the insert, and counts only when the insert commits.
+  items.push(...summaryCounterUpdates(deps, projectId, campaignId, (vouchers[0] as Voucher).createdAt, createdVouchersDelta(vouchers)));
   const extraFrom = items.push(...extra) - extra.length;
   items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length, pinRevision));
   const outcome = await transact(deps, items);
@@ -129,8 +134,10 @@ export type RemoveOutcome = 'ok' | 'changed' | 'conflict';
  * Removes a voucher, its id pointer and one from its campaign's `vouchersCount` together, and
  * with `binEntry` also puts it in the bin, all in one transaction. The voucher item must still be
  * the one read (same id), so a concurrent delete or a re-created code is never removed by mistake.
+ * A campaign's voucher also counts in its summary, on the UTC day of `at`: `vouchersDeleted` 1, and
+ * the gift balance or card points it held (`amountDeleted`, `pointsDeleted`).
  */
-export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null): Promise<RemoveOutcome> {
+export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null, at: string): Promise<RemoveOutcome> {
   const p = voucher.projectId;
   const items: TransactItem[] = [
     {
@@ -153,6 +160,8 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
         ExpressionAttributeValues: { ':minusOne': -1 },
       },
     });
+    const deleted = { vouchersDeleted: 1, amountDeleted: voucher.gift?.balance ?? 0, pointsDeleted: voucher.loyaltyCard?.balance ?? 0 };
+    items.push(...summaryCounterUpdates(deps, p, voucher.campaignId, at, deleted));
   }
   if (binEntry) items.push(binEntryPut(deps, p, binEntry));
   const outcome = await transact(deps, items);
@@ -161,7 +170,7 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
   if (outcome.failed.includes(0)) return 'changed';
   // Its campaign was deleted (its vouchers are being removed by a job): there is no count to lower.
   if (voucher.campaignId && outcome.failed.length === 1 && outcome.failed[0] === 2) {
-    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId });
+    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId }, at);
   }
   throw new Error(`Voucher ${voucher.id} could not be removed: its campaign or bin entry id is in an unexpected state`);
 }

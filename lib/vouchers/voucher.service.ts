@@ -113,7 +113,7 @@ export function deleteVoucher(deps: Deps, projectId: string, codeOrId: string, f
   return retryOnConflict(`Too many concurrent changes to voucher ${codeOrId}`, async () => {
     const voucher = await findVoucher(deps, projectId, codeOrId);
     if (!voucher) throw new NotFoundError('voucher', codeOrId);
-    const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher));
+    const outcome = await repo.removeVoucher(deps, voucher, force ? null : binEntryOf(deps, voucher), deps.clock.now().toISOString());
     if (outcome !== 'ok') return RETRY;
     if (force) await removeVoucherRedemptions(deps, projectId, voucher.id);
     return undefined;

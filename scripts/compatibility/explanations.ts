@@ -15,7 +15,7 @@ interface Rule {
 }
 
 const REDEMPTION_OPS = ['get-redemption', 'list-redemptions', 'rollback-redemption', 'rollback-stacked-redemptions', 'get-voucher-redemptions'] as const;
-const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'create-campaign-from-template', 'update-campaign'] as const;
+const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'get-campaign-summary', 'create-campaign-from-template', 'update-campaign'] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
 const VOUCHER_OPS = [
   'get-voucher',

@@ -127,6 +127,7 @@ const perOperation: Record<string, CaseHints> = {
   },
   'list-campaigns': {},
   'get-campaign': { path: { campaignId: '$seed.discountCampaignId' } },
+  'get-campaign-summary': { path: { campaignId: '$seed.discountCampaignId' } },
   'add-vouchers-to-campaign': {
     path: { campaignId: '$seed.discountCampaignId' },
     unique: ['body.code'],

@@ -5,6 +5,8 @@ import {
   CAMPAIGN_SUMMARY_SHARDS,
   movedFields,
   pickSummaryShard,
+  redemptionSummaryDeltas,
+  validationSummaryDeltas,
   sumSummaries,
   summaryDay,
 } from '../../../lib/campaigns/campaign-summary.js';
@@ -39,5 +41,70 @@ describe('campaign summary counters (pure)', () => {
         expect(Object.keys(all).sort()).toEqual([...CAMPAIGN_SUMMARY_FIELDS].sort());
       }),
     );
+  });
+
+  it('counts a redemption per redeemable, the order once per campaign, discounts apart from gift credits, and nothing for no campaign', () => {
+    const r = (campaignId: string | null, over: Partial<{ giftCredits: number; loyaltyPoints: number; discount: number }> = {}) => ({
+      campaignId,
+      giftCredits: 0,
+      loyaltyPoints: 0,
+      discount: 0,
+      orderAmount: 4000,
+      ...over,
+    });
+    const deltas = redemptionSummaryDeltas('redemption', [
+      r('camp_a', { discount: 500 }),
+      r('camp_a', { discount: 250.4 }),
+      r('camp_g', { giftCredits: 700, discount: 700 }),
+      r(null, { discount: 9 }),
+    ]);
+    expect([...deltas.keys()]).toEqual(['camp_a', 'camp_g']);
+    expect(deltas.get('camp_a')).toEqual({
+      redemptions: 2,
+      redemptionsSucceeded: 2,
+      ordersAmount: 4000,
+      discountedAmount: 750,
+      amountRedeemed: 0,
+      pointsRedeemed: 0,
+    });
+    expect(deltas.get('camp_g')).toMatchObject({ redemptions: 1, ordersAmount: 4000, discountedAmount: 0, amountRedeemed: 700 });
+    expect(redemptionSummaryDeltas('rollback', [r('camp_l', { loyaltyPoints: 30, discount: 100 })]).get('camp_l')).toEqual({
+      rollbacks: 1,
+      rollbacksSucceeded: 1,
+      ordersRolledbackAmount: 4000,
+      rolledbackDiscountedAmount: 100,
+      amountRolledback: 0,
+      pointsRolledback: 30,
+    });
+  });
+
+  it('always gives integer deltas that movedFields accepts, whatever the amounts (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            campaignId: fc.constantFrom('a', 'b', null),
+            giftCredits: fc.nat(),
+            loyaltyPoints: fc.nat(),
+            discount: fc.double({ min: 0, max: 1e6, noNaN: true }),
+            orderAmount: fc.double({ min: 0, max: 1e6, noNaN: true }),
+          }),
+        ),
+        fc.constantFrom('redemption' as const, 'rollback' as const),
+        (rs, kind) => {
+          for (const d of redemptionSummaryDeltas(kind, rs).values()) expect(() => movedFields(d)).not.toThrow();
+        },
+      ),
+    );
+  });
+
+  it('counts a validation per redeemable of a campaign: applicable succeeded, inapplicable failed, skipped in neither', () => {
+    const deltas = validationSummaryDeltas([
+      { campaignId: 'a', status: 'APPLICABLE' },
+      { campaignId: 'a', status: 'INAPPLICABLE' },
+      { campaignId: 'a', status: 'SKIPPED' },
+      { campaignId: null, status: 'APPLICABLE' },
+    ]);
+    expect([...deltas]).toEqual([['a', { validations: 3, validationsSucceeded: 1, validationsFailed: 1 }]]);
   });
 });

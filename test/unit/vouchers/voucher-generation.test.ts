@@ -65,7 +65,7 @@ describe('generateVouchers', () => {
     const { deps, seen } = scripted(['None', 'None', 'TransactionConflict']);
     const made = await generateVouchers(deps, campaign, 1, { category: null });
     expect(made).toHaveLength(1);
-    expect(seen).toEqual([3, 3]);
+    expect(seen).toEqual([4, 4]);
   });
 
   it('replaces only the codes found taken and keeps the rest of the batch', async () => {
@@ -73,14 +73,14 @@ describe('generateVouchers', () => {
     const made = await generateVouchers(deps, campaign, 2, { category: null });
     expect(made).toHaveLength(2);
     expect(new Set(made.map((v) => v.code)).size).toBe(2);
-    expect(seen).toEqual([5, 5]);
+    expect(seen).toEqual([6, 6]);
   });
 
   it('splits large requests into transactions of at most 100 items', async () => {
     const { deps, seen } = scripted();
     const made = await generateVouchers(deps, campaign, 100, { category: null });
     expect(made).toHaveLength(100);
-    expect(seen).toEqual([99, 99, 5]);
+    expect(seen).toEqual([98, 98, 10]);
   });
 });
 
