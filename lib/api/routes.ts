@@ -929,7 +929,7 @@ export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   // An order named by `id` must exist.
   errors: [404],
   description:
-    "Writes the validation's count to each campaign's summary (GET /v1/campaigns/{campaignId}/summary) and otherwise nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
+    "Writes nothing but a LOCK `session`'s holds (a use of each applicable voucher with a limit, the gift credits), on the voucher items until the session expires or DELETE /v1/vouchers/{code}/sessions/{sessionKey} frees them. The customer is read by id or source_id, never created. Stacking rules: GET/PUT /v1/stacking-rules.",
   // No key: a repeat evaluates afresh, and a repeated session rewrites its own holds (same key, same uses).
   idempotency: 'none',
 });
@@ -981,7 +981,7 @@ export const validatePromotionTierRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('PromotionTierValidation', 'The tier with valid: true and the order after it; valid: false with reason and error')],
   errors: [404],
   description:
-    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing but the validation count in the campaign summary.',
+    'The tier evaluated alone by the engine of POST /v1/validations. A failing tier answers 200 with `valid: false`, `reason` and `error`; an unknown tier 404. Writes nothing.',
   idempotency: 'none',
 });
 

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { campaignSummaryCounter } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -51,18 +50,6 @@ export function summaryCounterUpdates(
       },
     },
   ];
-}
-
-/**
- * Counts `deltas` (by campaign id) on the UTC day of `date` with one lone UpdateItem per campaign, in
- * parallel: for what writes nothing else to ride in (a validation). Each is an unconditional `ADD`.
- */
-export async function addCampaignSummaries(deps: Deps, projectId: string, deltas: ReadonlyMap<string, CampaignSummaryDelta>, date: string): Promise<void> {
-  await Promise.all(
-    [...deltas].flatMap(([campaignId, delta]) =>
-      summaryCounterUpdates(deps, projectId, campaignId, date, delta).flatMap((item) => (item.Update ? [deps.ddb.send(new UpdateCommand(item.Update))] : [])),
-    ),
-  );
 }
 
 /**

@@ -147,22 +147,3 @@ export function createdVouchersDelta(vouchers: readonly { gift: { amount: number
   }
   return { vouchersCreated: vouchers.length, createdVouchersAmount: Math.round(amount), createdVouchersPoints: Math.round(points) };
 }
-
-/**
- * What one validation adds to each campaign of its redeemables: a validation per redeemable, succeeded
- * when APPLICABLE, failed when INAPPLICABLE (a SKIPPED one was not judged: counted in neither).
- */
-export function validationSummaryDeltas(
-  redeemables: readonly { campaignId: string | null; status: 'APPLICABLE' | 'INAPPLICABLE' | 'SKIPPED' }[],
-): Map<string, CampaignSummaryDelta> {
-  const out = new Map<string, { validations: number; validationsSucceeded: number; validationsFailed: number }>();
-  for (const r of redeemables) {
-    if (r.campaignId === null) continue;
-    const d = out.get(r.campaignId) ?? { validations: 0, validationsSucceeded: 0, validationsFailed: 0 };
-    d.validations += 1;
-    if (r.status === 'APPLICABLE') d.validationsSucceeded += 1;
-    if (r.status === 'INAPPLICABLE') d.validationsFailed += 1;
-    out.set(r.campaignId, d);
-  }
-  return out;
-}

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Campaign } from '../campaigns/campaign.js';
-import { validationSummaryDeltas } from '../campaigns/campaign-summary.js';
-import { addCampaignSummaries } from '../campaigns/campaign-summary.repo.js';
 import type { Category } from '../categories/category.js';
 import type { Customer } from '../customers/customer.js';
 import type { Discount } from '../campaigns/campaign.js';
@@ -350,21 +348,13 @@ export function trackingIdOf(projectId: string, request: Pick<StackedRequest, 't
 
 /**
  * POST /v1/validations: the evaluation of the request (the reply is lib/validations/validation.mapper.ts).
- * Writes its count to each campaign's summary (one UpdateItem per campaign) and, otherwise, only what a LOCK `session` holds: when the evaluation is valid, one use of each
+ * Writes nothing, except what a LOCK `session` holds: when the evaluation is valid, one use of each
  * APPLICABLE voucher with a redemption limit and the gift credits it takes, written in one
  * transaction conditioned on the vouchers being as read; a lost race evaluates again (and then
  * sees the winner's hold).
  * @throws as evaluateRedeemables; ConflictRetryError when the vouchers keep changing.
  */
-export async function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
-  const evaluation = await evaluateWithHolds(deps, projectId, request);
-  // The campaigns' summary figures (get-campaign-summary): one validation per redeemable, after the holds are written.
-  const counted = validationSummaryDeltas(evaluation.redeemables.map((r) => ({ campaignId: r.campaign?.id ?? null, status: r.status })));
-  await addCampaignSummaries(deps, projectId, counted, evaluation.date);
-  return evaluation;
-}
-
-function evaluateWithHolds(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
+export function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
   if (request.session === undefined) return evaluateRedeemables(deps, projectId, request, deps.clock);
   return retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
     const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);

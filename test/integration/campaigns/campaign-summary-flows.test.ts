@@ -148,18 +148,3 @@ describe('campaign summary: vouchers created', () => {
     expect(await summary(id)).toMatchObject({ vouchers_created: 3, vouchers_deleted: 2, created_vouchers_amount: 7500, amount_deleted: 5000 });
   });
 });
-
-describe('campaign summary: validations', () => {
-  it('counts a validation per redeemable of the campaign, succeeded or failed, through the stacked and the single-code calls', async () => {
-    const { api, campaign, code, summary } = await setup();
-    const id = await campaign('Checked');
-    const [a, b] = [await code(id), await code(id)];
-    expect((await api.call('update-voucher', { params: { code: b }, json: { active: false } })).status).toBe(200);
-    const stacked = await api.call('validate-stacked-discounts', {
-      json: { redeemables: [a, b].map((c) => ({ object: 'voucher', id: c })), order: { amount: 4000 }, options: {} },
-    });
-    expect(stacked.status).toBe(200);
-    expect((await api.call('validate-voucher', { params: { code: a }, json: { order: { amount: 1000 } } })).status).toBe(200);
-    expect(await summary(id)).toMatchObject({ validations: 3, validations_succeeded: 2, validations_failed: 1, redemptions: 0 });
-  });
-});

@@ -6,7 +6,6 @@ import {
   movedFields,
   pickSummaryShard,
   redemptionSummaryDeltas,
-  validationSummaryDeltas,
   sumSummaries,
   summaryDay,
 } from '../../../lib/campaigns/campaign-summary.js';
@@ -96,15 +95,5 @@ describe('campaign summary counters (pure)', () => {
         },
       ),
     );
-  });
-
-  it('counts a validation per redeemable of a campaign: applicable succeeded, inapplicable failed, skipped in neither', () => {
-    const deltas = validationSummaryDeltas([
-      { campaignId: 'a', status: 'APPLICABLE' },
-      { campaignId: 'a', status: 'INAPPLICABLE' },
-      { campaignId: 'a', status: 'SKIPPED' },
-      { campaignId: null, status: 'APPLICABLE' },
-    ]);
-    expect([...deltas]).toEqual([['a', { validations: 3, validationsSucceeded: 1, validationsFailed: 1 }]]);
   });
 });
