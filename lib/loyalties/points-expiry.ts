@@ -59,7 +59,8 @@ export interface CardWriteOff {
  * Writes off `due` (past-due buckets of one card, in order) one after the other in memory, as
  * planWriteOff would one transaction at a time: each POINTS_EXPIRATION carries the card's counters
  * after its own bucket, and the plan holds the card after the last with every bucket's update.
- * `others`: the card's other buckets, as for planWriteOff. `newId` names each card transaction.
+ * `others`: the card's other buckets, as for planWriteOff. `newId` names each card transaction (the
+ * ids are given out sorted, so the history lists them in write-off order).
  */
 export function planCardWriteOff(
   card: LoyaltyCard,
@@ -74,10 +75,12 @@ export function planCardWriteOff(
   const updates: CardPlan['updates'] = [];
   const records: CardTransaction[] = [];
   let expired = 0;
-  for (const bucket of due) {
+  // A card's history lists transactions of one instant by id: ids handed out in ascending order keep it in write-off order.
+  const ids = due.map(() => newId()).sort();
+  for (const [i, bucket] of due.entries()) {
     const plan = planWriteOff(after, bucket, rest, today);
     updates.push(...plan.updates);
-    records.push(expirationTransaction(newId(), bucket, plan.card, date));
+    records.push(expirationTransaction(ids[i] as string, bucket, plan.card, date));
     expired += plan.expired;
     after = plan.card;
     rest = rest.filter((b) => b.id !== bucket.id);

@@ -1,3 +1,4 @@
+import { MAX_VOUCHERS_PER_TRANSACTION } from '../../../lib/vouchers/voucher.repo.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
@@ -107,7 +108,7 @@ describe('jobs dead-letter worker', () => {
     void makeJobsWorker({ runtime: { ...runtime, ddb: killed.ddb } })({ Records: [sqsRecord(JSON.stringify(job), maxReceiveCount)] }, {} as never);
     for (let i = 0; i < 100 && killed.transactions() <= 2; i += 1) await sleep(50);
     const open = await getAsyncAction(runtime, pair.project_id, job.asyncActionId);
-    expect(open).toMatchObject({ status: 'IN_PROGRESS', doneCount: 2 * 49 });
+    expect(open).toMatchObject({ status: 'IN_PROGRESS', doneCount: 2 * MAX_VOUCHERS_PER_TRANSACTION });
 
     const result = await consume([deadLetter(job)]);
 
@@ -118,7 +119,7 @@ describe('jobs dead-letter worker', () => {
     expect((await getCampaign(runtime, pair.project_id, campaignId))?.creationStatus).toBe('FAILED');
     // The message cannot move it back, nor can a stray copy of the job.
     await makeJobsWorker({ runtime })({ Records: [sqsRecord(JSON.stringify(job), 1)] }, {} as never);
-    expect(await getAsyncAction(runtime, pair.project_id, job.asyncActionId)).toMatchObject({ status: 'FAILED', doneCount: 98, failure: REASON });
+    expect(await getAsyncAction(runtime, pair.project_id, job.asyncActionId)).toMatchObject({ status: 'FAILED', doneCount: 2 * MAX_VOUCHERS_PER_TRANSACTION, failure: REASON });
     const closed = lines().find((l) => l.message === 'dead-lettered job closed' && l.async_action_id === job.asyncActionId);
     expect(closed).toMatchObject({ level: 'error', type: 'generate-vouchers', project_id: pair.project_id, receives: maxReceiveCount + 1 });
   }, 30_000);

@@ -88,8 +88,9 @@ describe('planCardWriteOff', () => {
     fc.assert(
       fc.property(bucketsArb, fc.integer({ min: 0, max: 100 }), (buckets, loose) => {
         const due = buckets.filter((b) => isPastDue(b, today));
-        let n = 0;
-        const newId = () => `vtx_${(n += 1)}`;
+        // Ids in descending order: the plan must still hand them out ascending, in write-off order.
+        let n = 1000;
+        const newId = () => `vtx_${(n -= 1)}`;
         const { plan, records } = planCardWriteOff(cardOf(buckets, loose), due, buckets, today, 'T', newId);
         let card = cardOf(buckets, loose);
         let others: PointsBucket[] = buckets;
@@ -97,7 +98,7 @@ describe('planCardWriteOff', () => {
           const one = planWriteOff(card, b, others, today);
           card = one.card;
           others = others.filter((o) => o.id !== b.id);
-          return { update: one.updates[0], record: expirationTransaction(`vtx_${i + 1}`, b, one.card, 'T') };
+          return { update: one.updates[0], record: expirationTransaction(`vtx_${1000 - due.length + i}`, b, one.card, 'T') };
         });
         expect(plan.card).toEqual(card);
         expect(plan.updates).toEqual(expected.map((e) => e.update));
