@@ -119,7 +119,11 @@ describe('jobs dead-letter worker', () => {
     expect((await getCampaign(runtime, pair.project_id, campaignId))?.creationStatus).toBe('FAILED');
     // The message cannot move it back, nor can a stray copy of the job.
     await makeJobsWorker({ runtime })({ Records: [sqsRecord(JSON.stringify(job), 1)] }, {} as never);
-    expect(await getAsyncAction(runtime, pair.project_id, job.asyncActionId)).toMatchObject({ status: 'FAILED', doneCount: 2 * MAX_VOUCHERS_PER_TRANSACTION, failure: REASON });
+    expect(await getAsyncAction(runtime, pair.project_id, job.asyncActionId)).toMatchObject({
+      status: 'FAILED',
+      doneCount: 2 * MAX_VOUCHERS_PER_TRANSACTION,
+      failure: REASON,
+    });
     const closed = lines().find((l) => l.message === 'dead-lettered job closed' && l.async_action_id === job.asyncActionId);
     expect(closed).toMatchObject({ level: 'error', type: 'generate-vouchers', project_id: pair.project_id, receives: maxReceiveCount + 1 });
   }, 30_000);
