@@ -1,3 +1,4 @@
+import { countAdd } from '../db/counters.js';
 import { customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
@@ -30,15 +31,7 @@ const remove = (deps: Deps, Key: ItemKey): TransactItem => ({ Delete: { TableNam
 
 /** Adds `n` (±1) to the customer's shard of a view's count; the first add creates the shard. */
 function count(deps: Deps, projectId: string, view: string, customerId: string, n: number): TransactItem {
-  return {
-    Update: {
-      TableName: deps.tableName,
-      Key: customerCount.key(projectId, view, countShardOf(customerId)),
-      UpdateExpression: 'SET entity = :entity, v = :v ADD #count :n',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': customerCount.name, ':v': customerCount.version, ':n': n },
-    },
-  };
+  return countAdd(deps, customerCount, customerCount.key(projectId, view, countShardOf(customerId)), n);
 }
 
 const entryOf = (c: Customer, view: string) =>

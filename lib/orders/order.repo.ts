@@ -1,4 +1,5 @@
 import { order as orderEntity, orderCount, orderListEntry, orderSourceId } from '../db/entities.js';
+import { countAdd } from '../db/counters.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { type Order, orderCountShardOf } from './order.js';
@@ -15,9 +16,23 @@ export async function getOrderIdBySourceId(deps: Deps, projectId: string, source
   return (await orderSourceId.get(deps, orderSourceId.key(projectId, sourceId)))?.orderId ?? null;
 }
 
-const listEntryPut = (deps: Deps, o: Order): TransactItem => ({
+/** The Put of an order's entry in the project's order list (written with the order, rewritten by each change). */
+export const listEntryPut = (deps: Pick<Runtime, 'tableName'>, o: Order): TransactItem => ({
   Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
 });
+
+/**
+ * The writes of a new order: its `source_id` claim (when it has one: index 0, whose failure means the
+ * source id names a stored order), the order if absent, its list entry and one count shard.
+ */
+export function newOrderItems(deps: Pick<Runtime, 'tableName'>, o: Order): TransactItem[] {
+  return [
+    ...(o.sourceId !== null ? [orderSourceId.putIfAbsent(deps, { orderId: o.id }, o.projectId, o.sourceId)] : []),
+    orderEntity.putIfAbsent(deps, o),
+    listEntryPut(deps, o),
+    countAdd(deps, orderCount, orderCount.key(o.projectId, orderCountShardOf(o.id)), 1),
+  ];
+}
 
 /**
  * Writes a new order, claims its source id (when it has one), lists it and counts it, in one
@@ -26,17 +41,7 @@ const listEntryPut = (deps: Deps, o: Order): TransactItem => ({
  * @throws Error when the order id is taken (random ids: a bug).
  */
 export function insertOrder(deps: Deps, o: Order): Promise<boolean> {
-  const items: TransactItem[] = [];
-  if (o.sourceId !== null) items.push(orderSourceId.putIfAbsent(deps, { orderId: o.id }, o.projectId, o.sourceId));
-  items.push(orderEntity.putIfAbsent(deps, o), listEntryPut(deps, o), {
-    Update: {
-      TableName: deps.tableName,
-      Key: orderCount.key(o.projectId, orderCountShardOf(o.id)),
-      UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
-    },
-  });
+  const items = newOrderItems(deps, o);
   return retryOnConflict(`Too many concurrent writes of order ${o.sourceId ?? o.id}`, async () => {
     const outcome = await transact(deps, items);
     if (outcome.ok) return true;

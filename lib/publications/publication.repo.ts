@@ -1,3 +1,4 @@
+import { countAdd } from '../db/counters.js';
 import { publication as publicationEntity, publicationCount, publicationListEntry, publicationSourceId } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -27,15 +28,7 @@ export function publicationItems(deps: Deps, p: Publication, genericVoucherId: s
   const shard = countShardOf(p.id);
   for (const view of viewsOf(p, genericVoucherId)) {
     items.push({ Put: { TableName: deps.tableName, Item: publicationListEntry.toItem({ view, publicationId: p.id, createdAt: p.createdAt }, p.projectId) } });
-    items.push({
-      Update: {
-        TableName: deps.tableName,
-        Key: publicationCount.key(p.projectId, view, shard),
-        UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':entity': publicationCount.name, ':v': publicationCount.version, ':one': 1 },
-      },
-    });
+    items.push(countAdd(deps, publicationCount, publicationCount.key(p.projectId, view, shard), 1));
   }
   return items;
 }

@@ -1,9 +1,6 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   order as orderEntity,
-  orderCount,
-  orderListEntry,
-  orderSourceId,
   redemption as redemptionEntity,
   redemptionByProject,
   voucherRedemptionCount,
@@ -18,7 +15,9 @@ import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type R
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { recordReplyItem } from '../idempotency/idempotency.repo.js';
 import { recordedReply } from '../idempotency/idempotency.service.js';
-import { markLoyaltyDue, type Order, orderCountShardOf, type OrderRedemption } from '../orders/order.js';
+import { markLoyaltyDue, type Order, type OrderRedemption } from '../orders/order.js';
+import { listEntryPut, newOrderItems } from '../orders/order.repo.js';
+import { countAdd } from '../db/counters.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
@@ -114,15 +113,8 @@ function voucherUpdate(deps: Deps, r: PlannedRedeemable, state: Voucher, nowMs: 
 }
 
 /** A count shard's ADD (`delta` +1 for a use, −1 for a use given back). */
-const shardAdd = (deps: Reads, projectId: string, voucherId: string, shard: number, delta: number): TransactItem => ({
-  Update: {
-    TableName: deps.tableName,
-    Key: voucherRedemptionCount.key(projectId, voucherId, shard),
-    UpdateExpression: 'SET entity = :entity, v = :v ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':entity': voucherRedemptionCount.name, ':v': voucherRedemptionCount.version, ':delta': delta },
-  },
-});
+const shardAdd = (deps: Reads, projectId: string, voucherId: string, shard: number, delta: number): TransactItem =>
+  countAdd(deps, voucherRedemptionCount, voucherRedemptionCount.key(projectId, voucherId, shard), delta);
 
 /** What a redemption or rollback adds to its customer's counters (negative amounts take back). */
 export interface SummaryDelta {
@@ -165,15 +157,8 @@ export const customerSummaryAdd = (deps: Reads, projectId: string, customerId: s
 };
 
 /** A campaign count shard's ADD (+1 for a redemption, −1 for a rollback). */
-const campaignShardAdd = (deps: Reads, projectId: string, campaignId: string, shard: number, delta: number): TransactItem => ({
-  Update: {
-    TableName: deps.tableName,
-    Key: campaignRedemptionCount.key(projectId, campaignId, shard),
-    UpdateExpression: 'SET entity = :entity, v = :v ADD #count :delta',
-    ExpressionAttributeNames: { '#count': 'count' },
-    ExpressionAttributeValues: { ':entity': campaignRedemptionCount.name, ':v': campaignRedemptionCount.version, ':delta': delta },
-  },
-});
+const campaignShardAdd = (deps: Reads, projectId: string, campaignId: string, shard: number, delta: number): TransactItem =>
+  countAdd(deps, campaignRedemptionCount, campaignRedemptionCount.key(projectId, campaignId, shard), delta);
 
 const campaignShard = (random: () => number): number => Math.min(CAMPAIGN_COUNT_SHARDS - 1, Math.floor(random() * CAMPAIGN_COUNT_SHARDS));
 
@@ -346,32 +331,6 @@ function parentOf(plan: RedemptionPlan, children: Redemption[], order: Order): R
   };
 }
 
-const listEntryPut = (deps: Reads, o: Order): TransactItem => ({
-  Put: { TableName: deps.tableName, Item: orderListEntry.toItem({ orderId: o.id, createdAt: o.createdAt, updatedAt: o.updatedAt }, o.projectId) },
-});
-
-/**
- * The writes of a new order (a pay-with-points reward's): its `source_id` claim (when it has one),
- * the order if absent, its list entry and one count shard, as a stacked redemption writes a new order.
- * Index 0 is the source id claim when there is one (its failure: the source id names a stored order).
- */
-export function newOrderItems(deps: Reads, order: Order): TransactItem[] {
-  return [
-    ...(order.sourceId !== null ? [orderSourceId.putIfAbsent(deps, { orderId: order.id }, order.projectId, order.sourceId)] : []),
-    orderEntity.putIfAbsent(deps, order),
-    listEntryPut(deps, order),
-    {
-      Update: {
-        TableName: deps.tableName,
-        Key: orderCount.key(order.projectId, orderCountShardOf(order.id)),
-        UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
-      },
-    },
-  ];
-}
-
 /** Refuses a plan that one transaction cannot hold, or that names one voucher twice (a transaction writes an item once). */
 function checkPlan(plan: RedemptionPlan, withIdempotency: boolean): void {
   if (plan.redeemables.length === 0) throw new InvalidPayloadError('A redemption needs at least one applicable redeemable');
@@ -486,21 +445,9 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
       );
       add(listEntryPut(deps, order), { kind: 'other' });
     } else {
-      if (order.sourceId !== null) add(orderSourceId.putIfAbsent(deps, { orderId: order.id }, order.projectId, order.sourceId), { kind: 'order_source' });
-      add(orderEntity.putIfAbsent(deps, order), { kind: 'order' });
-      add(listEntryPut(deps, order), { kind: 'other' });
-      add(
-        {
-          Update: {
-            TableName: deps.tableName,
-            Key: orderCount.key(order.projectId, orderCountShardOf(order.id)),
-            UpdateExpression: 'SET entity = :entity, v = :v ADD #count :one',
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':entity': orderCount.name, ':v': orderCount.version, ':one': 1 },
-          },
-        },
-        { kind: 'other' },
-      );
+      // In newOrderItems' order: the source id claim (when there is one), the order, its list entry, its count shard.
+      const roles: Role[] = [...(order.sourceId !== null ? [{ kind: 'order_source' } as const] : []), { kind: 'order' }, { kind: 'other' }, { kind: 'other' }];
+      for (const [i, item] of newOrderItems(deps, order).entries()) add(item, roles[i] ?? { kind: 'other' });
     }
     const value: CommittedRedemption = { parent, children, order };
     if (idem) add(recordReplyItem(deps, idem.scope, idem.reply(value), deps.clock.now()), { kind: 'idempotency' });

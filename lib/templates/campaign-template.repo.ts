@@ -1,3 +1,4 @@
+import { countAdd } from '../db/counters.js';
 import { campaignTemplate, campaignTemplateCounter, campaignTemplateName } from '../db/entities.js';
 import type { ItemKeys } from '../db/entity.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
@@ -8,15 +9,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 /** Adds `n` to the project's template counter (created at its first template). */
 function countItem(deps: Pick<Runtime, 'tableName'>, projectId: string, n: number): TransactItem {
-  return {
-    Update: {
-      TableName: deps.tableName,
-      Key: campaignTemplateCounter.key(projectId),
-      UpdateExpression: 'SET entity = :entity, v = :v ADD #count :n',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': campaignTemplateCounter.name, ':v': campaignTemplateCounter.version, ':n': n },
-    },
-  };
+  return countAdd(deps, campaignTemplateCounter, campaignTemplateCounter.key(projectId), n);
 }
 
 /** Deletes the reservation of the template's name, which must still name this template. */
