@@ -81,6 +81,12 @@ export interface Campaign extends Validity {
   activityDurationAfterPublishing: string | null;
   /** Vouchers currently in the campaign; changed only in the transaction that adds or removes one. */
   vouchersCount: number;
+  /**
+   * Vouchers ever added, raised with `vouchersCount` and never lowered: with it, it tells a reader
+   * whether the campaign's vouchers changed between two reads (qualification-hints.ts codesMarker).
+   * Absent on campaigns that got no voucher since it was added.
+   */
+  vouchersInserted?: number;
   active: boolean;
   metadata: Record<string, unknown>;
   createdAt: string;

@@ -1,5 +1,6 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { silentSdkLogger } from '../sdk-logger.js';
 
 export interface DynamoOptions {
   region: string;
@@ -40,6 +41,7 @@ export function createDocumentClient(options: DynamoOptions): DynamoDBDocumentCl
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     retryMode: 'standard',
+    logger: silentSdkLogger,
     maxAttempts: options.maxAttempts ?? limits.maxAttempts,
     requestHandler: {
       connectionTimeout: options.connectionTimeoutMs ?? limits.connectionTimeoutMs,

@@ -1,6 +1,6 @@
 import type { Campaign, CampaignListEntry } from '../campaigns/campaign.js';
 import * as entities from '../db/entities.js';
-import type { ItemKey } from '../db/entity.js';
+import type { Item, ItemKey } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { ENTITY_ATTR, tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
@@ -46,32 +46,28 @@ export async function listOfferCampaigns(deps: Deps, projectId: string): Promise
     ExpressionAttributeNames: { '#type': 'type' },
     ExpressionAttributeValues: { ':pk': entities.campaignListEntry.key.partition(projectId), ':promotion': 'PROMOTION', ':standalone': 'STANDALONE' },
     ScanIndexForward: false,
+    // Read after the campaign counter (qualification-hints.ts): it must show every campaign the counter counted.
+    ConsistentRead: true,
   });
   return items.map((item) => entities.campaignListEntry.fromItem(item));
 }
 
 /**
- * The newest codes of each STANDALONE campaign that no one holds (a held code is in its holder's
- * wallet), at most PUBLIC_CODES_PER_CAMPAIGN each: one Query of the campaign's GSI1 voucher list
- * per campaign, in parallel. The items are remembered in `reads`.
+ * The newest codes of a STANDALONE campaign, at most PUBLIC_CODES_PER_CAMPAIGN, held or not (the
+ * caller keeps the unheld ones: a held code is in its holder's wallet): one Query of the campaign's
+ * GSI1 voucher list. Eventually consistent, as every index.
  */
-export async function readPublicCodes(deps: Deps, reads: PrefetchedReads, projectId: string, campaignIds: readonly string[]): Promise<Voucher[]> {
+export async function queryCampaignCodes(deps: Deps, projectId: string, campaignId: string): Promise<Item[]> {
   const { gsi1 } = tableDesign.indexes;
-  const pages = await Promise.all(
-    campaignIds.map((campaignId) =>
-      queryAll(deps.ddb, {
-        TableName: deps.tableName,
-        IndexName: gsi1.name,
-        KeyConditionExpression: `${gsi1.partitionKey} = :pk`,
-        ExpressionAttributeValues: { ':pk': entities.voucher.index.partition(projectId, campaignId) },
-        ScanIndexForward: false,
-        Limit: PUBLIC_CODES_PER_CAMPAIGN,
-      }).then((items) => items.slice(0, PUBLIC_CODES_PER_CAMPAIGN)),
-    ),
-  );
-  const items = pages.flat();
-  reads.add(items);
-  return items.map((item) => entities.voucher.fromItem(item)).filter((v) => v.holderId === null || v.holderId === undefined);
+  const items = await queryAll(deps.ddb, {
+    TableName: deps.tableName,
+    IndexName: gsi1.name,
+    KeyConditionExpression: `${gsi1.partitionKey} = :pk`,
+    ExpressionAttributeValues: { ':pk': entities.voucher.index.partition(projectId, campaignId) },
+    ScanIndexForward: false,
+    Limit: PUBLIC_CODES_PER_CAMPAIGN,
+  });
+  return items.slice(0, PUBLIC_CODES_PER_CAMPAIGN);
 }
 
 /**

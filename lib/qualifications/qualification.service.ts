@@ -1,6 +1,6 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import * as entities from '../db/entities.js';
-import type { ItemKey } from '../db/entity.js';
+import type { Item, ItemKey } from '../db/entity.js';
 import { UnsupportedDiscountError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
@@ -10,7 +10,16 @@ import { evaluateEach, trackingIdOf } from '../validations/validation.service.js
 import type { Voucher } from '../vouchers/voucher.js';
 import { PrefetchedReads } from './prefetched-reads.js';
 import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
-import { listOfferCampaigns, MAX_PUBLIC_CAMPAIGNS, readCampaigns, readPublicCodes, readWallet, rememberTierPointers } from './qualification.repo.js';
+import { type CodesHint, codesMarker, type OfferCampaigns } from './qualification-hints.js';
+import {
+  listOfferCampaigns,
+  MAX_PUBLIC_CAMPAIGNS,
+  PUBLIC_CODES_PER_CAMPAIGN,
+  queryCampaignCodes,
+  readCampaigns,
+  readWallet,
+  rememberTierPointers,
+} from './qualification.repo.js';
 import { type CheckEligibilityBody, DEFAULT_QUALIFICATION_LIMIT } from './qualification.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'qualificationHints'>;
@@ -201,46 +210,82 @@ async function qualify(
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
   };
 
-  // Round 1, in parallel: what the context needs (stacking rules, customer, order, by key or
-  // source-id claim) with the campaigns this container's hints expect, the wallet when the customer
-  // is named by id, the project's campaign list and the generic codes of the hinted campaigns.
+  // Round 1, in parallel: one BatchGetItem of what the context needs (stacking rules, customer,
+  // order, by key or source-id claim), the project's campaign counter, and what this container's
+  // hints expect (the wallet's campaigns, the offer campaigns and their generic codes); and the
+  // wallet when the customer is named by id.
   const hints = deps.qualificationHints;
   const hintKey = body.customer?.id !== undefined ? `id:${body.customer.id}` : body.customer?.source_id !== undefined ? `src:${body.customer.source_id}` : null;
-  const wantsOffers = scope.sources.has('public') || scope.sources.has('tier');
-  const hinted = wantsOffers ? hints.offerCampaigns(projectId) : { promotions: [], standalone: [] };
+  const wantsTiers = scope.sources.has('tier');
+  const wantsPublic = scope.sources.has('public');
+  const wantsOffers = wantsTiers || wantsPublic;
+  const offerHint = wantsOffers ? hints.offers(projectId) : undefined;
+  const hintedOffers = offerHint ? [...(wantsTiers ? offerHint.promotions : []), ...(wantsPublic ? offerHint.standalone : [])] : [];
+  const hintedCodes = offerHint && wantsPublic ? offerHint.standalone.flatMap((id) => offerHint.codes[id]?.codes ?? []) : [];
   const hintedWallet = hintKey !== null && scope.sources.has('wallet') ? hints.walletCampaigns(projectId, hintKey) : [];
-  const contextKeys = contextKeysOf(projectId, body);
+  const campaignKey = (id: string) => entities.campaign.key(projectId, id);
+  const counterKey = entities.campaignCounter.key(projectId);
   const walletOf = (customerId: string | null) =>
     scope.sources.has('wallet') && customerId !== null ? readWallet(deps, reads, projectId, customerId) : Promise.resolve([]);
-  const publicOf = (ids: readonly string[]) => (scope.sources.has('public') ? readPublicCodes(deps, reads, projectId, ids) : Promise.resolve([]));
   const knownId = body.customer?.id ?? null;
-  const [, earlyWallet, offers, hintedCodes] = await Promise.all([
-    reads.read([...contextKeys, ...[...hintedWallet, ...hinted.promotions, ...hinted.standalone].map((id) => entities.campaign.key(projectId, id))]),
+  const [, earlyWallet] = await Promise.all([
+    reads.read([
+      ...contextKeysOf(projectId, body),
+      ...(wantsOffers ? [counterKey] : []),
+      ...[...hintedWallet, ...hintedOffers].map(campaignKey),
+      ...hintedCodes.map((code) => entities.voucher.key(projectId, code)),
+    ]),
     knownId !== null ? walletOf(knownId) : Promise.resolve(null),
-    wantsOffers ? listOfferCampaigns(deps, projectId) : Promise.resolve([]),
-    publicOf(hinted.standalone),
   ]);
-  // A customer named by source id: its claim was read in round 1, its wallet now.
-  const claimed = claimedIds(reads, projectId, body);
-  const wallet = earlyWallet ?? (await walletOf(claimed.customerId));
-  const promotions = scope.sources.has('tier') ? offers.filter((c) => c.campaignType === 'PROMOTION').map((c) => c.id) : [];
-  const standalone = scope.sources.has('public')
-    ? offers
+
+  // The offer hint holds when no campaign was created since it was learnt and every campaign it
+  // names is still there; otherwise the campaign list is queried, after the counter was read.
+  const counterItem = wantsOffers ? reads.get(counterKey) : null;
+  const campaignsCreated = counterItem ? entities.campaignCounter.fromItem(counterItem).campaignCount : 0;
+  const hintHolds = offerHint !== undefined && offerHint.campaignsCreated === campaignsCreated && hintedOffers.every((id) => !!reads.get(campaignKey(id)));
+  const offersOf = async (): Promise<OfferCampaigns> => {
+    if (!wantsOffers) return { promotions: [], standalone: [] };
+    if (hintHolds) return offerHint;
+    const entries = await listOfferCampaigns(deps, projectId);
+    return {
+      promotions: entries.filter((c) => c.campaignType === 'PROMOTION').map((c) => c.id),
+      standalone: entries
         .filter((c) => c.type === 'STANDALONE' && c.campaignType !== 'PROMOTION')
         .slice(0, MAX_PUBLIC_CAMPAIGNS)
-        .map((c) => c.id)
-    : [];
+        .map((c) => c.id),
+    };
+  };
+  // A customer named by source id: its claim was read in round 1, its wallet now.
+  const claimed = claimedIds(reads, projectId, body);
+  const [wallet, offers] = await Promise.all([earlyWallet ?? walletOf(claimed.customerId), offersOf()]);
+  const promotions = wantsTiers ? offers.promotions : [];
+  const standalone = wantsPublic ? offers.standalone : [];
   const walletCampaigns = wallet.flatMap((v) => (v.campaignId !== null ? [v.campaignId] : []));
+
+  // A generic-code campaign's hinted codes hold when its marker, read in round 1, is the one they
+  // were learnt with and each is still its voucher; the others are queried.
+  const codesByCampaign = new Map<string, Item[]>();
+  const toQuery: string[] = [];
+  for (const id of standalone) {
+    const hint = offerHint?.codes[id];
+    const item = reads.get(campaignKey(id));
+    const items = hint?.codes.map((code) => reads.get(entities.voucher.key(projectId, code)));
+    const holds = hint && item && codesMarker(entities.campaign.fromItem(item)) === hint.marker && items?.every((i) => !!i && i.campaignId === id);
+    if (holds && items) codesByCampaign.set(id, items as Item[]);
+    else toQuery.push(id);
+  }
+  // Codes learnt from a Query are trusted later only if their campaign's marker was read before it.
+  const readBefore = new Set(toQuery.filter((id) => !!reads.get(campaignKey(id))));
+  const heldVouchers = [...codesByCampaign.values()].flat().map((item) => entities.voucher.fromItem(item));
 
   // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic
   // codes; and, in a project with validation rules, the assignments of the candidates known by now.
-  const hintedStandalone = new Set(hinted.standalone);
   const assignmentKeys = assignmentKeysOf(reads, projectId, {
-    vouchers: [...wallet, ...hintedCodes].map((v) => v.id),
+    vouchers: [...wallet, ...heldVouchers].map((v) => v.id),
     campaigns: [...walletCampaigns, ...promotions, ...standalone],
   });
-  const [laterCodes, campaigns] = await Promise.all([
-    publicOf(standalone.filter((id) => !hintedStandalone.has(id))),
+  const [queried, campaigns] = await Promise.all([
+    Promise.all(toQuery.map((id) => queryCampaignCodes(deps, projectId, id))),
     readCampaigns(
       reads,
       projectId,
@@ -252,9 +297,29 @@ async function qualify(
       ],
     ),
   ]);
-  const publicCodes = [...hintedCodes.filter((v) => v.campaignId !== null && standalone.includes(v.campaignId)), ...laterCodes];
+  for (const items of queried) reads.add(items);
+  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => entities.voucher.fromItem(item))].filter(
+    (v) => (v.holderId === null || v.holderId === undefined) && v.campaignId !== null && campaigns.has(v.campaignId),
+  );
   rememberTierPointers(reads, campaigns.values());
-  hints.learn(projectId, hintKey, walletCampaigns, wantsOffers ? { promotions, standalone } : hinted);
+
+  if (hintKey !== null && scope.sources.has('wallet')) hints.learnWallet(projectId, hintKey, walletCampaigns);
+  if (wantsOffers) {
+    const codes: Record<string, CodesHint> = {};
+    for (const id of offers.standalone) {
+      const kept = codesByCampaign.has(id) || !wantsPublic ? offerHint?.codes[id] : undefined;
+      if (kept) codes[id] = kept;
+    }
+    toQuery.forEach((id, i) => {
+      const c = campaigns.get(id);
+      const items = queried[i] ?? [];
+      // Fewer codes than its count says: the index has not caught up with an insert yet.
+      if (c && readBefore.has(id) && items.length === Math.min(PUBLIC_CODES_PER_CAMPAIGN, c.vouchersCount)) {
+        codes[id] = { marker: codesMarker(c), codes: items.map((item) => String(item.code)) };
+      }
+    });
+    hints.learnOffers(projectId, { campaignsCreated, promotions: offers.promotions, standalone: offers.standalone, codes });
+  }
 
   // One read of every candidate for the engine, answered from memory (the assignments and rules
   // aside, when the project has some: one round for all candidates); the items are turned into

@@ -40,7 +40,7 @@ export function voucherPutItems(deps: Deps, campaignId: string, voucher: Voucher
 }
 
 /**
- * Raises a campaign's `vouchersCount` by `n`; its condition fails when the campaign is gone and,
+ * Raises a campaign's `vouchersCount` and `vouchersInserted` by `n`; its condition fails when the campaign is gone and,
  * with `pinRevision`, when the campaign is no longer at that revision (absent = 0): the vouchers
  * were built from a template that may have changed since (campaign-lifecycle.repo.ts changeCampaign).
  */
@@ -48,7 +48,7 @@ export const countVouchersItem = (deps: Deps, projectId: string, campaignId: str
   Update: {
     TableName: deps.tableName,
     Key: campaign.key(projectId, campaignId),
-    UpdateExpression: 'ADD vouchersCount :n',
+    UpdateExpression: 'ADD vouchersCount :n, vouchersInserted :n',
     ConditionExpression:
       pinRevision === undefined
         ? 'attribute_exists(PK)'

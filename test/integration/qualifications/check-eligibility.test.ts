@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { qualificationReplySchema } from '../../../lib/qualifications/qualification.reply.js';
 import type { Voucher } from '../../../lib/vouchers/voucher.js';
 import type * as z from '../../../lib/zod.js';
+import { transact } from '../../../lib/db/transact.js';
+import type { Runtime } from '../../../lib/runtime.js';
+import { countVouchersItem, getVoucherByCode, insertVouchers, removeVoucher } from '../../../lib/vouchers/voucher.repo.js';
+import { apiClient } from '../../support/api-client.js';
+import { RecordingJobQueue } from '../../support/api.js';
 import { at, countingReads, publicationSetup, putVoucher, standaloneVoucher } from '../publications/support.js';
 
 type Reply = z.output<typeof qualificationReplySchema>;
@@ -260,5 +265,103 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
     expect(batches.length).toBeLessThanOrEqual(3);
     const small = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: { amount: 1000 }, options: { limit: 50 } });
     expect(small.json.redeemables.total).toBe(0);
+  });
+
+  describe('what a container learnt of the project’s offers (qualification-hints.ts)', () => {
+    /** Every Query and BatchGetItem the runtime's client sends, by partition (Query) or as a batch. */
+    const recordCalls = (runtime: Runtime) => {
+      const calls: string[] = [];
+      runtime.ddb.middlewareStack.add(
+        (next) => async (args) => {
+          const input = args.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; RequestItems?: unknown };
+          if (input.RequestItems) calls.push('BatchGet');
+          else if (input.KeyConditionExpression) calls.push(`Query ${String(input.ExpressionAttributeValues?.[':pk'])}`);
+          return next(args);
+        },
+        { step: 'initialize', name: 'recordOfferCalls' },
+      );
+      return { calls, clear: () => void calls.splice(0) };
+    };
+    const offerQueries = (calls: readonly string[]) => calls.filter((c) => c.startsWith('Query') && !c.includes('#HOLDER#'));
+
+    it('once learnt, reads the offers in the round’s one BatchGet, with no Query of the campaign list or of the codes', async () => {
+      const { qualify, customer, held, generic, promotion, runtime } = await setup();
+      const ann = await customer('ann');
+      await held('ANN-1', ann, 1);
+      await generic('Generic', 'WELCOME', 2);
+      await promotion('Promo', [{ name: 'On', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+      const rec = recordCalls(runtime);
+      const first = await qualify({ customer: { id: ann }, order: cart });
+      expect(offerQueries(rec.calls).length).toBeGreaterThan(0);
+      expect(ids(first)).toHaveLength(3);
+      await qualify({ customer: { id: ann }, order: cart });
+      rec.clear();
+      const warm = await qualify({ customer: { id: ann }, order: cart });
+      expect(ids(warm)).toEqual(ids(first));
+      // The generic code was written without the campaign's counters (no endpoint adds one): its campaign's codes are queried each time.
+      expect(offerQueries(rec.calls)).toEqual([expect.stringContaining('#VOUCHERS')]);
+      expect(rec.calls.filter((c) => c === 'BatchGet')).toHaveLength(1);
+    });
+
+    it('sees a campaign created since (the counter moved), and drops one deleted since', async () => {
+      const { qualify, promotion, headers, runtime } = await setup();
+      const a = await promotion('A', [{ name: 'A1', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }]);
+      for (let i = 0; i < 2; i += 1) expect(ids(await qualify({ order: cart }))).toEqual([a.promotion?.tiers[0]?.id]);
+      const rec = recordCalls(runtime);
+      expect(offerQueries(rec.calls)).toEqual([]);
+      const b = await promotion('B', [{ name: 'B1', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }]);
+      rec.clear();
+      expect(ids(await qualify({ order: cart }))).toEqual([b.promotion?.tiers[0]?.id, a.promotion?.tiers[0]?.id]);
+      expect(offerQueries(rec.calls)).toHaveLength(1);
+      rec.clear();
+      expect(ids(await qualify({ order: cart }))).toHaveLength(2);
+      expect(offerQueries(rec.calls)).toEqual([]);
+      const withJobs = apiClient({ runtime, jobs: new RecordingJobQueue() }, headers);
+      expect((await withJobs.call('delete-campaign', { params: { campaignId: a.id } })).status).toBe(202);
+      expect(ids(await qualify({ order: cart }))).toEqual([b.promotion?.tiers[0]?.id]);
+    });
+
+    it('sees a generic code added to or removed from a learnt campaign through its counters', async () => {
+      const { qualify, campaign, runtime, projectId } = await setup();
+      const g = await campaign({
+        name: 'G',
+        campaign_type: 'DISCOUNT_COUPONS',
+        type: 'STANDALONE',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+      });
+      const code = (c: string, minutes: number) =>
+        standaloneVoucher(projectId, c, { campaignId: g.id, campaignName: 'G', createdAt: iso(minutes), id: `v_${c}00000000000000000` });
+      for (let i = 0; i < 3; i += 1) expect(ids(await qualify({ order: cart }))).toEqual([]);
+      const rec = recordCalls(runtime);
+      expect(await insertVouchers(runtime, projectId, g.id, [code('G1', 1)])).toEqual({ kind: 'ok' });
+      expect(ids(await qualify({ order: cart }))).toEqual(['G1']);
+      expect(offerQueries(rec.calls)).toHaveLength(1);
+      await qualify({ order: cart });
+      rec.clear();
+      expect(ids(await qualify({ order: cart }))).toEqual(['G1']);
+      expect(offerQueries(rec.calls)).toEqual([]);
+      expect(await insertVouchers(runtime, projectId, g.id, [code('G2', 2)])).toEqual({ kind: 'ok' });
+      expect(ids(await qualify({ order: cart }))).toEqual(['G2', 'G1']);
+      const g1 = (await getVoucherByCode(runtime, projectId, 'G1')) as Voucher;
+      expect(await removeVoucher(runtime, g1, null, iso(3))).toBe('ok');
+      expect(ids(await qualify({ order: cart }))).toEqual(['G2']);
+    });
+
+    it('does not learn codes the campaign’s count says the index has not caught up with', async () => {
+      const { qualify, campaign, runtime, projectId } = await setup();
+      const g = await campaign({
+        name: 'G',
+        campaign_type: 'DISCOUNT_COUPONS',
+        type: 'STANDALONE',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+      });
+      await putVoucher(runtime, standaloneVoucher(projectId, 'SEEN', { campaignId: g.id, campaignName: 'G', createdAt: iso(1) }));
+      // The campaign counts two vouchers; the index shows one: as if the other's insert had not reached it yet.
+      await transact(runtime, [countVouchersItem(runtime, projectId, g.id, 2)]);
+      for (let i = 0; i < 2; i += 1) await qualify({ order: cart });
+      const rec = recordCalls(runtime);
+      expect(ids(await qualify({ order: cart }))).toEqual(['SEEN']);
+      expect(offerQueries(rec.calls)).toEqual([expect.stringContaining('#VOUCHERS')]);
+    });
   });
 });
