@@ -20,6 +20,10 @@ const keyOf = (k: Item): string => `${String(k[tableDesign.partitionKey])}\u0000
  */
 export class PrefetchedReads {
   private readonly known = new Map<string, Item | null>();
+  /** Values already made of items read (by item, as read): the engine takes them rather than converting again. */
+  private readonly values = new WeakMap<Item, unknown>();
+  /** For the engine's deps (lib/validations/validation.repo.ts ValidationReadDeps). */
+  readonly knownValueOf = (item: Item): unknown => this.values.get(item);
   readonly client: DynamoDBDocumentClient;
   /** BatchGetItem round trips this request made to the table (for the bench and the tests). */
   roundTrips = 0;
@@ -42,6 +46,12 @@ export class PrefetchedReads {
   /** Remembers items read another way (a Query of an index projecting every attribute). */
   add(items: readonly Item[]): void {
     for (const item of items) this.known.set(keyOf(item), item);
+  }
+
+  /** Records `value` as what `item` (an item this request read) converts to; the value must not be changed after. */
+  remember<T>(item: Item, value: T): T {
+    this.values.set(item, value);
+    return value;
   }
 
   /** The item at `key` as read; undefined when never read, null when read and absent. */

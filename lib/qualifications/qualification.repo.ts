@@ -30,7 +30,7 @@ export async function readWallet(deps: Deps, reads: PrefetchedReads, projectId: 
     ExpressionAttributeValues: { ':pk': entities.voucherByHolder.partition(projectId, customerId), ':voucher': entities.voucher.name },
   });
   reads.add(items);
-  return items.map((item) => entities.voucher.fromItem(item));
+  return items.map((item) => reads.remember(item, entities.voucher.fromItem(item)));
 }
 
 /**
@@ -86,7 +86,7 @@ export async function readCampaigns(
   for (const key of keys) {
     const item = reads.get(key);
     if (item) {
-      const c = entities.campaign.fromItem(item);
+      const c = reads.remember(item, entities.campaign.fromItem(item));
       out.set(c.id, c);
     }
   }

@@ -4,7 +4,7 @@ import type { Item, ItemKey } from '../db/entity.js';
 import { UnsupportedDiscountError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
-import { ReadHints } from '../validations/read-hints.js';
+import { NO_READ_HINTS } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
 import { evaluateEach, trackingIdOf } from '../validations/validation.service.js';
 import type { Voucher } from '../vouchers/voucher.js';
@@ -197,7 +197,8 @@ async function qualify(
   opts: { limit: number; tiersOnly: boolean },
 ): Promise<{ context: Evaluation; qualified: QualifiedRedeemable[] }> {
   const reads = new PrefetchedReads(deps);
-  const engine = { ddb: reads.client, tableName: deps.tableName, ids: deps.ids, readHints: new ReadHints(() => deps.clock.now().getTime(), 1000) };
+  // Every read of the engine is answered from memory: its hints would only cost time.
+  const engine = { ddb: reads.client, tableName: deps.tableName, ids: deps.ids, readHints: NO_READ_HINTS, knownValueOf: reads.knownValueOf };
   const scenario = body.scenario ?? 'ALL';
   const limit = opts.limit;
   const scope = opts.tiersOnly ? { sources: new Set<CandidateSource>(['tier']), itemLevelOnly: false } : scenarioScope(scenario);
@@ -276,7 +277,7 @@ async function qualify(
   }
   // Codes learnt from a Query are trusted later only if their campaign's marker was read before it.
   const readBefore = new Set(toQuery.filter((id) => !!reads.get(campaignKey(id))));
-  const heldVouchers = [...codesByCampaign.values()].flat().map((item) => entities.voucher.fromItem(item));
+  const heldVouchers = [...codesByCampaign.values()].flat().map((item) => reads.remember(item, entities.voucher.fromItem(item)));
 
   // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic
   // codes; and, in a project with validation rules, the assignments of the candidates known by now.
@@ -298,7 +299,7 @@ async function qualify(
     ),
   ]);
   for (const items of queried) reads.add(items);
-  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => entities.voucher.fromItem(item))].filter(
+  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => reads.remember(item, entities.voucher.fromItem(item)))].filter(
     (v) => (v.holderId === null || v.holderId === undefined) && v.campaignId !== null && campaigns.has(v.campaignId),
   );
   rememberTierPointers(reads, campaigns.values());

@@ -105,3 +105,39 @@ export interface Learnt {
   order: { sourceId: string; id: string } | null;
   customer: { sourceId: string; id: string } | null;
 }
+
+/**
+ * Hints that know nothing and learn nothing, for a caller whose reads are all answered from memory
+ * (a qualification's engine: lib/qualifications/prefetched-reads.ts), where guessing and learning
+ * would only cost time: ~50 cache lookups and writes a request.
+ */
+class NoReadHints extends ReadHints {
+  constructor() {
+    super(() => 0, 1);
+  }
+  override campaignOfCode(): undefined {
+    return undefined;
+  }
+  override campaignOfTier(): undefined {
+    return undefined;
+  }
+  override voucherIdOfCode(): undefined {
+    return undefined;
+  }
+  override rulesOf(): undefined {
+    return undefined;
+  }
+  override learnRules(): void {}
+  override orderOfSourceId(): undefined {
+    return undefined;
+  }
+  override customerOfSourceId(): undefined {
+    return undefined;
+  }
+  override recentCampaigns(): readonly string[] {
+    return [];
+  }
+  override learn(): void {}
+}
+
+export const NO_READ_HINTS: ReadHints = /* @__PURE__ */ new NoReadHints();

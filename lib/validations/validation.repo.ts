@@ -12,7 +12,11 @@ import type { Voucher } from '../vouchers/voucher.js';
 import { CAMPAIGN_COUNT_SHARDS } from './redeemable-rules.js';
 import type { StackingRules } from './stacking-rules.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'>;
+export type ValidationReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'> & {
+  /** The value a caller already made of an item it handed over (lib/qualifications/prefetched-reads.ts), so it is not converted twice. (Not `valueOf`: every object has one.) */
+  knownValueOf?: (item: Item) => unknown;
+};
+type Deps = ValidationReadDeps;
 
 /** A resource named by its id or by its source id (the id wins when both are sent). */
 export interface Ref {
@@ -128,7 +132,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (values.has(id)) return values.get(id) as T;
     const item = items.get(id);
     if (item === undefined) return null;
-    const value = e.fromItem(item);
+    const value = (deps.knownValueOf?.(item) as T | undefined) ?? e.fromItem(item);
     values.set(id, value);
     return value;
   };

@@ -18,12 +18,12 @@ import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } f
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
-import { readForValidation, type ValidationReads, type ValidationWants } from './validation.repo.js';
+import { readForValidation, type ValidationReadDeps, type ValidationReads, type ValidationWants } from './validation.repo.js';
 import { judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
 import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'> & Pick<ValidationReadDeps, 'knownValueOf'>;
 
 /**
  * The order a request is evaluated on. Named by `id` (must exist: 404) or `source_id` (the stored

@@ -45,9 +45,10 @@ export interface BenchReply {
 
 /**
  * Invokes a handler with the API Gateway event of its route, as Lambda would (no reply-contract
- * checks or other test wrappers: only what runs in AWS is timed).
+ * checks or other test wrappers: only what runs in AWS is timed), and returns its reply as API
+ * Gateway gets it: the status and the body text, not parsed (parsing is the client's work).
  */
-export async function invoke(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<BenchReply> {
+export async function invokeRaw(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<{ status: number; body: string }> {
   const params = matchPath(route.path, request.path);
   if (!params) throw new Error(`${request.path} does not match ${route.path}`);
   const headers = { ...request.headers };
@@ -69,7 +70,13 @@ export async function invoke(handler: ApiHandler, route: RouteDef, request: Benc
     ...(body !== undefined ? { body } : {}),
   });
   const result = await handler(event, lambdaContext('bench'));
-  return { status: result.statusCode ?? 200, json: (result.body ? JSON.parse(result.body) : {}) as Record<string, unknown> };
+  return { status: result.statusCode ?? 200, body: result.body ?? '' };
+}
+
+/** invokeRaw, with the body parsed. */
+export async function invoke(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<BenchReply> {
+  const { status, body } = await invokeRaw(handler, route, request);
+  return { status, json: (body ? JSON.parse(body) : {}) as Record<string, unknown> };
 }
 
 /** Like invoke, but a reply other than `status` is an error naming the route and the reply. */
