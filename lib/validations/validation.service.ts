@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Campaign } from '../campaigns/campaign.js';
+import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import type { Customer } from '../customers/customer.js';
 import type { Discount } from '../campaigns/campaign.js';
@@ -9,17 +9,18 @@ import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Order } from '../orders/order.js';
 import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
 import { calculate, type OrderInput } from '../redemptions/calculator.js';
-import type { Redeemable } from '../redemptions/discount.js';
+import type { CoveredLine, Redeemable } from '../redemptions/discount.js';
 import { creditsLeft, sessionTtlMs } from '../redemptions/session-lock.js';
 import { applicationOrder } from '../redemptions/stacking-order.js';
 import type { Runtime } from '../runtime.js';
+import type { Voucher } from '../vouchers/voucher.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
 import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } from './stacking-rules.js';
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
 import { readForValidation, type ValidationReadDeps, type ValidationReads, type ValidationWants } from './validation.repo.js';
-import { judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
+import { type CountedAs, judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
 import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
 
@@ -193,6 +194,50 @@ export async function evaluateEach(
   };
 }
 
+/** What a redeemable's validity and rules decided, before stacking. */
+interface Judged {
+  errorKey: RedeemableErrorKey | null;
+  lines: CoveredLine[] | null;
+  ruleMessage: string | null;
+  countedAs: CountedAs | null;
+}
+
+/**
+ * A redeemable as evaluated before stacking, every field set in one order: the engine builds tens
+ * of these a request (a qualification, one per candidate), and objects of one shape keep the code
+ * that reads them fast where spreads of differently shaped parts did not.
+ */
+function evaluatedRedeemable(
+  r: StackedRedeemableInput,
+  position: number,
+  object: EvaluatedRedeemable['object'],
+  verdict: Judged,
+  voucher: Voucher | null,
+  tier: PromotionTier | null,
+  campaign: Campaign | null,
+  categories: Category[],
+  giftCreditsAsked: number | null,
+): EvaluatedRedeemable {
+  return {
+    object,
+    requested: r.object,
+    id: r.id,
+    position,
+    status: 'INAPPLICABLE',
+    errorKey: verdict.errorKey,
+    skipKey: null,
+    voucher,
+    tier,
+    campaign,
+    categories,
+    giftCreditsAsked,
+    step: null,
+    lines: verdict.lines,
+    ruleMessage: verdict.ruleMessage,
+    countedAs: verdict.countedAs,
+  };
+}
+
 /** @throws InvalidPayloadError for more redeemables than the project's `redeemables_limit`. */
 function checkLimit(rules: StackingRules, count: number): void {
   if (count > rules.redeemablesLimit) {
@@ -206,8 +251,8 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
   checkLimit(rules, requested.length);
   const orderHasItems = order.items.length > 0;
   /** A valid redeemable's rules: the first failing one makes it INAPPLICABLE with its key and message. */
-  const judged = (validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null) => {
-    if (validity !== null) return { errorKey: validity };
+  const judged = (validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null): Judged => {
+    if (validity !== null) return { errorKey: validity, lines: null, ruleMessage: null, countedAs: null };
     const verdict = judgeRules({
       rules: rulesOfRedeemable(reads.validationRules, ownId, campaignId),
       order,
@@ -217,53 +262,26 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
       ownId,
       campaignId,
     });
-    if (!verdict.ok) return { errorKey: verdict.key, ruleMessage: verdict.message };
+    if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null };
     // An item discount whose rules leave it no line of this order has nothing to apply to.
-    if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) return { errorKey: 'order_rules_violated' as const };
-    return { errorKey: null, lines: verdict.lines ?? null, countedAs: verdict.countedAs };
+    if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) {
+      return { errorKey: 'order_rules_violated', lines: null, ruleMessage: null, countedAs: null };
+    }
+    return { errorKey: null, lines: verdict.lines ?? null, ruleMessage: null, countedAs: verdict.countedAs };
   };
+  const notFound: Judged = { errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null };
 
   const evaluated = requested.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
-    const base = {
-      id: r.id,
-      position,
-      requested: r.object,
-      status: 'INAPPLICABLE' as const,
-      skipKey: null,
-      step: null,
-      lines: null,
-      ruleMessage: null,
-      countedAs: null,
-    };
     if (r.object === 'promotion_tier') {
       const found = reads.tiers.get(r.id);
-      if (!found)
-        return {
-          ...base,
-          object: 'promotion_tier',
-          errorKey: 'resource_not_found',
-          voucher: null,
-          tier: null,
-          campaign: null,
-          categories: [],
-          giftCreditsAsked: null,
-        };
+      if (!found) return evaluatedRedeemable(r, position, 'promotion_tier', notFound, null, null, null, [], null);
       const validity = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
-      return {
-        ...base,
-        ...judged(validity, found.tier.id, found.campaign.id, found.tier.discount),
-        object: 'promotion_tier',
-        voucher: null,
-        tier: found.tier,
-        campaign: found.campaign,
-        categories: categoriesOf(null, found.campaign),
-        giftCreditsAsked: null,
-      };
+      const verdict = judged(validity, found.tier.id, found.campaign.id, found.tier.discount);
+      return evaluatedRedeemable(r, position, 'promotion_tier', verdict, null, found.tier, found.campaign, categoriesOf(null, found.campaign), null);
     }
     const giftCreditsAsked = r.gift?.credits ?? null;
     const voucher = reads.vouchers.get(r.id) ?? null;
-    if (!voucher)
-      return { ...base, object: 'voucher', errorKey: 'resource_not_found', voucher: null, tier: null, campaign: null, categories: [], giftCreditsAsked };
+    if (!voucher) return evaluatedRedeemable(r, position, 'voucher', notFound, null, null, null, [], giftCreditsAsked);
     const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
     const validity = voucherValidity(voucher, campaign, {
       nowMs,
@@ -271,16 +289,8 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
       orderHasItems,
       ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}),
     });
-    return {
-      ...base,
-      ...judged(validity, voucher.id, voucher.campaignId, voucher.discount),
-      object: 'voucher',
-      voucher,
-      tier: null,
-      campaign,
-      categories: categoriesOf(voucher.category, campaign),
-      giftCreditsAsked,
-    };
+    const verdict = judged(validity, voucher.id, voucher.campaignId, voucher.discount);
+    return evaluatedRedeemable(r, position, 'voucher', verdict, voucher, null, campaign, categoriesOf(voucher.category, campaign), giftCreditsAsked);
   });
 
   const ordered = applicationOrder(evaluated, rules.redeemablesSortingRule);
