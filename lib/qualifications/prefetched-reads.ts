@@ -80,8 +80,19 @@ export class PrefetchedReads {
   }
 
   private async answer(keys: Item[]): Promise<unknown> {
-    await this.read(keys.map((k) => ({ PK: String(k[tableDesign.partitionKey]), SK: String(k[tableDesign.sortKey]) })));
-    const found = keys.map((k) => this.known.get(keyOf(k))).filter((i): i is Item => i !== null && i !== undefined);
+    // Usually every key was read already: each key's string is built once and nothing is copied.
+    const ids = keys.map(keyOf);
+    const missing: ItemKey[] = [];
+    ids.forEach((id, i) => {
+      const k = keys[i] as Item;
+      if (!this.known.has(id)) missing.push({ PK: String(k[tableDesign.partitionKey]), SK: String(k[tableDesign.sortKey]) });
+    });
+    if (missing.length > 0) await this.read(missing);
+    const found: Item[] = [];
+    for (const id of ids) {
+      const item = this.known.get(id);
+      if (item) found.push(item);
+    }
     return { Responses: { [this.deps.tableName]: found }, UnprocessedKeys: {}, $metadata: {} };
   }
 }

@@ -98,6 +98,8 @@ interface RequestContext {
   request: Omit<StackedRequest, 'redeemables'>;
   reads: ValidationReads;
   now: Date;
+  /** `now` as the reply writes it (built once: a qualification evaluates tens of redeemables in one context). */
+  date: string;
   nowMs: number;
   rules: StackingRules;
   order: EvaluatedOrder;
@@ -123,6 +125,7 @@ function requestContextOf(
     request,
     reads,
     now,
+    date: now.toISOString(),
     nowMs: now.getTime(),
     rules: reads.rules ?? DEFAULT_STACKING_RULES,
     order,
@@ -315,7 +318,7 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
 
   return {
     projectId: ctx.projectId,
-    date: ctx.now.toISOString(),
+    date: ctx.date,
     rules,
     redeemables,
     order,
