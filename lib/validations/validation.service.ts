@@ -301,20 +301,21 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
     ordered.map((r) => ({ categoryIds: r.categories.map((c) => c.id), failure: r.errorKey })),
     rules,
   );
-  const decided = ordered.map((r, i): EvaluatedRedeemable => {
-    const o = outcomes[i] ?? { status: 'APPLICABLE' as const };
-    if (o.status === 'APPLICABLE') return { ...r, status: 'APPLICABLE', errorKey: null, skipKey: null };
-    if (o.status === 'SKIPPED') return { ...r, status: 'SKIPPED', errorKey: null, skipKey: o.key };
-    return { ...r, status: 'INAPPLICABLE', errorKey: o.key, skipKey: null };
-  });
-
-  const applicable = decided.filter((r) => r.status === 'APPLICABLE');
+  const statusAt = (i: number) => outcomes[i] ?? { status: 'APPLICABLE' as const };
+  // The calculator reads only what validity decided (voucher, tier, lines, credits asked), so the
+  // APPLICABLE ones are handed to it as they are and each redeemable is copied once, with its outcome and step.
+  const applicable = ordered.filter((_, i) => statusAt(i).status === 'APPLICABLE');
   const calculation = calculate(
     ctx.orderInput,
     applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
   );
   const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
-  const redeemables = decided.map((r) => (r.status === 'APPLICABLE' ? { ...r, step: steps.get(r) ?? null } : r));
+  const redeemables = ordered.map((r, i): EvaluatedRedeemable => {
+    const o = statusAt(i);
+    if (o.status === 'APPLICABLE') return { ...r, status: 'APPLICABLE', errorKey: null, skipKey: null, step: steps.get(r) ?? null };
+    if (o.status === 'SKIPPED') return { ...r, status: 'SKIPPED', errorKey: null, skipKey: o.key };
+    return { ...r, status: 'INAPPLICABLE', errorKey: o.key, skipKey: null };
+  });
 
   return {
     projectId: ctx.projectId,
