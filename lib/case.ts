@@ -18,13 +18,38 @@ export type Snakeize<T> = T extends readonly (infer U)[]
     ? { [K in keyof T as K extends string ? SnakeCase<K> : K]: Snakeize<T[K]> }
     : T;
 
-const toCamel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const toSnake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/**
+ * A rename remembered per key: the structures converted have a small fixed set of keys, renamed on
+ * every reply (a qualification converts fifty discounts). Bounded, in case a caller ever passes
+ * keys of its own.
+ */
+function remembered(rename: (key: string) => string): (key: string) => string {
+  const seen = new Map<string, string>();
+  return (key) => {
+    let out = seen.get(key);
+    if (out === undefined) {
+      out = rename(key);
+      if (seen.size < 1000) seen.set(key, out);
+    }
+    return out;
+  };
+}
+
+const toCamel = remembered((key) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+const toSnake = remembered((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 function convert(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => convert(v, rename));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), convert(v, rename)]));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const renamed = rename(key);
+      const converted = convert((value as Record<string, unknown>)[key], rename);
+      // A key named __proto__ stays a field (as Object.fromEntries kept it): never the prototype.
+      if (renamed === '__proto__') Object.defineProperty(out, renamed, { value: converted, enumerable: true, writable: true, configurable: true });
+      else out[renamed] = converted;
+    }
+    return out;
   }
   return value;
 }
