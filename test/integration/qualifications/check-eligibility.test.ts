@@ -282,6 +282,13 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       );
       return { calls, clear: () => void calls.splice(0) };
     };
+    /** A STANDALONE (generic code) campaign with no code yet. */
+    const emptyGeneric = (name: string) => ({
+      name,
+      campaign_type: 'DISCOUNT_COUPONS',
+      type: 'STANDALONE',
+      voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+    });
     const offerQueries = (calls: readonly string[]) => calls.filter((c) => c.startsWith('Query') && !c.includes('#HOLDER#'));
 
     it('once learnt, reads the offers in the round’s one BatchGet, with no Query of the campaign list or of the codes', async () => {
@@ -323,12 +330,7 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
 
     it('sees a generic code added to or removed from a learnt campaign through its counters', async () => {
       const { qualify, campaign, runtime, projectId } = await setup();
-      const g = await campaign({
-        name: 'G',
-        campaign_type: 'DISCOUNT_COUPONS',
-        type: 'STANDALONE',
-        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
-      });
+      const g = await campaign(emptyGeneric('G'));
       const code = (c: string, minutes: number) =>
         standaloneVoucher(projectId, c, { campaignId: g.id, campaignName: 'G', createdAt: iso(minutes), id: `v_${c}00000000000000000` });
       for (let i = 0; i < 3; i += 1) expect(ids(await qualify({ order: cart }))).toEqual([]);
@@ -349,12 +351,7 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
 
     it('does not learn codes the campaign’s count says the index has not caught up with', async () => {
       const { qualify, campaign, runtime, projectId } = await setup();
-      const g = await campaign({
-        name: 'G',
-        campaign_type: 'DISCOUNT_COUPONS',
-        type: 'STANDALONE',
-        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
-      });
+      const g = await campaign(emptyGeneric('G'));
       await putVoucher(runtime, standaloneVoucher(projectId, 'SEEN', { campaignId: g.id, campaignName: 'G', createdAt: iso(1) }));
       // The campaign counts two vouchers; the index shows one: as if the other's insert had not reached it yet.
       await transact(runtime, [countVouchersItem(runtime, projectId, g.id, 2)]);
