@@ -349,6 +349,20 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       expect(ids(await qualify({ order: cart }))).toEqual(['G2']);
     });
 
+    it('sees a code inserted while an older, unlearnt one was deleted: the count is the same, vouchersInserted is not', async () => {
+      const { qualify, campaign, runtime, projectId } = await setup();
+      const g = await campaign(emptyGeneric('G'));
+      const code = (n: number) =>
+        standaloneVoucher(projectId, `G${n}`, { campaignId: g.id, campaignName: 'G', createdAt: iso(n), id: `v_G${n}0000000000000000` });
+      expect(await insertVouchers(runtime, projectId, g.id, [1, 2, 3, 4, 5, 6].map(code))).toEqual({ kind: 'ok' });
+      // The newest five are learnt; G1 is the campaign's sixth code, outside them.
+      for (let i = 0; i < 3; i += 1) expect(ids(await qualify({ order: cart }))).toEqual(['G6', 'G5', 'G4', 'G3', 'G2']);
+      const g1 = (await getVoucherByCode(runtime, projectId, 'G1')) as Voucher;
+      expect(await removeVoucher(runtime, g1, null, iso(7))).toBe('ok');
+      expect(await insertVouchers(runtime, projectId, g.id, [code(8)])).toEqual({ kind: 'ok' });
+      expect(ids(await qualify({ order: cart }))).toEqual(['G8', 'G6', 'G5', 'G4', 'G3']);
+    });
+
     it('does not learn codes the campaign’s count says the index has not caught up with', async () => {
       const { qualify, campaign, runtime, projectId } = await setup();
       const g = await campaign(emptyGeneric('G'));
