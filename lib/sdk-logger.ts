@@ -12,6 +12,6 @@ const ignore = (): void => {};
  * whole reply through its schema to redact sensitive members, about a tenth of the SDK's CPU per
  * DynamoDB call. Without the method the optional call skips it. `debug` and `warn` stay, as no-ops:
  * credential providers and serde call them without `?.`.
- * (test/unit/sdk-logger.test.ts checks that the SDK still calls only those two without `?.`.)
+ * (test/unit/db/sdk-logger.test.ts checks that the SDK still calls only those two without `?.`.)
  */
 export const silentSdkLogger = { debug: ignore, warn: ignore } as unknown as Logger;

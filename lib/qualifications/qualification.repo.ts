@@ -86,7 +86,7 @@ export async function readCampaigns(
   for (const key of keys) {
     const item = reads.get(key);
     if (item) {
-      const c = reads.remember(item, entities.campaign.fromItem(item));
+      const c = (reads.knownValueOf(item) as Campaign | undefined) ?? reads.remember(item, entities.campaign.fromItem(item));
       out.set(c.id, c);
     }
   }

@@ -271,7 +271,8 @@ async function qualify(
     const hint = offerHint?.codes[id];
     const item = reads.get(campaignKey(id));
     const items = hint?.codes.map((code) => reads.get(entities.voucher.key(projectId, code)));
-    const holds = hint && item && codesMarker(entities.campaign.fromItem(item)) === hint.marker && items?.every((i) => !!i && i.campaignId === id);
+    const holds =
+      hint && item && codesMarker(reads.remember(item, entities.campaign.fromItem(item))) === hint.marker && items?.every((i) => !!i && i.campaignId === id);
     if (holds && items) codesByCampaign.set(id, items as Item[]);
     else toQuery.push(id);
   }
