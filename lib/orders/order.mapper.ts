@@ -48,17 +48,34 @@ const toItemReply = (i: OrderItem, d?: LineDiscount): ItemReply => ({
 });
 
 /** The figures of OrderCalculated on the wire (every reply that shows an order's figures). */
-export const orderFiguresOf = (f: OrderFigures) => ({
-  amount: f.amount,
-  initial_amount: f.initialAmount,
-  discount_amount: f.discountAmount,
-  items_discount_amount: f.itemsDiscountAmount,
-  total_discount_amount: f.totalDiscountAmount,
-  total_amount: f.totalAmount,
-  applied_discount_amount: f.appliedDiscountAmount,
-  items_applied_discount_amount: f.itemsAppliedDiscountAmount,
-  total_applied_discount_amount: f.totalAppliedDiscountAmount,
-});
+export interface OrderFiguresReply {
+  amount: number;
+  initial_amount: number;
+  discount_amount: number;
+  items_discount_amount: number;
+  total_discount_amount: number;
+  total_amount: number;
+  applied_discount_amount: number;
+  items_applied_discount_amount: number;
+  total_applied_discount_amount: number;
+}
+
+/** Writes the figures into `out`, in the wire's order, and returns it (a reply built field by field: see toCalculatedOrderReply). */
+export function writeOrderFigures<T extends object>(out: T, f: OrderFigures): T & OrderFiguresReply {
+  const o = out as T & OrderFiguresReply;
+  o.amount = f.amount;
+  o.initial_amount = f.initialAmount;
+  o.discount_amount = f.discountAmount;
+  o.items_discount_amount = f.itemsDiscountAmount;
+  o.total_discount_amount = f.totalDiscountAmount;
+  o.total_amount = f.totalAmount;
+  o.applied_discount_amount = f.appliedDiscountAmount;
+  o.items_applied_discount_amount = f.itemsAppliedDiscountAmount;
+  o.total_applied_discount_amount = f.totalAppliedDiscountAmount;
+  return o;
+}
+
+export const orderFiguresOf = (f: OrderFigures): OrderFiguresReply => writeOrderFigures({}, f);
 
 /** The order object (OrderCalculated with its items). */
 export function toOrderReply(o: Order): OrderReply {

@@ -78,35 +78,82 @@ export type StackingOutcome = { status: 'APPLICABLE' } | { status: 'INAPPLICABLE
  *   `applicableRedeemablesPerCategoryLimit`) for any of its categories: `applicable_redeemables_per_category_limit_exceeded`.
  */
 export function decideStacking(candidates: readonly StackingCandidate[], rules: StackingRules): StackingOutcome[] {
-  const exclusive = new Set(rules.exclusiveCategories);
-  const joint = new Set(rules.jointCategories);
-  const isExclusive = (c: StackingCandidate) => c.categoryIds.some((id) => exclusive.has(id));
-  const isJoint = (c: StackingCandidate) => c.categoryIds.some((id) => joint.has(id));
-  const exclusivePresent = candidates.some((c) => c.failure === null && isExclusive(c));
+  const { exclusive, joint } = categorySetsOf(rules);
+  let exclusivePresent = false;
+  for (const c of candidates) if (c.failure === null && inAny(c.categoryIds, exclusive)) exclusivePresent = true;
   let failed = false;
   let applicable = 0;
   let exclusiveApplicable = 0;
   const perCategory = new Map<string, number>();
-  return candidates.map((c): StackingOutcome => {
-    if (failed && rules.redeemablesApplicationMode === 'ALL') return { status: 'SKIPPED', key: 'preceding_validation_failed' };
+  const outcomes: StackingOutcome[] = [];
+  // A loop, not a map with closures: a qualification decides stacking tens of times a request.
+  for (const c of candidates) {
+    if (failed && rules.redeemablesApplicationMode === 'ALL') {
+      outcomes.push(PRECEDING_FAILED);
+      continue;
+    }
     if (c.failure !== null) {
       failed = true;
-      return { status: 'INAPPLICABLE', key: c.failure };
+      outcomes.push({ status: 'INAPPLICABLE', key: c.failure });
+      continue;
     }
-    const excl = isExclusive(c);
-    if (exclusivePresent && !excl && !isJoint(c)) return { status: 'SKIPPED', key: 'exclusion_rules_not_met' };
-    if (excl && exclusiveApplicable >= rules.applicableExclusiveRedeemablesLimit)
-      return { status: 'SKIPPED', key: 'applicable_exclusive_redeemables_limit_exceeded' };
-    if (applicable >= rules.applicableRedeemablesLimit) return { status: 'SKIPPED', key: 'applicable_redeemables_limit_exceeded' };
-    const categories = [...new Set(c.categoryIds)];
-    const limitOf = (id: string) => rules.applicableRedeemablesCategoryLimits[id] ?? rules.applicableRedeemablesPerCategoryLimit;
-    if (categories.some((id) => (perCategory.get(id) ?? 0) >= limitOf(id)))
-      return { status: 'SKIPPED', key: 'applicable_redeemables_per_category_limit_exceeded' };
+    const excl = inAny(c.categoryIds, exclusive);
+    const skip = skipKeyOf(c, excl, exclusivePresent && !excl && !inAny(c.categoryIds, joint), applicable, exclusiveApplicable, perCategory, rules);
+    if (skip !== null) {
+      outcomes.push({ status: 'SKIPPED', key: skip });
+      continue;
+    }
     applicable += 1;
     if (excl) exclusiveApplicable += 1;
-    for (const id of categories) perCategory.set(id, (perCategory.get(id) ?? 0) + 1);
-    return { status: 'APPLICABLE' };
-  });
+    for (const id of distinct(c.categoryIds)) perCategory.set(id, (perCategory.get(id) ?? 0) + 1);
+    outcomes.push(APPLICABLE);
+  }
+  return outcomes;
+}
+
+/** Why a valid candidate is SKIPPED given what was applied before it, or null when it applies. */
+function skipKeyOf(
+  c: StackingCandidate,
+  excl: boolean,
+  excluded: boolean,
+  applicable: number,
+  exclusiveApplicable: number,
+  perCategory: ReadonlyMap<string, number>,
+  rules: StackingRules,
+): SkipKey | null {
+  if (excluded) return 'exclusion_rules_not_met';
+  if (excl && exclusiveApplicable >= rules.applicableExclusiveRedeemablesLimit) return 'applicable_exclusive_redeemables_limit_exceeded';
+  if (applicable >= rules.applicableRedeemablesLimit) return 'applicable_redeemables_limit_exceeded';
+  for (const id of distinct(c.categoryIds)) {
+    if ((perCategory.get(id) ?? 0) >= (rules.applicableRedeemablesCategoryLimits[id] ?? rules.applicableRedeemablesPerCategoryLimit))
+      return 'applicable_redeemables_per_category_limit_exceeded';
+  }
+  return null;
+}
+
+const distinct = (ids: readonly string[]): readonly string[] => (ids.length < 2 ? ids : [...new Set(ids)]);
+
+const APPLICABLE: StackingOutcome = Object.freeze({ status: 'APPLICABLE' });
+const PRECEDING_FAILED: StackingOutcome = Object.freeze({ status: 'SKIPPED', key: 'preceding_validation_failed' });
+
+/**
+ * The rules' exclusive and joint categories as sets, made once per rules object: a qualification
+ * decides stacking tens of times a request with the same rules.
+ */
+const categorySets = new WeakMap<StackingRules, { exclusive: ReadonlySet<string>; joint: ReadonlySet<string> }>();
+function categorySetsOf(rules: StackingRules): { exclusive: ReadonlySet<string>; joint: ReadonlySet<string> } {
+  let sets = categorySets.get(rules);
+  if (sets === undefined) {
+    sets = { exclusive: new Set(rules.exclusiveCategories), joint: new Set(rules.jointCategories) };
+    categorySets.set(rules, sets);
+  }
+  return sets;
+}
+
+function inAny(ids: readonly string[], set: ReadonlySet<string>): boolean {
+  if (set.size === 0) return false;
+  for (const id of ids) if (set.has(id)) return true;
+  return false;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { orderFiguresOf } from '../orders/order.mapper.js';
+import { writeOrderFigures } from '../orders/order.mapper.js';
 import { snakeize } from '../case.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
-import type { OrderCalculation } from '../redemptions/calculator.js';
+import type { LineCalculation, OrderCalculation } from '../redemptions/calculator.js';
 import type * as z from '../zod.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, Evaluation } from './evaluation.js';
 import { redeemableError } from './redeemable-error.js';
@@ -44,41 +44,51 @@ export const toStackingRulesReply = (r: StackingRules): z.input<typeof stackingR
   redeemables_rollback_order_mode: r.redeemablesRollbackOrderMode,
 });
 
-/** An order and its figures (OrderCalculated); lines beyond the order's own were added by a UNIT discount. */
-export function toCalculatedOrderReply(o: EvaluatedOrder, c: OrderCalculation): z.input<typeof calculatedOrderReplySchema> {
-  return {
-    ...(o.id !== null ? { id: o.id } : {}),
-    source_id: o.sourceId,
-    status: o.status,
-    ...orderFiguresOf(c),
-    items: c.items.map((l, i) => {
-      const item = o.items[i];
-      return {
-        ...(l.skuId !== null ? { sku_id: l.skuId } : {}),
-        ...(l.productId !== null ? { product_id: l.productId } : {}),
-        ...(item?.relatedObject ? { related_object: item.relatedObject } : {}),
-        ...(item?.sourceId ? { source_id: item.sourceId } : {}),
-        quantity: l.quantity,
-        initial_quantity: l.initialQuantity,
-        discount_quantity: l.discountQuantity,
-        applied_discount_quantity: l.appliedDiscountQuantity,
-        applied_quantity: l.appliedQuantity,
-        applied_quantity_amount: l.appliedQuantityAmount,
-        price: l.price,
-        amount: l.amount,
-        initial_amount: l.initialAmount,
-        discount_amount: l.discountAmount,
-        applied_discount_amount: l.appliedDiscountAmount,
-        subtotal_amount: l.subtotalAmount,
-        ...(item?.metadata ? { metadata: item.metadata } : {}),
-        object: 'order_item' as const,
-      };
-    }),
-    metadata: o.metadata,
-    customer_id: o.customerId,
-    referrer_id: o.referrerId,
-    object: 'order',
-  };
+type CalculatedOrderReply = z.input<typeof calculatedOrderReplySchema>;
+type CalculatedItemReply = CalculatedOrderReply['items'][number];
+
+/**
+ * An order and its figures (OrderCalculated); lines beyond the order's own were added by a UNIT discount.
+ * Built field by field in the wire's order, not with conditional spreads: a qualification's reply
+ * holds one per redeemable, and spreads of optional parts cost several times more.
+ */
+export function toCalculatedOrderReply(o: EvaluatedOrder, c: OrderCalculation): CalculatedOrderReply {
+  const out: Partial<CalculatedOrderReply> = {};
+  if (o.id !== null) out.id = o.id;
+  out.source_id = o.sourceId;
+  out.status = o.status;
+  writeOrderFigures(out, c);
+  const items: CalculatedItemReply[] = [];
+  for (let i = 0; i < c.items.length; i += 1) items.push(calculatedItemReply(c.items[i] as LineCalculation, o.items[i]));
+  out.items = items;
+  out.metadata = o.metadata;
+  out.customer_id = o.customerId;
+  out.referrer_id = o.referrerId;
+  out.object = 'order';
+  return out as CalculatedOrderReply;
+}
+
+function calculatedItemReply(l: LineCalculation, item: EvaluatedOrder['items'][number] | undefined): CalculatedItemReply {
+  const out: Partial<CalculatedItemReply> = {};
+  if (l.skuId !== null) out.sku_id = l.skuId;
+  if (l.productId !== null) out.product_id = l.productId;
+  if (item?.relatedObject) out.related_object = item.relatedObject;
+  if (item?.sourceId) out.source_id = item.sourceId;
+  out.quantity = l.quantity;
+  out.initial_quantity = l.initialQuantity;
+  out.discount_quantity = l.discountQuantity;
+  out.applied_discount_quantity = l.appliedDiscountQuantity;
+  out.applied_quantity = l.appliedQuantity;
+  out.applied_quantity_amount = l.appliedQuantityAmount;
+  out.price = l.price;
+  out.amount = l.amount;
+  out.initial_amount = l.initialAmount;
+  out.discount_amount = l.discountAmount;
+  out.applied_discount_amount = l.appliedDiscountAmount;
+  out.subtotal_amount = l.subtotalAmount;
+  if (item?.metadata) out.metadata = item.metadata;
+  out.object = 'order_item';
+  return out as CalculatedItemReply;
 }
 
 const emptyList = () => ({ object: 'list' as const, data_ref: 'data' as const, data: [], total: 0 });

@@ -55,7 +55,7 @@ export interface ValidationReads {
 
 /** Each key object's string, built once: the rounds look the same key objects up again and again. */
 const keyStrings = new WeakMap<object, string>();
-const keyString = (k: ItemKey | Item): string => {
+const keyString = (k: ItemKey): string => {
   let id = keyStrings.get(k);
   if (id === undefined) {
     id = `${String(k.PK)}\u0000${String(k.SK)}`;
@@ -81,7 +81,8 @@ async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<stri
       let pending = chunk;
       return retryOnConflict('Too many concurrent reads of the redeemables', async () => {
         const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of res.Responses?.[deps.tableName] ?? []) found.set(keyString(item), item);
+        // Not remembered by object: each item read is looked up by its string once, here.
+        for (const item of res.Responses?.[deps.tableName] ?? []) found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
         pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
         return pending.length > 0 ? RETRY : undefined;
       });
@@ -112,8 +113,15 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   const customerKey = wants.customer?.id !== undefined ? entities.customer.key(projectId, wants.customer.id) : null;
   const customerSourceId = customerKey === null ? (wants.customer?.sourceId ?? null) : null;
   const customerSrcKey = customerSourceId !== null ? entities.customerSourceId.key(projectId, customerSourceId) : null;
-  const voucherKeys = wants.codes.map((code) => [code, entities.voucher.key(projectId, code)] as const);
-  const tierRefKeys = wants.tierIds.map((id) => [id, entities.promotionTierRef.key(projectId, id)] as const);
+  // Each with its key's string, built once: every round looks them all up again.
+  const voucherKeys = wants.codes.map((code) => {
+    const key = entities.voucher.key(projectId, code);
+    return [code, key, keyString(key)] as const;
+  });
+  const tierRefKeys = wants.tierIds.map((id) => {
+    const key = entities.promotionTierRef.key(projectId, id);
+    return [id, key, keyString(key)] as const;
+  });
   const rulesKey = entities.stackingRules.key(projectId);
   const assignmentsKey = (objectId: string) => entities.objectAssignments.key(projectId, objectId);
   const campaignCountKeys = (campaignId: string) =>
@@ -126,30 +134,43 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
    * everything this read returns and must not be changed.
    */
   const values = new Map<string, unknown>();
-  const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => {
-    if (key === null) return null;
-    const id = keyString(key);
-    if (values.has(id)) return values.get(id) as T;
+  /** The value of the item at the key whose string is `id`, made once; null when not read or absent. */
+  const readAt = <T>(e: { fromItem(item: Item): T }, id: string): T | null => {
+    const made = values.get(id);
+    if (made !== undefined) return made as T;
     const item = items.get(id);
     if (item === undefined) return null;
     const value = (deps.knownValueOf?.(item) as T | undefined) ?? e.fromItem(item);
     values.set(id, value);
     return value;
   };
+  const read = <T>(e: { fromItem(item: Item): T }, key: ItemKey | null): T | null => (key === null ? null : readAt(e, keyString(key)));
 
-  /** What the reads so far show: the redeemables' campaigns, the objects that may carry rules, the order's and customer's ids. */
-  const known = () => {
+  /**
+   * What the reads so far show: the redeemables' campaigns, the objects that may carry rules, the
+   * order's and customer's ids. Derived again only when a round brought items (the items only grow).
+   */
+  let knownAt = -1;
+  let knownSoFar: ReturnType<typeof deriveKnown> | undefined;
+  const known = (): ReturnType<typeof deriveKnown> => {
+    if (knownSoFar === undefined || knownAt !== items.size) {
+      knownSoFar = deriveKnown();
+      knownAt = items.size;
+    }
+    return knownSoFar;
+  };
+  const deriveKnown = () => {
     const vouchers = new Map<string, Voucher>();
     const codeCampaign = new Map<string, string>();
-    for (const [code, key] of voucherKeys) {
-      const v = read(entities.voucher, key);
+    for (const [code, , id] of voucherKeys) {
+      const v = readAt(entities.voucher, id);
       if (v) vouchers.set(code, v);
       if (v?.campaignId) codeCampaign.set(code, v.campaignId);
     }
     const tierCampaign = new Map<string, string>();
-    for (const [id, key] of tierRefKeys) {
-      const ref = read(entities.promotionTierRef, key);
-      if (ref) tierCampaign.set(id, ref.campaignId);
+    for (const [tierId, , id] of tierRefKeys) {
+      const ref = readAt(entities.promotionTierRef, id);
+      if (ref) tierCampaign.set(tierId, ref.campaignId);
     }
     const campaignIds = new Set<string>([...tierCampaign.values(), ...codeCampaign.values()]);
     const voucherIds = new Set([...vouchers.values()].map((v) => v.id));

@@ -15,7 +15,7 @@ import { applicationOrder } from '../redemptions/stacking-order.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
-import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } from './stacking-rules.js';
+import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingOutcome, type StackingRules } from './stacking-rules.js';
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
@@ -248,43 +248,47 @@ function checkLimit(rules: StackingRules, count: number): void {
   }
 }
 
+/** What the rules decided for a redeemable whose validity is `validity`: the first failing rule makes it INAPPLICABLE with its key and message. */
+function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null): Judged {
+  if (validity !== null) return { errorKey: validity, lines: null, ruleMessage: null, countedAs: null };
+  const { reads } = ctx;
+  const verdict = judgeRules({
+    rules: rulesOfRedeemable(reads.validationRules, ownId, campaignId),
+    order: ctx.order,
+    customer: ctx.ruleCustomer,
+    counts: reads.redemptionCounts,
+    campaignCount: campaignId !== null ? (reads.campaignCounts.get(campaignId) ?? null) : null,
+    ownId,
+    campaignId,
+  });
+  if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null };
+  // An item discount whose rules leave it no line of this order has nothing to apply to.
+  if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) {
+    return { errorKey: 'order_rules_violated', lines: null, ruleMessage: null, countedAs: null };
+  }
+  return { errorKey: null, lines: verdict.lines ?? null, ruleMessage: null, countedAs: verdict.countedAs };
+}
+
+const NOT_FOUND: Judged = Object.freeze({ errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null });
+const APPLIES: StackingOutcome = { status: 'APPLICABLE' };
+
 /** The evaluation of `redeemables` in the request's context (pure: everything was read). */
 function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableInput[]): Evaluation {
-  const { reads, rules, order, nowMs, sessionKey, ruleCustomer } = ctx;
+  const { reads, rules, order, nowMs, sessionKey } = ctx;
   checkLimit(rules, requested.length);
   const orderHasItems = order.items.length > 0;
-  /** A valid redeemable's rules: the first failing one makes it INAPPLICABLE with its key and message. */
-  const judged = (validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null): Judged => {
-    if (validity !== null) return { errorKey: validity, lines: null, ruleMessage: null, countedAs: null };
-    const verdict = judgeRules({
-      rules: rulesOfRedeemable(reads.validationRules, ownId, campaignId),
-      order,
-      customer: ruleCustomer,
-      counts: reads.redemptionCounts,
-      campaignCount: campaignId !== null ? (reads.campaignCounts.get(campaignId) ?? null) : null,
-      ownId,
-      campaignId,
-    });
-    if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null };
-    // An item discount whose rules leave it no line of this order has nothing to apply to.
-    if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) {
-      return { errorKey: 'order_rules_violated', lines: null, ruleMessage: null, countedAs: null };
-    }
-    return { errorKey: null, lines: verdict.lines ?? null, ruleMessage: null, countedAs: verdict.countedAs };
-  };
-  const notFound: Judged = { errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null };
 
   const evaluated = requested.map((r: StackedRedeemableInput, position): EvaluatedRedeemable => {
     if (r.object === 'promotion_tier') {
       const found = reads.tiers.get(r.id);
-      if (!found) return evaluatedRedeemable(r, position, 'promotion_tier', notFound, null, null, null, [], null);
+      if (!found) return evaluatedRedeemable(r, position, 'promotion_tier', NOT_FOUND, null, null, null, [], null);
       const validity = tierValidity(found.tier, found.campaign, { nowMs, sessionKey, orderHasItems });
-      const verdict = judged(validity, found.tier.id, found.campaign.id, found.tier.discount);
+      const verdict = judged(ctx, validity, found.tier.id, found.campaign.id, found.tier.discount);
       return evaluatedRedeemable(r, position, 'promotion_tier', verdict, null, found.tier, found.campaign, categoriesOf(null, found.campaign), null);
     }
     const giftCreditsAsked = r.gift?.credits ?? null;
     const voucher = reads.vouchers.get(r.id) ?? null;
-    if (!voucher) return evaluatedRedeemable(r, position, 'voucher', notFound, null, null, null, [], giftCreditsAsked);
+    if (!voucher) return evaluatedRedeemable(r, position, 'voucher', NOT_FOUND, null, null, null, [], giftCreditsAsked);
     const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
     const validity = voucherValidity(voucher, campaign, {
       nowMs,
@@ -292,7 +296,7 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
       orderHasItems,
       ...(giftCreditsAsked !== null ? { giftCredits: giftCreditsAsked } : {}),
     });
-    const verdict = judged(validity, voucher.id, voucher.campaignId, voucher.discount);
+    const verdict = judged(ctx, validity, voucher.id, voucher.campaignId, voucher.discount);
     return evaluatedRedeemable(r, position, 'voucher', verdict, voucher, null, campaign, categoriesOf(voucher.category, campaign), giftCreditsAsked);
   });
 
@@ -301,17 +305,16 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
     ordered.map((r) => ({ categoryIds: r.categories.map((c) => c.id), failure: r.errorKey })),
     rules,
   );
-  const statusAt = (i: number) => outcomes[i] ?? { status: 'APPLICABLE' as const };
   // The calculator reads only what validity decided (voucher, tier, lines, credits asked), so the
   // APPLICABLE ones are handed to it as they are and each redeemable is copied once, with its outcome and step.
-  const applicable = ordered.filter((_, i) => statusAt(i).status === 'APPLICABLE');
+  const applicable = ordered.filter((_, i) => (outcomes[i] ?? APPLIES).status === 'APPLICABLE');
   const calculation = calculate(
     ctx.orderInput,
     applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
   );
   const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
   const redeemables = ordered.map((r, i): EvaluatedRedeemable => {
-    const o = statusAt(i);
+    const o = outcomes[i] ?? APPLIES;
     if (o.status === 'APPLICABLE') return { ...r, status: 'APPLICABLE', errorKey: null, skipKey: null, step: steps.get(r) ?? null };
     if (o.status === 'SKIPPED') return { ...r, status: 'SKIPPED', errorKey: null, skipKey: o.key };
     return { ...r, status: 'INAPPLICABLE', errorKey: o.key, skipKey: null };

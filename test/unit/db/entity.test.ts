@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { entity, gsi1Key, keyPath, tableKey, tenantPath } from '../../../lib/db/entity.js';
 import { MAX_CONFLICT_ATTEMPTS, putUnique, RETRY, retryOnConflict } from '../../../lib/db/transact.js';
 import { ConflictRetryError } from '../../../lib/errors.js';
+import { ENTITY_ATTR, tableDesign, VERSION_ATTR } from '../../../lib/db/table.js';
 
 interface Widget {
   id: string;
@@ -101,6 +102,20 @@ describe('an entity', () => {
     const { colour: _colour, ...older } = widget.toItem(w, 'top');
     expect(widget.fromItem(older).colour).toBeNull();
     expect(widget.fromItem({ ...older, colour: 'blue' }).colour).toBe('blue');
+  });
+
+  it('leaves out every attribute the table design owns, whatever the entity wrote', () => {
+    const indexes = Object.values(tableDesign.indexes) as { partitionKey: string; sortKey: string }[];
+    const owned = [
+      tableDesign.partitionKey,
+      tableDesign.sortKey,
+      ...indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+      tableDesign.ttlAttribute,
+      ENTITY_ATTR,
+      VERSION_ATTR,
+    ];
+    const item = { ...Object.fromEntries(owned.map((name) => [name, 'x'])), id: 'w1', colour: 'red' };
+    expect(widget.fromItem(item)).toEqual({ id: 'w1', colour: 'red' });
   });
 
   it('never lets a stored attribute named __proto__ reach the prototype', () => {
