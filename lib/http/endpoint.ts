@@ -241,6 +241,11 @@ function fingerprinted(parts: readonly FingerprintPart[], request: Record<Finger
   return Object.fromEntries(parts.map((part) => [part, request[part]]));
 }
 
+/** A request parsed and validated by its route's schemas, or why it could not be. */
+type Parsing =
+  | { ok: true; rawQuery: Record<string, unknown>; rawBody: unknown; query: unknown; params: unknown; body: unknown }
+  | { ok: false; error: unknown };
+
 /** How an endpoint learns who calls: not at all, from credentials, or also from a signed link. */
 type Authentication = { kind: 'none' } | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null };
 
@@ -258,16 +263,35 @@ function build<S extends EndpointSchemas, R>(
       const inv = context.api;
       const runtime = inv.runtime ?? invocationRuntime(defaultRuntime(), inv.logFields);
       inv.runtime = runtime;
-      // Credentials first: an anonymous caller learns nothing from validation messages.
-      if (authentication.kind === 'credentials') inv.principal = await authenticate(runtime, event, route, authentication.verifyLink);
+      const parse = (): Parsing => {
+        try {
+          const rawQuery = parseQuery(event);
+          const rawBody = parseBody(event, route.body);
+          const rawParams = parseParams(event);
+          const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
+          const params = validate(schemas.params ?? anyParams, rawParams, 'params');
+          const body = validate(schemas.body ?? anyBody, rawBody, route.body === 'form' ? 'form' : 'json');
+          return { ok: true, rawQuery, rawBody, query, params, body };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      };
+      let parsing: Parsing | null = null;
+      if (authentication.kind === 'credentials') {
+        const authenticating = authenticate(runtime, event, route, authentication.verifyLink);
+        // The request is parsed and validated while its credentials are read: setImmediate runs
+        // once the read is on the wire, so this costs the caller no time. Credentials still come
+        // first: the outcome is reported only after they passed, so an anonymous caller learns
+        // nothing from validation messages.
+        const parsed = new Promise<Parsing>((resolve) => setImmediate(() => resolve(parse())));
+        inv.principal = await authenticating;
+        parsing = await parsed;
+      }
       const principal = inv.principal;
       const work = async (): Promise<HttpReply> => {
-        const rawQuery = parseQuery(event);
-        const rawBody = parseBody(event, route.body);
-        const rawParams = parseParams(event);
-        const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
-        const params = validate(schemas.params ?? anyParams, rawParams, 'params');
-        const body = validate(schemas.body ?? anyBody, rawBody, route.body === 'form' ? 'form' : 'json');
+        const outcome = parsing ?? parse();
+        if (!outcome.ok) throw outcome.error;
+        const { rawQuery, rawBody, query, params, body } = outcome;
         const key = principal && route.idempotency !== 'none' ? headerOf(event, IDEMPOTENCY_HEADER) : undefined;
         if (principal && route.idempotency === 'generic') {
           // The request as sent (path, query and body, canonical), not as parsed: defaults must not hide a difference.

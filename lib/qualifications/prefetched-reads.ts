@@ -1,4 +1,4 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { tableDesign } from '../db/table.js';
@@ -7,14 +7,13 @@ import type { Runtime } from '../runtime.js';
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 const BATCH_GET_MAX = 100;
-const keyOf = (k: Item): string => `${String(k[tableDesign.partitionKey])}\u0000${String(k[tableDesign.sortKey])}`;
+const keyOf = (k: Item | ItemKey): string => `${String(k[tableDesign.partitionKey])}\u0000${String(k[tableDesign.sortKey])}`;
 
 /**
  * The items one qualification request has read, so that the validation engine
- * (lib/validations/validation.service.ts evaluateRedeemables), run once per candidate, reads them
- * from memory instead of the table: `client` is the request's DynamoDB client, which answers a
- * BatchGetItem of this table from what was read and asks the table only for keys never read
- * (remembering those too); every other command goes to the table. A key read and not found is
+ * (lib/validations/validation.service.ts evaluateEach) reads them from memory instead of the table:
+ * `readItems` is the engine's read port (ValidationReadDeps), which answers from what was read and
+ * asks the table only for keys never read (remembering those too). A key read and not found is
  * remembered as absent. Request-scoped: it lives as long as one request, so it never serves a
  * stale item to another.
  */
@@ -24,24 +23,12 @@ export class PrefetchedReads {
   private readonly values = new WeakMap<Item, unknown>();
   /** For the engine's deps (lib/validations/validation.repo.ts ValidationReadDeps). */
   readonly knownValueOf = (item: Item): unknown => this.values.get(item);
-  readonly client: DynamoDBDocumentClient;
+  /** For the engine's deps: the items at `keys` that exist, from memory, reading only keys never read. */
+  readonly readItems = (keys: readonly ItemKey[]): Promise<readonly Item[]> => this.answer(keys);
   /** BatchGetItem round trips this request made to the table (for the bench and the tests). */
   roundTrips = 0;
 
-  constructor(private readonly deps: Deps) {
-    const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
-      if (command instanceof BatchGetCommand) {
-        const wanted = command.input.RequestItems ?? {};
-        const names = Object.keys(wanted);
-        const keys = wanted[deps.tableName]?.Keys;
-        if (names.length === 1 && keys) return this.answer(keys);
-      }
-      return (deps.ddb.send as (c: unknown, ...r: unknown[]) => Promise<unknown>)(command, ...rest);
-    };
-    this.client = new Proxy(deps.ddb, {
-      get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)),
-    });
-  }
+  constructor(private readonly deps: Deps) {}
 
   /** Remembers items read another way (a Query of an index projecting every attribute). */
   add(items: readonly Item[]): void {
@@ -79,12 +66,12 @@ export class PrefetchedReads {
     });
   }
 
-  private async answer(keys: Item[]): Promise<unknown> {
+  private async answer(keys: readonly ItemKey[]): Promise<readonly Item[]> {
     // Usually every key was read already: each key's string is built once and nothing is copied.
     const ids = keys.map(keyOf);
     const missing: ItemKey[] = [];
     ids.forEach((id, i) => {
-      const k = keys[i] as Item;
+      const k = keys[i] as ItemKey;
       if (!this.known.has(id)) missing.push({ PK: String(k[tableDesign.partitionKey]), SK: String(k[tableDesign.sortKey]) });
     });
     if (missing.length > 0) await this.read(missing);
@@ -93,6 +80,6 @@ export class PrefetchedReads {
       const item = this.known.get(id);
       if (item) found.push(item);
     }
-    return { Responses: { [this.deps.tableName]: found }, UnprocessedKeys: {}, $metadata: {} };
+    return found;
   }
 }

@@ -198,7 +198,14 @@ async function qualify(
 ): Promise<{ context: Evaluation; qualified: QualifiedRedeemable[] }> {
   const reads = new PrefetchedReads(deps);
   // Every read of the engine is answered from memory: its hints would only cost time.
-  const engine = { ddb: reads.client, tableName: deps.tableName, ids: deps.ids, readHints: NO_READ_HINTS, knownValueOf: reads.knownValueOf };
+  const engine = {
+    ddb: deps.ddb,
+    tableName: deps.tableName,
+    ids: deps.ids,
+    readHints: NO_READ_HINTS,
+    knownValueOf: reads.knownValueOf,
+    readItems: reads.readItems,
+  };
   const scenario = body.scenario ?? 'ALL';
   const limit = opts.limit;
   const scope = opts.tiersOnly ? { sources: new Set<CandidateSource>(['tier']), itemLevelOnly: false } : scenarioScope(scenario);

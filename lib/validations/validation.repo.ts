@@ -15,6 +15,11 @@ import type { StackingRules } from './stacking-rules.js';
 export type ValidationReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'> & {
   /** The value a caller already made of an item it handed over (lib/qualifications/prefetched-reads.ts), so it is not converted twice. (Not `valueOf`: every object has one.) */
   knownValueOf?: (item: Item) => unknown;
+  /**
+   * The items at `keys` (distinct) that exist, strongly consistent, in place of the engine's own
+   * BatchGetItems: a caller that read them already answers from memory (lib/qualifications/prefetched-reads.ts).
+   */
+  readItems?: (keys: readonly ItemKey[]) => Promise<readonly Item[]>;
 };
 type Deps = ValidationReadDeps;
 
@@ -73,16 +78,21 @@ const BATCH_KEYS = 100;
  */
 async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
   const distinct = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
+  const found = new Map<string, Item>();
+  // Not remembered by object: each item read is looked up by its string once, here.
+  const add = (item: Item) => found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
+  if (deps.readItems) {
+    for (const item of await deps.readItems(distinct)) add(item);
+    return found;
+  }
   const chunks: Item[][] = [];
   for (let i = 0; i < distinct.length; i += BATCH_KEYS) chunks.push(distinct.slice(i, i + BATCH_KEYS));
-  const found = new Map<string, Item>();
   await Promise.all(
     chunks.map((chunk) => {
       let pending = chunk;
       return retryOnConflict('Too many concurrent reads of the redeemables', async () => {
         const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: pending, ConsistentRead: true } } }));
-        // Not remembered by object: each item read is looked up by its string once, here.
-        for (const item of res.Responses?.[deps.tableName] ?? []) found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
+        for (const item of res.Responses?.[deps.tableName] ?? []) add(item);
         pending = res.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
         return pending.length > 0 ? RETRY : undefined;
       });

@@ -24,7 +24,7 @@ import { type CountedAs, judgeRules, type RuleCustomer, rulesOfRedeemable } from
 import type { RedeemableErrorKey } from './redeemable-error.js';
 import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'> & Pick<ValidationReadDeps, 'knownValueOf'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'> & Pick<ValidationReadDeps, 'knownValueOf' | 'readItems'>;
 
 /**
  * The order a request is evaluated on. Named by `id` (must exist: 404) or `source_id` (the stored
