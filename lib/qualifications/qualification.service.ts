@@ -236,6 +236,8 @@ async function qualify(
   const walletOf = (customerId: string | null) =>
     scope.sources.has('wallet') && customerId !== null ? readWallet(deps, reads, projectId, customerId) : Promise.resolve([]);
   const knownId = body.customer?.id ?? null;
+  // The wallet's Query is sent first: it is the longer of the two, and the BatchGetItem's keys take time to build.
+  const walletRead = knownId !== null ? walletOf(knownId) : Promise.resolve(null);
   const [, earlyWallet] = await Promise.all([
     reads.read([
       ...contextKeysOf(projectId, body),
@@ -243,7 +245,7 @@ async function qualify(
       ...[...hintedWallet, ...hintedOffers].map(campaignKey),
       ...hintedCodes.map((code) => entities.voucher.key(projectId, code)),
     ]),
-    knownId !== null ? walletOf(knownId) : Promise.resolve(null),
+    walletRead,
   ]);
 
   // The offer hint holds when no campaign was created since it was learnt and every campaign it
