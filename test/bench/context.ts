@@ -43,12 +43,14 @@ export interface BenchReply {
   json: Record<string, unknown>;
 }
 
-/**
- * Invokes a handler with the API Gateway event of its route, as Lambda would (no reply-contract
- * checks or other test wrappers: only what runs in AWS is timed), and returns its reply as API
- * Gateway gets it: the status and the body text, not parsed (parsing is the client's work).
- */
-export async function invokeRaw(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<{ status: number; body: string }> {
+/** What Lambda hands a handler: the API Gateway event of the request on its route, and a context. */
+export interface Invocation {
+  event: ReturnType<typeof toApiGatewayEvent>;
+  context: ReturnType<typeof lambdaContext>;
+}
+
+/** The API Gateway event (and Lambda context) of `request` on `route`: API Gateway's work, not the handler's. */
+export function invocationOf(route: RouteDef, request: BenchRequest): Invocation {
   const params = matchPath(route.path, request.path);
   if (!params) throw new Error(`${request.path} does not match ${route.path}`);
   const headers = { ...request.headers };
@@ -69,8 +71,22 @@ export async function invokeRaw(handler: ApiHandler, route: RouteDef, request: B
     routeKey: `${route.method} ${route.path}`,
     ...(body !== undefined ? { body } : {}),
   });
-  const result = await handler(event, lambdaContext('bench'));
+  return { event, context: lambdaContext('bench') };
+}
+
+/**
+ * Invokes a handler as Lambda would, with an invocation built by invocationOf (no reply-contract
+ * checks or other test wrappers: only what runs in AWS is timed), and returns its reply as API
+ * Gateway gets it: the status and the body text, not parsed (parsing is the client's work).
+ */
+export async function invokePrepared(handler: ApiHandler, invocation: Invocation): Promise<{ status: number; body: string }> {
+  const result = await handler(invocation.event, invocation.context);
   return { status: result.statusCode ?? 200, body: result.body ?? '' };
+}
+
+/** invokePrepared of the request's invocation, built here. */
+export async function invokeRaw(handler: ApiHandler, route: RouteDef, request: BenchRequest): Promise<{ status: number; body: string }> {
+  return invokePrepared(handler, invocationOf(route, request));
 }
 
 /** invokeRaw, with the body parsed. */
