@@ -72,19 +72,35 @@ export const keyPath = (...parts: KeyPart[]): string => parts.join('#');
  * A tenant-owned key value: `P#<projectId>`, then the parts. Every key of a project's items is
  * built through this, so a read for one project cannot address another's items.
  */
-export const tenantPath = (projectId: string, ...parts: KeyPart[]): string => keyPath('P', projectId, ...parts);
+export const tenantPath = (projectId: string, ...parts: KeyPart[]): string => {
+  // Concatenated rather than spread into keyPath: every read builds tens of keys.
+  let path = `P#${projectId}`;
+  for (const part of parts) path += `#${part}`;
+  return path;
+};
 
 function keyBuilderFor<K>(partitionAttr: string, sortAttr: string) {
   // `partition` and `sort` take plain positional parameters (no defaults, no rest), so a full
   // key's parts split at `partition.length`.
-  return <P extends KeyPart[], S extends KeyPart[]>(partition: (...parts: P) => string, sort: (...parts: S) => string): KeyBuilder<P, S, K> =>
-    Object.assign(
-      (...parts: [...P, ...S]): K => {
-        const at = partition.length;
-        return { [partitionAttr]: partition(...(parts.slice(0, at) as P)), [sortAttr]: sort(...(parts.slice(at) as S)) } as K;
-      },
-      { partition, sort },
-    );
+  return <P extends KeyPart[], S extends KeyPart[]>(partition: (...parts: P) => string, sort: (...parts: S) => string): KeyBuilder<P, S, K> => {
+    const at = partition.length;
+    const key = (pk: string, sk: string): K => {
+      const k: Record<string, string> = {};
+      k[partitionAttr] = pk;
+      k[sortAttr] = sk;
+      return k as K;
+    };
+    // The common arities without slicing and spreading the parts: every read builds tens of keys.
+    const p = partition as unknown as (...parts: KeyPart[]) => string;
+    const s = sort as unknown as (...parts: KeyPart[]) => string;
+    const build =
+      at === 1 && sort.length === 0
+        ? (...parts: [...P, ...S]): K => key(p(parts[0] as KeyPart), s())
+        : at === 2 && sort.length === 0
+          ? (...parts: [...P, ...S]): K => key(p(parts[0] as KeyPart, parts[1] as KeyPart), s())
+          : (...parts: [...P, ...S]): K => key(partition(...(parts.slice(0, at) as P)), sort(...(parts.slice(at) as S)));
+    return Object.assign(build, { partition, sort });
+  };
 }
 
 /** A builder of table keys (`PK`, `SK`). */

@@ -23,8 +23,8 @@ export class PrefetchedReads {
   private readonly values = new WeakMap<Item, unknown>();
   /** For the engine's deps (lib/validations/validation.repo.ts ValidationReadDeps). */
   readonly knownValueOf = (item: Item): unknown => this.values.get(item);
-  /** For the engine's deps: the items at `keys` that exist, from memory, reading only keys never read. */
-  readonly readItems = (keys: readonly ItemKey[]): Promise<readonly Item[]> => this.answer(keys);
+  /** For the engine's deps: the items at `keys` (whose strings are `ids`), from memory, reading only keys never read. */
+  readonly readItems = (keys: readonly ItemKey[], ids: readonly string[]): Promise<readonly (Item | undefined)[]> => this.answer(keys, ids);
   /** BatchGetItem round trips this request made to the table (for the bench and the tests). */
   roundTrips = 0;
 
@@ -43,14 +43,19 @@ export class PrefetchedReads {
 
   /** The item at `key` as read; undefined when never read, null when read and absent. */
   get(key: ItemKey): Item | null | undefined {
-    return this.known.get(keyOf({ ...key }));
+    return this.known.get(keyOf(key));
   }
 
   /** Reads the keys never read yet, strongly consistently, ≤ 100 per BatchGetItem, the batches in parallel. */
   async read(keys: readonly ItemKey[]): Promise<void> {
-    const missing = [...new Map(keys.map((k) => [keyOf({ ...k }), { ...k }] as const)).entries()].filter(([id]) => !this.known.has(id));
+    const missing = new Map<string, Item>();
+    for (const k of keys) {
+      const id = keyOf(k);
+      if (!this.known.has(id) && !missing.has(id)) missing.set(id, { PK: k.PK, SK: k.SK });
+    }
+    const distinct = [...missing.values()];
     const batches: Item[][] = [];
-    for (let i = 0; i < missing.length; i += BATCH_GET_MAX) batches.push(missing.slice(i, i + BATCH_GET_MAX).map(([, k]) => k));
+    for (let i = 0; i < distinct.length; i += BATCH_GET_MAX) batches.push(distinct.slice(i, i + BATCH_GET_MAX));
     await Promise.all(batches.map((batch) => this.readBatch(batch)));
   }
 
@@ -66,20 +71,10 @@ export class PrefetchedReads {
     });
   }
 
-  private async answer(keys: readonly ItemKey[]): Promise<readonly Item[]> {
-    // Usually every key was read already: each key's string is built once and nothing is copied.
-    const ids = keys.map(keyOf);
-    const missing: ItemKey[] = [];
-    ids.forEach((id, i) => {
-      const k = keys[i] as ItemKey;
-      if (!this.known.has(id)) missing.push({ PK: String(k[tableDesign.partitionKey]), SK: String(k[tableDesign.sortKey]) });
-    });
+  private async answer(keys: readonly ItemKey[], ids: readonly string[]): Promise<readonly (Item | undefined)[]> {
+    // Usually every key was read already: nothing is built or copied.
+    const missing = keys.filter((_, i) => !this.known.has(ids[i] as string));
     if (missing.length > 0) await this.read(missing);
-    const found: Item[] = [];
-    for (const id of ids) {
-      const item = this.known.get(id);
-      if (item) found.push(item);
-    }
-    return found;
+    return ids.map((id) => this.known.get(id) ?? undefined);
   }
 }

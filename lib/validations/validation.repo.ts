@@ -16,10 +16,11 @@ export type ValidationReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'
   /** The value a caller already made of an item it handed over (lib/qualifications/prefetched-reads.ts), so it is not converted twice. (Not `valueOf`: every object has one.) */
   knownValueOf?: (item: Item) => unknown;
   /**
-   * The items at `keys` (distinct) that exist, strongly consistent, in place of the engine's own
-   * BatchGetItems: a caller that read them already answers from memory (lib/qualifications/prefetched-reads.ts).
+   * The items at `keys` (distinct; `ids` their strings, `${PK}\u0000${SK}`), undefined where none
+   * is, strongly consistent, in place of the engine's own BatchGetItems: a caller that read them
+   * already answers from memory (lib/qualifications/prefetched-reads.ts).
    */
-  readItems?: (keys: readonly ItemKey[]) => Promise<readonly Item[]>;
+  readItems?: (keys: readonly ItemKey[], ids: readonly string[]) => Promise<readonly (Item | undefined)[]>;
 };
 type Deps = ValidationReadDeps;
 
@@ -77,14 +78,20 @@ const BATCH_KEYS = 100;
  * together; unprocessed keys are read again with backoff. Returns the items by key.
  */
 async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
-  const distinct = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
   const found = new Map<string, Item>();
-  // Not remembered by object: each item read is looked up by its string once, here.
-  const add = (item: Item) => found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
   if (deps.readItems) {
-    for (const item of await deps.readItems(distinct)) add(item);
+    const byId = new Map<string, ItemKey>();
+    for (const k of keys) byId.set(keyString(k), k);
+    const ids = [...byId.keys()];
+    const items = await deps.readItems([...byId.values()], ids);
+    items.forEach((item, i) => {
+      if (item) found.set(ids[i] as string, item);
+    });
     return found;
   }
+  const distinct = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
+  // Not remembered by object: each item read is looked up by its string once, here.
+  const add = (item: Item) => found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
   const chunks: Item[][] = [];
   for (let i = 0; i < distinct.length; i += BATCH_KEYS) chunks.push(distinct.slice(i, i + BATCH_KEYS));
   await Promise.all(

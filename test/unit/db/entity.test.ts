@@ -72,6 +72,25 @@ describe('key builders', () => {
     expect(g('p1', 7)).toEqual({ GSI1PK: 'P#p1#SEQ', GSI1SK: '0007' });
   });
 
+  it('build the same keys whatever the arity of the partition and sort functions', () => {
+    const one = tableKey(
+      (projectId: string) => tenantPath(projectId, 'ONE'),
+      () => 'ONE',
+    );
+    const two = tableKey(
+      (projectId: string, id: string) => tenantPath(projectId, 'TWO', id),
+      () => 'TWO',
+    );
+    const three = tableKey(
+      (projectId: string, a: string, b: number) => tenantPath(projectId, a, b),
+      (c: string) => keyPath('S', c),
+    );
+    expect(one('p1')).toEqual({ PK: 'P#p1#ONE', SK: 'ONE' });
+    expect(two('p1', 'x')).toEqual({ PK: 'P#p1#TWO#x', SK: 'TWO' });
+    expect(three('p1', 'a', 2, 'c')).toEqual({ PK: 'P#p1#a#2', SK: 'S#c' });
+    expect(Object.keys(two('p1', 'x'))).toEqual(['PK', 'SK']);
+  });
+
   it('start every tenant path with P#<projectId>, and keep case and numbers as given', () => {
     expect(tenantPath('Proj', 'CODE', 'AbC-1', 1700000000)).toBe('P#Proj#CODE#AbC-1#1700000000');
     expect(tenantPath('Proj')).toBe('P#Proj');
