@@ -236,17 +236,15 @@ async function qualify(
   const walletOf = (customerId: string | null) =>
     scope.sources.has('wallet') && customerId !== null ? readWallet(deps, reads, projectId, customerId) : Promise.resolve([]);
   const knownId = body.customer?.id ?? null;
-  // The wallet's Query is sent first: it is the longer of the two, and the BatchGetItem's keys take time to build.
+  const roundKeys = [
+    ...contextKeysOf(projectId, body),
+    ...(wantsOffers ? [counterKey] : []),
+    ...[...hintedWallet, ...hintedOffers].map(campaignKey),
+    ...hintedCodes.map((code) => entities.voucher.key(projectId, code)),
+  ];
+  // The wallet's Query is sent first (it is the longer read), the BatchGetItem right after it.
   const walletRead = knownId !== null ? walletOf(knownId) : Promise.resolve(null);
-  const [, earlyWallet] = await Promise.all([
-    reads.read([
-      ...contextKeysOf(projectId, body),
-      ...(wantsOffers ? [counterKey] : []),
-      ...[...hintedWallet, ...hintedOffers].map(campaignKey),
-      ...hintedCodes.map((code) => entities.voucher.key(projectId, code)),
-    ]),
-    walletRead,
-  ]);
+  const [, earlyWallet] = await Promise.all([reads.read(roundKeys), walletRead]);
 
   // The offer hint holds when no campaign was created since it was learnt and every campaign it
   // names is still there; otherwise the campaign list is queried, after the counter was read.
