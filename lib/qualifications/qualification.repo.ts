@@ -5,6 +5,7 @@ import { queryAll } from '../db/query.js';
 import { ENTITY_ATTR, tableDesign } from '../db/table.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
+import { readOnlyVoucher } from '../vouchers/voucher-read.js';
 import type { PrefetchedReads } from './prefetched-reads.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -30,7 +31,7 @@ export async function readWallet(deps: Deps, reads: PrefetchedReads, projectId: 
     ExpressionAttributeValues: { ':pk': entities.voucherByHolder.partition(projectId, customerId), ':voucher': entities.voucher.name },
   });
   reads.add(items);
-  return items.map((item) => reads.remember(item, entities.voucher.fromItem(item)));
+  return items.map((item) => reads.remember(item, readOnlyVoucher(item)));
 }
 
 /**

@@ -8,6 +8,7 @@ import { NO_READ_HINTS } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
 import { evaluateEach, trackingIdOf } from '../validations/validation.service.js';
 import type { Voucher } from '../vouchers/voucher.js';
+import { readOnlyVoucher } from '../vouchers/voucher-read.js';
 import { PrefetchedReads } from './prefetched-reads.js';
 import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
 import { type CodesHint, codesMarker, type OfferCampaigns } from './qualification-hints.js';
@@ -285,7 +286,7 @@ async function qualify(
   }
   // Codes learnt from a Query are trusted later only if their campaign's marker was read before it.
   const readBefore = new Set(toQuery.filter((id) => !!reads.get(campaignKey(id))));
-  const heldVouchers = [...codesByCampaign.values()].flat().map((item) => reads.remember(item, entities.voucher.fromItem(item)));
+  const heldVouchers = [...codesByCampaign.values()].flat().map((item) => reads.remember(item, readOnlyVoucher(item)));
 
   // Round 2, only for what round 1 did not guess: campaigns, the claimed customer and order, generic
   // codes; and, in a project with validation rules, the assignments of the candidates known by now.
@@ -307,7 +308,7 @@ async function qualify(
     ),
   ]);
   for (const items of queried) reads.add(items);
-  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => reads.remember(item, entities.voucher.fromItem(item)))].filter(
+  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => reads.remember(item, readOnlyVoucher(item)))].filter(
     (v) => (v.holderId === null || v.holderId === undefined) && v.campaignId !== null && campaigns.has(v.campaignId),
   );
   rememberTierPointers(reads, campaigns.values());
