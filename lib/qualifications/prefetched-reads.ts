@@ -1,13 +1,12 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { tableDesign } from '../db/table.js';
+import { itemKeyString, keyString } from '../db/key-string.js';
 import type { Runtime } from '../runtime.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 const BATCH_GET_MAX = 100;
-const keyOf = (k: Item | ItemKey): string => `${String(k[tableDesign.partitionKey])}\u0000${String(k[tableDesign.sortKey])}`;
 
 /**
  * The items one qualification request has read, so that the validation engine
@@ -32,7 +31,7 @@ export class PrefetchedReads {
 
   /** Remembers items read another way (a Query of an index projecting every attribute). */
   add(items: readonly Item[]): void {
-    for (const item of items) this.known.set(keyOf(item), item);
+    for (const item of items) this.known.set(itemKeyString(item), item);
   }
 
   /** Records `value` as what `item` (an item this request read) converts to; the value must not be changed after. */
@@ -43,14 +42,14 @@ export class PrefetchedReads {
 
   /** The item at `key` as read; undefined when never read, null when read and absent. */
   get(key: ItemKey): Item | null | undefined {
-    return this.known.get(keyOf(key));
+    return this.known.get(keyString(key));
   }
 
   /** Reads the keys never read yet, strongly consistently, ≤ 100 per BatchGetItem, the batches in parallel. */
   async read(keys: readonly ItemKey[]): Promise<void> {
     const missing = new Map<string, Item>();
     for (const k of keys) {
-      const id = keyOf(k);
+      const id = keyString(k);
       if (!this.known.has(id) && !missing.has(id)) missing.set(id, { PK: k.PK, SK: k.SK });
     }
     const distinct = [...missing.values()];
@@ -60,7 +59,7 @@ export class PrefetchedReads {
   }
 
   private async readBatch(batch: Item[]): Promise<void> {
-    for (const k of batch) this.known.set(keyOf(k), null);
+    for (const k of batch) this.known.set(itemKeyString(k), null);
     let pending = batch;
     await retryOnConflict('Too many concurrent reads of the qualification candidates', async () => {
       this.roundTrips += 1;

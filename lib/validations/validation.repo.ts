@@ -3,6 +3,7 @@ import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { Customer, CustomerRedemptionSummary } from '../customers/customer.js';
 import * as entities from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
+import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
@@ -59,17 +60,6 @@ export interface ValidationReads {
   campaignCounts: Map<string, number>;
 }
 
-/** Each key object's string, built once: the rounds look the same key objects up again and again. */
-const keyStrings = new WeakMap<object, string>();
-const keyString = (k: ItemKey): string => {
-  let id = keyStrings.get(k);
-  if (id === undefined) {
-    id = `${String(k.PK)}\u0000${String(k.SK)}`;
-    keyStrings.set(k, id);
-  }
-  return id;
-};
-
 /** Keys one BatchGetItem may name. */
 const BATCH_KEYS = 100;
 
@@ -91,7 +81,7 @@ async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<stri
   }
   const distinct = [...new Map(keys.map((k) => [keyString(k), { ...k }])).values()];
   // Not remembered by object: each item read is looked up by its string once, here.
-  const add = (item: Item) => found.set(`${String(item.PK)}\u0000${String(item.SK)}`, item);
+  const add = (item: Item) => found.set(itemKeyString(item), item);
   const chunks: Item[][] = [];
   for (let i = 0; i < distinct.length; i += BATCH_KEYS) chunks.push(distinct.slice(i, i + BATCH_KEYS));
   await Promise.all(
