@@ -17,4 +17,4 @@ export function keyString(k: ItemKey): string {
 }
 
 /** The key string of an item as read (looked up once: not kept on it). */
-export const itemKeyString = (item: { PK?: unknown; SK?: unknown }): string => `${String(item.PK)}\u0000${String(item.SK)}`;
+export const itemKeyString = (item: Record<string, unknown>): string => `${String(item.PK)}\u0000${String(item.SK)}`;

@@ -26,10 +26,20 @@ function floorItems(items: readonly TransactItem[], cardKey: ItemKey, twinKey: I
   return withFreshPutKeys(items, suffix).map((item) => {
     const u = item.Update;
     if (!u || u.Key?.PK !== cardKey.PK || u.Key?.SK !== cardKey.SK) return item;
-    const used = new Set(u.UpdateExpression?.match(/:[A-Za-z0-9_]+/g) ?? []);
+    // Only what the update itself uses: the condition's names and values go with the condition.
+    const used = new Set(u.UpdateExpression?.match(/[:#][A-Za-z0-9_]+/g) ?? []);
     const values = Object.fromEntries(Object.entries(u.ExpressionAttributeValues ?? {}).filter(([k]) => used.has(k)));
+    const names = Object.fromEntries(Object.entries(u.ExpressionAttributeNames ?? {}).filter(([k]) => used.has(k)));
     const { ExpressionAttributeNames: _names, ...rest } = u;
-    return { Update: { ...rest, Key: twinKey, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: values } };
+    return {
+      Update: {
+        ...rest,
+        Key: twinKey,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: values,
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      },
+    };
   });
 }
 
