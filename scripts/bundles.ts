@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { API_BUNDLE_LIMIT_BYTES, houseBundling, lambdaExternalModules, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
+import { API_BUNDLE_LIMIT_BYTES, houseBundling, lambdaExternalModulesFor, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
 import { routeNotFoundRoute, routes } from '../lib/api/routes.js';
 import { scheduledWorkers, workers } from '../lib/api/workers.js';
 
@@ -27,6 +27,8 @@ export interface Bundle extends BundleTarget {
   /** The minified module itself. */
   js: Uint8Array;
   metafile: Metafile;
+  /** The modules it was bundled without (infra/constructs/bundling-settings.ts lambdaExternalModulesFor). */
+  external: string[];
 }
 
 /** Every deployed function once: the route table's handlers (with `$default`), the queue workers and the scheduled workers. */
@@ -61,7 +63,12 @@ export function bundleTargets(): BundleTarget[] {
 export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
 
 /** Bundles one entry point (a handler, or any module such as the benchmark's baseline) with the house settings. */
-export async function bundleEntry(entryPoint: string, root = repoRoot): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile'>> {
+export async function bundleEntry(
+  entryPoint: string,
+  root = repoRoot,
+  fn: { usesS3: boolean } = { usesS3: false },
+): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile' | 'external'>> {
+  const external = lambdaExternalModulesFor(fn);
   const result = await build({
     absWorkingDir: root,
     entryPoints: [join(root, entryPoint)],
@@ -77,17 +84,17 @@ export async function bundleEntry(entryPoint: string, root = repoRoot): Promise<
     sourcesContent: houseBundling.sourcesContent,
     mainFields: [...houseBundling.mainFields],
     banner: { js: houseBundling.banner },
-    external: [...lambdaExternalModules],
+    external,
     logLevel: 'silent',
   });
   const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
   const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
   if (!js) throw new Error(`esbuild produced no bundle for ${entryPoint}`);
-  return { bytes: js.contents.byteLength, mapBytes: map?.contents.byteLength ?? 0, js: js.contents, metafile: result.metafile };
+  return { bytes: js.contents.byteLength, mapBytes: map?.contents.byteLength ?? 0, js: js.contents, metafile: result.metafile, external };
 }
 
 export async function bundleTarget(target: BundleTarget): Promise<Bundle> {
-  return { ...target, ...(await bundleEntry(target.handler)) };
+  return { ...target, ...(await bundleEntry(target.handler, repoRoot, target)) };
 }
 
 /** The npm packages whose files went into a bundle (from its metafile), e.g. `@aws-sdk/client-s3`. */
@@ -98,4 +105,17 @@ export function bundledPackages(metafile: Metafile): Set<string> {
     if (match?.[1]) packages.add(match[1]);
   }
   return packages;
+}
+
+/**
+ * The modules left out of a bundle that it imports statically (`import … from "m"` or `import "m"`):
+ * they would be loaded with the bundle, where Lambda has no copy of ours. Only `import("m")`,
+ * which runs when reached, may name one (infra/constructs/bundling-settings.ts).
+ */
+export function staticExternalImports(js: Uint8Array | string, external: readonly string[]): string[] {
+  const text = typeof js === 'string' ? js : new TextDecoder().decode(js);
+  return external.filter((m) => {
+    const quoted = JSON.stringify(m).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    return new RegExp(`(?:\\bfrom\\s*|\\bimport\\s*)${quoted}`).test(text);
+  });
 }

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { build } from 'esbuild';
-import { houseBundling, lambdaExternalModules } from '../infra/constructs/bundling-settings.js';
+import { houseBundling, lambdaExternalModulesFor } from '../infra/constructs/bundling-settings.js';
 import { LAMBDA_LIKE_ENV } from '../test/bench/bundles-bench.js';
 import { median } from '../test/bench/stats.js';
 import { bundleEntry, repoRoot } from './bundles.js';
@@ -63,7 +63,8 @@ async function writeChunked(entry: string, folder: string): Promise<{ file: stri
     minify: houseBundling.minify,
     mainFields: [...houseBundling.mainFields],
     banner: { js: houseBundling.banner },
-    external: [...lambdaExternalModules],
+    // Either kind: the export worker calls S3.
+    external: lambdaExternalModulesFor({ usesS3: true }),
     logLevel: 'silent',
   });
   mkdirSync(folder, { recursive: true });
@@ -145,9 +146,9 @@ try {
   };
   const split = {
     'generate-vouchers': write('split-jobs', (await bundleEntry('functions/workers/jobs-worker.ts')).js),
-    'export-points-expiration': write('split-export', (await bundleEntry('functions/workers/export-jobs-worker.ts')).js),
+    'export-points-expiration': write('split-export', (await bundleEntry('functions/workers/export-jobs-worker.ts', repoRoot, { usesS3: true })).js),
   };
-  const lazy = write('lazy', (await bundleEntry('test/bench/fixtures/lazy-jobs-worker.ts')).js);
+  const lazy = write('lazy', (await bundleEntry('test/bench/fixtures/lazy-jobs-worker.ts', repoRoot, { usesS3: true })).js);
   const chunked = await writeChunked('test/bench/fixtures/lazy-jobs-worker.ts', join(dir, 'lazy-chunks'));
   process.stderr.write(`lazy-chunks: entry ${(chunked.entryBytes / 1024).toFixed(1)} KiB of ${(chunked.bytes / 1024).toFixed(1)} KiB in all\n`);
   const baseline = write('baseline', (await bundleEntry('test/bench/fixtures/baseline-handler.ts')).js);

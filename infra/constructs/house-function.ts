@@ -6,7 +6,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogRetentionDays } from '../config.js';
-import { houseBundling, lambdaExternalModules } from './bundling-settings.js';
+import { houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
 
 /** The repository root: handler paths in the route table are relative to it. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -27,6 +27,8 @@ export interface HouseFunctionProps {
    * functions under CloudFormation's 500 resources (docs/decisions.md, "One log group per stack").
    */
   logGroup: ILogGroup;
+  /** Whether it calls S3 (its row or worker needs a bucket): its bundle then keeps the S3 client's event-stream serde. */
+  usesS3: boolean;
   /**
    * The execution role, when functions with identical grants share one (made by `functionRole`, which
    * already has the log group's write grant). Without it the function gets a role of its own.
@@ -103,7 +105,7 @@ export class HouseFunction extends NodejsFunction {
         banner: houseBundling.banner,
         logLevel: houseBundling.logLevel === 'warning' ? LogLevel.WARNING : LogLevel.INFO,
         bundleAwsSDK: true,
-        externalModules: [...lambdaExternalModules],
+        externalModules: lambdaExternalModulesFor(props),
       },
     });
     this.handlerFile = props.handlerFile;

@@ -129,6 +129,7 @@ export class StatelessStack extends Stack {
     const rateLimit = this.props.cluster.rateLimit ?? config.api.rateLimit;
     const fn = new HouseFunction(this.routeGroup(route), pascal(route.operationId), {
       handlerFile: route.handler,
+      usesS3: !!route.needs.bucket,
       description: summary.slice(0, 256),
       environment: {
         ...this.baseEnvironment(),
@@ -196,6 +197,7 @@ export class StatelessStack extends Stack {
     const urlVariables = queueUrlVariables(queueNamed(worker.queue));
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,
+      usesS3: !!worker.needs.bucket,
       description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
       environment: { ...this.baseEnvironment(), [deadLetter ? urlVariables.deadLetter : urlVariables.queue]: source.queueUrl },
       timeout: Duration.seconds(worker.timeoutSeconds),
@@ -230,6 +232,7 @@ export class StatelessStack extends Stack {
     const { config, stateful } = this.props;
     const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
       handlerFile: worker.handler,
+      usesS3: false,
       description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
       environment: this.baseEnvironment(),
       timeout: Duration.seconds(worker.timeoutSeconds),

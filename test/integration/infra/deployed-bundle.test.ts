@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
-import { bundleEntry } from '../../../scripts/bundles.js';
+import { bundleEntry, staticExternalImports } from '../../../scripts/bundles.js';
 import { apiClient } from '../../support/api-client.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
@@ -89,4 +89,29 @@ describe('the deployed bundle of POST /v1/redemptions, run alone', () => {
     const card = await api.call('get-voucher', { params: { code: 'BUNDLE-CARD' } });
     expect(card.json.loyalty_card).toMatchObject({ balance: 50 });
   }, 120_000);
+});
+
+describe('the deployed bundle of a function that calls S3', () => {
+  const worker = 'functions/workers/export-jobs-worker.ts';
+
+  it('keeps the S3 client’s event-stream serde, which that client imports statically', async () => {
+    const withS3 = await bundleEntry(worker, undefined, { usesS3: true });
+    expect(staticExternalImports(withS3.js, withS3.external)).toEqual([]);
+    // Bundled as a function that does not call S3, the module would be left out and imported at load.
+    const withoutS3 = await bundleEntry(worker, undefined, { usesS3: false });
+    expect(staticExternalImports(withoutS3.js, withoutS3.external)).toEqual(['@smithy/core/event-streams']);
+  });
+
+  it('loads in a fresh Node process with no node_modules anywhere above it', async () => {
+    const bundle = await bundleEntry(worker, undefined, { usesS3: true });
+    const file = join(folder, 'export-jobs-worker.mjs');
+    writeFileSync(file, bundle.js);
+    const script = `const m = await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof m.handler);`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: folder,
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    expect(stdout).toBe('function');
+  });
 });
