@@ -98,22 +98,24 @@ export function decideStacking(candidates: readonly StackingCandidate[], rules: 
       continue;
     }
     const excl = inAny(c.categoryIds, exclusive);
-    const skip = skipKeyOf(c, excl, exclusivePresent && !excl && !inAny(c.categoryIds, joint), applicable, exclusiveApplicable, perCategory, rules);
+    const categories = c.categoryIds.length < 2 ? c.categoryIds : [...new Set(c.categoryIds)];
+    const excluded = exclusivePresent && !excl && !inAny(categories, joint);
+    const skip = skipKeyOf(categories, excl, excluded, applicable, exclusiveApplicable, perCategory, rules);
     if (skip !== null) {
       outcomes.push({ status: 'SKIPPED', key: skip });
       continue;
     }
     applicable += 1;
     if (excl) exclusiveApplicable += 1;
-    for (const id of distinct(c.categoryIds)) perCategory.set(id, (perCategory.get(id) ?? 0) + 1);
-    outcomes.push(APPLICABLE);
+    for (const id of categories) perCategory.set(id, (perCategory.get(id) ?? 0) + 1);
+    outcomes.push(APPLICABLE_OUTCOME);
   }
   return outcomes;
 }
 
 /** Why a valid candidate is SKIPPED given what was applied before it, or null when it applies. */
 function skipKeyOf(
-  c: StackingCandidate,
+  categories: readonly string[],
   excl: boolean,
   excluded: boolean,
   applicable: number,
@@ -124,16 +126,15 @@ function skipKeyOf(
   if (excluded) return 'exclusion_rules_not_met';
   if (excl && exclusiveApplicable >= rules.applicableExclusiveRedeemablesLimit) return 'applicable_exclusive_redeemables_limit_exceeded';
   if (applicable >= rules.applicableRedeemablesLimit) return 'applicable_redeemables_limit_exceeded';
-  for (const id of distinct(c.categoryIds)) {
+  for (const id of categories) {
     if ((perCategory.get(id) ?? 0) >= (rules.applicableRedeemablesCategoryLimits[id] ?? rules.applicableRedeemablesPerCategoryLimit))
       return 'applicable_redeemables_per_category_limit_exceeded';
   }
   return null;
 }
 
-const distinct = (ids: readonly string[]): readonly string[] => (ids.length < 2 ? ids : [...new Set(ids)]);
-
-const APPLICABLE: StackingOutcome = Object.freeze({ status: 'APPLICABLE' });
+/** The outcome of every candidate that applies (shared: outcomes are never changed). */
+export const APPLICABLE_OUTCOME: StackingOutcome = Object.freeze({ status: 'APPLICABLE' });
 const PRECEDING_FAILED: StackingOutcome = Object.freeze({ status: 'SKIPPED', key: 'preceding_validation_failed' });
 
 /**

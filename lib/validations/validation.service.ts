@@ -15,7 +15,7 @@ import { applicationOrder } from '../redemptions/stacking-order.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
-import { DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingOutcome, type StackingRules } from './stacking-rules.js';
+import { APPLICABLE_OUTCOME, DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } from './stacking-rules.js';
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
@@ -270,7 +270,6 @@ function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId:
 }
 
 const NOT_FOUND: Judged = Object.freeze({ errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null });
-const APPLIES: StackingOutcome = { status: 'APPLICABLE' };
 
 /** The evaluation of `redeemables` in the request's context (pure: everything was read). */
 function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableInput[]): Evaluation {
@@ -307,14 +306,14 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
   );
   // The calculator reads only what validity decided (voucher, tier, lines, credits asked), so the
   // APPLICABLE ones are handed to it as they are and each redeemable is copied once, with its outcome and step.
-  const applicable = ordered.filter((_, i) => (outcomes[i] ?? APPLIES).status === 'APPLICABLE');
+  const applicable = ordered.filter((_, i) => (outcomes[i] ?? APPLICABLE_OUTCOME).status === 'APPLICABLE');
   const calculation = calculate(
     ctx.orderInput,
     applicable.map((r) => redeemableOf(r, nowMs, sessionKey)),
   );
   const steps = new Map(calculation.steps.map((s, i) => [applicable[i], s]));
   const redeemables = ordered.map((r, i): EvaluatedRedeemable => {
-    const o = outcomes[i] ?? APPLIES;
+    const o = outcomes[i] ?? APPLICABLE_OUTCOME;
     if (o.status === 'APPLICABLE') return { ...r, status: 'APPLICABLE', errorKey: null, skipKey: null, step: steps.get(r) ?? null };
     if (o.status === 'SKIPPED') return { ...r, status: 'SKIPPED', errorKey: null, skipKey: o.key };
     return { ...r, status: 'INAPPLICABLE', errorKey: o.key, skipKey: null };
