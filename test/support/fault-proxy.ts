@@ -25,8 +25,8 @@ export interface FaultProxy {
   setRule(rule: FaultRule): void;
   /** Requests answered with a fault, by action, and requests passed through. */
   readonly counts: Record<FaultAction, number>;
-  /** Operations seen, in order, with what was done to each. */
-  readonly log: { operation: string; action: FaultAction }[];
+  /** Operations seen, in order, with what was done to each and the request's body (DynamoDB JSON). */
+  readonly log: { operation: string; action: FaultAction; body: string }[];
   close(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
     reset: 0,
     'lost-reply': 0,
   };
-  const log: { operation: string; action: FaultAction }[] = [];
+  const log: { operation: string; action: FaultAction; body: string }[] = [];
   const sockets = new Set<Socket>();
   const upstream = new URL(target);
 
@@ -82,7 +82,7 @@ export async function startFaultProxy(target: string, initialRule: FaultRule = (
       const operation = target.slice(target.indexOf('.') + 1);
       const action = rule(operation, body.toString('utf8'));
       counts[action] += 1;
-      log.push({ operation, action });
+      log.push({ operation, action, body: body.toString('utf8') });
       switch (action) {
         case 'pass':
           return forward(req, res, body);
