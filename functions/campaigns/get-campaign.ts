@@ -5,13 +5,12 @@ import { getCampaign } from '../../lib/campaigns/campaign.service.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { withAssignments } from '../../lib/validation-rules/validation-rule.mapper.js';
-import { assignmentsOf } from '../../lib/validation-rules/validation-rule.service.js';
 
 export const schemas = { params: campaignParams };
 
 export const makeHandler = endpoint(getCampaignRoute, schemas, async ({ runtime, principal, params }) => {
-  const campaign = await getCampaign(runtime, principal.projectId, params.campaignId);
-  return ok(withAssignments(toCampaignReply(campaign), await assignmentsOf(runtime, principal.projectId, campaign.id)));
+  const { campaign, assignments } = await getCampaign(runtime, principal.projectId, params.campaignId);
+  return ok(withAssignments(toCampaignReply(campaign), assignments));
 });
 
 export const handler = makeHandler();

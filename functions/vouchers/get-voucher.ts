@@ -2,7 +2,6 @@ import { getVoucherRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { withAssignments } from '../../lib/validation-rules/validation-rule.mapper.js';
-import { assignmentsOf } from '../../lib/validation-rules/validation-rule.service.js';
 import { toVoucherReply } from '../../lib/vouchers/voucher.mapper.js';
 import { voucherParams } from '../../lib/vouchers/voucher-params.schema.js';
 import { getVoucher } from '../../lib/vouchers/voucher.service.js';
@@ -10,8 +9,8 @@ import { getVoucher } from '../../lib/vouchers/voucher.service.js';
 export const schemas = { params: voucherParams };
 
 export const makeHandler = endpoint(getVoucherRoute, schemas, async ({ runtime, principal, params }) => {
-  const voucher = await getVoucher(runtime, principal.projectId, params.code);
-  return ok(withAssignments(toVoucherReply(voucher), await assignmentsOf(runtime, principal.projectId, voucher.id)));
+  const { voucher, assignments } = await getVoucher(runtime, principal.projectId, params.code);
+  return ok(withAssignments(toVoucherReply(voucher), assignments));
 });
 
 export const handler = makeHandler();

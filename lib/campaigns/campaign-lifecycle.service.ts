@@ -15,7 +15,7 @@ import { failCampaignVouchersDeletion } from './campaign-deletion.js';
 import { failCampaignVouchersUpdate } from './campaign-vouchers-update.js';
 import { type CampaignChange, changeCampaign, removeCampaign } from './campaign-lifecycle.repo.js';
 import { VOUCHER_CHANGING_FIELDS, type UpdateCampaignBody } from './campaign-lifecycle.schema.js';
-import { getCampaign } from './campaign.service.js';
+import { loadCampaign } from './campaign.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -109,7 +109,7 @@ export interface CampaignUpdate {
  */
 function onCurrentCampaign<T>(deps: Deps, projectId: string, idOrName: string, write: (read: Campaign) => Promise<T | typeof RETRY>): Promise<T> {
   return retryOnConflict(`Too many concurrent writes: campaign ${idOrName}`, async () => {
-    const read = await getCampaign(deps, projectId, idOrName);
+    const read = await loadCampaign(deps, projectId, idOrName);
     assertChangeable(read);
     return write(read);
   });
@@ -136,7 +136,7 @@ export async function updateCampaign(
   body: UpdateCampaignBody,
   requestId: string,
 ): Promise<CampaignUpdate> {
-  const first = await getCampaign(deps, projectId, idOrName);
+  const first = await loadCampaign(deps, projectId, idOrName);
   assertChangeable(first);
   assertFieldsFit(first, body);
   const referralProgram = body.referral_program !== undefined ? await resolveReferralProgram(deps, projectId, camelize(body.referral_program)) : undefined;

@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import type { Campaign } from './campaign.js';
-import { getCampaign } from './campaign.service.js';
+import { loadCampaign } from './campaign.service.js';
 import { type CampaignSummaryTotals, summaryDay } from './campaign-summary.js';
 import { readCampaignSummary } from './campaign-summary.repo.js';
 
@@ -17,7 +17,7 @@ export async function getCampaignSummary(
   idOrName: string,
   range: { start_date?: string; end_date?: string },
 ): Promise<{ campaign: Campaign; totals: CampaignSummaryTotals }> {
-  const campaign = await getCampaign(deps, projectId, idOrName);
+  const campaign = await loadCampaign(deps, projectId, idOrName);
   const totals = await readCampaignSummary(deps, projectId, campaign.id, {
     ...(range.start_date !== undefined ? { startDay: summaryDay(range.start_date) } : {}),
     ...(range.end_date !== undefined ? { endDay: summaryDay(range.end_date) } : {}),

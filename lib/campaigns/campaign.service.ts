@@ -15,6 +15,8 @@ import type { CreateCampaignBody, PromotionTierInput } from './campaign.schema.j
 import type { ValidityHoursInput } from './voucher-template.schema.js';
 import type { CampaignCounter, CampaignListEntry } from './campaign.repo.js';
 import * as repo from './campaign.repo.js';
+import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
+import { getObjectAssignments } from '../validation-rules/validation-rule.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -173,14 +175,43 @@ async function requireCampaign(deps: Deps, projectId: string, campaignId: string
  * string is both. Its category is the category as it is now (renamed, or null once deleted).
  * @throws NotFoundError with the given reference as resource_id.
  */
-export async function getCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
-  const [byId, idForName] = await Promise.all([
-    CAMPAIGN_ID.test(idOrName) ? repo.getCampaign(deps, projectId, idOrName) : Promise.resolve(null),
+export async function loadCampaign(deps: Deps, projectId: string, idOrName: string): Promise<Campaign> {
+  const { found } = await campaignByRef(deps, projectId, idOrName);
+  return withCurrentCategory(deps, projectId, found);
+}
+
+/**
+ * GET /v1/campaigns/{campaignId}'s reply: the campaign as loadCampaign gives it, with its validation
+ * rule assignments. A reference shaped like an id has its assignments read in the same round as
+ * the campaign (the usual case: no round after the campaign unless it has a category); one found
+ * by name has them read beside its category.
+ * @throws NotFoundError with the given reference as resource_id.
+ */
+export async function getCampaign(deps: Deps, projectId: string, idOrName: string): Promise<{ campaign: Campaign; assignments: ValidationRuleAssignment[] }> {
+  const { found, readBeside } = await campaignByRef(deps, projectId, idOrName, (id) => getObjectAssignments(deps, projectId, id));
+  const [campaign, held] = await Promise.all([withCurrentCategory(deps, projectId, found), readBeside ?? getObjectAssignments(deps, projectId, found.id)]);
+  return { campaign, assignments: held.assignments };
+}
+
+/**
+ * The stored campaign by id or name, and `besideId`'s result for the id when the reference is the
+ * campaign's id (read in the same round as the campaign; undefined when found by name).
+ */
+async function campaignByRef<T>(
+  deps: Deps,
+  projectId: string,
+  idOrName: string,
+  besideId?: (id: string) => Promise<T>,
+): Promise<{ found: Campaign; readBeside: T | undefined }> {
+  const maybeId = CAMPAIGN_ID.test(idOrName);
+  const [byId, idForName, beside] = await Promise.all([
+    maybeId ? repo.getCampaign(deps, projectId, idOrName) : Promise.resolve(null),
     idOrName.length <= MAX_NAME_LENGTH ? repo.getCampaignIdByName(deps, projectId, idOrName) : Promise.resolve(null),
+    maybeId && besideId ? besideId(idOrName) : Promise.resolve(undefined),
   ]);
   const found = byId ?? (idForName ? await repo.getCampaign(deps, projectId, idForName) : null);
   if (!found) throw new NotFoundError('campaign', idOrName);
-  return withCurrentCategory(deps, projectId, found);
+  return { found, readBeside: byId ? beside : undefined };
 }
 
 export interface CampaignPage {

@@ -3,7 +3,7 @@ import { ConflictRetryError, InvalidCampaignError, InvalidPayloadError, NotFound
 import type { Runtime } from '../runtime.js';
 import { camelize } from '../case.js';
 import { type Campaign, MAX_PROMOTION_TIERS, type PromotionTier } from './campaign.js';
-import { getCampaign, listCampaigns, newPromotionTier, validityOf } from './campaign.service.js';
+import { loadCampaign, listCampaigns, newPromotionTier, validityOf } from './campaign.service.js';
 import type { AddPromotionTierToCampaignBody, ListPromotionTiersQuery, UpdatePromotionTierBody } from './promotion-tier.schema.js';
 import { appendPromotionTier, removePromotionTier, replacePromotionTier } from './promotion-tier.repo.js';
 
@@ -23,7 +23,7 @@ const byHierarchy = (a: PromotionTier, b: PromotionTier): number => a.hierarchy 
 
 /** A promotion campaign (by id or name). @throws NotFoundError; InvalidCampaignError for a campaign of another type. */
 async function getPromotion(deps: Deps, projectId: string, campaignRef: string): Promise<Campaign> {
-  const campaign = await getCampaign(deps, projectId, campaignRef);
+  const campaign = await loadCampaign(deps, projectId, campaignRef);
   if (campaign.campaignType !== 'PROMOTION') {
     throw new InvalidCampaignError(`Campaign ${campaignRef} is ${campaign.campaignType}: promotion tiers belong to PROMOTION campaigns`);
   }

@@ -1,6 +1,6 @@
 import { authenticateLinkKey, authenticateProjectLink } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { InvalidCampaignError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
@@ -42,7 +42,7 @@ export async function createPointsExpirationExport(
   body: CreatePointsExpirationExportBody,
   createdByAppId: string,
 ): Promise<Export> {
-  const campaign = await getCampaign(deps, projectId, campaignRef);
+  const campaign = await loadCampaign(deps, projectId, campaignRef);
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') {
     throw new InvalidCampaignError(`Points can be exported from LOYALTY_PROGRAM campaigns only; ${campaign.id} is a ${campaign.campaignType} campaign`);
   }

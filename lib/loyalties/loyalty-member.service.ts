@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
 import { listVouchers, type VoucherPage } from '../vouchers/voucher-list.service.js';
-import { getVoucher } from '../vouchers/voucher.service.js';
+import { loadVoucher } from '../vouchers/voucher.service.js';
 import type { CardTransaction } from './card-transaction.js';
 import { campaignTransactionPage, cardTransactionPage, findCardTransaction } from './card-transaction.repo.js';
 import type { AddMemberBody, CardTransactionsQuery, ListMembersQuery } from './loyalty.schema.js';
@@ -18,7 +18,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /** A voucher by code or id, or null when there is none. */
 async function voucherOrNull(deps: Deps, projectId: string, ref: string): Promise<Voucher | null> {
-  return getVoucher(deps, projectId, ref).catch((error: unknown) => {
+  return loadVoucher(deps, projectId, ref).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
   });
@@ -108,7 +108,7 @@ export async function listMembers(deps: Deps, projectId: string, campaignRef: st
   if (query.customer === undefined) return listVouchers(deps, projectId, { ...query, campaign_id: campaign.id });
   if (query.code !== undefined || query.ids !== undefined) throw new InvalidQueryParamsError('customer cannot be combined with code or ids');
   const held = await getHeldVoucher(deps, projectId, await holderIdOf(deps, projectId, query.customer), campaign.id);
-  const card = held.voucher && held.voucher.holderId !== null ? await getVoucher(deps, projectId, held.voucher.code) : null;
+  const card = held.voucher && held.voucher.holderId !== null ? await loadVoucher(deps, projectId, held.voucher.code) : null;
   const all = card ? [card] : [];
   return { vouchers: query.page === 1 ? all : [], total: all.length, entriesRead: all.length };
 }

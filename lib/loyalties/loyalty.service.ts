@@ -1,5 +1,5 @@
 import type { Campaign } from '../campaigns/campaign.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import { BadRequestError, InvalidExpirationDateError, NotEnoughPointsError, NotFoundError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
@@ -7,7 +7,7 @@ import { commitOnce, type Committed, recordedReply } from '../idempotency/idempo
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
-import { getVoucher } from '../vouchers/voucher.service.js';
+import { loadVoucher } from '../vouchers/voucher.service.js';
 import { expiryOf, todayOf, type ExpirationRules } from './expiration.js';
 import { activeBucketPoints, type CardPlan, InsufficientPointsError, planChange, type PointsChange } from './loyalty-card.js';
 import type { CardTransaction } from './card-transaction.js';
@@ -24,14 +24,14 @@ export const MAX_BUCKET_WRITES = MAX_TRANSACTION_ITEMS - 10;
 
 /** A loyalty program by id or name. @throws NotFoundError when there is none, or the campaign is another type. */
 export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: string): Promise<Campaign> {
-  const campaign = await getCampaign(deps, projectId, ref);
+  const campaign = await loadCampaign(deps, projectId, ref);
   if (campaign.campaignType !== 'LOYALTY_PROGRAM') throw new NotFoundError('campaign', ref);
   return campaign;
 }
 
 /** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
 export async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
-  const voucher = await getVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
+  const voucher = await loadVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
   });

@@ -1,5 +1,5 @@
 import type { Campaign } from '../campaigns/campaign.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { getCustomer } from '../customers/customer.repo.js';
 import { redemption as redemptionEntity } from '../db/entities.js';
 import { RETRY, retryOnConflict, type TransactItem, transact } from '../db/transact.js';
@@ -355,7 +355,7 @@ async function balanceItems(
     const gift = voucher.gift ? { ...voucher.gift, amount: voucher.gift.amount + amount, balance: voucher.gift.balance + amount } : voucher.gift;
     return { items: [creditGiftItem(deps, voucher, amount, now.toISOString())], after: { ...voucher, gift } };
   }
-  const program = await getCampaign(deps, r.projectId, campaign.campaignId);
+  const program = await loadCampaign(deps, r.projectId, campaign.campaignId);
   const bucket = newBucket(deps, voucher, amount, expiryOf(program.voucher?.loyaltyCard?.expirationRules, now), now.toISOString());
   const prepared = await prepareCardChange(deps, r.projectId, voucher.code, { kind: 'add', buckets: [bucket] }, now);
   if (!prepared) return null;

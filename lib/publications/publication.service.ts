@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Campaign, VoucherCampaign } from '../campaigns/campaign.js';
 import * as campaignRepo from '../campaigns/campaign.repo.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import type { Customer } from '../customers/customer.js';
 import type { CustomerInput } from '../customers/customer.schema.js';
 import * as customerRepo from '../customers/customer.repo.js';
@@ -21,7 +21,7 @@ import * as voucherRepo from '../vouchers/voucher.repo.js';
 import { countVouchersItem, voucherPutItems } from '../vouchers/voucher.repo.js';
 import { createdVouchersDelta } from '../campaigns/campaign-summary.js';
 import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
-import { getVoucher } from '../vouchers/voucher.service.js';
+import { loadVoucher } from '../vouchers/voucher.service.js';
 import {
   ALL_PUBLICATIONS,
   API_CHANNEL,
@@ -100,11 +100,11 @@ type Target = { kind: 'voucher'; voucher: Voucher; campaign: Campaign | null } |
 
 async function resolve(deps: Deps, projectId: string, source: Source): Promise<Target> {
   if (source.kind === 'voucher') {
-    const voucher = await getVoucher(deps, projectId, source.code);
+    const voucher = await loadVoucher(deps, projectId, source.code);
     const campaign = voucher.campaignId ? await campaignRepo.getCampaign(deps, projectId, voucher.campaignId) : null;
     return { kind: 'voucher', voucher, campaign };
   }
-  const campaign = await getCampaign(deps, projectId, source.ref);
+  const campaign = await loadCampaign(deps, projectId, source.ref);
   if (!campaign.voucher) throw new InvalidCampaignError(`Campaign ${campaign.name} is a ${campaign.campaignType} and has no vouchers to publish`);
   return { kind: 'campaign', campaign: campaign as VoucherCampaign, count: source.count };
 }
@@ -375,7 +375,7 @@ async function existingBySourceId(deps: Deps, projectId: string, sourceId: strin
 /** The voucher of a code as it is now; null once it is gone (deleted meanwhile). */
 async function voucherOrNull(deps: Deps, projectId: string, code: string): Promise<Voucher | null> {
   try {
-    return await getVoucher(deps, projectId, code);
+    return await loadVoucher(deps, projectId, code);
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -548,7 +548,7 @@ async function listSource(deps: Deps, projectId: string, q: ListPublicationsQuer
     }
     case 'campaign':
     case 'campaign_id': {
-      const found = await getCampaign(deps, projectId, value).catch((error: unknown) => {
+      const found = await loadCampaign(deps, projectId, value).catch((error: unknown) => {
         if (error instanceof NotFoundError) return null;
         throw error;
       });

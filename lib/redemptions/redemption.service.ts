@@ -6,7 +6,7 @@ import { AlreadyRolledBackError, ConflictRetryError, InvalidQueryParamsError, No
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
-import { getVoucher } from '../vouchers/voucher.service.js';
+import { loadVoucher } from '../vouchers/voucher.service.js';
 import type { Redemption } from './redemption.js';
 import * as repo from './redemption.repo.js';
 import type { ListRedemptionsQuery, RollbackBody, RollbackQuery } from './redemption.schema.js';
@@ -43,7 +43,7 @@ export interface RedemptionPage {
 export async function listRedemptions(deps: Deps, projectId: string, q: ListRedemptionsQuery): Promise<RedemptionPage> {
   let partition: repo.RedemptionPartition = { project: true };
   if (q.voucher !== undefined) {
-    const voucher = await getVoucher(deps, projectId, q.voucher).catch((error: unknown) => {
+    const voucher = await loadVoucher(deps, projectId, q.voucher).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
       throw error;
     });
@@ -84,7 +84,7 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
  * @throws NotFoundError (voucher).
  */
 export async function getVoucherRedemptions(deps: Deps, projectId: string, codeOrId: string): Promise<{ voucher: Voucher; entries: Redemption[] }> {
-  const voucher = await getVoucher(deps, projectId, codeOrId);
+  const voucher = await loadVoucher(deps, projectId, codeOrId);
   return { voucher, entries: await repo.voucherRedemptionEntries(deps, projectId, voucher.id) };
 }
 

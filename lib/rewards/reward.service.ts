@@ -1,4 +1,4 @@
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { DuplicateError, InvalidBalanceError, InvalidCampaignError, InvalidPayloadError, NotFoundError, ResourceInUseError } from '../errors.js';
 import { findLoyaltyCampaign } from '../loyalties/loyalty.service.js';
 import type { Runtime } from '../runtime.js';
@@ -16,7 +16,7 @@ const isRewardCampaignType = (t: string): t is RewardCampaignType => (REWARD_CAM
  * @throws NotFoundError (campaign), InvalidCampaignError (referral or promotion campaign), InvalidBalanceError.
  */
 async function campaignParameters(deps: Deps, projectId: string, ref: string, balance: number | undefined): Promise<CampaignRewardParameters> {
-  const campaign = await getCampaign(deps, projectId, ref);
+  const campaign = await loadCampaign(deps, projectId, ref);
   const type = campaign.campaignType;
   if (!isRewardCampaignType(type)) {
     throw new InvalidCampaignError(`A reward can give vouchers of ${REWARD_CAMPAIGN_TYPES.join(', ')} campaigns, not of a ${type} campaign`);
@@ -95,7 +95,7 @@ export async function getReward(deps: Pick<Runtime, 'ddb' | 'tableName'>, projec
  */
 export async function createRewardAssignment(deps: Deps, projectId: string, rewardId: string, body: CreateRewardAssignmentBody): Promise<RewardAssignment> {
   // Both reads at once; an unknown reward is reported before an unknown campaign.
-  const [rewardRead, campaignRead] = await Promise.allSettled([repo.getReward(deps, projectId, rewardId), getCampaign(deps, projectId, body.campaign)]);
+  const [rewardRead, campaignRead] = await Promise.allSettled([repo.getReward(deps, projectId, rewardId), loadCampaign(deps, projectId, body.campaign)]);
   if (rewardRead.status === 'rejected') throw rewardRead.reason;
   const reward = rewardRead.value;
   if (!reward) throw new NotFoundError('reward', rewardId);

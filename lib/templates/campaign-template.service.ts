@@ -1,6 +1,6 @@
 import { type Campaign, MAX_PROMOTION_TIERS, type PromotionTier } from '../campaigns/campaign.js';
 import { getCampaign as readCampaign, getCampaignIdByPromotionTier } from '../campaigns/campaign.repo.js';
-import { createCampaign, getCampaign } from '../campaigns/campaign.service.js';
+import { createCampaign, loadCampaign } from '../campaigns/campaign.service.js';
 import type { CreateCampaignBody } from '../campaigns/campaign.schema.js';
 import { camelize, snakeize } from '../case.js';
 import { appendPromotionTier } from '../campaigns/promotion-tier.repo.js';
@@ -106,7 +106,7 @@ export async function createCampaignTemplate(deps: Deps, projectId: string, body
     throw new InvalidPayloadError('Either campaign_id or promotion_tier_id is required');
   }
   const snapshot =
-    campaignId !== null ? campaignSnapshot(await getCampaign(deps, projectId, campaignId)) : await tierSnapshot(deps, projectId, tierId as string);
+    campaignId !== null ? campaignSnapshot(await loadCampaign(deps, projectId, campaignId)) : await tierSnapshot(deps, projectId, tierId as string);
   const template: CampaignTemplate = {
     id: deps.ids.id('camp_tpl'),
     projectId,
@@ -350,7 +350,7 @@ export async function addTierFromTemplate(
     throw new InvalidPayloadError(`Template ${templateId} is ${snap.campaignType}: a promotion tier takes its discount from a DISCOUNT_COUPONS template`);
   }
   for (let round = 0; round < MAX_REREADS; round++) {
-    const campaign = await getCampaign(deps, projectId, body.campaign_id);
+    const campaign = await loadCampaign(deps, projectId, body.campaign_id);
     if (campaign.campaignType !== 'PROMOTION') {
       throw new InvalidCampaignError(`Campaign ${body.campaign_id} is ${campaign.campaignType}: promotion tiers are added to PROMOTION campaigns`);
     }

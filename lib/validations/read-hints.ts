@@ -72,6 +72,11 @@ export class ReadHints {
     return this.recent.get(projectId) ?? [];
   }
 
+  /** Records the voucher id a read of one voucher found for its code (nothing else is learnt: no campaign is marked recent). */
+  learnVoucherId(projectId: string, code: string, id: string): void {
+    this.pointers.set(`${projectId}\u0000voucher\u0000${code}`, id);
+  }
+
   /** Records what a read found (the truth, not the guess). */
   learn(projectId: string, found: Learnt): void {
     for (const [code, campaignId] of found.codes) this.pointers.set(`${projectId}\u0000code\u0000${code}`, campaignId);
@@ -138,6 +143,7 @@ class NoReadHints extends ReadHints {
     return [];
   }
   override learn(): void {}
+  override learnVoucherId(): void {}
 }
 
 export const NO_READ_HINTS: ReadHints = /* @__PURE__ */ new NoReadHints();

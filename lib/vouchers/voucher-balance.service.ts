@@ -8,7 +8,7 @@ import { type BalanceChange, updateLoyaltyCardBalance } from '../loyalties/loyal
 import type { Runtime } from '../runtime.js';
 import type { VoucherBalanceBody, VoucherTransactionsQuery } from './voucher-balance.schema.js';
 import { changeGiftCreditsItem, getVoucherByCode } from './voucher.repo.js';
-import { getVoucher } from './voucher.service.js';
+import { loadVoucher } from './voucher.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -40,7 +40,7 @@ export async function updateVoucherBalance(
     const first = await recordedReply<VoucherBalanceChange>(deps, idempotency, now);
     if (first !== undefined) return { value: first, replayed: true };
   }
-  const voucher = await getVoucher(deps, projectId, codeOrId);
+  const voucher = await loadVoucher(deps, projectId, codeOrId);
   if (voucher.loyaltyCard && voucher.campaignId) {
     return updateLoyaltyCardBalance(
       deps,
@@ -93,7 +93,7 @@ export interface TransactionPage {
  * @throws NotFoundError, InvalidQueryParamsError (a cursor that is no transaction of this voucher).
  */
 export async function listVoucherTransactions(deps: Deps, projectId: string, codeOrId: string, query: VoucherTransactionsQuery): Promise<TransactionPage> {
-  const voucher = await getVoucher(deps, projectId, codeOrId);
+  const voucher = await loadVoucher(deps, projectId, codeOrId);
   let after: CardTransaction | null = null;
   if (query.starting_after_id !== undefined) {
     after = await findCardTransaction(deps, projectId, query.starting_after_id);

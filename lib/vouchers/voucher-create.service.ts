@@ -1,6 +1,6 @@
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { withCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError } from '../errors.js';
@@ -35,7 +35,7 @@ function standaloneSource(projectId: string, body: CreateVoucherBody | GenerateR
 async function namedCampaign(deps: Deps, projectId: string, body: CreateVoucherBody | GenerateRandomCodeBody): Promise<VoucherCampaign | null> {
   const ref = body.campaign_id ?? body.campaign;
   if (ref === undefined) return null;
-  const campaign = await getCampaign(deps, projectId, ref);
+  const campaign = await loadCampaign(deps, projectId, ref);
   assertGeneratesVouchers(campaign);
   if (body.type !== undefined && body.type !== campaign.voucher.type) {
     throw new InvalidPayloadError(`type ${body.type} does not match campaign ${campaign.name}, whose vouchers are ${campaign.voucher.type}`);
@@ -131,7 +131,7 @@ export async function addVoucherWithSpecificCodeToCampaign(
   code: string,
   body: AddVoucherWithCodeBody,
 ): Promise<Voucher> {
-  const campaign = await getCampaign(deps, projectId, campaignRef);
+  const campaign = await loadCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   return withCategory(deps, projectId, { name: body.category, id: body.category_id }, ({ category, items }) =>
     addVoucherWithCode(

@@ -1,6 +1,6 @@
 import type { AsyncAction } from '../async-actions/async-action.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherImport } from './voucher-import-job.js';
@@ -22,7 +22,7 @@ export async function importVouchersToCampaign(
   body: ImportVouchersBody,
   requestId: string,
 ): Promise<AsyncAction> {
-  const campaign = await getCampaign(deps, projectId, campaignRef);
+  const campaign = await loadCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   return enqueueVoucherImport(deps, projectId, 'CAMPAIGN.VOUCHERS_IMPORT', campaign.id, body, requestId);
 }

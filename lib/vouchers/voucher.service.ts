@@ -2,12 +2,14 @@ import type { AsyncAction } from '../async-actions/async-action.js';
 import { binEntryId, type BinEntry } from '../bin/bin-entry.js';
 import { camelize } from '../case.js';
 import { assertGeneratesVouchers } from '../campaigns/campaign.js';
-import { getCampaign } from '../campaigns/campaign.service.js';
+import { loadCampaign } from '../campaigns/campaign.service.js';
 import { withCategory, withCurrentCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, InvalidVoucherError, NotEnoughCreditsError, NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import { removeVoucherRedemptions, shardedUses } from '../redemptions/redemption.repo.js';
+import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
+import { getObjectAssignments } from '../validation-rules/validation-rule.repo.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
 import { resolveCodeConfig } from './code-generator.js';
@@ -42,7 +44,7 @@ export async function addVouchersToCampaign(
 ): Promise<AddVouchersOutcome> {
   const count = vouchersCount ?? 1;
   if (count > 1 && body.code !== undefined) throw new InvalidQueryParamsError('A code can be given only with vouchers_count 1');
-  const campaign = await getCampaign(deps, projectId, campaignRef);
+  const campaign = await loadCampaign(deps, projectId, campaignRef);
   assertGeneratesVouchers(campaign);
   const codeConfig = body.code_config ? resolveCodeConfig(camelize(body.code_config), campaign.voucher.codeConfig) : undefined;
   // A new category is written in the same transaction as the voucher (or the async action), so a refused request leaves none.
@@ -84,10 +86,46 @@ async function findVoucher(deps: Deps, projectId: string, codeOrId: string): Pro
  * and, for a voucher with no redemption limit, the uses counted on its shards added to `redeemedQuantity`.
  * @throws NotFoundError (resource_id = the given code or id).
  */
-export async function getVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
-  const voucher = await findVoucher(deps, projectId, codeOrId);
-  if (!voucher) throw new NotFoundError('voucher', codeOrId);
-  return withCurrentCategory(deps, projectId, await withTrueUses(deps, voucher));
+export async function loadVoucher(deps: Deps, projectId: string, codeOrId: string): Promise<Voucher> {
+  const found = await findVoucher(deps, projectId, codeOrId);
+  if (!found) throw new NotFoundError('voucher', codeOrId);
+  return asItIsNow(deps, projectId, found);
+}
+
+/**
+ * GET /v1/vouchers/{code}'s reply: the voucher as loadVoucher gives it, with its validation rule
+ * assignments. Its shards and assignments are keyed by the voucher's id: when the id is known
+ * before the voucher is read (given as the reference, or learnt by this container for the code:
+ * ReadHints.voucherIdOfCode) they are read in the same round as the voucher, and a wrong guess
+ * costs the round it would have saved, never a wrong reply. Otherwise they are read in one round
+ * after it, beside its category.
+ * @throws NotFoundError (resource_id = the given code or id).
+ */
+export async function getVoucher(
+  deps: Deps & Pick<Runtime, 'readHints'>,
+  projectId: string,
+  codeOrId: string,
+): Promise<{ voucher: Voucher; assignments: ValidationRuleAssignment[] }> {
+  const guess = VOUCHER_ID.test(codeOrId) ? codeOrId : deps.readHints.voucherIdOfCode(projectId, codeOrId);
+  const [found, early] = await Promise.all([
+    findVoucher(deps, projectId, codeOrId),
+    guess === undefined ? Promise.resolve(undefined) : Promise.all([shardedUses(deps, projectId, guess), getObjectAssignments(deps, projectId, guess)]),
+  ]);
+  if (!found) throw new NotFoundError('voucher', codeOrId);
+  deps.readHints.learnVoucherId(projectId, found.code, found.id);
+  if (early && guess === found.id) {
+    const [sharded, held] = early;
+    return { voucher: withShardedUses(await withCurrentCategory(deps, projectId, found), sharded), assignments: held.assignments };
+  }
+  const [voucher, held] = await Promise.all([asItIsNow(deps, projectId, found), getObjectAssignments(deps, projectId, found.id)]);
+  return { voucher, assignments: held.assignments };
+}
+
+/** The voucher with its sharded uses added and its category as it is now, both read side by side. */
+async function asItIsNow(deps: Deps, projectId: string, found: Voucher): Promise<Voucher> {
+  const [counted, categorised] = await Promise.all([withTrueUses(deps, found), withCurrentCategory(deps, projectId, found)]);
+  if (counted === found) return categorised;
+  return categorised === found ? counted : { ...counted, category: categorised.category };
 }
 
 /**
@@ -96,9 +134,12 @@ export async function getVoucher(deps: Deps, projectId: string, codeOrId: string
  */
 export async function withTrueUses(deps: Pick<Runtime, 'ddb' | 'tableName'>, voucher: Voucher): Promise<Voucher> {
   if (voucher.redemptionQuantity !== null) return voucher;
-  const sharded = await shardedUses(deps, voucher.projectId, voucher.id);
-  return sharded === 0 ? voucher : { ...voucher, redeemedQuantity: voucher.redeemedQuantity + sharded };
+  return withShardedUses(voucher, await shardedUses(deps, voucher.projectId, voucher.id));
 }
+
+/** The voucher with `sharded` uses added when it counts its uses on shards (no redemption limit). */
+const withShardedUses = (voucher: Voucher, sharded: number): Voucher =>
+  voucher.redemptionQuantity !== null || sharded === 0 ? voucher : { ...voucher, redeemedQuantity: voucher.redeemedQuantity + sharded };
 
 /**
  * DELETE /v1/vouchers/{code}: without `force` the voucher goes to the bin, with `force` it is

@@ -30,7 +30,7 @@ import { silentLogger } from '../../lib/logger.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { countVouchersItem, getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
 import { upsertCustomer } from '../../lib/customers/customer.service.js';
-import { customer as customerEntity, heldVoucher, voucher as voucherEntity } from '../../lib/db/entities.js';
+import { customer as customerEntity, heldVoucher, objectAssignments, voucherRedemptionCount, voucher as voucherEntity } from '../../lib/db/entities.js';
 import { type Publication, publishedVoucherOf } from '../../lib/publications/publication.js';
 import { publicationItems } from '../../lib/publications/publication.repo.js';
 import type { VoucherCampaign } from '../../lib/campaigns/campaign.js';
@@ -150,10 +150,23 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
       route: getVoucherRoute,
       handler: h.getVoucher,
       request: () => ({ path: `/v1/vouchers/${code}`, headers }),
-      floorCalls: 'Get key → Get voucher',
+      // The voucher has no redemption limit, so its uses are counted on shards (docs/architecture.md "The counter design"),
+      // and the reply lists its rule assignments (issue 19): both are keyed by its id, known here as a warm container knows it.
+      floorCalls: 'Get key → Get voucher ‖ Query use shards ‖ Get rule assignments',
       floor: async () => {
         await appKey();
-        await ddb.send(new GetCommand({ TableName, Key: keys.voucher(p, code), ConsistentRead: true }));
+        await Promise.all([
+          ddb.send(new GetCommand({ TableName, Key: keys.voucher(p, code), ConsistentRead: true })),
+          ddb.send(
+            new QueryCommand({
+              TableName,
+              KeyConditionExpression: 'PK = :pk',
+              ExpressionAttributeValues: { ':pk': voucherRedemptionCount.key.partition(p, domainVoucher.id) },
+              ConsistentRead: true,
+            }),
+          ),
+          ddb.send(new GetCommand({ TableName, Key: objectAssignments.key(p, domainVoucher.id), ConsistentRead: true })),
+        ]);
       },
     },
     {
@@ -161,12 +174,13 @@ export async function benchRequests(ctx: BenchContext): Promise<Section[]> {
       route: getCampaignRoute,
       handler: h.getCampaign,
       request: () => ({ path: `/v1/campaigns/${campaignId}`, headers }),
-      floorCalls: 'Get key → Get campaign ‖ Get name (an id may be a name)',
+      floorCalls: 'Get key → Get campaign ‖ Get name (an id may be a name) ‖ Get rule assignments',
       floor: async () => {
         await appKey();
         await Promise.all([
           ddb.send(new GetCommand({ TableName, Key: keys.campaign(p, campaignId), ConsistentRead: true })),
           ddb.send(new GetCommand({ TableName, Key: keys.campaignName(p, campaignId), ConsistentRead: true })),
+          ddb.send(new GetCommand({ TableName, Key: objectAssignments.key(p, campaignId), ConsistentRead: true })),
         ]);
       },
     },

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { getCampaign } from '../../../lib/campaigns/campaign.service.js';
+import { apiClient } from '../../support/api-client.js';
 import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
-import { newProject, testRuntime } from '../../support/runtime.js';
+import { readRounds } from '../../support/read-rounds.js';
+import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 async function setup() {
   const runtime = testRuntime();
@@ -59,5 +62,45 @@ describe('GET /v1/campaigns/{campaignId}', () => {
     const other = campaignApi(runtime, await newProject(runtime));
     expect((await other.getCampaign(created.id as string)).status).toBe(404);
     expect((await other.getCampaign('Private')).status).toBe(404);
+  });
+
+  it('reads a campaign named by id and its rule assignments in one round, by name in three, with a category one round more', async () => {
+    const runtime = testRuntime();
+    const pair = await newProject(runtime);
+    const api = campaignApi(runtime, pair);
+    const call = apiClient({ runtime }, keyPairHeaders(pair));
+    const plain = await newCampaign(api, campaignBodies.DISCOUNT_COUPONS('Plain'));
+    const filed = await newCampaign(api, { ...campaignBodies.DISCOUNT_COUPONS('Filed'), category: 'Seasonal' });
+    const rule = (
+      await call.call('create-validation-rules', {
+        json: { name: 'Big carts', rules: { 1: { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } },
+      })
+    ).json;
+    const assignedIds: string[] = [];
+    for (const c of [plain, filed]) {
+      const made = await call.call('create-validation-rule-assignment', {
+        params: { validationRuleId: rule.id as string },
+        json: { related_object_type: 'campaign', related_object_id: c.id },
+      });
+      assignedIds.push(made.json.id as string);
+    }
+    const rounds = readRounds(runtime);
+    const shape = () => rounds.take().map((r) => [...r].sort());
+
+    const byId = await getCampaign(runtime, pair.project_id, plain.id as string);
+    expect(shape()).toEqual([['Get', 'Get', 'Get']]);
+    expect(byId.assignments.map((a) => a.id)).toEqual([assignedIds[0]]);
+
+    const withCategory = await getCampaign(runtime, pair.project_id, filed.id as string);
+    expect(shape()).toEqual([['Get', 'Get', 'Get'], ['Get']]);
+    expect(withCategory.campaign.category?.name).toBe('Seasonal');
+    expect(withCategory.assignments.map((a) => a.id)).toEqual([assignedIds[1]]);
+
+    const byName = await getCampaign(runtime, pair.project_id, 'Filed');
+    expect(shape()).toEqual([['Get'], ['Get'], ['Get', 'Get']]);
+    expect(byName.campaign.id).toBe(filed.id);
+    expect(byName.assignments.map((a) => a.id)).toEqual([assignedIds[1]]);
+
+    expect((await api.getCampaign('Filed')).json).toMatchObject({ id: filed.id, validation_rules_assignments: { total: 1, data: [{ id: assignedIds[1] }] } });
   });
 });
