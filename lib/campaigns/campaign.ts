@@ -162,8 +162,18 @@ export interface CampaignCounter {
   campaignsUpdated?: boolean;
 }
 
-/** A campaign whose vouchers can be generated: not a promotion, not STANDALONE. */
+/** A campaign with a voucher template: its vouchers can be generated (not a promotion, not STANDALONE), or it is a STANDALONE one a created voucher joins. */
 export type VoucherCampaign = Campaign & { voucher: VoucherTemplate };
+
+/**
+ * @throws InvalidCampaignError when a voucher created by POST /v1/vouchers[/{code}] cannot join the
+ * campaign: a STANDALONE discount or gift campaign takes it (the reference: "the voucher will be added
+ * to this campaign"), as does any campaign whose vouchers can be generated.
+ */
+export function assertTakesCreatedVouchers(campaign: Campaign): asserts campaign is VoucherCampaign {
+  if (campaign.type === 'STANDALONE' && campaign.voucher && (campaign.campaignType === 'DISCOUNT_COUPONS' || campaign.campaignType === 'GIFT_VOUCHERS')) return;
+  assertGeneratesVouchers(campaign);
+}
 
 /** @throws InvalidCampaignError when the campaign cannot hold generated vouchers (Voucherify's wording). */
 export function assertGeneratesVouchers(campaign: Campaign): asserts campaign is VoucherCampaign {

@@ -1,5 +1,5 @@
 import { camelize } from '../case.js';
-import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
+import { assertGeneratesVouchers, assertTakesCreatedVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { loadCampaign } from '../campaigns/campaign.service.js';
 import { withCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
@@ -36,7 +36,7 @@ async function namedCampaign(deps: Deps, projectId: string, body: CreateVoucherB
   const ref = body.campaign_id ?? body.campaign;
   if (ref === undefined) return null;
   const campaign = await loadCampaign(deps, projectId, ref);
-  assertGeneratesVouchers(campaign);
+  assertTakesCreatedVouchers(campaign);
   if (body.type !== undefined && body.type !== campaign.voucher.type) {
     throw new InvalidPayloadError(`type ${body.type} does not match campaign ${campaign.name}, whose vouchers are ${campaign.voucher.type}`);
   }

@@ -305,7 +305,7 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       rec.clear();
       const warm = await qualify({ customer: { id: ann }, order: cart });
       expect(ids(warm)).toEqual(ids(first));
-      // The generic code was written without the campaign's counters (no endpoint adds one): its campaign's codes are queried each time.
+      // The generic code was written straight into the table, without the campaign's counters: its campaign's codes are queried each time.
       expect(offerQueries(rec.calls)).toEqual([expect.stringContaining('#VOUCHERS')]);
       expect(rec.calls.filter((c) => c === 'BatchGet')).toHaveLength(1);
     });
@@ -347,6 +347,31 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       const g1 = (await getVoucherByCode(runtime, projectId, 'G1')) as Voucher;
       expect(await removeVoucher(runtime, g1, null, iso(3))).toBe('ok');
       expect(ids(await qualify({ order: cart }))).toEqual(['G2']);
+    });
+
+    it('offers a generic code made through POST /v1/vouchers/{code} into a STANDALONE campaign, and one deleted through DELETE no more', async () => {
+      const { api, qualify, campaign, runtime } = await setup();
+      const g = await campaign(emptyGeneric('G'));
+      for (let i = 0; i < 2; i += 1) expect(ids(await qualify({ order: cart }))).toEqual([]);
+      const made = await api.call('create-voucher', { params: { code: 'WELCOME' }, json: { campaign_id: g.id } });
+      expect(made.status, JSON.stringify(made.json)).toBe(200);
+      const first = await qualify({ order: cart });
+      expect(ids(first)).toEqual(['WELCOME']);
+      expect(first.json.redeemables.data[0]).toMatchObject({
+        object: 'voucher',
+        campaign_id: g.id,
+        campaign_name: 'G',
+        result: { discount: { type: 'AMOUNT', amount_off: 100 } },
+      });
+      await qualify({ order: cart });
+      // The endpoint raised the campaign's counters in the insert's transaction: once learnt, no Query of its codes.
+      const rec = recordCalls(runtime);
+      expect(ids(await qualify({ order: cart }))).toEqual(['WELCOME']);
+      expect(offerQueries(rec.calls)).toEqual([]);
+      expect((await api.call('create-voucher', { params: { code: 'HELLO' }, json: { campaign: 'G' } })).status).toBe(200);
+      expect(ids(await qualify({ order: cart })).sort()).toEqual(['HELLO', 'WELCOME']);
+      expect((await api.call('delete-voucher', { params: { code: 'WELCOME' }, query: 'force=true' })).status).toBe(204);
+      expect(ids(await qualify({ order: cart }))).toEqual(['HELLO']);
     });
 
     it('sees a code inserted while an older, unlearnt one was deleted: the count is the same, vouchersInserted is not', async () => {

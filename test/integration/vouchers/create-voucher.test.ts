@@ -95,6 +95,43 @@ describe('POST /v1/vouchers/{code} (create-voucher)', () => {
     expect((await api.call('create-voucher', { params: { code: 'J-4' }, json: { campaign: 'Nowhere' } })).status).toBe(404);
   });
 
+  it('adds the voucher to a STANDALONE campaign (a generic code), which still refuses generated vouchers; a PROMOTION takes none', async () => {
+    const { api } = await publicationSetup();
+    const made = await api.call('create-campaign', {
+      json: {
+        name: 'Generic',
+        campaign_type: 'DISCOUNT_COUPONS',
+        type: 'STANDALONE',
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+      },
+    });
+    expect(made.status).toBe(200);
+    const campaignId = made.json.id as string;
+    const byCode = await api.call('create-voucher', { params: { code: 'WELCOME' }, json: { campaign_id: campaignId } });
+    expect(byCode.status, JSON.stringify(byCode.json)).toBe(200);
+    expect(byCode.json).toMatchObject({
+      code: 'WELCOME',
+      campaign: 'Generic',
+      campaign_id: campaignId,
+      type: 'DISCOUNT_VOUCHER',
+      discount: { type: 'AMOUNT', amount_off: 100 },
+    });
+    const random = await api.call('generate-random-code', { json: { campaign: 'Generic' } });
+    expect(random.status, JSON.stringify(random.json)).toBe(200);
+    expect(random.json).toMatchObject({ campaign_id: campaignId });
+    expect((await api.call('get-campaign', { params: { campaignId } })).json).toMatchObject({ type: 'STANDALONE', vouchers_count: 2 });
+    const generated = await api.call('add-vouchers-to-campaign', { params: { campaignId }, json: {} });
+    expect(generated.status).toBe(400);
+    expect(generated.json).toMatchObject({ key: 'invalid_campaign', details: expect.stringContaining('STANDALONE') });
+    const promo = await api.call('create-campaign', {
+      json: { name: 'Promo', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T', action: { discount: { type: 'AMOUNT', amount_off: 1 } } }] } },
+    });
+    const intoPromo = await api.call('create-voucher', { params: { code: 'PROMO-1' }, json: { campaign_id: promo.json.id, ...discount } });
+    expect(intoPromo.status).toBe(400);
+    expect(intoPromo.json).toMatchObject({ key: 'invalid_campaign' });
+    expect((await api.call('get-campaign', { params: { campaignId } })).json.vouchers_count).toBe(2);
+  });
+
   it('refuses with 400: no type, a type without its benefit, a benefit of another type, a body code unlike the path’s', async () => {
     const { api } = await publicationSetup();
     for (const json of [
