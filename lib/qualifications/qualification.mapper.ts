@@ -1,5 +1,7 @@
 import { snakeize } from '../case.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
+import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
+import { toAssignmentListReply } from '../validation-rules/validation-rule.mapper.js';
 import { toCalculatedOrderReply, toStackingRulesReply } from '../validations/validation.mapper.js';
 import type * as z from '../zod.js';
 import type { QualifiedRedeemable, Qualification } from './qualification.service.js';
@@ -19,7 +21,12 @@ function resultOf(q: QualifiedRedeemable): RedeemableReply['result'] {
   return discount ? { discount: snakeize(discount) } : {};
 }
 
-function toQualifiedReply(q: QualifiedRedeemable, exclusive: ReadonlySet<string>, joint: ReadonlySet<string>): RedeemableReply {
+function toQualifiedReply(
+  q: QualifiedRedeemable,
+  exclusive: ReadonlySet<string>,
+  joint: ReadonlySet<string>,
+  assignments: ReadonlyMap<string, ValidationRuleAssignment[]> | null,
+): RedeemableReply {
   const r = q.evaluated;
   const campaignName = r.campaign?.name ?? r.voucher?.campaignName ?? null;
   const campaignId = r.campaign?.id ?? r.voucher?.campaignId ?? null;
@@ -40,6 +47,7 @@ function toQualifiedReply(q: QualifiedRedeemable, exclusive: ReadonlySet<string>
     ...(r.tier ? { name: r.tier.name } : {}),
     ...(campaignName !== null ? { campaign_name: campaignName } : {}),
     ...(campaignId !== null ? { campaign_id: campaignId } : {}),
+    ...(assignments ? { validation_rules_assignments: toAssignmentListReply(assignments.get(r.id) ?? []) } : {}),
   };
 }
 
@@ -51,7 +59,7 @@ export function toQualificationReply(q: Qualification): Reply {
     redeemables: {
       object: 'list',
       data_ref: 'data',
-      data: q.redeemables.map((r) => toQualifiedReply(r, exclusive, joint)),
+      data: q.redeemables.map((r) => toQualifiedReply(r, exclusive, joint, q.assignments)),
       total: q.redeemables.length,
       has_more: q.hasMore,
       ...(q.moreStartingAfter !== null ? { more_starting_after: q.moreStartingAfter } : {}),

@@ -1,6 +1,7 @@
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
+import { validationRuleAssignmentListReplySchema } from '../validation-rules/validation-rule.reply.js';
 import { calculatedOrderReplySchema, stackingRulesReplySchema } from '../validations/validation.reply.js';
 
 /*
@@ -36,6 +37,8 @@ export const qualifiedRedeemableReplySchema = z.strictObject({
   name: z.optional(z.string()),
   campaign_name: z.optional(z.string()),
   campaign_id: z.optional(z.string()),
+  /** With `options.expand` holding `validation_rules`: the redeemable's own rule assignments (a voucher's or a tier's, not its campaign's). */
+  validation_rules_assignments: z.optional(validationRuleAssignmentListReplySchema),
 });
 
 /** POST /v1/qualifications (the reference's QualificationsCheckEligibilityResponseBody). */

@@ -3,6 +3,8 @@ import * as entities from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { UnsupportedDiscountError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
+import { getObjectAssignmentsMany } from '../validation-rules/validation-rule.repo.js';
 import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.js';
 import { NO_READ_HINTS } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
@@ -96,6 +98,8 @@ export interface Qualification {
   hasMore: boolean;
   /** The cursor of the next page (the page's last creation time); null when there is none. */
   moreStartingAfter: string | null;
+  /** With `options.expand` holding `validation_rules`: each redeemable's own rule assignments (by its id; none: absent). */
+  assignments: ReadonlyMap<string, ValidationRuleAssignment[]> | null;
 }
 
 const voucherCandidate = (v: Voucher, source: CandidateSource, campaigns: ReadonlyMap<string, Campaign>): Candidate => {
@@ -150,11 +154,20 @@ export async function checkEligibility(deps: Deps, projectId: string, body: Chec
   const { context, qualified } = await qualify(deps, projectId, body, { limit, tiersOnly: false });
   const { page, hasMore } = cutPage(qualified, limit);
   const last = page[page.length - 1];
+  // The engine keeps which rules an object has, not its assignment records: asked for, they cost one BatchGet of ≤ 50 keys.
+  const expandRules = body.options?.expand?.includes('validation_rules') === true && page.length > 0;
   return {
     context,
     redeemables: sortPage(page, body.options?.sorting_rule ?? 'DEFAULT'),
     hasMore,
     moreStartingAfter: hasMore && last ? last.createdAt : null,
+    assignments: expandRules
+      ? await getObjectAssignmentsMany(
+          deps,
+          projectId,
+          page.map((q) => q.evaluated.id),
+        )
+      : null,
   };
 }
 

@@ -197,6 +197,46 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
     expect((await api.call('get-customer', { params: { customerId: 'stranger' } })).status).toBe(404);
   });
 
+  it('with expand validation_rules, lists each redeemable’s own rule assignments; without, none', async () => {
+    const { api, qualify, customer, held, promotion } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-1', ann, 1);
+    const promo = await promotion('Promo', [{ name: 'Big', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+    const tierId = promo.promotion?.tiers[0]?.id as string;
+    const rule = await api.call('create-validation-rules', {
+      json: { name: 'Big carts', rules: { 1: { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } },
+    });
+    const assigned = await api.call('create-validation-rule-assignment', {
+      params: { validationRuleId: rule.json.id as string },
+      json: { related_object_type: 'promotion_tier', related_object_id: tierId },
+    });
+    expect(assigned.status, JSON.stringify(assigned.json)).toBe(200);
+
+    const expanded = await qualify({ customer: { id: ann }, order: cart, options: { expand: ['validation_rules', 'category'] } });
+    expect(expanded.status).toBe(200);
+    expect(ids(expanded)).toEqual([tierId, 'ANN-1']);
+    const [tier, voucher] = expanded.json.redeemables.data;
+    expect(tier?.validation_rules_assignments).toEqual({
+      object: 'list',
+      data_ref: 'data',
+      data: [
+        {
+          id: assigned.json.id,
+          rule_id: rule.json.id,
+          related_object_id: tierId,
+          related_object_type: 'promotion_tier',
+          created_at: assigned.json.created_at,
+          object: 'validation_rules_assignment',
+        },
+      ],
+      total: 1,
+    });
+    expect(voucher?.validation_rules_assignments).toEqual({ object: 'list', data_ref: 'data', data: [], total: 0 });
+
+    const plain = await qualify({ customer: { id: ann }, order: cart });
+    expect(plain.json.redeemables.data.map((d) => 'validation_rules_assignments' in d)).toEqual([false, false]);
+  });
+
   it('refuses PROMOTION_STACKS and an unknown order id with the spec error object', async () => {
     const { qualify } = await setup();
     const stacks = await qualify({ scenario: 'PROMOTION_STACKS' });
