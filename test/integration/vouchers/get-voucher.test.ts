@@ -12,6 +12,25 @@ async function setup() {
   return { runtime, api: campaignApi(runtime, pair) };
 }
 
+/** A project with a limitless voucher `code` of a new campaign, and one validation rule assigned to it. */
+async function withRule(code: string, fields: Record<string, unknown> = {}) {
+  const runtime = testRuntime();
+  const pair = await newProject(runtime);
+  const api = campaignApi(runtime, pair);
+  const call = apiClient({ runtime }, keyPairHeaders(pair));
+  const campaign = await newCampaign(api);
+  const voucher = (await api.addVoucher(campaign.id as string, { code, ...fields, redemption: { quantity: null } })).json;
+  const rule = (
+    await call.call('create-validation-rules', {
+      json: { name: 'Big carts', rules: { 1: { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } },
+    })
+  ).json;
+  const assigned = (
+    await call.call('create-validation-rule-assignment', { params: { validationRuleId: rule.id as string }, json: { related_object_id: voucher.id } })
+  ).json;
+  return { runtime, pair, api, call, campaign, voucher, assigned };
+}
+
 describe('GET /v1/vouchers/{code}', () => {
   it('returns the voucher by code and by id, exactly as it was created', async () => {
     const { api } = await setup();
@@ -47,20 +66,7 @@ describe('GET /v1/vouchers/{code}', () => {
   });
 
   it("reads the voucher's uses, category and rule assignments in one round after it, and beside it once the container knows the code's id", async () => {
-    const runtime = testRuntime();
-    const pair = await newProject(runtime);
-    const api = campaignApi(runtime, pair);
-    const call = apiClient({ runtime }, keyPairHeaders(pair));
-    const campaign = await newCampaign(api);
-    const voucher = (await api.addVoucher(campaign.id as string, { code: 'ROUNDS-1', category: 'Food', redemption: { quantity: null } })).json;
-    const rule = (
-      await call.call('create-validation-rules', {
-        json: { name: 'Big carts', rules: { 1: { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } },
-      })
-    ).json;
-    const assigned = (
-      await call.call('create-validation-rule-assignment', { params: { validationRuleId: rule.id as string }, json: { related_object_id: voucher.id } })
-    ).json;
+    const { runtime, pair, api, call, campaign, voucher, assigned } = await withRule('ROUNDS-1', { category: 'Food' });
     // A voucher with no redemption limit counts its uses on shards.
     const redeemed = await call.call('redeem-stacked-discounts', { json: { redeemables: [{ object: 'voucher', id: 'ROUNDS-1' }], order: { amount: 5000 } } });
     expect(redeemed.status, JSON.stringify(redeemed.json)).toBe(200);
@@ -102,20 +108,7 @@ describe('GET /v1/vouchers/{code}', () => {
   });
 
   it('replies by id with the shards and assignments read beside the voucher', async () => {
-    const runtime = testRuntime();
-    const pair = await newProject(runtime);
-    const api = campaignApi(runtime, pair);
-    const call = apiClient({ runtime }, keyPairHeaders(pair));
-    const campaign = await newCampaign(api);
-    const voucher = (await api.addVoucher(campaign.id as string, { code: 'BY-ID-1', redemption: { quantity: null } })).json;
-    const rule = (
-      await call.call('create-validation-rules', {
-        json: { name: 'Big carts', rules: { 1: { name: 'order.amount', conditions: { $more_than: [1000] } }, logic: '1' } },
-      })
-    ).json;
-    const assigned = (
-      await call.call('create-validation-rule-assignment', { params: { validationRuleId: rule.id as string }, json: { related_object_id: voucher.id } })
-    ).json;
+    const { runtime, pair, voucher, assigned } = await withRule('BY-ID-1');
     const rounds = readRounds(runtime);
     const read = await getVoucher(runtime, pair.project_id, voucher.id as string);
     // Read as a code first (an id may be a code), then id → code → voucher. The id's shards and
