@@ -43,6 +43,10 @@ interface CardOutcome {
  * again, the buckets consistently, and skips the ones no longer due. A card that is gone gets its
  * buckets emptied alone.
  */
+/** Soonest expiry first, then by id: the order the index gives a card's buckets. */
+const byExpiry = (a: PointsBucket, b: PointsBucket): number =>
+  (a.expiresAt ?? '') < (b.expiresAt ?? '') ? -1 : (a.expiresAt ?? '') > (b.expiresAt ?? '') ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now: Date): Promise<CardOutcome> {
   const first = due[0];
   if (!first) return { writtenOff: 0, points: 0, skipped: 0, orphans: 0 };
@@ -82,6 +86,12 @@ async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now:
     if ((card.bucketedPoints ?? 0) !== duePoints) {
       others = await listCardBuckets(deps, projectId, voucherId);
       if (activeBucketPoints(others) !== (card.bucketedPoints ?? 0)) return RETRY;
+      // A shard's index pages mix every card's entries, so a card's other due buckets may sit on a later page. Read
+      // here anyway, they go in the same transaction; their own entries have left the index by the time a later page
+      // is read (or, read stale, fail their condition and are skipped).
+      const named = new Set(pending.map((b) => b.id));
+      const alsoDue = others.filter((b) => !named.has(b.id) && b.status === 'ACTIVE' && b.points > 0 && isPastDue(b, today));
+      if (alsoDue.length > 0) pending = [...pending, ...alsoDue].sort(byExpiry);
     }
     while (pending.length > 0) {
       const batch = pending.slice(0, MAX_WRITE_OFFS_PER_COMMIT);
@@ -102,9 +112,10 @@ async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now:
 
 /**
  * The expiry worker's run: every bucket whose last day is before today (the clock's UTC date) and
- * that still holds points is written off, one DynamoDB transaction per bucket that ends the bucket
- * (conditioned on its points as read), moves its points from the card's `balance` to
- * `expired_points` and writes a POINTS_EXPIRATION card transaction. Due buckets are found in the
+ * that still holds points is written off, one DynamoDB transaction per card (up to
+ * MAX_WRITE_OFFS_PER_COMMIT buckets, whichever index pages they were found on) that ends its due
+ * buckets (each conditioned on its points as read), moves their points from the card's `balance`
+ * to `expired_points` and writes one POINTS_EXPIRATION card transaction per bucket. Due buckets are found in the
  * expiry index, one Query per shard (never a Scan). The index is the run's checkpoint: a written-off
  * bucket leaves it in the same transaction, so a run killed at any point (kill -9, a Lambda timeout,
  * a lost schedule) leaves exactly the buckets still due for the next run, and two runs at once
