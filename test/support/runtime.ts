@@ -8,11 +8,11 @@ import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.se
 
 export const engines = () => inject('engines');
 
-/** A runtime on the test engines; pass a ManualClock to move time. */
-export function testRuntime(options: { clock?: Clock; logger?: Logger } = {}): Runtime {
+/** A runtime on the test engines; pass a ManualClock to move time, a table name for a table of the test's own (made by the caller). */
+export function testRuntime(options: { clock?: Clock; logger?: Logger; tableName?: string } = {}): Runtime {
   const e = engines();
   return createRuntime(
-    { tableName: e.tableName, region: e.region, dynamoDbEndpoint: e.dynamoEndpoint, cluster: 'api', logLevel: 'error' },
+    { tableName: options.tableName ?? e.tableName, region: e.region, dynamoDbEndpoint: e.dynamoEndpoint, cluster: 'api', logLevel: 'error' },
     {
       ddb: createDocumentClient({ region: e.region, endpoint: e.dynamoEndpoint }),
       clock: options.clock ?? new ManualClock(),

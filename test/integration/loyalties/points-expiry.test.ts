@@ -1,4 +1,6 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { ensureTable } from '../../../infra/local/engines.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { JobStoppedError } from '../../../lib/jobs/job-stop.js';
@@ -16,9 +18,9 @@ import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/
 const DAY = 86_400_000;
 const at = Date.UTC(2026, 1, 10, 12, 0, 0); // 2026-02-10
 
-async function setup(cards = ['CARD-1']) {
+async function setup(cards = ['CARD-1'], tableName?: string) {
   const clock = new ManualClock(at);
-  const runtime = testRuntime({ clock });
+  const runtime = testRuntime({ clock, tableName });
   const pair = await newProject(runtime);
   const campaigns = campaignApi(runtime, pair);
   const loyalty = loyaltyApi(runtime, pair);
@@ -94,7 +96,12 @@ describe('the points expiry worker', () => {
   });
 
   it("writes off a card's due buckets in one transaction, even across index pages, each with its own POINTS_EXPIRATION", async () => {
-    const { clock, runtime, pair, loyalty, cardOf, transactions } = await setup();
+    // A table of its own: in the shared one, other tests' due entries fill the shard's pages of one entry.
+    const e = engines();
+    const raw = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const tableName = `expiry-pages-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    await ensureTable(raw, tableName).finally(() => raw.destroy());
+    const { clock, runtime, pair, loyalty, cardOf, transactions } = await setup(['CARD-1'], tableName);
     await loyalty.updateBalance('Club', 'CARD-1', { points: 4, expiration_date: '2026-02-15' });
     await loyalty.updateBalance('Club', 'CARD-1', { points: 6, expiration_date: '2026-02-20' });
     await loyalty.updateBalance('Club', 'CARD-1', { points: 9, expiration_date: '2026-12-31' });
