@@ -7,7 +7,7 @@ import { getVoucherByCode, getVoucherCodeById } from '../vouchers/voucher.repo.j
 import { todayOf } from './expiration.js';
 import { activeBucketPoints } from './loyalty-card.js';
 import { listCardBuckets } from './loyalty-card.repo.js';
-import { EXPIRY_SHARDS, type PointsBucket } from './points-bucket.js';
+import { EXPIRY_SHARDS, expiresKeyOf, type PointsBucket } from './points-bucket.js';
 import { emptyReport, type ExpirySweepReport, isPastDue, MAX_WRITE_OFFS_PER_COMMIT, planCardWriteOff } from './points-expiry.js';
 import { dueBucketPages, getBucket, orphanWriteOffItem, writeOffItems } from './points-expiry.repo.js';
 
@@ -44,8 +44,11 @@ interface CardOutcome {
  * buckets emptied alone.
  */
 /** Soonest expiry first, then by id: the order the index gives a card's buckets. */
-const byExpiry = (a: PointsBucket, b: PointsBucket): number =>
-  (a.expiresAt ?? '') < (b.expiresAt ?? '') ? -1 : (a.expiresAt ?? '') > (b.expiresAt ?? '') ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const byExpiry = (a: PointsBucket, b: PointsBucket): number => {
+  const x = `${expiresKeyOf(a.expiresAt)}#${a.id}`;
+  const y = `${expiresKeyOf(b.expiresAt)}#${b.id}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
 
 async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now: Date): Promise<CardOutcome> {
   const first = due[0];

@@ -81,7 +81,7 @@ export class ReadHints {
   learn(projectId: string, found: Learnt): void {
     for (const [code, campaignId] of found.codes) this.pointers.set(`${projectId}\u0000code\u0000${code}`, campaignId);
     for (const [tierId, campaignId] of found.tiers) this.pointers.set(`${projectId}\u0000tier\u0000${tierId}`, campaignId);
-    for (const [code, id] of found.vouchers ?? []) this.pointers.set(`${projectId}\u0000voucher\u0000${code}`, id);
+    for (const [code, id] of found.vouchers ?? []) this.learnVoucherId(projectId, code, id);
     if (found.order) this.pointers.set(`${projectId}\u0000order\u0000${found.order.sourceId}`, found.order.id);
     if (found.customer) this.pointers.set(`${projectId}\u0000customer\u0000${found.customer.sourceId}`, found.customer.id);
     const used = [...new Set([...found.codes.values(), ...found.tiers.values()])];

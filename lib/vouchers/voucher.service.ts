@@ -123,9 +123,11 @@ export async function getVoucher(
 
 /** The voucher with its sharded uses added and its category as it is now, both read side by side. */
 async function asItIsNow(deps: Deps, projectId: string, found: Voucher): Promise<Voucher> {
-  const [counted, categorised] = await Promise.all([withTrueUses(deps, found), withCurrentCategory(deps, projectId, found)]);
-  if (counted === found) return categorised;
-  return categorised === found ? counted : { ...counted, category: categorised.category };
+  const [sharded, categorised] = await Promise.all([
+    found.redemptionQuantity === null ? shardedUses(deps, projectId, found.id) : 0,
+    withCurrentCategory(deps, projectId, found),
+  ]);
+  return withShardedUses(categorised, sharded);
 }
 
 /**
