@@ -6,6 +6,7 @@ import { type Ids, randomIds } from './ids.js';
 import { createLogger, type Logger } from './logger.js';
 import { TtlCache } from './ttl-cache.js';
 import type { AppKey } from './app-keys/app-key.js';
+import { CredentialHints } from './auth/credential-hints.js';
 import { QualificationHints } from './qualifications/qualification-hints.js';
 import { ReadHints } from './validations/read-hints.js';
 
@@ -21,6 +22,8 @@ export interface Runtime {
    * read. Its age bounds how long a blocked or deleted key's tokens keep working (spec: < 60 s).
    */
   appKeyCache: TtlCache<AppKey | null>;
+  /** Who each set of credentials was when last admitted, so some reads start while credentials are checked (lib/auth/credential-hints.ts); never admits anyone. */
+  credentialHints: CredentialHints;
   /** Pointers this container learnt (a code's campaign, a source id's record) so a validation reads in one round trip; each is checked by the read. */
   readHints: ReadHints;
   /** Campaigns this container's qualifications led to, so the next one reads them with the wallet (lib/qualifications/qualification-hints.ts). */
@@ -41,6 +44,7 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
     ids: overrides.ids ?? randomIds,
     logger: overrides.logger ?? createLogger(config.logLevel),
     appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
+    credentialHints: overrides.credentialHints ?? new CredentialHints(() => clock.now().getTime()),
     readHints: overrides.readHints ?? new ReadHints(() => clock.now().getTime()),
     qualificationHints: overrides.qualificationHints ?? new QualificationHints(() => clock.now().getTime()),
     rateLimit: overrides.rateLimit !== undefined ? overrides.rateLimit : (config.rateLimit ?? null),

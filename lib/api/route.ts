@@ -88,6 +88,13 @@ export interface RouteDef<S extends readonly SuccessReply[] = readonly SuccessRe
   /** For `transactional` idempotency: what the key's fingerprint covers. */
   fingerprint: readonly FingerprintPart[];
   needs: ResourceNeeds;
+  /**
+   * The handler's work may start while the credentials are read, for the principal the same
+   * credentials were when this container last admitted them; its result is used only when the
+   * fresh check admits that same principal (lib/http/endpoint.ts). Only a read of the main cluster
+   * without idempotency may: its work writes nothing, so work thrown away has done nothing.
+   */
+  startsBeforeCredentials: boolean;
 }
 
 /** A row as written: what differs from the defaults of `route()`. */
@@ -118,6 +125,8 @@ export interface RouteSpec<S extends readonly SuccessReply[]> {
   /** Default: `['body']`. */
   fingerprint?: readonly FingerprintPart[];
   needs?: Partial<ResourceNeeds>;
+  /** Default: false. Only for `access: 'read'` on the `api` cluster, with credentials (no signed link) and idempotency `none`. */
+  startsBeforeCredentials?: boolean;
 }
 
 /**
@@ -127,18 +136,25 @@ export interface RouteSpec<S extends readonly SuccessReply[]> {
 export function route<const S extends readonly SuccessReply[]>(spec: RouteSpec<S>): RouteDef<S> {
   const { folder, scopes, needs, ...rest } = spec;
   const access = spec.access ?? (spec.method === 'GET' ? 'read' : 'write');
+  const idempotency = idempotencyModeOf({ method: spec.method, access, idempotency: spec.idempotency });
+  const cluster = spec.cluster ?? 'api';
+  const auth: RouteAuth = spec.auth ?? { keyPair: true, bearer: true };
+  const startsBeforeCredentials = spec.startsBeforeCredentials ?? false;
+  if (startsBeforeCredentials && (access !== 'read' || idempotency !== 'none' || cluster !== 'api' || auth === 'none' || auth.signedLink !== undefined))
+    throw new Error(`Route ${spec.operationId}: only a read of the api cluster without idempotency may start before its credentials`);
   return {
     ...rest,
     handler: `functions/${folder}/${spec.operationId}.ts`,
     access,
-    auth: spec.auth ?? { keyPair: true, bearer: true },
+    auth,
     scope: spec.scope !== undefined ? spec.scope : { side: 'server', scopes: scopes ?? [] },
     body: spec.body ?? (spec.method === 'POST' || spec.method === 'PUT' ? 'json' : 'none'),
-    cluster: spec.cluster ?? 'api',
+    cluster,
     errors: spec.errors ?? [],
-    idempotency: idempotencyModeOf({ method: spec.method, access, idempotency: spec.idempotency }),
+    idempotency,
     fingerprint: spec.fingerprint ?? ['body'],
     needs: { bucket: needs?.bucket ?? null, sendsTo: needs?.sendsTo ?? [], env: needs?.env ?? [] },
+    startsBeforeCredentials,
   };
 }
 

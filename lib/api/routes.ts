@@ -941,6 +941,8 @@ export const checkEligibilityRoute = /* @__PURE__ */ route({
   path: '/v1/qualifications',
   folder: 'qualifications',
   access: 'read',
+  // A checkout asks this on every cart change: its reads start while the credentials are read (decision "Starting a read before its credentials are checked").
+  startsBeforeCredentials: true,
   scopes: ['qualifications'],
   summary: "The redeemables a customer and/or an order qualify for (the customer's vouchers, generic codes, promotion tiers), up to 50 a page",
   tag: 'Qualifications',

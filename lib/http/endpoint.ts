@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../zod.js';
 import { authenticateKeyPair, authenticateToken, authorize, UNAUTHORIZED_DETAILS } from '../auth/authenticate.js';
+import { credentialKey, type PresentedCredentials, samePrincipal } from '../auth/credential-hints.js';
 import type { Principal } from '../auth/principal.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { randomIds } from '../ids.js';
@@ -157,6 +158,15 @@ const presentsCredentials = (event: ApiEvent, route: RouteDef): boolean =>
     (name) => headerOf(event, name) !== undefined,
   );
 
+/** The key pair or bearer token the request presents, as `authenticate` reads them (undefined: none, or a signed link). */
+function presentedCredentials(event: ApiEvent, route: RouteDef): PresentedCredentials | undefined {
+  const appId = headerOf(event, 'x-app-id');
+  const appToken = headerOf(event, 'x-app-token');
+  if (appId && appToken) return { kind: 'key_pair', appId, appToken };
+  const token = presentedToken(event, route);
+  return token ? { kind: 'bearer', token } : undefined;
+}
+
 async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef, verifyLink: SignedLinkVerifier | null): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
@@ -276,20 +286,7 @@ function build<S extends EndpointSchemas, R>(
           return { ok: false, error };
         }
       };
-      let parsing: Parsing | null = null;
-      if (authentication.kind === 'credentials') {
-        const authenticating = authenticate(runtime, event, route, authentication.verifyLink);
-        // The request is parsed and validated while its credentials are read: setImmediate runs
-        // once the read is on the wire, so this costs the caller no time. Credentials still come
-        // first: the outcome is reported only after they passed, so an anonymous caller learns
-        // nothing from validation messages.
-        const parsed = new Promise<Parsing>((resolve) => setImmediate(() => resolve(parse())));
-        inv.principal = await authenticating;
-        parsing = await parsed;
-      }
-      const principal = inv.principal;
-      const work = async (): Promise<HttpReply> => {
-        const outcome = parsing ?? parse();
+      const work = async (principal: Principal | null, outcome: Parsing): Promise<HttpReply> => {
         if (!outcome.ok) throw outcome.error;
         const { rawQuery, rawBody, query, params, body } = outcome;
         const key = principal && route.idempotency !== 'none' ? headerOf(event, IDEMPOTENCY_HEADER) : undefined;
@@ -312,7 +309,35 @@ function build<S extends EndpointSchemas, R>(
             : null;
         return fn({ runtime, requestId: inv.requestId, principal, params, query, body, event, idempotency, ports } as R);
       };
-      if (!principal) return toResult(await work(), inv.requestId);
+      let parsing: Parsing | null = null;
+      // Work started for the principal these credentials were last time, and that principal.
+      let early: { reply: Promise<HttpReply>; principal: Principal } | null = null;
+      if (authentication.kind === 'credentials') {
+        const authenticating = authenticate(runtime, event, route, authentication.verifyLink);
+        // Hashed after the credentials' read is sent, so it delays nothing.
+        const credentials = presentedCredentials(event, route);
+        const hintKey = credentials ? credentialKey(credentials) : undefined;
+        // The request is parsed and validated while its credentials are read: setImmediate runs
+        // once the read is on the wire, so this costs the caller no time. Credentials still come
+        // first: the outcome is reported only after they passed, so an anonymous caller learns
+        // nothing from validation messages.
+        const parsed = new Promise<Parsing>((resolve) => setImmediate(() => resolve(parse())));
+        const expected = route.startsBeforeCredentials && hintKey !== undefined ? runtime.credentialHints.expected(hintKey) : undefined;
+        if (expected) {
+          // A read that writes nothing may start for the principal these credentials were when last
+          // admitted; its outcome is looked at only if the fresh check admits that same principal.
+          const reply = parsed.then((outcome) => work(expected, outcome));
+          reply.catch(() => undefined);
+          early = { reply, principal: expected };
+        }
+        inv.principal = await authenticating;
+        if (hintKey !== undefined) runtime.credentialHints.learn(hintKey, inv.principal);
+        parsing = await parsed;
+      }
+      const principal = inv.principal;
+      const run = (): Promise<HttpReply> =>
+        early !== null && principal !== null && samePrincipal(early.principal, principal) ? early.reply : work(principal, parsing ?? parse());
+      if (!principal) return toResult(await run(), inv.requestId);
 
       const counting = countRequest(runtime, runtime.rateLimit, principal.projectId, runtime.clock.now());
       const windowSeconds = runtime.rateLimit?.windowSeconds ?? 0;
@@ -320,10 +345,10 @@ function build<S extends EndpointSchemas, R>(
         // A write must not happen over the limit, nor a file be read: the count comes first (one round trip).
         inv.rateLimit = await counting;
         enforceRateLimit(inv.rateLimit, windowSeconds);
-        return toResult(await work(), inv.requestId);
+        return toResult(await run(), inv.requestId);
       }
       // A read changes nothing, so it runs alongside the count and its reply is dropped if over the limit.
-      const [counted, outcome] = await Promise.allSettled([counting, work()]);
+      const [counted, outcome] = await Promise.allSettled([counting, run()]);
       inv.rateLimit = counted.status === 'fulfilled' ? counted.value : null;
       enforceRateLimit(inv.rateLimit, windowSeconds);
       if (outcome.status === 'rejected') throw outcome.reason;

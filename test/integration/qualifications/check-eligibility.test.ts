@@ -6,6 +6,7 @@ import { transact } from '../../../lib/db/transact.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { countVouchersItem, getVoucherByCode, insertVouchers, removeVoucher } from '../../../lib/vouchers/voucher.repo.js';
 import { apiClient } from '../../support/api-client.js';
+import { readRounds } from '../../support/read-rounds.js';
 import { RecordingJobQueue } from '../../support/api.js';
 import { at, countingReads, publicationSetup, putVoucher, standaloneVoucher } from '../publications/support.js';
 
@@ -305,6 +306,21 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
     expect(batches.length).toBeLessThanOrEqual(3);
     const small = await qualify({ scenario: 'CUSTOMER_WALLET', customer: { id: ann }, order: { amount: 1000 }, options: { limit: 50 } });
     expect(small.json.redeemables.total).toBe(0);
+  });
+
+  it('sends its reads beside the credentials’ read once this container admitted them: one round trip in all', async () => {
+    const { qualify, customer, held, promotion, runtime } = await setup();
+    const ann = await customer('ann');
+    await held('ANN-1', ann, 1);
+    await promotion('Promo', [{ name: 'On', action: { discount: { type: 'AMOUNT', amount_off: 200 } } }]);
+    const first = await qualify({ customer: { id: ann }, order: cart });
+    await qualify({ customer: { id: ann }, order: cart });
+    const rounds = readRounds(runtime);
+    const warm = await qualify({ customer: { id: ann }, order: cart });
+    expect(ids(warm)).toEqual(ids(first));
+    expect(ids(warm)).toHaveLength(2);
+    // The key's GetItem, the wallet's Query and the BatchGetItem of the rest (lib/auth/credential-hints.ts).
+    expect(rounds.take().map((round) => [...round].sort())).toEqual([['BatchGet', 'Get', 'Query']]);
   });
 
   describe('what a container learnt of the project’s offers (qualification-hints.ts)', () => {
