@@ -127,12 +127,15 @@ export async function authenticateProjectLink(deps: Deps, projectId: string, sou
   return { projectId, appId: '', via: 'signed_link', keyPermissions: null, tokenScopes: null };
 }
 
+/** Whether the principal's grants cover `need`: a token is limited by its own scopes and, like its key, by the key's current permissions. */
+export const permits = (principal: Principal, need: ScopeRequirement): boolean =>
+  grantCovers(principal.tokenScopes, need) && grantCovers(principal.keyPermissions, need);
+
 /**
  * @throws MissingPermissionError when the principal's scopes do not cover the endpoint.
  */
 export function authorize(principal: Principal, need: ScopeRequirement): void {
-  // A token is limited by its own scopes and, like its key, by the key's current permissions.
-  if (!grantCovers(principal.tokenScopes, need) || !grantCovers(principal.keyPermissions, need)) {
+  if (!permits(principal, need)) {
     const wanted = [need.side === 'server' ? 'api' : 'client_api', ...need.scopes].join(' or ');
     throw new MissingPermissionError(`This operation needs the ${wanted} scope`);
   }

@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../zod.js';
-import { authenticateKeyPair, authenticateToken, authorize, UNAUTHORIZED_DETAILS } from '../auth/authenticate.js';
+import { authenticateKeyPair, authenticateToken, authorize, permits, UNAUTHORIZED_DETAILS } from '../auth/authenticate.js';
 import { credentialKey, type PresentedCredentials, samePrincipal } from '../auth/credential-hints.js';
 import type { Principal } from '../auth/principal.js';
 import { ServiceUnavailableError, UnauthorizedError } from '../errors.js';
@@ -158,7 +158,7 @@ const presentsCredentials = (event: ApiEvent, route: RouteDef): boolean =>
     (name) => headerOf(event, name) !== undefined,
   );
 
-/** The key pair or bearer token the request presents, as `authenticate` reads them (undefined: none, or a signed link). */
+/** The key pair or bearer token the request presents (undefined: none; a signed link is not one). A key pair wins over a token. */
 function presentedCredentials(event: ApiEvent, route: RouteDef): PresentedCredentials | undefined {
   const appId = headerOf(event, 'x-app-id');
   const appToken = headerOf(event, 'x-app-token');
@@ -167,7 +167,13 @@ function presentedCredentials(event: ApiEvent, route: RouteDef): PresentedCreden
   return token ? { kind: 'bearer', token } : undefined;
 }
 
-async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef, verifyLink: SignedLinkVerifier | null): Promise<Principal> {
+async function authenticate(
+  runtime: Runtime,
+  event: ApiEvent,
+  route: RouteDef,
+  verifyLink: SignedLinkVerifier | null,
+  credentials: PresentedCredentials | undefined,
+): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
   if (route.auth.signedLink && verifyLink && !presentsCredentials(event, route)) {
@@ -176,15 +182,11 @@ async function authenticate(runtime: Runtime, event: ApiEvent, route: RouteDef, 
     if (links.length > 0)
       return verifyLink(runtime, { token: links.length === 1 ? (links[0] ?? '') : '', pathParameters: event.pathParameters ?? {}, sourceIp });
   }
-  const appId = headerOf(event, 'x-app-id');
-  const appToken = headerOf(event, 'x-app-token');
-  let principal: Principal;
-  if (appId && appToken) principal = await authenticateKeyPair(runtime, appId, appToken, sourceIp);
-  else {
-    const token = presentedToken(event, route);
-    if (!token) throw new UnauthorizedError(missingCredentials(event, route, appId ?? appToken));
-    principal = await authenticateToken(runtime, token, sourceIp, route.scope);
-  }
+  if (!credentials) throw new UnauthorizedError(missingCredentials(event, route, headerOf(event, 'x-app-id') ?? headerOf(event, 'x-app-token')));
+  const principal =
+    credentials.kind === 'key_pair'
+      ? await authenticateKeyPair(runtime, credentials.appId, credentials.appToken, sourceIp)
+      : await authenticateToken(runtime, credentials.token, sourceIp, route.scope);
   if (route.scope) authorize(principal, route.scope);
   return principal;
 }
@@ -313,9 +315,9 @@ function build<S extends EndpointSchemas, R>(
       // Work started for the principal these credentials were last time, and that principal.
       let early: { reply: Promise<HttpReply>; principal: Principal } | null = null;
       if (authentication.kind === 'credentials') {
-        const authenticating = authenticate(runtime, event, route, authentication.verifyLink);
-        // Hashed once the credentials' read has started (one SHA-256 of a short secret, about a microsecond).
         const credentials = presentedCredentials(event, route);
+        const authenticating = authenticate(runtime, event, route, authentication.verifyLink, credentials);
+        // Hashed once the credentials' read has started (one SHA-256 of a short secret, about a microsecond).
         const hintKey = credentials ? credentialKey(credentials) : undefined;
         // The request is parsed and validated while its credentials are read: setImmediate runs
         // once the read is on the wire, so this costs the caller no time. Credentials still come
@@ -323,7 +325,8 @@ function build<S extends EndpointSchemas, R>(
         // nothing from validation messages.
         const parsed = new Promise<Parsing>((resolve) => setImmediate(() => resolve(parse())));
         const expected = route.startsBeforeCredentials && hintKey !== undefined ? runtime.credentialHints.expected(hintKey) : undefined;
-        if (expected) {
+        // A principal remembered from another route may lack this one's scope: its work would only be dropped.
+        if (expected && (route.scope === null || permits(expected, route.scope))) {
           // A read that writes nothing may start for the principal these credentials were when last
           // admitted; its outcome is looked at only if the fresh check admits that same principal.
           const reply = parsed.then((outcome) => work(expected, outcome));

@@ -143,6 +143,21 @@ describe('work started before the credentials are read again', () => {
     expect(refused.json).toMatchObject({ code: 403, key: 'missing_required_permission' });
   });
 
+  it('starts nothing for a remembered principal whose grants do not cover the route (learnt on another route)', async () => {
+    const { runtime, events, post } = setUp();
+    const pair = await newProject(runtime);
+    runtime.credentialHints.learn(credentialKey({ kind: 'key_pair', appId: pair.app_id, appToken: pair.app_token }), {
+      projectId: pair.project_id,
+      appId: pair.app_id,
+      via: 'key_pair',
+      keyPermissions: ['customers'],
+      tokenScopes: null,
+    });
+    events.length = 0;
+    expect((await post(keyPairHeaders(pair))).status).toBe(200);
+    expect(events).toEqual(['key sent', 'key answered', `work for ${pair.project_id}`, 'work sent', 'work answered']);
+  });
+
   it('starts early for a bearer token admitted before', async () => {
     const { runtime, events, post } = setUp();
     const pair = await newProject(runtime);
