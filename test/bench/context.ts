@@ -10,6 +10,7 @@ import { matchPath } from '../../lib/http/route-match.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';
 import type { BenchOptions } from './stats.js';
+import { watchCalls } from '../support/read-rounds.js';
 
 export interface BenchContext {
   engines: Engines;
@@ -113,37 +114,23 @@ export interface SentCommand {
   input: Record<string, unknown>;
   /** Items the reply carried (Item, Items, BatchGet responses). */
   itemsRead: number;
-  /**
-   * Replies the runtime had received when it sent this call: calls with the same number went out
-   * side by side (one round trip), a larger number waited for a reply.
-   */
+  /** The sequential round it was sent in (test/support/read-rounds.ts): calls of one round went out side by side. */
   round: number;
 }
 
-/** Records every DynamoDB command a runtime sends (and how many items came back), for call counts. */
+/** Records every DynamoDB command a runtime sends and is answered (and how many items came back), for call counts. */
 export function recordCommands(runtime: Runtime): { sent: SentCommand[]; reset(): void } {
   const sent: SentCommand[] = [];
-  let replies = 0;
-  const send = runtime.ddb.send.bind(runtime.ddb);
-  runtime.ddb.send = (async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
-    const round = replies;
-    const out = (await send(command as never)) as Record<string, unknown>;
-    replies += 1;
-    const responses = (out.Responses ?? {}) as Record<string, unknown[]>;
+  watchCalls(runtime, ({ name, input, output, round }) => {
+    if (!output) return;
+    const responses = (output.Responses ?? {}) as Record<string, unknown[]>;
     const itemsRead =
-      (out.Item ? 1 : 0) +
-      (Array.isArray(out.Items) ? out.Items.length : 0) +
-      (Array.isArray(out.Responses) ? 0 : Object.values(responses).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0));
-    sent.push({ name: command.constructor.name.replace(/Command$/, ''), input: command.input, itemsRead, round });
-    return out;
-  }) as typeof runtime.ddb.send;
-  return {
-    sent,
-    reset: () => {
-      sent.splice(0);
-      replies = 0;
-    },
-  };
+      (output.Item ? 1 : 0) +
+      (Array.isArray(output.Items) ? output.Items.length : 0) +
+      (Array.isArray(output.Responses) ? 0 : Object.values(responses).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0));
+    sent.push({ name, input, itemsRead, round });
+  });
+  return { sent, reset: () => void sent.splice(0) };
 }
 
 /** Writes items with BatchWriteItem, 25 at a time on `lanes` parallel lanes, retrying unprocessed items. */
