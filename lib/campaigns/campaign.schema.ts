@@ -116,9 +116,35 @@ const campaignBodies = z.discriminatedUnion('campaign_type', [
   }),
 ]);
 
-/** POST /v1/campaigns. `campaign_type` defaults to DISCOUNT_COUPONS (Voucherify's default). */
+/** The campaign type a voucher template's type makes (each type has one non-referral campaign type). */
+const CAMPAIGN_TYPE_OF_VOUCHER = { DISCOUNT_VOUCHER: 'DISCOUNT_COUPONS', GIFT_VOUCHER: 'GIFT_VOUCHERS', LOYALTY_CARD: 'LOYALTY_PROGRAM' } as const;
+
+/**
+ * The campaign type of a body that names none: the one its voucher's `type` makes, else the one its
+ * voucher's benefit makes (`gift`, `loyalty_card`), else DISCOUNT_COUPONS (Voucherify's default).
+ * A client that sends a loyalty card template says what the campaign is (docs/decisions.md
+ * "Campaign type from the voucher's type").
+ */
+export function impliedCampaignType(body: Record<string, unknown>): string {
+  const voucher = body.voucher;
+  if (voucher !== null && typeof voucher === 'object' && !Array.isArray(voucher)) {
+    const v = voucher as Record<string, unknown>;
+    if (typeof v.type === 'string' && Object.hasOwn(CAMPAIGN_TYPE_OF_VOUCHER, v.type))
+      return CAMPAIGN_TYPE_OF_VOUCHER[v.type as keyof typeof CAMPAIGN_TYPE_OF_VOUCHER];
+    if (v.type === undefined || v.type === null) {
+      if (v.gift !== undefined && v.gift !== null) return 'GIFT_VOUCHERS';
+      if (v.loyalty_card !== undefined && v.loyalty_card !== null) return 'LOYALTY_PROGRAM';
+    }
+  }
+  return 'DISCOUNT_COUPONS';
+}
+
+/** POST /v1/campaigns. Without `campaign_type`, the voucher's type says it (impliedCampaignType). */
 export const createCampaignBody = z.preprocess(
-  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !('campaign_type' in v) ? { ...v, campaign_type: 'DISCOUNT_COUPONS' } : v),
+  (v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && ((v as Record<string, unknown>).campaign_type ?? null) === null
+      ? { ...v, campaign_type: impliedCampaignType(v as Record<string, unknown>) }
+      : v,
   campaignBodies,
 );
 export type CreateCampaignBody = z.output<typeof campaignBodies>;

@@ -69,6 +69,21 @@ type BenefitFields = {
 
 /** The benefit field each voucher type carries. */
 const BENEFIT_OF = { DISCOUNT_VOUCHER: 'discount', GIFT_VOUCHER: 'gift', LOYALTY_CARD: 'loyalty_card' } as const;
+type VoucherType = keyof typeof BENEFIT_OF;
+
+/**
+ * The type of a voucher of no campaign: the body's `type`, else the one its benefit names (`gift`:
+ * GIFT_VOUCHER, `loyalty_card`: LOYALTY_CARD), else DISCOUNT_VOUCHER, the reference's default
+ * (docs/decisions.md "A standalone voucher without `type`"). A voucher of a campaign takes the
+ * campaign's type, so without `type` it has none of its own here (undefined).
+ */
+export function standaloneTypeOf(b: BenefitFields): VoucherType | undefined {
+  if (b.type !== undefined) return b.type as VoucherType;
+  if (b.campaign !== undefined || b.campaign_id !== undefined) return undefined;
+  if (b.gift !== undefined) return 'GIFT_VOUCHER';
+  if (b.loyalty_card !== undefined) return 'LOYALTY_CARD';
+  return 'DISCOUNT_VOUCHER';
+}
 
 const voucherChecks = [
   oneCategory,
@@ -77,20 +92,19 @@ const voucherChecks = [
     message: 'pass either campaign or campaign_id, not both',
     path: ['campaign_id'],
   }),
-  // A voucher of no campaign says what it gives; one of a campaign takes the campaign's type.
-  z.refine<BenefitFields>((b) => b.type !== undefined || b.campaign !== undefined || b.campaign_id !== undefined, {
-    message: 'is required for a voucher of no campaign (DISCOUNT_VOUCHER, GIFT_VOUCHER or LOYALTY_CARD)',
-    path: ['type'],
-  }),
+  // A voucher of no campaign gives the benefit of its type (given or implied); one of a campaign takes the campaign's.
   z.refine<BenefitFields>(
-    (b) => b.type === undefined || b.campaign !== undefined || b.campaign_id !== undefined || b[BENEFIT_OF[b.type as keyof typeof BENEFIT_OF]] !== undefined,
+    (b) => {
+      const type = standaloneTypeOf(b);
+      return type === undefined || b.campaign !== undefined || b.campaign_id !== undefined || b[BENEFIT_OF[type]] !== undefined;
+    },
     { message: 'a voucher of no campaign needs the benefit its type names (discount, gift or loyalty_card)', path: ['type'] },
   ),
   z.refine<BenefitFields>(
-    (b) =>
-      (['discount', 'gift', 'loyalty_card'] as const).every(
-        (field) => b[field] === undefined || b.type === undefined || BENEFIT_OF[b.type as keyof typeof BENEFIT_OF] === field,
-      ),
+    (b) => {
+      const type = standaloneTypeOf(b);
+      return (['discount', 'gift', 'loyalty_card'] as const).every((field) => b[field] === undefined || type === undefined || BENEFIT_OF[type] === field);
+    },
     { message: 'a voucher carries only the benefit of its type (discount, gift or loyalty_card)', path: ['type'] },
   ),
 ];

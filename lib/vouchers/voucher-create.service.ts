@@ -10,14 +10,14 @@ import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, assertCodesFit, buildVoucher, generateVouchers, type VoucherOverrides, type VoucherSource } from './voucher-generation.js';
 import { voucherOverridesOf } from './voucher-overrides.js';
 import { insertStandaloneVoucher } from './voucher.repo.js';
-import type { AddVoucherWithCodeBody, CreateVoucherBody, GenerateRandomCodeBody } from './voucher-create.schema.js';
+import { type AddVoucherWithCodeBody, type CreateVoucherBody, type GenerateRandomCodeBody, standaloneTypeOf } from './voucher-create.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
-/** A standalone voucher's defaults: its type from the request, everything else empty (the request's overrides fill it). */
+/** A standalone voucher's defaults: its type from the request (given or implied), everything else empty (the request's overrides fill it). */
 function standaloneSource(projectId: string, body: CreateVoucherBody | GenerateRandomCodeBody): VoucherSource {
-  const type = body.type;
-  if (type === undefined) throw new InvalidPayloadError('type is required for a voucher of no campaign');
+  const type = standaloneTypeOf(body);
+  if (type === undefined) throw new Error('A voucher of no campaign always has a type (standaloneTypeOf)');
   return {
     projectId,
     campaignId: null,

@@ -59,6 +59,17 @@ describe('the official Voucherify SDK: creating vouchers', () => {
     expect(await client.campaigns.get(campaign.id)).toMatchObject({ vouchers_count: 1 });
   });
 
+  it('creates a standalone voucher without type: a discount voucher, the reference’s default', async () => {
+    const made = await client.vouchers.create({ code: 'SDK-NO-TYPE', discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 300 } } as never);
+    expect(made).toMatchObject({ code: 'SDK-NO-TYPE', campaign: null, type: 'DISCOUNT_VOUCHER', discount: { amount_off: 300 } });
+  });
+
+  it('creates a standalone voucher without type or code (the SDK posts to /v1/vouchers/): a discount voucher with a generated code', async () => {
+    const made = await client.vouchers.create({ discount: { type: DiscountVouchersTypesEnum.PERCENT, percent_off: 7 } } as never);
+    expect(made).toMatchObject({ code: expect.stringMatching(/^[0-9A-Za-z]{8}$/), campaign: null, type: 'DISCOUNT_VOUCHER', discount: { percent_off: 7 } });
+    expect(await client.vouchers.get(made.code)).toMatchObject({ id: made.id });
+  });
+
   it('imports vouchers into a campaign and standalone vouchers as async actions, each failed code in the result', async () => {
     await client.campaigns.create({
       name: 'SDK imports',

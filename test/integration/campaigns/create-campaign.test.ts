@@ -221,11 +221,34 @@ describe('POST /v1/campaigns', () => {
   });
 
   it.each([
+    ['LOYALTY_CARD', 'LOYALTY_PROGRAM'],
+    ['GIFT_VOUCHER', 'GIFT_VOUCHERS'],
+    ['DISCOUNT_VOUCHER', 'DISCOUNT_COUPONS'],
+  ] as const)('without campaign_type, a %s voucher makes a %s campaign', async (voucherType, campaignType) => {
+    const { api } = await setup();
+    const { campaign_type: _, ...body } = campaignBodies[campaignType](`From ${voucherType}`);
+    const reply = await api.createCampaign(body);
+    expect(reply.status, JSON.stringify(reply.json)).toBe(200);
+    expect(reply.json).toMatchObject({ campaign_type: campaignType, voucher: { type: voucherType } });
+  });
+
+  it('without campaign_type or voucher type, the benefit the voucher carries says the campaign type', async () => {
+    const { api } = await setup();
+    const gift = await api.createCampaign({ name: 'Gift only', voucher: { gift: { amount: 5000 } } });
+    expect(gift.status, JSON.stringify(gift.json)).toBe(200);
+    expect(gift.json).toMatchObject({ campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER' } });
+    const card = await api.createCampaign({ name: 'Card only', voucher: { loyalty_card: { points: 10 } } });
+    expect(card.status, JSON.stringify(card.json)).toBe(200);
+    expect(card.json).toMatchObject({ campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD' } });
+  });
+
+  it.each([
     ['an unknown field', { ...campaignBodies.DISCOUNT_COUPONS('X'), colour: 'red' }],
     ['a discount campaign without a discount', { name: 'X', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'DISCOUNT_VOUCHER' } }],
     ['an unknown campaign type', { ...campaignBodies.DISCOUNT_COUPONS('X'), campaign_type: 'RAFFLE' }],
     ['a percent above 100', { name: 'X', voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 101 } } }],
-    ['a gift template on a discount campaign', { name: 'X', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1 } } }],
+    ['a gift template on a discount campaign', { name: 'X', campaign_type: 'DISCOUNT_COUPONS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1 } } }],
+    ['a loyalty card template without its card', { name: 'X', voucher: { type: 'LOYALTY_CARD' } }],
     ['a malformed date', { ...campaignBodies.DISCOUNT_COUPONS('X'), start_date: '2026-13-01' }],
     ['a weekday of 7', { ...campaignBodies.DISCOUNT_COUPONS('X'), validity_day_of_week: [7] }],
     ['vouchers on a promotion', { ...campaignBodies.PROMOTION('X'), vouchers_count: 1 }],

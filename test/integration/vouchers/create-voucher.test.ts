@@ -132,7 +132,26 @@ describe('POST /v1/vouchers/{code} (create-voucher)', () => {
     expect((await api.call('get-campaign', { params: { campaignId } })).json.vouchers_count).toBe(2);
   });
 
-  it('refuses with 400: no type, a type without its benefit, a benefit of another type, a body code unlike the path’s', async () => {
+  it('without type, makes a discount voucher (the reference’s default), or the type of the one benefit it carries', async () => {
+    const { api } = await publicationSetup();
+    const plain = await api.call('create-voucher', { params: { code: 'NO-TYPE' }, json: { discount: { type: 'AMOUNT', amount_off: 500 } } });
+    expect(plain.status, JSON.stringify(plain.json)).toBe(200);
+    expect(plain.json).toMatchObject({ code: 'NO-TYPE', campaign: null, type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } });
+    const random = await api.call('generate-random-code', { json: { discount: { type: 'PERCENT', percent_off: 5 } } });
+    expect(random.status, JSON.stringify(random.json)).toBe(200);
+    expect(random.json).toMatchObject({ code: expect.stringMatching(/^[0-9A-Za-z]{8}$/), type: 'DISCOUNT_VOUCHER', discount: { percent_off: 5 } });
+    const gift = await api.call('create-voucher', { params: { code: 'NO-TYPE-GIFT' }, json: { gift: { amount: 2000 } } });
+    expect(gift.status, JSON.stringify(gift.json)).toBe(200);
+    expect(gift.json).toMatchObject({ type: 'GIFT_VOUCHER', gift: { amount: 2000, balance: 2000 }, discount: null });
+    const card = await api.call('generate-random-code', { json: { loyalty_card: { points: 40 } } });
+    expect(card.status, JSON.stringify(card.json)).toBe(200);
+    expect(card.json).toMatchObject({ type: 'LOYALTY_CARD', loyalty_card: { points: 40, balance: 40 } });
+    // Two benefits and no type say nothing clear: refused, as with a type.
+    const both = await api.call('create-voucher', { params: { code: 'NO-TYPE-BOTH' }, json: { discount: discount.discount, gift: { amount: 5 } } });
+    expect(both.status).toBe(400);
+  });
+
+  it('refuses with 400: neither type nor benefit, a type without its benefit, a benefit of another type, a body code unlike the path’s', async () => {
     const { api } = await publicationSetup();
     for (const json of [
       { metadata: {} },
