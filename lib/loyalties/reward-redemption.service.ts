@@ -74,7 +74,8 @@ interface CoinOrder {
 
 /**
  * The order a COIN reward pays part of: a new order from the request's lines and amount, the points
- * (`reward.points`, else as many as pay it all, at most the card's balance) taken off as credits are.
+ * (at most `reward.points`, else at most the card's balance; only as many as the discount needs)
+ * taken off as credits are.
  * @throws BadRequestError `missing_order`, `loyalty_card_points_exceeded` (no points to pay with);
  *   InvalidPayloadError for an order named by id (a stored order is not paid here) or inconsistent lines.
  */
@@ -224,6 +225,10 @@ export async function redeemReward(
       throw error;
     }
     if (!prepared) return RETRY;
+    // The reference refuses points named beyond the card's balance, even when the order needs fewer:
+    // checked against the balance this transaction is conditioned on (after the spend, plus the spend).
+    const named = coin ? body.reward?.points : undefined;
+    if (named !== undefined && named > prepared.plan.card.balance + points) throw pointsExceeded(card.code, named, prepared.plan.card.balance + points);
     const after = { ...prepared.voucher, loyaltyCard: prepared.plan.card, updatedAt: date };
     const given: RewardGiven = { reward: current, assignmentId: currentAssignment.id, points, spent: spentPointsOf(prepared.plan, points), voucher: null };
     const redemption: Redemption = {

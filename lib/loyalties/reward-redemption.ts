@@ -58,9 +58,11 @@ export const outOfStock = (reward: Reward): boolean => reward.stock !== null && 
 
 /**
  * What a pay-with-points (COIN) reward takes and gives on an order of `orderAmount` (minor units):
- * `exchangeRatio` currency units (×100 minor units) per `pointsRatio` points. The points are
- * `requested`, else as many as pay the whole order, at most `available`; the discount is what they
- * are worth, rounded down, at most the order's amount.
+ * `exchangeRatio` currency units (×100 minor units) per `pointsRatio` points. At most `requested`
+ * points are spent (else at most `available`); the discount is what they are worth, rounded down, at
+ * most the order's amount; and only the points that discount needs are taken (the fewest whose worth
+ * covers it), so points named beyond what the order absorbs stay on the card (issue 41 item 1).
+ * Pure: the caller refuses `requested` above the card's balance, exactly, in its transaction.
  */
 export function coinPayment(
   coin: { exchangeRatio: number; pointsRatio: number },
@@ -68,7 +70,10 @@ export function coinPayment(
   requested: number | undefined,
   available: number,
 ): { points: number; discount: number } {
-  const worth = (points: number): number => Math.floor((points * coin.exchangeRatio * 100) / coin.pointsRatio + 1e-9);
-  const points = requested ?? Math.min(Math.max(available, 0), Math.ceil((orderAmount * coin.pointsRatio) / (coin.exchangeRatio * 100) - 1e-9));
-  return { points, discount: Math.min(orderAmount, worth(points)) };
+  // Minor units per point; the epsilons keep a ratio like 0.07 (7.000000000000001 × …) on the right side of floor and ceil.
+  const perPoint = (coin.exchangeRatio * 100) / coin.pointsRatio;
+  const cap = Math.max(requested ?? available, 0);
+  const discount = Math.max(Math.min(orderAmount, Math.floor(cap * perPoint + 1e-9)), 0);
+  const points = Math.min(cap, Math.ceil(discount / perPoint - 1e-9));
+  return { points, discount };
 }

@@ -146,6 +146,39 @@ describe('POST /v1/loyalties/members/{memberId}/redemption', () => {
     expect(await cardOf()).toMatchObject({ balance: 840 });
   });
 
+  it('takes only the points a COIN discount uses when more are named, on both redemption routes, and refuses more than the balance (issue 41 item 1)', async () => {
+    const { api, rewards, program, cardOf } = await setup(1000);
+    const coin = (await rewards.createReward({ name: 'One point, one unit', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 1 } } })).json
+      .id as string;
+    await rewards.assign(coin, { campaign: program.id, parameters: { loyalty: { points: 1 } } });
+    const redemptionTransactions = async () =>
+      ((await api.call('list-voucher-transactions', { params: { code: 'CARD-1' } })).json.data as Record<string, unknown>[])
+        .filter((t) => t.type === 'POINTS_REDEMPTION')
+        .map((t) => (t.details as { balance: { points: number; balance: number } }).balance);
+    // An order of 10.00 at 1.00 a point needs 10 points: the other 490 named stay on the card.
+    const direct = await api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json: { reward: { id: coin, points: 500 }, order: { amount: 1_000 } } });
+    expect(direct.status).toBe(200);
+    expect(direct.json).toMatchObject({ amount: 10, loyalty_card: { points: 10 }, order: { amount: 1_000, total_amount: 0 } });
+    expect(await cardOf()).toMatchObject({ balance: 990, subtracted_points: 10 });
+    expect(await redemptionTransactions()).toEqual([expect.objectContaining({ points: -10, balance: 990 })]);
+    const stacked = await api.call('redeem-stacked-discounts', {
+      json: { redeemables: [{ object: 'voucher', id: 'CARD-1', reward: { id: coin, points: 500 } }], order: { amount: 1_000 } },
+    });
+    expect(stacked.status).toBe(200);
+    expect((stacked.json.redemptions as Record<string, unknown>[])[0]).toMatchObject({ amount: 10, loyalty_card: { points: 10 } });
+    expect(await cardOf()).toMatchObject({ balance: 980, subtracted_points: 20 });
+    const records = await redemptionTransactions();
+    expect(records.map((r) => [r.points, r.balance]).sort()).toEqual([
+      [-10, 980],
+      [-10, 990],
+    ]);
+    // More points named than the card holds: refused as the reference says, even though the order needs fewer.
+    const beyond = await api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json: { reward: { id: coin, points: 981 }, order: { amount: 1_000 } } });
+    expect(beyond.status).toBe(400);
+    expect(beyond.json.key).toBe('loyalty_card_points_exceeded');
+    expect(await cardOf()).toMatchObject({ balance: 980 });
+  });
+
   it('answers each refusal with the reference error key and changes nothing', async () => {
     const { api, priced, material, redeem, cardOf, rewards, coupons, program } = await setup(50);
     const pricey = await priced(material(), 100);

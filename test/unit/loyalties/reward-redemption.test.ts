@@ -105,8 +105,17 @@ describe('coinPayment', () => {
   const coin = { exchangeRatio: 1, pointsRatio: 2 };
   it('turns the points named into minor units at the ratio, at most the order', () => {
     expect(coinPayment(coin, 45_000, 100, 1000)).toEqual({ points: 100, discount: 5_000 });
-    expect(coinPayment(coin, 1_000, 100, 1000)).toEqual({ points: 100, discount: 1_000 });
     expect(coinPayment({ exchangeRatio: 0.2, pointsRatio: 1 }, 45_000, 100, 1000)).toEqual({ points: 100, discount: 2_000 });
+  });
+
+  it('takes only the points the discount needs when more are named than the order absorbs (issue 41 item 1)', () => {
+    // 1 point = 1.00: an order of 10.00 needs 10 points, not the 500 named.
+    expect(coinPayment({ exchangeRatio: 1, pointsRatio: 1 }, 1_000, 500, 1000)).toEqual({ points: 10, discount: 1_000 });
+    expect(coinPayment(coin, 1_000, 100, 1000)).toEqual({ points: 20, discount: 1_000 });
+    // A part of a point's worth needs the whole point: 10.01 at 0.50 a point is 21 points.
+    expect(coinPayment(coin, 1_001, 100, 1000)).toEqual({ points: 21, discount: 1_001 });
+    // A point worth 0.1 minor units: 15 points are worth 1 (rounded down), which 10 points pay.
+    expect(coinPayment({ exchangeRatio: 1, pointsRatio: 1000 }, 5_000, 15, 1000)).toEqual({ points: 10, discount: 1 });
   });
 
   it('without points named, pays the whole order, at most the balance', () => {
@@ -115,7 +124,7 @@ describe('coinPayment', () => {
     expect(coinPayment(coin, 300_000, undefined, 1000)).toEqual({ points: 1000, discount: 50_000 });
   });
 
-  it('never gives more than the order nor more than the points are worth', () => {
+  it('never gives more than the order, never takes more than named, and takes no point the discount does not need', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 1000 }),
@@ -125,10 +134,16 @@ describe('coinPayment', () => {
         fc.integer({ min: 0, max: 100_000 }),
         (ratioCents, pointsRatio, amount, requested, available) => {
           const c = { exchangeRatio: ratioCents / 100, pointsRatio };
+          const perPoint = ratioCents / pointsRatio;
           const { points, discount } = coinPayment(c, amount, requested, available);
+          expect(Number.isInteger(points) && Number.isInteger(discount)).toBe(true);
+          expect(discount).toBeGreaterThanOrEqual(0);
           expect(discount).toBeLessThanOrEqual(amount);
-          expect(discount).toBeLessThanOrEqual((points * ratioCents) / pointsRatio + 1e-6);
-          if (requested === undefined) expect(points).toBeLessThanOrEqual(available);
+          // What the points are worth covers the discount ...
+          expect(discount).toBeLessThanOrEqual(points * perPoint + 1e-6);
+          // ... and exceeds it by less than one point's worth: one point fewer would not pay it.
+          expect(points * perPoint).toBeLessThan(discount + perPoint + 1e-6);
+          expect(points).toBeLessThanOrEqual(requested ?? available);
         },
       ),
     );
