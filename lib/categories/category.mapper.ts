@@ -1,4 +1,5 @@
 import type { Category } from './category.js';
+import type { CategoryPage } from './category.service.js';
 import type { CategoryListReply, CategoryReply } from './category.reply.js';
 
 export type { CategoryReply };
@@ -13,9 +14,9 @@ export const toCategoryReply = (c: Category): CategoryReply => ({
   ...(c.updatedAt ? { updated_at: c.updatedAt } : {}),
 });
 
-export const toCategoryListReply = (categories: Category[]): CategoryListReply => ({
+export const toCategoryListReply = (page: CategoryPage): CategoryListReply => ({
   object: 'list',
   data_ref: 'data',
-  data: categories.map(toCategoryReply),
-  total: categories.length,
+  data: page.categories.map(toCategoryReply),
+  total: page.total,
 });

@@ -16,12 +16,12 @@ export const categoryReplySchema = z.strictObject({
 });
 export type CategoryReply = z.output<typeof categoryReplySchema>;
 
-/** GET /v1/categories: every category of the project (at most 1,000), highest hierarchy first. */
+/** GET /v1/categories: a page of the project's categories (all of them, at most 1,000, without `limit`), highest hierarchy first. */
 export const categoryListReplySchema = z.strictObject({
   object: z.literal('list'),
   data_ref: z.literal('data'),
   data: z.array(categoryReplySchema),
-  /** The number of categories in `data`: all of the project's. */
+  /** The number of the project's categories (all pages). */
   total: z.int().check(z.nonnegative()),
 });
 export type CategoryListReply = z.output<typeof categoryListReplySchema>;

@@ -33,11 +33,17 @@ export async function countCategories(deps: Deps, projectId: string): Promise<nu
 
 /**
  * The project's listed categories, highest hierarchy first, newest first among equals: one Query
- * of GSI1, at most MAX_CATEGORIES_PER_PROJECT small items. GSI1 is eventually consistent, so a
- * category made a moment ago may be missing.
+ * of GSI1 (pages of at most 100), read no further than `want` items (at most
+ * MAX_CATEGORIES_PER_PROJECT small items exist). GSI1 is eventually consistent, so a category made
+ * a moment ago may be missing.
  */
-export async function listCategories(deps: Deps, projectId: string): Promise<Category[]> {
-  return (await categoryEntity.query(deps, { index: [projectId] }, { ascending: false })).map(plainCategory);
+export async function listCategories(deps: Deps, projectId: string, want = MAX_CATEGORIES_PER_PROJECT): Promise<Category[]> {
+  const out: Category[] = [];
+  for await (const page of categoryEntity.queryPages(deps, { index: [projectId] }, { ascending: false, pageSize: Math.min(100, want) })) {
+    out.push(...page.map(plainCategory));
+    if (out.length >= want) break;
+  }
+  return out.slice(0, want);
 }
 
 /**

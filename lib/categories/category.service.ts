@@ -3,7 +3,7 @@ import { ConflictRetryError, DuplicateError, InvalidPayloadError, NotFoundError,
 import type { Runtime } from '../runtime.js';
 import { type Category, MAX_CATEGORIES_PER_PROJECT, plainCategory } from './category.js';
 import * as repo from './category.repo.js';
-import type { CategoryBody } from './category.schema.js';
+import type { CategoryBody, ListCategoriesQuery } from './category.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 type ReadDeps = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -94,12 +94,27 @@ export async function createCategory(deps: Deps, projectId: string, body: Catego
   });
 }
 
+/** One page of GET /v1/categories, and the number of the project's listed categories. */
+export interface CategoryPage {
+  categories: Category[];
+  total: number;
+}
+
 /**
- * GET /v1/categories: every listed category of the project (at most MAX_CATEGORIES_PER_PROJECT),
- * highest hierarchy first; `total` is their number.
+ * GET /v1/categories: the project's listed categories, highest hierarchy first, `limit` a page
+ * (page `page`); without `limit`, all of them (at most MAX_CATEGORIES_PER_PROJECT). Reads the
+ * list up to the page's end only; `total` counts every listed category (the project's counter
+ * when a page may hold fewer, else the categories read).
  */
-export function listCategories(deps: ReadDeps, projectId: string): Promise<Category[]> {
-  return repo.listCategories(deps, projectId);
+export async function listCategories(deps: ReadDeps, projectId: string, q: ListCategoriesQuery = { page: 1 }): Promise<CategoryPage> {
+  const size = q.limit ?? MAX_CATEGORIES_PER_PROJECT;
+  const skip = (q.page - 1) * size;
+  if (q.limit === undefined) {
+    const all = q.page === 1 ? await repo.listCategories(deps, projectId) : [];
+    return { categories: all, total: q.page === 1 ? all.length : await repo.countCategories(deps, projectId) };
+  }
+  const [read, total] = await Promise.all([repo.listCategories(deps, projectId, skip + size), repo.countCategories(deps, projectId)]);
+  return { categories: read.slice(skip, skip + size), total };
 }
 
 /**

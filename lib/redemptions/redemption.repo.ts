@@ -534,7 +534,8 @@ export async function readRedemptions(
   maxScanned: number,
 ): Promise<{ redemptions: Redemption[]; hasMore: boolean; scanned: number; exhausted: boolean }> {
   const range = sortRange(read.from, read.to);
-  const options = { ascending: read.ascending ?? false, pageSize: 100, ...(range ? { sortRange: range } : {}) };
+  // Pages never pass the bound: `maxScanned` is the most entries read, not a point to stop after.
+  const options = { ascending: read.ascending ?? false, pageSize: Math.min(100, maxScanned), ...(range ? { sortRange: range } : {}) };
   const p = read.partition;
   const out: Redemption[] = [];
   let scanned = 0;
@@ -568,7 +569,7 @@ export async function readRedemptions(
           KeyConditionExpression: cond,
           ExpressionAttributeValues: values,
           ScanIndexForward: options.ascending,
-          Limit: Math.min(100, Math.max(1, want + 1 - out.length + (read.keep ? 50 : 0))),
+          Limit: Math.min(100, maxScanned - scanned, Math.max(1, want + 1 - out.length + (read.keep ? 50 : 0))),
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );

@@ -1,6 +1,7 @@
 import * as z from '../zod.js';
 import { customerInput } from '../customers/customer.schema.js';
 import { dateTime } from '../date-time.schema.js';
+import { stringFilters } from '../filter-conditions.schema.js';
 import { nestQuery, queryInt } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
 
@@ -18,10 +19,26 @@ export const parentRedemptionParams = z.strictObject({ redemptionId: id });
 /** The orders GET /v1/redemptions offers (`-` = descending). */
 export const REDEMPTION_LIST_ORDERS = ['created_at', '-created_at'] as const;
 
+/** The fields of `filters[…]` (Voucherify's ParameterFiltersListRedemptions). */
+export const REDEMPTION_FILTER_FIELDS = [
+  'voucher_code',
+  'related_object_id',
+  'related_object_parent_id',
+  'parent_redemption_id',
+  'failure_code',
+  'result',
+  'object',
+  'customer_id',
+  'campaign_name',
+  'user_login',
+] as const;
+export type RedemptionFilterField = (typeof REDEMPTION_FILTER_FIELDS)[number];
+
 /**
- * GET /v1/redemptions. `created_at[before]`/`[after]` are read as an object first (nestQuery), as
- * Voucherify's SDK writes them. `voucher` (a code or id) is this service's addition: the reference's
- * `filters[voucher_code]` in a plain parameter.
+ * GET /v1/redemptions. `created_at[before]`/`[after]` and `filters[…]` are read as objects first
+ * (nestQuery), as Voucherify's SDK writes them. `voucher` (a code or id) is this service's addition:
+ * the reference's `filters[voucher_code]` in a plain parameter. Which filters are served, and how,
+ * is listRedemptions' rule.
  */
 export const listRedemptionsQuery = z.preprocess(
   (q) => nestQuery(q as Record<string, string>),
@@ -34,6 +51,7 @@ export const listRedemptionsQuery = z.preprocess(
     customer: z.optional(id),
     voucher: z.optional(id),
     created_at: z.optional(z.strictObject({ before: z.optional(dateTime), after: z.optional(dateTime) })),
+    filters: z.optional(stringFilters(REDEMPTION_FILTER_FIELDS, 1500, 'redemptions')),
   }),
 );
 export type ListRedemptionsQuery = z.output<typeof listRedemptionsQuery>;

@@ -2,6 +2,8 @@ import { upsertCustomer } from '../customers/customer.service.js';
 import { order as orderEntity } from '../db/entities.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
 import { rewardRefundItems } from '../loyalties/reward-refund.js';
+import { givenFilters, isOr, matchesFilters, operatorsOf, soleValue } from '../filter-conditions.js';
+import type { StringFilterConditions } from '../filter-conditions.schema.js';
 import { AlreadyRolledBackError, ConflictRetryError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
@@ -9,7 +11,7 @@ import type { Voucher } from '../vouchers/voucher.js';
 import { loadVoucher } from '../vouchers/voucher.service.js';
 import type { Redemption } from './redemption.js';
 import * as repo from './redemption.repo.js';
-import type { ListRedemptionsQuery, RollbackBody, RollbackQuery } from './redemption.schema.js';
+import { type ListRedemptionsQuery, REDEMPTION_FILTER_FIELDS, type RedemptionFilterField, type RollbackBody, type RollbackQuery } from './redemption.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -24,7 +26,7 @@ export async function getRedemption(deps: Reads, projectId: string, redemptionId
   return r;
 }
 
-/** At most this many entries are read for one page of a list filtered by campaign or result over the whole project. */
+/** At most this many entries are read for one page of a list whose filters are applied to what is read (docs/decisions.md). */
 export const MAX_FILTER_SCAN = 2_000;
 
 export interface RedemptionPage {
@@ -33,32 +35,98 @@ export interface RedemptionPage {
   hasMore: boolean;
 }
 
-/**
- * GET /v1/redemptions: redemptions and rollbacks, newest first (or `order=created_at`), one page of
- * `limit`. A `voucher` (code or id) or `customer` filter reads that one index partition; otherwise the
- * project's. `created_at` bounds are key conditions; `campaign` and `result` are applied to what is
- * read (over the whole project at most MAX_FILTER_SCAN entries: docs/decisions.md). `total` is the
- * number of matches read up to the end of the list or that bound.
- */
-export async function listRedemptions(deps: Deps, projectId: string, q: ListRedemptionsQuery): Promise<RedemptionPage> {
-  let partition: repo.RedemptionPartition = { project: true };
-  if (q.voucher !== undefined) {
-    const voucher = await loadVoucher(deps, projectId, q.voucher).catch((error: unknown) => {
+/** A redemption's value of a `filters[…]` field, as its reply shows it; null where it has none. */
+function filterValue(r: Redemption, field: RedemptionFilterField): string | null {
+  switch (field) {
+    case 'voucher_code':
+      return r.voucher?.code ?? null;
+    case 'related_object_id':
+      return r.relatedObjectId;
+    case 'related_object_parent_id':
+      return r.campaignId;
+    case 'parent_redemption_id':
+      return r.redemption;
+    case 'result':
+      return r.result;
+    case 'object':
+      return r.object;
+    case 'customer_id':
+      return r.customerId;
+    case 'campaign_name':
+      return r.campaignName;
+    // No failure is stored (a refused redemption writes nothing), and no dashboard user redeems here.
+    case 'failure_code':
+    case 'user_login':
+      return null;
+  }
+}
+
+/** The filters an index partition serves: `$is` (or `$in` of one value) on a voucher, related object or customer. */
+const PARTITION_FIELDS: readonly RedemptionFilterField[] = ['related_object_id', 'voucher_code', 'customer_id'];
+
+/** What a list request reads: one index partition, or nothing (a voucher that does not exist has no redemptions). */
+async function partitionOf(
+  deps: Deps,
+  projectId: string,
+  q: ListRedemptionsQuery,
+  given: [RedemptionFilterField, StringFilterConditions][],
+  or: boolean,
+): Promise<{ partition: repo.RedemptionPartition; served: RedemptionFilterField | null } | null> {
+  const byVoucher = async (codeOrId: string) => {
+    const voucher = await loadVoucher(deps, projectId, codeOrId).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
       throw error;
     });
-    // A voucher that does not exist (or no longer does) has no redemptions to list.
-    if (!voucher) return { redemptions: [], total: 0, hasMore: false };
-    partition = { related: voucher.id };
-  } else if (q.customer !== undefined) partition = { customer: q.customer };
-  const keep = (r: Redemption): boolean =>
-    (q.result === undefined || r.result === q.result) &&
-    (q.campaign === undefined || r.campaignId === q.campaign || r.campaignName === q.campaign) &&
-    (q.customer === undefined || r.customerId === q.customer);
-  const filtered = q.result !== undefined || q.campaign !== undefined || (q.customer !== undefined && q.voucher !== undefined);
+    return voucher ? { related: voucher.id } : null;
+  };
+  if (q.voucher !== undefined) {
+    const related = await byVoucher(q.voucher);
+    return related ? { partition: related, served: null } : null;
+  }
+  if (q.customer !== undefined) return { partition: { customer: q.customer }, served: null };
+  // Under `or`, one field's partition would leave out the other fields' rows.
+  if (or && given.length > 1) return { partition: { project: true }, served: null };
+  for (const field of PARTITION_FIELDS) {
+    const c = given.find(([f]) => f === field)?.[1];
+    const value = c ? soleValue(c) : undefined;
+    if (value === undefined) continue;
+    if (field === 'customer_id') return { partition: { customer: value }, served: field };
+    if (field === 'related_object_id') return { partition: { related: value }, served: field };
+    const related = await byVoucher(value);
+    return related ? { partition: related, served: field } : null;
+  }
+  return { partition: { project: true }, served: null };
+}
+
+/**
+ * GET /v1/redemptions: redemptions and rollbacks, newest first (or `order=created_at`), one page of
+ * `limit`. A `voucher` (code or id) or `customer` filter reads that one index partition, as does
+ * `filters[voucher_code | related_object_id | customer_id]` with `$is` (or `$in` of one value);
+ * otherwise the project's. `created_at` bounds are key conditions. `campaign`, `result` and every
+ * other filter (any operator, either junction) are applied to what is read, at most MAX_FILTER_SCAN
+ * entries (`maxScanned`); a page they leave unfilled within that bound is refused rather than
+ * answered short (docs/decisions.md "Filtered redemption lists"). `total` is the number of matches
+ * read up to the end of the list or that bound.
+ * @throws InvalidQueryParamsError for `created_at[after]` after `[before]`, and for a filtered page
+ *   the bound does not reach.
+ */
+export async function listRedemptions(deps: Deps, projectId: string, q: ListRedemptionsQuery, maxScanned = MAX_FILTER_SCAN): Promise<RedemptionPage> {
+  const given = givenFilters(q.filters, REDEMPTION_FILTER_FIELDS);
+  const or = isOr(q.filters?.junction);
   const from = q.created_at?.after;
   const to = q.created_at?.before;
   if (from !== undefined && to !== undefined && from > to) throw new InvalidQueryParamsError('created_at[after] must not be later than created_at[before]');
+  const source = await partitionOf(deps, projectId, q, given, or);
+  if (!source) return { redemptions: [], total: 0, hasMore: false };
+  const { partition, served } = source;
+  const applied = given.filter(([f]) => f !== served);
+  const keep = (r: Redemption): boolean =>
+    (q.result === undefined || r.result === q.result) &&
+    (q.campaign === undefined || r.campaignId === q.campaign || r.campaignName === q.campaign) &&
+    (q.customer === undefined || r.customerId === q.customer) &&
+    // Every filter is checked, the one the partition serves too (a voucher's partition also holds its code's earlier life).
+    matchesFilters(given, or, (f) => filterValue(r, f));
+  const filtered = q.result !== undefined || q.campaign !== undefined || (q.customer !== undefined && q.voucher !== undefined) || applied.length > 0;
   const skip = (q.page - 1) * q.limit;
   const read = await repo.readRedemptions(
     deps,
@@ -68,14 +136,35 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
       ascending: q.order === 'created_at',
-      ...(filtered ? { keep } : {}),
+      ...(filtered || given.length > 0 ? { keep } : {}),
     },
     skip + q.limit,
-    filtered ? MAX_FILTER_SCAN : Number.MAX_SAFE_INTEGER,
+    filtered ? maxScanned : Number.MAX_SAFE_INTEGER,
   );
+  if (filtered && !read.hasMore && !read.exhausted && read.redemptions.length < skip + q.limit) {
+    throw new InvalidQueryParamsError(
+      `${filterNames(q, applied)}: applied to the redemptions read, and the ${read.scanned} read (at most ${maxScanned}) do not fill page ${q.page}; ` +
+        'narrow the list with created_at[after] / created_at[before], voucher or customer (or filters[voucher_code], filters[related_object_id] or filters[customer_id] with $is), which are read from an index',
+    );
+  }
   const page = read.redemptions.slice(skip, skip + q.limit);
   const total = read.hasMore ? skip + page.length + 1 : read.redemptions.length;
-  return { redemptions: page, total: Math.max(total, read.redemptions.length), hasMore: read.hasMore };
+  return {
+    redemptions: page,
+    total: Math.max(total, read.redemptions.length),
+    hasMore: read.hasMore || (filtered && !read.exhausted && page.length === q.limit),
+  };
+}
+
+/** The filters applied to what is read, named as the client sent them. */
+function filterNames(q: ListRedemptionsQuery, applied: readonly [RedemptionFilterField, StringFilterConditions][]): string {
+  const names = [
+    ...(q.result !== undefined ? ['result'] : []),
+    ...(q.campaign !== undefined ? ['campaign'] : []),
+    ...(q.customer !== undefined && q.voucher !== undefined ? ['customer (with voucher)'] : []),
+    ...applied.map(([f, c]) => `filters[${f}] (${operatorsOf(c).join(', ')})`),
+  ];
+  return names.join(', ');
 }
 
 /**

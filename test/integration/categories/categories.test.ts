@@ -75,9 +75,32 @@ describe('categories: create, get, list, update, delete', () => {
     expect(await names()).toEqual(['Hundred', 'Ten', 'Two again', 'Two', 'One', 'Zero']);
   });
 
-  it("refuses query parameters on the list (it has none), the SDK's limit and starting_after_id included", async () => {
-    const { api } = await setup();
-    for (const query of ['limit=10', 'starting_after_id=cat_1', 'page=2']) {
+  it('pages the list with limit and page, total counting every category; no limit lists them all', async () => {
+    const { api, clock, create } = await setup();
+    for (const [name, hierarchy] of [
+      ['A', 5],
+      ['B', 4],
+      ['C', 3],
+      ['D', 2],
+      ['E', 1],
+    ] as const) {
+      expect((await create({ name, hierarchy })).status).toBe(200);
+      clock.advance(1000);
+    }
+    const page = async (query: string) => {
+      const reply = await api.call('list-categories', { query });
+      expect(reply.status, query).toBe(200);
+      return { names: (reply.json.data as { name: string }[]).map((c) => c.name), total: reply.json.total };
+    };
+    expect(await page('limit=2')).toEqual({ names: ['A', 'B'], total: 5 });
+    expect(await page('limit=2&page=2')).toEqual({ names: ['C', 'D'], total: 5 });
+    expect(await page('limit=2&page=3')).toEqual({ names: ['E'], total: 5 });
+    expect(await page('limit=2&page=4')).toEqual({ names: [], total: 5 });
+    expect(await page('')).toEqual({ names: ['A', 'B', 'C', 'D', 'E'], total: 5 });
+    expect(await page('page=1')).toEqual({ names: ['A', 'B', 'C', 'D', 'E'], total: 5 });
+    // Without limit one page holds every category.
+    expect(await page('page=2')).toEqual({ names: [], total: 5 });
+    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=100', 'limit=x']) {
       const reply = await api.call('list-categories', { query });
       expect(reply.status, query).toBe(400);
       expect(reply.json).toMatchObject({ key: 'invalid_query_params' });
