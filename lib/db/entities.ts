@@ -372,6 +372,21 @@ export const categoryCounter = /* @__PURE__ */ entity<{ count: number }>('catego
   .apart();
 
 /**
+ * The markers of the project's vouchers of no campaign (POST /v1/vouchers, /v1/vouchers/import):
+ * `vouchersCount` moves with every insert and delete, `vouchersInserted` with every insert only,
+ * each in the transaction that does it (lib/vouchers/voucher.repo.ts), as a campaign's pair does.
+ * A qualification reads it to know whether the newest such codes it learnt still hold
+ * (lib/qualifications/qualification-hints.ts). Vouchers stored before it existed are not counted:
+ * it is a marker of change, not a count to show.
+ */
+export const standaloneVoucherCounter = /* @__PURE__ */ entity<{ vouchersCount: number; vouchersInserted?: number }>('standalone_voucher_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'STANDALONE_VOUCHER_COUNTER',
+  )
+  .apart();
+
+/**
  * A campaign template (`camp_tpl_...`) with the snapshot of its source's configuration. GSI1 lists
  * a project's templates by creation time; GSI2 lists them per campaign type in the same order (a
  * `campaign_type` filter is one key range). Items written before the lists existed have neither

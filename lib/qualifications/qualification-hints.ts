@@ -23,11 +23,12 @@ export interface CodesHint {
  */
 export interface OfferHint extends OfferCampaigns {
   campaignsCreated: number;
+  /** By STANDALONE campaign id; under NO_CAMPAIGN, the project's vouchers of no campaign (marked by its standalone voucher counter). */
   codes: Readonly<Record<string, CodesHint>>;
 }
 
 /**
- * A STANDALONE campaign's codes marker: its `vouchersCount` (lowered by a delete) and
+ * A STANDALONE campaign's codes marker (and the project's for its vouchers of no campaign): its `vouchersCount` (lowered by a delete) and
  * `vouchersInserted` (raised by every insert, never lowered), which both move in the transaction
  * that changes its vouchers; equal markers mean no voucher of it was added or removed between the reads.
  */

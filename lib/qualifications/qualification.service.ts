@@ -9,8 +9,9 @@ import type { EvaluatedRedeemable, Evaluation } from '../validations/evaluation.
 import { NO_READ_HINTS } from '../validations/read-hints.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
 import { evaluateEach, trackingIdOf } from '../validations/validation.service.js';
-import type { Voucher } from '../vouchers/voucher.js';
+import { isGenericCode, type Voucher } from '../vouchers/voucher.js';
 import { readOnlyVoucher } from '../vouchers/voucher-read.js';
+import { NO_CAMPAIGN } from '../vouchers/voucher.repo.js';
 import { PrefetchedReads } from './prefetched-reads.js';
 import { type Candidate, type CandidateSource, candidatesToExamine, cutPage, isItemLevel, scenarioScope, sortPage } from './qualification-page.js';
 import { type CodesHint, codesMarker, type OfferCampaigns } from './qualification-hints.js';
@@ -135,8 +136,10 @@ const tierCandidates = (campaign: Campaign): Candidate[] =>
  * POST /v1/qualifications: the redeemables the customer and/or order could use, one page of them.
  *
  * Candidates: the vouchers the customer holds (one Query of their wallet), the unheld codes of the
- * project's newest STANDALONE campaigns and the tiers of its PROMOTION campaigns (one Query of the
- * project's campaign list, then one Query per STANDALONE campaign), within the scenario and filters
+ * project's newest STANDALONE campaigns, the unheld generic codes among its newest vouchers of no
+ * campaign, and the tiers of its PROMOTION campaigns (one Query of the project's campaign list, then
+ * one Query per STANDALONE campaign and one of the vouchers of no campaign, each only when what this
+ * container learnt does not hold), within the scenario and filters
  * (lib/qualifications/qualification-page.ts). Nothing reads the project's vouchers at large, so the
  * cost follows the wallet and the number of campaigns, never the number of vouchers.
  *
@@ -244,6 +247,9 @@ async function qualify(
   const offerHint = wantsOffers ? hints.offers(projectId) : undefined;
   const hintedOffers = offerHint ? [...(wantsTiers ? offerHint.promotions : []), ...(wantsPublic ? offerHint.standalone : [])] : [];
   const hintedCodes = offerHint && wantsPublic ? offerHint.standalone.flatMap((id) => offerHint.codes[id]?.codes ?? []) : [];
+  // The project's vouchers of no campaign are one more generic-code list, under NO_CAMPAIGN, marked by the project's counter.
+  const noCampaignHint = wantsPublic ? offerHint?.codes[NO_CAMPAIGN] : undefined;
+  const noCampaignCounterKey = entities.standaloneVoucherCounter.key(projectId);
   const hintedWallet = hintKey !== null && scope.sources.has('wallet') ? hints.walletCampaigns(projectId, hintKey) : [];
   const campaignKey = (id: string) => entities.campaign.key(projectId, id);
   const counterKey = entities.campaignCounter.key(projectId);
@@ -253,8 +259,9 @@ async function qualify(
   const roundKeys = [
     ...contextKeysOf(projectId, body),
     ...(wantsOffers ? [counterKey] : []),
+    ...(wantsPublic ? [noCampaignCounterKey] : []),
     ...[...hintedWallet, ...hintedOffers].map(campaignKey),
-    ...hintedCodes.map((code) => entities.voucher.key(projectId, code)),
+    ...[...hintedCodes, ...(noCampaignHint?.codes ?? [])].map((code) => entities.voucher.key(projectId, code)),
   ];
   // The wallet's Query is sent first (it is the longer read), the BatchGetItem right after it.
   const walletRead = knownId !== null ? walletOf(knownId) : Promise.resolve(null);
@@ -297,6 +304,14 @@ async function qualify(
     if (holds && items) codesByCampaign.set(id, items as Item[]);
     else toQuery.push(id);
   }
+  // The newest vouchers of no campaign hold likewise: the project's counter, read in round 1, is the
+  // marker they were learnt with, and each is still a voucher of no campaign; otherwise their list is queried.
+  const noCampaignCounter = reads.get(noCampaignCounterKey);
+  const noCampaignMarker = codesMarker(noCampaignCounter ? entities.standaloneVoucherCounter.fromItem(noCampaignCounter) : { vouchersCount: 0 });
+  const noCampaignItems = noCampaignHint?.codes.map((code) => reads.get(entities.voucher.key(projectId, code)));
+  const noCampaignHolds =
+    noCampaignHint?.marker === noCampaignMarker && noCampaignItems?.every((i) => !!i && (i.campaignId === null || i.campaignId === undefined)) === true;
+  if (noCampaignHolds && noCampaignItems) codesByCampaign.set(NO_CAMPAIGN, noCampaignItems as Item[]);
   // Codes learnt from a Query are trusted later only if their campaign's marker was read before it.
   const readBefore = new Set(toQuery.filter((id) => !!reads.get(campaignKey(id))));
   const heldVouchers = [...codesByCampaign.values()].flat().map((item) => reads.remember(item, readOnlyVoucher(item)));
@@ -307,8 +322,9 @@ async function qualify(
     vouchers: [...wallet, ...heldVouchers].map((v) => v.id),
     campaigns: [...walletCampaigns, ...promotions, ...standalone],
   });
-  const [queried, campaigns] = await Promise.all([
+  const [queried, noCampaignQueried, campaigns] = await Promise.all([
     Promise.all(toQuery.map((id) => queryCampaignCodes(deps, projectId, id))),
+    wantsPublic && !noCampaignHolds ? queryCampaignCodes(deps, projectId, NO_CAMPAIGN) : Promise.resolve(null),
     readCampaigns(
       reads,
       projectId,
@@ -320,9 +336,11 @@ async function qualify(
       ],
     ),
   ]);
-  for (const items of queried) reads.add(items);
-  const publicCodes = [...heldVouchers, ...queried.flat().map((item) => reads.remember(item, readOnlyVoucher(item)))].filter(
-    (v) => (v.holderId === null || v.holderId === undefined) && v.campaignId !== null && campaigns.has(v.campaignId),
+  for (const items of [...queried, noCampaignQueried ?? []]) reads.add(items);
+  // Unheld codes of a STANDALONE campaign read, and unheld generic codes of no campaign (a one-off code
+  // of no campaign is handed out by the shop itself: docs/decisions.md "Qualifications").
+  const publicCodes = [...heldVouchers, ...[...queried, noCampaignQueried ?? []].flat().map((item) => reads.remember(item, readOnlyVoucher(item)))].filter(
+    (v) => (v.holderId === null || v.holderId === undefined) && (v.campaignId !== null ? campaigns.has(v.campaignId) : isGenericCode(v)),
   );
   rememberTierPointers(reads, campaigns.values());
 
@@ -341,6 +359,14 @@ async function qualify(
         codes[id] = { marker: codesMarker(c), codes: items.map((item) => String(item.code)) };
       }
     });
+    // The counter was read in round 1, before the Query. Vouchers stored before the counter existed
+    // are not counted, so the index may show more than it says, never (caught up) fewer.
+    const noCampaignCount = noCampaignCounter ? entities.standaloneVoucherCounter.fromItem(noCampaignCounter).vouchersCount : 0;
+    if (noCampaignHolds || !wantsPublic) {
+      if (offerHint?.codes[NO_CAMPAIGN]) codes[NO_CAMPAIGN] = offerHint.codes[NO_CAMPAIGN];
+    } else if (noCampaignQueried && noCampaignQueried.length >= Math.min(PUBLIC_CODES_PER_CAMPAIGN, noCampaignCount)) {
+      codes[NO_CAMPAIGN] = { marker: noCampaignMarker, codes: noCampaignQueried.map((item) => String(item.code)) };
+    }
     hints.learnOffers(projectId, { campaignsCreated, promotions: offers.promotions, standalone: offers.standalone, codes });
   }
 

@@ -1,6 +1,13 @@
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
-import { campaign, voucherCategoryKeys, voucherChangeSet, voucher as voucherEntity, voucherId as voucherIdRef } from '../db/entities.js';
+import {
+  campaign,
+  standaloneVoucherCounter,
+  voucherCategoryKeys,
+  voucherChangeSet,
+  voucher as voucherEntity,
+  voucherId as voucherIdRef,
+} from '../db/entities.js';
 import type { Gsi2Key } from '../db/entity.js';
 import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
@@ -137,7 +144,12 @@ export type RemoveOutcome = 'ok' | 'changed' | 'conflict';
  * A campaign's voucher also counts in its summary, on the UTC day of `at`: `vouchersDeleted` 1, and
  * the gift balance or card points it held (`amountDeleted`, `pointsDeleted`).
  */
-export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null, at: string): Promise<RemoveOutcome> {
+export function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinEntry | null, at: string): Promise<RemoveOutcome> {
+  return removeVoucherOf(deps, voucher, binEntry, at, true);
+}
+
+/** removeVoucher; `countStandalone` false for a voucher whose campaign was deleted (it never counted as one of no campaign). */
+async function removeVoucherOf(deps: Deps, voucher: Voucher, binEntry: BinEntry | null, at: string, countStandalone: boolean): Promise<RemoveOutcome> {
   const p = voucher.projectId;
   const items: TransactItem[] = [
     {
@@ -162,6 +174,8 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
     });
     const deleted = { vouchersDeleted: 1, amountDeleted: voucher.gift?.balance ?? 0, pointsDeleted: voucher.loyaltyCard?.balance ?? 0 };
     items.push(...summaryCounterUpdates(deps, p, voucher.campaignId, at, deleted));
+  } else if (countStandalone) {
+    items.push(countStandaloneItem(deps, p, -1));
   }
   if (binEntry) items.push(binEntryPut(deps, p, binEntry));
   const outcome = await transact(deps, items);
@@ -170,7 +184,7 @@ export async function removeVoucher(deps: Deps, voucher: Voucher, binEntry: BinE
   if (outcome.failed.includes(0)) return 'changed';
   // Its campaign was deleted (its vouchers are being removed by a job): there is no count to lower.
   if (voucher.campaignId && outcome.failed.length === 1 && outcome.failed[0] === 2) {
-    return removeVoucher(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId }, at);
+    return removeVoucherOf(deps, { ...voucher, campaignId: null }, binEntry && { ...binEntry, resourceParentId: voucher.campaignId }, at, false);
   }
   throw new Error(`Voucher ${voucher.id} could not be removed: its campaign or bin entry id is in an unexpected state`);
 }
@@ -344,6 +358,8 @@ export async function insertStandaloneVouchers(
   const items: TransactItem[] = vouchers.flatMap((voucher) => voucherPutItems(deps, NO_CAMPAIGN, voucher));
   const guardIndex = guard ? items.push(guard) - 1 : -1;
   const extraFrom = items.push(...extra) - extra.length;
+  // No condition: it never fails the insert, and moves only when the insert commits.
+  items.push(countStandaloneItem(deps, vouchers[0]?.projectId ?? '', vouchers.length));
   const outcome = await transact(deps, items);
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };
@@ -353,6 +369,19 @@ export async function insertStandaloneVouchers(
   if (codes.length === 0) throw new Error('A random voucher id collided');
   return { kind: 'codes_taken', codes };
 }
+
+/**
+ * Moves the project's markers of vouchers of no campaign (entities.standaloneVoucherCounter) by
+ * `n`: an insert raises `vouchersCount` and `vouchersInserted`, a delete (n < 0) lowers the count alone.
+ */
+const countStandaloneItem = (deps: Deps, projectId: string, n: number): TransactItem => ({
+  Update: {
+    TableName: deps.tableName,
+    Key: standaloneVoucherCounter.key(projectId),
+    UpdateExpression: n > 0 ? 'ADD vouchersCount :n, vouchersInserted :n' : 'ADD vouchersCount :n',
+    ExpressionAttributeValues: { ':n': n },
+  },
+});
 
 /**
  * Inserts one voucher of no campaign (see insertStandaloneVouchers).

@@ -56,7 +56,7 @@ async function setup() {
 const ids = (r: { json: Reply }) => r.json.redeemables.data.map((d) => d.id);
 
 describe('POST /v1/qualifications (check-eligibility)', () => {
-  it('ALL: offers the customer’s usable vouchers, generic codes and active tiers, each with its discount and the order after it alone', async () => {
+  it('ALL: offers the customer’s usable vouchers, generic codes (of a STANDALONE campaign or of none) and active tiers, each with its discount and the order after it alone', async () => {
     const { qualify, customer, held, generic, promotion } = await setup();
     const ann = await customer('ann');
     const ben = await customer('ben');
@@ -74,14 +74,15 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
 
     const reply = await qualify({ customer: { source_id: 'ann' }, order: cart, options: { limit: 50 } });
     expect(reply.status).toBe(200);
-    expect(ids(reply)).toEqual([on?.id, 'WELCOME', 'ANN-500']);
-    const [tier, welcome, mine] = reply.json.redeemables.data;
+    expect(ids(reply)).toEqual([on?.id, 'WELCOME', 'NOBODY', 'ANN-500']);
+    const [tier, welcome, nobody, mine] = reply.json.redeemables.data;
     expect(tier).toMatchObject({ object: 'promotion_tier', name: 'On', banner: 'Save 2', campaign_id: promo.id, campaign_name: 'Promo' });
     expect(tier?.result).toEqual({ discount: { type: 'AMOUNT', amount_off: 200 } });
     expect(welcome).toMatchObject({ object: 'voucher', campaign_name: 'Generic', created_at: iso(6) });
+    expect(nobody).toMatchObject({ object: 'voucher', created_at: iso(5), result: { discount: { type: 'AMOUNT', amount_off: 500 } } });
     expect(mine?.result).toEqual({ discount: { type: 'AMOUNT', amount_off: 500 } });
     expect(mine?.order).toMatchObject({ amount: 10_000, total_discount_amount: 500, total_amount: 9500, total_applied_discount_amount: 500 });
-    expect(reply.json.redeemables).toMatchObject({ object: 'list', data_ref: 'data', total: 3, has_more: false });
+    expect(reply.json.redeemables).toMatchObject({ object: 'list', data_ref: 'data', total: 4, has_more: false });
     expect(reply.json.order).toMatchObject({ amount: 10_000, total_amount: 10_000, total_discount_amount: 0 });
     expect(reply.json.stacking_rules.redeemables_limit).toBe(30);
     expect(reply.json.tracking_id).toMatch(/^track_/);
@@ -375,7 +376,8 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       const b = await promotion('B', [{ name: 'B1', action: { discount: { type: 'AMOUNT', amount_off: 100 } } }]);
       rec.clear();
       expect(ids(await qualify({ order: cart }))).toEqual([b.promotion?.tiers[0]?.id, a.promotion?.tiers[0]?.id]);
-      expect(offerQueries(rec.calls)).toHaveLength(1);
+      // The campaign list once (the hour the clock moved also aged out the list of vouchers of no campaign: queried too).
+      expect(offerQueries(rec.calls).filter((c) => c.endsWith('#CAMPAIGNS'))).toHaveLength(1);
       rec.clear();
       expect(ids(await qualify({ order: cart }))).toHaveLength(2);
       expect(offerQueries(rec.calls)).toEqual([]);
@@ -428,6 +430,40 @@ describe('POST /v1/qualifications (check-eligibility)', () => {
       expect(ids(await qualify({ order: cart })).sort()).toEqual(['HELLO', 'WELCOME']);
       expect((await api.call('delete-voucher', { params: { code: 'WELCOME' }, query: 'force=true' })).status).toBe(204);
       expect(ids(await qualify({ order: cart }))).toEqual(['HELLO']);
+    });
+
+    it('offers generic codes of no campaign made through POST /v1/vouchers[/{code}] at once, in the warm round, and no more once deleted; a one-off code only to its holder', async () => {
+      const { api, qualify, customer, publish, runtime, clock } = await setup();
+      const ann = await customer('ann');
+      const amount = (amount_off: number) => ({ discount: { type: 'AMOUNT', amount_off } });
+      for (let i = 0; i < 2; i += 1) expect(ids(await qualify({ customer: { id: ann }, order: cart }))).toEqual([]);
+      const made = await api.call('create-voucher', { params: { code: 'SOLO-WELCOME' }, json: { type: 'DISCOUNT_VOUCHER', ...amount(300) } });
+      expect(made.status, JSON.stringify(made.json)).toBe(200);
+      // The insert moved the project's marker of vouchers of no campaign: the next request sees the code.
+      const first = await qualify({ customer: { id: ann }, order: cart });
+      expect(ids(first)).toEqual(['SOLO-WELCOME']);
+      expect(first.json.redeemables.data[0]).toMatchObject({ object: 'voucher', result: { discount: { type: 'AMOUNT', amount_off: 300 } } });
+      clock.advance(minute);
+      const once = await api.call('create-voucher', { params: { code: 'SOLO-ONCE' }, json: { ...amount(700), redemption: { quantity: 1 } } });
+      expect(once.status, JSON.stringify(once.json)).toBe(200);
+      clock.advance(minute);
+      const random = await api.call('generate-random-code', { json: { ...amount(100), redemption: { quantity: 3 } } });
+      expect(random.status, JSON.stringify(random.json)).toBe(200);
+      const randomCode = random.json.code as string;
+      // A one-off code nobody holds is the shop's to hand out: not offered to anyone.
+      expect(ids(await qualify({ customer: { id: ann }, order: cart }))).toEqual([randomCode, 'SOLO-WELCOME']);
+      expect((await publish({ voucher: 'SOLO-ONCE', customer: { id: ann } })).status).toBe(200);
+      expect(ids(await qualify({ customer: { id: ann }, order: cart }))).toEqual([randomCode, 'SOLO-ONCE', 'SOLO-WELCOME']);
+      expect(ids(await qualify({ order: cart }))).toEqual([randomCode, 'SOLO-WELCOME']);
+      // Warm: the key's Get, the wallet's Query and one BatchGet (the marker and the learnt codes in it); no Query of the codes.
+      await qualify({ customer: { id: ann }, order: cart });
+      const rec = recordCalls(runtime);
+      const rounds = readRounds(runtime);
+      expect(ids(await qualify({ customer: { id: ann }, order: cart }))).toEqual([randomCode, 'SOLO-ONCE', 'SOLO-WELCOME']);
+      expect(rounds.take().map((round) => [...round].sort())).toEqual([['BatchGet', 'Get', 'Query']]);
+      expect(offerQueries(rec.calls)).toEqual([]);
+      expect((await api.call('delete-voucher', { params: { code: 'SOLO-WELCOME' }, query: 'force=true' })).status).toBe(204);
+      expect(ids(await qualify({ customer: { id: ann }, order: cart }))).toEqual([randomCode, 'SOLO-ONCE']);
     });
 
     it('sees a code inserted while an older, unlearnt one was deleted: the count is the same, vouchersInserted is not', async () => {

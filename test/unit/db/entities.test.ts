@@ -75,6 +75,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['category_name', e.categoryName.toItem({ categoryId: 'cat_1' }, P, 'Shoes'), { PK: 'P#p1#CATEGORY_NAME#Shoes', SK: 'CATEGORY_NAME' }],
   ['category_counter', e.categoryCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CATEGORY_COUNTER' }],
   [
+    'standalone_voucher_counter',
+    e.standaloneVoucherCounter.toItem({ vouchersCount: 2, vouchersInserted: 3 }, P),
+    { PK: 'P#p1', SK: 'STANDALONE_VOUCHER_COUNTER' },
+  ],
+  [
     'campaign_template',
     e.campaignTemplate.toItem(never({ ...id('camt_1'), campaignType: 'GIFT_VOUCHERS' })),
     {
