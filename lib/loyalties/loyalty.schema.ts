@@ -3,7 +3,7 @@ import { queryInt } from '../http/query-params.js';
 import { type CustomerInput, customerInput, sourceId } from '../customers/customer.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { codeSchema } from '../vouchers/voucher-params.schema.js';
-import { listVouchersQuery } from '../vouchers/voucher-list.schema.js';
+import { listVouchersPlainQuery } from '../vouchers/voucher-list.schema.js';
 import { voucherTransactionsQuery } from '../vouchers/voucher-balance.schema.js';
 
 const ref = z.string().check(z.minLength(1), z.maxLength(1000));
@@ -73,7 +73,7 @@ export type AddMemberBody = z.output<typeof addMemberBody>;
  * campaign's (same paging, dates and order; `code` and `ids` read those cards by key); `customer`
  * reads the one card the customer holds in the program.
  */
-export const listMembersQuery = z.omit(listVouchersQuery, { campaign_id: true, campaign: true, category: true });
+export const listMembersQuery = z.omit(listVouchersPlainQuery, { campaign_id: true, campaign: true, category: true });
 export type ListMembersQuery = z.output<typeof listMembersQuery>;
 
 /**

@@ -233,13 +233,18 @@ async function readVouchers(deps: Deps, projectId: string, page: PageKeys): Prom
 }
 
 /**
- * The vouchers named by `code` and / or `ids` (≤ 100), read by key (GetItem, BatchGetItem of the id
- * pointers, then of the vouchers; strongly consistent). With both, only the voucher that has the
- * code and one of the ids. Names that match no voucher are left out.
+ * The vouchers named by codes (`named`, ≤ 100) and / or `ids` (≤ 100), read by key (BatchGetItem of
+ * the id pointers, then of the vouchers; strongly consistent). With both, only the vouchers that
+ * have one of the codes and one of the ids. Names that match no voucher are left out.
  */
-export async function getVouchersByCodeOrIds(deps: Deps, projectId: string, code: string | undefined, ids: readonly string[] | undefined): Promise<Voucher[]> {
+export async function getVouchersByCodeOrIds(
+  deps: Deps,
+  projectId: string,
+  named: readonly string[] | undefined,
+  ids: readonly string[] | undefined,
+): Promise<Voucher[]> {
   const busy = `Too many concurrent reads of vouchers of project ${projectId}`;
-  let codes = code !== undefined ? [code] : [];
+  let codes = named !== undefined ? [...named] : [];
   if (ids !== undefined) {
     const refs = await voucherIdRef.getMany(
       deps,
@@ -247,7 +252,7 @@ export async function getVouchersByCodeOrIds(deps: Deps, projectId: string, code
       busy,
     );
     const byIds = refs.map((r) => r.code);
-    codes = code !== undefined ? codes.filter((c) => byIds.includes(c)) : byIds;
+    codes = named !== undefined ? codes.filter((c) => byIds.includes(c)) : byIds;
   }
   if (codes.length === 0) return [];
   const found = await voucherEntity.getMany(

@@ -2,10 +2,12 @@ import { getCampaign as getCampaignItem, getCampaignIdByName } from '../campaign
 import { getCategory, getCategoryIdByName } from '../categories/category.repo.js';
 import { withCurrentCategories } from '../categories/category.service.js';
 import { getCustomer, getCustomerIdBySourceId } from '../customers/customer.repo.js';
+import { InvalidQueryParamsError } from '../errors.js';
+import { givenFilters, isOr, operatorsOf, soleValue } from '../filter-conditions.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from './voucher.js';
 import { withTrueUses } from './voucher.service.js';
-import type { ListVouchersQuery } from './voucher-list.schema.js';
+import { type ListVouchersQuery, VOUCHER_FILTER_FIELDS, type VoucherFilterField } from './voucher-list.schema.js';
 import { planVoucherList, voucherSortKey } from './voucher-list-plan.js';
 import { getVouchersByCodeOrIds, listVoucherPage, type VoucherListSource } from './voucher-list.repo.js';
 
@@ -29,7 +31,7 @@ const EMPTY: VoucherPage = { vouchers: [], total: 0, entriesRead: 0 };
 const withTrueUsesAll = (deps: Deps, vouchers: Voucher[]): Promise<Voucher[]> => Promise.all(vouchers.map((v) => withTrueUses(deps, v)));
 
 /** A campaign id or name that names no campaign lists nothing; both given must name the same campaign. */
-async function campaignIdOf(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<{ id: string; count: number } | null> {
+async function campaignIdOf(deps: Deps, projectId: string, q: PlainQuery): Promise<{ id: string; count: number } | null> {
   const [byId, idForName] = await Promise.all([
     q.campaign_id !== undefined ? getCampaignItem(deps, projectId, q.campaign_id) : Promise.resolve(null),
     q.campaign !== undefined && q.campaign.length <= 200 ? getCampaignIdByName(deps, projectId, q.campaign) : Promise.resolve(null),
@@ -64,6 +66,59 @@ async function categoryIdOf(deps: Deps, projectId: string, ref: string): Promise
   return byId ? byId.id : idForName;
 }
 
+/** The plain parameter each filter field is read as (an index, or the code's key). */
+const PLAIN_OF: Record<Exclude<VoucherFilterField, 'code'>, 'category' | 'campaign' | 'campaign_id' | 'customer'> = {
+  categories: 'category',
+  category_ids: 'category',
+  campaign: 'campaign',
+  campaign_id: 'campaign_id',
+  holder_id: 'customer',
+};
+
+/** The list query with `filters[…]` read as its plain parameters, and the codes the `code` filter names. */
+type PlainQuery = Omit<ListVouchersQuery, 'filters'> & { codes?: string[] };
+
+/**
+ * Reads `filters[…]` as the plain parameters they mean: `$is` (or `$in` of one value) on a
+ * category (name or id), campaign (name or id) or holder, and `$is` / `$in` (any number, at most
+ * 100) on `code`. Every other operator, `or` between fields, and a filter naming again what a plain
+ * parameter names otherwise are refused: no index serves them, and no filter is ever dropped.
+ * @throws InvalidQueryParamsError naming the filter.
+ */
+export function plainQueryOf(q: ListVouchersQuery): PlainQuery {
+  const { filters, ...plain } = q;
+  const given = givenFilters(filters, VOUCHER_FILTER_FIELDS);
+  if (isOr(filters?.junction) && given.length > 1) {
+    throw new InvalidQueryParamsError(
+      `filters[junction]=or with ${given.map(([f]) => `filters[${f}]`).join(', ')}: vouchers are read from one index (or by code) per request, and no index serves either of several filters`,
+    );
+  }
+  const out: PlainQuery = { ...plain };
+  for (const [field, c] of given) {
+    const ops = operatorsOf(c);
+    if (field === 'code') {
+      const codes = c.$is !== undefined ? [c.$is] : c.$in;
+      if (ops.length !== 1 || codes === undefined) throw onlyIs(field, ops, ' ($in with any number of codes)');
+      out.codes = q.code === undefined ? codes : codes.filter((code) => code === q.code);
+      continue;
+    }
+    const value = soleValue(c);
+    if (value === undefined) throw onlyIs(field, ops, ' (or $in with one value)');
+    const param = PLAIN_OF[field];
+    const already = out[param];
+    if (already !== undefined && already !== value) {
+      throw new InvalidQueryParamsError(`filters[${field}] and ${param} (or another filter read as ${param}) name two values: give one`);
+    }
+    out[param] = value;
+  }
+  return out;
+}
+
+const onlyIs = (field: VoucherFilterField, ops: string[], also: string) =>
+  new InvalidQueryParamsError(
+    `filters[${field}] can only be $is${also}: vouchers are read from one index (or by code) per request, and none serves ${ops.join(', ')}`,
+  );
+
 /**
  * GET /v1/vouchers: one page of vouchers (which list and in which order: planVoucherList). Every
  * read is a Query on one key range of one index: by creation, the project's vouchers (GSI3), a
@@ -76,8 +131,9 @@ async function categoryIdOf(deps: Deps, projectId: string, ref: string): Promise
  * @throws InvalidQueryParamsError for what no index serves: the `code` orders, two of campaign,
  *   customer and category at once, and the change list with a filter or creation bounds (planVoucherList; docs/decisions.md).
  */
-export async function listVouchers(deps: Deps, projectId: string, q: ListVouchersQuery): Promise<VoucherPage> {
-  const plan = planVoucherList(q);
+export async function listVouchers(deps: Deps, projectId: string, query: ListVouchersQuery): Promise<VoucherPage> {
+  const q = plainQueryOf(query);
+  const plan = planVoucherList({ ...q, ...(q.codes !== undefined ? { code: q.codes[0] ?? '' } : {}) });
   const byCampaign = q.campaign_id !== undefined || q.campaign !== undefined;
   if (plan.empty) return EMPTY;
 
@@ -96,7 +152,7 @@ export async function listVouchers(deps: Deps, projectId: string, q: ListVoucher
     source = { by: 'category', categoryId };
   }
   const skip = (q.page - 1) * q.limit;
-  if (q.code !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, plan, skip);
+  if (q.code !== undefined || q.codes !== undefined || q.ids !== undefined) return byKeys(deps, projectId, q, source, plan, skip);
   const page = await listVoucherPage(deps, projectId, { source, ascending: plan.ascending, range: plan.range }, q.page, q.limit, deps.clock.now());
   const vouchers = await withCurrentCategories(deps, projectId, await withTrueUsesAll(deps, page.vouchers));
   return { vouchers, total: counted ?? page.reached, entriesRead: page.entriesRead };
@@ -124,12 +180,12 @@ function inSource(v: Voucher, source: VoucherListSource): boolean {
 async function byKeys(
   deps: Deps,
   projectId: string,
-  q: ListVouchersQuery,
+  q: PlainQuery,
   source: VoucherListSource,
   plan: ReturnType<typeof planVoucherList>,
   skip: number,
 ): Promise<VoucherPage> {
-  const named = await getVouchersByCodeOrIds(deps, projectId, q.code, q.ids);
+  const named = await getVouchersByCodeOrIds(deps, projectId, q.codes ?? (q.code !== undefined ? [q.code] : undefined), q.ids);
   const within = (key: string, range: { from?: string; to?: string }) =>
     (range.from === undefined || key >= range.from) && (range.to === undefined || key <= range.to);
   const sortKey = (v: Voucher) => voucherSortKey(v, plan.axis);
