@@ -68,6 +68,29 @@ describe('the official Voucherify SDK: redemptions', () => {
     await expect(client.redemptions.rollbackStackable(stacked.parentRedemptionId)).rejects.toMatchObject({ key: 'already_rolled_back' });
   });
 
+  it('lists redemptions with filters[…] as the SDK serialises them (bracketed, $in as [0], [1])', async () => {
+    const a = await redeemOnce('SDK-F-A', {});
+    const b = await redeemOnce('SDK-F-B', {});
+    const childA = a.redeemables[0]?.redemptionId as string;
+    const childB = b.redeemables[0]?.redemptionId as string;
+    const listed = async (params: Record<string, unknown>) =>
+      ((await client.redemptions.list({ limit: 100, ...params } as never)) as unknown as { redemptions: { id: string }[] }).redemptions.map((r) => r.id);
+
+    expect(await listed({ filters: { voucher_code: { conditions: { $is: 'SDK-F-A' } } } })).toEqual([childA]);
+    const notA = await listed({ filters: { junction: 'and', voucher_code: { conditions: { $is_not: 'SDK-F-A' } } } });
+    expect(notA).toContain(childB);
+    expect(notA).not.toContain(childA);
+    expect(
+      await listed({
+        filters: { junction: 'and', voucher_code: { conditions: { $in: ['SDK-F-A', 'SDK-F-B'] } }, object: { conditions: { $is: 'redemption' } } },
+      }),
+    ).toEqual([childB, childA]);
+    await expect(client.redemptions.list({ filters: { voucher: { conditions: { $is: 'SDK-F-A' } } } } as never)).rejects.toMatchObject({
+      code: 400,
+      key: 'invalid_query_params',
+    });
+  });
+
   it('validates and redeems two codes with validateStackable and redeemStackable, with the same figures, then rolls the redemption back', async () => {
     await client.vouchers.create({
       code: 'SDK-STACK-A',

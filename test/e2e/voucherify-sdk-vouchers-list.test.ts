@@ -105,4 +105,33 @@ describe('the official Voucherify SDK: vouchers.list', () => {
 
     await expect(client.vouchers.list({ campaign: 'SDK list', order: 'updated_at' })).rejects.toMatchObject({ code: 400, key: 'invalid_query_params' });
   });
+
+  it('lists vouchers with filters[…] (junction, code, categories) and pages categories with limit', async () => {
+    const first = await client.categories.create({ name: 'SDK filter first', hierarchy: 8 });
+    await client.categories.create({ name: 'SDK filter second', hierarchy: 7 });
+    for (const code of ['SDK-FL-1', 'SDK-FL-2', 'SDK-FL-3']) {
+      await client.vouchers.create({
+        code,
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: DiscountVouchersTypesEnum.AMOUNT, amount_off: 100 },
+        category: code === 'SDK-FL-3' ? 'SDK filter second' : 'SDK filter first',
+      } as never);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const codes = async (filters: Record<string, unknown>) => (await client.vouchers.list({ filters } as never)).vouchers.map((v) => v.code);
+    expect(await codes({ junction: 'and', code: { conditions: { $in: ['SDK-FL-1', 'SDK-FL-3'] } } })).toEqual(['SDK-FL-3', 'SDK-FL-1']);
+    expect(await codes({ junction: 'AND', categories: { conditions: { $in: ['SDK filter first'] } } })).toEqual(['SDK-FL-2', 'SDK-FL-1']);
+    expect(await codes({ category_ids: { conditions: { $is: first.id } }, code: { conditions: { $is: 'SDK-FL-2' } } })).toEqual(['SDK-FL-2']);
+    await expect(client.vouchers.list({ filters: { categories: { conditions: { $not_in: ['SDK filter first'] } } } })).rejects.toMatchObject({
+      code: 400,
+      key: 'invalid_query_params',
+    });
+
+    // categories.list takes `limit` (and this service `page`, sent through the same request client).
+    const top = await client.categories.list({ limit: 1 });
+    expect(top.data.map((c) => c.name)).toEqual(['SDK filter first']);
+    expect(top.total).toBeGreaterThanOrEqual(2);
+    const next = await client.categories.list({ limit: 1, page: 2 } as never);
+    expect(next.data.map((c) => c.name)).toEqual(['SDK filter second']);
+  });
 });
