@@ -8,6 +8,12 @@ import type { Customer } from './customer.js';
  */
 export const ALL_CUSTOMERS = 'ALL';
 
+/**
+ * The customers without a source id, by creation. The source id order (the source id index)
+ * cannot hold them, so it reads this view after (ascending) or before (descending) the index.
+ */
+export const CUSTOMERS_WITHOUT_SOURCE_ID = 'NO_SOURCE_ID';
+
 /** The fields a list may be filtered by, one at a time. */
 export type ViewField = 'email' | 'city' | 'name';
 
@@ -19,10 +25,11 @@ export type ViewField = 'email' | 'city' | 'name';
 export const viewOf = (field: ViewField, value: string): string => `${field.toUpperCase()}#${createHash('sha256').update(value).digest('base64url')}`;
 
 /** Every view a customer belongs in, `ALL` first. */
-export function viewsOf(c: Pick<Customer, 'email' | 'name' | 'address'>): string[] {
+export function viewsOf(c: Pick<Customer, 'sourceId' | 'email' | 'name' | 'address'>): string[] {
   const city = c.address?.city;
   return [
     ALL_CUSTOMERS,
+    ...(c.sourceId === null ? [CUSTOMERS_WITHOUT_SOURCE_ID] : []),
     ...(c.email !== null ? [viewOf('email', c.email)] : []),
     ...(city !== undefined ? [viewOf('city', city)] : []),
     ...(c.name !== null ? [viewOf('name', c.name)] : []),

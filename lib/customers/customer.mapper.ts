@@ -95,7 +95,7 @@ function loyaltyOf(cards: readonly CustomerLoyaltyCard[]): CustomerReply['loyalt
   return { points: cards.reduce((sum, c) => sum + c.balance, 0), referred_customers: 0, campaigns };
 }
 
-/** The customer object (Voucherify's shape): unset strings left out, `updated_at` once changed. */
+/** The customer object (Voucherify's shape): unset strings and empty metadata left out, `updated_at` once changed. */
 export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRedemptionSummary; loyaltyCards?: CustomerLoyaltyCard[] }): CustomerReply => ({
   id: c.id,
   ...(c.sourceId !== null ? { source_id: c.sourceId } : {}),
@@ -105,7 +105,7 @@ export const toCustomerReply = (c: Customer & { redemptionSummary?: CustomerRede
   ...(c.phone !== null ? { phone: c.phone } : {}),
   ...(c.birthdate !== null ? { birthdate: c.birthdate } : {}),
   address: c.address === null ? null : addressReply(c.address),
-  metadata: c.metadata,
+  ...(Object.keys(c.metadata).length > 0 ? { metadata: c.metadata } : {}),
   summary: summaryOf(c.redemptionSummary ?? {}),
   loyalty: loyaltyOf(c.loyaltyCards ?? []),
   referrals: { total: 0, campaigns: [] },

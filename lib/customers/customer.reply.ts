@@ -69,8 +69,9 @@ const referralsReply = z.strictObject({
 
 /**
  * The customer object (Voucherify's CustomerWithSummaryLoyaltyReferrals): strings the customer
- * has no value for are left out, `address` is null until one is set, `updated_at` appears once
- * the customer has changed. `birthday` and `assets` are documented by Voucherify and never sent
+ * has no value for are left out (`source_id` too, for a customer created without one), `metadata`
+ * when it is empty (as the reference's GET example leaves it out), `address` is null until one is
+ * set, `updated_at` appears once the customer has changed. `birthday` and `assets` are documented by Voucherify and never sent
  * here (birthday is read into birthdate; there is no dashboard to link to).
  */
 export const customerReplySchema = z.strictObject({
@@ -83,7 +84,7 @@ export const customerReplySchema = z.strictObject({
   birthday: z.optional(z.iso.date()),
   birthdate: z.optional(z.iso.date()),
   address: z.nullable(addressReply),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
   summary: summaryReply,
   loyalty: loyaltyReply,
   referrals: referralsReply,

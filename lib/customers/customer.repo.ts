@@ -4,7 +4,7 @@ import type { Item, ItemKey } from '../db/entity.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerRedemptionSummary } from './customer.js';
-import { countShardOf, viewsOf } from './customer-views.js';
+import { CUSTOMERS_WITHOUT_SOURCE_ID, countShardOf, viewsOf } from './customer-views.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -66,21 +66,19 @@ function unchangedSince(read: Customer): { ConditionExpression: string; Expressi
 }
 
 /**
- * Writes a new customer, claims its source id and lists it (entries and counts), in one
- * transaction.
+ * Writes a new customer, claims its source id (when it has one) and lists it (entries and counts),
+ * in one transaction.
  * @returns false when the source id is already claimed (by a concurrent writer): nothing is written.
  */
-export function insertCustomer(deps: Deps, customer: Customer & { sourceId: string }): Promise<boolean> {
-  const items = [
-    put(deps, sourceIdItem(customer), 'attribute_not_exists(PK)'),
-    put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
-    ...listItems(deps, null, customer),
-  ];
-  return retryOnConflict(`Too many concurrent writes of customer ${customer.sourceId}`, async () => {
+export function insertCustomer(deps: Deps, customer: Customer): Promise<boolean> {
+  const sourceId = customer.sourceId;
+  const claim = sourceId !== null ? [put(deps, sourceIdItem({ ...customer, sourceId }), 'attribute_not_exists(PK)')] : [];
+  const items = [...claim, put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'), ...listItems(deps, null, customer)];
+  return retryOnConflict(`Too many concurrent writes of customer ${sourceId ?? customer.id}`, async () => {
     const outcome = await transact(deps, items);
     if (outcome.ok) return true;
     if (!('failed' in outcome)) return RETRY;
-    if (outcome.failed.includes(0)) return false;
+    if (claim.length > 0 && outcome.failed.includes(0)) return false;
     throw new Error(`Customer id ${customer.id} is already taken`);
   });
 }
@@ -146,6 +144,19 @@ export interface ViewRead {
 }
 
 /**
+ * The pages of the source id order: the source id index, and the customers without a source id
+ * (their view, by creation) last when ascending and first when descending, as SQL sorts nulls.
+ * The second source is queried only once the first is exhausted, so a page still reads at most
+ * `want` entries more than it keeps.
+ */
+async function* bySourceId(deps: Deps, projectId: string, ascending: boolean, want: number): AsyncGenerator<{ customerId: string }[]> {
+  const indexed = () => customerSourceId.queryPages(deps, { index: [projectId] }, { ascending, pageSize: want });
+  const anonymous = () =>
+    customerListEntry.queryPages(deps, { key: [projectId, CUSTOMERS_WITHOUT_SOURCE_ID] }, { ascending, pageSize: want, consistent: true });
+  for (const source of ascending ? [indexed, anonymous] : [anonymous, indexed]) yield* source();
+}
+
+/**
  * The ids of the customers on one page of a view: skips `skip` entries in the view's order and
  * range, takes `take`, and reads one more to know whether any follow. Reads only that many
  * entries (small items), never the rest of the view.
@@ -155,7 +166,7 @@ export async function listCustomerIds(deps: Deps, projectId: string, read: ViewR
   const options = { ascending: read.ascending, pageSize: want, ...(read.range ? { sortRange: read.range } : {}) };
   const pages =
     read.by === 'source_id'
-      ? customerSourceId.queryPages(deps, { index: [projectId] }, options)
+      ? bySourceId(deps, projectId, read.ascending, want)
       : read.by === 'updated'
         ? customerListEntry.queryPages(deps, { index: [projectId, read.view] }, options)
         : customerListEntry.queryPages(deps, { key: [projectId, read.view] }, { ...options, consistent: true });

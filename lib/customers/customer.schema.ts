@@ -39,23 +39,23 @@ const customerFields = {
 };
 
 /**
- * The customer of a request (events today; redemptions and validations later): an existing one
- * by `id`, or one identified by `source_id`, created on first use. Other fields update it.
+ * The customer of a request: an existing one by `id`, one identified by `source_id` (created on
+ * first use), or, with neither, a new anonymous customer (source_id null), as Voucherify does.
+ * Other fields set or update it.
  */
-export const customerInput = z
-  .strictObject({
-    id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
-    source_id: z.optional(sourceId),
-    ...customerFields,
-  })
-  .check(z.refine((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }));
+export const customerInput = z.strictObject({
+  id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
+  source_id: z.optional(sourceId),
+  ...customerFields,
+});
 export type CustomerInput = z.output<typeof customerInput>;
 /** The settable fields of any customer request. */
 export type CustomerFieldsInput = Omit<CustomerInput, 'id' | 'source_id'>;
 
 /**
  * POST /v1/customers: the customer object's writable fields. `source_id` finds the customer or
- * creates it; `id` names an existing customer (its `source_id` is then ignored).
+ * creates it; `id` names an existing customer (its `source_id` is then ignored); neither creates
+ * a new customer without a source id.
  */
 export const createCustomerBody = customerInput;
 export type CreateCustomerBody = CustomerInput;

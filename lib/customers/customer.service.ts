@@ -72,25 +72,9 @@ export async function getCustomer(
   return { ...customer, redemptionSummary, loyaltyCards };
 }
 
-/**
- * The customer a request names, created or updated as Voucherify does: by `id` (which must exist;
- * `source_id` is then ignored), else by `source_id`, created on first use. The other fields sent
- * replace the stored ones. A new source id yields one customer however many requests race for it:
- * the creating write is conditional, and the losers read the winner's customer back.
- * @throws NotFoundError (customer) for an unknown `id`.
- */
-export async function upsertCustomer(deps: Deps, projectId: string, input: CustomerInput): Promise<Customer> {
-  const fields = customerFieldsOf(input);
-  if (input.id !== undefined) {
-    const existing = await repo.getCustomer(deps, projectId, input.id);
-    if (!existing) throw new NotFoundError('customer', input.id);
-    return applyChanges(deps, existing, fields);
-  }
-  const sourceId = input.source_id;
-  if (sourceId === undefined) throw new InvalidPayloadError('Property .customer must have source_id (or the id of an existing customer)');
-  const existing = await bySourceId(deps, projectId, sourceId);
-  if (existing) return applyChanges(deps, existing, fields);
-  const customer: Customer & { sourceId: string } = {
+/** A new customer of `sourceId` (null: anonymous) with the fields sent, not written yet. */
+function newCustomer(deps: Deps, projectId: string, sourceId: string | null, fields: CustomerFields): Customer {
+  return {
     id: deps.ids.id('cust'),
     projectId,
     sourceId,
@@ -107,6 +91,33 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
     revision: 0,
     listed: true,
   };
+}
+
+/**
+ * The customer a request names, created or updated as Voucherify does: by `id` (which must exist;
+ * `source_id` is then ignored), else by `source_id`, created on first use. The other fields sent
+ * replace the stored ones. A new source id yields one customer however many requests race for it:
+ * the creating write is conditional, and the losers read the winner's customer back. With neither,
+ * every request creates a new customer without a source id: nothing names it to merge it into
+ * another (not its email either, which Voucherify does not treat as unique).
+ * @throws NotFoundError (customer) for an unknown `id`.
+ */
+export async function upsertCustomer(deps: Deps, projectId: string, input: CustomerInput): Promise<Customer> {
+  const fields = customerFieldsOf(input);
+  if (input.id !== undefined) {
+    const existing = await repo.getCustomer(deps, projectId, input.id);
+    if (!existing) throw new NotFoundError('customer', input.id);
+    return applyChanges(deps, existing, fields);
+  }
+  const sourceId = input.source_id;
+  if (sourceId === undefined) {
+    const anonymous = newCustomer(deps, projectId, null, fields);
+    if (!(await repo.insertCustomer(deps, anonymous))) throw new Error(`Customer id ${anonymous.id} is already taken`);
+    return anonymous;
+  }
+  const existing = await bySourceId(deps, projectId, sourceId);
+  if (existing) return applyChanges(deps, existing, fields);
+  const customer = newCustomer(deps, projectId, sourceId, fields);
   if (await repo.insertCustomer(deps, customer)) return customer;
   const winner = await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Customer with source id ${sourceId} was claimed but cannot be read`);
@@ -115,8 +126,8 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
 
 /**
  * POST /v1/customers: creates the customer of a new `source_id`, or updates the customer an `id`
- * or a known `source_id` names with the fields sent (Voucherify's upsert). One customer per
- * source id however many requests race for it.
+ * or a known `source_id` names with the fields sent (Voucherify's upsert); with neither, creates a
+ * new customer without a source id. One customer per source id however many requests race for it.
  * @throws NotFoundError (customer) for an unknown `id`.
  */
 export function createCustomer(deps: Deps, projectId: string, body: CreateCustomerBody): Promise<Customer> {
@@ -184,7 +195,8 @@ const earlier = (a: string | undefined, b: string | undefined) => (a === undefin
  * GET /v1/customers: one page of customers, every read a Query on one view (see
  * customer-views.ts): all customers, or those of the exact `email`, `city` or `name` given. The
  * order picks the view's sort: creation (the view's partition), last change (its GSI1) or source
- * id (the source id index; all customers only). `created_at[…]` bounds go with the creation
+ * id (the source id index, with the customers without one after it ascending and before it
+ * descending; all customers only). `created_at[…]` bounds go with the creation
  * order, `updated_at[…]` with the change order, and `starting_after` is a date in the order's own
  * field (before it descending, after it ascending), so each is a key range, never a filter over
  * read items. `total` is the view's count; `segment_id` matches nothing (there are no segments).

@@ -82,6 +82,7 @@ export function toOrderReply(o: Order): OrderReply {
   // After a redemption: its figures (lib/redemptions/redemption.repo.ts), `applied_*` 0 (they count one request only).
   const c = o.calculation;
   const f = c ? { ...c, appliedDiscountAmount: 0, itemsAppliedDiscountAmount: 0, totalAppliedDiscountAmount: 0 } : undiscountedFigures(o.amount);
+  const redemptions = Object.entries(o.redemptions ?? {});
   return {
     id: o.id,
     source_id: o.sourceId,
@@ -92,18 +93,23 @@ export function toOrderReply(o: Order): OrderReply {
     ...(o.customerId !== null ? { customer: { id: o.customerId, object: 'customer' as const } } : {}),
     customer_id: o.customerId,
     referrer_id: o.referrerId,
-    redemptions: Object.fromEntries(
-      Object.entries(o.redemptions ?? {}).map(([id, r]) => [
-        id,
-        {
-          date: r.date,
-          ...(r.rollbackId !== null ? { rollback_id: r.rollbackId, rollback_date: r.rollbackDate } : {}),
-          related_object_type: r.relatedObjectType,
-          related_object_id: r.relatedObjectId,
-          stacked: r.stacked,
-        },
-      ]),
-    ),
+    // Left out while the order has none, as the reference's create and update examples leave it out.
+    ...(redemptions.length > 0
+      ? {
+          redemptions: Object.fromEntries(
+            redemptions.map(([id, r]) => [
+              id,
+              {
+                date: r.date,
+                ...(r.rollbackId !== null ? { rollback_id: r.rollbackId, rollback_date: r.rollbackDate } : {}),
+                related_object_type: r.relatedObjectType,
+                related_object_id: r.relatedObjectId,
+                stacked: r.stacked,
+              },
+            ]),
+          ),
+        }
+      : {}),
     created_at: o.createdAt,
     updated_at: o.updatedAt,
     object: 'order',

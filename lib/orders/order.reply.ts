@@ -63,7 +63,8 @@ export const orderFiguresReplyFields = {
 /**
  * The order object (Voucherify's OrderCalculated with its items). With no redemption applied yet,
  * every discount is 0 and `total_amount = initial_amount = amount`. `customer` and `customer_id`
- * appear once the order has a customer; `updated_at` once it has changed.
+ * appear once the order has a customer; `updated_at` once it has changed; `redemptions` once one
+ * was applied.
  */
 export const orderReplySchema = z.strictObject({
   id: z.string().check(z.regex(/^ord_/)),
@@ -75,9 +76,15 @@ export const orderReplySchema = z.strictObject({
   customer: z.optional(z.strictObject({ id: z.string(), object: z.literal('customer') })),
   customer_id: z.nullable(z.string()),
   referrer_id: z.nullable(z.string()),
-  redemptions: z
-    .record(z.string(), z.unknown())
-    .check(z.describe('The redemptions applied to the order, by parent redemption id: date, stacked redemption ids, and the rollback once rolled back.')),
+  redemptions: z.optional(
+    z
+      .record(z.string(), z.unknown())
+      .check(
+        z.describe(
+          'The redemptions applied to the order, by parent redemption id: date, stacked redemption ids, and the rollback once rolled back. Left out while there are none.',
+        ),
+      ),
+  ),
   created_at: dateTimeReply,
   updated_at: z.nullable(dateTimeReply),
   object: z.literal('order'),

@@ -141,7 +141,7 @@ export const toVoucherRedemptionsReply = (x: { voucher: Voucher; entries: Redemp
 /**
  * POST /v1/redemptions' reply: the child redemptions in application order, the parent, the order as
  * the redemption stored it, and the redeemables the evaluation left out (PARTIAL mode), as the
- * validation reply shows them.
+ * validation reply shows them (each list left out when empty).
  */
 export function toStackedRedemptionReply(committed: CommittedRedemption, evaluation: Evaluation, requestId?: string): StackedRedemptionReply {
   const validation = toStackedValidationReply(evaluation, requestId);
@@ -151,8 +151,8 @@ export function toStackedRedemptionReply(committed: CommittedRedemption, evaluat
     redemptions: committed.children.map(toRedemptionReply),
     parent_redemption: toRedemptionReply(committed.parent),
     order,
-    inapplicable_redeemables: validation.inapplicable_redeemables,
-    skipped_redeemables: validation.skipped_redeemables,
+    ...(validation.inapplicable_redeemables ? { inapplicable_redeemables: validation.inapplicable_redeemables } : {}),
+    ...(validation.skipped_redeemables ? { skipped_redeemables: validation.skipped_redeemables } : {}),
   };
 }
 
@@ -162,8 +162,6 @@ export function toStackedRewardRedemptionReply(r: Redemption): StackedRedemption
   return {
     redemptions: [redemption],
     ...(redemption.order ? { order: redemption.order } : {}),
-    inapplicable_redeemables: [],
-    skipped_redeemables: [],
   };
 }
 

@@ -157,7 +157,8 @@ export const stackedRedemptionReplySchema = z.strictObject({
   // A loyalty card's reward redeemed alone is one redemption, with no parent (and no order unless a COIN reward paid one).
   parent_redemption: z.optional(redemptionReplySchema),
   order: z.optional(redemptionOrderReplySchema),
-  inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
-  skipped_redeemables: z.array(skippedRedeemableReplySchema),
+  // Left out when empty, as in the reference's examples.
+  inapplicable_redeemables: z.optional(z.array(inapplicableRedeemableReplySchema)),
+  skipped_redeemables: z.optional(z.array(skippedRedeemableReplySchema)),
 });
 export type StackedRedemptionReply = z.output<typeof stackedRedemptionReplySchema>;

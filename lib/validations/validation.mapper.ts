@@ -129,14 +129,20 @@ function toRedeemableReply(r: EvaluatedRedeemable, e: Evaluation, requestId: str
   return { status: 'INAPPLICABLE', ...common, result: { error, details: { key: error.key, message: error.error.message } } };
 }
 
-/** POST /v1/validations' reply: the redeemables in application order, then the inapplicable and skipped ones again, as the reference lists them. */
+/**
+ * POST /v1/validations' reply: the redeemables in application order, then the inapplicable and
+ * skipped ones again, as the reference lists them; each of those two lists is left out when empty,
+ * as the reference's examples leave them out.
+ */
 export function toStackedValidationReply(e: Evaluation, requestId?: string): Reply {
   const redeemables = e.redeemables.map((r) => toRedeemableReply(r, e, requestId));
+  const inapplicable = redeemables.filter((r) => r.status === 'INAPPLICABLE');
+  const skipped = redeemables.filter((r) => r.status === 'SKIPPED');
   return {
     valid: e.valid,
     redeemables,
-    inapplicable_redeemables: redeemables.filter((r) => r.status === 'INAPPLICABLE'),
-    skipped_redeemables: redeemables.filter((r) => r.status === 'SKIPPED'),
+    ...(inapplicable.length > 0 ? { inapplicable_redeemables: inapplicable } : {}),
+    ...(skipped.length > 0 ? { skipped_redeemables: skipped } : {}),
     order: toCalculatedOrderReply(e.order, e.calculation),
     ...(e.trackingId !== null ? { tracking_id: e.trackingId } : {}),
     ...(e.session ? { session: { type: e.session.type, key: e.session.key, ttl: e.session.ttl, ttl_unit: e.session.ttlUnit } } : {}),

@@ -140,8 +140,9 @@ export const skippedRedeemableReplySchema = z.strictObject({
 export const stackedValidationReplySchema = z.strictObject({
   valid: z.boolean(),
   redeemables: z.array(z.discriminatedUnion('status', [applicable, inapplicableRedeemableReplySchema, skippedRedeemableReplySchema])),
-  inapplicable_redeemables: z.array(inapplicableRedeemableReplySchema),
-  skipped_redeemables: z.array(skippedRedeemableReplySchema),
+  // Left out when empty, as in the reference's examples.
+  inapplicable_redeemables: z.optional(z.array(inapplicableRedeemableReplySchema)),
+  skipped_redeemables: z.optional(z.array(skippedRedeemableReplySchema)),
   order: calculatedOrderReplySchema,
   tracking_id: z.optional(z.string()),
   session: z.optional(

@@ -97,14 +97,66 @@ describe('POST /v1/customers', () => {
     expect((await api.call('get-customer', { params: { customerId: 'someone-else' } })).status).toBe(404);
   });
 
-  it('answers 404 for an id no customer has, and 400 invalid_payload without source_id or id', async () => {
+  it('answers 404 for an id no customer has', async () => {
     const { create } = await setup();
     const unknown = await create({ id: 'cust_000000000000000000000000', name: 'X' });
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ key: 'not_found', resource_type: 'customer', resource_id: 'cust_000000000000000000000000' });
-    const anonymous = await create({ name: 'Nobody' });
-    expect(anonymous.status).toBe(400);
-    expect(anonymous.json).toMatchObject({ key: 'invalid_payload' });
+  });
+
+  it('creates a new customer without source_id from only a name and an email, every time, as Voucherify does', async () => {
+    const { runtime, projectId, create, api } = await setup();
+    const body = { name: 'Nobody', email: 'nobody@example.com' };
+    const first = await create(body);
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ ...body, address: null, created_at: new Date(at).toISOString(), object: 'customer' });
+    expect(first.json.id).toMatch(/^cust_[0-9A-Za-z]{24}$/);
+    expect(first.json).not.toHaveProperty('source_id');
+    // Nothing names it to merge a second one into it: not its email either.
+    const second = await create(body);
+    expect(second.status).toBe(200);
+    expect(second.json.id).not.toBe(first.json.id);
+    expect(await customerItems(runtime, projectId)).toBe(2);
+
+    const id = first.json.id as string;
+    const got = await api.call('get-customer', { params: { customerId: id } });
+    expect(got.json).toEqual(first.json);
+    const byEmail = await api.call('list-customers', { query: 'email=nobody%40example.com' });
+    const listed = byEmail.json as { customers: { id: string }[]; total: number };
+    expect(listed.total).toBe(2);
+    expect(listed.customers.map((c) => c.id).sort()).toEqual([first.json.id, second.json.id].sort());
+    const updated = await api.call('update-customer', { params: { customerId: id }, json: { name: 'Somebody' } });
+    expect(updated.json).toMatchObject({ id: first.json.id, name: 'Somebody', email: body.email });
+    expect(updated.json).not.toHaveProperty('source_id');
+    // By id only: a source_id never names it (it has none), and one cannot be given to it.
+    const claim = await api.call('update-customer', { params: { customerId: id }, json: { source_id: 'late' } });
+    expect(claim.status).toBe(400);
+    expect((await api.call('delete-customer', { params: { customerId: id } })).status).toBe(204);
+    expect((await api.call('get-customer', { params: { customerId: id } })).status).toBe(404);
+    expect((await api.call('list-customers', {})).json.total).toBe(1);
+  });
+
+  it('lists customers without source_id after the others in the source_id order, and first in its reverse', async () => {
+    const { clock, create, api } = await setup();
+    const b = await create({ source_id: 'b' });
+    clock.advance(1);
+    const anon1 = await create({ name: 'One' });
+    clock.advance(1);
+    const a = await create({ source_id: 'a' });
+    clock.advance(1);
+    const anon2 = await create({ name: 'Two' });
+    const ids = (order: string, page = 1, limit = 10) =>
+      api.call('list-customers', { query: `order=${order}&page=${page}&limit=${limit}` }).then((r) => {
+        expect(r.status).toBe(200);
+        const json = r.json as { customers: { id: string }[]; total: number; has_more: boolean };
+        return { ids: json.customers.map((c) => c.id), total: json.total, hasMore: json.has_more };
+      });
+    // The source id index is a GSI (eventually consistent); DynamoDB Local is not.
+    expect(await ids('source_id')).toEqual({ ids: [a.json.id, b.json.id, anon1.json.id, anon2.json.id], total: 4, hasMore: false });
+    expect(await ids('-source_id')).toEqual({ ids: [anon2.json.id, anon1.json.id, b.json.id, a.json.id], total: 4, hasMore: false });
+    expect(await ids('source_id', 2, 1)).toEqual({ ids: [b.json.id], total: 4, hasMore: true });
+    expect(await ids('source_id', 2, 2)).toEqual({ ids: [anon1.json.id, anon2.json.id], total: 4, hasMore: false });
+    expect(await ids('-source_id', 2, 2)).toEqual({ ids: [b.json.id, a.json.id], total: 4, hasMore: false });
   });
 
   it('is the customer POST /v1/events upserts: an event with its source_id finds it, and its fields change it', async () => {

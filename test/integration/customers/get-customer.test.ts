@@ -71,11 +71,13 @@ describe('GET /v1/customers/{customerId}', () => {
     expect(bySourceId.json).toEqual(byId.json);
   });
 
-  it('leaves out unset strings, gives a null address and shows updated_at once the customer changed', async () => {
+  it('leaves out unset strings and empty metadata, gives a null address and shows updated_at once the customer changed', async () => {
     const { api, clock, customerOf } = await setup();
     const id = await customerOf({ source_id: 'bare' });
     const bare = await api.call('get-customer', { params: { customerId: id } });
-    expect(bare.json).toMatchObject({ id, source_id: 'bare', address: null, metadata: {}, object: 'customer' });
+    expect(bare.json).toMatchObject({ id, source_id: 'bare', address: null, object: 'customer' });
+    // As the reference's example of GET /v1/customers/{customerId} leaves it out.
+    expect(bare.json).not.toHaveProperty('metadata');
     expect(bare.json).not.toHaveProperty('name');
     expect(bare.json).not.toHaveProperty('email');
     expect(bare.json).not.toHaveProperty('updated_at');

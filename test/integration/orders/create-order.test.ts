@@ -33,12 +33,13 @@ describe('POST /v1/orders', () => {
       total_amount: 3700,
       ...zeroDiscounts,
       metadata: { channel: 'web' },
-      redemptions: {},
       referrer_id: null,
       created_at: new Date(at).toISOString(),
       updated_at: null,
       object: 'order',
     });
+    // No redemption applied yet: left out, as the reference's create example leaves it out.
+    expect(reply.json).not.toHaveProperty('redemptions');
     expect(reply.json.items).toEqual([
       {
         product_id: 'prod_1',
@@ -81,6 +82,21 @@ describe('POST /v1/orders', () => {
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ source_id: null, status: 'CREATED', amount: 0, total_amount: 0, items: [], metadata: {}, customer_id: null });
     expect(reply.json).not.toHaveProperty('customer');
+  });
+
+  it('creates a new customer without source_id for a customer known only by email, one per order', async () => {
+    const { create, api } = await setup();
+    const first = await create({ customer: { email: 'guest@example.com', name: 'Guest' }, amount: 1000 });
+    expect(first.status).toBe(200);
+    const customerId = first.json.customer_id as string;
+    expect(customerId).toMatch(/^cust_/);
+    expect(first.json.customer).toEqual({ id: customerId, object: 'customer' });
+    const stored = await api.call('get-customer', { params: { customerId } });
+    expect(stored.json).toMatchObject({ id: customerId, email: 'guest@example.com', name: 'Guest' });
+    expect(stored.json).not.toHaveProperty('source_id');
+    const second = await create({ customer: { email: 'guest@example.com' }, amount: 1000 });
+    expect(second.status).toBe(200);
+    expect(second.json.customer_id).not.toBe(customerId);
   });
 
   it('keeps an amount sent over the sum of its lines (the lines may be a part of the order)', async () => {

@@ -114,12 +114,29 @@ describe('POST /v1/publications with a voucher code', () => {
     expect(reply.json).toMatchObject({ voucher: { code: 'SPR-B' } });
   });
 
-  it('refuses a customer without source_id or id and a body without customer (400, nothing written)', async () => {
+  it('refuses a body without customer (400, nothing written)', async () => {
     const { publish, campaignWith, campaigns } = await publicationSetup();
     await campaignWith('Spring', ['SPR-1']);
-    expect((await publish({ voucher: 'SPR-1', customer: { name: 'Nobody' } })).status).toBe(400);
     expect((await publish({ voucher: 'SPR-1' })).status).toBe(400);
     expect((await campaigns.getVoucher('SPR-1')).json).toMatchObject({ publish: { count: 0 } });
+  });
+
+  it('publishes to a new customer without source_id when the customer has neither id nor source_id, a new one each time', async () => {
+    const { publish, campaignWith, campaigns, api } = await publicationSetup();
+    await campaignWith('Spring', ['SPR-1', 'SPR-2']);
+    const first = await publish({ voucher: 'SPR-1', customer: { email: 'anon@example.com' } });
+    expect(first.status).toBe(200);
+    const customerId = first.json.customer_id as string;
+    expect(customerId).toMatch(/^cust_/);
+    expect(first.json.customer).toMatchObject({ id: customerId, email: 'anon@example.com', object: 'customer' });
+    expect(first.json.customer).not.toHaveProperty('source_id');
+    expect(first.json).not.toHaveProperty('tracking_id');
+    expect((await campaigns.getVoucher('SPR-1')).json).toMatchObject({ holder_id: customerId, publish: { count: 1 } });
+    // The same email again: another customer (an email does not name a customer).
+    const second = await publish({ voucher: 'SPR-2', customer: { email: 'anon@example.com' } });
+    expect(second.status).toBe(200);
+    expect(second.json.customer_id).not.toBe(customerId);
+    expect((await api.call('get-customer', { params: { customerId } })).json).toMatchObject({ id: customerId, email: 'anon@example.com' });
   });
 
   it('gives one code to exactly one of 20 customers publishing it at once; the others get voucher_already_published', async () => {

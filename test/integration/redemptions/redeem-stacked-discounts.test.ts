@@ -51,8 +51,8 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
       redemptions: Json[];
       parent_redemption: Json & { id: string };
       order: Json & { id: string };
-      inapplicable_redeemables: unknown[];
-      skipped_redeemables: unknown[];
+      inapplicable_redeemables?: unknown[];
+      skipped_redeemables?: unknown[];
     };
     // The same engine: the redemption's figures are the validation's.
     const { id: _validatedId, ...validatedFigures } = validation.json.order as Json;
@@ -73,8 +73,9 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
       ['SUCCESS', 'SUCCEEDED'],
     ]);
     expect(json.parent_redemption).toMatchObject({ object: 'redemption', result: 'SUCCESS' });
-    expect(json.inapplicable_redeemables).toEqual([]);
-    expect(json.skipped_redeemables).toEqual([]);
+    // Nothing inapplicable or skipped: both lists are left out, as the reference's examples leave them out.
+    expect(json).not.toHaveProperty('inapplicable_redeemables');
+    expect(json).not.toHaveProperty('skipped_redeemables');
     expect((await redeemed('AMOUNT500')).redemption.redeemed_quantity).toBe(1);
     expect((await redeemed('PERCENT10')).redemption.redeemed_quantity).toBe(1);
 
@@ -102,6 +103,27 @@ describe('POST /v1/redemptions (redeem-stacked-discounts)', () => {
     expect(after.json.summary).toMatchObject({
       redemptions: { total_redeemed: 2, total_succeeded: 2, total_rolled_back: 2, total_rollback_succeeded: 2 },
     });
+  });
+
+  it('redeems for a customer known only by email: a new customer without source_id each time, never merged into another', async () => {
+    const { api, voucher, redeem } = await setup();
+    await voucher('GUEST', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 }, redemption: { quantity: 5 } });
+    const request = { redeemables: vouchers('GUEST'), order: cart, customer: { email: 'guest@example.com' } };
+    const first = await redeem(request);
+    expect(first.status).toBe(200);
+    const [redemption] = (first.json as { redemptions: { customer: { id: string; source_id: string | null } }[] }).redemptions;
+    expect(redemption?.customer).toMatchObject({ id: expect.stringMatching(/^cust_/), source_id: null });
+    const customerId = redemption?.customer.id as string;
+    const stored = await api.call('get-customer', { params: { customerId } });
+    expect(stored.json).toMatchObject({ id: customerId, email: 'guest@example.com', summary: { redemptions: { total_redeemed: 1 } } });
+    expect(stored.json).not.toHaveProperty('source_id');
+
+    const second = await redeem(request);
+    expect(second.status).toBe(200);
+    const [again] = (second.json as { redemptions: { customer: { id: string } }[] }).redemptions;
+    expect(again?.customer.id).not.toBe(customerId);
+    expect((await api.call('get-customer', { params: { customerId } })).json).toMatchObject({ summary: { redemptions: { total_redeemed: 1 } } });
+    expect((await api.call('list-redemptions', { query: `customer=${customerId}` })).json).toMatchObject({ total: 2 });
   });
 
   it('refuses the whole request in ALL mode with the first inapplicable redeemable’s error, and writes nothing', async () => {
