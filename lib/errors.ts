@@ -9,6 +9,7 @@ import type { RedeemableError } from './validations/redeemable-error.js';
 export type BadRequestKey =
   | 'bad_request'
   | 'duplicate_source_id'
+  | 'invalid_amount'
   | 'invalid_cidr'
   | 'invalid_customer'
   | 'invalid_grant_type'

@@ -19,8 +19,11 @@ export const validityHoursSchema = z.strictObject({
     .check(z.maxLength(50)),
 });
 
-/** Amounts are in the smallest currency unit. */
-const amount = z.number().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER), z.refine(isStorableNumber, STORABLE_NUMBER_MESSAGE));
+/**
+ * Amounts are in the smallest currency unit, so whole numbers: 10.5 was accepted and then applied
+ * as 11 (issue 41 item 8), while balances and points refuse fractions.
+ */
+const amount = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
 const formula = z.string().check(z.minLength(1), z.maxLength(2000));
 const unitProduct = z.strictObject({ id: z.string().check(z.minLength(1)), source_id: z.optional(z.string()), name: z.string() });
 

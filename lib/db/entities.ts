@@ -681,7 +681,12 @@ export interface IdempotencyRecord {
   createdAt: string;
   /** Unix seconds; also the item's TTL. */
   expiresAt: number;
+  /** The generic path's StoredReply, or (records written before replies were kept as text) a transactional reply as a map. */
   reply?: unknown;
+  /** A transactional reply's JSON text, byte for byte as first sent (a DynamoDB map does not keep key order). */
+  replyText?: string;
+  /** The same, gzip-compressed, for a large reply. */
+  replyGz?: Uint8Array;
   state?: 'IN_PROGRESS' | 'DONE';
   owner?: string;
   leaseUntil?: number;

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { toEpochSeconds } from '../clock.js';
 import { type IdempotencyRecord, idempotencyRecord } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
@@ -14,6 +15,9 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
  */
 export const IDEMPOTENCY_LEASE_SECONDS = 60;
 
+/** Replies above this size are stored gzip-compressed (an item holds at most 400 KB). */
+export const COMPRESS_ABOVE_BYTES = 64 * 1024;
+
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
 export type { IdempotencyRecord };
@@ -26,7 +30,11 @@ export async function getIdempotencyRecord(deps: Deps, scope: Pick<IdempotencySc
 }
 
 /** The item of a new record of `scope`, created now and kept (and honoured) for the idempotency window. */
-function recordItem(scope: IdempotencyScope, now: Date, fields: Pick<IdempotencyRecord, 'reply' | 'state' | 'owner' | 'leaseUntil'>): Record<string, unknown> {
+function recordItem(
+  scope: IdempotencyScope,
+  now: Date,
+  fields: Pick<IdempotencyRecord, 'replyText' | 'replyGz' | 'state' | 'owner' | 'leaseUntil'>,
+): Record<string, unknown> {
   const record: IdempotencyRecord = {
     fingerprint: scope.fingerprint,
     ...fields,
@@ -36,12 +44,30 @@ function recordItem(scope: IdempotencyScope, now: Date, fields: Pick<Idempotency
   return idempotencyRecord.toItem(record, scope.projectId, scope.key);
 }
 
+/**
+ * A transactional reply as the record keeps it: its JSON text, so that a replay is the first reply
+ * byte for byte (a DynamoDB map gives its keys back in its own order; issue 41 item 8), compressed
+ * when large.
+ */
+function replyFields(reply: unknown): Pick<IdempotencyRecord, 'replyText' | 'replyGz'> {
+  const text: string | undefined = JSON.stringify(reply);
+  if (text === undefined) return {};
+  return Buffer.byteLength(text) > COMPRESS_ABOVE_BYTES ? { replyGz: gzipSync(text) } : { replyText: text };
+}
+
+/** The transactional reply a record holds (its text parsed; a record written before text was kept holds it as a map). */
+export function recordedReplyOf(record: IdempotencyRecord): unknown {
+  if (record.replyGz !== undefined) return JSON.parse(gunzipSync(record.replyGz).toString('utf8')) as unknown;
+  if (record.replyText !== undefined) return JSON.parse(record.replyText) as unknown;
+  return record.reply;
+}
+
 /** The transaction item recording `reply` for the key; its condition fails while a live record of the key exists. */
 export function recordReplyItem(deps: Deps, scope: IdempotencyScope, reply: unknown, now: Date): TransactItem {
   return {
     Put: {
       TableName: deps.tableName,
-      Item: recordItem(scope, now, { reply }),
+      Item: recordItem(scope, now, replyFields(reply)),
       ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
       ExpressionAttributeValues: { ':now': toEpochSeconds(now) },
     },

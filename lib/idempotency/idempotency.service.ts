@@ -5,7 +5,15 @@ import { transact, type TransactItem, type TransactOutcome } from '../db/transac
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { IdempotencyScope } from './idempotency-scope.js';
-import { finishIdempotencyLease, getIdempotencyRecord, leaseIdempotencyKey, recordReplyItem, releaseIdempotencyLease } from './idempotency.repo.js';
+import {
+  COMPRESS_ABOVE_BYTES,
+  finishIdempotencyLease,
+  getIdempotencyRecord,
+  leaseIdempotencyKey,
+  recordedReplyOf,
+  recordReplyItem,
+  releaseIdempotencyLease,
+} from './idempotency.repo.js';
 
 /**
  * Idempotency keys for POST endpoints.
@@ -27,8 +35,6 @@ import { finishIdempotencyLease, getIdempotencyRecord, leaseIdempotencyKey, reco
 
 /** Marks a reply served from the record of an earlier request with the same key. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-/** Replies above this size are stored gzip-compressed (an item holds at most 400 KB). */
-const COMPRESS_ABOVE_BYTES = 64 * 1024;
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 type GenericDeps = Pick<Runtime, 'ddb' | 'tableName' | 'logger'>;
@@ -41,7 +47,7 @@ export async function recordedReply<T>(deps: Deps, scope: IdempotencyScope, now:
   const record = await getIdempotencyRecord(deps, scope);
   if (!record || record.expiresAt <= toEpochSeconds(now)) return undefined;
   if (record.fingerprint !== scope.fingerprint) throw new IdempotencyKeyReusedError(scope.key);
-  return record.reply as T;
+  return recordedReplyOf(record) as T;
 }
 
 export type CommitOutcome<T> = { ok: true; reply: T; replayed: boolean } | Exclude<TransactOutcome, { ok: true }>;

@@ -76,7 +76,7 @@ interface CoinOrder {
  * The order a COIN reward pays part of: a new order from the request's lines and amount, the points
  * (at most `reward.points`, else at most the card's balance; only as many as the discount needs)
  * taken off as credits are.
- * @throws BadRequestError `missing_order`, `loyalty_card_points_exceeded` (no points to pay with);
+ * @throws BadRequestError `missing_order`, `invalid_amount` (an order of 0), `loyalty_card_points_exceeded` (no points to pay with);
  *   InvalidPayloadError for an order named by id (a stored order is not paid here) or inconsistent lines.
  */
 function coinOrder(
@@ -93,6 +93,12 @@ function coinOrder(
   if (sent.id !== undefined) throw new InvalidPayloadError('Property .order.id: pay with points takes a new order (its items and amount), not a stored one');
   const items = sent.items?.map(orderItemOf) ?? [];
   const amount = sent.amount ?? itemsAmount(items);
+  if (amount === 0)
+    throw new BadRequestError(
+      'invalid_amount',
+      'Invalid Amount',
+      'Amount has to be a valid positive number: the order amounts to 0, nothing to pay with points',
+    );
   const balance = card.loyaltyCard?.balance ?? 0;
   const { points, discount } = coinPayment(coin, amount, body.reward?.points, balance);
   if (points < 1 || discount < 1) throw pointsExceeded(card.code, Math.max(points, 1), balance);

@@ -12,6 +12,7 @@ import { toRedemptionPlan } from '../validations/to-redemption-plan.js';
 import { evaluateRedeemables } from '../validations/validation.service.js';
 import type { StackedRequest } from '../validations/validation.schema.js';
 import { type CommittedRedemption, CountsMovedError, commitRedemption } from './redemption.repo.js';
+import { assertRedemptionHasValue } from './redemption-value.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
@@ -75,7 +76,8 @@ export async function redeemStackedDiscounts<R>(
  * child redemptions, the order, and, with an `Idempotency-Key`, the key's record of the reply.
  * A retry with the key gets the first reply even when the redeemables are used up since. An order
  * left PAID earns by the `order.paid` earning rules after the commit (lib/loyalties/order-earning.service.ts).
- * @throws RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
+ * @throws BadRequestError `invalid_amount` for a request stating zero value (assertRedemptionHasValue);
+ *   RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
  */
 export async function redeemDiscounts<R>(
@@ -86,6 +88,7 @@ export async function redeemDiscounts<R>(
   reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
   requestId?: string,
 ): Promise<Committed<R>> {
+  assertRedemptionHasValue(request);
   if (idempotency) {
     const first = await recordedReply<R>(deps, idempotency, deps.clock.now());
     if (first !== undefined) return { value: first, replayed: true };

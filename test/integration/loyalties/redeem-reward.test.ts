@@ -176,6 +176,9 @@ describe('POST /v1/loyalties/members/{memberId}/redemption', () => {
     const beyond = await api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json: { reward: { id: coin, points: 981 }, order: { amount: 1_000 } } });
     expect(beyond.status).toBe(400);
     expect(beyond.json.key).toBe('loyalty_card_points_exceeded');
+    // An order of 0 has nothing to pay (issue 41 item 8).
+    const nothing = await api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json: { reward: { id: coin, points: 5 }, order: { amount: 0 } } });
+    expect([nothing.status, nothing.json.key]).toEqual([400, 'invalid_amount']);
     expect(await cardOf()).toMatchObject({ balance: 980 });
   });
 
