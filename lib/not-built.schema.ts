@@ -7,6 +7,13 @@ import * as z from './zod.js';
  * docs/decisions.md "Request fields the reference documents" lists them.
  */
 
+/**
+ * A field the reference documents whose meaning this service lacks, where dropping it (as a key the
+ * schema does not name would be, lib/http/lenient.ts) would change what a voucher gives or where it
+ * applies: any value is refused with `why`; `null` is absent, as everywhere.
+ */
+export const refusedField = (why: string) => z.optional(z.never({ error: `is not supported here: ${why}` }));
+
 /** `validation_rules` on a campaign, a promotion tier or a reward assignment: no rules exist here. */
 export const noValidationRules = z.array(z.string()).check(z.maxLength(0, 'must be empty: validation rules do not exist in this service'));
 

@@ -9,7 +9,7 @@ export type MediaType = 'text/csv' | 'image/png' | 'image/svg+xml';
 
 /** A success reply of an operation: its status, the body's component in the OpenAPI document, extra headers. */
 export interface SuccessReply {
-  status: 200 | 201 | 202 | 204 | 302;
+  status: 200 | 201 | 202 | 204 | 302 | 308;
   description: string;
   /** The body's component, or an array of it; absent = no body (or a `text` body). */
   body?: ReplyName | { arrayOf: ReplyName };

@@ -1667,9 +1667,9 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
   folder: 'http',
   auth: 'none',
   scope: null,
-  summary: 'Error object for unknown routes and methods',
+  summary: 'Error object for unknown routes and methods; a known path sent with a trailing slash is sent on to its route',
   tag: 'System',
-  success: [],
+  success: [{ status: 308, description: 'The same request without the trailing slash (Location), method and body kept', headers: ['Location'] }],
 });
 
 export const redeemReward1Route = /* @__PURE__ */ route({

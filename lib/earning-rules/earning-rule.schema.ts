@@ -4,6 +4,7 @@ import { dateTime } from '../date-time.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 import { queryInt } from '../http/query-params.js';
+import { refusedField } from '../not-built.schema.js';
 
 /** The built-in event of a paid order: its rules earn from the order (lib/loyalties/order-earning.service.ts). */
 export const ORDER_PAID_EVENT = 'order.paid';
@@ -85,6 +86,18 @@ export const anyProportionalLoyalty = z.discriminatedUnion('calculation_type', [
 /** What a rule gives (FIXED or PROPORTIONAL); which PROPORTIONAL calculation fits its event is checked by the service. */
 export const ruleLoyalty = z.discriminatedUnion('type', [fixedLoyalty, anyProportionalLoyalty]);
 
+/**
+ * Documented rule fields this service does not carry out: each would, dropped, make the rule earn
+ * where, when or as the client did not ask (issue 33: refused by name, never ignored).
+ */
+const refusedRuleFields = {
+  pending_points: refusedField('pending points are not built: the points would be spendable at once'),
+  validity_timeframe: refusedField('earning rules earn whenever they are active; a timeframe would not be kept'),
+  validity_day_of_week: refusedField('earning rules earn on every day; days of the week would not be kept'),
+  validity_hours: refusedField('earning rules earn at every hour; hours would not be kept'),
+  segment: refusedField('segments do not exist here'),
+};
+
 /** One rule of POST /v1/loyalties/{campaignId}/earning-rules: a custom event rule, or an `order.paid` rule (Voucherify's). */
 export const earningRuleInput = z.strictObject({
   event: eventName,
@@ -96,6 +109,8 @@ export const earningRuleInput = z.strictObject({
   expiration_date: z.optional(dateTime),
   expiration_rules: z.optional(expirationRulesSchema),
   metadata: z.optional(metadataSchema),
+  validation_rule_id: z.optional(z.nullable(z.string().check(z.maxLength(0, 'must be empty: validation rules do not exist in this service')))),
+  ...refusedRuleFields,
 });
 export type EarningRuleInput = z.output<typeof earningRuleInput>;
 
@@ -134,5 +149,6 @@ export const updateEarningRuleBody = z.strictObject({
   expiration_date: z.optional(z.nullable(dateTime)),
   expiration_rules: z.optional(z.nullable(expirationRulesSchema)),
   metadata: z.optional(metadataSchema),
+  ...refusedRuleFields,
 });
 export type UpdateEarningRuleBody = z.output<typeof updateEarningRuleBody>;

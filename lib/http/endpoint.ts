@@ -17,7 +17,8 @@ import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState }
 import { errorReply } from './error-responder.js';
 import type { HttpReply, ReplyOf } from './reply.js';
 import { headerOf, parseBody, parseParams, parseQuery } from './request.js';
-import { validate } from './validate.js';
+import { type Ignorable, pathName } from './lenient.js';
+import { type InputSource, validate } from './validate.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -280,9 +281,19 @@ function build<S extends EndpointSchemas, R>(
           const rawQuery = parseQuery(event);
           const rawBody = parseBody(event, route.body);
           const rawParams = parseParams(event);
-          const query = validate(schemas.query ?? noQuery, rawQuery, 'query');
+          const ignored = (part: InputSource) => (keys: readonly Ignorable[]) =>
+            runtime.logger.debug('request keys ignored', {
+              route: route.operationId,
+              part,
+              keys: keys
+                .slice(0, 20)
+                .map((k) => `${pathName(k.path).slice(0, 200)} (${k.reason})`)
+                .join(', '),
+            });
+          const query = validate(schemas.query ?? noQuery, rawQuery, 'query', ignored('query'));
           const params = validate(schemas.params ?? anyParams, rawParams, 'params');
-          const body = validate(schemas.body ?? anyBody, rawBody, route.body === 'form' ? 'form' : 'json');
+          const bodySource = route.body === 'form' ? 'form' : 'json';
+          const body = validate(schemas.body ?? anyBody, rawBody, bodySource, ignored(bodySource));
           return { ok: true, rawQuery, rawBody, query, params, body };
         } catch (error) {
           return { ok: false, error };

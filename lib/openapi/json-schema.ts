@@ -63,7 +63,23 @@ export function tidy(node: unknown): unknown {
   return out;
 }
 
-/** A request schema as a client sends it (`io: 'input'`): defaults are optional, transforms are not shown. */
+/**
+ * Without `additionalProperties: false`: a request's schemas are strict so that they say exactly
+ * what a route reads, but keys they do not name are ignored, not refused (lib/http/lenient.ts).
+ */
+function openObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openObjects);
+  if (!isRecord(node)) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] =
+      SCHEMA_MAPS.has(key) && isRecord(value) ? Object.fromEntries(Object.entries(value).map(([name, s]) => [name, openObjects(s)])) : openObjects(value);
+  }
+  return out;
+}
+
+/** A request schema as a client sends it (`io: 'input'`): defaults are optional, transforms are not shown, unknown keys are allowed. */
 export function requestJsonSchema(schema: z.core.$ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
@@ -71,7 +87,7 @@ export function requestJsonSchema(schema: z.core.$ZodType): JsonSchema {
     unrepresentable: 'any',
     override: queryNumberOverride,
   });
-  return tidy(json) as JsonSchema;
+  return openObjects(tidy(json)) as JsonSchema;
 }
 
 /**

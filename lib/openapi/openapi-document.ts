@@ -249,7 +249,10 @@ const HEADERS: JsonSchema = {
   Allow: { description: 'Methods the path supports', schema: { type: 'string' } },
   'Cache-Control': { description: 'Always `no-store`: replies carry tenant data and tokens', schema: { type: 'string', const: 'no-store' } },
   'Content-Disposition': { description: 'The file name to save the body under (`attachment; filename="<export id>.csv"`)', schema: { type: 'string' } },
-  Location: { description: 'Where the file is (a presigned URL)', schema: { type: 'string', format: 'uri' } },
+  Location: {
+    description: 'Where to send the request instead: a presigned URL of an export file, or the path without its trailing slash',
+    schema: { type: 'string', format: 'uri-reference' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
   'X-Async-Action-Id': {
     description:

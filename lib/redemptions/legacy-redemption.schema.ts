@@ -24,6 +24,7 @@ export const redeemVoucherBody = z.strictObject({
   metadata: validateVoucherBody.shape.metadata,
   gift: validateVoucherBody.shape.gift,
   options: validateVoucherBody.shape.options,
+  reward: validateVoucherBody.shape.reward,
 });
 export type RedeemVoucherBody = z.output<typeof redeemVoucherBody>;
 

@@ -5,6 +5,7 @@ import { dateTime } from '../date-time.schema.js';
 import { nestQuery, queryBoolean, queryInt } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { codeConfigSchema, redemptionSchema } from '../vouchers/code-config.schema.js';
+import { refusedField } from '../not-built.schema.js';
 
 const templateName = z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200));
 const templateDescription = z.nullable(z.string().check(z.maxLength(1000)));
@@ -86,7 +87,17 @@ const { validation_rules: _rules, ...setupShape } = campaignBaseShape;
 export const createCampaignFromTemplateBody = z.strictObject({
   ...setupShape,
   name: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(200)),
-  voucher: z.optional(z.strictObject({ code_config: z.optional(codeConfigSchema), redemption: z.optional(redemptionSchema) })),
+  voucher: z.optional(
+    z.strictObject({
+      code_config: z.optional(codeConfigSchema),
+      redemption: z.optional(redemptionSchema),
+      // What the vouchers give comes from the template; an override dropped would give what the client did not ask for.
+      type: refusedField('the vouchers take the type of the template'),
+      discount: refusedField("the template's discount is used; change it on the campaign afterwards"),
+      gift: refusedField("the template's gift is used; change it on the campaign afterwards"),
+      loyalty_card: refusedField("the template's loyalty card is used"),
+    }),
+  ),
 });
 export type CreateCampaignFromTemplateBody = z.output<typeof createCampaignFromTemplateBody>;
 
@@ -107,5 +118,7 @@ export const addTierFromTemplateBody = z.strictObject({
   validity_timeframe: z.optional(z.nullable(validityTimeframeSchema)),
   validity_day_of_week: z.optional(z.nullable(validityDayOfWeekSchema)),
   validity_hours: z.optional(z.nullable(validityHoursSchema)),
+  category: refusedField('promotion tiers keep no category yet'),
+  category_id: refusedField('promotion tiers keep no category yet'),
 });
 export type AddTierFromTemplateBody = z.output<typeof addTierFromTemplateBody>;

@@ -1,4 +1,5 @@
 import * as z from '../zod.js';
+import { refusedField } from '../not-built.schema.js';
 import { stackedRequestFields } from './validation.schema.js';
 
 /*
@@ -27,6 +28,8 @@ export const validateVoucherBody = z.strictObject({
   metadata: stackedRequestFields.metadata,
   gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
   options: z.optional(z.strictObject({ expand: z.optional(z.array(z.literal('category')).check(z.maxLength(1))) })),
+  // The loyalty-card branch: dropped, a reward asked for would turn into a plain use of the card.
+  reward: refusedField('loyalty rewards are redeemed through POST /v1/loyalties/members/{memberId}/redemption or POST /v1/redemptions'),
 });
 export type ValidateVoucherBody = z.output<typeof validateVoucherBody>;
 

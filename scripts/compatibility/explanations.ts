@@ -212,7 +212,7 @@ const rules: readonly Rule[] = [
   },
   // Publications (docs/decisions.md "Publications")
   {
-    operations: ['list-publications'],
+    operations: ['list-publications', 'list-redemptions'],
     location: 'query',
     fields: ['filters.junction'],
     kinds: ['enum'],

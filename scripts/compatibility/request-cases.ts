@@ -10,11 +10,12 @@
  * that request) that the runner replaces. Pure and deterministic: one snapshot, one list of cases.
  */
 import type { OperationRequestSnapshot, ParameterSnapshot, RequestSnapshot } from './request-snapshot.js';
+import type { LiberalKind } from './liberal-cases.js';
 import { isObject, type Json, type JsonObject } from './schema-fields.js';
 
 export type Location = 'body' | 'query';
 
-export type CaseKind = 'required' | 'field' | 'without' | 'together';
+export type CaseKind = 'required' | 'field' | 'without' | 'together' | LiberalKind;
 
 export interface RequestCase {
   operationId: string;
@@ -31,6 +32,8 @@ export interface RequestCase {
   query: Record<string, Json>;
   body: Json | undefined;
   bodyType: 'application/json' | 'application/x-www-form-urlencoded' | null;
+  /** Sent with a `/` after its path (a liberal-reader variant, liberal-cases.ts). */
+  trailingSlash?: boolean;
 }
 
 /** The requests of one oneOf selection of one operation. */

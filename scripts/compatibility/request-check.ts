@@ -8,7 +8,8 @@
  */
 import { routes } from '../../lib/api/routes.js';
 import { type CaseHints, pathParameters, queryString, type Location, type RequestCase, type VariantCases } from './request-cases.js';
-import type { Send, Seeds } from './request-seed.js';
+import { liberalCases } from './liberal-cases.js';
+import type { HttpRequest, Send, Seeds } from './request-seed.js';
 import type { Json } from './schema-fields.js';
 
 export type Verdict = 'accepted' | 'refused' | 'not_found' | 'other' | 'error';
@@ -129,13 +130,17 @@ async function sendCase(send: Send, placeholders: Placeholders, pathHints: Recor
     for (const [k, v] of Object.entries(body as Record<string, Json>)) form.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     text = form.toString();
   } else if (body !== undefined) text = JSON.stringify(body);
-  const reply = await send({
+  const request: HttpRequest = {
     cluster,
     method: routes.find((r) => r.operationId === c.operationId)?.method ?? 'GET',
-    path: qs ? `${path}?${qs}` : path,
-    headers: text !== undefined && c.bodyType ? { 'content-type': c.bodyType } : {},
+    path: `${path}${c.trailingSlash ? '/' : ''}${qs ? `?${qs}` : ''}`,
+    headers: text !== undefined && c.bodyType ? { 'content-type': c.bodyType } : ({} as Record<string, string>),
     ...(text !== undefined ? { body: text } : {}),
-  });
+  };
+  let reply = await send(request);
+  // A client follows the 308 a trailing slash gets (the SDK's HTTP client does, body and all).
+  const location = reply.headers.location;
+  if (c.trailingSlash && reply.status === 308 && location) reply = await send({ ...request, path: location });
   const verdict = verdictOf(reply.status);
   let key: string | null = null;
   let details: string | null = null;
@@ -155,7 +160,7 @@ async function sendCase(send: Send, placeholders: Placeholders, pathHints: Recor
     variant: c.variant,
     location: c.location,
     field: c.field,
-    value: c.kind === 'field' ? JSON.stringify(c.value) : null,
+    value: c.kind === 'field' ? JSON.stringify(c.value) : c.kind === 'null_field' ? 'null' : null,
     verdict,
     status: reply.status,
     key,
@@ -189,6 +194,7 @@ export async function runRequestCheck(
     .map((g, i) => ({ g, i }))
     .sort((a, b) => Number(methodOf(a.g.operationId) !== 'GET') - Number(methodOf(b.g.operationId) !== 'GET') || a.i - b.i);
   const byGroup: Outcome[][] = new Array(groups.length);
+  const slashed = new Set<string>();
   for (const { g: group, i: index } of order) {
     const groupStarted = Date.now();
     const path = pathParameters(hints[group.operationId], group.variant);
@@ -206,7 +212,15 @@ export async function runRequestCheck(
       if (c.kind === 'field' && c.scope !== null && fields[i]?.verdict === 'accepted' && !values.has(c.scope)) values.set(c.scope, c.value);
     });
     const together = await run(group.together(values));
-    byGroup[index] = [required, ...own, together];
+    // The liberal reader's variants of what was accepted (liberal-cases.ts); the trailing slash once per operation.
+    const acceptedFields = group.fields.filter((c, i) => c.kind === 'field' && fields[i]?.verdict === 'accepted');
+    const withSlash = required.verdict === 'accepted' && !slashed.has(group.operationId);
+    if (withSlash) slashed.add(group.operationId);
+    const liberal =
+      required.verdict === 'accepted'
+        ? await pool(liberalCases(group.required, acceptedFields, withSlash), hints[group.operationId]?.concurrency ?? concurrency, run)
+        : [];
+    byGroup[index] = [required, ...own, together, ...liberal];
     durations[group.operationId] = (durations[group.operationId] ?? 0) + Date.now() - groupStarted;
   }
   outcomes.push(...byGroup.flat());

@@ -4,6 +4,7 @@
  * it with the committed file.
  */
 import type { Outcome, RequestCheckResult } from './request-check.js';
+import { isLiberalKind } from './liberal-cases.js';
 import { covers, type RequestException } from './request-exceptions.js';
 import type { CaseHints } from './request-cases.js';
 
@@ -23,6 +24,11 @@ export function judge(result: RequestCheckResult, exceptions: readonly RequestEx
   const verdicts: RequestVerdicts = { undocumented: [], errors: [], unused: [], documented: [] };
   for (const o of result.outcomes) {
     if (o.verdict === 'error') verdicts.errors.push(o);
+    // A liberal reader's variant stands for a request that was accepted: no row may excuse its refusal, nor a route's 404.
+    if (isLiberalKind(o.kind) && (o.verdict === 'refused' || (o.verdict === 'not_found' && o.details?.startsWith('No route ')))) {
+      verdicts.undocumented.push(o);
+      continue;
+    }
     if (o.verdict !== 'refused') continue;
     const exception = exceptions.find((e) => covers(e, o));
     if (exception) {
@@ -40,6 +46,8 @@ const code = (text: string): string => (text ? `\`${cell(text)}\`` : '');
 function fieldOf(o: Outcome): string {
   if (o.kind === 'required') return '(required fields only)';
   if (o.kind === 'together') return '(every accepted field together)';
+  if (o.kind === 'trailing_slash') return '(the path with a trailing slash)';
+  if (o.kind === 'undocumented_key') return `${o.location}.${o.field} (undocumented)`;
   return `${o.location}.${o.field}`;
 }
 
@@ -73,6 +81,9 @@ export function requestSection(result: RequestCheckResult, verdicts: RequestVerd
     'was accepted with. A refusal is a 400, 413, 415 or 422. Each one must be named in the exceptions table of',
     '`docs/decisions.md` ("Request fields the reference documents"); `npm run compatibility -- --check` (run by `.ci/run`) fails',
     'on a refusal it does not name, on a row that names no refusal, and on any 5xx.',
+    'Each accepted request is also sent as a liberal client sends it: with an undocumented key at the top and one level down, with',
+    'each optional field it added as `null`, and (once per operation) with a trailing slash on its path. No row may excuse a refusal',
+    'of these, nor a 404 for the route.',
     '',
     `Requests: **${Object.values(result.requests).reduce((a, b) => a + b, 0)}**. Refusals: **${verdicts.documented.length + verdicts.undocumented.length}**, of which undocumented: **${verdicts.undocumented.length}**. Server errors: **${verdicts.errors.length}**. Unused exception rows: **${verdicts.unused.length}**.`,
     '',

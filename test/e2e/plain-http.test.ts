@@ -44,6 +44,26 @@ async function send(method: string, path: string, options: { headers?: Record<st
 }
 
 describe('plain HTTP against the local server', () => {
+  it('sends a known path with a trailing slash on to its route with 308, method, body and query kept (issue 33)', async () => {
+    const list = await send('GET', '/v1/campaigns/?limit=1');
+    expect(list.status).toBe(308);
+    expect(list.headers.get('location')).toBe('/v1/campaigns?limit=1');
+    // fetch follows a 308 as the SDK's HTTP client does: the POST and its body go to the route.
+    const created = await fetch(`${api}/v1/customers/`, {
+      method: 'POST',
+      headers: { ...keyPair(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source_id: 'slash-customer', name: 'Slash' }),
+    });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ object: 'customer', source_id: 'slash-customer', name: 'Slash' });
+    const followed = await fetch(`${api}/v1/campaigns//`, { headers: keyPair() });
+    expect(followed.status).toBe(200);
+    expect(await followed.json()).toMatchObject({ object: 'list' });
+    expect((await send('GET', '/v1/nowhere/')).json).toMatchObject({ code: 404, key: 'not_found' });
+    expect((await send('DELETE', '/v1/campaigns/')).status).toBe(405);
+    expect((await send('GET', '/')).status).toBe(404);
+  });
+
   it('generates a token, introspects it and finds an unknown token inactive', async () => {
     const token = await send('POST', '/v1/oauth/token', { form: { grant_type: 'client_credentials', scope: 'campaigns templates' } });
     expect(token.status).toBe(200);

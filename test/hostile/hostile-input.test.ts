@@ -141,8 +141,11 @@ describe('deep nesting, lone surrogates and dot-segment codes on every route of 
         const handler = handlerFor(route, mod, runtime, defaultExtras());
         const names = pathParamNames(route.path);
         const takesFilters = mod.schemas.query !== undefined && jsonSchemaOf(mod.schemas.query).properties?.filters !== undefined;
+        const takesCode = mod.schemas.body !== undefined && JSON.stringify(jsonSchemaOf(mod.schemas.body)).includes('"code":');
         for (const c of bodyCases) {
           if (c.param !== undefined && names.length === 0) continue;
+          // A body key a route does not read is ignored (issue 33): `{"code":".."}` is then an empty body, a valid request on some routes.
+          if (c.dotSegmentCode && !takesCode) continue;
           // The real resources, so that a body is judged on its own; names that exist nowhere where the body is ignored (nothing may change).
           const params = Object.fromEntries(names.map((n) => [n, c.param ?? (route.body === 'json' ? (fixture.refs[n]?.[0] ?? 'x') : 'missing')]));
           const reply = await invokeRaw(handler, {

@@ -77,8 +77,16 @@ function findFallback(doc: Document): Operation | undefined {
   return undefined;
 }
 
-/** The `$default` route (unknown path or method) answers 404 or 405, or 400 for a path it cannot decode, with the error object. */
+/**
+ * The `$default` route (unknown path or method) answers 404 or 405, or 400 for a path it cannot decode, with the error
+ * object; or 308 without a body to the path a trailing slash hid.
+ */
 function fallbackProblems(ajv: Ajv2020, validators: Map<string, ValidateFunction>, reply: ContractReply): string[] {
+  if (reply.status === 308) {
+    const location = Object.entries(reply.headers).find(([k]) => k.toLowerCase() === 'location')?.[1];
+    if (!location?.startsWith('/') || location.startsWith('//')) return [`unknown route answered 308 with Location ${String(location)}`];
+    return reply.body ? ['unknown route answered 308 with a body'] : [];
+  }
   const undecodable = reply.status === 400 && /"key":"invalid_path"/.test(reply.body ?? '');
   if (reply.status !== 404 && reply.status !== 405 && !undecodable) return [`unknown route answered ${reply.status}, not 404/405`];
   let validate = validators.get('$default');

@@ -121,7 +121,6 @@ describe('GET /v1/campaigns', () => {
     'is_referral_code=yes',
     'expand=vouchers',
     'order=name',
-    'sort=created_at',
     'limit=5&limit=6',
     'filters[campaigns][conditions][$like]=x',
     'filters[colour][conditions][$is]=red',

@@ -525,7 +525,6 @@ describe('points-expiration export', () => {
       [{ parameters: { filters: { voucher_id: { conditions: { $like: 'v' } } } } }, /parameters\.filters\.voucher_id\.conditions.*\$like/],
       [{ parameters: { filters: { voucher_id: { conditions: { $in: 'v_1' } } } } }, /parameters\.filters\.voucher_id\.conditions\.\$in/],
       [{ parameters: { filters: { junction: 'xor' } } }, /parameters\.filters\.junction/],
-      [{ parameters: {}, extra: 1 }, /extra/],
     ];
     for (const [body, details] of cases) {
       const reply = await api.create(seeded.campaignId, body);

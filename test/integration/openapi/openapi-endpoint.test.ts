@@ -28,8 +28,10 @@ describe('GET /v1/openapi.json through its handler', () => {
     expect(reply.headers['Access-Control-Allow-Origin']).toBe('*');
   });
 
-  it('refuses query parameters with the error object', async () => {
-    const reply = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
+  it('ignores query parameters it does not read, and refuses a page it does not serve with the error object', async () => {
+    const ignored = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'format=yaml' });
+    expect(ignored.status).toBe(200);
+    const reply = await callRoute(makeHandler({ runtime: testRuntime() }), getOpenapiDocumentRoute, { path: '/v1/openapi.json', query: 'page=2' });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ code: 400, key: 'invalid_query_params', request_id: reply.headers['X-Request-Id'] });
   });

@@ -71,8 +71,8 @@ describe('error replies of every route', () => {
     for (const route of routes) {
       const mod = (await import(pathToFileURL(join(root, route.handler)).href)) as { makeHandler: HandlerFactory };
       const path = route.path.replace(/\{[^}]+\}/g, 'unknown-id');
-      // No credentials: 401 before anything else; the public routes refuse an unknown query parameter (or a missing download token).
-      const reply = await callRoute(mod.makeHandler({ runtime }), route, { path, query: route.auth === 'none' ? 'unexpected=1' : '' });
+      // No credentials: 401 before anything else; the public routes refuse a page they do not serve (or a missing download token).
+      const reply = await callRoute(mod.makeHandler({ runtime }), route, { path, query: route.auth === 'none' ? 'page=2' : '' });
       expect([400, 401], route.operationId).toContain(reply.status);
       expect(reply.headers['Content-Type'], route.operationId).toBe(JSON_TYPE);
       expect(reply.headers['Cache-Control'], route.operationId).toBe('no-store');

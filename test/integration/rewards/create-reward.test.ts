@@ -136,8 +136,6 @@ describe('POST /v1/rewards', () => {
 
   it.each([
     ['no name', { type: 'COIN', parameters: { coin: { exchange_ratio: 1 } } }, '.name'],
-    ['stock on a COIN reward', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 1 } }, stock: 3 }, 'stock'],
-    ['attributes on a CAMPAIGN reward', { name: 'x', type: 'CAMPAIGN', parameters: { campaign: { id: 'camp_1' } }, attributes: {} }, 'attributes'],
     ['negative stock', { name: 'x', type: 'MATERIAL', parameters: { product: { id: 'p' } }, stock: -1 }, '.stock'],
     ['a zero exchange ratio', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 0 } } }, '.parameters.coin.exchange_ratio'],
     ['a fractional points ratio', { name: 'x', type: 'COIN', parameters: { coin: { exchange_ratio: 1, points_ratio: 1.5 } } }, '.parameters.coin.points_ratio'],

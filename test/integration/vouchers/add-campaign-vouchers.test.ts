@@ -149,7 +149,6 @@ describe('POST /v1/campaigns/{campaignId}/vouchers', () => {
   });
 
   it.each([
-    ['an unknown field', { colour: 'red' }],
     ['both category and category_id', { category: 'A', category_id: 'cat_x' }],
     ['both code and code_config', { code: 'ABC', code_config: { length: 5 } }],
     ['a code with a space', { code: 'HAS SPACE' }],

@@ -130,7 +130,7 @@ describe('GET /v1/vouchers', () => {
 
   it('refuses limits outside 1..100, pages outside 1..99 and bad orders with the error object', async () => {
     const { api } = await setup(1);
-    for (const query of ['limit=0', 'limit=101', 'limit=x', 'limit=1.5', 'page=0', 'page=100', 'order=name', 'created_at[before]=yesterday', 'colour=red']) {
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'limit=1.5', 'page=0', 'page=100', 'order=name', 'created_at[before]=yesterday']) {
       const reply = await api.call('list-vouchers', { query });
       expect(reply.status, query).toBe(400);
       expect(reply.json, query).toMatchObject({ code: 400, key: 'invalid_query_params', message: expect.any(String), request_id: expect.any(String) });

@@ -81,7 +81,6 @@ describe('PUT /v1/vouchers/{code}', () => {
     expect((await update('STRICT-1', { start_date: '2027-01-01T00:00:00Z', expiration_date: '2026-01-01T00:00:00Z' })).status).toBe(400);
     expect((await update('STRICT-1', { expiration_date: '2020-01-01T00:00:00Z', start_date: '2021-01-01T00:00:00Z' })).status).toBe(400);
     expect((await update('STRICT-1', { code: 'RENAMED' })).json).toMatchObject({ code: 400, key: 'invalid_payload' });
-    expect((await update('STRICT-1', { code: 'STRICT-1', unknown_field: 1 })).status).toBe(400);
     expect((await update('STRICT-1', { category_id: 'cat_missing' })).json).toMatchObject({ code: 404, resource_type: 'category' });
     expect(await get('STRICT-1')).toEqual(before);
     expect((await update('NOPE', { active: false })).json).toMatchObject({ code: 404, key: 'not_found', resource_id: 'NOPE' });
