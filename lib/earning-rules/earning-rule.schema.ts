@@ -6,8 +6,7 @@ import { eventName } from '../custom-event-schemas/event-schema.schema.js';
 import { queryInt } from '../http/query-params.js';
 import { refusedField } from '../not-built.schema.js';
 
-/** The built-in event of a paid order: its rules earn from the order (lib/loyalties/order-earning.service.ts). */
-export const ORDER_PAID_EVENT = 'order.paid';
+export { ORDER_PAID_EVENT } from './order-paid-event.js';
 
 /** Events Voucherify itself raises whose rules need segments or tiers (not built). */
 export const BUILT_IN_EVENTS = [

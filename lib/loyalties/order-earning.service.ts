@@ -4,7 +4,7 @@ import { orderEarning } from '../db/entities.js';
 import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import { type EarningRule, ruleApplies } from '../earning-rules/earning-rule.js';
 import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
-import { ORDER_PAID_EVENT } from '../earning-rules/earning-rule.schema.js';
+import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
 import { orderPointsFor } from '../earning-rules/order-points.js';
 import { AppError, NotEnoughPointsError } from '../errors.js';
 import type { Order } from '../orders/order.js';

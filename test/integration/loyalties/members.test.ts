@@ -88,12 +88,15 @@ describe('POST /v1/loyalties/{campaignId}/members', () => {
     expect((await join({ customer: 'dan' })).json).toMatchObject({ code: 400, key: 'no_voucher_suitable_for_publication' });
   });
 
-  it('answers 404 for a program that does not exist or is no loyalty program, and 400 for a customer with neither id nor source_id', async () => {
+  it('answers 404 for a program that does not exist or is no loyalty program; a customer with neither id nor source_id joins as a new customer', async () => {
     const { campaigns, join } = await setup();
     await newCampaign(campaigns);
     expect((await join({ customer: 'ann' }, 'Nope')).json).toMatchObject({ code: 404, resource_type: 'campaign' });
     expect((await join({ customer: 'ann' }, 'Campaign')).json).toMatchObject({ code: 404, resource_type: 'campaign' });
-    expect((await join({ customer: { name: 'Ann' } })).status).toBe(400);
+    // Issue 33: a customer object without id or source_id is a new customer (source_id null), as the reference makes one.
+    const anonymous = await join({ customer: { name: 'Ann' } });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.json.holder_id).toMatch(/^cust_/);
   });
 
   it('replays the first reply to a retry with the same Idempotency-Key: one card', async () => {

@@ -166,7 +166,8 @@ describe('POST /v1/templates/campaigns/{campaignTemplateId}/campaign-setup', () 
     const unknown = await setUp({ name: 'X' }, 'camp_tpl_unknown');
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ key: 'not_found', resource_type: 'campaign_template', resource_id: 'camp_tpl_unknown' });
-    for (const json of [{}, { name: 'Y', campaign_type: 'PROMOTION' }, { name: 'Y', voucher: { discount: { type: 'PERCENT', percent_off: 5 } } }]) {
+    // `campaign_type` is not in the setup body: ignored (issue 33); a discount override is refused by name (the template's is used).
+    for (const json of [{}, { name: 'Y', voucher: { discount: { type: 'PERCENT', percent_off: 5 } } }]) {
       const bad = await setUp(json);
       expect(bad.status).toBe(400);
       expect(bad.json.key).toBe('invalid_payload');
