@@ -81,6 +81,29 @@ describe('undocumented keys and nulls', () => {
     expect(validation.json.valid).toBe(true);
   });
 
+  it('publishes to a whole campaign and customer object where a reference is enough, with null channel and metadata', async () => {
+    const campaign = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('liberal-pub'), vouchers_count: 1 } });
+    expect(campaign.status).toBe(200);
+    const reply = await api.call('create-publication', {
+      json: {
+        campaign: { ...campaign.json, name: 'liberal-pub', count: 1, summary: { redemptions: 0 } },
+        customer: { source_id: 'liberal-holder', object: 'customer', summary: { orders: {} }, metadata: null, created_at: '2001-01-01T00:00:00Z' },
+        channel: null,
+        metadata: null,
+      },
+    });
+    expect(reply.status, JSON.stringify(reply.json)).toBe(200);
+    expect(reply.json).toMatchObject({ result: 'SUCCESS', customer: { source_id: 'liberal-holder' } });
+  });
+
+  it("creates a loyalty program whose card template carries the card's read-only figures (balance, next expiration)", async () => {
+    const body = campaignBodies.LOYALTY_PROGRAM('liberal-club');
+    const voucher = { ...body.voucher, loyalty_card: { ...body.voucher.loyalty_card, balance: 999, expired_points: 0, next_expiration_date: '2030-01-01' } };
+    const reply = await api.call('create-campaign', { json: { ...body, voucher } });
+    expect(reply.status, JSON.stringify(reply.json)).toBe(200);
+    expect(reply.json).toMatchObject({ campaign_type: 'LOYALTY_PROGRAM', voucher: { loyalty_card: { points: 100 } } });
+  });
+
   it('ignores undocumented query parameters of a list', async () => {
     const reply = await api.call('list-campaigns', { query: 'limit=1&sdk_flag=true&filters_unknown[x]=1' });
     expect(reply.status).toBe(200);
