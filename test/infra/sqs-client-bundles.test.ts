@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { lambdaExternalModules } from '../../../infra/constructs/bundling-settings.js';
-import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
-import { workers } from '../../../lib/api/workers.js';
+import { lambdaExternalModules } from '../../infra/constructs/bundling-settings.js';
+import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
+import { workers } from '../../lib/api/workers.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..');
 
 const bundles = new Map<string, Promise<string[]>>();
 
