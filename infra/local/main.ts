@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JavaMissingError } from './engines.js';
 import { bannerOf } from './banner.js';
 import { parseCliOptions, USAGE, UsageError } from './cli-options.js';
@@ -7,6 +8,11 @@ import { defaultDataDir, startLocal, type LocalRuntime } from './start-local.js'
 // `npm start`: parse flags and environment, start everything, print the banner, stop on a signal.
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+/** A second signal this soon after the first is the same stop arriving by another route (see shutdown). */
+const DUPLICATE_SIGNAL_MS = 1000;
+/** How long the banner waits for the scheduled workers' first runs (a large table's sweep goes on after it). */
+const FIRST_RUNS_WAIT_MS = 5000;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -28,13 +34,18 @@ async function main(): Promise<void> {
 
   let runtime: LocalRuntime | undefined;
   let stopRequested = false;
+  let firstSignalAt = 0;
   const shutdown = (reason: string): void => {
+    // Ctrl-C reaches this process twice: from the terminal (the whole process group) and from npm,
+    // which passes the SIGINT it gets on to its script. That is one stop, not an impatient second one.
+    if (stopRequested && Date.now() - firstSignalAt < DUPLICATE_SIGNAL_MS) return;
     if (stopRequested) {
       // A second Ctrl-C: leave now; the engines' exit hook still ends DynamoDB Local.
       process.stderr.write(`${reason} again: exiting without waiting\n`);
       process.exit(130);
     }
     stopRequested = true;
+    firstSignalAt = Date.now();
     process.stderr.write(`${reason}: stopping...\n`);
     if (!runtime) return; // start-up finishes first, then stops (see below)
     void runtime.stop().then(
@@ -43,8 +54,9 @@ async function main(): Promise<void> {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
-  // Under tsx this process is a child of the tsx process: if that one dies without relaying a
-  // signal (it does not relay SIGHUP), stop rather than leave DynamoDB Local behind.
+  // `npm start` execs this process in place of npm's `sh -c` (package.json), so npm's SIGINT and
+  // SIGTERM reach it; if npm itself dies without passing one on (SIGKILL), this process is
+  // re-parented: stop rather than leave DynamoDB Local behind.
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) shutdown('parent process gone');
@@ -69,6 +81,9 @@ async function main(): Promise<void> {
     fail(`Could not start the local runtime: ${message}`);
     return;
   }
+  // The scheduled workers' first runs log their progress: let them finish (briefly) so those lines
+  // come before the banner rather than push the key pair off the screen.
+  await Promise.race([Promise.all([...runtime.schedules.values()].map((s) => s.firstRun)), sleep(FIRST_RUNS_WAIT_MS)]);
   if (stopRequested) {
     await runtime.stop();
     process.exit(0);

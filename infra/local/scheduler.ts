@@ -15,6 +15,8 @@ export interface LocalSchedule {
   stop(): Promise<void>;
   /** Runs the worker now, unless a run is in hand (then waits for that one); resolves when it ends. */
   runNow(): Promise<void>;
+  /** The run made at start: `npm start` waits for it (briefly) so its log lines come before the banner. */
+  firstRun: Promise<void>;
 }
 
 /** The event EventBridge hands a scheduled Lambda target. */
@@ -70,8 +72,9 @@ export function startSchedule(options: {
   };
   const timer = setInterval(() => void run(), options.everyMs ?? worker.everyMinutes * 60_000);
   timer.unref();
-  void run();
+  const firstRun = run();
   return {
+    firstRun,
     runNow: run,
     stop: async () => {
       clearInterval(timer);
