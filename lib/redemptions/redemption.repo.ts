@@ -7,6 +7,7 @@ import {
   voucher as voucherEntity,
   customerRedemptionSummary,
   campaignRedemptionCount,
+  campaign as campaignEntity,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '../db/transact.js';
@@ -55,6 +56,9 @@ type Role =
   | { kind: 'other' }
   | { kind: 'idempotency' }
   | { kind: 'counts' };
+
+/** Shared by most items (one object: a smaller bundle). */
+const OTHER: Role = { kind: 'other' };
 
 const voucherRef = (r: PlannedRedeemable) => ({ object: r.object, id: r.id });
 
@@ -185,7 +189,8 @@ function expectedOf(plan: RedemptionPlan): Record<string, number> {
 
 /**
  * The customer's redemption counts moved between the validation that compared them with a rule and
- * the commit: nothing was written; evaluate the request again (its rules then see the new counts).
+ * the commit, or a redeemable's campaign was deleted or disabled meanwhile: nothing was written;
+ * evaluate the request again (its rules then see the new counts, or it finds the campaign gone).
  */
 export class CountsMovedError extends Error {
   override readonly name = 'CountsMovedError';
@@ -352,7 +357,8 @@ function checkPlan(plan: RedemptionPlan, withIdempotency: boolean): void {
  * limitless one's random count shard; gift credits, held to the balance; the request's LOCK session
  * hold instead of a free use), puts the parent and the children, puts the order (a new one on
  * `attribute_not_exists`, a stored one on the revision the plan read) with its figures and its
- * `redemptions` entry, and, with `options.idempotency`, the key's record of the reply. All or nothing.
+ * `redemptions` entry, and, with `options.idempotency`, the key's record of the reply; it holds only
+ * while each redeemable's campaign exists and is active (a ConditionCheck, no write). All or nothing.
  * A voucher whose sessions or limit moved meanwhile but still has room is written again from a fresh
  * read; a lost transaction race is retried.
  * @throws RedemptionRefusedError (quantity_exceeded, gift_amount_exceeded, voucher_disabled,
@@ -389,15 +395,15 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
         if (touchesVoucherItem(r, state)) add(voucherUpdate(deps, r, state, nowMs), { kind: 'voucher', index });
         if (state.redemptionQuantity === null) {
           counter = { kind: 'shard', shard: pickShard(options.random) };
-          add(shardAdd(deps, plan.projectId, state.id, counter.shard, 1), { kind: 'other' });
+          add(shardAdd(deps, plan.projectId, state.id, counter.shard, 1), OTHER);
         } else counter = { kind: 'limit' };
       }
       const child = childOf(plan, r, order, counter);
       children.push(child);
-      add(redemptionEntity.putIfAbsent(deps, child), { kind: 'other' });
+      add(redemptionEntity.putIfAbsent(deps, child), OTHER);
     });
     const parent = parentOf(plan, children, order);
-    add(redemptionEntity.putIfAbsent(deps, parent), { kind: 'other' });
+    add(redemptionEntity.putIfAbsent(deps, parent), OTHER);
     if (plan.customer) {
       const credits = plan.redeemables.reduce((sum, r) => sum + r.giftCredits, 0);
       const n = children.length;
@@ -427,9 +433,23 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
       })),
     );
     for (const [campaignId, delta] of summaries) {
-      add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), { kind: 'other' });
+      // The campaign must still exist and be active when this commits (docs/decisions.md "Changing and deleting campaigns"): a
+      // condition, not a write, so a hot campaign item sees no contention. When it fails, the request is evaluated again
+      // (as for moved counts), which answers as a validation does: resource_not_found, or campaign_not_active.
+      add(
+        {
+          ConditionCheck: {
+            TableName: deps.tableName,
+            Key: campaignEntity.key(plan.projectId, campaignId),
+            ConditionExpression: 'active = :t',
+            ExpressionAttributeValues: { ':t': true },
+          },
+        },
+        { kind: 'counts' },
+      );
+      add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), OTHER);
       // The campaign's summary figures (get-campaign-summary), counted in the redemption itself (docs/decisions.md "Campaign summary counters").
-      for (const item of summaryCounterUpdates(deps, plan.projectId, campaignId, plan.date, delta, options.random)) add(item, { kind: 'other' });
+      for (const item of summaryCounterUpdates(deps, plan.projectId, campaignId, plan.date, delta, options.random)) add(item, OTHER);
     }
     if (stored) {
       add(
@@ -443,11 +463,11 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
         },
         { kind: 'order' },
       );
-      add(listEntryPut(deps, order), { kind: 'other' });
+      add(listEntryPut(deps, order), OTHER);
     } else {
       // In newOrderItems' order: the source id claim (when there is one), the order, its list entry, its count shard.
-      const roles: Role[] = [...(order.sourceId !== null ? [{ kind: 'order_source' } as const] : []), { kind: 'order' }, { kind: 'other' }, { kind: 'other' }];
-      for (const [i, item] of newOrderItems(deps, order).entries()) add(item, roles[i] ?? { kind: 'other' });
+      const roles: Role[] = [...(order.sourceId !== null ? [{ kind: 'order_source' } as const] : []), { kind: 'order' }, OTHER, OTHER];
+      for (const [i, item] of newOrderItems(deps, order).entries()) add(item, roles[i] ?? OTHER);
     }
     const value: CommittedRedemption = { parent, children, order };
     if (idem) add(recordReplyItem(deps, idem.scope, idem.reply(value), deps.clock.now()), { kind: 'idempotency' });

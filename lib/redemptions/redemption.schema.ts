@@ -4,6 +4,7 @@ import { dateTime } from '../date-time.schema.js';
 import { stringFilters } from '../filter-conditions.schema.js';
 import { nestQuery, queryInt } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
+import { REDEMPTION_FILTER_FIELDS } from './redemption.js';
 
 const id = z.string().check(z.minLength(1), z.maxLength(1000));
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
@@ -18,21 +19,6 @@ export const parentRedemptionParams = z.strictObject({ redemptionId: id });
 
 /** The orders GET /v1/redemptions offers (`-` = descending). */
 export const REDEMPTION_LIST_ORDERS = ['created_at', '-created_at'] as const;
-
-/** The fields of `filters[…]` (Voucherify's ParameterFiltersListRedemptions). */
-export const REDEMPTION_FILTER_FIELDS = [
-  'voucher_code',
-  'related_object_id',
-  'related_object_parent_id',
-  'parent_redemption_id',
-  'failure_code',
-  'result',
-  'object',
-  'customer_id',
-  'campaign_name',
-  'user_login',
-] as const;
-export type RedemptionFilterField = (typeof REDEMPTION_FILTER_FIELDS)[number];
 
 /**
  * GET /v1/redemptions. `created_at[before]`/`[after]` and `filters[…]` are read as objects first

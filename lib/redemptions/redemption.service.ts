@@ -9,9 +9,9 @@ import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { loadVoucher } from '../vouchers/voucher.service.js';
-import type { Redemption } from './redemption.js';
+import { REDEMPTION_FILTER_FIELDS, type Redemption, type RedemptionFilterField } from './redemption.js';
 import * as repo from './redemption.repo.js';
-import { type ListRedemptionsQuery, REDEMPTION_FILTER_FIELDS, type RedemptionFilterField, type RollbackBody, type RollbackQuery } from './redemption.schema.js';
+import type { ListRedemptionsQuery, RollbackBody, RollbackQuery } from './redemption.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 type Reads = Pick<Runtime, 'ddb' | 'tableName'>;

@@ -80,6 +80,22 @@ export const REDEMPTION_COUNT_SHARDS = 32;
 /** A shard for one use: chosen at random, so concurrent redemptions of one code spread over the shards. */
 export const pickShard = (random: () => number = Math.random): number => Math.min(REDEMPTION_COUNT_SHARDS - 1, Math.floor(random() * REDEMPTION_COUNT_SHARDS));
 
+/** The fields of `filters[…]` (Voucherify's ParameterFiltersListRedemptions); here, not in
+ * redemption.schema.ts, so the redeem handlers that reach listRedemptions' module need not bundle its schemas. */
+export const REDEMPTION_FILTER_FIELDS = [
+  'voucher_code',
+  'related_object_id',
+  'related_object_parent_id',
+  'parent_redemption_id',
+  'failure_code',
+  'result',
+  'object',
+  'customer_id',
+  'campaign_name',
+  'user_login',
+] as const;
+export type RedemptionFilterField = (typeof REDEMPTION_FILTER_FIELDS)[number];
+
 /** The reference's largest number of redeemables in one request. */
 export const MAX_REDEEMABLES = 30;
 
@@ -98,9 +114,9 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
-  // The customer's redemption counters; per campaign, one count shard and one summary counter.
+  // The customer's redemption counters; per campaign, its condition, one count shard and one summary counter.
   if (plan.customer) n += 1;
-  n += 2 * new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
+  n += 3 * new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
   return n + (withIdempotency ? 1 : 0);
 }
 

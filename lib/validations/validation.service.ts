@@ -287,8 +287,10 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
     }
     const giftCreditsAsked = r.gift?.credits ?? null;
     const voucher = reads.vouchers.get(r.id) ?? null;
-    if (!voucher) return evaluatedRedeemable(r, position, 'voucher', NOT_FOUND, null, null, null, [], giftCreditsAsked);
-    const campaign = voucher.campaignId !== null ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
+    const campaign = voucher?.campaignId ? (reads.campaigns.get(voucher.campaignId) ?? null) : null;
+    // A code of a deleted campaign is gone with it, though the job that removes its vouchers comes later.
+    if (!voucher || (voucher.campaignId !== null && !campaign))
+      return evaluatedRedeemable(r, position, 'voucher', NOT_FOUND, null, null, null, [], giftCreditsAsked);
     const validity = voucherValidity(voucher, campaign, {
       nowMs,
       sessionKey,

@@ -29,23 +29,23 @@ describe('transactionBudget', () => {
     expect(transactionBudget(plan([redeemable({ object: 'promotion_tier' })], { expectedRevision: 0, sourceId: null }), false)).toBe(1 + 1 + 2);
   });
 
-  it("counts a campaign count shard (validation rules' campaign.redemptions.count) and a summary counter per distinct campaign", () => {
+  it("counts the campaign's condition, a campaign count shard (validation rules' campaign.redemptions.count) and a summary counter per distinct campaign", () => {
     const two = [redeemable({ campaignId: 'camp_1' }), redeemable({ campaignId: 'camp_1' }), redeemable({ campaignId: 'camp_2' })];
-    expect(transactionBudget(plan(two, { expectedRevision: 2, sourceId: 'o' }), false)).toBe(1 + 3 * 2 + 2 + 2 * 2);
+    expect(transactionBudget(plan(two, { expectedRevision: 2, sourceId: 'o' }), false)).toBe(1 + 3 * 2 + 2 + 3 * 2);
   });
 
-  it('fits 18 redeemables of 18 campaigns, or 30 of one campaign, each needing every item, in one transaction', () => {
+  it('fits 15 redeemables of 15 campaigns, or 30 of one campaign, each needing every item, in one transaction', () => {
     const customer = { id: 'cust_1', sourceId: null };
-    const worst = Array.from({ length: 18 }, (_, i) => redeemable({ campaignId: `camp_${i}`, giftCredits: 1, sessionKey: 's' }));
+    const worst = Array.from({ length: 15 }, (_, i) => redeemable({ campaignId: `camp_${i}`, giftCredits: 1, sessionKey: 's' }));
     const p = { ...plan(worst, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan;
     expect(transactionBudget(p, true)).toBe(MAX_TRANSACTION_ITEMS - 3);
-    const nineteen = [...worst, redeemable({ campaignId: 'camp_18', giftCredits: 1, sessionKey: 's' })];
-    expect(transactionBudget({ ...plan(nineteen, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true)).toBeGreaterThan(
+    const sixteen = [...worst, redeemable({ campaignId: 'camp_15', giftCredits: 1, sessionKey: 's' })];
+    expect(transactionBudget({ ...plan(sixteen, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true)).toBeGreaterThan(
       MAX_TRANSACTION_ITEMS,
     );
     const oneCampaign = Array.from({ length: MAX_REDEEMABLES }, () => redeemable({ campaignId: 'camp_1', giftCredits: 1, sessionKey: 's' }));
     expect(transactionBudget({ ...plan(oneCampaign, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true)).toBe(
-      MAX_TRANSACTION_ITEMS - 1,
+      MAX_TRANSACTION_ITEMS,
     );
   });
 
