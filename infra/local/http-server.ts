@@ -22,6 +22,8 @@ export interface LocalHttpServerOptions {
   routes: readonly RouteDef[];
   fallback: RouteDef;
   port: number;
+  /** The setting the port came from (PORT, DOWNLOAD_PORT): a port in use is reported by it. */
+  portVariable?: string;
   host: string;
   /** For lines the server writes itself (replies no handler made); handlers log their own. */
   logger: Pick<Logger, 'info' | 'error'>;
@@ -272,7 +274,15 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use; choose another one`) : error);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              options.portVariable
+                ? `Port ${options.port} is already in use: set ${options.portVariable} to a free port (0 = any free port)`
+                : `Port ${options.port} is already in use; choose another one`,
+            )
+          : error,
+      );
     };
     server.once('error', onError);
     server.listen(options.port, options.host, () => {

@@ -23,6 +23,7 @@ import { type LocalSchedule, loadScheduledHandler, startSchedule } from './sched
 import { ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
+import { withLocalServers } from './openapi-servers.js';
 import { moduleHandlerLoader, startHttpServer, type HandlerLoader, type LocalHttpServer } from './http-server.js';
 import { assertDataDirFree, defaultDataDir, removeInMemoryRuntimeFile, removeRuntimeFile, writeInMemoryRuntimeFile, writeRuntimeFile } from './runtime-file.js';
 import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
@@ -176,23 +177,24 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     cleanups.push(() => ddb.destroy());
     const devKey = await ensureDevKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, { dataDir, fixed: options.devKey });
 
+    // Known once the servers listen (port 0 lets the system choose); read by the OpenAPI document's handler per request.
+    const listening = { api: '', download: '' };
+    const wrap = withLocalServers(() => listening, options.wrapHandler);
     const loadModule = moduleHandlerLoader(repoRoot);
-    const wrap = options.wrapHandler;
     const wrapped = new Map<RouteDef, Promise<ApiHandler>>();
-    const loadHandler: HandlerLoader = !wrap
-      ? loadModule
-      : (route) => {
-          let handler = wrapped.get(route);
-          if (!handler) wrapped.set(route, (handler = loadModule(route).then((h) => wrap(route, h))));
-          return handler;
-        };
+    const loadHandler: HandlerLoader = (route) => {
+      let handler = wrapped.get(route);
+      if (!handler) wrapped.set(route, (handler = loadModule(route).then((h) => wrap(route, h))));
+      return handler;
+    };
     // Loaded up front: a broken handler module fails the start, not some later request.
     await Promise.all([...routes, routeNotFoundRoute].map((route) => loadHandler(route)));
-    const serve = async (cluster: RouteDef['cluster'], port: number): Promise<LocalHttpServer> => {
+    const serve = async (cluster: RouteDef['cluster'], port: number, portVariable: string): Promise<LocalHttpServer> => {
       const server = await startHttpServer({
         routes: routes.filter((r) => r.cluster === cluster),
         fallback: routeNotFoundRoute,
         port,
+        portVariable,
         host,
         logger,
         loadHandler,
@@ -201,11 +203,13 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       cleanups.push(() => server.close());
       return server;
     };
-    const api = await serve('api', options.port ?? 3000);
-    const download = await serve('download', options.downloadPort ?? 3001);
+    const api = await serve('api', options.port ?? 3000, 'PORT');
+    const download = await serve('download', options.downloadPort ?? 3001, 'DOWNLOAD_PORT');
     const urlHost = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     const apiUrl = `http://${urlHost}:${api.port}`;
     const downloadUrl = `http://${urlHost}:${download.port}`;
+    listening.api = apiUrl;
+    listening.download = downloadUrl;
     // Known only now (the port may be chosen by the system); handlers read their config on first request.
     process.env.DOWNLOAD_BASE_URL = downloadUrl;
 

@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler } from '../../../functions/openapi/get-openapi-document.js';
 import { getOpenapiDocumentRoute } from '../../../lib/api/routes.js';
+import { withListeningServers } from '../../../infra/local/openapi-servers.js';
 import { startLocal, type LocalRuntime } from '../../../infra/local/start-local.js';
 import { silentLogger } from '../../../lib/logger.js';
 import { callRoute } from '../../support/api.js';
 import { engines, testRuntime } from '../../support/runtime.js';
 
-const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as unknown;
+const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Parameters<
+  typeof withListeningServers
+>[0];
 
 describe('GET /v1/openapi.json through its handler', () => {
   it('serves the committed document without credentials, as JSON that no cache keeps', async () => {
@@ -48,11 +51,17 @@ describe('GET /v1/openapi.json on the local server', () => {
     await local?.stop();
   });
 
-  it('serves the committed document over HTTP with no key pair or token', async () => {
+  it('serves the committed document over HTTP with no key pair or token, naming this run as the local server', async () => {
     const reply = await fetch(`${local.apiUrl}/v1/openapi.json`);
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await reply.json()).toEqual(committed);
+    const served = (await reply.json()) as { servers: Array<{ url: string }>; paths: Record<string, Record<string, { servers?: Array<{ url: string }> }>> };
+    // The committed document names ports 3000/3001; this run listens elsewhere (port 0), and says so.
+    expect(served).toEqual(withListeningServers(committed, { api: local.apiUrl, download: local.downloadUrl }));
+    expect(served.servers.map((s) => s.url)).toContain(local.apiUrl);
+    expect(served.servers.map((s) => s.url)).not.toContain('http://localhost:3000');
+    const exportServers = served.paths['/v1/exports/{export_Id}']?.get?.servers?.map((s) => s.url);
+    expect(exportServers).toContain(local.downloadUrl);
   });
 
   it('answers another method on the path with 405 and Allow: GET', async () => {
