@@ -12,7 +12,9 @@ export const trackEventBody = z.strictObject({
   // The reference's prose: an event's customer is named by `source_id` or `id` (an anonymous one could earn nothing it could find again).
   customer: z.pipe(
     customerInput,
-    z.custom<z.output<typeof customerInput>>((c) => c.id !== undefined || c.source_id !== undefined, { message: 'must have source_id (or the id of an existing customer)' }),
+    z.custom<z.output<typeof customerInput>>((c) => c.id !== undefined || c.source_id !== undefined, {
+      message: 'must have source_id (or the id of an existing customer)',
+    }),
   ),
   referral: z.optional(z.strictObject({ code, referrer_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))) })),
   loyalty: z.optional(z.strictObject({ code })),

@@ -1,31 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { commitRedemption, shardedUses } from '../../../lib/redemptions/redemption.repo.js';
-import { makeVoucher, planFor } from '../../support/redeem.js';
-import { publicationSetup } from '../publications/support.js';
+import { shardedUses } from '../../../lib/redemptions/redemption.repo.js';
+import { redeemedSetup } from './redeemed-setup.js';
 
 type Json = Record<string, unknown>;
 const ids = (reply: { json: unknown }, field = 'redemptions') => ((reply.json as Json)[field] as Json[]).map((r) => r.id);
 
 /** A project with two vouchers and three redemptions a second apart: one stacked (with a customer and a campaign), two single. */
-async function redeemed() {
-  const setup = await publicationSetup();
-  const { runtime, api, projectId, clock } = setup;
-  const customer = await api.call('create-customer', { json: { source_id: 'buyer-1' } });
-  const customerId = (customer.json as Json).id as string;
-  const limited = await makeVoucher(runtime, api, projectId, 'R-LIMITED', { redemption: { quantity: 5 } });
-  const open = await makeVoucher(runtime, api, projectId, 'R-OPEN');
-  const stacked = planFor(runtime, projectId, [limited, open], { customer: { id: customerId, sourceId: 'buyer-1' }, orderSourceId: 'ord-src-1' });
-  for (const r of stacked.redeemables) r.campaignId = 'camp_summer';
-  await commitRedemption(runtime, stacked);
-  clock.advance(1000);
-  const second = planFor(runtime, projectId, [open]);
-  await commitRedemption(runtime, second);
-  clock.advance(1000);
-  const third = planFor(runtime, projectId, [limited]);
-  await commitRedemption(runtime, third);
-  clock.advance(1000);
-  return { ...setup, customerId, limited, open, stacked, second, third };
-}
+const redeemed = () => redeemedSetup({ source_id: 'buyer-1' }, 'ord-src-1');
 
 describe('redemption reads', () => {
   it('gets a parent with its children named, a child with its voucher and order figures, and 404 for an unknown id', async () => {
