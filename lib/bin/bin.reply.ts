@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 const RESOURCE_TYPES = ['campaign', 'product', 'sku', 'voucher'] as const;
@@ -16,12 +17,9 @@ export const binEntryReplySchema = z.strictObject({
 export type BinEntryReply = z.output<typeof binEntryReplySchema>;
 
 /** Voucherify's TrashBinListResponseBody: `total` counts this reply's entries. */
-export const binListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(binEntryReplySchema),
-  total: z.int().check(z.nonnegative()),
-  has_more: z.boolean(),
-  more_starting_after: z.optional(z.string()),
+export const binListReplySchema = listReply(binEntryReplySchema, {
+  dataRef: 'data',
+  hasMore: true,
+  after: { more_starting_after: z.optional(z.string()) },
 });
 export type BinListReply = z.output<typeof binListReplySchema>;

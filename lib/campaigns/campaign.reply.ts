@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './campaign.js';
@@ -28,12 +29,7 @@ export const validationRulesAssignmentSchema = z.strictObject({
   updated_at: z.optional(z.nullable(z.iso.datetime())),
 });
 
-export const validationRulesAssignmentListSchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(validationRulesAssignmentSchema),
-  total: z.int().check(z.nonnegative()),
-});
+export const validationRulesAssignmentListSchema = listReply(validationRulesAssignmentSchema, { dataRef: 'data' });
 
 /** `code_config` as stored: length, charset and pattern always; the rest once set. */
 export const codeConfigReplySchema = z.strictObject({
@@ -122,15 +118,7 @@ export const campaignReplySchema = z.strictObject({
   vouchers_generation_status: z.enum(CAMPAIGN_STATUSES),
   protected: z.boolean(),
   validation_rules_assignments: validationRulesAssignmentListSchema,
-  promotion: z.optional(
-    z.strictObject({
-      object: z.literal('list'),
-      data_ref: z.literal('tiers'),
-      tiers: z.array(promotionTierReplySchema),
-      total: z.int().check(z.nonnegative()),
-      has_more: z.boolean(),
-    }),
-  ),
+  promotion: z.optional(listReply(promotionTierReplySchema, { dataRef: 'tiers', hasMore: true })),
   category_id: z.nullable(z.string()),
   categories: z.array(categoryReplySchema),
   object: z.literal('campaign'),
@@ -138,19 +126,11 @@ export const campaignReplySchema = z.strictObject({
 export type CampaignReply = z.output<typeof campaignReplySchema>;
 
 /** Areas and stores do not exist here: `expand=access_settings_assignments` adds an empty list. */
-const accessSettingsAssignmentsSchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.record(z.string(), z.unknown())),
-  total: z.int().check(z.nonnegative()),
-});
+const accessSettingsAssignmentsSchema = listReply(z.record(z.string(), z.unknown()), { dataRef: 'data' });
 
 /** GET /v1/campaigns. */
-export const campaignListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('campaigns'),
-  campaigns: z.array(z.extend(campaignReplySchema, { access_settings_assignments: z.optional(accessSettingsAssignmentsSchema) })),
-  total: z.int().check(z.nonnegative()),
+export const campaignListReplySchema = listReply(z.extend(campaignReplySchema, { access_settings_assignments: z.optional(accessSettingsAssignmentsSchema) }), {
+  dataRef: 'campaigns',
 });
 export type CampaignListReply = z.output<typeof campaignListReplySchema>;
 

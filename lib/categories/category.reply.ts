@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /*
@@ -17,11 +18,6 @@ export const categoryReplySchema = z.strictObject({
 export type CategoryReply = z.output<typeof categoryReplySchema>;
 
 /** GET /v1/categories: a page of the project's categories (all of them, at most 1,000, without `limit`), highest hierarchy first. */
-export const categoryListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(categoryReplySchema),
-  /** The number of the project's categories (all pages). */
-  total: z.int().check(z.nonnegative()),
-});
+/** `total`: the number of the project's categories (all pages). */
+export const categoryListReplySchema = listReply(categoryReplySchema, { dataRef: 'data' });
 export type CategoryListReply = z.output<typeof categoryListReplySchema>;

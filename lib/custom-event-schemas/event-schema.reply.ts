@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { PROPERTY_TYPES } from './event-schema.js';
 
@@ -17,9 +18,4 @@ export const eventSchemaReplySchema = z.strictObject({
   object: z.literal('custom-event-schema'),
 });
 
-export const eventSchemaListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(eventSchemaReplySchema),
-  total: z.int().check(z.nonnegative()),
-});
+export const eventSchemaListReplySchema = listReply(eventSchemaReplySchema, { dataRef: 'data' });

@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /*
@@ -97,14 +98,9 @@ export const customerReplySchema = z.strictObject({
 export type CustomerReply = z.output<typeof customerReplySchema>;
 
 /** GET /v1/customers (Voucherify's CustomersListResponseBody). */
-export const customerListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('customers'),
-  customers: z.array(customerReplySchema),
-  total: count.check(
-    z.describe(
-      'The number of customers of the project, or, with `email`, `city` or `name`, of those with that exact value; date bounds and `starting_after` do not narrow it (it is kept as a count, not counted per request). 0 with `segment_id`.',
-    ),
-  ),
-  has_more: z.boolean().check(z.describe('Whether more customers follow this page in its order and date bounds.')),
+export const customerListReplySchema = listReply(customerReplySchema, {
+  dataRef: 'customers',
+  total:
+    'The number of customers of the project, or, with `email`, `city` or `name`, of those with that exact value; date bounds and `starting_after` do not narrow it (it is kept as a count, not counted per request). 0 with `segment_id`.',
+  hasMore: 'Whether more customers follow this page in its order and date bounds.',
 });

@@ -1,6 +1,7 @@
 import { countAdd } from '../db/counters.js';
 import { customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
+import { queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerRedemptionSummary } from './customer.js';
@@ -162,20 +163,18 @@ async function* bySourceId(deps: Deps, projectId: string, ascending: boolean, wa
  * entries (small items), never the rest of the view.
  */
 export async function listCustomerIds(deps: Deps, projectId: string, read: ViewRead, skip: number, take: number): Promise<{ ids: string[]; hasMore: boolean }> {
-  const want = skip + take + 1;
-  const options = { ascending: read.ascending, pageSize: want, ...(read.range ? { sortRange: read.range } : {}) };
-  const pages =
-    read.by === 'source_id'
-      ? bySourceId(deps, projectId, read.ascending, want)
-      : read.by === 'updated'
-        ? customerListEntry.queryPages(deps, { index: [projectId, read.view] }, options)
-        : customerListEntry.queryPages(deps, { key: [projectId, read.view] }, { ...options, consistent: true });
-  const ids: string[] = [];
-  for await (const page of pages) {
-    ids.push(...page.map((entry) => entry.customerId));
-    if (ids.length >= want) break;
-  }
-  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+  const range = read.range ? { sortRange: read.range } : {};
+  const page = await queryPage<{ customerId: string }>(
+    (pageSize) =>
+      read.by === 'source_id'
+        ? bySourceId(deps, projectId, read.ascending, pageSize)
+        : read.by === 'updated'
+          ? customerListEntry.queryPages(deps, { index: [projectId, read.view] }, { ascending: read.ascending, pageSize, ...range })
+          : customerListEntry.queryPages(deps, { key: [projectId, read.view] }, { ascending: read.ascending, pageSize, ...range, consistent: true }),
+    skip,
+    take,
+  );
+  return { ids: page.items.map((entry) => entry.customerId), hasMore: page.hasMore };
 }
 
 /** The customers of `ids` (≤ 100, strongly consistent), in that order; ids whose customer is gone meanwhile are left out. */

@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
 import { ruleLoyalty } from './earning-rule.schema.js';
@@ -21,9 +22,4 @@ export const earningRuleReplySchema = z.strictObject({
   object: z.literal('earning_rule'),
 });
 
-export const earningRuleListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(earningRuleReplySchema),
-  total: z.int().check(z.nonnegative()),
-});
+export const earningRuleListReplySchema = listReply(earningRuleReplySchema, { dataRef: 'data' });

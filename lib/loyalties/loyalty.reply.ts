@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /*
@@ -27,9 +28,4 @@ export const pointsBucketReplySchema = z.strictObject({
   object: z.literal('loyalty_points_bucket'),
 });
 
-export const pointsExpirationReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(pointsBucketReplySchema),
-  total: z.int(),
-});
+export const pointsExpirationReplySchema = listReply(pointsBucketReplySchema, { dataRef: 'data', total: z.int() });

@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { ORDER_STATUSES } from './order.js';
 
@@ -91,10 +92,8 @@ export const orderReplySchema = z.strictObject({
 });
 
 /** GET /v1/orders (Voucherify's OrdersListResponseBody). */
-export const orderListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('orders'),
-  orders: z.array(orderReplySchema),
-  total: amount.check(z.describe("The number of the project's orders (kept as a count, not counted per request).")),
-  has_more: z.boolean().check(z.describe('Whether more orders follow this page in its order.')),
+export const orderListReplySchema = listReply(orderReplySchema, {
+  dataRef: 'orders',
+  total: "The number of the project's orders (kept as a count, not counted per request).",
+  hasMore: 'Whether more orders follow this page in its order.',
 });

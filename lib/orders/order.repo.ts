@@ -1,5 +1,6 @@
 import { order as orderEntity, orderCount, orderListEntry, orderSourceId } from '../db/entities.js';
 import { countAdd } from '../db/counters.js';
+import { queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { type Order, orderCountShardOf } from './order.js';
@@ -89,17 +90,15 @@ export async function listOrderIds(
   skip: number,
   take: number,
 ): Promise<{ ids: string[]; hasMore: boolean }> {
-  const want = skip + take + 1;
-  const pages =
-    read.by === 'updated'
-      ? orderListEntry.queryPages(deps, { index: [projectId] }, { ascending: read.ascending, pageSize: want })
-      : orderListEntry.queryPages(deps, { key: [projectId] }, { ascending: read.ascending, pageSize: want, consistent: true });
-  const ids: string[] = [];
-  for await (const page of pages) {
-    ids.push(...page.map((entry) => entry.orderId));
-    if (ids.length >= want) break;
-  }
-  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+  const page = await queryPage(
+    (pageSize) =>
+      read.by === 'updated'
+        ? orderListEntry.queryPages(deps, { index: [projectId] }, { ascending: read.ascending, pageSize })
+        : orderListEntry.queryPages(deps, { key: [projectId] }, { ascending: read.ascending, pageSize, consistent: true }),
+    skip,
+    take,
+  );
+  return { ids: page.items.map((entry) => entry.orderId), hasMore: page.hasMore };
 }
 
 /** The orders of `ids` (≤ 100, strongly consistent), in that order. */

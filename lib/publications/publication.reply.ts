@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { customerReplySchema } from '../customers/customer.reply.js';
@@ -78,17 +79,9 @@ export const publicationListItemReplySchema = z.union([
 ]);
 
 /** GET /v1/publications (Voucherify's PublicationsListResponseBody). */
-export const publicationListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('publications'),
-  publications: z.array(publicationListItemReplySchema),
-  total: z
-    .int()
-    .check(
-      z.nonnegative(),
-      z.describe(
-        'The number of publications the filter names (all of the project, or those of the customer, campaign, voucher, voucher type or referral flag given), kept as a count: `created_at` bounds do not narrow it. 0 with `result=FAILURE`: failed attempts are answered with an error and not stored.',
-      ),
-    ),
-  has_more: z.boolean().check(z.describe('Whether more publications follow this page in its order and date bounds.')),
+export const publicationListReplySchema = listReply(publicationListItemReplySchema, {
+  dataRef: 'publications',
+  total:
+    'The number of publications the filter names (all of the project, or those of the customer, campaign, voucher, voucher type or referral flag given), kept as a count: `created_at` bounds do not narrow it. 0 with `result=FAILURE`: failed attempts are answered with an error and not stored.',
+  hasMore: 'Whether more publications follow this page in its order and date bounds.',
 });

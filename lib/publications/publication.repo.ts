@@ -1,4 +1,5 @@
 import { countAdd } from '../db/counters.js';
+import { queryPage } from '../db/query-page.js';
 import { publication as publicationEntity, publicationCount, publicationListEntry, publicationSourceId } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -52,18 +53,13 @@ export async function listPublicationIds(
   skip: number,
   take: number,
 ): Promise<{ ids: string[]; hasMore: boolean }> {
-  const want = skip + take + 1;
-  const ids: string[] = [];
-  const pages = publicationListEntry.queryPages(
-    deps,
-    { key: [projectId, view] },
-    { ascending: read.ascending, pageSize: want, sortRange: read.range, consistent: true },
+  const page = await queryPage(
+    (pageSize) =>
+      publicationListEntry.queryPages(deps, { key: [projectId, view] }, { ascending: read.ascending, pageSize, sortRange: read.range, consistent: true }),
+    skip,
+    take,
   );
-  for await (const page of pages) {
-    ids.push(...page.map((entry) => entry.publicationId));
-    if (ids.length >= want) break;
-  }
-  return { ids: ids.slice(skip, skip + take), hasMore: ids.length > skip + take };
+  return { ids: page.items.map((entry) => entry.publicationId), hasMore: page.hasMore };
 }
 
 /** The publications of `ids` (≤ 100, strongly consistent), in that order. */

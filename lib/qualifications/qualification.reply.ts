@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
@@ -10,10 +11,8 @@ import { calculatedOrderReplySchema, stackingRulesReplySchema } from '../validat
  */
 
 const amount = z.int().check(z.nonnegative());
-const emptyList = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() })),
+const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
+  dataRef: 'data',
   total: amount,
 });
 
@@ -43,13 +42,11 @@ export const qualifiedRedeemableReplySchema = z.strictObject({
 
 /** POST /v1/qualifications (the reference's QualificationsCheckEligibilityResponseBody). */
 export const qualificationReplySchema = z.strictObject({
-  redeemables: z.strictObject({
-    object: z.literal('list'),
-    data_ref: z.literal('data'),
-    data: z.array(qualifiedRedeemableReplySchema),
+  redeemables: listReply(qualifiedRedeemableReplySchema, {
+    dataRef: 'data',
     total: amount,
-    has_more: z.boolean(),
-    more_starting_after: z.optional(z.iso.datetime()),
+    hasMore: true,
+    after: { more_starting_after: z.optional(z.iso.datetime()) },
   }),
   tracking_id: z.optional(z.string()),
   order: calculatedOrderReplySchema,

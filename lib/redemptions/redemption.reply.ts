@@ -1,4 +1,5 @@
 import { orderFiguresReplyFields } from '../orders/order.reply.js';
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { ORDER_STATUSES } from '../orders/order.js';
 import { rewardAssignmentReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
@@ -113,12 +114,10 @@ export const rewardRedemptionReplySchema = z.strictObject({
 export type RewardRedemptionReply = z.output<typeof rewardRedemptionReplySchema>;
 
 /** GET /v1/loyalties/members/{memberId}/rewards (LoyaltiesMembersRewardsListResponseBody). */
-export const memberRewardListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.strictObject({ reward: rewardReplySchema, assignment: rewardAssignmentReplySchema, object: z.literal('loyalty_reward') })),
-  total: z.int().check(z.nonnegative()),
-});
+export const memberRewardListReplySchema = listReply(
+  z.strictObject({ reward: rewardReplySchema, assignment: rewardAssignmentReplySchema, object: z.literal('loyalty_reward') }),
+  { dataRef: 'data' },
+);
 export type MemberRewardListReply = z.output<typeof memberRewardListReplySchema>;
 
 /** POST /v1/redemptions/{redemptionId}/rollbacks (RedemptionsRollbacksCreateResponseBody). */
@@ -130,13 +129,7 @@ export const redemptionRollbacksReplySchema = z.strictObject({
 export type RedemptionRollbacksReply = z.output<typeof redemptionRollbacksReplySchema>;
 
 /** GET /v1/redemptions (RedemptionsListResponseBody). */
-export const redemptionListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('redemptions'),
-  redemptions: z.array(redemptionReplySchema),
-  total: z.int().check(z.nonnegative()),
-  has_more: z.boolean(),
-});
+export const redemptionListReplySchema = listReply(redemptionReplySchema, { dataRef: 'redemptions', hasMore: true });
 export type RedemptionListReply = z.output<typeof redemptionListReplySchema>;
 
 /** GET /v1/vouchers/{code}/redemption (VouchersRedemptionGetResponseBody): the counts and every entry, newest first. */

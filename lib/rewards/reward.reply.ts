@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /*
@@ -42,8 +43,5 @@ export const rewardAssignmentReplySchema = z.strictObject({
   object: z.literal('reward_assignment'),
 });
 
-const listOf = <T extends z.ZodMiniType>(item: T) =>
-  z.strictObject({ object: z.literal('list'), data_ref: z.literal('data'), data: z.array(item), total: z.int().check(z.nonnegative()) });
-
-export const rewardListReplySchema = listOf(rewardReplySchema);
-export const rewardAssignmentListReplySchema = listOf(rewardAssignmentReplySchema);
+export const rewardListReplySchema = listReply(rewardReplySchema, { dataRef: 'data' });
+export const rewardAssignmentListReplySchema = listReply(rewardAssignmentReplySchema, { dataRef: 'data' });

@@ -1,4 +1,5 @@
 import { campaignReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
+import { countReply, listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /** The campaign template object of the spec (lib/templates/campaign-template.mapper.ts); not imported by handlers. */
@@ -14,13 +15,11 @@ export const campaignTemplateReplySchema = z.strictObject({
 export type CampaignTemplateReply = z.output<typeof campaignTemplateReplySchema>;
 
 /** GET /v1/templates/campaigns: one page; `total` only with `include_total=true`, `more_starting_after` only when `has_more`. */
-export const campaignTemplateListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(campaignTemplateReplySchema),
-  total: z.optional(z.int().check(z.nonnegative())),
-  has_more: z.boolean(),
-  more_starting_after: z.optional(z.string()),
+export const campaignTemplateListReplySchema = listReply(campaignTemplateReplySchema, {
+  dataRef: 'data',
+  total: z.optional(countReply),
+  hasMore: true,
+  after: { more_starting_after: z.optional(z.string()) },
 });
 export type CampaignTemplateListReply = z.output<typeof campaignTemplateListReplySchema>;
 

@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /*
@@ -73,12 +74,7 @@ export const validationRuleReplySchema = z.strictObject({
 export type ValidationRuleReply = z.output<typeof validationRuleReplySchema>;
 
 /** GET /v1/validation-rules: one page of rules and the number of rules of the project. */
-export const validationRuleListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(validationRuleReplySchema),
-  total: z.int().check(z.nonnegative()),
-});
+export const validationRuleListReplySchema = listReply(validationRuleReplySchema, { dataRef: 'data' });
 export type ValidationRuleListReply = z.output<typeof validationRuleListReplySchema>;
 
 /** A validation rule assignment. */
@@ -93,10 +89,5 @@ export const validationRuleAssignmentReplySchema = z.strictObject({
 export type ValidationRuleAssignmentReply = z.output<typeof validationRuleAssignmentReplySchema>;
 
 /** A page of assignments and the number of assignments the filter names. */
-export const validationRuleAssignmentListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(validationRuleAssignmentReplySchema),
-  total: z.int().check(z.nonnegative()),
-});
+export const validationRuleAssignmentListReplySchema = listReply(validationRuleAssignmentReplySchema, { dataRef: 'data' });
 export type ValidationRuleAssignmentListReply = z.output<typeof validationRuleAssignmentListReplySchema>;

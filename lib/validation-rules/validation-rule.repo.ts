@@ -9,6 +9,7 @@ import {
   voucherId,
 } from '../db/entities.js';
 import type { ItemKey } from '../db/entity.js';
+import { queryPage } from '../db/query-page.js';
 import { mustExist, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import {
@@ -155,19 +156,14 @@ export async function listRulePage(
   skip: number,
   take: number,
 ): Promise<StoredValidationRule[]> {
-  const want = skip + take;
   // A bound is a creation time; the sort key is `createdAt#id`, so the upper bound takes every id of that instant.
   const sortRange = read.from !== undefined || read.to !== undefined ? { from: read.from, to: read.to !== undefined ? `${read.to}#~` : undefined } : undefined;
-  const rules: StoredValidationRule[] = [];
-  for await (const page of validationRule.queryPages(
-    deps,
-    { index: [projectId] },
-    { ascending: read.ascending, pageSize: want, ...(sortRange ? { sortRange } : {}) },
-  )) {
-    rules.push(...page);
-    if (rules.length >= want) break;
-  }
-  return rules.slice(skip, want);
+  const page = await queryPage(
+    (pageSize) => validationRule.queryPages(deps, { index: [projectId] }, { ascending: read.ascending, pageSize, ...(sortRange ? { sortRange } : {}) }),
+    skip,
+    take,
+  );
+  return page.items;
 }
 
 /** The key of the item that proves an object of `type` exists, or null for the types this service keeps no lookup of (see docs/decisions.md). */
@@ -307,11 +303,6 @@ export function listRuleAssignments(deps: Deps, projectId: string, ruleId: strin
 
 /** One page of the project's assignments by creation (GSI1, eventually consistent). */
 export async function listAssignmentPage(deps: Deps, projectId: string, ascending: boolean, skip: number, take: number): Promise<ValidationRuleAssignment[]> {
-  const want = skip + take;
-  const found: ValidationRuleAssignment[] = [];
-  for await (const page of validationRuleAssignment.queryPages(deps, { index: [projectId] }, { ascending, pageSize: want })) {
-    found.push(...page);
-    if (found.length >= want) break;
-  }
-  return found.slice(skip, want);
+  const page = await queryPage((pageSize) => validationRuleAssignment.queryPages(deps, { index: [projectId] }, { ascending, pageSize }), skip, take);
+  return page.items;
 }

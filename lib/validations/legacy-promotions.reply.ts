@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { tierCommon } from './legacy-validation.reply.js';
 import { calculatedOrderReplySchema } from './validation.reply.js';
@@ -5,10 +6,8 @@ import { calculatedOrderReplySchema } from './validation.reply.js';
 /* Reply schema of the legacy POST /v1/promotions/validation (lib/validations/legacy-promotions.mapper.ts writes it). */
 
 const amount = z.int().check(z.nonnegative());
-const emptyList = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() })),
+const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
+  dataRef: 'data',
   total: amount,
 });
 

@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { SESSION_TTL_UNITS } from '../redemptions/session-lock.js';
@@ -12,10 +13,8 @@ import { calculatedOrderReplySchema } from './validation.reply.js';
 const amount = z.int().check(z.nonnegative());
 const metadata = z.record(z.string(), z.unknown());
 
-const emptyList = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() })),
+const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
+  dataRef: 'data',
   total: amount,
 });
 

@@ -1,4 +1,5 @@
 import { orderFiguresReplyFields } from '../orders/order.reply.js';
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
@@ -71,10 +72,8 @@ export const calculatedOrderReplySchema = z.strictObject({
   object: z.literal('order'),
 });
 
-const emptyList = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() })),
+const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
+  dataRef: 'data',
   total: amount,
 });
 

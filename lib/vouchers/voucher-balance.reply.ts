@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { POINTS_TRANSACTION_TYPES } from '../loyalties/card-transaction.js';
 
@@ -61,10 +62,9 @@ export const voucherTransactionReplySchema = z.strictObject({
 });
 
 /** GET /v1/vouchers/{code}/transactions (and the loyalty card and campaign transaction lists): one page, `more_starting_after` naming the cursor of the next. */
-export const voucherTransactionListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('data'),
-  data: z.array(voucherTransactionReplySchema),
-  has_more: z.boolean(),
-  more_starting_after: z.optional(z.string()),
+export const voucherTransactionListReplySchema = listReply(voucherTransactionReplySchema, {
+  dataRef: 'data',
+  total: null,
+  hasMore: true,
+  after: { more_starting_after: z.optional(z.string()) },
 });

@@ -1,4 +1,5 @@
-import * as z from '../zod.js';
+import { listReply } from '../openapi/list-reply.js';
+import type * as z from '../zod.js';
 import { voucherReplySchema } from './voucher.reply.js';
 
 /*
@@ -7,17 +8,9 @@ import { voucherReplySchema } from './voucher.reply.js';
  */
 
 /** Voucherify's VouchersListResponseBody: the page's vouchers and `total`, whose meaning here is said below. */
-export const voucherListReplySchema = z.strictObject({
-  object: z.literal('list'),
-  data_ref: z.literal('vouchers'),
-  vouchers: z.array(voucherReplySchema),
-  total: z
-    .int()
-    .check(
-      z.nonnegative(),
-      z.describe(
-        'With `campaign_id` or `campaign`: the number of vouchers of that campaign (a kept count; `created_at` bounds do not narrow it). Otherwise no count is kept: the vouchers up to the end of this page plus one when more follow, so it is exact on the last page (and on any page past it) and a lower bound before it.',
-      ),
-    ),
+export const voucherListReplySchema = listReply(voucherReplySchema, {
+  dataRef: 'vouchers',
+  total:
+    'With `campaign_id` or `campaign`: the number of vouchers of that campaign (a kept count; `created_at` bounds do not narrow it). Otherwise no count is kept: the vouchers up to the end of this page plus one when more follow, so it is exact on the last page (and on any page past it) and a lower bound before it.',
 });
 export type VoucherListReply = z.output<typeof voucherListReplySchema>;
