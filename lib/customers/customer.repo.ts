@@ -1,7 +1,7 @@
 import { countAdd } from '../db/counters.js';
 import { customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
-import { queryPage } from '../db/query-page.js';
+import { getInOrder, queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerRedemptionSummary } from './customer.js';
@@ -179,11 +179,5 @@ export async function listCustomerIds(deps: Deps, projectId: string, read: ViewR
 
 /** The customers of `ids` (≤ 100, strongly consistent), in that order; ids whose customer is gone meanwhile are left out. */
 export async function getCustomers(deps: Deps, projectId: string, ids: string[]): Promise<Customer[]> {
-  const found = await customerEntity.getMany(
-    deps,
-    ids.map((id) => customerEntity.key(projectId, id)),
-    `Too many concurrent reads of customers of project ${projectId}`,
-  );
-  const byId = new Map(found.map((c) => [c.id, c]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return getInOrder(deps, customerEntity, projectId, ids, 'customers');
 }

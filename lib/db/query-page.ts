@@ -1,3 +1,8 @@
+import type { Runtime } from '../runtime.js';
+import type { ItemKey } from './entity.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
+
 /**
  * One page of a list read by offset, the way the `page`/`limit` lists of the API read their
  * entries: skips `skip` items of a paged Query, takes `take`, and reads one more to know whether
@@ -13,4 +18,25 @@ export async function queryPage<T>(query: (pageSize: number) => AsyncIterable<T[
     if (read.length >= want) break;
   }
   return { items: read.slice(skip, skip + take), hasMore: read.length > skip + take };
+}
+
+/** What `getInOrder` needs of an entity keyed by project and id. */
+interface ById<T> {
+  key(projectId: string, id: string): ItemKey;
+  getMany(deps: Deps, keys: ItemKey[], busy: string): Promise<T[]>;
+}
+
+/**
+ * The items of a project named by `ids` (≤ 100, strongly consistent), in the order of `ids`: the
+ * second read of a list page, whose BatchGetItem answers in no order. Ids whose item is gone
+ * meanwhile are left out; `plural` names the items in the throttling error.
+ */
+export async function getInOrder<T extends { id: string }>(deps: Deps, entity: ById<T>, projectId: string, ids: string[], plural: string): Promise<T[]> {
+  const found = await entity.getMany(
+    deps,
+    ids.map((id) => entity.key(projectId, id)),
+    `Too many concurrent reads of ${plural} of project ${projectId}`,
+  );
+  const byId = new Map(found.map((item) => [item.id, item]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

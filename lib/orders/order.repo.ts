@@ -1,6 +1,6 @@
 import { order as orderEntity, orderCount, orderListEntry, orderSourceId } from '../db/entities.js';
 import { countAdd } from '../db/counters.js';
-import { queryPage } from '../db/query-page.js';
+import { getInOrder, queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { type Order, orderCountShardOf } from './order.js';
@@ -103,11 +103,5 @@ export async function listOrderIds(
 
 /** The orders of `ids` (≤ 100, strongly consistent), in that order. */
 export async function getOrders(deps: Deps, projectId: string, ids: string[]): Promise<Order[]> {
-  const found = await orderEntity.getMany(
-    deps,
-    ids.map((id) => orderEntity.key(projectId, id)),
-    `Too many concurrent reads of orders of project ${projectId}`,
-  );
-  const byId = new Map(found.map((o) => [o.id, o]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return getInOrder(deps, orderEntity, projectId, ids, 'orders');
 }

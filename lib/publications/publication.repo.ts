@@ -1,5 +1,5 @@
 import { countAdd } from '../db/counters.js';
-import { queryPage } from '../db/query-page.js';
+import { getInOrder, queryPage } from '../db/query-page.js';
 import { publication as publicationEntity, publicationCount, publicationListEntry, publicationSourceId } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -64,11 +64,5 @@ export async function listPublicationIds(
 
 /** The publications of `ids` (≤ 100, strongly consistent), in that order. */
 export async function getPublications(deps: Deps, projectId: string, ids: string[]): Promise<Publication[]> {
-  const found = await publicationEntity.getMany(
-    deps,
-    ids.map((id) => publicationEntity.key(projectId, id)),
-    `Too many concurrent reads of publications of project ${projectId}`,
-  );
-  const byId = new Map(found.map((p) => [p.id, p]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return getInOrder(deps, publicationEntity, projectId, ids, 'publications');
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { queryPage } from '../../../lib/db/query-page.js';
+import type { ItemKey } from '../../../lib/db/entity.js';
+import { getInOrder, queryPage } from '../../../lib/db/query-page.js';
+import type { Runtime } from '../../../lib/runtime.js';
 
 /** A paged Query over `items` in pages of `pageSize` that records how many pages it was asked for. */
 function pagedQuery(items: number[], sizes: number[], served: { pages: number }) {
@@ -39,5 +41,23 @@ describe('queryPage', () => {
     }
     expect(await queryPage(shortPages, 2, 4)).toEqual({ items: [2, 3, 4, 5], hasMore: true });
     expect(pages).toBe(3);
+  });
+});
+
+describe('getInOrder', () => {
+  it('gives the items in the order of the ids however the batch read answers, leaves out the missing ones and names them when throttled', async () => {
+    const busy: string[] = [];
+    const stored = [{ id: 'b' }, { id: 'a' }, { id: 'c' }];
+    const entity = {
+      key: (projectId: string, id: string): ItemKey => ({ PK: `P#${projectId}#X#${id}`, SK: 'X' }),
+      async getMany(_deps: unknown, keys: ItemKey[], message: string) {
+        busy.push(message);
+        const wanted = new Set(keys.map((k) => k.PK));
+        return stored.filter((item) => wanted.has(`P#p1#X#${item.id}`)).reverse();
+      },
+    };
+    const deps = {} as Pick<Runtime, 'ddb' | 'tableName'>;
+    expect(await getInOrder(deps, entity, 'p1', ['a', 'gone', 'c', 'b'], 'things')).toEqual([{ id: 'a' }, { id: 'c' }, { id: 'b' }]);
+    expect(busy).toEqual(['Too many concurrent reads of things of project p1']);
   });
 });
