@@ -3,7 +3,7 @@ import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
 import { validationRuleAssignmentListReplySchema } from '../validation-rules/validation-rule.reply.js';
-import { calculatedOrderReplySchema, stackingRulesReplySchema } from '../validations/validation.reply.js';
+import { applicableToListReplySchema, calculatedOrderReplySchema, stackingRulesReplySchema } from '../validations/validation.reply.js';
 
 /*
  * Reply schema of POST /v1/qualifications (lib/qualifications/qualification.mapper.ts writes it).
@@ -11,10 +11,6 @@ import { calculatedOrderReplySchema, stackingRulesReplySchema } from '../validat
  */
 
 const amount = z.int().check(z.nonnegative());
-const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
-  dataRef: 'data',
-  total: amount,
-});
 
 /** One qualified redeemable (the reference's QualificationsRedeemableBase). */
 export const qualifiedRedeemableReplySchema = z.strictObject({
@@ -28,8 +24,8 @@ export const qualifiedRedeemableReplySchema = z.strictObject({
   }),
   /** The order after this redeemable alone; absent when it was evaluated without the order (AUDIENCE_ONLY). */
   order: z.optional(calculatedOrderReplySchema),
-  applicable_to: emptyList,
-  inapplicable_to: emptyList,
+  applicable_to: applicableToListReplySchema,
+  inapplicable_to: applicableToListReplySchema,
   metadata: z.record(z.string(), z.unknown()),
   categories: z.array(z.strictObject({ ...categoryReplySchema.shape, stacking_rules_type: z.optional(z.enum(['JOINT', 'EXCLUSIVE'])) })),
   banner: z.optional(z.string()),

@@ -1,21 +1,16 @@
-import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { tierCommon } from './legacy-validation.reply.js';
-import { calculatedOrderReplySchema } from './validation.reply.js';
+import { applicableToListReplySchema, calculatedOrderReplySchema } from './validation.reply.js';
 
 /* Reply schema of the legacy POST /v1/promotions/validation (lib/validations/legacy-promotions.mapper.ts writes it). */
 
 const amount = z.int().check(z.nonnegative());
-const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
-  dataRef: 'data',
-  total: amount,
-});
 
 /** One qualifying tier (the reference's 6_res_validate_promotion_object), with the order after it alone. */
 const validPromotion = z.strictObject({
   valid: z.literal(true),
-  applicable_to: emptyList,
-  inapplicable_to: emptyList,
+  applicable_to: applicableToListReplySchema,
+  inapplicable_to: applicableToListReplySchema,
   tracking_id: z.optional(z.string()),
   order: calculatedOrderReplySchema,
   ...tierCommon,

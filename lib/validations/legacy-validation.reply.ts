@@ -1,8 +1,7 @@
-import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
 import { SESSION_TTL_UNITS } from '../redemptions/session-lock.js';
-import { calculatedOrderReplySchema } from './validation.reply.js';
+import { applicableToListReplySchema, calculatedOrderReplySchema } from './validation.reply.js';
 
 /*
  * Reply schemas of the single-code validation calls (lib/validations/legacy-validation.mapper.ts
@@ -12,11 +11,6 @@ import { calculatedOrderReplySchema } from './validation.reply.js';
 
 const amount = z.int().check(z.nonnegative());
 const metadata = z.record(z.string(), z.unknown());
-
-const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
-  dataRef: 'data',
-  total: amount,
-});
 
 const sessionReply = z.strictObject({
   type: z.literal('LOCK'),
@@ -37,8 +31,8 @@ const legacyErrorReply = z.strictObject({
 const validVoucher = z.strictObject({
   valid: z.literal(true),
   code: z.string(),
-  applicable_to: emptyList,
-  inapplicable_to: emptyList,
+  applicable_to: applicableToListReplySchema,
+  inapplicable_to: applicableToListReplySchema,
   campaign: z.optional(z.string()),
   campaign_id: z.optional(z.string()),
   metadata,
@@ -93,8 +87,8 @@ export const tierCommon = {
 
 const validTier = z.strictObject({
   valid: z.literal(true),
-  applicable_to: emptyList,
-  inapplicable_to: emptyList,
+  applicable_to: applicableToListReplySchema,
+  inapplicable_to: applicableToListReplySchema,
   tracking_id: z.optional(z.string()),
   order: calculatedOrderReplySchema,
   ...tierCommon,

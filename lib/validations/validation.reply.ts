@@ -72,7 +72,8 @@ export const calculatedOrderReplySchema = z.strictObject({
   object: z.literal('order'),
 });
 
-const emptyList = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
+/** `applicable_to` and `inapplicable_to`: the products a redeemable applies to (always empty lists here). */
+export const applicableToListReplySchema = listReply(z.strictObject({ object: z.enum(['product', 'sku', 'products_collection']), id: z.string() }), {
   dataRef: 'data',
   total: amount,
 });
@@ -93,8 +94,8 @@ const applicable = z.strictObject({
   status: z.literal('APPLICABLE'),
   ...common,
   order: calculatedOrderReplySchema,
-  applicable_to: emptyList,
-  inapplicable_to: emptyList,
+  applicable_to: applicableToListReplySchema,
+  inapplicable_to: applicableToListReplySchema,
   result: z.strictObject({
     discount: z.optional(discountSchema),
     gift: z.optional(z.strictObject({ balance: amount, credits: amount })),
