@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { upsertCustomer } from '../customers/customer.service.js';
+import { MAX_ORDER_BYTES, storedBytes } from '../db/item-size.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -39,6 +40,15 @@ async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): P
   };
 }
 
+/** Refuses an order too large to store with room for its redemptions (docs/decisions.md "Stored size bounds"). */
+function checkStoredSize(order: Order): void {
+  const bytes = storedBytes(order);
+  if (bytes > MAX_ORDER_BYTES)
+    throw new InvalidPayloadError(
+      `The order would take ${bytes} bytes stored, over the ${MAX_ORDER_BYTES} an order may hold: send fewer or shorter items or metadata`,
+    );
+}
+
 /**
  * Sets `wanted` on the order, from the copy `read`: a write that holds only if the order is still
  * as read (its revision). A lost race reads it again and re-applies. Nothing that differs: no write.
@@ -55,6 +65,7 @@ async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: s
     if (Object.keys(diff).length === 0) return current;
     const at = deps.clock.now().toISOString();
     const next = markLoyaltyDue(current, { ...current, ...diff, updatedAt: at, revision: current.revision + 1 }, at);
+    checkStoredSize(next);
     if (!(await repo.replaceOrder(deps, current, next))) return RETRY;
     before = from;
     return next;
@@ -136,6 +147,7 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
     revision: 0,
   };
   const order = markLoyaltyDue(null, unmarked, createdAt);
+  checkStoredSize(order);
   if (await repo.insertOrder(deps, order)) {
     await afterStatusChange(deps, null, order, true);
     return order;

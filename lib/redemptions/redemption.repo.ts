@@ -10,6 +10,7 @@ import {
   campaign as campaignEntity,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
+import { transactionOversize } from '../db/item-size.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, MAX_TRANSACTION_ITEMS, type TransactItem, transact } from '../db/transact.js';
 import { tableDesign } from '../db/table.js';
 import { ConflictRetryError, InvalidPayloadError, RedemptionRefusedError, type RedemptionRefusalKey } from '../errors.js';
@@ -472,6 +473,9 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     const value: CommittedRedemption = { parent, children, order };
     if (idem) add(recordReplyItem(deps, idem.scope, idem.reply(value), deps.clock.now()), { kind: 'idempotency' });
 
+    // Each redemption keeps the order's figures per line, so a large order times many redeemables can outgrow DynamoDB.
+    const oversize = transactionOversize(items);
+    if (oversize) throw new InvalidPayloadError(`This redemption cannot be stored: ${oversize}; send fewer redeemables or a smaller order`);
     const outcome = await transact(deps, items);
     if (outcome.ok) return { replayed: false, value };
     if (!('failed' in outcome)) continue;
@@ -759,6 +763,8 @@ export async function writeRollback(
   items.push(...(w.extra ?? []));
   if (items.length > MAX_TRANSACTION_ITEMS)
     throw new InvalidPayloadError(`This rollback needs ${items.length} writes; one transaction holds ${MAX_TRANSACTION_ITEMS}`);
+  const oversize = transactionOversize(items);
+  if (oversize) throw new InvalidPayloadError(`This rollback cannot be stored: ${oversize}`);
   const outcome = await transact(deps, items);
   if (outcome.ok) return { outcome: 'ok' };
   if (!('failed' in outcome)) return { outcome: 'conflict' };
