@@ -1,4 +1,5 @@
 import type * as z from '../zod.js';
+import { querySegments } from './query-params.js';
 
 /**
  * Voucherify reads requests liberally: a key it does not document is ignored, and `null` for an
@@ -44,7 +45,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 function valueAt(input: unknown, path: Path): unknown {
   let node: unknown = input;
   for (const key of path) {
-    if (typeof key === 'symbol' || (typeof node !== 'object' && !Array.isArray(node)) || node === null) return undefined;
+    if (typeof key === 'symbol' || typeof node !== 'object' || node === null) return undefined;
     node = (node as Record<string, unknown>)[String(key)];
   }
   return node;
@@ -92,13 +93,6 @@ export function ignorableKeys(issues: readonly Issue[], input: unknown): Ignorab
   const found: Ignorable[] = [];
   for (const issue of issues) found.push(...(ignorablesOf([issue], input, []) ?? []));
   return found;
-}
-
-/** Bracketed query names (`filters[a][b]`) as the path nestQuery makes of them. */
-function querySegments(name: string): string[] | null {
-  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
-  if (!match) return null;
-  return [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
 }
 
 const startsWith = (segments: readonly string[], path: Path): boolean => path.length <= segments.length && path.every((key, i) => String(key) === segments[i]);

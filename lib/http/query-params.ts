@@ -17,6 +17,13 @@ export const queryBoolean = z.pipe(
 
 type Nested = { [key: string]: Nested | string };
 
+/** A bracketed parameter name as its path: `filters[a][0]` → `['filters', 'a', '0']`; null for a name that is not one. */
+export function querySegments(name: string): string[] | null {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
+  if (!match) return null;
+  return [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
+}
+
 const MAX_DEPTH = 6;
 
 /**
@@ -30,9 +37,8 @@ const MAX_DEPTH = 6;
 export function nestQuery(flat: Record<string, string>): Record<string, unknown> {
   const root: Nested = {};
   for (const [key, value] of Object.entries(flat)) {
-    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-    if (!match) throw new InvalidQueryParamsError(`Property .${key} is not a valid parameter name`);
-    const segments = [match[1] as string, ...[...(match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] as string)];
+    const segments = querySegments(key);
+    if (!segments) throw new InvalidQueryParamsError(`Property .${key} is not a valid parameter name`);
     if (segments.length > MAX_DEPTH + 1) throw new InvalidQueryParamsError(`Property .${key} is nested too deeply`);
     // `a[__proto__][x]=1` would otherwise walk into Object.prototype and write there.
     if (segments.includes(FORBIDDEN_KEY)) throw new InvalidQueryParamsError(`Property .${key}: ${new ForbiddenKeyError().message}`);
