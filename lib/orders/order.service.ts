@@ -40,8 +40,8 @@ async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): P
   };
 }
 
-/** Refuses an order too large to store with room for its redemptions (docs/decisions.md "Stored size bounds"). */
-function checkStoredSize(order: Order): void {
+/** Refuses an order (or the request that makes one) too large to store with room for its redemptions (docs/decisions.md "Stored size bounds"). */
+function checkStoredSize(order: Order | Omit<CreateOrderBody, 'id'>): void {
   const bytes = storedBytes(order);
   if (bytes > MAX_ORDER_BYTES)
     throw new InvalidPayloadError(
@@ -115,6 +115,8 @@ export async function getOrder(deps: Reads, projectId: string, ref: string): Pro
  */
 export async function createOrder(deps: Deps, projectId: string, body: CreateOrderBody): Promise<Order> {
   const { id, ...rest } = body;
+  // The request's own size first: an order refused for its size must not leave its customer upserted.
+  checkStoredSize(rest);
   if (id !== undefined) {
     // Checked before the customer is upserted, so that a refused request writes nothing.
     const existing = await repo.getOrder(deps, projectId, id);

@@ -36,9 +36,11 @@ describe('stored size bounds', () => {
     const { api } = await setup();
     const items = Array.from({ length: 500 }, (_, i) => ({ product_id: `${i}-`.padEnd(400, 'p'), sku_id: `${i}-`.padEnd(400, 's'), quantity: 1, price: 100 }));
     expect(JSON.stringify({ items }).length).toBeGreaterThan(400_000);
-    const reply = await api.call('create-order', { json: { items } });
+    const reply = await api.call('create-order', { json: { items, customer: { source_id: 'size-buyer' } } });
     expectRefused(reply);
     expect((reply.json as Json).details).toContain(String(MAX_ORDER_BYTES));
+    // Refused before anything is written: its customer was not upserted either.
+    expect((await api.call('get-customer', { params: { customerId: 'size-buyer' } })).status).toBe(404);
     // PUT is bounded the same way.
     const small = await api.call('create-order', { json: { items: lines(1, 10) } });
     expect(small.status).toBe(200);
