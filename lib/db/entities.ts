@@ -869,7 +869,10 @@ export const voucherRedemptionCount = /* @__PURE__ */ entity<{ count: number }>(
 /**
  * One shard of a campaign's redemption count (by campaign id), for the validation rule condition
  * `campaign.redemptions.count`: a redemption of one of its vouchers or tiers ADDs 1 to a random one
- * of CAMPAIGN_COUNT_SHARDS, a rollback −1; the count is their sum.
+ * of CAMPAIGN_COUNT_SHARDS, a rollback −1; the count is their sum. A redemption whose rules bound the
+ * count ADDs instead to the exact shard EXACT_CAMPAIGN_SHARD (= CAMPAIGN_COUNT_SHARDS, never picked at
+ * random) on condition that it stays within the bound, and its rollback takes it off there
+ * (lib/redemptions/redemption.repo.ts boundedCampaignAdd).
  */
 export const campaignRedemptionCount = /* @__PURE__ */ entity<{ count: number }>('campaign_redemption_count', 1)
   .key(
