@@ -15,6 +15,7 @@ import { runOnce } from '../idempotency/idempotency.service.js';
 import type { JobQueue } from '../jobs/job.js';
 import { countRequest, enforceRateLimit, rateLimitHeaders, type RateLimitState } from '../rate-limit/rate-limit.service.js';
 import { errorReply } from './error-responder.js';
+import { assertReplyFits } from './reply-budget.js';
 import type { HttpReply, ReplyOf } from './reply.js';
 import { headerOf, parseBody, parseParams, parseQuery } from './request.js';
 import { type Ignorable, pathName } from './lenient.js';
@@ -201,6 +202,7 @@ function toResult(reply: HttpReply, requestId: string): ApiResult {
   };
   if (reply.bytes) return { statusCode: reply.statusCode, headers, body: Buffer.from(reply.bytes).toString('base64'), isBase64Encoded: true };
   const body = reply.text ?? (reply.body !== undefined ? JSON.stringify(reply.body) : undefined);
+  if (body !== undefined && reply.text === undefined) assertReplyFits(reply.body, body);
   return { statusCode: reply.statusCode, headers, ...(body !== undefined ? { body } : {}) };
 }
 
