@@ -17,6 +17,7 @@ import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type 
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
+import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
@@ -361,6 +362,58 @@ export const categoryName = /* @__PURE__ */ entity<{ categoryId: string }>('cate
   .key(
     (projectId: string, name: string) => tenant(projectId, 'CATEGORY_NAME', name),
     () => 'CATEGORY_NAME',
+  )
+  .apart();
+/**
+ * A product of the catalog by id (`prod_...`), with its optimistic lock and SKU count. Its SKUs live
+ * in the same partition (`sku`), so the product and its SKUs are read together and strongly
+ * consistently. GSI1 lists the project's products by creation.
+ */
+export const product = /* @__PURE__ */ entity<StoredProduct>('product', 1)
+  .key(
+    (projectId: string, productId: string) => tenant(projectId, 'PRODUCT', productId),
+    () => 'PRODUCT',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'PRODUCTS'),
+    (createdAt: string, productId: string) => path(createdAt, productId),
+  )
+  .from((p, projectId: string) => ({ key: [projectId, p.id], index: [projectId, p.createdAt, p.id] }));
+/** Reserves a product `source_id` in its project; holds the product id. */
+export const productSource = /* @__PURE__ */ entity<{ productId: string }>('product_source', 1)
+  .key(
+    (projectId: string, sourceId: string) => tenant(projectId, 'PRODUCT_SOURCE', sourceId),
+    () => 'PRODUCT_SOURCE',
+  )
+  .apart();
+/** How many products a project has: the `total` of GET /v1/products. */
+export const productCounter = /* @__PURE__ */ entity<{ count: number }>('product_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'PRODUCT_COUNTER',
+  )
+  .apart();
+/** A SKU (`sku_...`), in its product's partition: a Query of the partition with `SKU#` reads all of a product's SKUs. */
+export const sku = /* @__PURE__ */ entity<StoredSku>('sku', 1)
+  .key(
+    (projectId: string, productId: string) => tenant(projectId, 'PRODUCT', productId),
+    (skuId: string) => path('SKU', skuId),
+  )
+  .from((s, projectId: string) => ({ key: [projectId, s.productId, s.id] }));
+/** First part of a SKU's sort key in its product's partition. */
+export const SKU_SORT_PREFIX = 'SKU#';
+/** Where a SKU lives: its product's id, by the SKU's id (GET /v1/skus/{skuId} names only the SKU). */
+export const skuRef = /* @__PURE__ */ entity<{ productId: string }>('sku_ref', 1)
+  .key(
+    (projectId: string, skuId: string) => tenant(projectId, 'SKU', skuId),
+    () => 'SKU',
+  )
+  .apart();
+/** Reserves a SKU `source_id` in its project; holds the SKU's id and its product's. */
+export const skuSource = /* @__PURE__ */ entity<{ skuId: string; productId: string }>('sku_source', 1)
+  .key(
+    (projectId: string, sourceId: string) => tenant(projectId, 'SKU_SOURCE', sourceId),
+    () => 'SKU_SOURCE',
   )
   .apart();
 /** How many listed categories a project has, for the cap on categories per project. */
