@@ -1,5 +1,5 @@
 import type { OrderItem, OrderStatus } from '../orders/order.js';
-import type { CountedAs } from '../validations/redeemable-rules.js';
+import type { CampaignBound, CountedAs } from '../validations/redeemable-rules.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { OrderCalculation, StepCalculation } from './calculator.js';
 
@@ -44,6 +44,12 @@ export interface PlannedRedeemable {
    * stays exact under concurrency. Absent or null: no rule counted.
    */
   countedAs?: CountedAs | null;
+  /**
+   * The bound its validation rules put on its campaign's redemption count (`campaign.redemptions.count`):
+   * the commit ADDs to the campaign's exact count shard on condition that it is within the bound, so a
+   * campaign-wide limit stays exact under concurrency. Absent or null: the commit counts on a random shard.
+   */
+  campaignBound?: CampaignBound | null;
 }
 
 /** The order a redemption writes: the stored one named by id/source_id (held on its revision), or a new one. */

@@ -23,7 +23,7 @@ import { countAdd } from '../db/counters.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
-import { CAMPAIGN_COUNT_SHARDS, counterName } from '../validations/redeemable-rules.js';
+import { bothBounds, CAMPAIGN_COUNT_SHARDS, type CampaignBound, counterName, EXACT_CAMPAIGN_SHARD } from '../validations/redeemable-rules.js';
 import { redemptionSummaryDeltas } from '../campaigns/campaign-summary.js';
 import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
@@ -166,6 +166,45 @@ const campaignShardAdd = (deps: Reads, projectId: string, campaignId: string, sh
   countAdd(deps, campaignRedemptionCount, campaignRedemptionCount.key(projectId, campaignId, shard), delta);
 
 const campaignShard = (random: () => number): number => Math.min(CAMPAIGN_COUNT_SHARDS - 1, Math.floor(random() * CAMPAIGN_COUNT_SHARDS));
+
+/**
+ * The ADD of 1 to a campaign's exact count shard, on condition that the shard holds, before it, a
+ * count within `bound` (a missing shard holds 0): the rules that bounded the campaign's count still
+ * pass at commit, whatever other redemptions committed meanwhile. Exact because every redemption
+ * those rules apply to writes this one item; a failed condition means: evaluate again.
+ */
+export function boundedCampaignAdd(deps: Pick<Runtime, 'tableName'>, projectId: string, bound: CampaignBound): TransactItem {
+  const item = countAdd(deps, campaignRedemptionCount, campaignRedemptionCount.key(projectId, bound.campaignId, EXACT_CAMPAIGN_SHARD), 1);
+  const update = item.Update as NonNullable<TransactItem['Update']>;
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = {};
+  // A shard not written yet holds 0: it satisfies a side of the bound that 0 satisfies.
+  const side = (op: '<=' | '>=', n: number, name: string, zeroIn: boolean) => {
+    values[name] = n;
+    conditions.push(zeroIn ? `(attribute_not_exists(#count) OR #count ${op} ${name})` : `#count ${op} ${name}`);
+  };
+  if (bound.max !== null) side('<=', bound.max, ':max', bound.max >= 0);
+  if (bound.min !== null) side('>=', bound.min, ':min', bound.min <= 0);
+  return {
+    Update: {
+      ...update,
+      ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
+      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...values },
+    },
+  };
+}
+
+/** Each campaign's bound, from the planned redeemables' (a campaign two of them share holds both). */
+function campaignBounds(plan: RedemptionPlan): Map<string, CampaignBound> {
+  const bounds = new Map<string, CampaignBound>();
+  for (const r of plan.redeemables) {
+    const b = r.campaignBound;
+    if (!b) continue;
+    const seen = bounds.get(b.campaignId);
+    bounds.set(b.campaignId, seen ? bothBounds(seen, b) : b);
+  }
+  return bounds;
+}
 
 /** The counts a redemption (`sign` +1) or rollback (−1) of these redeemables moves: each one's own, and its campaign's (a standalone voucher has only its own). */
 function countsOf(redeemables: readonly { objectId: string | null; campaignId: string | null }[], sign: number): Record<string, number> {
@@ -389,6 +428,7 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
       roles.push(role);
     };
     const children: Redemption[] = [];
+    const bounds = campaignBounds(plan);
     plan.redeemables.forEach((r, index) => {
       const state = states.get(index);
       let counter: UseCounter = { kind: 'none' };
@@ -400,6 +440,7 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
         } else counter = { kind: 'limit' };
       }
       const child = childOf(plan, r, order, counter);
+      if (r.campaignId !== null && bounds.has(r.campaignId)) child.campaignCounter = 'exact';
       children.push(child);
       add(redemptionEntity.putIfAbsent(deps, child), OTHER);
     });
@@ -448,7 +489,11 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
         },
         { kind: 'counts' },
       );
-      add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), OTHER);
+      // A campaign whose count a rule bounds counts on its exact shard, conditioned (a lost bound: evaluate again, as for
+      // moved counts, and the rule then refuses); one no rule bounds keeps a random shard, so a hot campaign does not serialise.
+      const bound = bounds.get(campaignId);
+      if (bound) add(boundedCampaignAdd(deps, plan.projectId, bound), { kind: 'counts' });
+      else add(campaignShardAdd(deps, plan.projectId, campaignId, campaignShard(options.random ?? Math.random), 1), OTHER);
       // The campaign's summary figures (get-campaign-summary), counted in the redemption itself (docs/decisions.md "Campaign summary counters").
       for (const item of summaryCounterUpdates(deps, plan.projectId, campaignId, plan.date, delta, options.random)) add(item, OTHER);
     }
@@ -497,7 +542,8 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     }
     if (failedRoles.some((role) => role.kind === 'order' || role.kind === 'order_source'))
       throw new RedemptionRefusedError('order_changed', { object: 'order', id: plan.order.sourceId ?? plan.order.id });
-    if (!replan && failedRoles.some((role) => role.kind === 'counts')) throw new CountsMovedError(`The counts of customer ${plan.customer?.id} moved`);
+    if (!replan && failedRoles.some((role) => role.kind === 'counts'))
+      throw new CountsMovedError(`The counts of customer ${plan.customer?.id} or of a campaign a rule bounds moved`);
     if (!replan) throw new Error(`Redemption ${plan.parentRedemptionId} could not be written: a redemption id is already taken`);
   }
   throw new ConflictRetryError(`Too many concurrent redemptions of ${plan.redeemables.map((r) => r.id).join(', ')}`);
@@ -726,7 +772,9 @@ export async function writeRollback(
   );
   for (const [campaignId, delta] of summaries) {
     const projectId = w.undo[0]?.child.projectId as string;
-    items.push(campaignShardAdd(deps, projectId, campaignId, campaignShard(random), -1));
+    // Given back where it was counted: a count a rule bounds is on the exact shard, and must come off it to free a place.
+    const exact = w.undo.some(({ child }) => child.campaignId === campaignId && child.campaignCounter === 'exact');
+    items.push(campaignShardAdd(deps, projectId, campaignId, exact ? EXACT_CAMPAIGN_SHARD : campaignShard(random), -1));
     items.push(...summaryCounterUpdates(deps, projectId, campaignId, w.date, delta, random));
   }
   const projectOf = w.undo[0]?.child.projectId;

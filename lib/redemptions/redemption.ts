@@ -72,6 +72,11 @@ export interface Redemption {
   sessionKey: string | null;
   /** A reward redemption's reward (lib/loyalties/reward-redemption.ts): the loyalty card paid `loyaltyPoints` for it. */
   reward?: RewardGiven | null;
+  /**
+   * Where a child counted its campaign's redemption (`campaign.redemptions.count`), so a rollback gives
+   * it back there: `exact` on the campaign's exact shard (a rule bounded the count); absent on a random shard.
+   */
+  campaignCounter?: 'exact';
 }
 
 /** Shards of a limitless voucher's use count (docs/architecture.md "The counter design"). */

@@ -436,6 +436,63 @@ export function evaluateValidationRules(rules: readonly Pick<ValidationRule, 'id
   return { ok: true };
 }
 
+/** The redemption counters of a RuleContext, and the condition name that reads each. */
+export type RuleCounter = keyof RuleContext['counters'];
+const COUNTER_NAMES: Record<RuleCounter, string> = {
+  customerRedemptionsOfRedeemable: 'redemption.count.per_customer',
+  customerRedemptionsInCampaign: 'redemption.count.per_campaign',
+  campaignRedemptions: 'campaign.redemptions.count',
+};
+
+/** The counts (before this redemption) a commit may find for the rules' verdict to stand; null: no bound that way. */
+export interface CountRange {
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * The widest run of values of one counter, around the value read, over which `rules` (all of them,
+ * as evaluateValidationRules applies them) still pass with everything else in `ctx` unchanged: what
+ * a commit must hold the counter to so that a verdict reached on a count read earlier is still the
+ * verdict at the commit (lib/redemptions/redemption.repo.ts). Counts are integers and the conditions
+ * compare count + 1 with constants, so the verdict can change only where count + 1 reaches ceil(v)
+ * or, for an integer v, v + 1; the verdict is evaluated once per such point. Counts are never below 0,
+ * so `min` is null or at least 1. Null when the rules fail
+ * on the value read, or it is not known; `{ min: null, max: null }` when no value of the counter
+ * changes the verdict (no rule reads it, or none bounds it).
+ */
+export function countRange(rules: readonly Pick<ValidationRule, 'id' | 'rules' | 'error'>[], ctx: RuleContext, counter: RuleCounter): CountRange | null {
+  const read = ctx.counters[counter];
+  if (read === null) return null;
+  const passes = (n: number): boolean => evaluateValidationRules(rules, { ...ctx, counters: { ...ctx.counters, [counter]: n } }).ok;
+  if (!passes(read)) return null;
+  const name = COUNTER_NAMES[counter];
+  const points = new Set<number>();
+  for (const r of rules) {
+    for (const c of Object.values(r.rules.conditions)) {
+      if (c.name !== name) continue;
+      for (const v of Object.values(c.conditions).flat()) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+        // In counts before this redemption (the conditions see count + 1).
+        points.add(Math.ceil(v) - 1);
+        if (Number.isInteger(v)) points.add(v);
+      }
+    }
+  }
+  const sorted = [...points].sort((a, b) => a - b);
+  // `sorted` are the first counts of each run over which the verdict is constant.
+  const max = sorted.find((p) => p > read && !passes(p));
+  let min: number | undefined;
+  // A count is never below 0: no bound is needed there.
+  for (const p of sorted.filter((q) => q <= read && q > 0).reverse()) {
+    if (!passes(p - 1)) {
+      min = p;
+      break;
+    }
+  }
+  return { min: min ?? null, max: max === undefined ? null : max - 1 };
+}
+
 /** An order line as a rule sees it, from the order's stored line (lib/orders/order.ts). */
 export function ruleOrderItem(item: {
   productId: string | null;

@@ -6,7 +6,7 @@ import type { SessionTtlUnit } from '../redemptions/session-lock.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { CoveredLine } from '../redemptions/discount.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
-import type { CountedAs } from './redeemable-rules.js';
+import type { CampaignBound, CountedAs } from './redeemable-rules.js';
 import type { SkipKey, StackingRules } from './stacking-rules.js';
 
 /*
@@ -50,6 +50,8 @@ export interface EvaluatedRedeemable {
   ruleMessage: string | null;
   /** The customer's counts its rules compared (a redemption's commit conditions on them); null when no rule counts. */
   countedAs: CountedAs | null;
+  /** The bound its rules put on its campaign's redemption count (a redemption's commit holds the campaign's exact shard to it); null when none. */
+  campaignBound: CampaignBound | null;
 }
 
 /** The order the request is evaluated on: a stored one (named by id / source_id, with the fields sent applied), or an inline one. */

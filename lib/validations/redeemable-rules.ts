@@ -1,6 +1,6 @@
 import type { CustomerRedemptionSummary } from '../customers/customer.js';
 import type { CoveredLine } from '../redemptions/discount.js';
-import { evaluateValidationRules, type RuleContext, type RuleViolationKey, ruleNeeds, ruleOrderItem } from '../validation-rules/rule-evaluation.js';
+import { countRange, evaluateValidationRules, type RuleContext, type RuleViolationKey, ruleNeeds, ruleOrderItem } from '../validation-rules/rule-evaluation.js';
 import type { ValidationRule } from '../validation-rules/validation-rule.js';
 import { coveredLines } from './applicable-to.js';
 import type { EvaluatedOrder } from './evaluation.js';
@@ -13,6 +13,11 @@ import type { EvaluatedOrder } from './evaluation.js';
 
 /** Shards of a campaign's redemption count (lib/db/entities.ts campaignRedemptionCount). */
 export const CAMPAIGN_COUNT_SHARDS = 8;
+/**
+ * The campaign's exact count shard, never picked at random: a redemption whose rules bound the
+ * campaign's count ADDs to it on condition that it stays within the bound (lib/redemptions/redemption.repo.ts).
+ */
+export const EXACT_CAMPAIGN_SHARD = CAMPAIGN_COUNT_SHARDS;
 
 /** The attribute of a customer's redemption summary that counts their redemptions of a voucher (by id), promotion tier or campaign. */
 export const counterName = (objectId: string): `n:${string}` => `n:${objectId}`;
@@ -38,8 +43,28 @@ export interface CountedAs {
   inCampaign: number;
 }
 
+/**
+ * A campaign's redemption count as read: the sum of its shards, and what the exact shard alone held
+ * (the commit conditions the exact shard, so it needs the rest of the sum).
+ */
+export interface CampaignCount {
+  total: number;
+  exact: number;
+}
+
+/**
+ * The bound a redemption's commit holds its campaign's exact count shard to (EXACT_CAMPAIGN_SHARD),
+ * before its own ADD: the run of campaign counts over which its rules pass (countRange), less what
+ * the other shards held when read. Null sides: no bound.
+ */
+export interface CampaignBound {
+  campaignId: string;
+  min: number | null;
+  max: number | null;
+}
+
 export type RuleVerdict =
-  | { ok: true; lines: CoveredLine[] | undefined; countedAs: CountedAs | null }
+  | { ok: true; lines: CoveredLine[] | undefined; countedAs: CountedAs | null; campaignBound: CampaignBound | null }
   | { ok: false; key: RuleViolationKey; message: string | null; ruleId: string | null };
 
 export interface RuleInputs {
@@ -49,7 +74,7 @@ export interface RuleInputs {
   customer: RuleCustomer | null;
   /** The named customer's counts (empty for a customer not stored yet: they have redeemed nothing). */
   counts: CustomerRedemptionSummary;
-  campaignCount: number | null;
+  campaignCount: CampaignCount | null;
   ownId: string;
   campaignId: string | null;
 }
@@ -60,7 +85,7 @@ export interface RuleInputs {
  * a commit must find unchanged (when a rule reads this customer's redemption counts).
  */
 export function judgeRules(input: RuleInputs): RuleVerdict {
-  if (input.rules.length === 0) return { ok: true, lines: undefined, countedAs: null };
+  if (input.rules.length === 0) return { ok: true, lines: undefined, countedAs: null, campaignBound: null };
   const items = input.order.items.map(ruleOrderItem);
   const own = input.customer ? (input.counts[counterName(input.ownId)] ?? 0) : null;
   // A standalone voucher is its own campaign for `redemption.count.per_campaign`.
@@ -68,11 +93,33 @@ export function judgeRules(input: RuleInputs): RuleVerdict {
   const ctx: RuleContext = {
     order: { amount: input.order.amount, items, metadata: input.order.metadata },
     customer: input.customer,
-    counters: { customerRedemptionsOfRedeemable: own, customerRedemptionsInCampaign: inCampaign, campaignRedemptions: input.campaignCount },
+    counters: { customerRedemptionsOfRedeemable: own, customerRedemptionsInCampaign: inCampaign, campaignRedemptions: input.campaignCount?.total ?? null },
   };
   const outcome = evaluateValidationRules(input.rules, ctx);
   if (!outcome.ok) return { ok: false, key: outcome.key, message: outcome.message, ruleId: outcome.ruleId ?? null };
   const countedAs =
     ruleNeeds(input.rules).counters && own !== null && inCampaign !== null ? { objectId: input.ownId, campaignId: input.campaignId, own, inCampaign } : null;
-  return { ok: true, lines: coveredLines(input.rules, items), countedAs };
+  return { ok: true, lines: coveredLines(input.rules, items), countedAs, campaignBound: campaignBoundOf(input, ctx) };
+}
+
+/**
+ * The bound the commit must hold the campaign's exact shard to, when the rules bound the campaign's
+ * count (null when they do not read it, or no count changes their verdict: then the redemption
+ * counts on a random shard). The per-customer counts are held unchanged by the commit (CountedAs), so
+ * the campaign's run is computed with them as read.
+ */
+function campaignBoundOf(input: RuleInputs, ctx: RuleContext): CampaignBound | null {
+  const count = input.campaignCount;
+  if (input.campaignId === null || count === null) return null;
+  if (!input.rules.some((r) => Object.values(r.rules.conditions).some((c) => c.name === 'campaign.redemptions.count'))) return null;
+  const range = countRange(input.rules, ctx, 'campaignRedemptions');
+  if (range === null || (range.min === null && range.max === null)) return null;
+  const others = count.total - count.exact;
+  return { campaignId: input.campaignId, min: range.min === null ? null : range.min - others, max: range.max === null ? null : range.max - others };
+}
+
+/** Two bounds on one campaign's exact shard, both held (a redemption of two of its redeemables). */
+export function bothBounds(a: CampaignBound, b: CampaignBound): CampaignBound {
+  const pick = (x: number | null, y: number | null, f: (p: number, q: number) => number) => (x === null ? y : y === null ? x : f(x, y));
+  return { campaignId: a.campaignId, min: pick(a.min, b.min, Math.max), max: pick(a.max, b.max, Math.min) };
 }

@@ -26,6 +26,7 @@ const planned = (r: EvaluatedRedeemable, redemptionId: string, sessionKey: strin
     step: r.step,
     sessionKey,
     countedAs: r.countedAs,
+    campaignBound: r.campaignBound,
   };
 };
 

@@ -10,7 +10,7 @@ import type { Runtime } from '../runtime.js';
 import { ruleNeeds } from '../validation-rules/rule-evaluation.js';
 import type { ValidationRule } from '../validation-rules/validation-rule.js';
 import type { Voucher } from '../vouchers/voucher.js';
-import { CAMPAIGN_COUNT_SHARDS } from './redeemable-rules.js';
+import { CAMPAIGN_COUNT_SHARDS, type CampaignCount, EXACT_CAMPAIGN_SHARD } from './redeemable-rules.js';
 import type { StackingRules } from './stacking-rules.js';
 
 export type ValidationReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'> & {
@@ -56,8 +56,8 @@ export interface ValidationReads {
   validationRules: Map<string, ValidationRule[]>;
   /** The named customer's redemption counters, read when a rule counts redemptions (else empty). */
   redemptionCounts: CustomerRedemptionSummary;
-  /** Campaigns' redemption counts (shards summed), read when a rule counts redemptions. */
-  campaignCounts: Map<string, number>;
+  /** Campaigns' redemption counts (shards summed, the exact shard's own figure beside), read when a rule counts redemptions. */
+  campaignCounts: Map<string, CampaignCount>;
 }
 
 /** Keys one BatchGetItem may name. */
@@ -132,7 +132,8 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
   const rulesKey = entities.stackingRules.key(projectId);
   const assignmentsKey = (objectId: string) => entities.objectAssignments.key(projectId, objectId);
   const campaignCountKeys = (campaignId: string) =>
-    Array.from({ length: CAMPAIGN_COUNT_SHARDS }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
+    // The random shards and the exact one (EXACT_CAMPAIGN_SHARD, last).
+    Array.from({ length: CAMPAIGN_COUNT_SHARDS + 1 }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
 
   const items = new Map<string, Item>();
   /**
@@ -343,14 +344,12 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     order: orderSourceId !== null && k.orderId !== null ? { sourceId: orderSourceId, id: k.orderId } : null,
     customer: customerSourceId !== null && k.customerId !== null ? { sourceId: customerSourceId, id: k.customerId } : null,
   });
-  const campaignCounts = new Map<string, number>();
+  const campaignCounts = new Map<string, CampaignCount>();
   for (const id of k.campaignIds) {
     const shards = campaignCountKeys(id);
     if (!shards.every((key) => asked.has(keyString(key)))) continue;
-    campaignCounts.set(
-      id,
-      shards.reduce((sum, key) => sum + (read(entities.campaignRedemptionCount, key)?.count ?? 0), 0),
-    );
+    const counts = shards.map((key) => read(entities.campaignRedemptionCount, key)?.count ?? 0);
+    campaignCounts.set(id, { total: counts.reduce((sum, n) => sum + n, 0), exact: counts[EXACT_CAMPAIGN_SHARD] ?? 0 });
   }
   const stacking = read(entities.stackingRules, rulesKey);
   return {

@@ -20,7 +20,7 @@ import type { StackedRedeemableInput, StackedRequest } from './validation.schema
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
 import { readForValidation, type ValidationReadDeps, type ValidationReads, type ValidationWants } from './validation.repo.js';
-import { type CountedAs, judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
+import { type CampaignBound, type CountedAs, judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
 import { needsOrderItems, tierValidity, voucherValidity } from './validity.js';
 
@@ -203,6 +203,7 @@ interface Judged {
   lines: CoveredLine[] | null;
   ruleMessage: string | null;
   countedAs: CountedAs | null;
+  campaignBound: CampaignBound | null;
 }
 
 /**
@@ -238,6 +239,7 @@ function evaluatedRedeemable(
     lines: verdict.lines,
     ruleMessage: verdict.ruleMessage,
     countedAs: verdict.countedAs,
+    campaignBound: verdict.campaignBound,
   };
 }
 
@@ -250,7 +252,7 @@ function checkLimit(rules: StackingRules, count: number): void {
 
 /** What the rules decided for a redeemable whose validity is `validity`: the first failing rule makes it INAPPLICABLE with its key and message. */
 function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId: string, campaignId: string | null, discount: Discount | null): Judged {
-  if (validity !== null) return { errorKey: validity, lines: null, ruleMessage: null, countedAs: null };
+  if (validity !== null) return { errorKey: validity, lines: null, ruleMessage: null, countedAs: null, campaignBound: null };
   const { reads } = ctx;
   const verdict = judgeRules({
     rules: rulesOfRedeemable(reads.validationRules, ownId, campaignId),
@@ -261,15 +263,15 @@ function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId:
     ownId,
     campaignId,
   });
-  if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null };
+  if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null, campaignBound: null };
   // An item discount whose rules leave it no line of this order has nothing to apply to.
   if (verdict.lines !== undefined && verdict.lines.length === 0 && needsOrderItems(discount)) {
-    return { errorKey: 'order_rules_violated', lines: null, ruleMessage: null, countedAs: null };
+    return { errorKey: 'order_rules_violated', lines: null, ruleMessage: null, countedAs: null, campaignBound: null };
   }
-  return { errorKey: null, lines: verdict.lines ?? null, ruleMessage: null, countedAs: verdict.countedAs };
+  return { errorKey: null, lines: verdict.lines ?? null, ruleMessage: null, countedAs: verdict.countedAs, campaignBound: verdict.campaignBound };
 }
 
-const NOT_FOUND: Judged = Object.freeze({ errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null });
+const NOT_FOUND: Judged = Object.freeze({ errorKey: 'resource_not_found', lines: null, ruleMessage: null, countedAs: null, campaignBound: null });
 
 /** The evaluation of `redeemables` in the request's context (pure: everything was read). */
 function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableInput[]): Evaluation {

@@ -35,6 +35,7 @@ const base = {
   lines: null,
   ruleMessage: null,
   countedAs: null,
+  campaignBound: null,
 };
 const redeemables: EvaluatedRedeemable[] = [
   { ...base, id: 'L', status: 'APPLICABLE', voucher: limited, step: steps[0] ?? null },

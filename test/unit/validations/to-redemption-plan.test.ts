@@ -23,6 +23,7 @@ const base = {
   lines: null,
   ruleMessage: null,
   countedAs: null,
+  campaignBound: null,
 };
 const redeemables: EvaluatedRedeemable[] = [
   { ...base, object: 'voucher', requested: 'voucher', id: 'A', status: 'APPLICABLE', voucher: voucherA, step: calc.steps[0] ?? null },
