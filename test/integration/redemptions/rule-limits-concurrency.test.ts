@@ -63,7 +63,7 @@ const keysOf = (replies: { status: number; json: Json }[]) => replies.filter((r)
 
 describe('count limits of validation rules under concurrency (30 parallel redemptions, limit 5)', () => {
   it('campaign.redemptions.count ≤ 5: exactly 5 of 30 parallel redemptions by 30 customers succeed, 25 get 400 redemption_rules_violated, the stored count is 5', async () => {
-    const { rule, assign, campaign, redeem, storedCount } = await setup();
+    const { api, rule, assign, campaign, redeem, storedCount } = await setup();
     const campaignId = await campaign('First five', ['FIVE']);
     const r = await rule({ rules: { 1: { name: 'campaign.redemptions.count', conditions: { $less_than_or_equal: [5] }, error: { message: 'Sold out' } } } });
     await assign(r.id as string, 'campaign', campaignId);
@@ -73,6 +73,12 @@ describe('count limits of validation rules under concurrency (30 parallel redemp
     expect(keysOf(replies)).toEqual(Array(25).fill('400 redemption_rules_violated'));
     for (const x of replies.filter((y) => y.status !== 200)) expect(x.json).toMatchObject({ resource_id: 'FIVE', error: { message: 'Sold out' } });
     expect((await storedCount(campaignId)).total).toBe(5);
+    // The refusal is the one a validation gives for the rule.
+    const validation = await api.call('validate-stacked-discounts', { json: { redeemables: one('FIVE'), order: cart(99), customer: { source_id: 'c-99' } } });
+    expect(validation.json).toMatchObject({
+      valid: false,
+      redeemables: [{ status: 'INAPPLICABLE', result: { error: { key: 'redemption_rules_violated', error: { message: 'Sold out' } } } }],
+    });
   });
 
   it('a rollback gives its count back: after the 5th, one rollback frees exactly one place for 10 parallel redemptions', async () => {
