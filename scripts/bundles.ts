@@ -84,6 +84,7 @@ export async function bundleEntry(
     sourcesContent: houseBundling.sourcesContent,
     mainFields: [...houseBundling.mainFields],
     banner: { js: houseBundling.banner },
+    alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
     external,
     logLevel: 'silent',
   });

@@ -106,6 +106,7 @@ export class HouseFunction extends NodejsFunction {
         logLevel: houseBundling.logLevel === 'warning' ? LogLevel.WARNING : LogLevel.INFO,
         bundleAwsSDK: true,
         externalModules: lambdaExternalModulesFor(props),
+        esbuildArgs: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [`--alias:${from}`, join(repoRoot, to)])),
       },
     });
     this.handlerFile = props.handlerFile;
