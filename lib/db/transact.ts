@@ -1,9 +1,10 @@
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConflictRetryError } from '../errors.js';
+import { ConflictRetryError, InvalidPayloadError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Item, ItemKey } from './entity.js';
+import { transactionOversize } from './item-size.js';
 
 type Deps = Pick<Runtime, 'ddb'>;
 
@@ -26,11 +27,15 @@ export type TransactOutcome = { ok: true } | { ok: false; failed: number[] } | {
 
 /**
  * Runs one all-or-nothing write and says which conditions failed, so callers can map a failed
- * condition to its meaning (a duplicate code, a vanished campaign) by position.
- * @throws Error on anything but a cancellation or a conflict (those are outcomes).
+ * condition to its meaning (a duplicate code, a vanished campaign) by position. Every write is
+ * measured first (lib/db/item-size.ts), so what a request makes too large for DynamoDB is its 400,
+ * not DynamoDB's ValidationError as a 500, whichever route built it.
+ * @throws InvalidPayloadError when an item or the whole write would not fit; Error on anything but a cancellation or a conflict (those are outcomes).
  */
 export async function transact(deps: Deps, items: TransactItem[]): Promise<TransactOutcome> {
   if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`A transaction holds at most ${MAX_TRANSACTION_ITEMS} items`);
+  const oversize = transactionOversize(items);
+  if (oversize) throw new InvalidPayloadError(`This write cannot be stored: ${oversize}`);
   try {
     await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
     return { ok: true };
