@@ -1,10 +1,11 @@
 /**
  * Bundles every handler of the route table (and every queue worker) with the settings the
  * deployed functions use, prints the size of each, and fails when a minified bundle is over its
- * limit (API handlers 400 KiB, workers 600 KiB). Usage: `npm run bundle-sizes` (add `--json` for machine output).
+ * limit (API handlers 400 KiB, workers 600 KiB), or an API handler over the 85 % target (340 KiB) that is not named
+ * in API_BUNDLES_OVER_TARGET (or named there and back under it). Usage: `npm run bundle-sizes` (add `--json` for machine output).
  */
 import { API_BUNDLE_LIMIT_BYTES, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
-import { bundleLimitOf, bundleTarget, bundleTargets, staticExternalImports } from './bundles.js';
+import { bundleLimitOf, bundleTarget, bundleTargets, staticExternalImports, targetBreach } from './bundles.js';
 
 const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -13,6 +14,7 @@ const bundles = await Promise.all(bundleTargets().map(bundleTarget));
 const loadsMissing = bundles.flatMap((b) => staticExternalImports(b.js, b.external).map((m) => `${b.handler} imports ${m}, which its bundle leaves out`));
 const results = bundles.map(({ js: _js, metafile: _m, usesS3: _s3, usesSqs: _sqs, external: _e, ...r }) => r);
 const tooBig = results.filter((r) => r.bytes > bundleLimitOf(r));
+const breaches = results.flatMap((r) => targetBreach(r) ?? []);
 
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ limits: { api: API_BUNDLE_LIMIT_BYTES, worker: WORKER_BUNDLE_LIMIT_BYTES }, functions: results }, null, 2));
@@ -26,6 +28,10 @@ if (process.argv.includes('--json')) {
 }
 if (tooBig.length > 0) {
   console.error(`Over the limit: ${tooBig.map((r) => r.handler).join(', ')}`);
+  process.exitCode = 1;
+}
+if (breaches.length > 0) {
+  console.error(breaches.join('\n'));
   process.exitCode = 1;
 }
 if (loadsMissing.length > 0) {

@@ -66,5 +66,24 @@ export function lambdaExternalModulesFor(fn: { usesS3: boolean }): string[] {
 /** An API handler's minified bundle must stay below this (the performance issue's limit). */
 export const API_BUNDLE_LIMIT_BYTES = 400 * 1024;
 
+/**
+ * What an API handler's bundle should stay within: 85 % of its limit, so that shared changes have headroom
+ * (issue 34). `npm run bundle-sizes` fails a handler over it unless it is named below.
+ */
+export const API_BUNDLE_TARGET_BYTES = Math.floor(0.85 * API_BUNDLE_LIMIT_BYTES);
+
+/**
+ * The handlers over the target today (the checkout's redemption paths: docs/benchmarks.md item 1), held to the limit
+ * alone until they are brought under it. The list only shrinks: `npm run bundle-sizes` fails a handler named here
+ * that is back under the target, so it is removed, and fails any other handler over the target, so none is added.
+ */
+export const API_BUNDLES_OVER_TARGET: readonly string[] = [
+  'functions/redemptions/redeem-stacked-discounts.ts',
+  'functions/redemptions/redeem-voucher.ts',
+  'functions/redemptions/redeem-promotion.ts',
+  'functions/loyalties/redeem-reward.ts',
+  'functions/loyalties/redeem-reward-1.ts',
+];
+
 /** A queue worker's minified bundle must stay below this. */
 export const WORKER_BUNDLE_LIMIT_BYTES = 600 * 1024;
