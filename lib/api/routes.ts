@@ -744,6 +744,128 @@ export const deleteCategoryRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listProductsRoute = /* @__PURE__ */ route({
+  operationId: 'list-products',
+  method: 'GET',
+  path: '/v1/products',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'List the products of the project by creation, each with its SKUs',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('ProductList', 'One page of products and the total of all within the bounds')],
+});
+
+export const createProductRoute = /* @__PURE__ */ route({
+  operationId: 'create-product',
+  method: 'POST',
+  path: '/v1/products',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'Create a product, or update the one its id or source_id names (upsert)',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Product', 'The new or updated product (without its SKUs)')],
+  // An `id` naming no product.
+  errors: [404],
+});
+
+export const getProductRoute = /* @__PURE__ */ route({
+  operationId: 'get-product',
+  method: 'GET',
+  path: '/v1/products/{productId}',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'Get a product by id or source_id, with its SKUs',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Product', 'The product and every SKU it has')],
+});
+
+export const updateProductRoute = /* @__PURE__ */ route({
+  operationId: 'update-product',
+  method: 'PUT',
+  path: '/v1/products/{productId}',
+  folder: 'products',
+  scopes: ['products'],
+  summary: "Change a product's name, price, attributes, metadata or image",
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Product', 'The product as updated (without its SKUs)')],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteProductRoute = /* @__PURE__ */ route({
+  operationId: 'delete-product',
+  method: 'DELETE',
+  path: '/v1/products/{productId}',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'Move a product and its SKUs to the bin, or delete them permanently with force=true',
+  tag: 'Products',
+  success: [{ status: 204, description: 'Moved to the bin, or (force=true) removed for good, with every SKU' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const getSkuRoute = /* @__PURE__ */ route({
+  operationId: 'get-sku',
+  method: 'GET',
+  path: '/v1/skus/{skuId}',
+  folder: 'products',
+  scopes: ['skus'],
+  summary: 'Get a SKU by id or source_id',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Sku', 'The SKU')],
+});
+
+export const listSKUsInProductRoute = /* @__PURE__ */ route({
+  operationId: 'list-SKUs-in-product',
+  method: 'GET',
+  path: '/v1/products/{productId}/skus',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'List the SKUs of a product',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('SkuList', "One page of the product's SKUs and the total of all within the bounds")],
+});
+
+export const createSkuRoute = /* @__PURE__ */ route({
+  operationId: 'create-sku',
+  method: 'POST',
+  path: '/v1/products/{productId}/skus',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'Add a SKU to a product, or update the one its id or source_id names (upsert)',
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Sku', 'The new or updated SKU')],
+  // The source_id is another product's SKU's.
+  errors: [409],
+});
+
+export const updateSkuRoute = /* @__PURE__ */ route({
+  operationId: 'update-sku',
+  method: 'PUT',
+  path: '/v1/products/{productId}/skus/{skuId}',
+  folder: 'products',
+  scopes: ['products'],
+  summary: "Change a SKU's name, price, currency, attributes, metadata or image",
+  tag: 'Products',
+  success: [/* @__PURE__ */ ok('Sku', 'The SKU as updated')],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteSkuRoute = /* @__PURE__ */ route({
+  operationId: 'delete-sku',
+  method: 'DELETE',
+  path: '/v1/products/{productId}/skus/{skuId}',
+  folder: 'products',
+  scopes: ['products'],
+  summary: 'Move a SKU to the bin, or delete it permanently with force=true',
+  tag: 'Products',
+  success: [{ status: 204, description: 'Moved to the bin, or (force=true) removed for good' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const createValidationRulesRoute = /* @__PURE__ */ route({
   operationId: 'create-validation-rules',
   method: 'POST',
@@ -1764,6 +1886,16 @@ export const routes: readonly RouteDef[] = [
   getCategoryRoute,
   updateCategoryRoute,
   deleteCategoryRoute,
+  listProductsRoute,
+  createProductRoute,
+  getProductRoute,
+  updateProductRoute,
+  deleteProductRoute,
+  getSkuRoute,
+  listSKUsInProductRoute,
+  createSkuRoute,
+  updateSkuRoute,
+  deleteSkuRoute,
   createValidationRulesRoute,
   listValidationRulesRoute,
   getValidationRuleRoute,

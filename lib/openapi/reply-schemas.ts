@@ -20,6 +20,7 @@ import { errorReplySchema } from '../http/error.reply.js';
 import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
+import { productListReplySchema, productReplySchema, skuListReplySchema, skuReplySchema } from '../products/product.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
 import { publicationListItemReplySchema, publicationListReplySchema, publicationReplySchema } from '../publications/publication.reply.js';
 import { rewardAssignmentListReplySchema, rewardAssignmentReplySchema, rewardListReplySchema, rewardReplySchema } from '../rewards/reward.reply.js';
@@ -91,6 +92,8 @@ export const replySchemas = {
   PromotionTierSetup: promotionTierSetupReplySchema,
   PromotionTierValidation: promotionTierValidationReplySchema,
   PromotionsValidation: promotionsValidationReplySchema,
+  Product: productReplySchema,
+  ProductList: productListReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
@@ -105,6 +108,8 @@ export const replySchemas = {
   RedemptionList: redemptionListReplySchema,
   RedemptionRollbacks: redemptionRollbacksReplySchema,
   SimpleCustomer: simpleCustomerReplySchema,
+  Sku: skuReplySchema,
+  SkuList: skuListReplySchema,
   StackedRedemption: stackedRedemptionReplySchema,
   StackedValidation: stackedValidationReplySchema,
   ProjectStackingRules: projectStackingRulesReplySchema,

@@ -303,6 +303,17 @@ const perOperation: Record<string, CaseHints> = {
     exclusive: [['body.source_id', 'body.id']],
   },
   'get-customer': { path: { customerId: '$seed.customerId' } },
+  'list-products': {},
+  // An id names the seeded product (updated in place); a new source id each time makes a product.
+  'create-product': { unique: ['body.source_id'], values: { 'body.id': '$seed.productId' } },
+  'get-product': { path: { productId: '$seed.productId' } },
+  'update-product': { path: { productId: '$seed.productId' } },
+  'delete-product': { path: { productId: '$fresh.productId' } },
+  'get-sku': { path: { skuId: '$seed.skuId' } },
+  'list-SKUs-in-product': { path: { productId: '$seed.productId' } },
+  'create-sku': { path: { productId: '$seed.productId' }, unique: ['body.source_id'], values: { 'body.id': '$seed.skuId' } },
+  'update-sku': { path: { productId: '$seed.productId', skuId: '$seed.skuId' } },
+  'delete-sku': { path: { productId: '$seed.productId', skuId: '$fresh.skuId' } },
   'update-customer': { path: { customerId: '$seed.customerId' } },
   'delete-customer': { path: { customerId: '$fresh.customerId' } },
   'create-order': {

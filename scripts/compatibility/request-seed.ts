@@ -1,5 +1,5 @@
 /**
- * The project the request-side check runs against: a category, campaigns of each kind, vouchers,
+ * The project the request-side check runs against: a category, a product with a SKU, campaigns of each kind, vouchers,
  * a loyalty card, a referral code, customers, a reward, a custom event schema, an async action, a
  * bin entry, an access token and a finished export, all made through the API itself. `$seed.<name>` placeholders
  * name them; `$fresh.<name>` ones make a new one per use (for operations that consume what they
@@ -197,10 +197,15 @@ export async function seedProject(send: Send): Promise<Seeds> {
   if (!url) throw new Error('seeding: the export did not finish within 30 s');
 
   const validationRuleId = str((await call(send, 'POST', '/v1/validation-rules', { name: 'compat-rule' })).id, 'validation rule id');
+  const productId = str((await call(send, 'POST', '/v1/products', { source_id: 'compat-product', name: 'Compat product', price: 1000 })).id, 'product id');
+  const sku = (): Promise<Body> => call(send, 'POST', `/v1/products/${productId}/skus`, { source_id: name('compat-sku'), sku: 'Compat SKU', price: 900 });
+  const skuId = str((await sku()).id, 'sku id');
 
   return {
     values: {
       validationRuleId,
+      productId,
+      skuId,
       categoryId: str(category.id, 'category id'),
       eventSchemaId: str(schema.id, 'event schema id'),
       eventName,
@@ -260,6 +265,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       redemptionId: async () => (await redemption()).child,
       parentRedemptionId: async () => (await redemption()).parent,
       categoryId: async () => str((await call(send, 'POST', '/v1/categories', { name: name('compat-fresh-category'), hierarchy: 1 })).id, 'category id'),
+      productId: async () => str((await call(send, 'POST', '/v1/products', { source_id: name('compat-fresh-product') })).id, 'product id'),
+      skuId: async () => str((await sku()).id, 'sku id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),

@@ -380,6 +380,71 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-product',
+    prepare: async () => undefined,
+    // No source_id: every run that gets through makes another product.
+    send: (c, key) => c.customers.call('create-product', { json: { name: 'Once', price: 100 }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-products')).json.total as number,
+  },
+  {
+    operationId: 'update-product',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product', { json: { source_id: 'shoe' } });
+      expect(made.status).toBe(200);
+      c.state.productId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('update-product', { params: { productId: c.state.productId ?? '' }, json: { price: 2500 }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-product', { params: { productId: c.state.productId ?? '' } })),
+  },
+  {
+    operationId: 'delete-product',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product', { json: { source_id: 'gone' } });
+      expect(made.status).toBe(200);
+      c.state.productId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-product', { params: { productId: c.state.productId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-product', { params: { productId: c.state.productId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'create-sku',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product', { json: { source_id: 'shirt' } });
+      expect(made.status).toBe(200);
+      c.state.productId = made.json.id as string;
+    },
+    // No source_id: every run that gets through adds another SKU.
+    send: (c, key) => c.customers.call('create-sku', { params: { productId: c.state.productId ?? '' }, json: { sku: 'Red' }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-SKUs-in-product', { params: { productId: c.state.productId ?? '' } })).json.total as number,
+  },
+  {
+    operationId: 'update-sku',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product', { json: { source_id: 'shirt' } });
+      c.state.productId = made.json.id as string;
+      const sku = await c.customers.call('create-sku', { params: { productId: c.state.productId }, json: { sku: 'Red', price: 100 } });
+      expect(sku.status).toBe(200);
+      c.state.skuId = sku.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-sku', { params: { productId: c.state.productId ?? '', skuId: c.state.skuId ?? '' }, json: { price: 200 }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-sku', { params: { skuId: c.state.skuId ?? '' } })),
+  },
+  {
+    operationId: 'delete-sku',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product', { json: { source_id: 'shirt' } });
+      c.state.productId = made.json.id as string;
+      const sku = await c.customers.call('create-sku', { params: { productId: c.state.productId }, json: { sku: 'Red' } });
+      expect(sku.status).toBe(200);
+      c.state.skuId = sku.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-sku', { params: { productId: c.state.productId ?? '', skuId: c.state.skuId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-sku', { params: { skuId: c.state.skuId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
     operationId: 'create-validation-rules',
     prepare: async () => undefined,
     send: (c, key) => c.customers.call('create-validation-rules', { json: { name: 'Once' }, headers: c.keyed(key) }),

@@ -22,7 +22,7 @@ function importsOf(file: string): string[] {
 }
 
 /** `update-loyalty-card-balance-1` → `updateLoyaltyCardBalance`: Voucherify's `-1` tells two of its paths apart, not two operations. */
-const serviceNameOf = (operationId: string): string => operationId.replace(/-\d+$/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const serviceNameOf = (operationId: string): string => operationId.replace(/-\d+$/, '').replace(/-([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
 
 describe('one operation, one name', () => {
   it('names every handler file after its operation id, in the folder of the lib/ module that serves it', () => {

@@ -73,11 +73,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#CATEGORY#cat_1', SK: 'CATEGORY', GSI1PK: 'P#p1#CATEGORIES', GSI1SK: `0000000007#${at}#cat_1` },
   ],
   ['category_name', e.categoryName.toItem({ categoryId: 'cat_1' }, P, 'Shoes'), { PK: 'P#p1#CATEGORY_NAME#Shoes', SK: 'CATEGORY_NAME' }],
-  [
-    'product',
-    e.product.toItem(never({ ...id('prod_1') }), P),
-    { PK: 'P#p1#PRODUCT#prod_1', SK: 'PRODUCT', GSI1PK: 'P#p1#PRODUCTS', GSI1SK: `${at}#prod_1` },
-  ],
+  ['product', e.product.toItem(never({ ...id('prod_1') }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'PRODUCT', GSI1PK: 'P#p1#PRODUCTS', GSI1SK: `${at}#prod_1` }],
   ['product_source', e.productSource.toItem({ productId: 'prod_1' }, P, 'shoe-1'), { PK: 'P#p1#PRODUCT_SOURCE#shoe-1', SK: 'PRODUCT_SOURCE' }],
   ['product_counter', e.productCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'PRODUCT_COUNTER' }],
   ['sku', e.sku.toItem(never({ ...id('sku_1'), productId: 'prod_1' }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'SKU#sku_1' }],
