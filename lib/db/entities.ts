@@ -19,6 +19,7 @@ import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/
 import type { Project } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { Redemption } from '../redemptions/redemption.js';
+import type { SessionReservation } from '../redemptions/session-lock.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
@@ -550,6 +551,20 @@ export const customerRedemptionSummary = /* @__PURE__ */ entity<CustomerRedempti
   )
   .apart();
 
+/**
+ * One customer's redemptions of one voucher (by id), promotion tier or campaign, less rollbacks: the
+ * count a `redemption.count.per_customer` / `per_campaign` rule compares. One item per (customer,
+ * object), so nothing grows in one item with the objects a customer redeems (issue 41 item 4); ADDed
+ * in the redemption's and rollback's transaction, conditioned there when a rule compared it.
+ * Summaries written before it keep `n:<objectId>` attributes, read as a base under this count.
+ */
+export const customerRedemptionCount = /* @__PURE__ */ entity<{ count: number }>('customer_redemption_count', 1)
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId),
+    (objectId: string) => `REDEMPTION_COUNT#${objectId}`,
+  )
+  .apart();
+
 /** A customer by id (`cust_...`). Items from before lists existed lack `revision` and `listed`. */
 export const customer = /* @__PURE__ */ entity<Customer>('customer', 1)
   .key(
@@ -907,6 +922,20 @@ export const redemption = /* @__PURE__ */ entity<Redemption>('redemption', 1)
     }),
     { moreKeys: (r) => redemptionByProject(r.projectId, r.date, r.id) },
   );
+/**
+ * One LOCK session's hold on one voucher (by voucher id, so a re-created code starts with none): one
+ * item per session, so a voucher's item does not grow with its sessions (issue 41 item 4). The
+ * voucher item keeps only `sessionsRevision` (raised in the transaction of every hold written or
+ * released) and `sessionsUntil` (the latest expiry of a hold written), so a redemption's condition
+ * still sees whether the holds it counted are the holds there. `ttl` removes it some time after it
+ * has expired; code decides expiry by `expiresAt`.
+ */
+export const voucherSessionHold = /* @__PURE__ */ entity<SessionReservation & { sessionKey: string }>('voucher_session_hold', 1)
+  .key(
+    (projectId: string, voucherId: string) => tenant(projectId, 'VOUCHER_SESSIONS', voucherId),
+    (sessionKey: string) => sessionKey,
+  )
+  .apart({ ttl: (h) => Math.ceil(Date.parse(h.expiresAt) / 1000) });
 /**
  * One shard of a limitless voucher's use count (by voucher id): a redemption ADDs 1 to a random one
  * of REDEMPTION_COUNT_SHARDS, a rollback −1 to one; the count is their sum (docs/architecture.md

@@ -161,6 +161,12 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['voucher_redemption_count', e.voucherRedemptionCount.toItem({ count: 1 }, P, 'v_1', 31), { PK: 'P#p1#VOUCHER_REDEMPTIONS#v_1', SK: '31' }],
   ['campaign_redemption_count', e.campaignRedemptionCount.toItem({ count: 1 }, P, 'camp_1', 7), { PK: 'P#p1#CAMPAIGN_REDEMPTIONS#camp_1', SK: '7' }],
   ['customer_redemption_summary', e.customerRedemptionSummary.toItem({ redeemed: 1 }, P, 'cust_1'), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'REDEMPTION_SUMMARY' }],
+  ['customer_redemption_count', e.customerRedemptionCount.toItem({ count: 1 }, P, 'cust_1', 'v_1'), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'REDEMPTION_COUNT#v_1' }],
+  [
+    'voucher_session_hold',
+    e.voucherSessionHold.toItem({ sessionKey: 's 1', expiresAt: at, uses: 1, credits: 0 }, P, 'v_1', 's 1'),
+    { PK: 'P#p1#VOUCHER_SESSIONS#v_1', SK: 's 1' },
+  ],
   ['open_job', e.openJob.toItem({ type: 'generate-vouchers', projectId: P, subjectId: 'aa_1', createdAt: at }), { PK: 'OPEN_JOBS#11', SK: 'p1#aa_1' }],
   [
     'idempotency_record',
