@@ -1,13 +1,13 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.repo.js';
-import { orderEarning } from '../db/entities.js';
+import { order as orderEntity, orderEarning } from '../db/entities.js';
 import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import { type EarningRule, ruleApplies } from '../earning-rules/earning-rule.js';
 import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
 import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
 import { orderPointsFor } from '../earning-rules/order-points.js';
 import { AppError, NotEnoughPointsError } from '../errors.js';
-import type { Order } from '../orders/order.js';
+import type { Order, OrderStatus } from '../orders/order.js';
 import { createPublication } from '../publications/publication.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
@@ -31,6 +31,36 @@ export function listOrderEarnings(deps: Pick<Runtime, 'ddb' | 'tableName'>, proj
 }
 
 const earningKey = (voucherId: string, ruleId: string): string => `${voucherId}#${ruleId}`;
+
+/**
+ * The check, inside every transaction that earns or takes back an order's points, that the stored
+ * order still has the status the change is for. It orders a status change and the loyalty effects
+ * of another: an earning that commits after a CANCELED write (or a take-back after a PAID one)
+ * fails here, so whichever status is written last, the card ends as that status says, and the
+ * take-back that runs after a CANCELED write sees every earning committed before it.
+ */
+function orderStillIs(deps: Pick<Runtime, 'tableName'>, order: Order, status: OrderStatus): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: deps.tableName,
+      Key: orderEntity.key(order.projectId, order.id),
+      ConditionExpression: '#status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status },
+    },
+  };
+}
+
+/** What one run of an order's earning or take-back did on the cards. */
+export interface EffectRun {
+  /** Earning entries this run wrote (earning) or took back (take-back); 0 when an earlier run did them. */
+  entries: number;
+  /** The stored order left the status meanwhile (a later write): this run stopped, and that write's effects apply. */
+  superseded: boolean;
+}
+
+const NOTHING: EffectRun = { entries: 0, superseded: false };
+const add = (a: EffectRun, b: EffectRun): EffectRun => ({ entries: a.entries + b.entries, superseded: a.superseded || b.superseded });
 
 /** Whether a program earns at `at`: switched on and inside its dates (a rule without dates inherits them). */
 const campaignApplies = (c: Campaign, at: string): boolean =>
@@ -70,15 +100,18 @@ interface PlannedAccrual {
  * MAX_EARNINGS_PER_COMMIT rules each), so a lost race re-reads the entries and adds only what is
  * missing. A rule earns while it is active and inside its dates, and its program likewise; a rule
  * disabled or deleted a moment ago is already seen so. Nothing for an order without a customer.
+ * Each commit holds only while the stored order is still PAID: once a later write moved it (a
+ * cancellation), nothing more is earned and the run reports itself superseded.
  * @throws ConflictRetryError when a card stays too busy.
  */
-export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<void> {
+export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<EffectRun> {
   const customerId = order.customerId;
-  if (order.status !== 'PAID' || customerId === null) return;
+  if (order.status !== 'PAID' || customerId === null) return NOTHING;
   const now = deps.clock.now();
   const at = now.toISOString();
   const rules = (await listEarningRulesOfEvent(deps, order.projectId, ORDER_PAID_EVENT)).filter((r) => r.customEventSchemaId === null && ruleApplies(r, at));
-  if (rules.length === 0) return;
+  if (rules.length === 0) return NOTHING;
+  let run = NOTHING;
   const byCampaign = new Map<string, EarningRule[]>();
   for (const r of rules) byCampaign.set(r.campaignId, [...(byCampaign.get(r.campaignId) ?? []), r]);
   const eventId = deps.ids.id('evcus');
@@ -95,30 +128,35 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<void>
       bucket: newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at),
       transactionId: deps.ids.id('vtx'),
     }));
-    await earnOnCard(deps, order, card, planned, eventId, now);
+    run = add(run, await earnOnCard(deps, order, card, planned, eventId, now));
+    if (run.superseded) return run;
   }
+  return run;
 }
 
 /** Commits the planned accruals of one card in commits of at most MAX_EARNINGS_PER_COMMIT, skipping those already earned. */
-async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: PlannedAccrual[], eventId: string, now: Date): Promise<void> {
+async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: PlannedAccrual[], eventId: string, now: Date): Promise<EffectRun> {
   const at = now.toISOString();
+  let written = 0;
   for (;;) {
-    const left = await retryOnConflict(`Too many concurrent changes to loyalty card ${card.code}`, async () => {
+    const step = await retryOnConflict(`Too many concurrent changes to loyalty card ${card.code}`, async () => {
       const done = new Set((await listOrderEarnings(deps, order.projectId, order.id)).map((e) => earningKey(e.voucherId, e.ruleId)));
       const todo = planned.filter((p) => !done.has(earningKey(card.id, p.rule.id)));
-      if (todo.length === 0) return 0;
+      if (todo.length === 0) return { left: 0, wrote: 0, superseded: false };
       const batch = todo.slice(0, MAX_EARNINGS_PER_COMMIT);
-      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 1 - 2 * batch.length;
+      // The card, the order's status check and 2 items per rule; the rest may go to buckets.
+      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 2 - 2 * batch.length;
       const prepared = await prepareCardChange(deps, order.projectId, card.code, { kind: 'add', buckets: batch.map((p) => p.bucket) }, now, maxBucketWrites);
       if (!prepared) return RETRY;
       // The card was deleted (and its code re-created) since it was found: it earns nothing.
-      if (prepared.voucher.id !== card.id) return 0;
+      if (prepared.voucher.id !== card.id) return { left: 0, wrote: 0, superseded: false };
       const sorted = [...batch].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
       const counters = runningCounters(
         sorted.map((p) => p.bucket.points),
         { total: prepared.plan.card.points, balance: prepared.plan.card.balance },
       );
-      const items: TransactItem[] = [...prepared.items];
+      // Index 0: its failure means the order is no longer PAID.
+      const items: TransactItem[] = [orderStillIs(deps, order, 'PAID'), ...prepared.items];
       sorted.forEach((p, i) => {
         const details: CardTransactionDetails = {
           event: { id: eventId, type: ORDER_PAID_EVENT_TYPE },
@@ -148,11 +186,14 @@ async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: Plan
         );
       });
       const outcome = await transact(deps, items);
+      if ('failed' in outcome && outcome.failed.includes(0)) return { left: 0, wrote: 0, superseded: true };
       // A lost race (the card changed, or a parallel call earned first): read the entries again.
       if (!outcome.ok) return RETRY;
-      return todo.length - batch.length;
+      return { left: todo.length - batch.length, wrote: batch.length, superseded: false };
     });
-    if (left === 0) return;
+    written += step.wrote;
+    if (step.superseded) return { entries: written, superseded: true };
+    if (step.left === 0) return { entries: written, superseded: false };
   }
 }
 
@@ -183,21 +224,22 @@ function record(
   };
 }
 
+/** What running an order's loyalty effects did (the sweep reports it; the request replies by it). */
+export interface OrderLoyaltyOutcome extends EffectRun {
+  /** The effect the order's status calls for: PAID earns, CANCELED takes back, other statuses none. */
+  effect: 'earned' | 'taken_back' | 'none';
+}
+
 /**
  * The loyalty effects of an order's status: PAID earns by the `order.paid` rules, CANCELED takes
  * back what it earned; other statuses have none. Each is once per order (see both), so running it
- * again (the order loyalty sweep after a request that died past its commit) changes nothing done.
+ * again (the order loyalty sweep after a request that died past its commit) changes nothing done,
+ * and each holds only while the stored order still has that status (`superseded` otherwise).
  */
-export async function orderLoyaltyEffects(deps: Deps, order: Order): Promise<'earned' | 'taken_back' | 'none'> {
-  if (order.status === 'PAID') {
-    await earnFromPaidOrder(deps, order);
-    return 'earned';
-  }
-  if (order.status === 'CANCELED') {
-    await takeBackOrderEarning(deps, order);
-    return 'taken_back';
-  }
-  return 'none';
+export async function orderLoyaltyEffects(deps: Deps, order: Order): Promise<OrderLoyaltyOutcome> {
+  if (order.status === 'PAID') return { effect: 'earned', ...(await earnFromPaidOrder(deps, order)) };
+  if (order.status === 'CANCELED') return { effect: 'taken_back', ...(await takeBackOrderEarning(deps, order)) };
+  return { effect: 'none', ...NOTHING };
 }
 
 /**
@@ -205,29 +247,46 @@ export async function orderLoyaltyEffects(deps: Deps, order: Order): Promise<'ea
  * called: per card, the entries still EARNED become TAKEN_BACK in the transaction that removes
  * their points (from the order's own buckets first, then the soonest-expiring), each with a
  * POINTS_REMOVAL transaction (no `source`: AUTOMATIC; details: the cancel event, the order, the
- * rule; related to the accrual). Never below zero: points already spent or expired are not taken
- * again, only what the card still holds, up to what the order gave (an entry with nothing left to
- * take is marked taken back with 0 points and writes no transaction).
+ * rule; related to the accrual). Each commit holds only while the stored order is still CANCELED.
+ *
+ * Points already spent or expired (docs/decisions.md "Take-back of spent points"): the card never
+ * goes below zero; the take-back removes what the card still holds, up to what the order gave, and
+ * records the rest as the entry's `shortfallPoints` and in its POINTS_REMOVAL's `reason` (written
+ * even when it removes 0 points), so the card's history shows what was not recovered.
  * @throws ConflictRetryError when a card stays too busy.
  */
-export async function takeBackOrderEarning(deps: Deps, order: Order): Promise<void> {
+export async function takeBackOrderEarning(deps: Deps, order: Order): Promise<EffectRun> {
   const earned = (await listOrderEarnings(deps, order.projectId, order.id)).filter((e) => e.status === 'EARNED');
   const codes = [...new Set(earned.map((e) => e.code))];
   const eventId = deps.ids.id('evcus');
-  for (const code of codes) await takeBackOnCard(deps, order, code, eventId);
+  let run = NOTHING;
+  for (const code of codes) {
+    run = add(run, await takeBackOnCard(deps, order, code, eventId));
+    if (run.superseded) return run;
+  }
+  return run;
 }
 
-async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: string): Promise<void> {
+/** The `reason` of a take-back that could not remove all an order gave (the shortfall, in words). */
+export function shortfallReason(order: Order, earned: number, taken: number): string | null {
+  const short = earned - taken;
+  if (short <= 0) return null;
+  return `Order ${order.sourceId ?? order.id} canceled: it earned ${earned} points, ${taken} taken back, ${short} already spent or expired and not recovered`;
+}
+
+async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: string): Promise<EffectRun> {
   const transactionIds = new Map<string, string>();
+  let takenBack = 0;
   for (;;) {
-    const left = await retryOnConflict(`Too many concurrent changes to loyalty card ${code}`, async () => {
+    const step = await retryOnConflict(`Too many concurrent changes to loyalty card ${code}`, async () => {
       const now = deps.clock.now();
       const at = now.toISOString();
       const todo = (await listOrderEarnings(deps, order.projectId, order.id)).filter((e) => e.status === 'EARNED' && e.code === code);
-      if (todo.length === 0) return 0;
+      if (todo.length === 0) return { left: 0, done: 0, superseded: false };
       const batch = todo.slice(0, MAX_EARNINGS_PER_COMMIT);
       const wanted = batch.reduce((s, e) => s + e.points, 0);
-      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 1 - 2 * batch.length;
+      // The card, the order's status check and 2 items per entry (its removal, its mark); the rest may go to buckets.
+      const maxBucketWrites = MAX_TRANSACTION_ITEMS - 2 - 2 * batch.length;
       const first = batch.map((e) => e.bucketId);
       let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
       try {
@@ -243,7 +302,7 @@ async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: s
         // The card was deleted (its code re-created since): nothing of the order is on it any more.
         await transact(
           deps,
-          batch.map((e) => markTakenBack(deps, e, 0, null, at)),
+          batch.map((e) => markTakenBack(deps, e, 0, null, null, at)),
         );
         return RETRY;
       }
@@ -252,13 +311,13 @@ async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: s
         batch.map((e) => e.points),
         taken,
       );
-      const items: TransactItem[] = taken > 0 ? [...prepared.items] : [];
-      const records = batch.flatMap((e, i) => {
-        const points = shares[i] ?? 0;
-        if (points === 0) return [];
-        const id = transactionIds.get(e.ruleId + e.voucherId) ?? deps.ids.id('vtx');
-        transactionIds.set(e.ruleId + e.voucherId, id);
-        return [{ entry: e, id, points }];
+      // The card's write goes in even when it gives nothing: it pins the counters the removals report.
+      const items: TransactItem[] = [orderStillIs(deps, order, 'CANCELED'), ...prepared.items];
+      const records = batch.map((e, i) => {
+        const key = e.ruleId + e.voucherId;
+        const id = transactionIds.get(key) ?? deps.ids.id('vtx');
+        transactionIds.set(key, id);
+        return { entry: e, id, points: shares[i] ?? 0 };
       });
       records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       const counters = runningCounters(
@@ -272,30 +331,38 @@ async function takeBackOnCard(deps: Deps, order: Order, code: string, eventId: s
           earningRule: { id: r.entry.ruleId, source: { banner: r.entry.banner } },
         };
         const after = counters[i] ?? { total: plan.card.points, balance: plan.card.balance };
-        items.push(putCardTransactionItem(deps, record(voucher, r.id, 'POINTS_REMOVAL', -r.points, details, at, after, r.entry.transactionId)));
-      });
-      batch.forEach((e, i) => {
-        const id = records.find((r) => r.entry === e)?.id ?? null;
-        items.push(markTakenBack(deps, e, shares[i] ?? 0, id, at));
+        const removal = record(voucher, r.id, 'POINTS_REMOVAL', r.points === 0 ? 0 : -r.points, details, at, after, r.entry.transactionId);
+        items.push(putCardTransactionItem(deps, { ...removal, reason: shortfallReason(order, r.entry.points, r.points) }));
+        items.push(markTakenBack(deps, r.entry, r.points, r.entry.points - r.points, r.id, at));
       });
       const outcome = await transact(deps, items);
+      if ('failed' in outcome && outcome.failed.includes(0)) return { left: 0, done: 0, superseded: true };
       if (!outcome.ok) return RETRY;
-      return todo.length - batch.length;
+      return { left: todo.length - batch.length, done: batch.length, superseded: false };
     });
-    if (left === 0) return;
+    takenBack += step.done;
+    if (step.superseded) return { entries: takenBack, superseded: true };
+    if (step.left === 0) return { entries: takenBack, superseded: false };
   }
 }
 
 /** The entry's change to TAKEN_BACK, holding only while it is still EARNED (a parallel take-back loses). */
-function markTakenBack(deps: Pick<Runtime, 'tableName'>, e: OrderEarning, points: number, transactionId: string | null, at: string): TransactItem {
+function markTakenBack(
+  deps: Pick<Runtime, 'tableName'>,
+  e: OrderEarning,
+  points: number,
+  shortfall: number | null,
+  transactionId: string | null,
+  at: string,
+): TransactItem {
   return {
     Update: {
       TableName: deps.tableName,
       Key: orderEarning.key(e.projectId, e.orderId, e.voucherId, e.ruleId),
-      UpdateExpression: 'SET #status = :taken, takenBackPoints = :points, takeBackTransactionId = :tx, updatedAt = :at',
+      UpdateExpression: 'SET #status = :taken, takenBackPoints = :points, shortfallPoints = :short, takeBackTransactionId = :tx, updatedAt = :at',
       ConditionExpression: '#status = :earned',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':taken': 'TAKEN_BACK', ':earned': 'EARNED', ':points': points, ':tx': transactionId, ':at': at },
+      ExpressionAttributeValues: { ':taken': 'TAKEN_BACK', ':earned': 'EARNED', ':points': points, ':short': shortfall, ':tx': transactionId, ':at': at },
     },
   };
 }

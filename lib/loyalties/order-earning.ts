@@ -19,7 +19,13 @@ export interface OrderEarning {
   status: OrderEarningStatus;
   /** Points the take-back removed (at most `points`, never more than the card held); null until taken back. */
   takenBackPoints: number | null;
-  /** The POINTS_REMOVAL transaction of the take-back; null until taken back, or when nothing was left to take. */
+  /**
+   * Points the take-back could not remove (already spent or expired): `points - takenBackPoints`,
+   * also stated in the POINTS_REMOVAL's `reason`. Null until taken back (or a card deleted
+   * meanwhile); absent on entries taken back before it was recorded.
+   */
+  shortfallPoints?: number | null;
+  /** The POINTS_REMOVAL transaction of the take-back (written even when it removed 0 points); null until taken back, or when the card was deleted. */
   takeBackTransactionId: string | null;
   createdAt: string;
   updatedAt: string;

@@ -32,9 +32,9 @@ export interface OrderLoyaltySweepOptions {
 export interface OrderLoyaltySweepReport {
   /** Marked orders the index listed (older than the grace; of `projectId` only, when given). */
   found: number;
-  /** Orders whose earning ran (PAID). */
+  /** Orders whose earning this sweep wrote (PAID, and the request had not earned). */
   earned: number;
-  /** Orders whose earnings were taken back (CANCELED). */
+  /** Orders whose earnings this sweep took back (CANCELED, and the request had not taken them back). */
   takenBack: number;
   /** Marks cleared. */
   cleared: number;
@@ -69,9 +69,11 @@ export async function sweepOrderLoyalty(deps: Deps, options: OrderLoyaltySweepOp
           report.skipped += 1;
           return;
         }
-        const effect = await orderLoyaltyEffects(deps, order);
-        if (effect === 'earned') report.earned += 1;
-        else if (effect === 'taken_back') report.takenBack += 1;
+        // Counted by what this run wrote, not by the order's status: most marked orders had their
+        // effects run by their request already, and the sweep only clears their marks.
+        const outcome = await orderLoyaltyEffects(deps, order);
+        if (outcome.entries > 0 && outcome.effect === 'earned') report.earned += 1;
+        else if (outcome.entries > 0 && outcome.effect === 'taken_back') report.takenBack += 1;
         if (await clearLoyaltyDue(deps, order.projectId, order.id, dueAt)) report.cleared += 1;
         else report.skipped += 1;
       });

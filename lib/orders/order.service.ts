@@ -70,19 +70,23 @@ async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: s
     before = from;
     return next;
   });
-  await afterStatusChange(deps, before, written);
-  return written;
+  return afterStatusChange(deps, before, written);
 }
 
 /**
  * The loyalty effects of the write that moved an order from `before` (null: a new order, or no
  * write) to `after`: becoming PAID earns by the `order.paid` rules, becoming CANCELED takes back
  * what it earned. Each is once per order however many writes race (order-earning.service.ts), so
- * only the writer that changed the status runs it.
+ * only the writer that changed the status runs it; and each commits only while the stored order
+ * still has that status. When a later write moved it meanwhile (PAID ‖ CANCELED), this request's
+ * effects stop and it replies with the order as stored, whose status the card then agrees with.
+ * @returns the order to reply with.
  */
-async function afterStatusChange(deps: Deps, before: Order | null, after: Order, created = false): Promise<void> {
-  if (!created && (before === null || before.status === after.status)) return;
-  await orderLoyaltyEffects(deps, after);
+async function afterStatusChange(deps: Deps, before: Order | null, after: Order, created = false): Promise<Order> {
+  if (!created && (before === null || before.status === after.status)) return after;
+  const outcome = await orderLoyaltyEffects(deps, after);
+  if (!outcome.superseded) return after;
+  return (await repo.getOrder(deps, after.projectId, after.id)) ?? after;
 }
 
 async function bySourceId(deps: Reads, projectId: string, sourceId: string): Promise<Order | null> {
@@ -150,10 +154,7 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
   };
   const order = markLoyaltyDue(null, unmarked, createdAt);
   checkStoredSize(order);
-  if (await repo.insertOrder(deps, order)) {
-    await afterStatusChange(deps, null, order, true);
-    return order;
-  }
+  if (await repo.insertOrder(deps, order)) return afterStatusChange(deps, null, order, true);
   const winner = sourceId === null ? null : await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Order with source id ${sourceId} was claimed but cannot be read`);
   return applyChanges(deps, winner, fields);

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../lib/clock.js';
 import { earningRuleReplySchema } from '../../../lib/earning-rules/earning-rule.reply.js';
 import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
 import { earnFromPaidOrder, listOrderEarnings, takeBackOrderEarning } from '../../../lib/loyalties/order-earning.service.js';
+import { replaceOrder } from '../../../lib/orders/order.repo.js';
 import { getOrder } from '../../../lib/orders/order.service.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
@@ -215,21 +216,32 @@ describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
     expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_REMOVAL')).toHaveLength(1);
   });
 
-  it('never takes a card below zero: points already spent are not taken again', async () => {
-    const { runtime, pair, loyalty, join, order, update, card, transactions } = await setup();
+  it("earn, spend, cancel: never takes a card below zero, and records the shortfall on the entry and in the removal seen in the card's transactions", async () => {
+    const { runtime, pair, api, loyalty, join, order, update, card, transactions } = await setup();
     await loyalty.createEarningRules('Club', [fixed(10)]);
     const member = await join('ann');
-    const o = await order({ amount: 100, customer: { source_id: 'ann' }, status: 'PAID' });
+    const o = await order({ source_id: 'web-7', amount: 100, customer: { source_id: 'ann' }, status: 'PAID' });
     await loyalty.updateBalance('Club', member.code, { points: -7 });
     await update(o.id, { status: 'CANCELED' });
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
     const removals = (await transactions(member.id)).filter((t) => t.type === 'POINTS_REMOVAL' && t.source === null);
-    expect(removals.map((t) => t.points)).toEqual([-3]);
-    expect(await listOrderEarnings(runtime, pair.project_id, o.id)).toEqual([expect.objectContaining({ status: 'TAKEN_BACK', takenBackPoints: 3 })]);
+    expect(removals.map((t) => [t.points, t.balance])).toEqual([[-3, 0]]);
+    expect(await listOrderEarnings(runtime, pair.project_id, o.id)).toEqual([
+      expect.objectContaining({ status: 'TAKEN_BACK', takenBackPoints: 3, shortfallPoints: 7, takeBackTransactionId: removals[0]?.id }),
+    ]);
+    // The client sees it: the program's member transactions list the take-back with the shortfall in its reason.
+    const listed = await api.call('list-loyalty-card-transactions-1', { params: { campaignId: 'Club', memberId: member.code } });
+    expect(listed.status).toBe(200);
+    const wire = (
+      listed.json as { data: { type: string; source: string | null; reason: string | null; details: { balance: { points: number; balance: number } } }[] }
+    ).data;
+    const takeBack = wire.find((t) => t.type === 'POINTS_REMOVAL' && t.source === null);
+    expect(takeBack?.details.balance).toMatchObject({ points: -3, balance: 0 });
+    expect(takeBack?.reason).toBe('Order web-7 canceled: it earned 10 points, 3 taken back, 7 already spent or expired and not recovered');
   });
 
-  it('writes no transaction when nothing is left to take, and does not earn again when the order is paid again', async () => {
-    const { loyalty, join, order, update, card, transactions } = await setup();
+  it('writes a 0-point removal naming the shortfall when nothing is left to take, and does not earn again when the order is paid again', async () => {
+    const { runtime, pair, loyalty, join, order, update, card, transactions } = await setup();
     await loyalty.createEarningRules('Club', [fixed(10)]);
     const member = await join('ann');
     const o = await order({ amount: 100, customer: { source_id: 'ann' }, status: 'PAID' });
@@ -237,11 +249,20 @@ describe('PUT /v1/orders/{orderId} to CANCELED: take-back', () => {
     await update(o.id, { status: 'CANCELED' });
     await update(o.id, { status: 'PAID' });
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
-    // The accrual and the manual removal (source API); the take-back wrote none.
-    expect((await transactions(member.id)).map((t) => [t.type, t.source]).sort()).toEqual([
-      ['POINTS_ACCRUAL', null],
-      ['POINTS_REMOVAL', 'API'],
-    ]);
+    // The accrual, the manual removal (source API) and the take-back of nothing, which says so.
+    const txs = await transactions(member.id);
+    expect(txs).toHaveLength(3);
+    expect(txs.map((t) => [t.type, t.source, t.points])).toEqual(
+      expect.arrayContaining([
+        ['POINTS_ACCRUAL', null, 10],
+        ['POINTS_REMOVAL', 'API', -10],
+        ['POINTS_REMOVAL', null, 0],
+      ]),
+    );
+    expect(txs.find((t) => t.type === 'POINTS_REMOVAL' && t.source === null)?.reason).toBe(
+      `Order ${o.id} canceled: it earned 10 points, 0 taken back, 10 already spent or expired and not recovered`,
+    );
+    expect(await listOrderEarnings(runtime, pair.project_id, o.id)).toEqual([expect.objectContaining({ takenBackPoints: 0, shortfallPoints: 10 })]);
   });
 });
 
@@ -255,9 +276,40 @@ describe('earnFromPaidOrder and takeBackOrderEarning called concurrently (the ea
     await Promise.all(Array.from({ length: 10 }, () => earnFromPaidOrder(runtime, paid)));
     expect((await card(member.code)).loyalty_card.balance).toBe(11);
     expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_ACCRUAL')).toHaveLength(2);
-    await Promise.all(Array.from({ length: 10 }, () => takeBackOrderEarning(runtime, { ...paid, status: 'CANCELED' })));
+    // The take-back holds only while the stored order is CANCELED: store it so, without running the effects.
+    const canceled = { ...paid, status: 'CANCELED' as const, revision: paid.revision + 1 };
+    expect(await replaceOrder(runtime, paid, canceled)).toBe(true);
+    const runs = await Promise.all(Array.from({ length: 10 }, () => takeBackOrderEarning(runtime, canceled)));
+    expect(runs.reduce((n, r) => n + r.entries, 0)).toBe(2);
     expect((await card(member.code)).loyalty_card.balance).toBe(0);
     expect((await transactions(member.id)).filter((t) => t.type === 'POINTS_REMOVAL')).toHaveLength(2);
+  });
+});
+
+describe('PUT /v1/orders/{orderId} with PAID and CANCELED in parallel (issue 41 item 2)', () => {
+  it('leaves the card as the final status says as soon as both replies are in (10 orders)', async () => {
+    const { runtime, pair, loyalty, join, order, update, card } = await setup();
+    await loyalty.createEarningRules('Club', [fixed(100)]);
+    const member = await join('ann');
+    const orders = await Promise.all(Array.from({ length: 10 }, (_, i) => order({ source_id: `race-${i}`, amount: 100, customer: { source_id: 'ann' } })));
+    // Each order gets both at once; the ten races run together, the order of the two alternating.
+    const replies = await Promise.all(
+      orders.map((o, i) => {
+        const both = [update(o.id, { status: 'PAID' }), update(o.id, { status: 'CANCELED' })];
+        return Promise.all(i % 2 === 0 ? both : both.reverse());
+      }),
+    );
+    let paid = 0;
+    for (const [i, o] of orders.entries()) {
+      const stored = await getOrder(runtime, pair.project_id, o.id);
+      const entries = await listOrderEarnings(runtime, pair.project_id, o.id);
+      const held = entries.filter((e) => e.status === 'EARNED').reduce((n, e) => n + e.points, 0);
+      // PAID: the 100 points are held; CANCELED: none are (never earned, or earned and taken back).
+      expect([o.id, stored.status, held]).toEqual([o.id, stored.status, stored.status === 'PAID' ? 100 : 0]);
+      if (stored.status === 'PAID') paid += 1;
+      expect(replies[i]?.map((r) => r.status)).toEqual([200, 200]);
+    }
+    expect((await card(member.code)).loyalty_card.balance).toBe(100 * paid);
   });
 });
 

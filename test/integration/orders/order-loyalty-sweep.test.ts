@@ -101,7 +101,8 @@ describe('the order loyalty sweep (a request that stopped after its commit)', ()
     expect(order.loyaltyDueAt).toBe(new Date(at).toISOString());
     expect(await balance()).toBe(25);
     clock.advance(ORDER_LOYALTY_GRACE_MS + 1_000);
-    expect(await sweep()).toMatchObject({ found: 1, cleared: 1 });
+    // It reports what it wrote: nothing earned (the request did), one mark cleared.
+    expect(await sweep()).toMatchObject({ found: 1, earned: 0, cleared: 1 });
     expect(await balance()).toBe(25);
     expect(await accruals()).toBe(1);
     expect(await marked()).toBe(0);
@@ -130,6 +131,19 @@ describe('the order loyalty sweep (a request that stopped after its commit)', ()
     clock.advance(ORDER_LOYALTY_GRACE_MS + 1_000);
     expect(await sweep()).toMatchObject({ takenBack: 1, cleared: 1 });
     expect(await balance()).toBe(0);
+  });
+
+  it('reports taken_back: 0 for a cancellation its request took back (it used to say 1 and remove nothing)', async () => {
+    const { clock, runtime, projectId, card, balance, sweep, marked } = await setup();
+    const order = await createOrder(runtime, projectId, { status: 'PAID', amount: 1_000, customer: { id: card.holder_id } });
+    expect((await updateOrder(runtime, projectId, order.id, { status: 'CANCELED' })).status).toBe('CANCELED');
+    expect(await balance()).toBe(0);
+    const removals = async () => (await listCardTransactions(runtime, projectId, card.id)).filter((t) => t.type === 'POINTS_REMOVAL').length;
+    expect(await removals()).toBe(1);
+    clock.advance(ORDER_LOYALTY_GRACE_MS + 1_000);
+    expect(await sweep()).toMatchObject({ found: 1, earned: 0, takenBack: 0, cleared: 1 });
+    expect(await removals()).toBe(1);
+    expect(await marked()).toBe(0);
   });
 
   it('earns for a redemption that made its order PAID and died after the commit', async () => {
