@@ -138,6 +138,8 @@ export interface ProductPage {
 export async function listProducts(deps: ReadDeps, projectId: string, q: ListProductsQuery): Promise<ProductPage> {
   const bounds = { from: q.start_date, to: q.end_date };
   const bounded = q.start_date !== undefined || q.end_date !== undefined;
+  // A start after the end bounds no instant: nothing to read (a Query's BETWEEN refuses such a range).
+  if (q.start_date !== undefined && q.end_date !== undefined && q.start_date > q.end_date) return { products: [], total: 0 };
   const [page, total] = await Promise.all([
     repo.listProducts(deps, projectId, { skip: (q.page - 1) * q.limit, take: q.limit, ascending: q.order === 'created_at', bounds }),
     bounded ? repo.countProductsWithin(deps, projectId, bounds) : repo.countProducts(deps, projectId),

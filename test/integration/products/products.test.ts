@@ -128,6 +128,8 @@ describe('products: create, get, update, list, delete', () => {
     const bounded = await list(`start_date=${iso(at + MINUTE)}&end_date=${iso(at + 3 * MINUTE)}`);
     expect((bounded.json.products as { name: string }[]).map((p) => p.name)).toEqual(['P1', 'P2', 'P3']);
     expect(bounded.json.total).toBe(3);
+    // A start after the end bounds nothing: an empty page, not an error.
+    expect((await list(`start_date=${iso(at + 3 * MINUTE)}&end_date=${iso(at + MINUTE)}`)).json).toMatchObject({ products: [], total: 0 });
     expect((await list('order=updated_at')).status).toBe(400);
     expect((await list('limit=101')).status).toBe(400);
   });

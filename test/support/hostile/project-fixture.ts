@@ -51,7 +51,7 @@ export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Pr
 /**
  * A fresh project with a campaign of each type, vouchers (one in the bin), a loyalty card with
  * points, a custom event schema, a customer made by an event, an earning rule, two rewards and an
- * assignment, a template, a category, a finished async action, a DONE export and an OAuth token. `tag` makes
+ * assignment, a template, a category, a product with a SKU, a finished async action, a DONE export and an OAuth token. `tag` makes
  * every name and code unique to this project, so a leak of one is recognisable.
  */
 export async function seedProject(runtime: Runtime, tag: string): Promise<ProjectFixture> {
@@ -117,6 +117,11 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     }),
     'validation rule assignment',
   );
+  const product = must(await api(r.createProductRoute, { json: { source_id: n('product-src'), name: n('Shoe'), price: 100 }, headers }), 'product');
+  const sku = must(
+    await api(r.createSkuRoute, { params: { productId: product.id as string }, json: { source_id: n('sku-src'), sku: n('Red shoe') }, headers }),
+    'sku',
+  );
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
   const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
   await deliverJobs(runtime, jobs);
@@ -142,6 +147,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       memberId: [n('CARD-1'), card.id as string],
       exportId: [exported.id as string],
       categoryId: [category.id as string],
+      productId: [product.id as string, n('product-src')],
+      skuId: [sku.id as string, n('sku-src')],
       validationRuleId: [vrule.id as string],
       assignmentId: [vruleAssignment.id as string],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
@@ -166,6 +173,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       template.id as string,
       exported.id as string,
       category.id as string,
+      product.id as string,
+      sku.id as string,
       vrule.id as string,
       vruleAssignment.id as string,
     ],
@@ -181,6 +190,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Gift reward'),
       n('Template'),
       n('Category'),
+      n('product-src'),
+      n('Shoe'),
+      n('sku-src'),
+      n('Red shoe'),
     ],
     secrets: [pair.app_token, accessToken, downloadToken],
   };
