@@ -67,6 +67,10 @@ describe('the README walkthrough', () => {
     expect(stdout).toContain('"order": "order-2"');
     expect(stdout).toContain('"type": "POINTS_REDEMPTION"');
     expect(stdout).toContain('"balance": 210');
+    // A paid order cancelled after its points were spent: the card stops at 0 and the removal names the shortfall.
+    expect(stdout).toContain('"after_spend": 10');
+    expect(stdout).toContain('"after_cancel": 0');
+    expect(stdout).toContain('Order order-3 canceled: it earned 50 points, 10 taken back, 40 already spent or expired and not recovered');
     expect(runtime.contractViolations).toEqual([]);
   }, 180_000);
 });
