@@ -43,12 +43,13 @@ export interface CustomerListEntry {
 }
 
 /**
- * The counts validation rules read (`redemption.count.per_customer`, `redemption.count.per_campaign`),
- * on the same item: `n:<id>` is this customer's redemptions of the voucher (by id) or promotion tier,
- * or within the campaign, less those rolled back. One item, so a redemption that checks a
- * per-customer limit conditions on the counts it read without an extra transaction item.
+ * The counts validation rules read (`redemption.count.per_customer`, `redemption.count.per_campaign`):
+ * `n:<id>` is this customer's redemptions of the voucher (by id) or promotion tier, or within the
+ * campaign, less those rolled back. Summary items written before the count items
+ * (lib/db/entities.ts customerRedemptionCount) carry them as attributes, frozen since; a validation
+ * adds them to the count items and names them `b:<id>` (the base the commit does not condition).
  */
-export type CustomerRuleCounters = { [counter: `n:${string}`]: number | undefined };
+export type CustomerRuleCounters = { [counter: `n:${string}` | `b:${string}`]: number | undefined };
 
 /**
  * What a customer's redemptions add up to (lib/db/entities.ts customerRedemptionSummary): counts of

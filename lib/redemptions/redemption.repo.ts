@@ -6,6 +6,7 @@ import {
   voucherRedemptionCount,
   voucher as voucherEntity,
   customerRedemptionSummary,
+  customerRedemptionCount,
   campaignRedemptionCount,
   campaign as campaignEntity,
 } from '../db/entities.js';
@@ -23,7 +24,7 @@ import { countAdd } from '../db/counters.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { pickShard, type Redemption, type RedemptionOrder, transactionBudget, type UseCounter, voucherSnapshot } from './redemption.js';
-import { bothBounds, CAMPAIGN_COUNT_SHARDS, type CampaignBound, counterName, EXACT_CAMPAIGN_SHARD } from '../validations/redeemable-rules.js';
+import { bothBounds, CAMPAIGN_COUNT_SHARDS, type CampaignBound, EXACT_CAMPAIGN_SHARD } from '../validations/redeemable-rules.js';
 import { redemptionSummaryDeltas } from '../campaigns/campaign-summary.js';
 import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
@@ -128,38 +129,53 @@ export interface SummaryDelta {
   rolledBack?: number;
   rollbackSucceeded?: number;
   giftRedeemedAmount?: number;
-  /** ADDs to the counts validation rules read (`n:<voucher id | tier id | campaign id>`). */
-  counts?: Readonly<Record<string, number>>;
-  /** Counts that must be as read for the write to hold (a rule compared them). */
-  expected?: Readonly<Record<string, number>>;
 }
 
-/** ADDs `delta` to a customer's redemption counters (the item is made by the first ADD), on condition that the `expected` counts are unchanged. */
+/** ADDs `delta` to a customer's redemption totals (the item is made by the first ADD): bounded, no condition. */
 export const customerSummaryAdd = (deps: Reads, projectId: string, customerId: string, delta: SummaryDelta): TransactItem => {
-  const { counts = {}, expected = {}, ...plain } = delta;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':entity': customerRedemptionSummary.name, ':v': customerRedemptionSummary.version };
-  const adds = [...Object.entries(plain), ...Object.entries(counts)].map(([field, n], i) => {
+  const adds = Object.entries(delta).map(([field, n], i) => {
     names[`#c${i}`] = field;
     values[`:c${i}`] = n;
     return `#c${i} :c${i}`;
-  });
-  const conditions = Object.entries(expected).map(([field, n], i) => {
-    names[`#e${i}`] = field;
-    values[`:e${i}`] = n;
-    return n === 0 ? `(attribute_not_exists(#e${i}) OR #e${i} = :e${i})` : `#e${i} = :e${i}`;
   });
   return {
     Update: {
       TableName: deps.tableName,
       Key: customerRedemptionSummary.key(projectId, customerId),
       UpdateExpression: `SET entity = :entity, v = :v ADD ${adds.join(', ')}`,
-      ...(conditions.length > 0 ? { ConditionExpression: conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
   };
 };
+
+/**
+ * ADDs to a customer's count of each object (`counts`: object id → ±n), one item per object
+ * (customerRedemptionCount), each on condition that it holds what a rule compared (`expected`,
+ * the item's own part: a summary's old `n:<id>` base is never written again).
+ */
+export const customerCountAdds = (
+  deps: Reads,
+  projectId: string,
+  customerId: string,
+  counts: Readonly<Record<string, number>>,
+  expected: Readonly<Record<string, number>> = {},
+): TransactItem[] =>
+  Object.entries(counts).map(([objectId, n]) => {
+    const item = countAdd(deps, customerRedemptionCount, customerRedemptionCount.key(projectId, customerId, objectId), n);
+    const e = expected[objectId];
+    if (e === undefined) return item;
+    const update = item.Update as NonNullable<TransactItem['Update']>;
+    return {
+      Update: {
+        ...update,
+        ConditionExpression: e === 0 ? '(attribute_not_exists(#count) OR #count = :e)' : '#count = :e',
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':e': e },
+      },
+    };
+  });
 
 /** A campaign count shard's ADD (+1 for a redemption, −1 for a rollback). */
 const campaignShardAdd = (deps: Reads, projectId: string, campaignId: string, shard: number, delta: number): TransactItem =>
@@ -210,19 +226,19 @@ function campaignBounds(plan: RedemptionPlan): Map<string, CampaignBound> {
 function countsOf(redeemables: readonly { objectId: string | null; campaignId: string | null }[], sign: number): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of redeemables) {
-    for (const id of [r.objectId, r.campaignId]) if (id !== null) counts[counterName(id)] = (counts[counterName(id)] ?? 0) + sign;
+    for (const id of new Set([r.objectId, r.campaignId])) if (id !== null) counts[id] = (counts[id] ?? 0) + sign;
   }
   return counts;
 }
 
-/** The counts the plan's rules compared, which the commit holds unchanged. */
+/** The count items' values the plan's rules compared (less an old summary's base), which the commit holds unchanged. */
 function expectedOf(plan: RedemptionPlan): Record<string, number> {
   const expected: Record<string, number> = {};
   for (const r of plan.redeemables) {
     const c = r.countedAs;
     if (!c) continue;
-    expected[counterName(c.objectId)] = c.own;
-    if (c.campaignId !== null) expected[counterName(c.campaignId)] = c.inCampaign;
+    expected[c.objectId] = c.own - (c.base?.own ?? 0);
+    if (c.campaignId !== null) expected[c.campaignId] = c.inCampaign - (c.base?.inCampaign ?? 0);
   }
   return expected;
 }
@@ -449,20 +465,12 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     if (plan.customer) {
       const credits = plan.redeemables.reduce((sum, r) => sum + r.giftCredits, 0);
       const n = children.length;
+      add(customerSummaryAdd(deps, plan.projectId, plan.customer.id, { redeemed: n, succeeded: n, giftRedeemedAmount: credits }), OTHER);
       const counts = countsOf(
         plan.redeemables.map((r) => ({ objectId: r.voucher?.id ?? (r.object === 'promotion_tier' ? r.id : null), campaignId: r.campaignId })),
         1,
       );
-      add(
-        customerSummaryAdd(deps, plan.projectId, plan.customer.id, {
-          redeemed: n,
-          succeeded: n,
-          giftRedeemedAmount: credits,
-          counts,
-          expected: expectedOf(plan),
-        }),
-        { kind: 'counts' },
-      );
+      for (const item of customerCountAdds(deps, plan.projectId, plan.customer.id, counts, expectedOf(plan))) add(item, { kind: 'counts' });
     }
     const summaries = redemptionSummaryDeltas(
       'redemption',
@@ -745,20 +753,20 @@ export async function writeRollback(
     if (child.counter.kind === 'shard' && child.voucher) items.push(shardAdd(deps, child.projectId, child.voucher.id, pickShard(random), -1));
     items.push(redemptionEntity.putIfAbsent(deps, record));
   }
-  const byCustomer = new Map<string, SummaryDelta>();
+  const byCustomer = new Map<string, { delta: SummaryDelta; counts: Record<string, number> }>();
   for (const { child } of w.undo) {
     if (child.customerId === null) continue;
-    const d = byCustomer.get(child.customerId) ?? { rolledBack: 0, rollbackSucceeded: 0, giftRedeemedAmount: 0, counts: {} };
-    const counts = { ...d.counts };
-    for (const [name, n] of Object.entries(countsOf([{ objectId: child.voucher?.id ?? child.promotionTierId, campaignId: child.campaignId }], -1))) {
-      counts[name] = (counts[name] ?? 0) + n;
+    const seen = byCustomer.get(child.customerId) ?? { delta: { rolledBack: 0, rollbackSucceeded: 0, giftRedeemedAmount: 0 }, counts: {} };
+    const d = seen.delta;
+    for (const [id, n] of Object.entries(countsOf([{ objectId: child.voucher?.id ?? child.promotionTierId, campaignId: child.campaignId }], -1))) {
+      seen.counts[id] = (seen.counts[id] ?? 0) + n;
     }
-    byCustomer.set(child.customerId, {
+    seen.delta = {
       rolledBack: (d.rolledBack ?? 0) + 1,
       rollbackSucceeded: (d.rollbackSucceeded ?? 0) + 1,
       giftRedeemedAmount: (d.giftRedeemedAmount ?? 0) - child.giftCredits,
-      counts,
-    });
+    };
+    byCustomer.set(child.customerId, seen);
   }
   const summaries = redemptionSummaryDeltas(
     'rollback',
@@ -778,7 +786,9 @@ export async function writeRollback(
     items.push(...summaryCounterUpdates(deps, projectId, campaignId, w.date, delta, random));
   }
   const projectOf = w.undo[0]?.child.projectId;
-  if (projectOf !== undefined) for (const [customerId, delta] of byCustomer) items.push(customerSummaryAdd(deps, projectOf, customerId, delta));
+  if (projectOf !== undefined)
+    for (const [customerId, { delta, counts }] of byCustomer)
+      items.push(customerSummaryAdd(deps, projectOf, customerId, delta), ...customerCountAdds(deps, projectOf, customerId, counts));
   if (w.parent) {
     markAt.add(items.length);
     items.push(markRolledBack(deps, w.parent.parent, w.parent.record.id));

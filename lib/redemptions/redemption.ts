@@ -119,8 +119,12 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
-  // The customer's redemption counters; per campaign, its condition, one count shard and one summary counter.
-  if (plan.customer) n += 1;
+  // The customer's redemption totals and a count item per object it redeemed (voucher or tier, and campaign); per campaign, its
+  // condition, one count shard and one summary counter.
+  if (plan.customer) {
+    const objects = plan.redeemables.flatMap((r) => [r.object === 'voucher' ? (r.voucher?.id ?? r.id) : r.id, ...(r.campaignId ? [r.campaignId] : [])]);
+    n += 1 + new Set(objects).size;
+  }
   n += 3 * new Set(plan.redeemables.flatMap((r) => (r.campaignId ? [r.campaignId] : []))).size;
   return n + (withIdempotency ? 1 : 0);
 }

@@ -19,8 +19,10 @@ export const CAMPAIGN_COUNT_SHARDS = 8;
  */
 export const EXACT_CAMPAIGN_SHARD = CAMPAIGN_COUNT_SHARDS;
 
-/** The attribute of a customer's redemption summary that counts their redemptions of a voucher (by id), promotion tier or campaign. */
+/** A customer's count of their redemptions of a voucher (by id), promotion tier or campaign, as the rules see it (count item + old base). */
 export const counterName = (objectId: string): `n:${string}` => `n:${objectId}`;
+/** The part of that count an old summary item holds (its `n:<id>` attribute, frozen). */
+export const baseName = (objectId: string): `b:${string}` => `b:${objectId}`;
 
 /** The rules of one redeemable: its campaign's, then its own (voucher id or tier id), each in assignment order. */
 export function rulesOfRedeemable(byObject: ReadonlyMap<string, readonly ValidationRule[]>, ownId: string, campaignId: string | null): ValidationRule[] {
@@ -41,6 +43,8 @@ export interface CountedAs {
   campaignId: string | null;
   own: number;
   inCampaign: number;
+  /** What of `own` / `inCampaign` a summary written before the count items holds (`n:<id>`, never written again): the commit conditions the count items on the rest. */
+  base?: { own: number; inCampaign: number };
 }
 
 /**
@@ -97,8 +101,11 @@ export function judgeRules(input: RuleInputs): RuleVerdict {
   };
   const outcome = evaluateValidationRules(input.rules, ctx);
   if (!outcome.ok) return { ok: false, key: outcome.key, message: outcome.message, ruleId: outcome.ruleId ?? null };
+  const base = { own: input.counts[baseName(input.ownId)] ?? 0, inCampaign: input.counts[baseName(input.campaignId ?? input.ownId)] ?? 0 };
   const countedAs =
-    ruleNeeds(input.rules).counters && own !== null && inCampaign !== null ? { objectId: input.ownId, campaignId: input.campaignId, own, inCampaign } : null;
+    ruleNeeds(input.rules).counters && own !== null && inCampaign !== null
+      ? { objectId: input.ownId, campaignId: input.campaignId, own, inCampaign, ...(base.own !== 0 || base.inCampaign !== 0 ? { base } : {}) }
+      : null;
   return { ok: true, lines: coveredLines(input.rules, items), countedAs, campaignBound: campaignBoundOf(input, ctx) };
 }
 

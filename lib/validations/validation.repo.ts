@@ -10,7 +10,7 @@ import type { Runtime } from '../runtime.js';
 import { ruleNeeds } from '../validation-rules/rule-evaluation.js';
 import type { ValidationRule } from '../validation-rules/validation-rule.js';
 import type { Voucher } from '../vouchers/voucher.js';
-import { CAMPAIGN_COUNT_SHARDS, type CampaignCount, EXACT_CAMPAIGN_SHARD } from './redeemable-rules.js';
+import { baseName, CAMPAIGN_COUNT_SHARDS, type CampaignCount, counterName, EXACT_CAMPAIGN_SHARD } from './redeemable-rules.js';
 import type { StackingRules } from './stacking-rules.js';
 
 export type ValidationReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'readHints'> & {
@@ -135,6 +135,12 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     // The random shards and the exact one (EXACT_CAMPAIGN_SHARD, last).
     Array.from({ length: CAMPAIGN_COUNT_SHARDS + 1 }, (_, shard) => entities.campaignRedemptionCount.key(projectId, campaignId, shard));
 
+  /** The customer's counts of these objects (one item each) and their old summary (its frozen `n:<id>` bases). */
+  const countKeys = (customerId: string, objectIds: Iterable<string>): ItemKey[] => [
+    entities.customerRedemptionSummary.key(projectId, customerId),
+    ...[...objectIds].map((id) => entities.customerRedemptionCount.key(projectId, customerId, id)),
+  ];
+
   const items = new Map<string, Item>();
   /**
    * Each item found is turned into a value once: every round re-derives what it knows (known(),
@@ -249,7 +255,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
       }
     }
     const customerId = wants.customer?.id ?? k.customerId;
-    if (counters && customerId !== undefined && customerId !== null) keys.push(entities.customerRedemptionSummary.key(projectId, customerId));
+    if (counters && customerId !== undefined && customerId !== null) keys.push(...countKeys(customerId, k.objectIds));
     if (counters) for (const id of k.campaignIds) keys.push(...campaignCountKeys(id));
     return keys;
   };
@@ -285,7 +291,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (guessedOrderId !== undefined) keys.push(entities.order.key(projectId, guessedOrderId));
     if (guessedCustomerId !== undefined) keys.push(entities.customer.key(projectId, guessedCustomerId));
     const customerId = wants.customer?.id ?? guessedCustomerId;
-    if (counters && customerId !== undefined) keys.push(entities.customerRedemptionSummary.key(projectId, customerId));
+    if (counters && customerId !== undefined) keys.push(...countKeys(customerId, objects));
     if (counters) for (const id of campaigns) keys.push(...campaignCountKeys(id));
     return keys;
   };
@@ -333,10 +339,17 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     hints.learnRules(projectId, countsRead.revision ?? 0, objectRuleIds, [...new Set([...validationRules.values()].flat())]);
   }
   const summaryCustomerId = wants.customer?.id ?? k.customerId;
-  const redemptionCounts =
-    summaryCustomerId !== undefined && summaryCustomerId !== null
-      ? read(entities.customerRedemptionSummary, entities.customerRedemptionSummary.key(projectId, summaryCustomerId))
-      : null;
+  const redemptionCounts: CustomerRedemptionSummary = {};
+  if (summaryCustomerId !== undefined && summaryCustomerId !== null) {
+    const summary = read(entities.customerRedemptionSummary, entities.customerRedemptionSummary.key(projectId, summaryCustomerId));
+    for (const id of k.objectIds) {
+      const key = entities.customerRedemptionCount.key(projectId, summaryCustomerId, id);
+      if (!asked.has(keyString(key))) continue;
+      const base = summary?.[counterName(id)] ?? 0;
+      redemptionCounts[counterName(id)] = base + (read(entities.customerRedemptionCount, key)?.count ?? 0);
+      if (base !== 0) redemptionCounts[baseName(id)] = base;
+    }
+  }
   hints.learn(projectId, {
     codes: k.codeCampaign,
     tiers: k.tierCampaign,
@@ -360,7 +373,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     customer,
     rules: stacking === null ? null : stripUpdatedAt(stacking),
     validationRules,
-    redemptionCounts: redemptionCounts ?? {},
+    redemptionCounts,
     campaignCounts,
   };
 }

@@ -34,19 +34,19 @@ describe('transactionBudget', () => {
     expect(transactionBudget(plan(two, { expectedRevision: 2, sourceId: 'o' }), false)).toBe(1 + 3 * 2 + 2 + 3 * 2);
   });
 
-  it('fits 15 redeemables of 15 campaigns, or 30 of one campaign, each needing every item, in one transaction', () => {
+  it("fits 11 redeemables of 11 campaigns, or 22 of one campaign, each needing every item and the customer's count items, in one transaction", () => {
     const customer = { id: 'cust_1', sourceId: null };
-    const worst = Array.from({ length: 15 }, (_, i) => redeemable({ campaignId: `camp_${i}`, giftCredits: 1, sessionKey: 's' }));
-    const p = { ...plan(worst, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan;
-    expect(transactionBudget(p, true)).toBe(MAX_TRANSACTION_ITEMS - 3);
-    const sixteen = [...worst, redeemable({ campaignId: 'camp_15', giftCredits: 1, sessionKey: 's' })];
-    expect(transactionBudget({ ...plan(sixteen, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true)).toBeGreaterThan(
-      MAX_TRANSACTION_ITEMS,
-    );
-    const oneCampaign = Array.from({ length: MAX_REDEEMABLES }, () => redeemable({ campaignId: 'camp_1', giftCredits: 1, sessionKey: 's' }));
-    expect(transactionBudget({ ...plan(oneCampaign, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true)).toBe(
-      MAX_TRANSACTION_ITEMS,
-    );
+    const every = (i: number, campaignId: string) => redeemable({ id: `v_${i}`, campaignId, giftCredits: 1, sessionKey: 's' });
+    const budget = (rs: PlannedRedeemable[]) =>
+      transactionBudget({ ...plan(rs, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true);
+    // Per redeemable: voucher item, count shard, child, the customer's count of it; per campaign: condition, count shard,
+    // summary counter, the customer's count of it; then parent, 4 order items, the customer's totals, the idempotency record.
+    const worst = Array.from({ length: 11 }, (_, i) => every(i, `camp_${i}`));
+    expect(budget(worst)).toBe(11 * 8 + 7);
+    expect(budget([...worst, every(11, 'camp_11')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
+    const oneCampaign = Array.from({ length: 22 }, (_, i) => every(i, 'camp_1'));
+    expect(budget(oneCampaign)).toBe(22 * 4 + 4 + 7);
+    expect(budget([...oneCampaign, every(22, 'camp_1')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
   });
 
   it('fits the largest plan the reference allows in one transaction', () => {
