@@ -195,20 +195,19 @@ const skuBinEntry = (deps: Pick<Runtime, 'clock'>, s: Sku): BinEntry =>
 
 /**
  * DELETE /v1/products/{productId}: deletes the product and all its SKUs and frees their source
- * ids. Without `force` each goes to the bin (an entry for the product, with its SKUs in its
- * snapshot, and one per SKU naming the product as parent). SKUs go first, SKUS_PER_REMOVAL a
+ * ids. Without `force` each goes to the bin: an entry for the product and one per SKU naming the
+ * product as parent, each with its own snapshot (the product's leaves its SKUs out: a hundred SKUs
+ * with their metadata would not fit in one item). SKUs go first, SKUS_PER_REMOVAL a
  * transaction with the product's count, the product last: a delete stopped halfway leaves the
  * product with fewer SKUs, and a retry finishes it.
  * @throws NotFoundError (also to all but one of concurrent deletes), ConflictRetryError.
  */
 export async function deleteProduct(deps: Deps, projectId: string, ref: string, force: boolean): Promise<void> {
   const found = await productOf(deps, projectId, ref);
-  let snapshot: Record<string, unknown> | null = null;
   await retryOnConflict(busy(`product ${found.id}`), async () => {
     const product = await repo.getProduct(deps, projectId, found.id);
     if (!product) throw new NotFoundError('product', ref);
     const skus = product.skuCount > 0 ? await repo.getProductSkus(deps, projectId, product.id) : [];
-    snapshot ??= { ...toProductReply(product, skus.map(plainSku).sort(byCreation)) };
     if (skus.length > 0) {
       const batch = skus.slice(0, repo.SKUS_PER_REMOVAL).map((sku) => ({ sku, bin: force ? null : skuBinEntry(deps, sku) }));
       await repo.removeProductSkus(deps, projectId, product, batch);
@@ -216,7 +215,13 @@ export async function deleteProduct(deps: Deps, projectId: string, ref: string, 
     }
     const bin = force
       ? null
-      : binEntryOf(deps, { type: 'product', id: product.id, name: product.name ?? product.sourceId ?? product.id, parentId: null, snapshot });
+      : binEntryOf(deps, {
+          type: 'product',
+          id: product.id,
+          name: product.name ?? product.sourceId ?? product.id,
+          parentId: null,
+          snapshot: { ...toProductReply(product) },
+        });
     return (await repo.removeProduct(deps, projectId, product, bin)) === 'ok' ? undefined : RETRY;
   });
 }

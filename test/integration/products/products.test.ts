@@ -158,11 +158,13 @@ describe('products: create, get, update, list, delete', () => {
     expect((await remove(again)).status).toBe(404);
   });
 
-  it('deletes every SKU of a product with more SKUs than one transaction holds', async () => {
+  it('deletes every SKU of a product with more SKUs than one transaction holds, and more SKU metadata than one item holds', async () => {
     const { create, createSku, getSku, remove, bin } = await setup();
     const product = (await create({ source_id: 'many' })).json.id as string;
     const skus: string[] = [];
-    for (let i = 0; i < 30; i += 1) skus.push((await createSku(product, { source_id: `many-${i}` })).json.id as string);
+    // 30 SKUs of 15 KB each: their snapshots together are over DynamoDB's 400 KB item limit.
+    const metadata = { notes: 'x'.repeat(15_000) };
+    for (let i = 0; i < 30; i += 1) skus.push((await createSku(product, { source_id: `many-${i}`, metadata })).json.id as string);
     expect((await remove(product)).status).toBe(204);
     for (const id of [skus[0], skus[24], skus[29]]) expect((await getSku(id ?? '')).status).toBe(404);
     expect((await getSku('many-29')).status).toBe(404);
