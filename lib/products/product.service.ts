@@ -1,6 +1,6 @@
 import { type BinEntry, binEntryId } from '../bin/bin-entry.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
+import { DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { MAX_SKUS_PER_PRODUCT, type Product, plainProduct, plainSku, type ProductWithSkus, type Sku, type StoredProduct, type StoredSku } from './product.js';
 import { toProductReply, toSkuReply } from './product.mapper.js';
@@ -123,6 +123,14 @@ export function createProduct(deps: Deps, projectId: string, body: CreateProduct
   });
 }
 
+/**
+ * The most a page of GET /v1/products may weigh, as Lambda carries it (the body as an escaped JSON
+ * string): 5 MiB of Lambda's 6 MB synchronous reply, the rest left for status and headers, as the
+ * inline export download does. Every product carries all its SKUs, so a page of large products
+ * could pass the limit; one product with MAX_SKUS_PER_PRODUCT SKUs of ordinary size stays far below it.
+ */
+export const MAX_LIST_REPLY_BYTES = 5 * 1024 * 1024;
+
 /** One page of GET /v1/products (each product with its SKUs) and the number of products within the bounds. */
 export interface ProductPage {
   products: { product: Product; skus: Sku[] }[];
@@ -150,6 +158,12 @@ export async function listProducts(deps: ReadDeps, projectId: string, q: ListPro
       skus: p.skuCount > 0 ? (await repo.getProductSkus(deps, projectId, p.id)).map(plainSku).sort(byCreation) : [],
     })),
   );
+  const size = Buffer.byteLength(JSON.stringify(JSON.stringify(products.map(({ product, skus }) => toProductReply(product, skus)))));
+  if (size > MAX_LIST_REPLY_BYTES) {
+    throw new InvalidQueryParamsError(
+      `These ${products.length} products and their SKUs make a reply over ${MAX_LIST_REPLY_BYTES} bytes; ask for a smaller limit (a page of one product always fits)`,
+    );
+  }
   return { products, total };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { MAX_SKUS_PER_PRODUCT } from '../../../lib/products/product.js';
+import { MAX_LIST_REPLY_BYTES } from '../../../lib/products/product.service.js';
 import { apiClient } from '../../support/api-client.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
@@ -171,6 +172,27 @@ describe('products: create, get, update, list, delete', () => {
     expect((await bin()).filter((e) => e.resource_type === 'sku')).toHaveLength(30);
     expect((await createSku((await create({})).json.id as string, { source_id: 'many-0' })).status).toBe(200);
   });
+});
+
+describe('products: the size of a list reply', () => {
+  it('refuses a page of products whose SKUs weigh more than a Lambda reply holds with 400 naming the limit, and serves a smaller page', async () => {
+    const { create, createSku, list } = await setup();
+    // Two products of 100 SKUs, each SKU ~33 KB: ~6.6 MB together, ~3.3 MB each.
+    const big = { metadata: { notes: 'm'.repeat(16_000) }, attributes: { text: 'a'.repeat(16_000) } };
+    for (const source of ['heavy-1', 'heavy-2']) {
+      const p = (await create({ source_id: source })).json.id as string;
+      for (let i = 0; i < MAX_SKUS_PER_PRODUCT; i += 20) {
+        const replies = await Promise.all(Array.from({ length: 20 }, (_, j) => createSku(p, { source_id: `${source}-${i + j}`, ...big })));
+        expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+      }
+    }
+    const whole = await list('limit=2');
+    expect(whole.status).toBe(400);
+    expect(whole.json).toMatchObject({ key: 'invalid_query_params', details: expect.stringContaining(String(MAX_LIST_REPLY_BYTES)) });
+    const one = await list('limit=1&page=2');
+    expect(one.status).toBe(200);
+    expect((one.json.products as { skus: { total: number } }[])[0]?.skus.total).toBe(MAX_SKUS_PER_PRODUCT);
+  }, 120_000);
 });
 
 describe('SKUs: create, get, list, update, delete', () => {
