@@ -5,11 +5,11 @@
  * in API_BUNDLES_OVER_TARGET (or named there and back under it). Usage: `npm run bundle-sizes` (add `--json` for machine output).
  */
 import { API_BUNDLE_LIMIT_BYTES, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
-import { bundleLimitOf, bundleTarget, bundleTargets, staticExternalImports, targetBreach } from './bundles.js';
+import { bundleAll, bundleLimitOf, staticExternalImports, targetBreach } from './bundles.js';
 
 const kib = (n: number): string => `${(n / 1024).toFixed(1)} KiB`;
 
-const bundles = await Promise.all(bundleTargets().map(bundleTarget));
+const bundles = await bundleAll();
 // A module left out of a bundle must only be import()ed when reached: a static import would fail the function's cold start.
 const loadsMissing = bundles.flatMap((b) => staticExternalImports(b.js, b.external).map((m) => `${b.handler} imports ${m}, which its bundle leaves out`));
 const results = bundles.map(({ js: _js, metafile: _m, usesS3: _s3, usesSqs: _sqs, external: _e, ...r }) => r);

@@ -1,32 +1,17 @@
 /**
- * Bundles handlers exactly as they deploy (the settings of infra/constructs/bundling-settings.ts),
- * for `scripts/bundle-sizes.ts` and the benchmark (`test/bench`), so both measure the same bytes.
+ * Bundles handlers exactly as they deploy: with infra/constructs/handler-bundles.ts, the build
+ * `cdk synth` packages (HouseFunction), for `scripts/bundle-sizes.ts`, `bundle-contents` and the
+ * benchmark (`test/bench`), so all of them measure the bytes that deploy.
  */
 import { join } from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import {
-  API_BUNDLE_LIMIT_BYTES,
-  API_BUNDLE_TARGET_BYTES,
-  API_BUNDLES_OVER_TARGET,
-  houseBundling,
-  lambdaExternalModulesFor,
-  WORKER_BUNDLE_LIMIT_BYTES,
-} from '../infra/constructs/bundling-settings.js';
-import { routeNotFoundRoute, routes } from '../lib/api/routes.js';
-import { scheduledWorkers, workers } from '../lib/api/workers.js';
+import type { Metafile } from 'esbuild';
+import { type BundleTarget, bundleTargets } from '../infra/constructs/bundle-targets.js';
+import { API_BUNDLE_LIMIT_BYTES, API_BUNDLE_TARGET_BYTES, API_BUNDLES_OVER_TARGET, WORKER_BUNDLE_LIMIT_BYTES } from '../infra/constructs/bundling-settings.js';
+import { type BuiltBundle, buildAll } from '../infra/constructs/handler-bundles.js';
+
+export { type BundleTarget, bundleTargets };
 
 export const repoRoot = join(import.meta.dirname, '..');
-
-export interface BundleTarget {
-  kind: 'api' | 'worker';
-  label: string;
-  /** Handler module, relative to the repository root. */
-  handler: string;
-  /** Whether the function reads or writes the export bucket (its route's or worker's `bucket`). */
-  usesS3: boolean;
-  /** Whether it sends queue messages (a non-empty `sendsTo`). */
-  usesSqs: boolean;
-}
 
 export interface Bundle extends BundleTarget {
   bytes: number;
@@ -37,37 +22,6 @@ export interface Bundle extends BundleTarget {
   /** The modules it was bundled without (infra/constructs/bundling-settings.ts lambdaExternalModulesFor). */
   external: string[];
 }
-
-/** Every deployed function once: the route table's handlers (with `$default`), the queue workers and the scheduled workers. */
-export function bundleTargets(): BundleTarget[] {
-  const byHandler = new Map<string, BundleTarget>();
-  for (const route of [...routes, routeNotFoundRoute]) {
-    const label = route === routeNotFoundRoute ? '$default' : `${route.method} ${route.path}`;
-    const previous = byHandler.get(route.handler);
-    byHandler.set(route.handler, {
-      kind: 'api',
-      label: previous ? `${previous.label}, ${label}` : label,
-      handler: route.handler,
-      usesS3: (previous?.usesS3 ?? false) || !!route.needs.bucket,
-      usesSqs: (previous?.usesSqs ?? false) || route.needs.sendsTo.length > 0,
-    });
-  }
-  for (const worker of workers) {
-    byHandler.set(worker.handler, {
-      kind: 'worker',
-      label: `worker ${worker.name}`,
-      handler: worker.handler,
-      usesS3: !!worker.needs.bucket,
-      usesSqs: worker.needs.sendsTo.length > 0,
-    });
-  }
-  for (const worker of scheduledWorkers) {
-    byHandler.set(worker.handler, { kind: 'worker', label: `worker ${worker.name}`, handler: worker.handler, usesS3: false, usesSqs: false });
-  }
-  return [...byHandler.values()];
-}
-
-export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
 
 /**
  * Why a bundle breaks the 85 % target (issue 34), or null: an API handler over API_BUNDLE_TARGET_BYTES that is not
@@ -87,40 +41,39 @@ export function targetBreach(
   return null;
 }
 
+export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
+
+const measured = (b: BuiltBundle): Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile' | 'external'> => ({
+  bytes: b.js.byteLength,
+  mapBytes: b.map.byteLength,
+  js: b.js,
+  metafile: b.metafile,
+  external: b.external,
+});
+
 /** Bundles one entry point (a handler, or any module such as the benchmark's baseline) with the house settings. */
 export async function bundleEntry(
   entryPoint: string,
   root = repoRoot,
   fn: { usesS3: boolean } = { usesS3: false },
 ): Promise<Pick<Bundle, 'bytes' | 'mapBytes' | 'js' | 'metafile' | 'external'>> {
-  const external = lambdaExternalModulesFor(fn);
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [join(root, entryPoint)],
-    bundle: true,
-    write: false,
-    metafile: true,
-    outfile: join(root, 'cdk.out', 'bundle-sizes', 'index.mjs'),
-    platform: 'node',
-    target: houseBundling.target,
-    format: houseBundling.format,
-    minify: houseBundling.minify,
-    sourcemap: houseBundling.sourceMap,
-    sourcesContent: houseBundling.sourcesContent,
-    mainFields: [...houseBundling.mainFields],
-    banner: { js: houseBundling.banner },
-    alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
-    external,
-    logLevel: 'silent',
-  });
-  const js = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
-  const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
-  if (!js) throw new Error(`esbuild produced no bundle for ${entryPoint}`);
-  return { bytes: js.contents.byteLength, mapBytes: map?.contents.byteLength ?? 0, js: js.contents, metafile: result.metafile, external };
+  const [built] = await buildAll([{ handler: entryPoint, usesS3: fn.usesS3 }], root);
+  if (!built) throw new Error(`esbuild produced no bundle for ${entryPoint}`);
+  return measured(built);
 }
 
 export async function bundleTarget(target: BundleTarget): Promise<Bundle> {
   return { ...target, ...(await bundleEntry(target.handler, repoRoot, target)) };
+}
+
+/** Every target bundled by the one build that `cdk synth` runs, in the targets' order. */
+export async function bundleAll(targets: readonly BundleTarget[] = bundleTargets()): Promise<Bundle[]> {
+  const built = await buildAll(targets, repoRoot);
+  return targets.map((t) => {
+    const b = built.find((x) => x.handler === t.handler && x.usesS3 === t.usesS3);
+    if (!b) throw new Error(`esbuild produced no bundle for ${t.handler}`);
+    return { ...t, ...measured(b) };
+  });
 }
 
 /** The npm packages whose files went into a bundle (from its metafile), e.g. `@aws-sdk/client-s3`. */

@@ -1,18 +1,27 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, type BundlingOptions, DockerImage, type Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, type CfnFunction, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { LogRetentionDays } from '../config.js';
-import { houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
+import { bundleTargets } from './bundle-targets.js';
+import { lambdaExternalModulesFor } from './bundling-settings.js';
+import { BUNDLE_FILE, type BundleRequest, HandlerBundles, MAP_FILE } from './handler-bundles.js';
 
 /** The repository root: handler paths in the route table are relative to it. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** CloudFormation metadata key naming the handler module a function was bundled from. */
 export const HANDLER_METADATA_KEY = 'promo-engine:handler';
+
+/**
+ * The bundles of this synth process: every handler of the route and worker tables, built once in
+ * one esbuild process when the first function that needs its bundle is staged (never when bundling
+ * is skipped for the stack, as in the infra tests), then copied by every region's function.
+ */
+export const appBundles = new HandlerBundles(repoRoot, bundleTargets);
 
 export interface HouseFunctionProps {
   /** Handler module relative to the repository root, exporting `handler`. */
@@ -34,6 +43,33 @@ export interface HouseFunctionProps {
    * already has the log group's write grant). Without it the function gets a role of its own.
    */
   role?: IRole;
+  /** Where its bundle comes from (default `appBundles`). */
+  bundles?: HandlerBundles;
+}
+
+/**
+ * A function's package as a CDK asset: the folder holding its bundle and source map, taken from the
+ * one build of `bundles` by CDK's local bundling hook. The asset hash is the hash of that output,
+ * so a function redeploys exactly when its bundle changes; CDK stages each distinct bundle once per
+ * synthesis, and skips staging (and the build) for stacks it does not bundle.
+ */
+export function prebuiltCode(bundles: HandlerBundles, request: BundleRequest): Code {
+  const bundling: BundlingOptions = {
+    // Never pulled: local bundling always succeeds. CDK requires an image.
+    image: DockerImage.fromRegistry('dummy'),
+    // Its plain fields name the bundle in CDK's staging cache key; the method is not part of the key.
+    local: {
+      handler: request.handler,
+      external: lambdaExternalModulesFor(request),
+      tryBundle(outputDir: string): boolean {
+        const bundle = bundles.get(request);
+        writeFileSync(join(outputDir, BUNDLE_FILE), bundle.js);
+        writeFileSync(join(outputDir, MAP_FILE), bundle.map);
+        return true;
+      },
+    } as NonNullable<BundlingOptions['local']>,
+  };
+  return Code.fromAsset(repoRoot, { assetHashType: AssetHashType.OUTPUT, bundling });
 }
 
 /**
@@ -70,21 +106,20 @@ export const retentionOf = (days: LogRetentionDays): RetentionDays => retention[
 
 /**
  * A Lambda function with the house defaults: explicit Node.js 22 runtime on arm64, a minified
- * ESM bundle with source maps, X-Ray tracing, the stack's function log group, and a role that
+ * ESM bundle with source maps (from the synthesis' one build, handler-bundles.ts, not an esbuild
+ * run of its own as NodejsFunction would), X-Ray tracing, the stack's function log group, and a role that
  * may only write to that log group (no AWS managed policy): its own, or one shared by functions
  * with the same grants. Grants are added by the caller, from the route's access.
  */
-export class HouseFunction extends NodejsFunction {
+export class HouseFunction extends LambdaFunction {
   readonly handlerFile: string;
 
   constructor(scope: Construct, id: string, props: HouseFunctionProps) {
     const { logGroup } = props;
     const role = props.role ?? functionRole(scope, `${id}Role`, `Runs ${props.handlerFile}`, logGroup);
     super(scope, id, {
-      entry: join(repoRoot, props.handlerFile),
-      handler: 'handler',
-      projectRoot: repoRoot,
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
+      code: prebuiltCode(props.bundles ?? appBundles, { handler: props.handlerFile, usesS3: props.usesS3 }),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize,
@@ -93,21 +128,7 @@ export class HouseFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      awsSdkConnectionReuse: false,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: houseBundling.target,
-        minify: houseBundling.minify,
-        sourceMap: houseBundling.sourceMap,
-        sourcesContent: houseBundling.sourcesContent,
-        mainFields: [...houseBundling.mainFields],
-        banner: houseBundling.banner,
-        logLevel: houseBundling.logLevel === 'warning' ? LogLevel.WARNING : LogLevel.INFO,
-        bundleAwsSDK: true,
-        externalModules: lambdaExternalModulesFor(props),
-        esbuildArgs: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [`--alias:${from}`, join(repoRoot, to)])),
-      },
     });
     this.handlerFile = props.handlerFile;
     (this.node.defaultChild as CfnFunction).addMetadata(HANDLER_METADATA_KEY, props.handlerFile);

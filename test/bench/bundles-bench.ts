@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundledPackages, bundleEntry, bundleLimitOf, bundleTarget, bundleTargets } from '../../scripts/bundles.js';
+import { bundleAll, bundledPackages, bundleEntry, bundleLimitOf } from '../../scripts/bundles.js';
 import type { BenchContext } from './context.js';
 import { check, type Check, type Section } from './report.js';
 import { kib, median, ms, ratio } from './stats.js';
@@ -40,8 +40,7 @@ export async function importMs(file: string): Promise<number> {
 export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress'>): Promise<Section[]> {
   const started = Date.now();
   ctx.progress('1. bundling every function with the deployed esbuild settings');
-  const bundles = [];
-  for (const target of bundleTargets()) bundles.push(await bundleTarget(target));
+  const bundles = await bundleAll();
   const baseline = await bundleEntry('test/bench/fixtures/baseline-handler.ts');
 
   const sizeChecks: Check[] = [];

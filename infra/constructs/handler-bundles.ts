@@ -1,0 +1,174 @@
+/**
+ * The one build of the handlers' bundles: what `cdk synth` deploys (HouseFunction), what
+ * `npm run bundle-sizes` and `bundle-contents` print and what the benchmark loads, so the bytes
+ * measured are the bytes deployed. One esbuild build per set of left-out modules (two today:
+ * with and without the S3 client's event-stream serde), each with every handler as an entry
+ * point: esbuild parses and resolves each shared module once and links the bundles in parallel,
+ * where one esbuild process per function re-read the same SDK and lib/ modules 70 times.
+ */
+import { join } from 'node:path';
+import { type BuildOptions, type BuildResult, build, buildSync, type Metafile } from 'esbuild';
+import { houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
+
+export interface BundleRequest {
+  /** Module exporting `handler`, relative to the build's root (the repository root for handlers). */
+  handler: string;
+  /** Whether it calls S3: its bundle then keeps the event-stream serde (lambdaExternalModulesFor). */
+  usesS3: boolean;
+}
+
+export interface BuiltBundle extends BundleRequest {
+  /** The minified module (`index.mjs` in the function's package). */
+  js: Uint8Array;
+  /** Its source map (`index.mjs.map`). */
+  map: Uint8Array;
+  /** This bundle's part of the build's metafile: the modules it was made of and its two output files. */
+  metafile: Metafile;
+  /** The modules it was bundled without. */
+  external: string[];
+}
+
+/** The file names in a function's package; the Lambda handler is `index.handler`. */
+export const BUNDLE_FILE = 'index.mjs';
+export const MAP_FILE = `${BUNDLE_FILE}.map`;
+
+/**
+ * Where esbuild places the outputs. Nothing is written there (`write: false`): it only fixes the
+ * relative paths in each source map's `sources`, so a bundle's bytes (and its asset hash) are the
+ * same in every clone and every synth output directory.
+ */
+const outdirOf = (root: string): string => join(root, 'cdk.out', 'handler-bundles');
+
+/** A handler's folder among the outputs: its module path without the extension, unique per handler. */
+const folderOf = (handler: string): string => handler.replace(/\.[cm]?[jt]s$/, '');
+
+const keyOf = (r: BundleRequest): string => `${r.handler}\0${lambdaExternalModulesFor(r).join(',')}`;
+
+/** The esbuild options of one build: the house settings of bundling-settings.ts, one entry point per handler. */
+function buildOptions(requests: readonly BundleRequest[], root: string, external: string[]): BuildOptions & { write: false; metafile: true } {
+  return {
+    absWorkingDir: root,
+    entryPoints: requests.map((r) => ({ in: join(root, r.handler), out: `${folderOf(r.handler)}/index` })),
+    outdir: outdirOf(root),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Each function's package is one file: Lambda loads nothing beside it.
+    splitting: false,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    target: houseBundling.target,
+    format: houseBundling.format,
+    minify: houseBundling.minify,
+    sourcemap: houseBundling.sourceMap,
+    sourcesContent: houseBundling.sourcesContent,
+    mainFields: [...houseBundling.mainFields],
+    banner: { js: houseBundling.banner },
+    alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
+    external,
+    logLevel: houseBundling.logLevel,
+  };
+}
+
+/** Requests grouped by the modules they leave out (one esbuild build each), without duplicates. */
+function groups(requests: readonly BundleRequest[]): { external: string[]; requests: BundleRequest[] }[] {
+  const byExternal = new Map<string, { external: string[]; requests: Map<string, BundleRequest> }>();
+  for (const r of requests) {
+    const external = lambdaExternalModulesFor(r);
+    const key = external.join(',');
+    const group = byExternal.get(key) ?? { external, requests: new Map() };
+    group.requests.set(keyOf(r), { handler: r.handler, usesS3: r.usesS3 });
+    byExternal.set(key, group);
+  }
+  return [...byExternal.values()].map((g) => ({ external: g.external, requests: [...g.requests.values()] }));
+}
+
+/** One build's outputs split per handler, each with the part of the metafile that is its own. */
+function splitResult(
+  result: BuildResult<{ write: false; metafile: true }>,
+  requests: readonly BundleRequest[],
+  root: string,
+  external: string[],
+): BuiltBundle[] {
+  const outdir = outdirOf(root);
+  const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
+  return requests.map((r) => {
+    const jsPath = join(outdir, folderOf(r.handler), BUNDLE_FILE);
+    const js = files.get(jsPath);
+    const map = files.get(`${jsPath}.map`);
+    if (!js || !map) throw new Error(`esbuild produced no bundle for ${r.handler}`);
+    return { handler: r.handler, usesS3: r.usesS3, js, map, external, metafile: metafileOf(result.metafile, jsPath, root) };
+  });
+}
+
+/**
+ * The metafile a build of this output's entry point alone would have written: its output files,
+ * and the inputs reachable from its entry point through imports esbuild followed.
+ */
+function metafileOf(whole: Metafile, jsPath: string, root: string): Metafile {
+  const jsKey = relativeKey(jsPath, root);
+  const js = whole.outputs[jsKey];
+  if (!js?.entryPoint) throw new Error(`the metafile has no entry point output ${jsKey}`);
+  const inputs: Metafile['inputs'] = {};
+  const pending = [js.entryPoint];
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    const input = whole.inputs[path];
+    if (!input || path in inputs) continue;
+    inputs[path] = input;
+    for (const imported of input.imports) if (!imported.external) pending.push(imported.path);
+  }
+  const outputs: Metafile['outputs'] = { [jsKey]: js };
+  const map = whole.outputs[`${jsKey}.map`];
+  if (map) outputs[`${jsKey}.map`] = map;
+  return { inputs, outputs };
+}
+
+/** Metafile keys are paths relative to the working directory, with forward slashes. */
+const relativeKey = (path: string, root: string): string =>
+  path
+    .slice(root.length + 1)
+    .split(/[\\/]/)
+    .join('/');
+
+/** Bundles every request, one esbuild build per set of left-out modules, all in one esbuild process. */
+export async function buildAll(requests: readonly BundleRequest[], root: string): Promise<BuiltBundle[]> {
+  const built = await Promise.all(
+    groups(requests).map(async (g) => splitResult(await build(buildOptions(g.requests, root, g.external)), g.requests, root, g.external)),
+  );
+  return built.flat();
+}
+
+/** The same build, synchronous: CDK constructs are built synchronously. */
+export function buildAllSync(requests: readonly BundleRequest[], root: string): BuiltBundle[] {
+  return groups(requests).flatMap((g) => splitResult(buildSync(buildOptions(g.requests, root, g.external)), g.requests, root, g.external));
+}
+
+/**
+ * The bundles of one synth process, built on first use: the planned requests (every handler of
+ * the route and worker tables) in one build, so that the functions of all regions' stacks and the
+ * pipeline's stages copy from it instead of bundling again. A request outside the plan (a test's
+ * own route table) is built when asked for.
+ */
+export class HandlerBundles {
+  private readonly built = new Map<string, BuiltBundle>();
+  /** How many times esbuild ran (a test checks the whole app needs one). */
+  builds = 0;
+
+  constructor(
+    private readonly root: string,
+    private readonly planned: () => readonly BundleRequest[],
+  ) {}
+
+  get(request: BundleRequest): BuiltBundle {
+    const key = keyOf(request);
+    let bundle = this.built.get(key);
+    if (!bundle) {
+      const wanted = [...(this.builds === 0 ? this.planned() : []), request].filter((r) => !this.built.has(keyOf(r)));
+      for (const b of buildAllSync(wanted, this.root)) this.built.set(keyOf(b), b);
+      this.builds += 1;
+      bundle = this.built.get(key);
+      if (!bundle) throw new Error(`no bundle was built for ${request.handler}`);
+    }
+    return bundle;
+  }
+}
