@@ -9,6 +9,7 @@ import {
   customerRedemptionCount,
   campaignRedemptionCount,
   campaign as campaignEntity,
+  voucherSessionHold,
 } from '../db/entities.js';
 import type { Item, ItemKeys } from '../db/entity.js';
 import { transactionOversize } from '../db/item-size.js';
@@ -29,6 +30,7 @@ import { redemptionSummaryDeltas } from '../campaigns/campaign-summary.js';
 import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { PlannedRedeemable, RedemptionPlan } from './redemption-plan.js';
 import { creditsLeft, heldBySessions, usesLeft } from './session-lock.js';
+import { withSessionHolds } from './session-lock.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'>;
 type Reads = Pick<Runtime, 'ddb' | 'tableName'>;
@@ -101,8 +103,11 @@ function voucherUpdate(deps: Deps, r: PlannedRedeemable, state: Voucher, nowMs: 
     values[':srev'] = state.sessionsRevision;
   }
   if (r.sessionKey !== null && state.sessions?.[r.sessionKey] !== undefined) {
-    removes.push('sessions.#sk');
-    names['#sk'] = r.sessionKey;
+    // A hold in its own item is deleted beside this Update (holdDelete); one in the old map is removed here.
+    if (state.sessions[r.sessionKey]?.item === undefined) {
+      removes.push('sessions.#sk');
+      names['#sk'] = r.sessionKey;
+    }
     sets.push('sessionsRevision = if_not_exists(sessionsRevision, :zero) + :bump');
     Object.assign(values, { ':zero': 0, ':bump': 1 });
   }
@@ -117,6 +122,12 @@ function voucherUpdate(deps: Deps, r: PlannedRedeemable, state: Voucher, nowMs: 
     },
   };
 }
+
+/** The Delete of the request's own session hold item, when its hold lives in one (consumed by the redemption). */
+const holdDelete = (deps: Reads, r: PlannedRedeemable, state: Voucher): TransactItem | null =>
+  r.sessionKey !== null && state.sessions?.[r.sessionKey]?.item
+    ? { Delete: { TableName: deps.tableName, Key: voucherSessionHold.key(state.projectId, state.id, r.sessionKey) } }
+    : null;
 
 /** A count shard's ADD (`delta` +1 for a use, −1 for a use given back). */
 const shardAdd = (deps: Reads, projectId: string, voucherId: string, shard: number, delta: number): TransactItem =>
@@ -450,6 +461,8 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
       let counter: UseCounter = { kind: 'none' };
       if (r.object === 'voucher' && state) {
         if (touchesVoucherItem(r, state)) add(voucherUpdate(deps, r, state, nowMs), { kind: 'voucher', index });
+        const own = holdDelete(deps, r, state);
+        if (own) add(own, OTHER);
         if (state.redemptionQuantity === null) {
           counter = { kind: 'shard', shard: pickShard(options.random) };
           add(shardAdd(deps, plan.projectId, state.id, counter.shard, 1), OTHER);
@@ -542,7 +555,8 @@ export async function commitRedemption<R = never>(deps: Deps, plan: RedemptionPl
     let replan = false;
     for (const role of failedRoles.filter((x): x is { kind: 'voucher'; index: number } => x.kind === 'voucher').sort((a, b) => a.index - b.index)) {
       const r = plan.redeemables[role.index] as PlannedRedeemable;
-      const fresh = await voucherEntity.get(deps, voucherEntity.key(plan.projectId, (states.get(role.index) as Voucher).code));
+      const read = await voucherEntity.get(deps, voucherEntity.key(plan.projectId, (states.get(role.index) as Voucher).code));
+      const fresh = read && (await withSessionHolds(deps, read, nowMs));
       const refusal = refusalOf(r, fresh, nowMs);
       if (refusal) throw new RedemptionRefusedError(refusal, voucherRef(r));
       states.set(role.index, fresh as Voucher);

@@ -116,6 +116,8 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
     n += 1;
     if (r.object !== 'voucher') continue;
     if (r.quantityLimit !== null || r.giftCredits > 0 || r.sessionKey !== null) n += 1;
+    // The session's own hold item, consumed.
+    if (r.sessionKey !== null) n += 1;
     if (r.quantityLimit === null) n += 1;
   }
   n += plan.order.expectedRevision === null ? 3 + (plan.order.sourceId !== null ? 1 : 0) : 2;
@@ -131,6 +133,6 @@ export function transactionBudget(plan: RedemptionPlan, withIdempotency: boolean
 
 /** The voucher as a redemption keeps it: session holds are the voucher's working state, not the redemption's. */
 export function voucherSnapshot(v: Voucher): Voucher {
-  const { sessions: _sessions, sessionsRevision: _revision, ...rest } = v;
+  const { sessions: _sessions, sessionsRevision: _revision, sessionsUntil: _until, ...rest } = v;
   return rest;
 }

@@ -15,6 +15,8 @@ export interface SessionReservation {
   uses: number;
   /** Gift credits held (0 on a voucher that is not a gift card). */
   credits: number;
+  /** True when read from its own item (lib/db/entities.ts voucherSessionHold); absent for a hold in the voucher item's old `sessions` map. */
+  item?: true;
 }
 
 /** A voucher's reservations by session key. */

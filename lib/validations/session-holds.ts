@@ -2,12 +2,15 @@ import { expiredSessionKeys, type SessionReservation } from '../redemptions/sess
 import type { Voucher } from '../vouchers/voucher.js';
 import type { Evaluation } from './evaluation.js';
 
-/** What a LOCK session writes on one voucher: its reservation, and the expired holds the same write prunes. */
+/** Old holds of the voucher item's own map one write removes at most (the expression stays small; the map only shrinks). */
+const PRUNE_AT_MOST = 20;
+
+/** What a LOCK session writes on one voucher: its reservation (its own item), and the old map entries the same write removes. */
 export interface SessionHold {
   /** The voucher as the evaluation read it (the write holds only while it is still so). */
   voucher: Voucher;
   reservation: SessionReservation;
-  /** Session keys whose holds have expired (never the request's own). */
+  /** Keys of the voucher item's old `sessions` map to remove: expired ones, and the request's own (its hold moves to an item). */
   prune: string[];
 }
 
@@ -28,7 +31,10 @@ export function sessionHoldsOf(e: Evaluation, nowMs: number): SessionHold[] {
     const uses = v.redemptionQuantity === null ? 0 : 1;
     const credits = v.gift ? r.step.credits : 0;
     if (uses === 0 && credits === 0) continue;
-    holds.set(v.code, { voucher: v, reservation: { expiresAt, uses, credits }, prune: expiredSessionKeys(v.sessions, nowMs).filter((k) => k !== key) });
+    const inMap = Object.keys(v.sessions ?? {}).filter((k) => v.sessions?.[k]?.item === undefined);
+    const expired = new Set(expiredSessionKeys(v.sessions, nowMs));
+    const prune = inMap.filter((k) => k === key || expired.has(k)).slice(0, PRUNE_AT_MOST);
+    holds.set(v.code, { voucher: v, reservation: { expiresAt, uses, credits }, prune });
   }
   return [...holds.values()];
 }

@@ -19,6 +19,7 @@ import { APPLICABLE_OUTCOME, DEFAULT_STACKING_RULES, decideStacking, isValid, ty
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
+import { attachSessionHolds } from '../redemptions/session-lock.repo.js';
 import { readForValidation, type ValidationReadDeps, type ValidationReads, type ValidationWants } from './validation.repo.js';
 import { type CampaignBound, type CountedAs, judgeRules, type RuleCustomer, rulesOfRedeemable } from './redeemable-rules.js';
 import type { RedeemableErrorKey } from './redeemable-error.js';
@@ -151,7 +152,9 @@ export async function evaluateRedeemables(deps: Deps, projectId: string, request
   const reads = await readForValidation(deps, projectId, wantsOf(request, request.redeemables));
   // Before the order and session are looked at, as the refusal it was always checked first.
   checkLimit(reads.rules ?? DEFAULT_STACKING_RULES, request.redeemables.length);
-  return evaluateIn(requestContextOf(deps, projectId, request, reads, clock.now()), request.redeemables);
+  const now = clock.now();
+  await attachSessionHolds(deps, reads.vouchers, now.getTime());
+  return evaluateIn(requestContextOf(deps, projectId, request, reads, now), request.redeemables);
 }
 
 /** Evaluates many requests that differ only in their redeemables, from one read (see evaluateEach). */
@@ -184,6 +187,7 @@ export async function evaluateEach(
 ): Promise<SharedEvaluator> {
   const reads = await readForValidation(deps, projectId, wantsOf(request, redeemables));
   const now = clock.now();
+  await attachSessionHolds(deps, reads.vouchers, now.getTime());
   const contexts = new WeakMap<object, RequestContext>();
   return {
     evaluate(req, rs) {

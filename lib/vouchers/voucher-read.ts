@@ -5,7 +5,13 @@ import type { Voucher } from './voucher.js';
 type OptionalKeys<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? K : never }[keyof T];
 
 /** Every optional field of Voucher: copied only when the item has it (absent stays absent). */
-const OPTIONAL_FIELDS = ['referralConversions', 'publicationId', 'sessions', 'sessionsRevision'] as const satisfies readonly OptionalKeys<Voucher>[];
+const OPTIONAL_FIELDS = [
+  'referralConversions',
+  'publicationId',
+  'sessions',
+  'sessionsRevision',
+  'sessionsUntil',
+] as const satisfies readonly OptionalKeys<Voucher>[];
 // A field made optional in Voucher and not listed above fails to compile here.
 type Unlisted = Exclude<OptionalKeys<Voucher>, (typeof OPTIONAL_FIELDS)[number]>;
 const everyOptionalFieldListed: [Unlisted] extends [never] ? true : Unlisted = true;

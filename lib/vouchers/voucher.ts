@@ -65,8 +65,13 @@ export interface Voucher extends Validity {
    * Absent = none. Not on the wire.
    */
   sessions?: VoucherSessions;
-  /** Raised by every change of `sessions`: a redemption that counted the holds conditions on it. Absent = 0. */
+  /** Raised by every hold written or released (an item of its own, or in `sessions`): a redemption that counted the holds conditions on it. Absent = 0. */
   sessionsRevision?: number;
+  /**
+   * The latest expiry (ISO) of any session hold item written for this voucher (lib/db/entities.ts
+   * voucherSessionHold): once past, no hold item can be live and none is read. Absent = none.
+   */
+  sessionsUntil?: string;
 }
 
 /**

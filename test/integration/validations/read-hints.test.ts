@@ -133,10 +133,14 @@ describe('readForValidation with the container’s read hints', () => {
     expect(batches.count()).toBe(1);
     for (const reads of [cold, warm]) {
       expect(reads.validationRules.get(sale)?.map((r) => r.id)).toEqual([perCustomer.id]);
-      expect(reads.redemptionCounts).toEqual({});
+      // The customer's count items of the code and its campaign were read (none yet: 0 each).
+      expect(reads.redemptionCounts).toEqual({ [`n:${reads.vouchers.get('SALE-1')?.id}`]: 0, [`n:${sale}`]: 0 });
     }
-    // A never-seen code of the same campaign: still one round trip (no voucher has rules of its own).
+    // A never-seen code of the same campaign: its rules come with it (no voucher has rules of its own), but the customer's
+    // count of it is an item keyed by the voucher's id, which only the first round tells: two round trips; the next, one.
     expect((await readForValidation(runtime, projectId, wants(['SALE-2'], { customer: { id: customerId } }))).validationRules.get(sale)).toHaveLength(1);
+    expect(batches.count()).toBe(2);
+    await readForValidation(runtime, projectId, wants(['SALE-2'], { customer: { id: customerId } }));
     expect(batches.count()).toBe(1);
 
     // A rule put on a voucher after the hints were learnt is read (the project's counts say vouchers now have rules).

@@ -26,6 +26,7 @@ describe('transactionBudget', () => {
     expect(transactionBudget(plan([redeemable({ quantityLimit: 3 })], { expectedRevision: null, sourceId: 'o' }), false)).toBe(1 + 2 + 4);
     expect(transactionBudget(plan([redeemable({})], { expectedRevision: 2, sourceId: 'o' }), true)).toBe(1 + 2 + 2 + 1);
     expect(transactionBudget(plan([redeemable({ giftCredits: 5 })], { expectedRevision: null, sourceId: null }), false)).toBe(1 + 3 + 3);
+    expect(transactionBudget(plan([redeemable({ sessionKey: 's' })], { expectedRevision: null, sourceId: null }), false)).toBe(1 + 4 + 3);
     expect(transactionBudget(plan([redeemable({ object: 'promotion_tier' })], { expectedRevision: 0, sourceId: null }), false)).toBe(1 + 1 + 2);
   });
 
@@ -34,19 +35,20 @@ describe('transactionBudget', () => {
     expect(transactionBudget(plan(two, { expectedRevision: 2, sourceId: 'o' }), false)).toBe(1 + 3 * 2 + 2 + 3 * 2);
   });
 
-  it("fits 11 redeemables of 11 campaigns, or 22 of one campaign, each needing every item and the customer's count items, in one transaction", () => {
+  it("fits 10 redeemables of 10 campaigns, or 17 of one campaign, each needing every item and the customer's count items, in one transaction", () => {
     const customer = { id: 'cust_1', sourceId: null };
     const every = (i: number, campaignId: string) => redeemable({ id: `v_${i}`, campaignId, giftCredits: 1, sessionKey: 's' });
     const budget = (rs: PlannedRedeemable[]) =>
       transactionBudget({ ...plan(rs, { expectedRevision: null, sourceId: 'src' }), customer } as RedemptionPlan, true);
-    // Per redeemable: voucher item, count shard, child, the customer's count of it; per campaign: condition, count shard,
-    // summary counter, the customer's count of it; then parent, 4 order items, the customer's totals, the idempotency record.
-    const worst = Array.from({ length: 11 }, (_, i) => every(i, `camp_${i}`));
-    expect(budget(worst)).toBe(11 * 8 + 7);
-    expect(budget([...worst, every(11, 'camp_11')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
-    const oneCampaign = Array.from({ length: 22 }, (_, i) => every(i, 'camp_1'));
-    expect(budget(oneCampaign)).toBe(22 * 4 + 4 + 7);
-    expect(budget([...oneCampaign, every(22, 'camp_1')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
+    // Per redeemable: voucher item, its session's hold item, count shard, child, the customer's count of it; per campaign:
+    // condition, count shard, summary counter, the customer's count of it; then parent, 4 order items, the customer's totals,
+    // the idempotency record.
+    const worst = Array.from({ length: 10 }, (_, i) => every(i, `camp_${i}`));
+    expect(budget(worst)).toBe(10 * 9 + 7);
+    expect(budget([...worst, every(10, 'camp_10')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
+    const oneCampaign = Array.from({ length: 17 }, (_, i) => every(i, 'camp_1'));
+    expect(budget(oneCampaign)).toBe(17 * 5 + 4 + 7);
+    expect(budget([...oneCampaign, every(17, 'camp_1')])).toBeGreaterThan(MAX_TRANSACTION_ITEMS);
   });
 
   it('fits the largest plan the reference allows in one transaction', () => {

@@ -18,6 +18,8 @@ const limited = {
   sessions: {
     old: { expiresAt: new Date(now - 1).toISOString(), uses: 1, credits: 0 },
     mine: { expiresAt: new Date(now - 1).toISOString(), uses: 1, credits: 0 },
+    // Its own item (read beside the voucher): never named in the map's REMOVE, live or expired.
+    itemed: { expiresAt: new Date(now - 1).toISOString(), uses: 1, credits: 0, item: true },
   },
 } as unknown as Voucher;
 const unlimited = { code: 'U', redemptionQuantity: null, gift: null } as unknown as Voucher;
@@ -70,11 +72,11 @@ const evaluation = (over: Partial<Evaluation> = {}): Evaluation => ({
 });
 
 describe('sessionHoldsOf', () => {
-  it('holds a use of each limited voucher and the credits of each gift card, until the session expires, pruning other expired holds', () => {
+  it('holds a use of each limited voucher and the credits of each gift card, until the session expires, removing the old map’s expired entries and its own (its hold moves to an item)', () => {
     const holds = sessionHoldsOf(evaluation(), now);
     const expiresAt = new Date(now + 3_600_000).toISOString();
     expect(holds.map((h) => [h.voucher.code, h.reservation, h.prune])).toEqual([
-      ['L', { expiresAt, uses: 1, credits: 0 }, ['old']],
+      ['L', { expiresAt, uses: 1, credits: 0 }, ['old', 'mine']],
       ['G', { expiresAt, uses: 0, credits: 300 }, []],
     ]);
   });
