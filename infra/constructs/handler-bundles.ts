@@ -140,6 +140,9 @@ export async function buildAll(requests: readonly BundleRequest[], root: string)
 
 /** The same build, synchronous: CDK constructs are built synchronously. */
 export function buildAllSync(requests: readonly BundleRequest[], root: string): BuiltBundle[] {
+  // Without worker threads (ESBUILD_WORKER_THREADS=0) buildSync reads esbuild's reply through a
+  // 16 MiB pipe buffer; every handler's bundle and map together pass that (about 105 MiB for 145).
+  process.env.ESBUILD_MAX_BUFFER ??= String(1024 * 1024 * 1024);
   return groups(requests).flatMap((g) => splitResult(buildSync(buildOptions(g.requests, root, g.external)), g.requests, root, g.external));
 }
 

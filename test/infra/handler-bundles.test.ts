@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
@@ -127,4 +128,17 @@ describe('HouseFunction packages (one esbuild build per synthesis)', () => {
     expect(bundles.get({ handler: handlerA, usesS3: false }).js.byteLength).toBeGreaterThan(0);
     expect(bundles.builds).toBe(1);
   });
+
+  it('builds more than 16 MiB of bundles without worker threads (ESBUILD_WORKER_THREADS=0), where esbuild replies through a pipe', () => {
+    writeFileSync(join(root, 'functions/large.ts'), `export const handler = async () => ${JSON.stringify('x'.repeat(17 * 1024 * 1024))};\n`);
+    const script = `import { buildAllSync } from ${JSON.stringify(join(import.meta.dirname, '../../infra/constructs/handler-bundles.ts'))};
+      const [b] = buildAllSync([{ handler: 'functions/large.ts', usesS3: false }], ${JSON.stringify(root)});
+      process.stdout.write(String(b.js.byteLength));`;
+    const { ESBUILD_MAX_BUFFER: _unset, ...env } = process.env;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...env, ESBUILD_WORKER_THREADS: '0' },
+      encoding: 'utf8',
+    });
+    expect(Number(out)).toBeGreaterThan(17 * 1024 * 1024);
+  }, 120_000);
 });
