@@ -4,7 +4,8 @@
  * measured are the bytes deployed. One esbuild build per set of left-out modules (two today:
  * with and without the S3 client's event-stream serde), each with every handler as an entry
  * point: esbuild parses and resolves each shared module once and links the bundles in parallel,
- * where one esbuild process per function re-read the same SDK and lib/ modules 70 times.
+ * where one esbuild process per function (CDK's NodejsFunction) re-read the same SDK and lib/ modules
+ * for every function.
  */
 import { join } from 'node:path';
 import { type BuildOptions, type BuildResult, build, buildSync, type Metafile } from 'esbuild';
