@@ -1,7 +1,7 @@
 /**
- * The one description of how a handler is bundled, read by the `NodejsFunction` subclass and by
- * `scripts/bundle-sizes.ts`, so the sizes the script prints are the sizes that deploy. Kept free
- * of CDK imports so the script starts fast.
+ * The one description of how a handler is bundled, read by infra/constructs/handler-bundles.ts: the one build that
+ * synth deploys and `scripts/bundle-sizes.ts` measures, so the sizes the script prints are the sizes that deploy.
+ * Kept free of CDK imports so the script starts fast.
  */
 export const houseBundling = {
   /** esbuild target; matches the Lambda runtime in `house-function.ts`. */
