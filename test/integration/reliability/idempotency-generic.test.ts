@@ -428,7 +428,11 @@ const cases: RouteCase[] = [
       c.state.skuId = sku.json.id as string;
     },
     send: (c, key) =>
-      c.customers.call('update-sku', { params: { productId: c.state.productId ?? '', skuId: c.state.skuId ?? '' }, json: { price: 200 }, headers: c.keyed(key) }),
+      c.customers.call('update-sku', {
+        params: { productId: c.state.productId ?? '', skuId: c.state.skuId ?? '' },
+        json: { price: 200 },
+        headers: c.keyed(key),
+      }),
     effects: async (c) => updatedAtOf(await c.customers.call('get-sku', { params: { skuId: c.state.skuId ?? '' } })),
   },
   {
