@@ -43,7 +43,7 @@ describe('the official Voucherify SDK: loyalty programs', () => {
 
     const list = await client.loyalties.list({ limit: 10 });
     expect(list).toMatchObject({ object: 'list', data_ref: 'campaigns', total: 1 });
-    expect(list.campaigns.map((c) => c.id)).toEqual([program.id]);
+    expect((list.campaigns ?? []).map((c) => c.id)).toEqual([program.id]);
     expect(await client.loyalties.get(program.id)).toMatchObject({ id: program.id, name: 'SDK club' });
     await expect(client.loyalties.get('SDK coupons')).rejects.toMatchObject({ code: 404, key: 'not_found' });
 
