@@ -2,7 +2,7 @@ import { listLoyaltyProgramsRoute } from '../../lib/api/routes.js';
 import { toCampaignListReply } from '../../lib/campaigns/campaign.mapper.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
-import { listLoyaltyProgramsQuery } from '../../lib/loyalties/loyalty-program.schema.js';
+import { listLoyaltyProgramsQuery } from '../../lib/loyalties/loyalty-program-list.schema.js';
 import { listLoyaltyPrograms } from '../../lib/loyalties/loyalty-program.service.js';
 
 export const schemas = { query: listLoyaltyProgramsQuery };

@@ -3,7 +3,7 @@ import { toCampaignReply } from '../../lib/campaigns/campaign.mapper.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';
 import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
-import { updateLoyaltyProgramBody } from '../../lib/loyalties/loyalty-program.schema.js';
+import { updateLoyaltyProgramBody } from '../../lib/loyalties/loyalty-program-lifecycle.schema.js';
 import { updateLoyaltyProgram } from '../../lib/loyalties/loyalty-program.service.js';
 import { programParams } from '../../lib/loyalties/loyalty.schema.js';
 import { withAssignments } from '../../lib/validation-rules/validation-rule.mapper.js';

@@ -1,7 +1,11 @@
 import * as z from '../zod.js';
-import { updateCampaignBody } from '../campaigns/campaign-lifecycle.schema.js';
-import { campaignListParameters } from '../campaigns/campaign-list.schema.js';
 import { loyaltyProgramShape } from '../campaigns/campaign.schema.js';
+
+/*
+ * One module per request schema of the /v1/loyalties program routes: a schema is built when its
+ * module loads, so each handler's bundle holds only its own (loyalty-program-list.schema.ts,
+ * loyalty-program-lifecycle.schema.ts hold the others).
+ */
 
 /**
  * POST /v1/loyalties (Voucherify's LoyaltiesCreateCampaignRequestBody): POST /v1/campaigns's
@@ -12,14 +16,3 @@ export const createLoyaltyProgramBody = z.strictObject({
   campaign_type: z._default(z.literal('LOYALTY_PROGRAM'), 'LOYALTY_PROGRAM'),
 });
 export type CreateLoyaltyProgramBody = z.output<typeof createLoyaltyProgramBody>;
-
-/** GET /v1/loyalties: GET /v1/campaigns's paging, order and expand (the type is fixed to LOYALTY_PROGRAM). */
-export const listLoyaltyProgramsQuery = z.pick(campaignListParameters, { limit: true, page: true, expand: true, order: true });
-export type ListLoyaltyProgramsQuery = z.output<typeof listLoyaltyProgramsQuery>;
-
-/**
- * PUT /v1/loyalties/{campaignId} (Voucherify's LoyaltiesUpdateCampaignRequestBody): PUT
- * /v1/campaigns/{campaignId}'s body without the fields other campaign types have.
- */
-export const updateLoyaltyProgramBody = z.omit(updateCampaignBody, { discount: true, gift: true, referral_program: true });
-export type UpdateLoyaltyProgramBody = z.output<typeof updateLoyaltyProgramBody>;

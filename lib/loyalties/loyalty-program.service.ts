@@ -7,7 +7,9 @@ import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
 import { assignmentsOf } from '../validation-rules/validation-rule.service.js';
-import type { CreateLoyaltyProgramBody, ListLoyaltyProgramsQuery, UpdateLoyaltyProgramBody } from './loyalty-program.schema.js';
+import type { UpdateLoyaltyProgramBody } from './loyalty-program-lifecycle.schema.js';
+import type { ListLoyaltyProgramsQuery } from './loyalty-program-list.schema.js';
+import type { CreateLoyaltyProgramBody } from './loyalty-program.schema.js';
 import { findLoyaltyCampaign } from './loyalty.service.js';
 
 /*
