@@ -6,34 +6,34 @@ import { CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './campaign.js';
 const EXPANDS = ['category', 'access_settings_assignments'] as const;
 const idList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(100)));
 
+/** GET /v1/campaigns's parameters once nested (GET /v1/loyalties takes some of them). */
+export const campaignListParameters = z.strictObject({
+  limit: z._default(queryInt(1, 100), 10),
+  page: z._default(queryInt(1, 100), 1),
+  campaign_type: z.optional(z.enum(CAMPAIGN_TYPES)),
+  campaign_status: z.optional(z.enum(CAMPAIGN_STATUSES)),
+  is_referral_code: z.optional(queryBoolean),
+  expand: z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((s: string) => s.split(',')),
+      ),
+      z.array(z.enum(EXPANDS)),
+    ),
+  ),
+  order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
+  filters: z.optional(campaignFiltersSchema),
+  access_settings: z.optional(
+    z.strictObject({
+      filter: z.strictObject({ areas_ids: z.optional(idList), area_all_stores_ids: z.optional(idList), area_stores_ids: z.optional(idList) }),
+    }),
+  ),
+});
+
 /**
  * GET /v1/campaigns. Bracketed parameters (`filters[...]`, `access_settings[...]`) are read as
  * objects first (nestQuery); unknown parameters and values are refused.
  */
-export const listCampaignsQuery = z.preprocess(
-  (q) => nestQuery(q as Record<string, string>),
-  z.strictObject({
-    limit: z._default(queryInt(1, 100), 10),
-    page: z._default(queryInt(1, 100), 1),
-    campaign_type: z.optional(z.enum(CAMPAIGN_TYPES)),
-    campaign_status: z.optional(z.enum(CAMPAIGN_STATUSES)),
-    is_referral_code: z.optional(queryBoolean),
-    expand: z.optional(
-      z.pipe(
-        z.pipe(
-          z.string(),
-          z.transform((s: string) => s.split(',')),
-        ),
-        z.array(z.enum(EXPANDS)),
-      ),
-    ),
-    order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
-    filters: z.optional(campaignFiltersSchema),
-    access_settings: z.optional(
-      z.strictObject({
-        filter: z.strictObject({ areas_ids: z.optional(idList), area_all_stores_ids: z.optional(idList), area_stores_ids: z.optional(idList) }),
-      }),
-    ),
-  }),
-);
+export const listCampaignsQuery = z.preprocess((q) => nestQuery(q as Record<string, string>), campaignListParameters);
 export type ListCampaignsQuery = z.output<typeof listCampaignsQuery>;

@@ -102,10 +102,13 @@ export const promotionTierSchema = z.strictObject({
   validation_rule_assignments: refusedField('assign validation rules through POST /v1/validation-rules/{validationRuleId}/assignments'),
 });
 
+/** A loyalty program's create body: POST /v1/campaigns with LOYALTY_PROGRAM, and POST /v1/loyalties. */
+export const loyaltyProgramShape = { ...campaignBaseShape, campaign_type: z.literal('LOYALTY_PROGRAM'), voucher: loyaltyVoucherTemplate };
+
 const campaignBodies = z.discriminatedUnion('campaign_type', [
   z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('DISCOUNT_COUPONS'), voucher: discountVoucherTemplate }),
   z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('GIFT_VOUCHERS'), voucher: giftVoucherTemplate }),
-  z.strictObject({ ...campaignBaseShape, campaign_type: z.literal('LOYALTY_PROGRAM'), voucher: loyaltyVoucherTemplate }),
+  z.strictObject(loyaltyProgramShape),
   z.strictObject({
     ...campaignBaseShape,
     campaign_type: z.literal('REFERRAL_PROGRAM'),

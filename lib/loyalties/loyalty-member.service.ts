@@ -12,17 +12,9 @@ import { loadVoucher } from '../vouchers/voucher.service.js';
 import type { CardTransaction } from './card-transaction.js';
 import { campaignTransactionPage, cardTransactionPage, findCardTransaction } from './card-transaction.repo.js';
 import type { AddMemberBody, CardTransactionsQuery, ListMembersQuery } from './loyalty.schema.js';
-import { cardAsOf, findLoyaltyCampaign } from './loyalty.service.js';
+import { cardAsOf, findLoyaltyCampaign, voucherOrNull } from './loyalty.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
-
-/** A voucher by code or id, or null when there is none. */
-async function voucherOrNull(deps: Deps, projectId: string, ref: string): Promise<Voucher | null> {
-  return loadVoucher(deps, projectId, ref).catch((error: unknown) => {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  });
-}
 
 /**
  * POST /v1/loyalties/{campaignId}/members: publishes a card of the program to the customer (by

@@ -29,14 +29,39 @@ export async function findLoyaltyCampaign(deps: Deps, projectId: string, ref: st
   return campaign;
 }
 
-/** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
-export async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
-  const voucher = await loadVoucher(deps, campaign.projectId, memberId).catch((error: unknown) => {
+/** A voucher by code or id, or null when there is none. */
+export async function voucherOrNull(deps: Deps, projectId: string, ref: string): Promise<Voucher | null> {
+  return loadVoucher(deps, projectId, ref).catch((error: unknown) => {
     if (error instanceof NotFoundError) return null;
     throw error;
   });
+}
+
+/** A card of the campaign by code or id. @throws NotFoundError (voucher) when it is missing or belongs elsewhere. */
+export async function findMember(deps: Deps, campaign: Campaign, memberId: string): Promise<Voucher> {
+  const voucher = await voucherOrNull(deps, campaign.projectId, memberId);
   if (!voucher || voucher.campaignId !== campaign.id || !voucher.loyaltyCard) throw new NotFoundError('voucher', memberId);
   return voucher;
+}
+
+/**
+ * A card by code or id and its program: of the program `campaignRef` names, or (null) of whichever
+ * program holds it, as the paths without `{campaignId}` address it.
+ * @throws NotFoundError (campaign: not a loyalty program; voucher: no such card, not a loyalty card, or of another program).
+ */
+export async function findProgramMember(
+  deps: Deps,
+  projectId: string,
+  campaignRef: string | null,
+  memberId: string,
+): Promise<{ campaign: Campaign; member: Voucher }> {
+  if (campaignRef !== null) {
+    const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+    return { campaign, member: await findMember(deps, campaign, memberId) };
+  }
+  const member = await voucherOrNull(deps, projectId, memberId);
+  if (!member?.loyaltyCard || !member.campaignId) throw new NotFoundError('voucher', memberId);
+  return { campaign: await findLoyaltyCampaign(deps, projectId, member.campaignId), member };
 }
 
 /** A card's current state and the plan of a change, ready to commit (items[0] is the card). */
@@ -133,7 +158,8 @@ function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefine
 }
 
 /**
- * POST /v1/loyalties/{campaignId}/members/{memberId}/balance. Adding puts the points in a new
+ * POST /v1/loyalties/{campaignId}/members/{memberId}/balance, and POST
+ * /v1/loyalties/members/{memberId}/balance (`campaignRef` null: the card's own program). Adding puts the points in a new
  * bucket expiring by the request (`expiration_type`/`expiration_date`) or the program's rules;
  * subtracting takes them from the soonest-expiring unexpired buckets. The card and its buckets
  * change in one transaction conditioned on what was read, retried on a lost race: concurrent
@@ -147,7 +173,7 @@ function addedExpiry(body: BalanceBody, rules: ExpirationRules | null | undefine
 export async function updateLoyaltyCardBalance(
   deps: Deps,
   projectId: string,
-  campaignRef: string,
+  campaignRef: string | null,
   memberId: string,
   body: BalanceBody,
   idempotency: IdempotencyScope | null = null,
@@ -157,8 +183,7 @@ export async function updateLoyaltyCardBalance(
     const first = await recordedReply<BalanceChange>(deps, idempotency, now);
     if (first !== undefined) return { value: first, replayed: true };
   }
-  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
-  const member = await findMember(deps, campaign, memberId);
+  const { campaign, member } = await findProgramMember(deps, projectId, campaignRef, memberId);
   const change: PointsChange =
     body.points > 0
       ? {

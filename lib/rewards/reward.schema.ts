@@ -123,6 +123,15 @@ export const loyaltyRewardAssignmentParams = z.strictObject({ campaignId: id, as
 export const listLoyaltyRewardAssignmentsQuery = z.strictObject({ limit, page, assignment_id: z.optional(id) });
 export type ListLoyaltyRewardAssignmentsQuery = z.output<typeof listLoyaltyRewardAssignmentsQuery>;
 
+/**
+ * GET /v1/loyalties/{campaignId}/reward-assignments: the same page, whose one-assignment filter the
+ * reference names `assignmentId` on this path (`assignment_id` on …/rewards).
+ */
+export const listRewardAssignments1Query = z.pipe(
+  z.strictObject({ limit, page, assignmentId: z.optional(id) }),
+  z.transform(({ assignmentId, ...rest }): ListLoyaltyRewardAssignmentsQuery => ({ ...rest, assignment_id: assignmentId })),
+);
+
 /** PUT …/assignments/{assignmentId} and PUT /v1/loyalties/{campaignId}/rewards/{assignmentId}: a new price. */
 export const updateRewardAssignmentBody = z.strictObject({
   parameters: z.optional(z.strictObject({ loyalty: z.optional(z.strictObject({ points: z.optional(pointsPrice), auto_redeem: autoRedeem })) })),

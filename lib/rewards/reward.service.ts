@@ -264,6 +264,16 @@ export async function getRewardAssignment(deps: Deps, projectId: string, owner: 
 }
 
 /**
+ * GET /v1/loyalties/{campaignId}/reward-assignments/{assignmentId}/reward: the reward a program's
+ * assignment gives (a reward cannot be deleted while assigned).
+ * @throws NotFoundError (campaign, reward_assignment, reward).
+ */
+export async function getRewardDetails(deps: Deps, projectId: string, campaignRef: string, assignmentId: string): Promise<Reward> {
+  const assignment = await getRewardAssignment(deps, projectId, { campaignId: campaignRef }, assignmentId);
+  return getReward(deps, projectId, assignment.rewardId);
+}
+
+/**
  * PUT …/assignments/{assignmentId} or …/rewards/{assignmentId}: a new price in points (the only
  * field an assignment has to change).
  * @throws NotFoundError (reward, campaign, reward_assignment).

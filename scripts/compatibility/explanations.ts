@@ -15,7 +15,17 @@ interface Rule {
 }
 
 const REDEMPTION_OPS = ['get-redemption', 'list-redemptions', 'rollback-redemption', 'rollback-stacked-redemptions', 'get-voucher-redemptions'] as const;
-const CAMPAIGN_OPS = ['list-campaigns', 'create-campaign', 'get-campaign', 'get-campaign-summary', 'create-campaign-from-template', 'update-campaign'] as const;
+/** The /v1/loyalties program routes: the campaign services and the Campaign component (docs/decisions.md "Loyalty programs are campaigns"). */
+const LOYALTY_PROGRAM_OPS = ['list-loyalty-programs', 'create-loyalty-program', 'get-loyalty-program', 'update-loyalty-program'] as const;
+const CAMPAIGN_OPS = [
+  'list-campaigns',
+  'create-campaign',
+  'get-campaign',
+  'get-campaign-summary',
+  'create-campaign-from-template',
+  'update-campaign',
+  ...LOYALTY_PROGRAM_OPS,
+] as const;
 const PUBLICATION_OPS = ['create-publication', 'create-publication-1', 'list-publications'] as const;
 const VOUCHER_OPS = [
   'get-voucher',
@@ -39,7 +49,7 @@ const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, 
 const rules: readonly Rule[] = [
   // PUT /v1/campaigns/{campaignId} (docs/decisions.md "Changing and deleting campaigns")
   {
-    operations: ['update-campaign'],
+    operations: ['update-campaign', 'update-loyalty-program'],
     location: 'request',
     fields: ['loyalty_tiers_expiration.*', 'options.*'],
     reason:
@@ -296,7 +306,21 @@ const rules: readonly Rule[] = [
   },
   // Loyalty
   {
-    operations: ['update-loyalty-card-balance-1'],
+    operations: LOYALTY_PROGRAM_OPS,
+    location: 'response',
+    fields: inCampaign('campaign_type', 'type', 'voucher.type'),
+    kinds: ['enum'],
+    reason:
+      'The reply is the Campaign component of /v1/campaigns, which names every campaign type; these routes only ever answer LOYALTY_PROGRAM campaigns of LOYALTY_CARD vouchers (another type is 404)',
+  },
+  {
+    operations: ['list-reward-assignments-1', 'get-reward-assignment-1'],
+    location: 'response',
+    fields: ['parameters.loyalty.auto_redeem', 'data[].parameters.loyalty.auto_redeem'],
+    reason: 'Automatic reward redemption is not built: an assignment never redeems by itself, so the flag is not replied (as on the …/rewards forms)',
+  },
+  {
+    operations: ['update-loyalty-card-balance-1', 'update-loyalty-card-balance'],
     location: 'response',
     fields: ['type', 'operation_type'],
     kinds: ['enum'],

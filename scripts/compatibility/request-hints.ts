@@ -126,6 +126,27 @@ const perOperation: Record<string, CaseHints> = {
     },
   },
   'list-campaigns': {},
+  // POST /v1/campaigns's LOYALTY_PROGRAM body (the same service); the program type is the only one.
+  'create-loyalty-program': {
+    concurrency: 2,
+    unique: ['body.name'],
+    values: { 'body.category_id': '$seed.categoryId', 'body.activity_duration_after_publishing': 'P24D', ...codePattern('body.voucher.') },
+    candidates: { 'body.voucher.loyalty_card.expiration_rules.period_type': ['MONTH', 'FIXED_DAY_OF_YEAR'] },
+    exclusive: [['body.category_id', 'body.category']],
+    required: ['body.name', 'body.voucher', 'body.voucher.loyalty_card.expiration_rules.period_value'],
+    companions: { ...timeWindows('body.'), ...expirationRules('body.voucher.loyalty_card.expiration_rules.') },
+  },
+  'list-loyalty-programs': {},
+  'get-loyalty-program': { path: { campaignId: '$seed.loyaltyCampaignId' } },
+  // Each request changes or deletes a program of its own.
+  'update-loyalty-program': {
+    concurrency: 2,
+    path: { campaignId: '$fresh.loyaltyCampaignId' },
+    values: { 'body.category_id': '$seed.categoryId', 'body.activity_duration_after_publishing': 'P24D' },
+    exclusive: [['body.category_id', 'body.category']],
+    companions: timeWindows('body.'),
+  },
+  'delete-loyalty-program': { path: { campaignId: '$fresh.loyaltyCampaignId' } },
   'get-campaign': { path: { campaignId: '$seed.discountCampaignId' } },
   'get-campaign-summary': { path: { campaignId: '$seed.discountCampaignId' } },
   'add-vouchers-to-campaign': {
@@ -263,6 +284,9 @@ const perOperation: Record<string, CaseHints> = {
     variantValues: { 'body.[]: branch 2/2': { 'body.[].reward': '$fresh.coinRewardId' } },
     required: ['body.[].parameters.loyalty.points'],
   },
+  'list-reward-assignments-1': { path: { campaignId: '$seed.loyaltyCampaignId' }, values: { 'query.assignmentId': '$seed.assignmentId' } },
+  'get-reward-assignment-1': { path: { campaignId: '$seed.loyaltyCampaignId', assignmentId: '$seed.assignmentId' } },
+  'get-reward-details': { path: { campaignId: '$seed.loyaltyCampaignId', assignmentId: '$seed.assignmentId' } },
   'get-reward-assignment-2': { path: { campaignId: '$seed.loyaltyCampaignId', assignmentId: '$seed.assignmentId' } },
   'update-reward-assignment-1': { path: { campaignId: '$seed.loyaltyCampaignId', assignmentId: '$seed.assignmentId' } },
   'delete-reward-assignment-1': { path: { campaignId: '$seed.loyaltyCampaignId', assignmentId: '$fresh.assignmentId' } },
@@ -395,6 +419,10 @@ const perOperation: Record<string, CaseHints> = {
     variantPath: { 'body: branch 2/2': { rewardId: '$fresh.coinRewardId' } },
     values: { 'body.campaign': '$seed.loyaltyCampaignId' },
     required: ['body.parameters.loyalty.points'],
+  },
+  'update-loyalty-card-balance': {
+    path: { memberId: '$seed.loyaltyCardCode' },
+    companions: { 'body.expiration_type="CUSTOM_DATE"': ['body.expiration_date'] },
   },
   'update-loyalty-card-balance-1': {
     path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },

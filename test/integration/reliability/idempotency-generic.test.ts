@@ -30,6 +30,12 @@ const updatedAtOf = (reply: { json: Record<string, unknown> }): number => (typeo
 const at = Date.UTC(2026, 8, 1, 8, 0, 0);
 const SECOND = 1000;
 
+/** POST /v1/loyalties's body: the loyalty campaign body without `campaign_type` (the path says it). */
+const loyaltyProgramBody = (name: string): Record<string, unknown> => {
+  const { campaign_type: _type, ...body } = campaignBodies.LOYALTY_PROGRAM(name);
+  return body;
+};
+
 interface Sent {
   command: string;
   pks: string[];
@@ -664,6 +670,25 @@ const cases: RouteCase[] = [
     effects: async (c) => c.jobs.sent.length,
   },
   {
+    operationId: 'create-loyalty-program',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-loyalty-program', { json: loyaltyProgramBody('Once'), headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-loyalty-programs')).json.total as number,
+  },
+  {
+    operationId: 'update-loyalty-program',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Put'))),
+    send: (c, key) => c.customers.call('update-loyalty-program', { params: { campaignId: 'Put' }, json: { description: 'once' }, headers: c.keyed(key) }),
+    effects: async (c) => updatedAtOf(await c.campaigns.getCampaign('Put')),
+  },
+  {
+    operationId: 'delete-loyalty-program',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.LOYALTY_PROGRAM('Bye'))),
+    send: (c, key) => c.customers.call('delete-loyalty-program', { params: { campaignId: 'Bye' }, headers: c.keyed(key) }),
+    // The deletion jobs enqueued: a second run would answer 404 instead of the first 200 (and enqueue nothing).
+    effects: async (c) => c.jobs.sent.length,
+  },
+  {
     operationId: 'update-earning-rule',
     prepare: prepareEarningRule,
     send: (c, key) => c.customers.call('update-earning-rule', { params: ruleParams(c), json: { metadata: { once: true } }, headers: c.keyed(key) }),
@@ -755,7 +780,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
     // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts,
-    // test/integration/loyalties/transfer-points.test.ts.
+    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
@@ -773,6 +798,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'redeem-voucher',
       'track-custom-event',
       'transfer-points',
+      'update-loyalty-card-balance',
       'update-loyalty-card-balance-1',
       'update-voucher-balance',
     ]);
