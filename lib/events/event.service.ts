@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors.js';
 import { requireEventSchema, validateEventMetadata } from '../custom-event-schemas/event-schema.service.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
-import { planEarning } from '../loyalties/loyalty-earning.js';
+import { type Earning, planEarning, planHeldEarnings } from '../loyalties/loyalty-earning.js';
 import { type CardTransaction, type CardTransactionDetails, runningCounters } from '../loyalties/card-transaction.js';
 import { putCardTransactionItem } from '../loyalties/card-transaction.repo.js';
 import { prepareCardChange } from '../loyalties/loyalty.service.js';
@@ -21,7 +21,8 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /**
  * POST /v1/events: checks the event against the project's custom event schema, upserts its
- * customer, and stores it. With `loyalty.code`, the card's program's earning rules for the event add
+ * customer, and stores it. Without `loyalty.code`, every card the customer holds in a program with
+ * a rule for the event earns, as `order.paid` finds its card. With `loyalty.code`, the card's program's earning rules for the event add
  * their points (new buckets, and one POINTS_ACCRUAL card transaction per rule) in the same
  * transaction as the event, so they are added exactly once per stored event; with an
  * Idempotency-Key the event (and its points) is stored once and every retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
@@ -49,9 +50,11 @@ export async function trackCustomEvent(
   const schema = await requireEventSchema(deps, projectId, body.event);
   const metadata = body.metadata ?? {};
   validateEventMetadata(schema, metadata);
-  const earning = body.loyalty ? await planEarning(deps, projectId, body.event, body.loyalty.code, metadata, now) : null;
+  const named = body.loyalty ? await planEarning(deps, projectId, body.event, body.loyalty.code, metadata, now) : null;
   const referral = body.referral ? await planReferral(deps, projectId, body.event, body.referral, body.customer) : null;
   const customer = await upsertCustomer(deps, projectId, body.customer);
+  // Naming a card restricts the event to it; otherwise every program's card the customer holds earns.
+  const earnings: Earning[] = body.loyalty ? (named ? [named] : []) : await planHeldEarnings(deps, projectId, body.event, customer.id, metadata, now);
   const event: CustomEvent = {
     id: deps.ids.id('evcus'),
     projectId,
@@ -76,7 +79,7 @@ export async function trackCustomEvent(
     const converting = items.length > conversionAt;
     // Points for one card go in one change: a referee reward may land on the card the event earns on.
     const cardChanges = new Map<string, CardChange>();
-    if (earning) {
+    for (const earning of earnings) {
       cardChanges.set(earning.code, {
         buckets: earning.accruals.map((a) => a.bucket),
         records: earning.accruals.map((a) => ({
@@ -153,7 +156,7 @@ function accrualOf(card: Voucher, a: PendingAccrual, at: string): Omit<CardTrans
 }
 
 /**
- * The items of the points changes of up to two cards (the event's loyalty card, the referee's
+ * The items of the points changes of the event's cards (its loyalty cards, the referee's
  * reward card), each with its POINTS_ACCRUAL transactions, sharing what is left of one transaction
  * after the `used` items, one card item and one transaction item per accrual, and the idempotency
  * record (docs/architecture.md "The 100-item budget of a points change"). Null when a card's

@@ -15,6 +15,7 @@ import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
 import { type CardTransaction, type CardTransactionDetails, runningCounters } from './card-transaction.js';
 import { putCardTransactionItem } from './card-transaction.repo.js';
 import { expiryOf } from './expiration.js';
+import { programEarnsAt } from './loyalty-earning.js';
 import { prepareCardChange } from './loyalty.service.js';
 import { MAX_EARNINGS_PER_COMMIT, type OrderEarning, takeBackShares } from './order-earning.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
@@ -61,10 +62,6 @@ export interface EffectRun {
 
 const NOTHING: EffectRun = { entries: 0, superseded: false };
 const add = (a: EffectRun, b: EffectRun): EffectRun => ({ entries: a.entries + b.entries, superseded: a.superseded || b.superseded });
-
-/** Whether a program earns at `at`: switched on and inside its dates (a rule without dates inherits them). */
-const campaignApplies = (c: Campaign, at: string): boolean =>
-  c.campaignType === 'LOYALTY_PROGRAM' && c.active && (c.startDate === null || c.startDate <= at) && (c.expirationDate === null || at <= c.expirationDate);
 
 /**
  * The customer's card in the program; with `auto_join` (Voucherify: customers join "if any earning
@@ -117,7 +114,7 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
   const eventId = deps.ids.id('evcus');
   for (const [campaignId, campaignRules] of byCampaign) {
     const campaign = await getCampaign(deps, order.projectId, campaignId);
-    if (!campaign || !campaignApplies(campaign, at)) continue;
+    if (!campaign || !programEarnsAt(campaign, at)) continue;
     const giving = campaignRules.map((rule) => ({ rule, points: orderPointsFor(rule.loyalty, order) })).filter((g) => g.points > 0);
     if (giving.length === 0) continue;
     const card = await cardOf(deps, order, customerId, campaign);

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { earningRuleReplySchema } from '../../../lib/earning-rules/earning-rule.reply.js';
 import { eventReplySchema } from '../../../lib/events/event.reply.js';
+import { apiClient } from '../../support/api-client.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
-import { newProject, testRuntime } from '../../support/runtime.js';
+import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const at = Date.UTC(2026, 1, 10, 12, 0, 0);
 
@@ -33,7 +34,7 @@ async function setup() {
     loyalty: { code: 'CARD-1' },
     ...(amount === undefined ? {} : { metadata: { amount } }),
   });
-  return { clock, runtime, campaigns, loyalty, events, balance, paid };
+  return { clock, runtime, pair, campaigns, loyalty, events, balance, paid };
 }
 
 const fixedRule = (points: number) => ({ event: 'order_paid', loyalty: { type: 'FIXED', points }, source: { banner: 'Paid order' } });
@@ -124,3 +125,53 @@ describe('POST /v1/events with loyalty.code', () => {
 });
 
 const paid0 = () => ({ event: 'order_paid', customer: { source_id: 'ann' } });
+
+describe('POST /v1/events without loyalty.code', () => {
+  /** Two programs with a rule for the event; `ann` holds a card in both (given by add-member), `bob` in neither. */
+  async function twoPrograms() {
+    const base = await setup();
+    const api = apiClient({ runtime: base.runtime }, keyPairHeaders(base.pair));
+    await newCampaign(base.campaigns, { name: 'Club2', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } });
+    await base.campaigns.addVoucher('Club2', { code: 'CARD-2' });
+    await base.loyalty.createEarningRules('Club', [fixedRule(5)]);
+    await base.loyalty.createEarningRules('Club2', [fixedRule(7), proportionalRule]);
+    for (const campaignId of ['Club', 'Club2']) {
+      const joined = await api.call('add-member', { params: { campaignId }, json: { customer: { source_id: 'ann' } } });
+      expect(joined.status).toBe(200);
+    }
+    const balanceOf = async (code: string) => ((await base.campaigns.getVoucher(code)).json.loyalty_card as { balance: number }).balance;
+    return { ...base, api, balanceOf };
+  }
+
+  it('earns on the card the customer holds in each program with a matching rule, as order.paid finds it', async () => {
+    const { events, balanceOf } = await twoPrograms();
+    const reply = await events.trackEvent({ event: 'order_paid', customer: { source_id: 'ann' }, metadata: { amount: 25 } });
+    expect(reply.status).toBe(200);
+    expect(await balanceOf('CARD-1')).toBe(5);
+    // FIXED 7 plus 2 points per 10 of amount 25.
+    expect(await balanceOf('CARD-2')).toBe(11);
+  });
+
+  it('earns once per event under 20 parallel retries with one Idempotency-Key', async () => {
+    const { events, balanceOf } = await twoPrograms();
+    const body = { event: 'order_paid', customer: { source_id: 'ann' } };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => events.trackEvent(body, 'evt-held')));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect([await balanceOf('CARD-1'), await balanceOf('CARD-2')]).toEqual([5, 7]);
+  });
+
+  it('still restricts the event to the card it names', async () => {
+    const { events, balanceOf } = await twoPrograms();
+    await events.trackEvent({ event: 'order_paid', customer: { source_id: 'ann' }, loyalty: { code: 'CARD-2' } });
+    expect([await balanceOf('CARD-1'), await balanceOf('CARD-2')]).toEqual([0, 7]);
+  });
+
+  it('earns nothing for a customer holding no card, and nothing in a program that is switched off', async () => {
+    const { events, balanceOf, api } = await twoPrograms();
+    expect((await events.trackEvent({ event: 'order_paid', customer: { source_id: 'bob' } })).status).toBe(200);
+    expect([await balanceOf('CARD-1'), await balanceOf('CARD-2')]).toEqual([0, 0]);
+    expect((await api.call('disable-campaign', { params: { campaignId: 'Club2' } })).status).toBe(200);
+    await events.trackEvent({ event: 'order_paid', customer: { source_id: 'ann' } });
+    expect([await balanceOf('CARD-1'), await balanceOf('CARD-2')]).toEqual([5, 0]);
+  });
+});
