@@ -13,6 +13,7 @@ export type BadRequestKey =
   | 'invalid_cidr'
   | 'invalid_customer'
   | 'invalid_grant_type'
+  | 'invalid_origin'
   | 'invalid_idempotency_key'
   | 'invalid_path'
   | 'invalid_scope'

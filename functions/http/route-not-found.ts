@@ -2,9 +2,12 @@ import * as z from '../../lib/zod.js';
 import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
 import { openEndpoint } from '../../lib/http/endpoint.js';
 import { routeNotFound } from '../../lib/http/unroutable.js';
+import { originTrusted } from '../../lib/auth/origin-trust.repo.js';
 
 export const schemas = { query: z.record(z.string(), z.string()) };
 
-export const makeHandler = openEndpoint(routeNotFoundRoute, schemas, async ({ event }) => routeNotFound(routes, event));
+export const makeHandler = openEndpoint(routeNotFoundRoute, schemas, async ({ event, runtime }) =>
+  routeNotFound(routes, event, (origin) => originTrusted(runtime, origin)),
+);
 
 export const handler = makeHandler();

@@ -5,8 +5,8 @@ import type { LocalRuntime } from './start-local.js';
  * What `npm start` prints once everything runs: where the API is, the dev key pair (a local,
  * throwaway secret: printing it is the point) and a curl line to paste.
  */
-export function bannerOf(runtime: Pick<LocalRuntime, 'apiUrl' | 'downloadUrl' | 'engines' | 'devKey'>, dataDir: string | null): string {
-  const { apiUrl, downloadUrl, engines, devKey } = runtime;
+export function bannerOf(runtime: Pick<LocalRuntime, 'apiUrl' | 'downloadUrl' | 'engines' | 'devKey' | 'devClientKey'>, dataDir: string | null): string {
+  const { apiUrl, downloadUrl, engines, devKey, devClientKey } = runtime;
   return [
     '',
     `promo-engine is running locally (${dataDir === null ? 'in memory: nothing is kept' : `data in ${dataDir}`})`,
@@ -17,6 +17,10 @@ export function bannerOf(runtime: Pick<LocalRuntime, 'apiUrl' | 'downloadUrl' | 
     `Dev project      ${devKey.project_id}`,
     `  X-App-Id       ${devKey.app_id}`,
     `  X-App-Token    ${devKey.app_token}`,
+    'Client-side key (browsers and apps, /client/v1/* only)',
+    `  X-Client-Application-Id  ${devClientKey.app_id}`,
+    `  X-Client-Token           ${devClientKey.app_token}`,
+    `  Trusted origins          ${devClientKey.origins.join(', ')}`,
     '',
     'Get an OAuth token:',
     `  curl -s -X POST ${apiUrl}${generateOauthTokenRoute.path} -H "X-App-Id: ${devKey.app_id}" -H "X-App-Token: ${devKey.app_token}" -d grant_type=client_credentials -d scope=api`,

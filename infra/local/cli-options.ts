@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { normalizeOrigin } from '../../lib/auth/origins.js';
 import type { LogLevel } from '../../lib/logger.js';
 
 /** A mistake in flags or environment: main prints its one-line message and exits 1. */
@@ -11,6 +12,10 @@ export interface CliOptions {
   /** null = in-memory run. */
   dataDir: string | null;
   devKey: { appId: string; appToken: string } | undefined;
+  /** DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN: the dev project's client-side pair. */
+  devClientKey: { appId: string; appToken: string } | undefined;
+  /** DEV_CLIENT_ORIGINS: the client key's trusted origins (undefined = the local runtime's own). */
+  devClientOrigins: string[] | undefined;
   logLevel: LogLevel;
 }
 
@@ -26,6 +31,8 @@ Environment:
   DOWNLOAD_PORT      download cluster port (default 3001)
   DATA_DIR           data folder kept across restarts (default .data/ at the repository root)
   DEV_APP_ID, DEV_APP_TOKEN   the dev project's key pair (both, or neither: then one is generated and kept)
+  DEV_CLIENT_APP_ID, DEV_CLIENT_APP_TOKEN   its client-side key pair for /client/v1/* (both, or neither: generated and kept)
+  DEV_CLIENT_ORIGINS the client key's trusted origins, comma-separated (default: this runtime's own, http://localhost:PORT and http://127.0.0.1:PORT)
   LOG_LEVEL          debug, info, warn or error (default info)`;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -57,12 +64,25 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
   if ((appId === undefined) !== (appToken === undefined)) {
     throw new UsageError('Set both DEV_APP_ID and DEV_APP_TOKEN, or neither (then a dev key pair is generated)');
   }
+  const clientAppId = env.DEV_CLIENT_APP_ID || undefined;
+  const clientAppToken = env.DEV_CLIENT_APP_TOKEN || undefined;
+  if ((clientAppId === undefined) !== (clientAppToken === undefined)) {
+    throw new UsageError('Set both DEV_CLIENT_APP_ID and DEV_CLIENT_APP_TOKEN, or neither (then a client-side key pair is generated)');
+  }
+  const origins = env.DEV_CLIENT_ORIGINS?.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  const badOrigin = origins?.find((o) => normalizeOrigin(o) === null);
+  if (badOrigin !== undefined)
+    throw new UsageError(`DEV_CLIENT_ORIGINS must list origins like http://localhost:5173 (scheme://host[:port]), got '${badOrigin}'`);
   return {
     help,
     port: portOf('PORT', env.PORT, 3000),
     downloadPort: portOf('DOWNLOAD_PORT', env.DOWNLOAD_PORT, 3001),
     dataDir: inMemory ? null : env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir,
     devKey: appId && appToken ? { appId, appToken } : undefined,
+    devClientKey: clientAppId && clientAppToken ? { appId: clientAppId, appToken: clientAppToken } : undefined,
+    devClientOrigins: origins && origins.length > 0 ? origins : undefined,
     logLevel,
   };
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from '../../lib/zod.js';
-import { createProject, ensureKeyPair, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { createClientKey, createProject, ensureClientKey, ensureKeyPair, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -13,7 +13,11 @@ const devKeyFile = z.object({
   project_id: z.string().check(z.minLength(1)),
   app_id: z.string().check(z.minLength(1)),
   app_token: z.string().check(z.minLength(1)),
+  // Files written before client-side keys existed lack these: a pair is then generated and added.
+  client_app_id: z.optional(z.string().check(z.minLength(1))),
+  client_app_token: z.optional(z.string().check(z.minLength(1))),
 });
+type DevKeyFile = z.output<typeof devKeyFile>;
 
 export interface DevKeyOptions {
   /** Where the generated pair is kept (`<dataDir>/dev-key.json`); null = in-memory run, nothing kept. */
@@ -22,7 +26,7 @@ export interface DevKeyOptions {
   fixed?: { appId: string; appToken: string } | undefined;
 }
 
-function readDevKey(file: string): IssuedKeyPair {
+function readDevKey(file: string): DevKeyFile {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -35,7 +39,7 @@ function readDevKey(file: string): IssuedKeyPair {
 }
 
 /** Owner-only from the first byte: the file holds a live secret. */
-function writeDevKey(file: string, pair: IssuedKeyPair): void {
+function writeDevKey(file: string, pair: DevKeyFile): void {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(pair, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);
@@ -56,10 +60,34 @@ export async function ensureDevKey(deps: Deps, options: DevKeyOptions): Promise<
   if (existsSync(file)) {
     const kept = readDevKey(file);
     const pair = await ensureKeyPair(deps, DEV_PROJECT_NAME, kept.app_id, kept.app_token);
-    if (pair.project_id !== kept.project_id) writeDevKey(file, pair);
+    if (pair.project_id !== kept.project_id) writeDevKey(file, { ...kept, ...pair });
     return pair;
   }
   const pair = await createProject(deps, DEV_PROJECT_NAME);
   writeDevKey(file, pair);
+  return pair;
+}
+
+export interface DevClientKeyOptions {
+  dataDir: string | null;
+  /** DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN (never written to disk). */
+  fixed?: { appId: string; appToken: string } | undefined;
+  /** Its trusted origins, set on every start (the local runtime's own unless DEV_CLIENT_ORIGINS says otherwise). */
+  origins: readonly string[];
+}
+
+/**
+ * Makes sure the dev project's client-side key pair exists with `origins` and returns it: the
+ * fixed pair when given; else the pair kept beside the server pair in `<dataDir>/dev-key.json`;
+ * else a new one, kept there unless the run is in memory.
+ */
+export async function ensureDevClientKey(deps: Deps, projectId: string, options: DevClientKeyOptions): Promise<IssuedKeyPair> {
+  if (options.fixed) return ensureClientKey(deps, projectId, options.fixed.appId, options.fixed.appToken, options.origins);
+  if (options.dataDir === null) return createClientKey(deps, projectId, { origins: options.origins, name: 'dev client' });
+  const file = join(options.dataDir, DEV_KEY_FILE);
+  const kept = existsSync(file) ? readDevKey(file) : null;
+  if (kept?.client_app_id && kept.client_app_token) return ensureClientKey(deps, projectId, kept.client_app_id, kept.client_app_token, options.origins);
+  const pair = await createClientKey(deps, projectId, { origins: options.origins, name: 'dev client' });
+  if (kept) writeDevKey(file, { ...kept, client_app_id: pair.app_id, client_app_token: pair.app_token });
   return pair;
 }

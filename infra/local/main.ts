@@ -71,6 +71,8 @@ async function main(): Promise<void> {
       ...(options.dataDir === null ? { announceIn: dataDirFrom(process.env) } : {}),
       logLevel: options.logLevel,
       ...(options.devKey ? { devKey: options.devKey } : {}),
+      ...(options.devClientKey ? { devClientKey: options.devClientKey } : {}),
+      ...(options.devClientOrigins ? { devClientOrigins: options.devClientOrigins } : {}),
     });
   } catch (error) {
     if (error instanceof JavaMissingError) fail(error.message);

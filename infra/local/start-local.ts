@@ -20,7 +20,7 @@ import {
   type WorkerDef,
 } from '../../lib/api/workers.js';
 import { type LocalSchedule, loadScheduledHandler, startSchedule } from './scheduler.js';
-import { ensureDevKey } from './dev-key.js';
+import { ensureDevClientKey, ensureDevKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
 import { withLocalServers } from './openapi-servers.js';
@@ -51,6 +51,10 @@ export interface StartLocalOptions {
   engines?: EngineEndpoints;
   /** DEV_APP_ID / DEV_APP_TOKEN: the dev project's key pair, instead of a generated one. */
   devKey?: { appId: string; appToken: string };
+  /** DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN: its client-side pair, instead of a generated one. */
+  devClientKey?: { appId: string; appToken: string };
+  /** DEV_CLIENT_ORIGINS: the client-side pair's trusted origins (default: this runtime's own origins). */
+  devClientOrigins?: readonly string[];
   /** Level for the handlers' and the server's logs (default info). */
   logLevel?: LogLevel;
   /** Sink for the runtime's own lines (default: JSON lines on stdout at `logLevel`). */
@@ -84,6 +88,8 @@ export interface LocalRuntime {
   downloadUrl: string;
   engines: EngineEndpoints;
   devKey: IssuedKeyPair;
+  /** The dev project's client-side pair (`/client/v1/*`) and its trusted origins. */
+  devClientKey: IssuedKeyPair & { origins: readonly string[] };
   /** The scheduled workers' local timers, by worker name (`runNow` runs one at once). */
   schedules: ReadonlyMap<string, LocalSchedule>;
   /**
@@ -212,6 +218,16 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     listening.download = downloadUrl;
     // Known only now (the port may be chosen by the system); handlers read their config on first request.
     process.env.DOWNLOAD_BASE_URL = downloadUrl;
+    // The client key's default origins are this runtime's own, so a page it serves (or a dev server told by DEV_CLIENT_ORIGINS) works at once.
+    const clientOrigins = options.devClientOrigins ?? [`http://localhost:${api.port}`, `http://127.0.0.1:${api.port}`];
+    const devClientKey = {
+      ...(await ensureDevClientKey({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, devKey.project_id, {
+        dataDir,
+        fixed: options.devClientKey,
+        origins: clientOrigins,
+      })),
+      origins: clientOrigins,
+    };
 
     if (workers.length > 0) {
       const sqsClient = new SQSClient({
@@ -283,6 +299,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       downloadUrl,
       engines,
       devKey,
+      devClientKey,
       schedules,
       stop: () => {
         stopping ??= stopAll();

@@ -1838,7 +1838,10 @@ export const routeNotFoundRoute = /* @__PURE__ */ route({
   scope: null,
   summary: 'Error object for unknown routes and methods; a known path sent with a trailing slash is sent on to its route',
   tag: 'System',
-  success: [{ status: 308, description: 'The same request without the trailing slash (Location), method and body kept', headers: ['Location'] }],
+  success: [
+    { status: 308, description: 'The same request without the trailing slash (Location), method and body kept', headers: ['Location'] },
+    { status: 204, description: 'A CORS preflight (OPTIONS) of a client-side route from an origin a client-side key trusts' },
+  ],
 });
 
 export const redeemReward1Route = /* @__PURE__ */ route({
@@ -1950,6 +1953,70 @@ export const deleteLoyaltyProgramRoute = /* @__PURE__ */ route({
   ],
   idempotency: 'generic',
   needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+/**
+ * The client-side API (`/client/v1/*`): a client-side (publishable) key pair from one of its trusted
+ * origins, or a bearer token with a `client_*` scope; never a server key. Same engine as the
+ * server routes (docs/decisions.md "Client-side keys").
+ */
+
+export const validateStackedDiscountsClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'validate-stacked-discounts-client-side',
+  method: 'POST',
+  path: '/client/v1/validations',
+  folder: 'validations',
+  scope: { side: 'client', scopes: ['client_validations'] },
+  summary: 'Validate up to 30 stacked redeemables against an order from a browser or app, as POST /v1/validations does',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('StackedValidation', 'The verdict of each redeemable and the order after the applicable ones')],
+  errors: [404],
+  description:
+    "Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. Writes nothing but a LOCK session's holds, as POST /v1/validations.",
+  idempotency: 'none',
+});
+
+export const checkEligibilityClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'check-eligibility-client-side',
+  method: 'POST',
+  path: '/client/v1/qualifications',
+  folder: 'qualifications',
+  access: 'read',
+  scope: { side: 'client', scopes: ['client_qualifications'] },
+  summary: 'The redeemables a customer and/or an order qualify for, from a browser or app, as POST /v1/qualifications',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('Qualification', 'One page of the qualified redeemables, each with its discount and the order after it alone')],
+  errors: [404],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. Writes nothing.',
+});
+
+export const redeemStackedDiscountsClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-stacked-discounts-client-side',
+  method: 'POST',
+  path: '/client/v1/redemptions',
+  folder: 'redemptions',
+  scope: { side: 'client', scopes: ['client_redemptions'] },
+  summary: 'Redeem up to 30 stacked redeemables from a browser or app, as POST /v1/redemptions: all or nothing, one transaction',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('StackedRedemption', 'The redemptions, their parent and the order with its discounted figures')],
+  errors: [404, 409],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. The same rules, limits, counters and Idempotency-Key as POST /v1/redemptions.',
+  idempotency: 'transactional',
+});
+
+export const listPromotionTiersClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'list-promotion-tiers-client-side',
+  method: 'GET',
+  path: '/client/v1/promotions/tiers',
+  folder: 'campaigns',
+  scope: { side: 'client', scopes: ['client_promotions'] },
+  summary: "The tiers of the project's promotion campaigns, from a browser or app, as GET /v1/promotions/tiers",
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('PromotionTiersList', 'One page of tiers, with the total of every page')],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin.',
 });
 
 export const routes: readonly RouteDef[] = [
@@ -2100,4 +2167,8 @@ export const routes: readonly RouteDef[] = [
   getLoyaltyProgramRoute,
   updateLoyaltyProgramRoute,
   deleteLoyaltyProgramRoute,
+  validateStackedDiscountsClientSideRoute,
+  checkEligibilityClientSideRoute,
+  redeemStackedDiscountsClientSideRoute,
+  listPromotionTiersClientSideRoute,
 ];

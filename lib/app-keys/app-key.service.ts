@@ -7,6 +7,8 @@ import type { Runtime } from '../runtime.js';
 import type { AppKey, AppKeyView } from './app-key.js';
 import { viewOf } from './app-key.js';
 import * as repo from './app-key.repo.js';
+import { deleteClientKey, insertClientKey, replaceClientOrigins } from './client-key.repo.js';
+import { MAX_TRUSTED_ORIGINS, normalizeOrigin } from '../auth/origins.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -48,11 +50,90 @@ export async function createAppKey(deps: Deps, projectId: string, options: NewKe
     status: 'ACTIVE',
     permissions: null,
     ipAllowList: null,
+    side: 'server',
+    trustedOrigins: null,
+    originless: true,
     createdAt: now,
     updatedAt: now,
   };
   await repo.insertAppKey(deps, key);
   return { project_id: projectId, app_id: appId, app_token: appToken };
+}
+
+export interface ClientKeyOptions extends NewKeyOptions {
+  /** Browser origins the key works from (`https://shop.example`); each is normalised, a malformed one refused. */
+  origins: readonly string[];
+  /** Whether requests without `Origin` (mobile apps) are admitted; default true (docs/decisions.md "Client-side keys"). */
+  originless?: boolean;
+}
+
+/**
+ * The origins as kept: normalised, without repeats, at most MAX_TRUSTED_ORIGINS.
+ * @throws BadRequestError naming a malformed origin, or too many.
+ */
+export function trustedOriginsOf(origins: readonly string[]): string[] {
+  const bad = origins.filter((o) => normalizeOrigin(o) === null);
+  if (bad.length > 0) throw new BadRequestError('invalid_origin', `Invalid origin (scheme://host[:port], no path): ${bad.join(' ')}`);
+  const kept = [...new Set(origins.map((o) => normalizeOrigin(o) ?? ''))];
+  if (kept.length > MAX_TRUSTED_ORIGINS) throw new BadRequestError('invalid_origin', `At most ${MAX_TRUSTED_ORIGINS} trusted origins per key`);
+  return kept;
+}
+
+/**
+ * Adds a client-side (publishable) key pair to a project: it opens `/client/v1/*` only, from its
+ * trusted origins (and without an Origin unless `originless` is false).
+ * @throws NotFoundError (project), BadRequestError (origins).
+ */
+export async function createClientKey(deps: Deps, projectId: string, options: ClientKeyOptions): Promise<IssuedKeyPair> {
+  const trustedOrigins = trustedOriginsOf(options.origins);
+  if (!(await getProject(deps, projectId))) throw new NotFoundError('project', projectId);
+  const appId = options.appId ?? `client_${deps.ids.uuid()}`;
+  const appToken = options.appToken ?? deps.ids.secret();
+  const now = deps.clock.now().toISOString();
+  await insertClientKey(deps, {
+    appId,
+    projectId,
+    name: options.name ?? 'client',
+    tokenHash: hashSecret(appToken),
+    status: 'ACTIVE',
+    permissions: null,
+    ipAllowList: null,
+    side: 'client',
+    trustedOrigins,
+    originless: options.originless ?? true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { project_id: projectId, app_id: appId, app_token: appToken };
+}
+
+/**
+ * Replaces a client key's trusted origins (and, when given, its no-Origin switch).
+ * @throws NotFoundError (no such client key), BadRequestError (origins), ConflictRetryError (changed meanwhile).
+ */
+export async function setClientOrigins(deps: Deps, appId: string, origins: readonly string[], originless?: boolean): Promise<AppKeyView> {
+  const trusted = trustedOriginsOf(origins);
+  const current = await repo.getAppKey(deps, appId, true);
+  if (!current) throw new NotFoundError('app_key', appId);
+  return viewOf(await replaceClientOrigins(deps, current, trusted, originless ?? current.originless, deps.clock.now().toISOString()));
+}
+
+/**
+ * Makes sure a client key with exactly these values and origins exists in the project (the local
+ * runtime's DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN).
+ */
+export async function ensureClientKey(deps: Deps, projectId: string, appId: string, appToken: string, origins: readonly string[]): Promise<IssuedKeyPair> {
+  const existing = await repo.getAppKey(deps, appId, true);
+  if (existing && (existing.projectId !== projectId || existing.side !== 'client')) await deleteAppKey(deps, appId);
+  else if (existing) {
+    const tokenHash = hashSecret(appToken);
+    if (existing.tokenHash !== tokenHash || existing.status !== 'ACTIVE') {
+      await repo.updateAppKey(deps, appId, { tokenHash, status: 'ACTIVE' }, deps.clock.now().toISOString());
+    }
+    await setClientOrigins(deps, appId, origins);
+    return { project_id: projectId, app_id: appId, app_token: appToken };
+  }
+  return createClientKey(deps, projectId, { appId, appToken, origins });
 }
 
 export async function listAppKeys(deps: Deps, projectId: string): Promise<AppKeyView[]> {
@@ -72,8 +153,11 @@ export async function setKeyStatus(deps: Deps, appId: string, status: AppKey['st
   return viewOf(await repo.updateAppKey(deps, appId, { status }, deps.clock.now().toISOString()));
 }
 
+/** Deletes a key (a client key with its origin items). @throws NotFoundError when it does not exist. */
 export async function deleteAppKey(deps: Deps, appId: string): Promise<void> {
-  await repo.deleteAppKey(deps, appId);
+  const key = await repo.getAppKey(deps, appId, true);
+  if (key?.side === 'client') await deleteClientKey(deps, key);
+  else await repo.deleteAppKey(deps, appId);
 }
 
 /**

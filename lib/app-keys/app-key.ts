@@ -13,6 +13,15 @@ export interface AppKey {
   permissions: Scope[] | null;
   /** CIDRs requests must come from; null = any address. */
   ipAllowList: string[] | null;
+  /**
+   * `server`: X-App-Id / X-App-Token on `/v1/*`. `client`: a publishable pair, X-Client-Application-Id /
+   * X-Client-Token, on `/client/v1/*` only (docs/decisions.md "Client-side keys").
+   */
+  side: 'server' | 'client';
+  /** A client key's trusted browser origins (lib/auth/origins.ts form); null on server keys. */
+  trustedOrigins: string[] | null;
+  /** Whether a client key admits requests that send no `Origin` (mobile apps, servers). */
+  originless: boolean;
   createdAt: string;
   updatedAt: string;
 }

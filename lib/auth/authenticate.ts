@@ -54,8 +54,35 @@ function checkKeyUsable(key: AppKey | null, sourceIp: string | undefined, missin
 export async function authenticateKeyPair(deps: Deps, appId: string, appToken: string, sourceIp: string | undefined): Promise<Principal> {
   const key = appId.length <= MAX_APP_ID_LENGTH ? await getAppKey(deps, appId, true) : null;
   const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
-  const usable = checkKeyUsable(matches ? key : null, sourceIp);
+  // A client-side key is published in web pages: it never opens the server API, and reads as any wrong pair there.
+  const usable = checkKeyUsable(matches && key?.side !== 'client' ? key : null, sourceIp);
   return { projectId: usable.projectId, appId: usable.appId, via: 'key_pair', keyPermissions: usable.permissions, tokenScopes: null };
+}
+
+/**
+ * Checks an X-Client-Application-Id / X-Client-Token pair (a client-side key, `/client/v1/*`) like
+ * a server pair, then the request's `Origin` against the key's trusted origins: an Origin the key
+ * does not list is refused, and so is a request without one unless the key admits those.
+ * @throws UnauthorizedError (wrong pair, a server key, blocked key), ForbiddenError (origin, IP allow-list).
+ */
+export async function authenticateClientKey(
+  deps: Deps,
+  appId: string,
+  appToken: string,
+  origin: string | undefined,
+  sourceIp: string | undefined,
+): Promise<Principal> {
+  const key = appId.length <= MAX_APP_ID_LENGTH ? await getAppKey(deps, appId, true) : null;
+  const matches = secretMatches(appToken, key?.tokenHash ?? UNKNOWN_KEY_HASH);
+  const usable = checkKeyUsable(matches && key?.side === 'client' ? key : null, sourceIp, 'The X-Client-Application-Id and X-Client-Token pair is not valid');
+  if (origin === undefined ? !usable.originless : !(usable.trustedOrigins ?? []).includes(origin)) {
+    throw new ForbiddenError(
+      origin === undefined
+        ? 'This client-side key accepts requests from its trusted origins only, and this request sends no Origin'
+        : `Origin ${origin.slice(0, 200)} is not trusted by this client-side key`,
+    );
+  }
+  return { projectId: usable.projectId, appId: usable.appId, via: 'client_key', keyPermissions: usable.permissions, tokenScopes: null };
 }
 
 /** Whether `key` lets a token through from `sourceIp` for an endpoint needing `need`: what a refusal would be decided on. */

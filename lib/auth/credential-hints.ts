@@ -3,7 +3,10 @@ import type { Principal } from './principal.js';
 import { TtlCache } from '../ttl-cache.js';
 
 /** The credentials a request presents, as read from its headers (a signed link is not one). */
-export type PresentedCredentials = { kind: 'key_pair'; appId: string; appToken: string } | { kind: 'bearer'; token: string };
+export type PresentedCredentials =
+  | { kind: 'key_pair'; appId: string; appToken: string }
+  | { kind: 'client_key'; appId: string; appToken: string }
+  | { kind: 'bearer'; token: string };
 
 /**
  * How long a principal is remembered. It never admits anyone (every request's credentials are
@@ -42,7 +45,7 @@ export class CredentialHints {
 
 /** What a set of credentials is remembered under: a digest, never the secret. */
 export const credentialKey = (c: PresentedCredentials): string =>
-  c.kind === 'key_pair' ? `pair:${c.appId}:${hashSecret(c.appToken)}` : `bearer:${hashSecret(c.token)}`;
+  c.kind === 'bearer' ? `bearer:${hashSecret(c.token)}` : `${c.kind === 'key_pair' ? 'pair' : 'client'}:${c.appId}:${hashSecret(c.appToken)}`;
 
 /** Whether two principals are the same caller with the same rights: work done for one answers the other. */
 export function samePrincipal(a: Principal, b: Principal): boolean {

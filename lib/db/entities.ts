@@ -46,8 +46,8 @@ import { tableDesign } from './table.js';
 /**
  * Every stored entity of the single table: its name and version (the `entity` and `v` of each
  * item), its table key and, where it is listed, its GSI1 key. docs/architecture.md tables them.
- * Every tenant-owned key is built with `tenant(projectId, ...)` (`P#<projectId>#...`). The two
- * exceptions, application keys and OAuth tokens, are credential lookups that arrive before the
+ * Every tenant-owned key is built with `tenant(projectId, ...)` (`P#<projectId>#...`). The
+ * exceptions, application keys, OAuth tokens and client keys' trusted origins, are credential lookups that arrive before the
  * project is known: keyed by the credential, with the project as an attribute. Codes, names and
  * ids are case-sensitive: never change their case.
  */
@@ -97,7 +97,21 @@ export const appKey = /* @__PURE__ */ entity<AppKey>('app_key', 1)
     (projectId: string) => tenant(projectId, 'APPKEYS'),
     (createdAt: string, appId: string) => path(createdAt, appId),
   )
-  .from((k) => ({ key: [k.appId], index: [k.projectId, k.createdAt, k.appId] }), { defaults: { permissions: null, ipAllowList: null } });
+  .from((k) => ({ key: [k.appId], index: [k.projectId, k.createdAt, k.appId] }), {
+    defaults: { permissions: null, ipAllowList: null, side: 'server', trustedOrigins: null, originless: true },
+  });
+
+/**
+ * One trusted origin of one client-side key: a preflight (OPTIONS, which carries no credentials)
+ * asks whether any key trusts its Origin with one Query of the origin's partition. Written and
+ * removed in the transactions that change the key's origins or delete the key.
+ */
+export const clientOrigin = /* @__PURE__ */ entity<{ origin: string; appId: string; projectId: string }>('client_origin', 1)
+  .key(
+    (origin: string) => `CLIENT_ORIGIN#${origin}`,
+    (appId: string) => `APPKEY#${appId}`,
+  )
+  .from((o) => ({ key: [o.origin, o.appId] }));
 
 /** Keyed by the token's SHA-256; DynamoDB's TTL drops it after it expires. */
 export const oauthToken = /* @__PURE__ */ entity<OAuthToken>('oauth_token', 1)

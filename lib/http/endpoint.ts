@@ -86,6 +86,8 @@ interface Invocation {
   principal: Principal | null;
   /** The project's rate-limit window once counted: every reply after authentication carries it. */
   rateLimit: RateLimitState | null;
+  /** A client-side key's trusted Origin of this request: every reply after authentication carries its CORS headers. */
+  corsOrigin: string | null;
 }
 
 interface ApiContext extends Context {
@@ -119,9 +121,29 @@ const invocationRuntime = (runtime: Runtime, logFields: LogFields): Runtime => (
 
 const loggerOf = (inv: Invocation): Logger => inv.runtime?.logger ?? childLogger(bootLogger, inv.logFields);
 
-function withRateLimitHeaders(result: ApiResult, inv: Invocation): ApiResult {
-  if (!inv.rateLimit) return result;
-  return { ...result, headers: { ...result.headers, ...rateLimitHeaders(inv.rateLimit) } };
+function withRateLimitHeaders(result: ApiResult, inv: Invocation, client: ClientSide | null): ApiResult {
+  const cors = client && inv.corsOrigin ? client.replyHeaders(inv.corsOrigin) : null;
+  if (!inv.rateLimit && !cors) return result;
+  return { ...result, headers: { ...result.headers, ...(inv.rateLimit ? rateLimitHeaders(inv.rateLimit) : {}), ...cors } };
+}
+
+/** Whether the route belongs to the client-side API (`/client/v1/*`): client-side keys, CORS. */
+const isClientRoute = (route: RouteDef): boolean => route.scope?.side === 'client';
+
+/**
+ * What only client-side routes need (lib/http/client-endpoint.ts): the client key's check with the
+ * request's Origin, and the CORS headers of a reply. Handed in by `clientEndpoint`, so a server
+ * route's bundle carries none of it.
+ */
+export interface ClientSide {
+  /** The request's Origin as browsers form it (a value that is no origin stays as sent, and matches no trusted origin). */
+  origin(event: ApiEvent): string | undefined;
+  /** The client-side pair the request presents (X-Client-Application-Id / X-Client-Token). */
+  presented(event: ApiEvent): PresentedCredentials | undefined;
+  /** The 401's details when the request presents no usable credentials. */
+  missing(event: ApiEvent): string;
+  authenticate(runtime: Runtime, appId: string, appToken: string, origin: string | undefined, sourceIp: string | undefined): Promise<Principal>;
+  replyHeaders(origin: string): Record<string, string>;
 }
 
 /** The credentials a request presents, decided by the route's accepted schemes. */
@@ -135,10 +157,12 @@ function presentedToken(event: ApiEvent, route: RouteDef): string | undefined {
 }
 
 /** Why a request presents no usable credentials, for the 401's details. */
-function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string | undefined): string {
+function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string | undefined, client: ClientSide | null): string {
+  const bearerSent = headerOf(event, 'authorization') !== undefined;
+  if (client) return bearerSent ? UNAUTHORIZED_DETAILS.malformedBearer : client.missing(event);
   if (halfPair) return UNAUTHORIZED_DETAILS.halfPair;
   const bearerAccepted = route.auth !== 'none' && route.auth.bearer;
-  if (bearerAccepted && headerOf(event, 'authorization') !== undefined) return UNAUTHORIZED_DETAILS.malformedBearer;
+  if (bearerAccepted && bearerSent) return UNAUTHORIZED_DETAILS.malformedBearer;
   const link = route.auth !== 'none' && route.auth.signedLink ? `, or the ${route.auth.signedLink} query parameter of the signed link` : '';
   return (bearerAccepted ? UNAUTHORIZED_DETAILS.missing : 'Send X-App-Id and X-App-Token') + link;
 }
@@ -161,7 +185,13 @@ const presentsCredentials = (event: ApiEvent, route: RouteDef): boolean =>
   );
 
 /** The key pair or bearer token the request presents (undefined: none; a signed link is not one). A key pair wins over a token. */
-function presentedCredentials(event: ApiEvent, route: RouteDef): PresentedCredentials | undefined {
+function presentedCredentials(event: ApiEvent, route: RouteDef, client: ClientSide | null): PresentedCredentials | undefined {
+  // Only a client-side pair (or a token) opens a client route: a server pair is not read there.
+  const pair = client ? client.presented(event) : undefined;
+  if (client) {
+    const token = pair ? undefined : presentedToken(event, route);
+    return pair ?? (token ? { kind: 'bearer', token } : undefined);
+  }
   const appId = headerOf(event, 'x-app-id');
   const appToken = headerOf(event, 'x-app-token');
   if (appId && appToken) return { kind: 'key_pair', appId, appToken };
@@ -175,6 +205,7 @@ async function authenticate(
   route: RouteDef,
   verifyLink: SignedLinkVerifier | null,
   credentials: PresentedCredentials | undefined,
+  client: ClientSide | null,
 ): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
@@ -184,11 +215,13 @@ async function authenticate(
     if (links.length > 0)
       return verifyLink(runtime, { token: links.length === 1 ? (links[0] ?? '') : '', pathParameters: event.pathParameters ?? {}, sourceIp });
   }
-  if (!credentials) throw new UnauthorizedError(missingCredentials(event, route, headerOf(event, 'x-app-id') ?? headerOf(event, 'x-app-token')));
+  if (!credentials) throw new UnauthorizedError(missingCredentials(event, route, headerOf(event, 'x-app-id') ?? headerOf(event, 'x-app-token'), client));
   const principal =
     credentials.kind === 'key_pair'
       ? await authenticateKeyPair(runtime, credentials.appId, credentials.appToken, sourceIp)
-      : await authenticateToken(runtime, credentials.token, sourceIp, route.scope);
+      : credentials.kind === 'client_key'
+        ? await client!.authenticate(runtime, credentials.appId, credentials.appToken, client!.origin(event), sourceIp)
+        : await authenticateToken(runtime, credentials.token, sourceIp, route.scope);
   if (route.scope) authorize(principal, route.scope);
   return principal;
 }
@@ -211,7 +244,7 @@ function toResult(reply: HttpReply, requestId: string): ApiResult {
  * the error reply for anything thrown, and logs one line per request with method, path,
  * status, duration and request id (never headers, query strings or bodies: they hold secrets).
  */
-function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+function envelope(route: RouteDef, fixedRuntime: Runtime | undefined, client: ClientSide | null): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const log = (event: ApiEvent, inv: Invocation, status: number): void => {
     loggerOf(inv).info('request', {
       method: event.requestContext?.http?.method ?? route.method,
@@ -234,17 +267,18 @@ function envelope(route: RouteDef, fixedRuntime: Runtime | undefined): Middlewar
         startedAt: Date.now(),
         principal: null,
         rateLimit: null,
+        corsOrigin: null,
       };
     },
     after: (request) => {
       if (!request.response) return;
-      request.response = withRateLimitHeaders(request.response, request.context.api);
+      request.response = withRateLimitHeaders(request.response, request.context.api, client);
       log(request.event, request.context.api, request.response.statusCode ?? 200);
     },
     onError: (request) => {
       const inv = request.context.api;
       const reply = errorReply(request.error, inv.requestId, loggerOf(inv));
-      request.response = withRateLimitHeaders(toResult(reply, inv.requestId), inv);
+      request.response = withRateLimitHeaders(toResult(reply, inv.requestId), inv, client);
       log(request.event, inv, reply.statusCode);
     },
   };
@@ -262,7 +296,7 @@ type Parsing =
   | { ok: false; error: unknown };
 
 /** How an endpoint learns who calls: not at all, from credentials, or also from a signed link. */
-type Authentication = { kind: 'none' } | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null };
+type Authentication = { kind: 'none' } | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null; client: ClientSide | null };
 
 function build<S extends EndpointSchemas, R>(
   route: RouteDef,
@@ -328,8 +362,8 @@ function build<S extends EndpointSchemas, R>(
       // Work started for the principal these credentials were last time, and that principal.
       let early: { reply: Promise<HttpReply>; principal: Principal } | null = null;
       if (authentication.kind === 'credentials') {
-        const credentials = presentedCredentials(event, route);
-        const authenticating = authenticate(runtime, event, route, authentication.verifyLink, credentials);
+        const credentials = presentedCredentials(event, route, authentication.client);
+        const authenticating = authenticate(runtime, event, route, authentication.verifyLink, credentials, authentication.client);
         // Hashed once the credentials' read has started (one SHA-256 of a short secret, about a microsecond).
         const hintKey = credentials ? credentialKey(credentials) : undefined;
         // The request is parsed and validated while its credentials are read: setImmediate runs
@@ -347,6 +381,8 @@ function build<S extends EndpointSchemas, R>(
           early = { reply, principal: expected };
         }
         inv.principal = await authenticating;
+        // Only a client-side key's request from a trusted Origin may be read by the page that sent it.
+        if (inv.principal.via === 'client_key') inv.corsOrigin = authentication.client?.origin(event) ?? null;
         if (hintKey !== undefined) runtime.credentialHints.learn(hintKey, inv.principal);
         parsing = await parsed;
       }
@@ -376,7 +412,7 @@ function build<S extends EndpointSchemas, R>(
         throw new ServiceUnavailableError('The request did not complete in time; retry after the delay in Retry-After', 1);
       },
     })
-      .use(envelope(route, fixedRuntime))
+      .use(envelope(route, fixedRuntime, authentication.kind === 'credentials' ? authentication.client : null))
       .handler(base);
     return handler as unknown as ApiHandler;
   };
@@ -394,7 +430,20 @@ export function endpoint<R extends RouteDef, S extends EndpointSchemas, D extend
   fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
   defaults?: D,
 ): HandlerFactory {
-  return build(route, schemas, { kind: 'credentials', verifyLink: null }, fn, defaults ?? {});
+  if (isClientRoute(route)) throw new Error(`Route ${route.operationId} is client-side; build its handler with clientEndpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink: null, client: null }, fn, defaults ?? {});
+}
+
+/** An endpoint of the client-side API: as `endpoint`, with the client key's check and CORS that `client` brings (client-endpoint.ts). */
+export function endpointWithClientSide<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
+  client: ClientSide,
+  route: R,
+  schemas: S,
+  fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
+  defaults?: D,
+): HandlerFactory {
+  if (!isClientRoute(route)) throw new Error(`Route ${route.operationId} is not client-side; use endpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink: null, client }, fn, defaults ?? {});
 }
 
 /**
@@ -409,7 +458,7 @@ export function signedLinkEndpoint<R extends RouteDef, S extends EndpointSchemas
   defaults?: D,
 ): HandlerFactory {
   if (route.auth === 'none' || !route.auth.signedLink) throw new Error(`Route ${route.operationId} names no signedLink parameter; use endpoint`);
-  return build(route, schemas, { kind: 'credentials', verifyLink }, fn, defaults ?? {});
+  return build(route, schemas, { kind: 'credentials', verifyLink, client: null }, fn, defaults ?? {});
 }
 
 /** An endpoint without credentials (the OpenAPI document, the unknown-route fallback). */

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { BadRequestError, MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
+import { BadRequestError, ForbiddenError, MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
+import { CLIENT_PATH_PREFIX, normalizeOrigin, preflightHeaders } from '../auth/origins.js';
 import type { RouteDef } from '../api/route.js';
 import type { HttpReply } from './reply.js';
 import { findRoute } from './route-match.js';
@@ -33,13 +34,18 @@ export function slashlessRoute(routes: readonly RouteDef[], method: string, path
  * path segment cannot be decoded (no route could name it), 405 with `Allow` when the path exists
  * under another method, 404 otherwise (thrown, so the envelope writes the error object).
  */
-export async function routeNotFound(routes: readonly RouteDef[], event: APIGatewayProxyEventV2): Promise<HttpReply<308, undefined>> {
+export async function routeNotFound(
+  routes: readonly RouteDef[],
+  event: APIGatewayProxyEventV2,
+  originTrusted: (origin: string) => Promise<boolean>,
+): Promise<HttpReply<308 | 204, undefined>> {
   const method = event.requestContext?.http?.method ?? 'GET';
   const path = event.rawPath ?? '/';
   const bad = undecodableSegment(path);
   if (bad !== undefined) {
     throw new BadRequestError('invalid_path', 'Invalid path', `The path segment '${bad.slice(0, 100)}' is not valid percent-encoding (UTF-8, %XX)`);
   }
+  if (method === 'OPTIONS' && path.startsWith(CLIENT_PATH_PREFIX)) return preflight(routes, event, path, originTrusted);
   const target = slashlessRoute(routes, method, path);
   if (target !== null) {
     const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
@@ -52,4 +58,27 @@ export async function routeNotFound(routes: readonly RouteDef[], event: APIGatew
     if ('allowed' in found && found.allowed.length > 0) throw new MethodNotAllowedError(method, path, found.allowed);
   }
   throw new RouteNotFoundError(method, path);
+}
+
+/**
+ * A CORS preflight of a client-side route (no route takes OPTIONS, so it lands here, as API
+ * Gateway's `$default` does): 204 with the allowed methods and headers, echoing the Origin when a
+ * client-side key trusts it. A preflight carries no credentials, so it cannot know the key: the
+ * request that follows checks its own key's origins and gets no CORS headers from an origin that
+ * key does not trust. 403 for an Origin no key trusts, 404 for a path no client route has.
+ */
+async function preflight(
+  routes: readonly RouteDef[],
+  event: APIGatewayProxyEventV2,
+  path: string,
+  originTrusted: (origin: string) => Promise<boolean>,
+): Promise<HttpReply<204, undefined>> {
+  const found = findRoute(routes, 'OPTIONS', path);
+  if (!('allowed' in found) || found.allowed.length === 0) throw new RouteNotFoundError('OPTIONS', path);
+  const raw = event.headers?.origin ?? event.headers?.Origin;
+  const origin = raw === undefined ? null : normalizeOrigin(raw);
+  if (origin === null || !(await originTrusted(origin))) {
+    throw new ForbiddenError(`Origin ${(raw ?? '(none)').slice(0, 200)} is not trusted by any client-side key`);
+  }
+  return { statusCode: 204, headers: preflightHeaders(origin) };
 }

@@ -102,7 +102,9 @@ const idempotencyKeyParameter = (mode: 'generic' | 'transactional') => ({
 
 function securityOf(route: RouteDef): JsonSchema[] {
   if (route.auth === 'none') return [];
-  const schemes: JsonSchema[] = [{ 'X-App-Id': [], 'X-App-Token': [] }];
+  // A client-side route takes the client-side pair, never the server's (lib/http/endpoint.ts).
+  const pair = route.scope?.side === 'client' ? { 'X-Client-Application-Id': [], 'X-Client-Token': [] } : { 'X-App-Id': [], 'X-App-Token': [] };
+  const schemes: JsonSchema[] = [pair];
   if (route.auth.bearer) schemes.push({ BearerToken: [] });
   if (route.auth.serviceOAuthHeader) schemes.push({ 'X-Service-OAuth': [] });
   if (route.auth.signedLink) {
@@ -269,6 +271,18 @@ const HEADERS: JsonSchema = {
 const SECURITY_SCHEMES: JsonSchema = {
   'X-App-Id': { type: 'apiKey', in: 'header', name: 'X-App-Id', description: 'Application id of the key pair; send with X-App-Token' },
   'X-App-Token': { type: 'apiKey', in: 'header', name: 'X-App-Token', description: 'Application token (secret) of the key pair; send with X-App-Id' },
+  'X-Client-Application-Id': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Client-Application-Id',
+    description: 'Application id of a client-side (publishable) key pair, /client/v1/* only, from an Origin the key trusts; send with X-Client-Token',
+  },
+  'X-Client-Token': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Client-Token',
+    description: 'Token of a client-side key pair; send with X-Client-Application-Id',
+  },
   BearerToken: {
     type: 'http',
     scheme: 'bearer',

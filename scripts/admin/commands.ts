@@ -2,10 +2,12 @@ import type { ParseArgsConfig } from 'node:util';
 import type { AppKeyView } from '../../lib/app-keys/app-key.js';
 import {
   createAppKey,
+  createClientKey,
   createProject,
   deleteAppKey,
   listProjectAppKeys,
   regenerateAppKey,
+  setClientOrigins,
   setKeyIpAllowList,
   setKeyPermissions,
   setKeyStatus,
@@ -41,7 +43,7 @@ export interface Command {
 
 export const GROUPS = {
   project: 'projects: each holds its own data and application keys',
-  key: 'application keys (X-App-Id / X-App-Token pairs) of a project',
+  key: 'application keys of a project: server-side (X-App-Id / X-App-Token) and client-side (X-Client-Application-Id / X-Client-Token)',
   backfill: 'one-off, idempotent migrations of stored data (docs/deploy.md "After deploying")',
 } as const;
 
@@ -56,6 +58,8 @@ export const keyJson = (v: AppKeyView) => ({
   status: v.status,
   permissions: v.permissions,
   ip_allow_list: v.ipAllowList,
+  side: v.side,
+  ...(v.side === 'client' ? { trusted_origins: v.trustedOrigins, originless: v.originless } : {}),
   created_at: v.createdAt,
   updated_at: v.updatedAt,
 });
@@ -125,6 +129,48 @@ export const COMMANDS: readonly Command[] = [
       const projectId = required(values, 'project');
       const name = text(values, 'name')?.trim();
       return (deps) => createAppKey(deps, projectId, name ? { name } : {});
+    },
+  },
+  {
+    group: 'key',
+    name: 'create-client',
+    args: [],
+    synopsis: '--project <project_id> --origins "<origin> ..." [--name <name>] [--no-originless]',
+    summary:
+      'Adds a client-side (publishable) key pair to a project and prints {project_id, app_id, app_token}: it opens /client/v1/* only, from its trusted origins. The token is shown only now.',
+    options: { project: { type: 'string' }, origins: { type: 'string' }, name: { type: 'string' }, 'no-originless': { type: 'boolean' } },
+    optionHelp: [
+      ['--project <project_id>', 'the project (required)'],
+      ['--origins "<origin> ..."', 'space-separated browser origins, e.g. "https://shop.example https://www.shop.example" (required; "" for none)'],
+      ['--name <name>', 'a label for the key (default "client")'],
+      ['--no-originless', 'refuse requests that send no Origin (default: admitted, for mobile apps)'],
+    ],
+    prepare: (_args, values) => {
+      const projectId = required(values, 'project');
+      const origins = text(values, 'origins');
+      if (origins === undefined) throw new UsageError('--origins is required');
+      const name = text(values, 'name')?.trim();
+      const originless = values['no-originless'] !== true;
+      return (deps) => createClientKey(deps, projectId, { origins: origins.split(/\s+/).filter(Boolean), originless, ...(name ? { name } : {}) });
+    },
+  },
+  {
+    group: 'key',
+    name: 'origins',
+    args: appIdArg,
+    synopsis: '--origins "<origin> ..." [--originless | --no-originless]',
+    summary: "Replaces a client-side key's trusted origins (and whether requests without Origin are admitted) and prints the key.",
+    options: { origins: { type: 'string' }, originless: { type: 'boolean' }, 'no-originless': { type: 'boolean' } },
+    optionHelp: [
+      ['--origins "<origin> ..."', 'space-separated browser origins (required; "" for none)'],
+      ['--originless / --no-originless', 'admit or refuse requests without Origin (default: unchanged)'],
+    ],
+    prepare: ([appId], values) => {
+      const origins = text(values, 'origins');
+      if (origins === undefined) throw new UsageError('--origins is required');
+      if (values.originless === true && values['no-originless'] === true) throw new UsageError('--originless and --no-originless exclude each other');
+      const originless = values.originless === true ? true : values['no-originless'] === true ? false : undefined;
+      return async (deps) => keyJson(await setClientOrigins(deps, appId!, origins.split(/\s+/).filter(Boolean), originless));
     },
   },
   {

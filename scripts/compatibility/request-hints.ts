@@ -376,6 +376,13 @@ const perOperation: Record<string, CaseHints> = {
     values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
   },
   // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
+  // The client-side calls take the server's bodies (the reference's client schemas are the server's): the same hints.
+  'validate-stacked-discounts-client-side': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  'check-eligibility-client-side': orderAndCustomer,
+  'redeem-stacked-discounts-client-side': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
+  },
   'redeem-voucher': {
     path: { code: '$fresh.voucherCode' },
     ...orderAndCustomer,

@@ -43,9 +43,18 @@ export async function checkRequests(send: Send, snapshot: RequestSnapshot, excep
   return { result, verdicts, markdown: requestSection(result, verdicts, hints) };
 }
 
-/** A `Send` over HTTP to a local runtime's two clusters with one key pair. */
-export function httpSend(urls: { api: string; download: string }, keyPair: { app_id: string; app_token: string }): Send {
-  const auth = { 'x-app-id': keyPair.app_id, 'x-app-token': keyPair.app_token };
+/** A `Send` over HTTP to a local runtime's two clusters with one project's key pair (and its client-side pair). */
+export function httpSend(
+  urls: { api: string; download: string },
+  keyPair: { app_id: string; app_token: string },
+  clientKey?: { app_id: string; app_token: string },
+): Send {
+  // Both pairs on every request: a server route reads X-App-*, a client route (/client/v1/*) X-Client-* only.
+  const auth = {
+    'x-app-id': keyPair.app_id,
+    'x-app-token': keyPair.app_token,
+    ...(clientKey ? { 'x-client-application-id': clientKey.app_id, 'x-client-token': clientKey.app_token } : {}),
+  };
   return async (r) => {
     const res = await fetch(`${r.cluster === 'api' ? urls.api : urls.download}${r.path}`, {
       method: r.method,
@@ -63,7 +72,7 @@ export async function checkRequestsLocally(snapshot: RequestSnapshot, exceptions
   process.env.RATE_LIMIT_REQUESTS ??= '0';
   const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, logger: silentLogger, logLevel: 'error' });
   try {
-    return await checkRequests(httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey), snapshot, exceptions);
+    return await checkRequests(httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey, local.devClientKey), snapshot, exceptions);
   } finally {
     await local.stop();
   }

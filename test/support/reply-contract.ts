@@ -79,7 +79,8 @@ function findFallback(doc: Document): Operation | undefined {
 
 /**
  * The `$default` route (unknown path or method) answers 404 or 405, or 400 for a path it cannot decode, with the error
- * object; or 308 without a body to the path a trailing slash hid.
+ * object; or 308 without a body to the path a trailing slash hid; or, for a CORS preflight of a client route, 204 with
+ * the trusted Origin echoed, or 403 for an Origin no client key trusts.
  */
 function fallbackProblems(ajv: Ajv2020, validators: Map<string, ValidateFunction>, reply: ContractReply): string[] {
   if (reply.status === 308) {
@@ -87,8 +88,16 @@ function fallbackProblems(ajv: Ajv2020, validators: Map<string, ValidateFunction
     if (!location?.startsWith('/') || location.startsWith('//')) return [`unknown route answered 308 with Location ${String(location)}`];
     return reply.body ? ['unknown route answered 308 with a body'] : [];
   }
+  if (reply.status === 204) {
+    // A CORS preflight of a client route: no body, and the trusted Origin echoed, never `*`.
+    const allowOrigin = Object.entries(reply.headers).find(([k]) => k.toLowerCase() === 'access-control-allow-origin')?.[1];
+    if (!allowOrigin || allowOrigin === '*') return [`unknown route answered 204 with Access-Control-Allow-Origin ${String(allowOrigin)}`];
+    return reply.body ? ['unknown route answered 204 with a body'] : [];
+  }
   const undecodable = reply.status === 400 && /"key":"invalid_path"/.test(reply.body ?? '');
-  if (reply.status !== 404 && reply.status !== 405 && !undecodable) return [`unknown route answered ${reply.status}, not 404/405`];
+  // 403: a preflight from an origin no client key trusts.
+  const untrustedPreflight = reply.status === 403 && /"key":"forbidden"/.test(reply.body ?? '');
+  if (reply.status !== 404 && reply.status !== 405 && !undecodable && !untrustedPreflight) return [`unknown route answered ${reply.status}, not 404/405`];
   let validate = validators.get('$default');
   if (!validate) {
     validate = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/Error` });

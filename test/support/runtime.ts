@@ -4,7 +4,7 @@ import { createDocumentClient } from '../../lib/db/client.js';
 import { randomIds } from '../../lib/ids.js';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';
-import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { createClientKey, createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 
 export const engines = () => inject('engines');
 
@@ -22,12 +22,28 @@ export function testRuntime(options: { clock?: Clock; logger?: Logger; tableName
   );
 }
 
-/** A fresh project with one key pair, so a test never sees another test's data. */
-export async function newProject(runtime: Runtime, name = 'test project'): Promise<IssuedKeyPair> {
-  return createProject(runtime, name);
+/** A project's server key pair, and its client-side pair (no trusted origin; requests without Origin admitted). */
+export type ProjectKeys = IssuedKeyPair & { client: IssuedKeyPair };
+
+/** A fresh project with one key pair and one client-side pair, so a test never sees another test's data. */
+export async function newProject(runtime: Runtime, name = 'test project'): Promise<ProjectKeys> {
+  const pair = await createProject(runtime, name);
+  return { ...pair, client: await createClientKey(runtime, pair.project_id, { origins: [] }) };
 }
 
-export const keyPairHeaders = (pair: IssuedKeyPair): Record<string, string> => ({
+/**
+ * Headers of a project's credentials: the server pair, and with it the client-side pair when the
+ * project has one. Each route reads its own side's (a client route never reads X-App-*), so one
+ * set of headers calls every route of the table.
+ */
+export const keyPairHeaders = (pair: IssuedKeyPair | ProjectKeys): Record<string, string> => ({
   'x-app-id': pair.app_id,
   'x-app-token': pair.app_token,
+  ...('client' in pair ? { 'x-client-application-id': pair.client.app_id, 'x-client-token': pair.client.app_token } : {}),
+});
+
+/** Only the client-side pair's headers. */
+export const clientKeyHeaders = (pair: IssuedKeyPair): Record<string, string> => ({
+  'x-client-application-id': pair.app_id,
+  'x-client-token': pair.app_token,
 });

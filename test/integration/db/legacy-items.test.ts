@@ -215,7 +215,7 @@ describe('items written before the entity layer', () => {
     expect(await getAsyncAction(runtime, p, action.id)).toEqual({ ...action, failure: null, finishedAt: null });
   });
 
-  it('project, application key without permissions or allow-list, OAuth token and ledger', async () => {
+  it('project, application key without permissions, allow-list or side (a server key), OAuth token and ledger', async () => {
     expect(await getProject(runtime, p)).toMatchObject({ projectId: p, name: 'legacy items' });
     const key = { appId: 'app-legacy', projectId: p, name: 'old key', tokenHash: 'h', status: 'ACTIVE', createdAt: at, updatedAt: at };
     await put({ PK: `APPKEY#${key.appId}`, SK: 'APPKEY', GSI1PK: `P#${p}#APPKEYS`, GSI1SK: `${at}#${key.appId}`, entity: 'app_key', v: 1, ...key });
@@ -224,7 +224,14 @@ describe('items written before the entity layer', () => {
     const ledgerProject = (await newProject(runtime, 'ledger')).project_id;
     await put({ PK: `P#${ledgerProject}`, SK: 'OAUTH_LEDGER', entity: 'oauth_ledger', v: 1, expiries: [4_000_000_000], revision: 3 });
 
-    expect(await getAppKey(runtime, key.appId, true)).toEqual({ ...key, permissions: null, ipAllowList: null });
+    expect(await getAppKey(runtime, key.appId, true)).toEqual({
+      ...key,
+      permissions: null,
+      ipAllowList: null,
+      side: 'server',
+      trustedOrigins: null,
+      originless: true,
+    });
     expect(await getToken(runtime, token.tokenHash)).toEqual(token);
     expect(await getLedger(runtime, ledgerProject)).toEqual({ expiries: [4_000_000_000], revision: 3 });
   });

@@ -370,12 +370,37 @@ describe('local runtime data folder', () => {
     const first = await start({ dataDir: dir });
     const file = join(dir, 'dev-key.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first.devKey);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      ...first.devKey,
+      client_app_id: first.devClientKey.app_id,
+      client_app_token: first.devClientKey.app_token,
+    });
     await first.stop();
 
     const second = await start({ dataDir: dir });
     expect(second.devKey).toEqual(first.devKey);
+    expect(second.devClientKey.app_id).toBe(first.devClientKey.app_id);
     expect((await tokenWith(second.apiUrl, second.devKey.app_id, second.devKey.app_token)).status).toBe(200);
+  });
+
+  it("serves the client-side API with the printed client key from the runtime's own origin, preflight included", async () => {
+    const local = await start();
+    const origin = new URL(local.apiUrl).origin;
+    expect(local.devClientKey.origins).toContain(origin);
+    const preflight = await fetch(`${local.apiUrl}/client/v1/promotions/tiers`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-client-application-id,x-client-token' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    const headers = { 'X-Client-Application-Id': local.devClientKey.app_id, 'X-Client-Token': local.devClientKey.app_token };
+    const reply = await fetch(`${local.apiUrl}/client/v1/promotions/tiers`, { headers: { ...headers, Origin: origin } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('access-control-allow-origin')).toBe(origin);
+    const elsewhere = await fetch(`${local.apiUrl}/client/v1/promotions/tiers`, { headers: { ...headers, Origin: 'https://elsewhere.example' } });
+    expect(elsewhere.status).toBe(403);
+    // The client pair never opens the server API.
+    expect((await tokenWith(local.apiUrl, local.devClientKey.app_id, local.devClientKey.app_token)).status).toBe(401);
   });
 
   it('uses DEV_APP_ID / DEV_APP_TOKEN as the dev key pair and keeps them out of the data folder', async () => {

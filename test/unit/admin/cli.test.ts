@@ -101,6 +101,9 @@ describe('admin CLI key output', () => {
       status: 'ACTIVE' as const,
       permissions: null,
       ipAllowList: ['10.0.0.0/8'],
+      side: 'server' as const,
+      trustedOrigins: null,
+      originless: true,
       createdAt: 'c',
       updatedAt: 'u',
       tokenHash: 'leak',
@@ -112,6 +115,7 @@ describe('admin CLI key output', () => {
       status: 'ACTIVE',
       permissions: null,
       ip_allow_list: ['10.0.0.0/8'],
+      side: 'server',
       created_at: 'c',
       updated_at: 'u',
     });

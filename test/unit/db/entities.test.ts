@@ -24,6 +24,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'APPKEY#app1', SK: 'APPKEY', GSI1PK: 'P#p1#APPKEYS', GSI1SK: `${at}#app1` },
   ],
   ['oauth_token', e.oauthToken.toItem(never({ tokenHash: 'h1', projectId: P, expiresAt: 99 })), { PK: 'OAUTH#h1', SK: 'OAUTH' }],
+  [
+    'client_origin',
+    e.clientOrigin.toItem({ origin: 'https://shop.example', appId: 'app1', projectId: P }),
+    { PK: 'CLIENT_ORIGIN#https://shop.example', SK: 'APPKEY#app1' },
+  ],
   ['campaign', e.campaign.toItem(never(id('camp_1'))), { PK: 'P#p1#CAMPAIGN#camp_1', SK: 'CAMPAIGN' }],
   ['campaign_name', e.campaignName.toItem({ campaignId: 'camp_1' }, P, 'Summer Sale'), { PK: 'P#p1#CAMPAIGN_NAME#Summer Sale', SK: 'CAMPAIGN_NAME' }],
   [
@@ -234,10 +239,11 @@ describe('entity layouts', () => {
     expect(defined.map((x) => x.name).sort()).toEqual(layouts.map(([name]) => name).sort());
   });
 
-  it('starts every key of a project with P#<projectId>, except the two credential lookups and the open-job markers', () => {
+  it('starts every key of a project with P#<projectId>, except the credential lookups (keys, tokens, trusted origins) and the open-job markers', () => {
     for (const [name, item] of layouts) {
       const values = [item.PK, item.GSI1PK].filter((v): v is string => typeof v === 'string');
-      const tenantOwned = !['app_key', 'oauth_token', 'open_job'].includes(name);
+      // A preflight carries no credentials: it asks whether any project's client key trusts its Origin.
+      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job'].includes(name);
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);

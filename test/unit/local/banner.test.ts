@@ -14,6 +14,7 @@ const runtime = {
     queueUrls: {},
   },
   devKey: { project_id: 'proj_1', app_id: 'app-1', app_token: 'secret-1' },
+  devClientKey: { project_id: 'proj_1', app_id: 'client_1', app_token: 'public-1', origins: ['http://localhost:3000', 'http://127.0.0.1:3000'] },
 };
 
 describe('npm start banner', () => {
@@ -25,6 +26,13 @@ describe('npm start banner', () => {
     expect(banner).toContain(
       'curl -s -X POST http://localhost:3000/v1/oauth/token -H "X-App-Id: app-1" -H "X-App-Token: secret-1" -d grant_type=client_credentials -d scope=api',
     );
+  });
+
+  it('prints the client-side key pair beside the server pair, with its trusted origins', () => {
+    const banner = bannerOf(runtime, null);
+    expect(banner).toContain('X-Client-Application-Id  client_1');
+    expect(banner).toContain('X-Client-Token           public-1');
+    expect(banner).toContain('Trusted origins          http://localhost:3000, http://127.0.0.1:3000');
   });
 
   it('says when nothing is kept', () => {

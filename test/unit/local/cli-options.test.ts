@@ -11,6 +11,8 @@ describe('npm start options', () => {
       downloadPort: 3001,
       dataDir: DEFAULT_DIR,
       devKey: undefined,
+      devClientKey: undefined,
+      devClientOrigins: undefined,
       logLevel: 'info',
     });
   });
@@ -37,7 +39,19 @@ describe('npm start options', () => {
     expect(parseCliOptions([], { DEV_APP_ID: 'id', DEV_APP_TOKEN: 'tok' }, DEFAULT_DIR).devKey).toEqual({ appId: 'id', appToken: 'tok' });
   });
 
+  it('uses DEV_CLIENT_APP_ID, DEV_CLIENT_APP_TOKEN and the comma-separated DEV_CLIENT_ORIGINS', () => {
+    const options = parseCliOptions(
+      [],
+      { DEV_CLIENT_APP_ID: 'cid', DEV_CLIENT_APP_TOKEN: 'ctok', DEV_CLIENT_ORIGINS: 'http://localhost:5173, https://shop.example' },
+      DEFAULT_DIR,
+    );
+    expect(options.devClientKey).toEqual({ appId: 'cid', appToken: 'ctok' });
+    expect(options.devClientOrigins).toEqual(['http://localhost:5173', 'https://shop.example']);
+  });
+
   it.each([
+    [[], { DEV_CLIENT_APP_ID: 'cid' }, /both DEV_CLIENT_APP_ID and DEV_CLIENT_APP_TOKEN/],
+    [[], { DEV_CLIENT_ORIGINS: 'localhost:5173' }, /DEV_CLIENT_ORIGINS must list origins/],
     [[], { DEV_APP_ID: 'id' }, /both DEV_APP_ID and DEV_APP_TOKEN/],
     [[], { DEV_APP_TOKEN: 'tok' }, /both DEV_APP_ID and DEV_APP_TOKEN/],
     [[], { PORT: 'http' }, /PORT must be a port number/],

@@ -106,7 +106,15 @@ describe('docs/openapi.json', () => {
         expect(security, route.operationId).toEqual([]);
         continue;
       }
-      expect(security, route.operationId).toContainEqual({ 'X-App-Id': [], 'X-App-Token': [] });
+      const client = route.scope?.side === 'client';
+      expect(security, route.operationId).toContainEqual(
+        client ? { 'X-Client-Application-Id': [], 'X-Client-Token': [] } : { 'X-App-Id': [], 'X-App-Token': [] },
+      );
+      // A client-side route never lists the server pair, nor a server route the client pair.
+      expect(
+        security.some((s) => (client ? 'X-App-Id' : 'X-Client-Application-Id') in s),
+        route.operationId,
+      ).toBe(false);
       expect(
         security.some((s) => 'BearerToken' in s),
         route.operationId,
@@ -116,7 +124,7 @@ describe('docs/openapi.json', () => {
         route.operationId,
       ).toBe(route.auth.serviceOAuthHeader === true);
       for (const requirement of security) for (const name of Object.keys(requirement)) expect(schemes).toContain(name);
-      if (route.scope) expect(op['x-scopes']).toEqual(['api', ...route.scope.scopes]);
+      if (route.scope) expect(op['x-scopes']).toEqual([route.scope.side === 'client' ? 'client_api' : 'api', ...route.scope.scopes]);
       else expect(op['x-scopes']).toBeUndefined();
     }
   });

@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { createClientKey, deleteAppKey, setClientOrigins, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
+import { routeNotFoundRoute } from '../../../lib/api/routes.js';
+import { makeHandler as routeNotFound } from '../../../functions/http/route-not-found.js';
+import { apiClient } from '../../support/api-client.js';
+import { call } from '../../support/invoke.js';
+import { clientKeyHeaders, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+
+type Json = Record<string, unknown>;
+const SHOP = 'https://shop.example';
+
+async function setup() {
+  const runtime = testRuntime();
+  const pair = await newProject(runtime);
+  const serverHeaders = { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token };
+  const server = apiClient({ runtime }, serverHeaders);
+  // A browser key: trusted from the shop's origin only, and not without an Origin.
+  const browser = await createClientKey(runtime, pair.project_id, { origins: [`${SHOP}/`, 'HTTPS://WWW.SHOP.EXAMPLE:443'], originless: false });
+  const client = apiClient({ runtime }, {});
+  const asBrowser = (origin?: string): Record<string, string> => ({ ...clientKeyHeaders(browser), ...(origin ? { origin } : {}) });
+  const voucher = async (code: string, json: Json = { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } }) => {
+    const reply = await server.call('create-voucher', { params: { code }, json });
+    expect(reply.status, JSON.stringify(reply.json)).toBe(200);
+  };
+  return { runtime, pair, server, serverHeaders, client, browser, asBrowser, voucher };
+}
+
+const order = { items: [{ product_id: 'shoe', quantity: 1, price: 2000 }] };
+const request = (code: string) => ({ redeemables: [{ object: 'voucher', id: code }], order, customer: { source_id: 'ann' } });
+
+describe('client-side keys on /client/v1/*', () => {
+  it('validates from a trusted origin with the server engine, and the reply carries CORS headers for that origin only', async () => {
+    const { server, serverHeaders, client, asBrowser, voucher } = await setup();
+    await voucher('SAVE5');
+    const reply = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser(SHOP) });
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ valid: true, order: { amount: 2000, total_discount_amount: 500, total_amount: 1500 } });
+    expect(reply.headers['Access-Control-Allow-Origin']).toBe(SHOP);
+    expect(reply.headers.Vary).toBe('Origin');
+    // The normalised second origin (scheme and host lower-cased, default port dropped) is trusted too.
+    const www = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser('https://www.shop.example') });
+    expect(www.headers['Access-Control-Allow-Origin']).toBe('https://www.shop.example');
+    // The server route answers the same cart the same way, and sends no CORS headers.
+    const serverReply = await server.call('validate-stacked-discounts', { json: request('SAVE5'), headers: { ...serverHeaders, origin: SHOP } });
+    expect(serverReply.json.order).toEqual(reply.json.order);
+    expect(serverReply.headers['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+
+  it('refuses an untrusted origin, a missing one when the key requires it, and gives them no CORS headers', async () => {
+    const { client, asBrowser, voucher } = await setup();
+    await voucher('SAVE5');
+    for (const headers of [asBrowser('https://evil.example'), asBrowser(), asBrowser('null'), asBrowser('https://shop.example.evil.example')]) {
+      const reply = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expect(reply.json).toMatchObject({ code: 403, key: 'forbidden' });
+      expect(reply.headers['Access-Control-Allow-Origin']).toBeUndefined();
+    }
+  });
+
+  it('admits requests without Origin (a mobile app) by default', async () => {
+    const { runtime, pair, client, voucher } = await setup();
+    await voucher('SAVE5');
+    const app = await createClientKey(runtime, pair.project_id, { origins: [] });
+    const reply = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: clientKeyHeaders(app) });
+    expect(reply.status).toBe(200);
+    expect(reply.headers['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+
+  it('never lets a client key open the server API, nor a server key a client route', async () => {
+    const { pair, client, browser, asBrowser, voucher } = await setup();
+    await voucher('SAVE5');
+    // The client pair sent as a server pair, and as client headers on a server route.
+    for (const headers of [{ 'x-app-id': browser.app_id, 'x-app-token': browser.app_token, origin: SHOP }, asBrowser(SHOP)]) {
+      const reply = await client.call('get-voucher', { params: { code: 'SAVE5' }, headers });
+      expect(reply.status).toBe(401);
+      expect(reply.json.key).toBe('unauthorized');
+    }
+    const serverPairOnClient = await client.call('validate-stacked-discounts-client-side', {
+      json: request('SAVE5'),
+      headers: { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token, origin: SHOP },
+    });
+    expect(serverPairOnClient.status).toBe(401);
+    expect(serverPairOnClient.json.details).toContain('X-Client-Application-Id');
+    // A server key's id with the client header names is a wrong client pair.
+    const swapped = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: clientKeyHeaders(pair) });
+    expect(swapped.status).toBe(401);
+  });
+
+  it('takes bearer tokens whose scopes cover the client route, and refuses server-only scopes there', async () => {
+    const { pair, client, voucher } = await setup();
+    await voucher('SAVE5');
+    const token = async (scope: string) => {
+      const reply = await client.call('generate-oauth-token', { form: { grant_type: 'client_credentials', scope }, headers: keyPairHeaders(pair) });
+      expect(reply.status).toBe(200);
+      return { authorization: `Bearer ${reply.json.access_token as string}` };
+    };
+    const allowed = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: await token('client_validations') });
+    expect(allowed.status).toBe(200);
+    const serverScoped = await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: await token('api') });
+    expect(serverScoped.status).toBe(403);
+    const clientScopedOnServer = await client.call('get-voucher', { params: { code: 'SAVE5' }, headers: await token('client_api') });
+    expect(clientScopedOnServer.status).toBe(403);
+  });
+
+  it('redeems through the same counters as the server: 10 parallel client redemptions of a one-use code give one', async () => {
+    const { server, client, asBrowser, voucher } = await setup();
+    await voucher('ONCE', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 }, redemption: { quantity: 1 } });
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        client.call('redeem-stacked-discounts-client-side', {
+          json: { ...request('ONCE'), order: { ...order, source_id: `o-${i}` } },
+          headers: asBrowser(SHOP),
+        }),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 400).every((r) => r.headers['Access-Control-Allow-Origin'] === SHOP)).toBe(true);
+    const stored = await server.call('get-voucher', { params: { code: 'ONCE' } });
+    expect((stored.json.redemption as { redeemed_quantity: number }).redeemed_quantity).toBe(1);
+    const serverRedeem = await server.call('redeem-stacked-discounts', { json: request('ONCE') });
+    expect(serverRedeem.status).toBe(400);
+  });
+
+  it('replays a client redemption retried with one Idempotency-Key', async () => {
+    const { server, client, asBrowser, voucher } = await setup();
+    await voucher('TWICE', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 }, redemption: { quantity: 2 } });
+    const headers = { ...asBrowser(SHOP), 'idempotency-key': 'checkout-1' };
+    const [a, b] = await Promise.all([0, 1].map(() => client.call('redeem-stacked-discounts-client-side', { json: request('TWICE'), headers })));
+    expect(a?.status).toBe(200);
+    expect(b?.json).toEqual(a?.json);
+    const stored = await server.call('get-voucher', { params: { code: 'TWICE' } });
+    expect((stored.json.redemption as { redeemed_quantity: number }).redeemed_quantity).toBe(1);
+  });
+
+  it('serves qualifications and the promotion tiers list to a client key', async () => {
+    const { client, asBrowser, voucher } = await setup();
+    await voucher('SAVE5');
+    const q = await client.call('check-eligibility-client-side', { json: { customer: { source_id: 'ann' }, order }, headers: asBrowser(SHOP) });
+    expect(q.status).toBe(200);
+    expect(q.json.redeemables).toMatchObject({ object: 'list' });
+    const tiers = await client.call('list-promotion-tiers-client-side', { headers: asBrowser(SHOP) });
+    expect(tiers.status).toBe(200);
+    expect(tiers.json).toMatchObject({ object: 'list', data_ref: 'tiers' });
+    expect(tiers.headers['Access-Control-Allow-Origin']).toBe(SHOP);
+  });
+
+  it('stops a blocked or deleted key at once, and follows a change of its origins', async () => {
+    const { runtime, client, browser, asBrowser, voucher } = await setup();
+    await voucher('SAVE5');
+    await setKeyStatus(runtime, browser.app_id, 'BLOCKED');
+    expect((await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser(SHOP) })).status).toBe(401);
+    await setKeyStatus(runtime, browser.app_id, 'ACTIVE');
+    await setClientOrigins(runtime, browser.app_id, ['http://localhost:5173']);
+    expect((await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser(SHOP) })).status).toBe(403);
+    expect((await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser('http://localhost:5173') })).status).toBe(
+      200,
+    );
+    await deleteAppKey(runtime, browser.app_id);
+    expect((await client.call('validate-stacked-discounts-client-side', { json: request('SAVE5'), headers: asBrowser('http://localhost:5173') })).status).toBe(
+      401,
+    );
+  });
+
+  it('refuses malformed origins when a key is made or changed', async () => {
+    const { runtime, pair, browser } = await setup();
+    await expect(createClientKey(runtime, pair.project_id, { origins: ['https://shop.example/path'] })).rejects.toMatchObject({
+      status: 400,
+      key: 'invalid_origin',
+    });
+    await expect(setClientOrigins(runtime, browser.app_id, ['shop.example'])).rejects.toMatchObject({ status: 400, key: 'invalid_origin' });
+    await expect(setClientOrigins(runtime, pair.app_id, [SHOP])).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('CORS preflight of client routes (OPTIONS, through the $default route)', () => {
+  const preflight = (runtime: ReturnType<typeof testRuntime>, path: string, origin?: string) =>
+    call(routeNotFound({ runtime }), {
+      method: 'OPTIONS',
+      path,
+      headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-client-token' },
+      contract: routeNotFoundRoute,
+    });
+
+  it('echoes an origin a client key trusts, with the methods, headers and max age, never *', async () => {
+    const { runtime } = await setup();
+    const reply = await preflight(runtime, '/client/v1/validations', SHOP);
+    expect(reply.status).toBe(204);
+    expect(reply.headers).toMatchObject({
+      'Access-Control-Allow-Origin': SHOP,
+      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+      'Access-Control-Max-Age': '600',
+      Vary: 'Origin',
+    });
+    expect(reply.headers['Access-Control-Allow-Headers']).toContain('X-Client-Application-Id');
+    expect(reply.headers['Access-Control-Allow-Headers']).toContain('Idempotency-Key');
+  });
+
+  it('refuses an origin no key trusts, an unknown client path, and stops echoing an origin once its key is deleted', async () => {
+    const { runtime, browser } = await setup();
+    const untrusted = await preflight(runtime, '/client/v1/validations', 'https://untrusted-preflight.example');
+    expect(untrusted.status).toBe(403);
+    expect(untrusted.headers['Access-Control-Allow-Origin']).toBeUndefined();
+    expect((await preflight(runtime, '/client/v1/nope', SHOP)).status).toBe(404);
+    const own = 'https://only-this-key.example';
+    await setClientOrigins(runtime, browser.app_id, [own]);
+    expect((await preflight(runtime, '/client/v1/redemptions', own)).status).toBe(204);
+    await deleteAppKey(runtime, browser.app_id);
+    expect((await preflight(runtime, '/client/v1/redemptions', own)).status).toBe(403);
+  });
+
+  it('leaves OPTIONS on server paths as before: no CORS', async () => {
+    const { runtime } = await setup();
+    const reply = await preflight(runtime, '/v1/vouchers', SHOP);
+    expect(reply.status).toBe(405);
+    expect(reply.headers['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+});
