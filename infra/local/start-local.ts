@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { type IssuedKeyPair, setClientSwitches } from '../../lib/app-keys/app-key.service.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
@@ -228,6 +228,12 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       })),
       origins: clientOrigins,
     };
+    // A laptop's storefront should work at once: the dev project has the client-side switches on (a new project has them off).
+    await setClientSwitches({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, devKey.project_id, {
+      clientRedeemEnabled: true,
+      clientPublishEnabled: true,
+      clientLoyaltyEventsEnabled: true,
+    });
 
     if (workers.length > 0) {
       const sqsClient = new SQSClient({

@@ -2019,6 +2019,69 @@ export const listPromotionTiersClientSideRoute = /* @__PURE__ */ route({
     'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin.',
 });
 
+export const validateVoucherClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'validate-voucher-client-side',
+  method: 'GET',
+  path: '/client/v1/validate',
+  folder: 'validations',
+  scope: { side: 'client', scopes: ['client_validate'] },
+  summary: 'Validate one code from a browser or app, its request in query parameters, as POST /v1/vouchers/{code}/validate',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('VoucherValidation', 'valid: true with the discount or gift and the order after it; valid: false with reason and error')],
+  errors: [404],
+  description:
+    "Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. code, amount, item[i][...], customer (a source id, or customer[source_id], customer[metadata][k]), metadata[k], order[metadata][k], session_* and tracking_id are read into the server call's body.",
+});
+
+export const redeemVoucherClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'redeem-voucher-client-side',
+  method: 'POST',
+  path: '/client/v1/redeem',
+  folder: 'redemptions',
+  scope: { side: 'client', scopes: ['client_redeem'] },
+  summary: 'Redeem one code (?code=) from a browser or app, as POST /v1/vouchers/{code}/redemption, when the project allows client-side redemption',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('Redemption', 'The redemption of the code, with the voucher and the order after it')],
+  errors: [404, 409],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. Refused with 403 unless the project has client_redeem_enabled (npm run admin -- project client-settings). The same counters and Idempotency-Key as the server call.',
+  idempotency: 'transactional',
+  fingerprint: ['query', 'body'],
+});
+
+export const createPublicationClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'create-publication-client-side',
+  method: 'POST',
+  path: '/client/v1/publish',
+  folder: 'publications',
+  scope: { side: 'client', scopes: ['client_publish'] },
+  summary: 'Publish a code to a customer from a browser or app, as POST /v1/publications, when the project allows client-side publishing',
+  tag: 'Client-side',
+  success: [/* @__PURE__ */ ok('Publication', 'The publication, with the voucher it gave (one) or the codes (several)')],
+  errors: [404],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. Refused with 403 unless the project has client_publish_enabled.',
+  idempotency: 'transactional',
+  fingerprint: ['query', 'body'],
+});
+
+export const trackCustomEventClientSideRoute = /* @__PURE__ */ route({
+  operationId: 'track-custom-event-client-side',
+  method: 'POST',
+  path: '/client/v1/events',
+  folder: 'events',
+  scope: { side: 'client', scopes: ['client_events'] },
+  summary: 'Track a custom event from a browser or app, as POST /v1/events; points move only when the project allows client-side loyalty events',
+  tag: 'Client-side',
+  success: [
+    /* @__PURE__ */ ok('CustomEvent', 'Receipt of the event (`referral` and `loyalty` are null); a retry with the same Idempotency-Key gets the first reply'),
+  ],
+  errors: [404],
+  description:
+    'Client-side: X-Client-Application-Id / X-Client-Token from an Origin the key trusts (or a bearer token with the scope); replies carry CORS headers for that Origin. Without client_loyalty_events_enabled the event is recorded but earns nothing, and `loyalty` is refused with 403.',
+  idempotency: 'transactional',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2171,4 +2234,8 @@ export const routes: readonly RouteDef[] = [
   checkEligibilityClientSideRoute,
   redeemStackedDiscountsClientSideRoute,
   listPromotionTiersClientSideRoute,
+  validateVoucherClientSideRoute,
+  redeemVoucherClientSideRoute,
+  createPublicationClientSideRoute,
+  trackCustomEventClientSideRoute,
 ];

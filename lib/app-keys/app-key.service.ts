@@ -2,7 +2,8 @@ import { hashSecret } from '../auth/secrets.js';
 import { parseCidr } from '../auth/ip-allow-list.js';
 import { parseScopeString, type Scope } from '../auth/scopes.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
-import { getProject, insertProject } from '../projects/project.repo.js';
+import { getProject, insertProject, updateClientSwitches } from '../projects/project.repo.js';
+import type { ClientSwitch, Project } from '../projects/project.js';
 import type { Runtime } from '../runtime.js';
 import type { AppKey, AppKeyView } from './app-key.js';
 import { viewOf } from './app-key.js';
@@ -29,7 +30,14 @@ export interface NewKeyOptions {
 /** Creates a project with its first application key. */
 export async function createProject(deps: Deps, name: string, keyOptions: NewKeyOptions = {}): Promise<IssuedKeyPair> {
   const projectId = deps.ids.id('proj');
-  await insertProject(deps, { projectId, name, createdAt: deps.clock.now().toISOString() });
+  await insertProject(deps, {
+    projectId,
+    name,
+    clientRedeemEnabled: false,
+    clientPublishEnabled: false,
+    clientLoyaltyEventsEnabled: false,
+    createdAt: deps.clock.now().toISOString(),
+  });
   return createAppKey(deps, projectId, keyOptions);
 }
 
@@ -210,4 +218,9 @@ export async function ensureKeyPair(deps: Deps, projectName: string, appId: stri
     await repo.updateAppKey(deps, appId, { tokenHash, status: 'ACTIVE' }, deps.clock.now().toISOString());
   }
   return { project_id: existing.projectId, app_id: appId, app_token: appToken };
+}
+
+/** Turns the project's client-side switches on or off (those not given stay). @throws NotFoundError (project). */
+export function setClientSwitches(deps: Deps, projectId: string, switches: Partial<Pick<Project, ClientSwitch>>): Promise<Project> {
+  return updateClientSwitches(deps, projectId, switches);
 }

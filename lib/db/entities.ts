@@ -65,7 +65,7 @@ export const project = /* @__PURE__ */ entity<Project>('project', 1)
     (projectId: string) => tenant(projectId),
     () => 'PROJECT',
   )
-  .from((p) => ({ key: [p.projectId] }));
+  .from((p) => ({ key: [p.projectId] }), { defaults: { clientRedeemEnabled: false, clientPublishEnabled: false, clientLoyaltyEventsEnabled: false } });
 
 /**
  * The project's stacking rules (lib/validations/stacking-rules.ts), set by PUT /v1/stacking-rules;

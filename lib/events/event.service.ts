@@ -22,7 +22,8 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 /**
  * POST /v1/events: checks the event against the project's custom event schema, upserts its
  * customer, and stores it. Without `loyalty.code`, every card the customer holds in a program with
- * a rule for the event earns, as `order.paid` finds its card. With `loyalty.code`, the card's program's earning rules for the event add
+ * a rule for the event earns, as `order.paid` finds its card (unless `earnOnHeldCards` is false: a
+ * client-side event of a project whose loyalty events are off). With `loyalty.code`, the card's program's earning rules for the event add
  * their points (new buckets, and one POINTS_ACCRUAL card transaction per rule) in the same
  * transaction as the event, so they are added exactly once per stored event; with an
  * Idempotency-Key the event (and its points) is stored once and every retry gets the first reply. With `referral.code`, a referral code of a REFERRAL_PROGRAM converting
@@ -41,6 +42,7 @@ export async function trackCustomEvent(
   projectId: string,
   body: TrackEventBody,
   idempotency: IdempotencyScope | null,
+  options: { earnOnHeldCards?: boolean } = {},
 ): Promise<Committed<TrackedEvent>> {
   const now = deps.clock.now();
   if (idempotency) {
@@ -54,7 +56,13 @@ export async function trackCustomEvent(
   const referral = body.referral ? await planReferral(deps, projectId, body.event, body.referral, body.customer) : null;
   const customer = await upsertCustomer(deps, projectId, body.customer);
   // Naming a card restricts the event to it; otherwise every program's card the customer holds earns.
-  const earnings: Earning[] = body.loyalty ? (named ? [named] : []) : await planHeldEarnings(deps, projectId, body.event, customer.id, metadata, now);
+  const earnings: Earning[] = body.loyalty
+    ? named
+      ? [named]
+      : []
+    : options.earnOnHeldCards === false
+      ? []
+      : await planHeldEarnings(deps, projectId, body.event, customer.id, metadata, now);
   const event: CustomEvent = {
     id: deps.ids.id('evcus'),
     projectId,

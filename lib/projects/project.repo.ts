@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as entities from '../db/entities.js';
 import type { Runtime } from '../runtime.js';
-import type { Project } from './project.js';
+import { NotFoundError } from '../errors.js';
+import type { ClientSwitch, Project } from './project.js';
 
 export type { Project } from './project.js';
 
@@ -13,4 +14,14 @@ export async function insertProject(deps: Deps, project: Project): Promise<void>
 
 export function getProject(deps: Deps, projectId: string): Promise<Project | null> {
   return entities.project.get(deps, entities.project.key(projectId), { consistent: false });
+}
+
+/**
+ * Sets the project's client-side switches.
+ * @throws NotFoundError when the project does not exist.
+ */
+export async function updateClientSwitches(deps: Deps, projectId: string, switches: Partial<Pick<Project, ClientSwitch>>): Promise<Project> {
+  const updated = await entities.project.update(deps, entities.project.key(projectId), switches);
+  if (!updated) throw new NotFoundError('project', projectId);
+  return updated;
 }

@@ -16,6 +16,12 @@ export const redeemPromotionParams = z.strictObject({ promotionTierId: id });
 export const redeemVoucherQuery = z.strictObject({ tracking_id: z.optional(id) });
 export type RedeemVoucherQuery = z.output<typeof redeemVoucherQuery>;
 
+/** POST /client/v1/redeem: the code and the tracking id in the query (the reference's client form), the body as the server call's. */
+export const redeemVoucherClientSideQuery = z.strictObject({
+  code: z.string({ error: 'is required' }).check(z.minLength(1), z.maxLength(1000)),
+  tracking_id: z.optional(id),
+});
+
 /** POST /v1/vouchers/{code}/redemption (the reference's 7_req_redeem_voucher): a validate-voucher body; the tracking id comes in the query. */
 export const redeemVoucherBody = z.strictObject({
   order: validateVoucherBody.shape.order,

@@ -8,6 +8,7 @@ import {
   listProjectAppKeys,
   regenerateAppKey,
   setClientOrigins,
+  setClientSwitches,
   setKeyIpAllowList,
   setKeyPermissions,
   setKeyStatus,
@@ -112,6 +113,43 @@ export const COMMANDS: readonly Command[] = [
     prepare: (_args, values) => {
       const name = required(values, 'name');
       return (deps) => createProject(deps, name);
+    },
+  },
+  {
+    group: 'project',
+    name: 'client-settings',
+    args: ['<project_id>'],
+    synopsis: '[--redeem on|off] [--publish on|off] [--loyalty-events on|off]',
+    summary:
+      "Turns the project's client-side switches on or off (the reference's client_redeem_enabled, client_publish_enabled, client_loyalty_events_enabled; all off for a new project) and prints them.",
+    options: { redeem: { type: 'string' }, publish: { type: 'string' }, 'loyalty-events': { type: 'string' } },
+    optionHelp: [
+      ['--redeem on|off', 'POST /client/v1/redeem and /client/v1/redemptions'],
+      ['--publish on|off', 'POST /client/v1/publish'],
+      ['--loyalty-events on|off', 'POST /client/v1/events earning points'],
+    ],
+    prepare: ([projectId], values) => {
+      const flag = (name: string): boolean | undefined => {
+        const value = text(values, name);
+        if (value === undefined) return undefined;
+        if (value !== 'on' && value !== 'off') throw new UsageError(`--${name} takes on or off, got '${value}'`);
+        return value === 'on';
+      };
+      const switches = {
+        ...(flag('redeem') !== undefined ? { clientRedeemEnabled: flag('redeem') } : {}),
+        ...(flag('publish') !== undefined ? { clientPublishEnabled: flag('publish') } : {}),
+        ...(flag('loyalty-events') !== undefined ? { clientLoyaltyEventsEnabled: flag('loyalty-events') } : {}),
+      };
+      if (Object.keys(switches).length === 0) throw new UsageError('give at least one of --redeem, --publish, --loyalty-events');
+      return async (deps) => {
+        const p = await setClientSwitches(deps, projectId!, switches);
+        return {
+          project_id: p.projectId,
+          client_redeem_enabled: p.clientRedeemEnabled,
+          client_publish_enabled: p.clientPublishEnabled,
+          client_loyalty_events_enabled: p.clientLoyaltyEventsEnabled,
+        };
+      };
     },
   },
   {

@@ -517,7 +517,7 @@ export function requestCases(snapshot: RequestSnapshot, hints: Record<string, Ca
 /**
  * The query string of a query object: `name=v`; objects deepObject-style (`name[a][b]=v`), arrays
  * with indexes (`name[a][$in][0]=v`), an empty object as an empty value (`name[a][$active]=`). A
- * top-level array is the form style's repeated parameter (`name=a&name=b`).
+ * top-level array of values is the form style's repeated parameter (`name=a&name=b`); of objects, indexed (`name[0][a]=v`).
  */
 export function queryString(query: Record<string, Json>): string {
   const pairs: Array<[string, string]> = [];
@@ -532,7 +532,8 @@ export function queryString(query: Record<string, Json>): string {
     } else pairs.push([key, String(value)]);
   };
   for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) for (const item of value) pairs.push([name, String(item)]);
+    // Objects in a top-level array go deepObject-style with indexes (`item[0][product_id]=v`): repeated, they would read `[object Object]`.
+    if (Array.isArray(value) && !value.some(isObject)) for (const item of value) pairs.push([name, String(item)]);
     else add(name, value);
   }
   const encode = (s: string): string => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%24/g, '$');

@@ -387,6 +387,13 @@ const perOperation: Record<string, CaseHints> = {
     path: { code: '$fresh.voucherCode' },
     ...orderAndCustomer,
   },
+  // The client-side single-code calls name their code in the query.
+  'validate-voucher-client-side': { values: { 'query.code': '$seed.voucherCode' }, required: ['query.code'] },
+  'redeem-voucher-client-side': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'query.code': '$fresh.voucherCode' },
+    required: [...orderAndCustomer.required, 'query.code'],
+  },
   'redeem-promotion': {
     path: { promotionTierId: '$seed.promotionTierId' },
     ...orderAndCustomer,
@@ -635,6 +642,10 @@ const perOperation: Record<string, CaseHints> = {
 };
 
 /** The hints of every operation, the common ones included. */
+// The client-side doors take the server calls' bodies: the same hints.
+perOperation['create-publication-client-side'] = perOperation['create-publication'] ?? {};
+perOperation['track-custom-event-client-side'] = perOperation['track-custom-event'] ?? {};
+
 export const requestHints: Record<string, CaseHints> = Object.fromEntries(
   Object.entries(perOperation).map(([id, hints]) => [id, { ...hints, byName: { ...common.byName, ...hints.byName } }]),
 );

@@ -4,7 +4,7 @@ import { createDocumentClient } from '../../lib/db/client.js';
 import { randomIds } from '../../lib/ids.js';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';
-import { createClientKey, createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import { createClientKey, createProject, type IssuedKeyPair, setClientSwitches } from '../../lib/app-keys/app-key.service.js';
 
 export const engines = () => inject('engines');
 
@@ -25,9 +25,11 @@ export function testRuntime(options: { clock?: Clock; logger?: Logger; tableName
 /** A project's server key pair, and its client-side pair (no trusted origin; requests without Origin admitted). */
 export type ProjectKeys = IssuedKeyPair & { client: IssuedKeyPair };
 
-/** A fresh project with one key pair and one client-side pair, so a test never sees another test's data. */
+/** A fresh project with one key pair and one client-side pair (its client-side switches on), so a test never sees another test's data. */
 export async function newProject(runtime: Runtime, name = 'test project'): Promise<ProjectKeys> {
   const pair = await createProject(runtime, name);
+  // Every client route open, so the suites that walk the route table reach each one's engine.
+  await setClientSwitches(runtime, pair.project_id, { clientRedeemEnabled: true, clientPublishEnabled: true, clientLoyaltyEventsEnabled: true });
   return { ...pair, client: await createClientKey(runtime, pair.project_id, { origins: [] }) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClientKey, deleteAppKey, setClientOrigins, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
+import { createClientKey, createProject, deleteAppKey, setClientOrigins, setClientSwitches, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
 import { routeNotFoundRoute } from '../../../lib/api/routes.js';
 import { makeHandler as routeNotFound } from '../../../functions/http/route-not-found.js';
 import { apiClient } from '../../support/api-client.js';
@@ -213,5 +213,108 @@ describe('CORS preflight of client routes (OPTIONS, through the $default route)'
     const reply = await preflight(runtime, '/v1/vouchers', SHOP);
     expect(reply.status).toBe(405);
     expect(reply.headers['Access-Control-Allow-Origin']).toBeUndefined();
+  });
+});
+
+describe('the rest of the client-side API: validate, redeem, publish, events', () => {
+  /** A project as an operator makes it: every client-side switch off. */
+  async function switchedOff() {
+    const runtime = testRuntime();
+    const pair = await createProject(runtime, 'switches off');
+    const server = apiClient({ runtime }, { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token });
+    const key = await createClientKey(runtime, pair.project_id, { origins: [SHOP] });
+    return { runtime, pair, server, headers: { ...clientKeyHeaders(key), origin: SHOP } };
+  }
+
+  it('validates one code from query parameters, as POST /v1/vouchers/{code}/validate does with the same request', async () => {
+    const { server, client, asBrowser, voucher } = await setup();
+    await voucher('Q10', { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } });
+    const query = 'code=Q10&amount=2000&item[0][product_id]=shoe&item[0][quantity]=2&item[0][price]=1000&customer=ann&metadata[channel]=web';
+    const reply = await client.call('validate-voucher-client-side', { query, headers: asBrowser(SHOP) });
+    expect(reply.status, JSON.stringify(reply.json)).toBe(200);
+    expect(reply.json).toMatchObject({ valid: true, code: 'Q10', order: { amount: 2000, total_discount_amount: 200, total_amount: 1800 } });
+    expect(reply.headers['Access-Control-Allow-Origin']).toBe(SHOP);
+    const same = await server.call('validate-voucher', {
+      params: { code: 'Q10' },
+      json: {
+        order: { amount: 2000, items: [{ product_id: 'shoe', quantity: 2, price: 1000 }] },
+        customer: { source_id: 'ann' },
+        metadata: { channel: 'web' },
+      },
+    });
+    expect(same.json.order).toEqual(reply.json.order);
+    const bad = await client.call('validate-voucher-client-side', { query: 'code=Q10&amount=lots', headers: asBrowser(SHOP) });
+    expect(bad.status).toBe(400);
+    expect((await client.call('validate-voucher-client-side', { query: 'amount=100', headers: asBrowser(SHOP) })).status).toBe(400);
+  });
+
+  it('redeems one code (?code=) on the server counters, once per Idempotency-Key', async () => {
+    const { server, client, asBrowser, voucher } = await setup();
+    await voucher('ONE', { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 }, redemption: { quantity: 1 } });
+    const headers = { ...asBrowser(SHOP), 'idempotency-key': 'pay-1' };
+    const json = { order: { amount: 1000 }, customer: { source_id: 'ann' } };
+    const [a, b] = await Promise.all([0, 1].map(() => client.call('redeem-voucher-client-side', { query: 'code=ONE', json, headers })));
+    expect(a?.status, JSON.stringify(a?.json)).toBe(200);
+    expect(b?.json).toEqual(a?.json);
+    expect(a?.json).toMatchObject({ object: 'redemption', result: 'SUCCESS', order: { total_amount: 700 } });
+    const again = await client.call('redeem-voucher-client-side', { query: 'code=ONE', json, headers: asBrowser(SHOP) });
+    expect(again.status).toBe(400);
+    const stored = await server.call('get-voucher', { params: { code: 'ONE' } });
+    expect((stored.json.redemption as { redeemed_quantity: number }).redeemed_quantity).toBe(1);
+  });
+
+  it('refuses client-side redemption and publication while the project has them off, and allows them once on', async () => {
+    const { runtime, pair, server, headers } = await switchedOff();
+    const client = apiClient({ runtime }, {});
+    expect(
+      (await server.call('create-voucher', { params: { code: 'OFF-1' }, json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } }))
+        .status,
+    ).toBe(200);
+    const stacked = await client.call('redeem-stacked-discounts-client-side', { json: request('OFF-1'), headers });
+    expect(stacked.status).toBe(403);
+    expect(stacked.json.details).toContain('client_redeem_enabled');
+    expect((await client.call('redeem-voucher-client-side', { query: 'code=OFF-1', json: { order: { amount: 1000 } }, headers })).status).toBe(403);
+    const published = await client.call('create-publication-client-side', { json: { voucher: 'OFF-1', customer: { source_id: 'ann' } }, headers });
+    expect(published.status).toBe(403);
+    expect(published.json.details).toContain('client_publish_enabled');
+    // Nothing was used or given.
+    const stored = await server.call('get-voucher', { params: { code: 'OFF-1' } });
+    expect(stored.json).toMatchObject({ redemption: { redeemed_quantity: 0 }, publish: { count: 0 } });
+
+    await setClientSwitches(runtime, pair.project_id, { clientRedeemEnabled: true, clientPublishEnabled: true });
+    expect((await client.call('create-publication-client-side', { json: { voucher: 'OFF-1', customer: { source_id: 'ann' } }, headers })).status).toBe(200);
+    expect((await client.call('redeem-voucher-client-side', { query: 'code=OFF-1', json: { order: { amount: 1000 } }, headers })).status).toBe(200);
+  });
+
+  it("records a client event; it earns on the customer's card only with client loyalty events on, and refuses loyalty while off", async () => {
+    const { runtime, pair, server, headers } = await switchedOff();
+    const client = apiClient({ runtime }, {});
+    const serverHeaders = { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token };
+    expect((await server.call('create-custom-event-schema', { json: { name: 'visited', schema: { properties: {} } } })).status).toBe(200);
+    const program = await server.call('create-campaign', {
+      json: { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } },
+    });
+    expect(program.status).toBe(200);
+    const campaignId = program.json.id as string;
+    expect(
+      (await server.call('create-earning-rule', { params: { campaignId }, json: [{ event: 'visited', loyalty: { type: 'FIXED', points: 5 } }] })).status,
+    ).toBe(200);
+    const member = await server.call('add-member', { params: { campaignId }, json: { customer: { source_id: 'ann' } }, headers: serverHeaders });
+    const code = member.json.code as string;
+    const balance = async () => ((await server.call('get-voucher', { params: { code } })).json.loyalty_card as { balance: number }).balance;
+
+    const off = await client.call('track-custom-event-client-side', { json: { event: 'visited', customer: { source_id: 'ann' } }, headers });
+    expect(off.status, JSON.stringify(off.json)).toBe(200);
+    expect(await balance()).toBe(0);
+    const named = await client.call('track-custom-event-client-side', {
+      json: { event: 'visited', customer: { source_id: 'ann' }, loyalty: { code } },
+      headers,
+    });
+    expect(named.status).toBe(403);
+    expect(named.json.details).toContain('client_loyalty_events_enabled');
+
+    await setClientSwitches(runtime, pair.project_id, { clientLoyaltyEventsEnabled: true });
+    expect((await client.call('track-custom-event-client-side', { json: { event: 'visited', customer: { source_id: 'ann' } }, headers })).status).toBe(200);
+    expect(await balance()).toBe(5);
   });
 });

@@ -67,7 +67,9 @@ const safeDecode = (s: string): string => {
 
 /** Every string a request carries (path values, query, body leaves): echoing them back is not a leak. */
 function sentStrings(req: RawRequest): string[] {
-  const out = [...Object.values(req.pathParameters ?? {}), safeDecode(req.path), safeDecode(req.query ?? '')];
+  // Each query value too: a reply that echoes a code A sent in the query (`?code=`) names what A sent, not what B holds.
+  const queryValues = [...new URLSearchParams(req.query ?? '')].map(([, v]) => v);
+  const out = [...Object.values(req.pathParameters ?? {}), safeDecode(req.path), safeDecode(req.query ?? ''), ...queryValues];
   const walk = (v: unknown): void => {
     if (typeof v === 'string') out.push(v);
     else if (Array.isArray(v)) v.forEach(walk);

@@ -16,7 +16,11 @@ const id = (x: string) => ({ id: x, projectId: P, createdAt: at });
 const never = <T>(value: Record<string, unknown>) => value as T;
 
 const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string; GSI2PK?: string; GSI2SK?: string }][] = [
-  ['project', e.project.toItem({ projectId: P, name: 'n', createdAt: at }), { PK: 'P#p1', SK: 'PROJECT' }],
+  [
+    'project',
+    e.project.toItem({ projectId: P, name: 'n', clientRedeemEnabled: false, clientPublishEnabled: false, clientLoyaltyEventsEnabled: false, createdAt: at }),
+    { PK: 'P#p1', SK: 'PROJECT' },
+  ],
   ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
   [
     'app_key',
