@@ -48,6 +48,12 @@ export const createPublicationQuery = z.strictObject({ join_once: z.optional(que
 export type CreatePublicationQuery = z.output<typeof createPublicationQuery>;
 
 /**
+ * POST /client/v1/publish: `join_once`, and the campaign's name or id in `campaign`, where the
+ * official client SDK sends it (`client.publish(campaign, payload)`); a campaign in the body wins.
+ */
+export const createPublicationClientSideQuery = z.strictObject({ join_once: z.optional(queryBoolean), campaign: z.optional(campaignRef) });
+
+/**
  * GET /v1/publications/create (the legacy form older SDKs use): the same request in bracketed
  * query parameters, `campaign[name]=…&customer[source_id]=…&metadata[key]=…`. Query values are
  * text, so metadata values arrive as strings. One voucher only (`campaign[count]` above 1 is 400
