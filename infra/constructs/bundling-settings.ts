@@ -26,7 +26,11 @@ export const houseBundling = {
    * cache (about 7 KiB minified with its helpers); infra/bundle-shims/lru-cache.ts is the same
    * cache for the calls it makes (a property test compares the two), in 0.4 KiB.
    */
-  alias: { 'mnemonist/lru-cache': './infra/bundle-shims/lru-cache.ts' },
+  alias: {
+    'mnemonist/lru-cache': './infra/bundle-shims/lru-cache.ts',
+    // The DynamoDB client's endpoint-discovery settings without the cache no command reads (see the shim): about 2 KiB.
+    '@aws-sdk/middleware-endpoint-discovery': './infra/bundle-shims/endpoint-discovery.ts',
+  },
 } as const;
 
 /**

@@ -793,6 +793,18 @@ export const rateLimitWindow = /* @__PURE__ */ entity<{ requests: number }>('rat
   .apart();
 
 /**
+ * A client-side budget's counter of one window: per client key (`KEY`, the app id) or per client
+ * address (`IP`) of the project, apart from the project's own (lib/rate-limit/client-rate-limit.ts).
+ * Under the project's `RATE` prefix, so the counters' IAM condition (`P#*#RATE#*`) covers it.
+ */
+export const clientRateLimitWindow = /* @__PURE__ */ entity<{ requests: number }>('client_rate_limit_window', 1)
+  .key(
+    (projectId: string, by: 'KEY' | 'IP', id: string, windowStart: number) => tenant(projectId, 'RATE', 'CLIENT', by, id, windowStart),
+    () => 'RATE_LIMIT',
+  )
+  .apart();
+
+/**
  * A loyalty points bucket. All buckets of a campaign share one partition sorted by expiry date
  * (no expiry sorts last), so the points-expiration export streams them in order with one Query;
  * GSI1 lists one card's buckets in the same order (balance, spending soonest-expiring first).

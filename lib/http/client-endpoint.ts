@@ -1,6 +1,7 @@
 import { authenticateClientKey } from '../auth/authenticate.js';
 import { corsReplyHeaders, normalizeOrigin } from '../auth/origins.js';
 import type { RouteDef } from '../api/route.js';
+import { countClientRequest } from '../rate-limit/client-rate-limit.js';
 import { type ApiRequest, type ClientSide, type EndpointSchemas, endpointWithClientSide, type HandlerFactory, type PortDefaults } from './endpoint.js';
 import type { ReplyOf } from './reply.js';
 import { headerOf } from './request.js';
@@ -21,6 +22,7 @@ const clientSide: ClientSide = {
       : 'Send X-Client-Application-Id and X-Client-Token, or Authorization: Bearer <access token>',
   authenticate: authenticateClientKey,
   replyHeaders: corsReplyHeaders,
+  count: (runtime, principal, sourceIp, now) => countClientRequest(runtime, runtime.rateLimit, principal.projectId, principal.appId, sourceIp, now),
 };
 
 /**

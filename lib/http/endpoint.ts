@@ -144,6 +144,8 @@ export interface ClientSide {
   missing(event: ApiEvent): string;
   authenticate(runtime: Runtime, appId: string, appToken: string, origin: string | undefined, sourceIp: string | undefined): Promise<Principal>;
   replyHeaders(origin: string): Record<string, string>;
+  /** Counts a client key's request in the client budgets (per key, per address). */
+  count(runtime: Runtime, principal: Principal, sourceIp: string | undefined, now: Date): Promise<RateLimitState | null>;
 }
 
 /** The credentials a request presents, decided by the route's accepted schemes. */
@@ -391,7 +393,12 @@ function build<S extends EndpointSchemas, R>(
         early !== null && principal !== null && samePrincipal(early.principal, principal) ? early.reply : work(principal, parsing ?? parse());
       if (!principal) return toResult(await run(), inv.requestId);
 
-      const counting = countRequest(runtime, runtime.rateLimit, principal.projectId, runtime.clock.now());
+      const client = authentication.kind === 'credentials' ? authentication.client : null;
+      // A client key's requests spend the client budgets, not the project's (its server keys keep theirs).
+      const counting =
+        client && principal.via === 'client_key'
+          ? client.count(runtime, principal, event.requestContext?.http?.sourceIp, runtime.clock.now())
+          : countRequest(runtime, runtime.rateLimit, principal.projectId, runtime.clock.now());
       const windowSeconds = runtime.rateLimit?.windowSeconds ?? 0;
       if (route.access === 'write' || route.cluster === 'download') {
         // A write must not happen over the limit, nor a file be read: the count comes first (one round trip).

@@ -31,19 +31,37 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'logger'>;
  * limit is off. A failing counter (throttled, unreachable) lets the request through unmetered
  * and logs it: the limit protects the service, it must not be what takes it down.
  */
-export async function countRequest(deps: Deps, settings: RateLimitSettings | null | undefined, projectId: string, now: Date): Promise<RateLimitState | null> {
-  if (!settings || settings.limit <= 0) return null;
+export function countRequest(deps: Deps, settings: RateLimitSettings | null | undefined, projectId: string, now: Date): Promise<RateLimitState | null> {
+  if (!settings || settings.limit <= 0) return Promise.resolve(null);
+  return countInWindowOf(deps, settings.limit, settings.windowSeconds, now, projectId, (windowStart, expiresAt) =>
+    countInWindow(deps, projectId, windowStart, expiresAt),
+  );
+}
+
+/**
+ * Counts one request in the fixed window of `windowSeconds` that holds `now`, by `add` (the window's
+ * start and when its counter may expire), against `limit`. A failing counter lets the request
+ * through unmetered and logs it (see countRequest).
+ */
+export async function countInWindowOf(
+  deps: Pick<Runtime, 'logger'>,
+  limit: number,
+  windowSeconds: number,
+  now: Date,
+  projectId: string,
+  add: (windowStart: number, expiresAt: number) => Promise<number>,
+): Promise<RateLimitState | null> {
   const nowSeconds = toEpochSeconds(now);
-  const windowStart = nowSeconds - (nowSeconds % settings.windowSeconds);
-  const resetAt = windowStart + settings.windowSeconds;
+  const windowStart = nowSeconds - (nowSeconds % windowSeconds);
+  const resetAt = windowStart + windowSeconds;
   try {
-    const count = await countInWindow(deps, projectId, windowStart, resetAt + settings.windowSeconds);
+    const count = await add(windowStart, resetAt + windowSeconds);
     return {
-      limit: settings.limit,
-      remaining: Math.max(0, settings.limit - count),
+      limit,
+      remaining: Math.max(0, limit - count),
       resetAt,
       retryAfterSeconds: Math.max(1, resetAt - nowSeconds),
-      exceeded: count > settings.limit,
+      exceeded: count > limit,
     };
   } catch (error) {
     deps.logger.warn('rate limit counter failed; request not metered', {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createClientKey, createProject, deleteAppKey, setClientOrigins, setClientSwitches, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
 import { routeNotFoundRoute } from '../../../lib/api/routes.js';
+import { ManualClock } from '../../../lib/clock.js';
+import type { Runtime } from '../../../lib/runtime.js';
 import { makeHandler as routeNotFound } from '../../../functions/http/route-not-found.js';
 import { apiClient } from '../../support/api-client.js';
 import { call } from '../../support/invoke.js';
@@ -316,5 +318,42 @@ describe('the rest of the client-side API: validate, redeem, publish, events', (
     await setClientSwitches(runtime, pair.project_id, { clientLoyaltyEventsEnabled: true });
     expect((await client.call('track-custom-event-client-side', { json: { event: 'visited', customer: { source_id: 'ann' } }, headers })).status).toBe(200);
     expect(await balance()).toBe(5);
+  });
+});
+
+describe('client-side budgets: per client key and per client address, apart from the project', () => {
+  it('refuses with 429 past the address budget, then past the key budget, and leaves the server keys theirs', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 5));
+    const base = testRuntime({ clock });
+    // Limit 20 a minute: the key gets 20, each address a tenth of it (2).
+    const runtime: Runtime = { ...base, rateLimit: { limit: 20, windowSeconds: 60 } };
+    const pair = await newProject(runtime);
+    const client = apiClient({ runtime }, clientKeyHeaders(pair.client));
+    const server = apiClient({ runtime }, { 'x-app-id': pair.app_id, 'x-app-token': pair.app_token });
+    const tiers = (ip: string) => client.call('list-promotion-tiers-client-side', { sourceIp: ip });
+
+    expect((await tiers('198.51.100.1')).status).toBe(200);
+    const second = await tiers('198.51.100.1');
+    expect(second.status).toBe(200);
+    expect(second.headers['X-Rate-Limit-Remaining']).toBe('0');
+    const third = await tiers('198.51.100.1');
+    expect(third.status).toBe(429);
+    expect(third.json.key).toBe('too_many_requests');
+    expect(third.headers['Retry-After']).toBeDefined();
+
+    // Other addresses go on until the key's own budget (20) is spent: 3 counted so far.
+    const statuses: number[] = [];
+    for (let i = 2; i <= 10; i++) for (const _ of [0, 1]) statuses.push((await tiers(`198.51.100.${i}`)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(17);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+
+    // The project's own budget is untouched by all of that.
+    const serverReply = await server.call('list-promotion-tiers', {});
+    expect(serverReply.status).toBe(200);
+    expect(serverReply.headers['X-Rate-Limit-Remaining']).toBe('19');
+
+    // A new window refills both client budgets.
+    clock.advance(60_000);
+    expect((await tiers('198.51.100.1')).status).toBe(200);
   });
 });

@@ -184,6 +184,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['rate_limit_window', e.rateLimitWindow.toItem({ requests: 1 }, P, 1_700_000_000), { PK: 'P#p1#RATE#1700000000', SK: 'RATE_LIMIT' }],
   [
+    'client_rate_limit_window',
+    e.clientRateLimitWindow.toItem({ requests: 1 }, P, 'IP', '198.51.100.7', 1_700_000_000),
+    { PK: 'P#p1#RATE#CLIENT#IP#198.51.100.7#1700000000', SK: 'RATE_LIMIT' },
+  ],
+  [
     'points_bucket',
     e.pointsBucket.toItem(never({ ...id('pb_1'), campaignId: 'camp_1', voucherId: 'v_1', expiresAt: null })),
     { PK: 'P#p1#LOYALTY#camp_1#BUCKETS', SK: '9999-12-31#pb_1', GSI1PK: 'P#p1#CARD#v_1#BUCKETS', GSI1SK: '9999-12-31#pb_1' },
