@@ -4,6 +4,9 @@ import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-
 import { makeHandler as makeCreateCampaign } from '../../functions/campaigns/create-campaign.js';
 import { makeHandler as makeRedeem } from '../../functions/redemptions/redeem-stacked-discounts.js';
 import { makeHandler as makeValidate } from '../../functions/validations/validate-stacked-discounts.js';
+import { makeHandler as makeValidateClientSide } from '../../functions/validations/validate-stacked-discounts-client-side.js';
+import { makeHandler as makeValidateVoucherClientSide } from '../../functions/validations/validate-voucher-client-side.js';
+import { createClientKey } from '../../lib/app-keys/app-key.service.js';
 import { makeHandler as makeAddVouchers } from '../../functions/vouchers/add-vouchers-to-campaign.js';
 import { makeHandler as makeCreateVoucher } from '../../functions/vouchers/create-voucher.js';
 import {
@@ -11,7 +14,9 @@ import {
   createCampaignRoute,
   createVoucherRoute,
   redeemStackedDiscountsRoute,
+  validateStackedDiscountsClientSideRoute,
   validateStackedDiscountsRoute,
+  validateVoucherClientSideRoute,
 } from '../../lib/api/routes.js';
 import { campaign as campaignEntity, voucher as voucherEntity } from '../../lib/db/entities.js';
 import { keys } from '../../lib/db/keys.js';
@@ -257,6 +262,45 @@ export async function benchRedemption(ctx: BenchContext): Promise<Section[]> {
       },
     ]);
     compare(name, subject, floor, 'Get key → BatchGet vouchers', calls);
+  }
+
+  {
+    // The client-side doors (issue 39 "Performance"): a client key from a trusted Origin, so the origin check is
+    // timed too; the floor is the same raw reads, the client key's GetItem then the redeemables' BatchGetItem.
+    const origin = 'https://bench-shop.example';
+    const client = await createClientKey(runtime, p, { origins: [origin] });
+    const clientHeaders = { 'x-client-application-id': client.app_id, 'x-client-token': client.app_token, origin };
+    const clientKey = () => ddb.send(new GetCommand({ TableName, Key: keys.appKey(client.app_id), ConsistentRead: true }));
+    const one = five.slice(0, 1);
+    const doors = [
+      {
+        name: 'POST /client/v1/validations, 1 redeemable',
+        handler: makeValidateClientSide({ runtime }),
+        route: validateStackedDiscountsClientSideRoute,
+        request: { path: '/client/v1/validations', headers: clientHeaders, json: stackedBody(one) },
+      },
+      {
+        name: 'GET /client/v1/validate, 1 code',
+        handler: makeValidateVoucherClientSide({ runtime }),
+        route: validateVoucherClientSideRoute,
+        request: { path: '/client/v1/validate', headers: clientHeaders, query: `code=${encodeURIComponent(one[0] as string)}&amount=20000` },
+      },
+    ];
+    for (const door of doors) {
+      ctx.progress(`9. ${door.name}: ${runs} runs interleaved with its floor`);
+      recorder.reset();
+      const reply = await invokeOk(door.handler, door.route, door.request);
+      if (reply.valid !== true) throw new Error(`${door.name} is not valid: ${JSON.stringify(reply).slice(0, 400)}`);
+      const calls = recorder.sent.map((sent) => sent.name);
+      const [subject = [], floor = []] = await rotating(runs, warmup, [
+        () => invokeOk(door.handler, door.route, door.request),
+        async () => {
+          await clientKey();
+          await readVouchers(one);
+        },
+      ]);
+      compare(door.name, subject, floor, 'Get client key → BatchGet vouchers', calls);
+    }
   }
 
   {
