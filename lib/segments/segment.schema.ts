@@ -24,14 +24,14 @@ export type CreateSegmentBody = z.output<typeof createSegmentBody>;
 export const segmentParams = z.strictObject({ segmentId: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /**
- * GET /v1/segments: `limit` (1–100, default 10), `page`, creation order. `filters` and `ids` are
- * refused rather than ignored: ignoring them would list segments the client excluded.
+ * GET /v1/segments: `limit` (1–100, default 10), `page`, creation order. `filters` (not named here:
+ * refused as every list refuses filters it does not serve) and `ids` are refused rather than
+ * ignored: ignoring them would list segments the client excluded.
  */
 export const listSegmentsQuery = z.strictObject({
   limit: z._default(queryInt(1, 100), 10),
   page: z._default(queryInt(1, 100), 1),
   order: z._default(z.enum(['created_at', '-created_at']), 'created_at'),
-  filters: refusedField('segment lists are not filtered; read all (at most 100) and choose'),
   ids: refusedField('segment lists are not filtered by id; use GET /v1/segments/{segmentId}'),
 });
 export type ListSegmentsQuery = z.output<typeof listSegmentsQuery>;

@@ -128,10 +128,12 @@ describe('segments: membership follows customer writes', () => {
         })
       ).json as { id: string }
     ).id;
-    const frequent = ((await create({ name: 'Frequent', type: 'passive', filter: { 'metadata.visits': { conditions: { $more_than: 10 } } } })).json as { id: string })
-      .id;
-    const created = ((await create({ name: 'Recent', type: 'auto-update', filter: { created_at: { conditions: { $after: '2026-01-01T00:00:00Z' } } } })).json as { id: string })
-      .id;
+    const frequent = (
+      (await create({ name: 'Frequent', type: 'passive', filter: { 'metadata.visits': { conditions: { $more_than: 10 } } } })).json as { id: string }
+    ).id;
+    const created = (
+      (await create({ name: 'Recent', type: 'auto-update', filter: { created_at: { conditions: { $after: '2026-01-01T00:00:00Z' } } } })).json as { id: string }
+    ).id;
     expect(await segmentsOf('a')).toEqual([auto, frequent, created]);
     expect(await segmentsOf('b')).toEqual([auto, created]);
     await api.call('update-customer', { params: { customerId: 'a' }, json: { email: 'a@else.test', metadata: { visits: 1 } } });
@@ -157,8 +159,11 @@ describe('customer.segment rules in validations and redemptions', () => {
       json: { related_object_type: 'voucher', related_object_id: v.id },
     });
     const validate = async (sourceId: string) =>
-      (await api.call('validate-stacked-discounts', { json: { redeemables: [{ object: 'voucher', id: 'VIPONLY' }], order: { amount: 1000 }, customer: { source_id: sourceId } } }))
-        .json as { valid: boolean; redeemables: { status: string; result: { error?: { key: string; error?: { message: string } } } }[] };
+      (
+        await api.call('validate-stacked-discounts', {
+          json: { redeemables: [{ object: 'voucher', id: 'VIPONLY' }], order: { amount: 1000 }, customer: { source_id: sourceId } },
+        })
+      ).json as { valid: boolean; redeemables: { status: string; result: { error?: { key: string; error?: { message: string } } } }[] };
     expect((await validate('vip')).valid).toBe(true);
     const refused = await validate('plain');
     expect(refused.valid).toBe(false);

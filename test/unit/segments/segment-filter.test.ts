@@ -73,9 +73,9 @@ describe('segment filters: what cannot be evaluated is refused by name', () => {
 
 describe('segment filters: properties', () => {
   const value = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -50, max: 50 }), fc.constant(null));
-  const cust = fc.record({ tier: value, visits: value }).map((m) =>
-    customer({ metadata: Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null)) as Record<string, unknown> }),
-  );
+  const cust = fc
+    .record({ tier: value, visits: value })
+    .map((m) => customer({ metadata: Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null)) as Record<string, unknown> }));
   const operand = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -50, max: 50 }));
 
   it('$is and $is_not are complements; or of one field equals and of it', () => {
