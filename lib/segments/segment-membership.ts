@@ -2,7 +2,7 @@ import { segment as segmentEntity } from '../db/entities.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer } from '../customers/customer.js';
 import type { Segment } from './segment.js';
-import { type FilterCustomer, matchesSegmentFilter, parseSegmentFilter } from './segment-filter.js';
+import { type FilterCustomer, matchesSegmentFilter } from './segment-filter-match.js';
 
 /** The project's segments (at most MAX_SEGMENTS_PER_PROJECT: one Query of their partition, read consistently). */
 export function projectSegments(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string): Promise<Segment[]> {
@@ -34,7 +34,7 @@ export const filterCustomerOf = (c: Customer): FilterCustomer => ({
 });
 
 /** Whether the customer passes a segment's stored filter (filters are checked when the segment is made). */
-export const inSegment = (c: Customer, s: Segment): boolean => s.filter !== null && matchesSegmentFilter(filterCustomerOf(c), parseSegmentFilter(s.filter));
+export const inSegment = (c: Customer, s: Segment): boolean => s.filter !== null && matchesSegmentFilter(filterCustomerOf(c), s.filter);
 
 /**
  * The customer's memberships after a write: each auto-update segment it passes now, and the static

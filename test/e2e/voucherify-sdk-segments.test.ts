@@ -26,7 +26,7 @@ afterAll(async () => {
 describe('the official Voucherify SDK: segments', () => {
   it('creates, reads and deletes segments and lists a customer’s segments through client.segments', async () => {
     const ann = await client.customers.create({ source_id: 'sdk-ann', metadata: { tier: 'vip' } });
-    const fixed = await client.segments.create({ name: 'Listed', type: 'static', customers: [ann.id as string] });
+    const fixed = await client.segments.create({ name: 'Listed', type: 'static', customers: [(ann as { id: string }).id] });
     expect(fixed).toMatchObject({ name: 'Listed', type: 'static', object: 'segment' });
     const auto = await client.segments.create({ name: 'VIP', type: 'auto-update', filter: { 'metadata.tier': { conditions: { $is: 'vip' } } } });
     expect(auto).toMatchObject({ name: 'VIP', type: 'auto-update', object: 'segment' });

@@ -16,7 +16,10 @@ const customer = (over: Partial<FilterCustomer> = {}): FilterCustomer => ({
   metadata: { tier: 'vip', visits: 12, since: '2025-01-01T00:00:00Z' },
   ...over,
 });
-const matches = (filter: Record<string, unknown>, c = customer()) => matchesSegmentFilter(c, parseSegmentFilter(filter));
+const matches = (filter: Record<string, unknown>, c = customer()) => {
+  parseSegmentFilter(filter);
+  return matchesSegmentFilter(c, filter);
+};
 
 describe('segment filters: evaluation', () => {
   it('string operators on fields, address and metadata', () => {
