@@ -200,7 +200,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const productId = str((await call(send, 'POST', '/v1/products', { source_id: 'compat-product', name: 'Compat product', price: 1000 })).id, 'product id');
   const sku = (): Promise<Body> => call(send, 'POST', `/v1/products/${productId}/skus`, { source_id: name('compat-sku'), sku: 'Compat SKU', price: 900 });
   const skuId = str((await sku()).id, 'sku id');
-  const segment = (): Promise<Body> => call(send, 'POST', '/v1/segments', { name: name('compat-segment'), type: 'static', customers: [str(customer.id, 'customer id')] });
+  const segment = (): Promise<Body> =>
+    call(send, 'POST', '/v1/segments', { name: name('compat-segment'), type: 'static', customers: [str(customer.id, 'customer id')] });
   const segmentId = str((await segment()).id, 'segment id');
 
   return {
