@@ -30,6 +30,8 @@ export const houseBundling = {
     'mnemonist/lru-cache': './infra/bundle-shims/lru-cache.ts',
     // The DynamoDB client's endpoint-discovery settings without the cache no command reads (see the shim): about 2 KiB.
     '@aws-sdk/middleware-endpoint-discovery': './infra/bundle-shims/endpoint-discovery.ts',
+    // The SDK's trace-id lookup for many invocations per process; one at a time, the environment gives it (see the shim): about 2.2 KiB.
+    '@aws/lambda-invoke-store': './infra/bundle-shims/lambda-invoke-store.ts',
   },
 } as const;
 

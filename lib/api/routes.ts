@@ -1038,6 +1038,65 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listCustomerSegmentsRoute = /* @__PURE__ */ route({
+  operationId: 'list-customer-segments',
+  method: 'GET',
+  path: '/v1/customers/{customerId}/segments',
+  folder: 'segments',
+  scopes: ['customers'],
+  summary: 'List the segments a customer (by id or source_id) is a member of',
+  tag: 'Segments',
+  success: [/* @__PURE__ */ ok('CustomerSegmentList', 'Every segment the customer is in')],
+});
+
+export const createSegmentRoute = /* @__PURE__ */ route({
+  operationId: 'create-segment',
+  method: 'POST',
+  path: '/v1/segments',
+  folder: 'segments',
+  scopes: ['segments'],
+  summary: 'Create a static segment of listed customers, or an auto-update or passive one of a filter',
+  tag: 'Segments',
+  success: [/* @__PURE__ */ ok('Segment', 'The new segment')],
+  // A static segment listing an unknown customer.
+  errors: [404],
+});
+
+export const listSegmentRoute = /* @__PURE__ */ route({
+  operationId: 'list-segment',
+  method: 'GET',
+  path: '/v1/segments',
+  folder: 'segments',
+  scopes: ['segments'],
+  summary: 'List the segments of the project by creation',
+  tag: 'Segments',
+  success: [/* @__PURE__ */ ok('SegmentList', 'One page of segments and the total of all')],
+});
+
+export const getSegmentRoute = /* @__PURE__ */ route({
+  operationId: 'get-segment',
+  method: 'GET',
+  path: '/v1/segments/{segmentId}',
+  folder: 'segments',
+  scopes: ['segments'],
+  summary: 'Get a segment by id',
+  tag: 'Segments',
+  success: [/* @__PURE__ */ ok('Segment', 'The segment')],
+});
+
+export const deleteSegmentRoute = /* @__PURE__ */ route({
+  operationId: 'delete-segment',
+  method: 'DELETE',
+  path: '/v1/segments/{segmentId}',
+  folder: 'segments',
+  scopes: ['segments'],
+  summary: 'Delete a segment (its members leave it)',
+  tag: 'Segments',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 /** Validates a cart and its codes (lib/validations/validation.service.ts); writes only a LOCK session's holds. */
 export const validateStackedDiscountsRoute = /* @__PURE__ */ route({
   operationId: 'validate-stacked-discounts',
@@ -2156,6 +2215,11 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  listCustomerSegmentsRoute,
+  createSegmentRoute,
+  listSegmentRoute,
+  getSegmentRoute,
+  deleteSegmentRoute,
   validateStackedDiscountsRoute,
   checkEligibilityRoute,
   validateVoucherRoute,

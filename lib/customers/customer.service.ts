@@ -4,6 +4,7 @@ import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerFields, CustomerLoyaltyCard, CustomerRedemptionSummary } from './customer.js';
 import { heldLoyaltyCards } from '../vouchers/voucher-holder.repo.js';
+import { membershipOf, projectSegments } from '../segments/segment-membership.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
 import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
@@ -27,12 +28,15 @@ function changes(customer: Customer, wanted: CustomerFields): CustomerFields {
  */
 async function applyChanges(deps: Deps, read: Customer, wanted: CustomerFields, ref: string = read.id): Promise<Customer> {
   let current: Customer | null = read;
+  let segments: Awaited<ReturnType<typeof projectSegments>> | undefined;
   return retryOnConflict(`Too many concurrent writes of customer ${read.id}`, async (attempt) => {
     if (attempt > 0) current = await repo.getCustomer(deps, read.projectId, read.id);
     if (!current) throw new NotFoundError('customer', ref);
     const diff = changes(current, wanted);
     if (Object.keys(diff).length === 0) return current;
+    segments ??= await projectSegments(deps, read.projectId);
     const next: Customer = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1, listed: true };
+    next.segmentIds = membershipOf(next, segments);
     return (await repo.replaceCustomer(deps, current, next)) ? next : RETRY;
   });
 }
@@ -72,9 +76,9 @@ export async function getCustomer(
   return { ...customer, redemptionSummary, loyaltyCards };
 }
 
-/** A new customer of `sourceId` (null: anonymous) with the fields sent, not written yet. */
-function newCustomer(deps: Deps, projectId: string, sourceId: string | null, fields: CustomerFields): Customer {
-  return {
+/** A new customer of `sourceId` (null: anonymous) with the fields sent and the auto-update segments it passes, not written yet. */
+async function newCustomer(deps: Deps, projectId: string, sourceId: string | null, fields: CustomerFields): Promise<Customer> {
+  const customer: Customer = {
     id: deps.ids.id('cust'),
     projectId,
     sourceId,
@@ -91,6 +95,8 @@ function newCustomer(deps: Deps, projectId: string, sourceId: string | null, fie
     revision: 0,
     listed: true,
   };
+  const segmentIds = membershipOf(customer, await projectSegments(deps, projectId));
+  return segmentIds.length > 0 ? { ...customer, segmentIds } : customer;
 }
 
 /**
@@ -111,13 +117,13 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
   }
   const sourceId = input.source_id;
   if (sourceId === undefined) {
-    const anonymous = newCustomer(deps, projectId, null, fields);
+    const anonymous = await newCustomer(deps, projectId, null, fields);
     if (!(await repo.insertCustomer(deps, anonymous))) throw new Error(`Customer id ${anonymous.id} is already taken`);
     return anonymous;
   }
   const existing = await bySourceId(deps, projectId, sourceId);
   if (existing) return applyChanges(deps, existing, fields);
-  const customer = newCustomer(deps, projectId, sourceId, fields);
+  const customer = await newCustomer(deps, projectId, sourceId, fields);
   if (await repo.insertCustomer(deps, customer)) return customer;
   const winner = await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Customer with source id ${sourceId} was claimed but cannot be read`);

@@ -29,6 +29,12 @@ export interface Customer {
    * did (POST /v1/events only); their next change writes them.
    */
   listed: boolean;
+  /**
+   * The segments the customer is a member of (lib/segments): auto-update ones recomputed on each
+   * write of the customer, static and passive ones as their segment's creation set them. Absent on
+   * customers no segment has touched.
+   */
+  segmentIds?: string[];
 }
 
 /**

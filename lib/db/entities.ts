@@ -21,6 +21,7 @@ import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { SessionReservation } from '../redemptions/session-lock.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
+import type { Segment } from '../segments/segment.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { StackingRules } from '../validations/stacking-rules.js';
@@ -625,6 +626,17 @@ export const customerCount = /* @__PURE__ */ entity<{ count: number }>('customer
     (shard: number) => String(shard),
   )
   .apart();
+/**
+ * A customer segment (`seg_...`): all of a project's segments share one partition (at most
+ * MAX_SEGMENTS_PER_PROJECT), so a customer write reads them in one Query to recompute its
+ * auto-update memberships. Membership itself is the customer item's `segmentIds`.
+ */
+export const segment = /* @__PURE__ */ entity<Segment>('segment', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'SEGMENTS'),
+    (segmentId: string) => segmentId,
+  )
+  .from((s, projectId: string) => ({ key: [projectId, s.id] }));
 /** A custom event, in its customer's partition (the customer's activity, in time order). */
 export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1)
   .key(

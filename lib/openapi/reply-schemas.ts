@@ -6,6 +6,7 @@ import {
   validationRuleReplySchema,
 } from '../validation-rules/validation-rule.reply.js';
 import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
+import { customerSegmentListReplySchema, segmentListReplySchema, segmentReplySchema } from '../segments/segment.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.js';
 import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.js';
@@ -94,6 +95,9 @@ export const replySchemas = {
   PromotionsValidation: promotionsValidationReplySchema,
   Product: productReplySchema,
   ProductList: productListReplySchema,
+  Segment: segmentReplySchema,
+  SegmentList: segmentListReplySchema,
+  CustomerSegmentList: customerSegmentListReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,

@@ -8,7 +8,7 @@
  *               order.items.any | order.items.every | order.items.none (products / SKUs, with the
  *               sub-conditions order.items.quantity, order.items.price, order.items.aggregated_quantity,
  *               order.items.aggregated_amount)
- *   customer:   customer.metadata (property), customer.segment (a list of customer ids or source ids)
+ *   customer:   customer.metadata (property), customer.segment (the ids of the segments the customer is in)
  *   redemption: redemption.count.per_customer, redemption.count.per_campaign, campaign.redemptions.count
  * Dates: `$after` / `$before` (and the ordering operators with an ISO date-time) on metadata values.
  */
@@ -108,7 +108,7 @@ function checkValues(where: string, kind: Kind, operator: string, values: Condit
   if (ONE_VALUE.has(operator) && values.length !== 1) refuse(where, `${operator} takes exactly one value`);
   for (const v of values) if (!isScalar(v)) refuse(where, `${operator} takes numbers, strings or booleans, not objects`);
   if (kind === 'number' && values.some((v) => typeof v !== 'number' || !Number.isFinite(v))) refuse(where, `${operator} takes numbers`);
-  if (kind === 'membership' && values.some((v) => typeof v !== 'string')) refuse(where, `${operator} takes customer ids or source ids`);
+  if (kind === 'membership' && values.some((v) => typeof v !== 'string')) refuse(where, `${operator} takes segment ids`);
   if (['$starts_with', '$ends_with', '$contains'].includes(operator) && typeof values[0] !== 'string') refuse(where, `${operator} takes a string`);
   if (['$after', '$before'].includes(operator) && !isDate(values[0])) refuse(where, `${operator} takes an ISO 8601 date or date-time`);
   if (kind === 'metadata' && operator.startsWith('$less') && !(typeof values[0] === 'number' || isDate(values[0]))) {
@@ -221,7 +221,7 @@ export interface RuleOrderItem {
 /** What a rule is evaluated on. Absent order or customer: every condition on it fails (none is skipped). */
 export interface RuleContext {
   order: { amount: number | null; items: RuleOrderItem[]; metadata: Record<string, unknown> } | null;
-  customer: { id: string; sourceId: string | null; metadata: Record<string, unknown> } | null;
+  customer: { id: string; sourceId: string | null; metadata: Record<string, unknown>; segmentIds?: readonly string[] | undefined } | null;
   /**
    * Redemptions before this one; null where not known (no customer): conditions on it fail.
    * The conditions compare the count including the redemption being checked (count + 1), so
@@ -391,8 +391,7 @@ function conditionHolds(c: RuleCondition, ctx: RuleContext): boolean {
   if (ITEM_NAMES.has(c.name)) return itemsHold(c, ctx);
   if (c.name === 'customer.segment') {
     if (!ctx.customer) return false;
-    const who = [ctx.customer.id, ...(ctx.customer.sourceId !== null ? [ctx.customer.sourceId] : [])];
-    return allHold(who, c.conditions);
+    return allHold(ctx.customer.segmentIds ?? [], c.conditions);
   }
   return allHold(scalarValue(c, ctx), c.conditions);
 }

@@ -34,6 +34,8 @@ export interface RuleCustomer {
   id: string;
   sourceId: string | null;
   metadata: Record<string, unknown>;
+  /** The segments the stored customer is in (its item's `segmentIds`): what `customer.segment` compares. */
+  segmentIds?: readonly string[] | undefined;
 }
 
 /** The per-customer counts a redemption compared, so its commit can condition on them (lib/redemptions/redemption.repo.ts). */

@@ -69,6 +69,7 @@ function ruleCustomerOf(request: Omit<StackedRequest, 'redeemables'>, stored: Cu
     id: stored?.id ?? sent?.id ?? '',
     sourceId: stored?.sourceId ?? sent?.source_id ?? null,
     metadata: { ...(stored?.metadata ?? {}), ...(sent?.metadata ?? {}) },
+    segmentIds: stored?.segmentIds,
   };
 }
 

@@ -339,6 +339,12 @@ const perOperation: Record<string, CaseHints> = {
   'update-sku': { path: { productId: '$seed.productId', skuId: '$seed.skuId' } },
   'delete-sku': { path: { productId: '$seed.productId', skuId: '$fresh.skuId' } },
   'update-customer': { path: { customerId: '$seed.customerId' } },
+  'list-customer-segments': { path: { customerId: '$seed.customerId' } },
+  'get-segment': { path: { segmentId: '$seed.segmentId' } },
+  'delete-segment': { path: { segmentId: '$fresh.segmentId' } },
+  'list-segment': {},
+  // A static segment of the seeded customer; the reference's dynamic body gets a filter this service evaluates.
+  'create-segment': { required: ['body.name'], values: { 'body.customers[]': '$seed.customerId' } },
   'delete-customer': { path: { customerId: '$fresh.customerId' } },
   'create-order': {
     unique: ['body.source_id'],

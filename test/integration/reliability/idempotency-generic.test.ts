@@ -386,6 +386,23 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-category', { params: { categoryId: c.state.categoryId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-segment',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-segment', { json: { name: 'Once', type: 'static', customers: [] }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-segment')).json.total as number,
+  },
+  {
+    operationId: 'delete-segment',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-segment', { json: { name: 'Gone', type: 'static', customers: [] } });
+      expect(made.status).toBe(200);
+      c.state.segmentId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-segment', { params: { segmentId: c.state.segmentId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-segment', { params: { segmentId: c.state.segmentId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
     operationId: 'create-product',
     prepare: async () => undefined,
     // No source_id: every run that gets through makes another product.

@@ -122,6 +122,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     await api(r.createSkuRoute, { params: { productId: product.id as string }, json: { source_id: n('sku-src'), sku: n('Red shoe') }, headers }),
     'sku',
   );
+  const segment = must(await api(r.createSegmentRoute, { json: { name: n('Segment'), type: 'static', customers: [customerId] }, headers }), 'segment');
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
   const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
   await deliverJobs(runtime, jobs);
@@ -149,6 +150,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       categoryId: [category.id as string],
       productId: [product.id as string, n('product-src')],
       skuId: [sku.id as string, n('sku-src')],
+      segmentId: [segment.id as string],
       validationRuleId: [vrule.id as string],
       assignmentId: [vruleAssignment.id as string],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
@@ -175,6 +177,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       category.id as string,
       product.id as string,
       sku.id as string,
+      segment.id as string,
       vrule.id as string,
       vruleAssignment.id as string,
     ],
@@ -194,6 +197,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Shoe'),
       n('sku-src'),
       n('Red shoe'),
+      n('Segment'),
     ],
     secrets: [pair.app_token, accessToken, downloadToken],
   };

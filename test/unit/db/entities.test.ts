@@ -85,6 +85,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['product', e.product.toItem(never({ ...id('prod_1') }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'PRODUCT', GSI1PK: 'P#p1#PRODUCTS', GSI1SK: `${at}#prod_1` }],
   ['product_source', e.productSource.toItem({ productId: 'prod_1' }, P, 'shoe-1'), { PK: 'P#p1#PRODUCT_SOURCE#shoe-1', SK: 'PRODUCT_SOURCE' }],
   ['product_counter', e.productCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'PRODUCT_COUNTER' }],
+  ['segment', e.segment.toItem(never({ id: 'seg_1' }), P), { PK: 'P#p1#SEGMENTS', SK: 'seg_1' }],
   ['sku', e.sku.toItem(never({ ...id('sku_1'), productId: 'prod_1' }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'SKU#sku_1' }],
   ['sku_ref', e.skuRef.toItem({ productId: 'prod_1' }, P, 'sku_1'), { PK: 'P#p1#SKU#sku_1', SK: 'SKU' }],
   ['sku_source', e.skuSource.toItem({ skuId: 'sku_1', productId: 'prod_1' }, P, 'shoe-1-red'), { PK: 'P#p1#SKU_SOURCE#shoe-1-red', SK: 'SKU_SOURCE' }],

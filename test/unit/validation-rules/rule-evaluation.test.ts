@@ -140,14 +140,17 @@ describe('evaluateValidationRule: each supported condition passes and fails', ()
     expect(passes(s, ctx())).toBe(false);
   });
 
-  it('customer.segment: the customer id or source id is in the list', () => {
-    const r = { 1: { name: 'customer.segment', conditions: { $in: ['alice', 'cust_9'] } } };
-    expect(passes(r, ctx())).toBe(true);
-    expect(passes(r, ctx({ customer: { id: 'cust_9', sourceId: null, metadata: {} } }))).toBe(true);
-    expect(passes(r, ctx({ customer: { id: 'cust_2', sourceId: 'bob', metadata: {} } }))).toBe(false);
+  it('customer.segment: the customer is a member of a listed segment (its segmentIds)', () => {
+    const r = { 1: { name: 'customer.segment', conditions: { $in: ['seg_a', 'seg_b'] } } };
+    expect(passes(r, ctx())).toBe(false);
+    expect(passes(r, ctx({ customer: { id: 'cust_9', sourceId: null, metadata: {}, segmentIds: ['seg_b'] } }))).toBe(true);
+    expect(passes(r, ctx({ customer: { id: 'seg_a', sourceId: 'seg_b', metadata: {}, segmentIds: ['seg_c'] } }))).toBe(false);
     expect(passes(r, ctx({ customer: null }))).toBe(false);
-    const not = { 1: { name: 'customer.segment', conditions: { $not_in: ['alice'] } } };
-    expect(passes(not, ctx())).toBe(false);
+    const is = { 1: { name: 'customer.segment', conditions: { $is: ['seg_a'] } } };
+    expect(passes(is, ctx({ customer: { id: 'c', sourceId: null, metadata: {}, segmentIds: ['seg_x', 'seg_a'] } }))).toBe(true);
+    const not = { 1: { name: 'customer.segment', conditions: { $not_in: ['seg_a'] } } };
+    expect(passes(not, ctx())).toBe(true);
+    expect(passes(not, ctx({ customer: { id: 'c', sourceId: null, metadata: {}, segmentIds: ['seg_a'] } }))).toBe(false);
   });
 
   it('redemption counters count the redemption being checked', () => {
