@@ -1,3 +1,8 @@
+import {
+  collectionProductListReplySchema,
+  productCollectionListReplySchema,
+  productCollectionReplySchema,
+} from '../product-collections/product-collection.reply.js';
 import type * as z from '../zod.js';
 import {
   validationRuleAssignmentListReplySchema,
@@ -94,6 +99,9 @@ export const replySchemas = {
   PromotionsValidation: promotionsValidationReplySchema,
   Product: productReplySchema,
   ProductList: productListReplySchema,
+  ProductCollection: productCollectionReplySchema,
+  ProductCollectionList: productCollectionListReplySchema,
+  ProductCollectionProductList: collectionProductListReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,
