@@ -200,12 +200,20 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const productId = str((await call(send, 'POST', '/v1/products', { source_id: 'compat-product', name: 'Compat product', price: 1000 })).id, 'product id');
   const sku = (): Promise<Body> => call(send, 'POST', `/v1/products/${productId}/skus`, { source_id: name('compat-sku'), sku: 'Compat SKU', price: 900 });
   const skuId = str((await sku()).id, 'sku id');
+  const collection = (body: Body): Promise<Body> => call(send, 'POST', '/v1/product-collections', body);
+  const productCollectionId = str(
+    (await collection({ type: 'STATIC', name: 'compat-collection', products: [{ id: productId, object: 'product' }, { id: skuId, object: 'sku' }] })).id,
+    'product collection id',
+  );
+  const autoCollectionId = str((await collection({ type: 'AUTO_UPDATE', name: 'compat-auto', filter: { junction: 'and' } })).id, 'product collection id');
 
   return {
     values: {
       validationRuleId,
       productId,
       skuId,
+      productCollectionId,
+      autoCollectionId,
       categoryId: str(category.id, 'category id'),
       eventSchemaId: str(schema.id, 'event schema id'),
       eventName,
@@ -267,6 +275,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       categoryId: async () => str((await call(send, 'POST', '/v1/categories', { name: name('compat-fresh-category'), hierarchy: 1 })).id, 'category id'),
       productId: async () => str((await call(send, 'POST', '/v1/products', { source_id: name('compat-fresh-product') })).id, 'product id'),
       skuId: async () => str((await sku()).id, 'sku id'),
+      productCollectionId: async () => str((await collection({ type: 'STATIC', name: name('compat-fresh-collection') })).id, 'product collection id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),

@@ -167,7 +167,7 @@ describe('product collections: list, rename, delete', () => {
     expect((await remove(second)).status).toBe(204);
     expect((await get(second)).status).toBe(404);
     expect((await remove(second)).status).toBe(404);
-    const left = await collectionMember.query(runtime, { key: [pair.projectId, second] }, { consistent: true });
+    const left = await collectionMember.query(runtime, { key: [pair.project_id, second] }, { consistent: true });
     expect(left).toEqual([]);
     expect((await list()).json.total).toBe(1);
   });
