@@ -33,13 +33,7 @@ const memberDelete = (deps: Pick<Runtime, 'tableName'>, projectId: string, colle
  * AUTO_UPDATE collection whose filter the product now matches, a Delete in each it matched before
  * and no longer does (at most one item per collection).
  */
-export async function autoMembershipWrites(
-  deps: Deps,
-  projectId: string,
-  before: Product | null,
-  after: Product,
-  now: string,
-): Promise<TransactItem[]> {
+export async function autoMembershipWrites(deps: Deps, projectId: string, before: Product | null, after: Product, now: string): Promise<TransactItem[]> {
   const autos = (await projectCollections(deps, projectId)).flatMap((c) =>
     c.type === 'AUTO_UPDATE' && c.filter ? [{ id: c.id, filter: c.filter as CollectionFilter }] : [],
   );

@@ -12,7 +12,11 @@ export const toProductCollectionReply = ({ collection: c, members }: CollectionW
   type: c.type,
   ...(c.type === 'AUTO_UPDATE' && c.filter ? { filter: toFilterReply(c.filter) } : {}),
   ...(c.type === 'STATIC'
-    ? { products: members.map((m) => (m.object === 'sku' ? { id: m.id, product_id: m.productId, object: 'sku' as const } : { id: m.id, object: 'product' as const })) }
+    ? {
+        products: members.map((m) =>
+          m.object === 'sku' ? { id: m.id, product_id: m.productId, object: 'sku' as const } : { id: m.id, object: 'product' as const },
+        ),
+      }
     : {}),
   created_at: c.createdAt,
   object: 'products_collection',

@@ -1,5 +1,13 @@
 import { deleteAll, putAll } from '../db/batch-write.js';
-import { collectionMember, product as productEntity, productCollection, productCollectionCounter, productCounter, sku as skuEntity, skuRef } from '../db/entities.js';
+import {
+  collectionMember,
+  product as productEntity,
+  productCollection,
+  productCollectionCounter,
+  productCounter,
+  sku as skuEntity,
+  skuRef,
+} from '../db/entities.js';
 import { queryPage } from '../db/query-page.js';
 import { transact, type TransactItem } from '../db/transact.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
@@ -85,7 +93,13 @@ export function allMembers(deps: Deps, projectId: string, collectionId: string):
 }
 
 /** A page of a collection's members in id order, and how many it has. */
-export async function memberPage(deps: Deps, projectId: string, collectionId: string, skip: number, take: number): Promise<{ items: CollectionMember[]; total: number }> {
+export async function memberPage(
+  deps: Deps,
+  projectId: string,
+  collectionId: string,
+  skip: number,
+  take: number,
+): Promise<{ items: CollectionMember[]; total: number }> {
   const [page, total] = await Promise.all([
     queryPage((pageSize) => collectionMember.queryPages(deps, { key: [projectId, collectionId] }, { consistent: true, pageSize }), skip, take),
     collectionMember.count(deps, { key: [projectId, collectionId] }, { consistent: true }),
@@ -95,14 +109,24 @@ export async function memberPage(deps: Deps, projectId: string, collectionId: st
 
 /** The products by id (≤ 100); missing ones left out. */
 export function getProducts(deps: Deps, projectId: string, ids: readonly string[]): Promise<StoredProduct[]> {
-  return ids.length === 0 ? Promise.resolve([]) : productEntity.getMany(deps, ids.map((id) => productEntity.key(projectId, id)), 'Too many concurrent reads of products');
+  return ids.length === 0
+    ? Promise.resolve([])
+    : productEntity.getMany(
+        deps,
+        ids.map((id) => productEntity.key(projectId, id)),
+        'Too many concurrent reads of products',
+      );
 }
 
 /** The SKUs by product and id (≤ 100); missing ones left out. */
 export function getSkus(deps: Deps, projectId: string, refs: readonly { productId: string; id: string }[]): Promise<StoredSku[]> {
   return refs.length === 0
     ? Promise.resolve([])
-    : skuEntity.getMany(deps, refs.map((r) => skuEntity.key(projectId, r.productId, r.id)), 'Too many concurrent reads of SKUs');
+    : skuEntity.getMany(
+        deps,
+        refs.map((r) => skuEntity.key(projectId, r.productId, r.id)),
+        'Too many concurrent reads of SKUs',
+      );
 }
 
 /** The product a SKU id belongs to; null if no such SKU. */

@@ -7,10 +7,7 @@ const name = z.string().check(z.minLength(1), z.maxLength(1000));
 const ref = z.string().check(z.minLength(1), z.maxLength(200));
 const operand = z.union([z.string().check(z.maxLength(1000)), z.number()]);
 /** The reference writes every operand as a list; one value alone is read as a list of one. */
-const operands = z.preprocess(
-  (v) => (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]),
-  z.array(operand).check(z.maxLength(100)),
-);
+const operands = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]), z.array(operand).check(z.maxLength(100)));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -22,7 +19,12 @@ const fieldFilter = z.strictObject({
       if (ops.length === 0) ctx.issues.push({ code: 'custom', input: c, message: 'needs at least one operator' });
       for (const op of ops) {
         if ((FILTER_OPERATORS as readonly string[]).includes(op)) continue;
-        ctx.issues.push({ code: 'custom', path: [op], input: c[op], message: `is not an operator product collections evaluate; expected one of ${FILTER_OPERATORS.join(', ')}` });
+        ctx.issues.push({
+          code: 'custom',
+          path: [op],
+          input: c[op],
+          message: `is not an operator product collections evaluate; expected one of ${FILTER_OPERATORS.join(', ')}`,
+        });
       }
     }),
   ),

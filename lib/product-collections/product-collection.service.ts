@@ -152,8 +152,17 @@ export async function putProductCollection(deps: Deps, projectId: string, id: st
     const now = deps.clock.now().toISOString();
     const [matching, current] = await Promise.all([matchingProducts(deps, projectId, body.filter), repo.allMembers(deps, projectId, id)]);
     const want = new Set(matching.map((p) => p.id));
-    await repo.putMembers(deps, projectId, matching.map((p) => autoMember(id, p, now)));
-    await repo.deleteMembers(deps, projectId, id, current.filter((m) => !want.has(m.id)).map((m) => m.id));
+    await repo.putMembers(
+      deps,
+      projectId,
+      matching.map((p) => autoMember(id, p, now)),
+    );
+    await repo.deleteMembers(
+      deps,
+      projectId,
+      id,
+      current.filter((m) => !want.has(m.id)).map((m) => m.id),
+    );
   }
   await retryOnConflict(`Too many concurrent writes of collection ${id}`, async () => {
     const outcome = await repo.replaceCollection(deps, projectId, next);

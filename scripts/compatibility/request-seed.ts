@@ -202,7 +202,16 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const skuId = str((await sku()).id, 'sku id');
   const collection = (body: Body): Promise<Body> => call(send, 'POST', '/v1/product-collections', body);
   const productCollectionId = str(
-    (await collection({ type: 'STATIC', name: 'compat-collection', products: [{ id: productId, object: 'product' }, { id: skuId, object: 'sku' }] })).id,
+    (
+      await collection({
+        type: 'STATIC',
+        name: 'compat-collection',
+        products: [
+          { id: productId, object: 'product' },
+          { id: skuId, object: 'sku' },
+        ],
+      })
+    ).id,
     'product collection id',
   );
   const autoCollectionId = str((await collection({ type: 'AUTO_UPDATE', name: 'compat-auto', filter: { junction: 'and' } })).id, 'product collection id');

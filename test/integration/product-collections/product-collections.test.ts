@@ -60,7 +60,12 @@ describe('product collections: STATIC', () => {
     expect(page.json).toMatchObject({ object: 'list', data_ref: 'data', total: 2 });
     const data = page.json.data as Record<string, unknown>[];
     expect(data.find((d) => d.id === shoe.id)).toMatchObject({ object: 'product', name: 'Shoe', price: 100 });
-    expect(data.find((d) => d.id === sku.id)).toMatchObject({ object: 'sku', sku: 'Red hat', product_id: hat.id, product: { id: hat.id, name: 'Hat', object: 'product' } });
+    expect(data.find((d) => d.id === sku.id)).toMatchObject({
+      object: 'sku',
+      sku: 'Red hat',
+      product_id: hat.id,
+      product: { id: hat.id, name: 'Hat', object: 'product' },
+    });
 
     const unknown = await create({ type: 'STATIC', name: 'Bad', products: [{ id: 'prod_nope', object: 'product' }] });
     expect(unknown.status).toBe(404);

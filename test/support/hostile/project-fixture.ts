@@ -124,7 +124,14 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   );
   const collection = must(
     await api(r.createProductCollectionRoute, {
-      json: { type: 'STATIC', name: n('Collection'), products: [{ id: product.id as string, object: 'product' }, { id: sku.id as string, object: 'sku' }] },
+      json: {
+        type: 'STATIC',
+        name: n('Collection'),
+        products: [
+          { id: product.id as string, object: 'product' },
+          { id: sku.id as string, object: 'sku' },
+        ],
+      },
       headers,
     }),
     'product collection',

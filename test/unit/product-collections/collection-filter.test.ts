@@ -24,9 +24,15 @@ describe('matchesCollectionFilter', () => {
   it('tests fields, metadata and numbers, combined by the junction', () => {
     const p = product();
     expect(matchesCollectionFilter(filter('and', { 'metadata.color': { conditions: { $in: ['red', 'blue'] } } }), p)).toBe(true);
-    expect(matchesCollectionFilter(filter('and', { price: { conditions: { $more_than: [999] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(true);
-    expect(matchesCollectionFilter(filter('and', { price: { conditions: { $more_than: [1000] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(false);
-    expect(matchesCollectionFilter(filter('or', { price: { conditions: { $more_than: [1000] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(true);
+    expect(matchesCollectionFilter(filter('and', { price: { conditions: { $more_than: [999] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(
+      true,
+    );
+    expect(matchesCollectionFilter(filter('and', { price: { conditions: { $more_than: [1000] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(
+      false,
+    );
+    expect(matchesCollectionFilter(filter('or', { price: { conditions: { $more_than: [1000] } }, name: { conditions: { $starts_with: ['Red'] } } }), p)).toBe(
+      true,
+    );
     expect(matchesCollectionFilter(filter('and', { 'metadata.size': { conditions: { $is: ['42'] } } }), p)).toBe(true);
     expect(matchesCollectionFilter(filter('and', { 'metadata.missing': { conditions: { $is_unknown: [] } } }), p)).toBe(true);
     expect(matchesCollectionFilter(filter('and', { image_url: { conditions: { $has_value: [] } } }), p)).toBe(false);
@@ -71,7 +77,12 @@ describe('membershipChanges', () => {
           const { join, leave } = membershipChanges(cs, before, after);
           for (const id of join) members.add(id);
           for (const id of leave) members.delete(id);
-          expect([...members].sort()).toEqual(cs.filter((c) => matchesCollectionFilter(c.filter, after)).map((c) => c.id).sort());
+          expect([...members].sort()).toEqual(
+            cs
+              .filter((c) => matchesCollectionFilter(c.filter, after))
+              .map((c) => c.id)
+              .sort(),
+          );
           before = after;
         }
       }),
@@ -81,7 +92,9 @@ describe('membershipChanges', () => {
 
 describe('collectionFilter schema', () => {
   it('reads the reference’s filter and refuses what it cannot evaluate by name', () => {
-    expect(z.parse(collectionFilter, { junction: 'AND', 'metadata.color': { conditions: { $in: ['red'] } }, price: { conditions: { $more_than: 5 } } })).toEqual({
+    expect(
+      z.parse(collectionFilter, { junction: 'AND', 'metadata.color': { conditions: { $in: ['red'] } }, price: { conditions: { $more_than: 5 } } }),
+    ).toEqual({
       junction: 'and',
       fields: { 'metadata.color': { conditions: { $in: ['red'] } }, price: { conditions: { $more_than: [5] } } },
     });
