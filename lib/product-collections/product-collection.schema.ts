@@ -84,8 +84,8 @@ export const createProductCollectionBody = z.discriminatedUnion('type', [
 ]);
 export type CreateProductCollectionBody = z.output<typeof createProductCollectionBody>;
 
-/** PUT /v1/product-collections/{productCollectionId}: a new name, and for an AUTO_UPDATE collection a new filter. */
-export const putProductCollectionBody = z.strictObject({ name, filter: z.optional(collectionFilter) });
+/** PUT /v1/product-collections/{productCollectionId}: a new name, and for an AUTO_UPDATE collection a new filter (each optional). */
+export const putProductCollectionBody = z.strictObject({ name: z.optional(name), filter: z.optional(collectionFilter) });
 export type PutProductCollectionBody = z.output<typeof putProductCollectionBody>;
 
 export const productCollectionParams = z.strictObject({ productCollectionId: ref });

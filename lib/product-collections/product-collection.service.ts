@@ -147,7 +147,7 @@ export async function putProductCollection(deps: Deps, projectId: string, id: st
   if (body.filter !== undefined && read.type === 'STATIC') {
     throw new InvalidPayloadError('A STATIC collection has no filter; its products are picked by id');
   }
-  const next: ProductCollection = { ...read, name: body.name, filter: body.filter ?? read.filter };
+  const next: ProductCollection = { ...read, name: body.name ?? read.name, filter: body.filter ?? read.filter };
   if (body.filter !== undefined) {
     const now = deps.clock.now().toISOString();
     const [matching, current] = await Promise.all([matchingProducts(deps, projectId, body.filter), repo.allMembers(deps, projectId, id)]);
