@@ -23,6 +23,11 @@ export function getCollection(deps: Deps, projectId: string, collectionId: strin
   return productCollection.get(deps, productCollection.key(projectId, collectionId));
 }
 
+/** How many collections the project has. */
+export async function countCollections(deps: Deps, projectId: string): Promise<number> {
+  return (await productCollectionCounter.get(deps, productCollectionCounter.key(projectId)))?.count ?? 0;
+}
+
 /** Adds `n` to the project's collection count; a rise holds only below the cap. */
 function countItem(deps: Pick<Runtime, 'tableName'>, projectId: string, n: number): TransactItem {
   const capped = n > 0;

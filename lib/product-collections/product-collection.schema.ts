@@ -10,6 +10,8 @@ const operand = z.union([z.string().check(z.maxLength(1000)), z.number()]);
 const operands = z.preprocess((v) => (Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v]), z.array(operand).check(z.maxLength(100)));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A filter field's value as the reference shapes it: an object with `conditions`. */
+const isCondition = (v: unknown): boolean => isRecord(v) && Object.hasOwn(v, 'conditions');
 
 /** One filter field: `{conditions: {<operator>: [values]}}`; an operator this service does not evaluate is refused by name. */
 const fieldFilter = z.strictObject({
@@ -42,6 +44,8 @@ export const collectionFilter = z.pipe(
       const fields = Object.keys(f).filter((k) => k !== 'junction');
       if (fields.length > 20) ctx.issues.push({ code: 'custom', input: f, message: 'names at most 20 fields' });
       for (const field of fields) {
+        // A key that is no condition is an undocumented key: ignored, as everywhere (lib/http/lenient.ts).
+        if (!isFilterField(field) && !isCondition(f[field])) continue;
         if (!isFilterField(field)) {
           ctx.issues.push({
             code: 'custom',
@@ -59,7 +63,7 @@ export const collectionFilter = z.pipe(
   z.transform((f): CollectionFilter => {
     const fields: CollectionFilter['fields'] = {};
     for (const [field, value] of Object.entries(f)) {
-      if (field === 'junction' || !isRecord(value)) continue;
+      if (field === 'junction' || !isRecord(value) || (!isFilterField(field) && !isCondition(value))) continue;
       fields[field] = z.parse(fieldFilter, value) as { conditions: Record<string, FilterValue[]> };
     }
     return { junction: f.junction.toLowerCase() === 'or' ? 'or' : 'and', fields };

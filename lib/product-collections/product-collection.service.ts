@@ -93,12 +93,16 @@ const autoMember = (collectionId: string, p: Product, now: string): CollectionMe
   createdAt: now,
 });
 
+const tooMany = () => new InvalidPayloadError(`A project has at most ${MAX_COLLECTIONS_PER_PROJECT} product collections; delete one before creating another`);
+
 /**
  * POST /v1/product-collections. Members are written first, under the new id, then the collection
  * with its count: a create stopped between leaves only items no collection names.
  * @throws NotFoundError (a STATIC product or SKU), InvalidPayloadError (cap, scan bound), ConflictRetryError.
  */
 export async function createProductCollection(deps: Deps, projectId: string, body: CreateProductCollectionBody): Promise<CollectionWithMembers> {
+  // Refused before any member is written; the count's condition in the create's transaction is what holds under races.
+  if ((await repo.countCollections(deps, projectId)) >= MAX_COLLECTIONS_PER_PROJECT) throw tooMany();
   const now = deps.clock.now().toISOString();
   const id = deps.ids.id('pc');
   const members =
@@ -109,9 +113,7 @@ export async function createProductCollection(deps: Deps, projectId: string, bod
   await repo.putMembers(deps, projectId, members);
   await retryOnConflict(`Too many concurrent writes of collections of project ${projectId}`, async () => {
     const outcome = await repo.insertCollection(deps, projectId, collection);
-    if (outcome === 'full') {
-      throw new InvalidPayloadError(`A project has at most ${MAX_COLLECTIONS_PER_PROJECT} product collections; delete one before creating another`);
-    }
+    if (outcome === 'full') throw tooMany();
     return outcome === 'ok' ? undefined : RETRY;
   });
   return { collection, members: body.type === 'STATIC' ? members.sort((a, b) => a.id.localeCompare(b.id)) : [] };
