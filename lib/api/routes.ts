@@ -866,6 +866,78 @@ export const deleteSkuRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listProductCollectionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-product-collections',
+  method: 'GET',
+  path: '/v1/product-collections',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: 'List the product collections of the project by creation',
+  tag: 'Product Collections',
+  success: [/* @__PURE__ */ ok('ProductCollectionList', 'One page of collections and the total of all')],
+});
+
+export const createProductCollectionRoute = /* @__PURE__ */ route({
+  operationId: 'create-product-collection',
+  method: 'POST',
+  path: '/v1/product-collections',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: 'Create a STATIC collection of products and SKUs picked by id, or an AUTO_UPDATE one that follows a filter',
+  tag: 'Product Collections',
+  success: [/* @__PURE__ */ ok('ProductCollection', 'The new collection')],
+  // A STATIC collection naming a product or SKU that does not exist.
+  errors: [404],
+});
+
+export const getProductCollectionRoute = /* @__PURE__ */ route({
+  operationId: 'get-product-collection',
+  method: 'GET',
+  path: '/v1/product-collections/{productCollectionId}',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: 'Get a product collection',
+  tag: 'Product Collections',
+  success: [/* @__PURE__ */ ok('ProductCollection', 'The collection')],
+});
+
+export const putProductCollectionRoute = /* @__PURE__ */ route({
+  operationId: 'put-product-collection',
+  method: 'PUT',
+  path: '/v1/product-collections/{productCollectionId}',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: "Rename a product collection, or change an AUTO_UPDATE collection's filter",
+  tag: 'Product Collections',
+  success: [/* @__PURE__ */ ok('ProductCollection', 'The collection as updated')],
+  // A retried PUT with a key gets the first reply.
+  idempotency: 'generic',
+});
+
+export const deleteProductCollectionRoute = /* @__PURE__ */ route({
+  operationId: 'delete-product-collection',
+  method: 'DELETE',
+  path: '/v1/product-collections/{productCollectionId}',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: 'Delete a product collection (its products stay)',
+  tag: 'Product Collections',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const listProductsInCollectionRoute = /* @__PURE__ */ route({
+  operationId: 'list-products-in-collection',
+  method: 'GET',
+  path: '/v1/product-collections/{productCollectionId}/products',
+  folder: 'product-collections',
+  scopes: ['products'],
+  summary: 'List the products and SKUs of a product collection',
+  tag: 'Product Collections',
+  success: [/* @__PURE__ */ ok('ProductCollectionProductList', 'One page of the products and SKUs in the collection, and how many it has')],
+});
+
 export const createValidationRulesRoute = /* @__PURE__ */ route({
   operationId: 'create-validation-rules',
   method: 'POST',
@@ -2201,6 +2273,12 @@ export const routes: readonly RouteDef[] = [
   createSkuRoute,
   updateSkuRoute,
   deleteSkuRoute,
+  listProductCollectionsRoute,
+  createProductCollectionRoute,
+  getProductCollectionRoute,
+  putProductCollectionRoute,
+  deleteProductCollectionRoute,
+  listProductsInCollectionRoute,
   createValidationRulesRoute,
   listValidationRulesRoute,
   getValidationRuleRoute,

@@ -18,6 +18,7 @@ import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { Project } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
+import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { SessionReservation } from '../redemptions/session-lock.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
@@ -432,6 +433,36 @@ export const skuSource = /* @__PURE__ */ entity<{ skuId: string; productId: stri
     () => 'SKU_SOURCE',
   )
   .apart();
+/**
+ * A product collection (`pc_...`), in its project's collections partition: one consistent Query reads
+ * all of them (at most MAX_COLLECTIONS_PER_PROJECT), which every product write does for the
+ * AUTO_UPDATE filters.
+ */
+export const productCollection = /* @__PURE__ */ entity<ProductCollection>('product_collection', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'PRODUCT_COLLECTIONS'),
+    (collectionId: string) => path('COLLECTION', collectionId),
+  )
+  .from((c, projectId: string) => ({ key: [projectId, c.id] }));
+/** First part of a collection's sort key in the collections partition. */
+export const COLLECTION_SORT_PREFIX = 'COLLECTION#';
+/** How many collections a project has, for the cap. */
+export const productCollectionCounter = /* @__PURE__ */ entity<{ count: number }>('product_collection_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'PRODUCT_COLLECTION_COUNTER',
+  )
+  .apart();
+/**
+ * A product or SKU in a collection, in the collection's partition keyed by the member's id: a Query
+ * lists a collection's members, and one BatchGetItem answers which of N products or SKUs are in it.
+ */
+export const collectionMember = /* @__PURE__ */ entity<CollectionMember>('product_collection_member', 1)
+  .key(
+    (projectId: string, collectionId: string) => tenant(projectId, 'PRODUCT_COLLECTION', collectionId),
+    (memberId: string) => path('MEMBER', memberId),
+  )
+  .from((m, projectId: string) => ({ key: [projectId, m.collectionId, m.id] }));
 /** How many listed categories a project has, for the cap on categories per project. */
 export const categoryCounter = /* @__PURE__ */ entity<{ count: number }>('category_counter', 1)
   .key(

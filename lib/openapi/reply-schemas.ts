@@ -1,3 +1,8 @@
+import {
+  collectionProductListReplySchema,
+  productCollectionListReplySchema,
+  productCollectionReplySchema,
+} from '../product-collections/product-collection.reply.js';
 import type * as z from '../zod.js';
 import {
   validationRuleAssignmentListReplySchema,
@@ -98,6 +103,9 @@ export const replySchemas = {
   Segment: segmentReplySchema,
   SegmentList: segmentListReplySchema,
   CustomerSegmentList: customerSegmentListReplySchema,
+  ProductCollection: productCollectionReplySchema,
+  ProductCollectionList: productCollectionListReplySchema,
+  ProductCollectionProductList: collectionProductListReplySchema,
   Publication: publicationReplySchema,
   PublicationList: publicationListReplySchema,
   PublicationListItem: publicationListItemReplySchema,

@@ -89,13 +89,14 @@ function productPut(deps: TableDeps, projectId: string, next: StoredProduct, rea
 
 /**
  * Writes a new product, its `source_id` reservation and +1 on the project's product counter, in
- * one transaction. 'source_taken' when a concurrent request reserved the source id first.
+ * one transaction, with `extra` (its collection memberships). 'source_taken' when a concurrent request reserved the source id first.
  */
-export async function insertProduct(deps: Deps, projectId: string, product: StoredProduct): Promise<CatalogWriteOutcome> {
+export async function insertProduct(deps: Deps, projectId: string, product: StoredProduct, extra: TransactItem[] = []): Promise<CatalogWriteOutcome> {
   const items: TransactItem[] = [
     ...(product.sourceId ? [productSource.putIfAbsent(deps, { productId: product.id }, projectId, product.sourceId)] : []),
     productPut(deps, projectId, product, null),
     countAdd(deps, productCounter, productCounter.key(projectId), 1),
+    ...extra,
   ];
   const outcome = await transact(deps, items);
   if (outcome.ok) return 'ok';
@@ -104,9 +105,15 @@ export async function insertProduct(deps: Deps, projectId: string, product: Stor
   throw new Error(`Product ${product.id} could not be written: its id is taken`);
 }
 
-/** Replaces the product `read` with `next` (same id, source id and SKUs), if it is still as read. */
-export async function replaceProduct(deps: Deps, projectId: string, read: StoredProduct, next: StoredProduct): Promise<CatalogWriteOutcome> {
-  const outcome = await transact(deps, [productPut(deps, projectId, { ...next, revision: read.revision + 1, skuCount: read.skuCount }, read)]);
+/** Replaces the product `read` with `next` (same id, source id and SKUs), if it is still as read; `extra` (its collection memberships) in the same transaction. */
+export async function replaceProduct(
+  deps: Deps,
+  projectId: string,
+  read: StoredProduct,
+  next: StoredProduct,
+  extra: TransactItem[] = [],
+): Promise<CatalogWriteOutcome> {
+  const outcome = await transact(deps, [productPut(deps, projectId, { ...next, revision: read.revision + 1, skuCount: read.skuCount }, read), ...extra]);
   if (outcome.ok) return 'ok';
   return 'failed' in outcome ? 'changed' : 'conflict';
 }

@@ -1,6 +1,7 @@
 import { type BinEntry, binEntryId } from '../bin/bin-entry.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
+import { autoMembershipWrites, leaveCollections } from '../product-collections/membership.js';
 import type { Runtime } from '../runtime.js';
 import { MAX_SKUS_PER_PRODUCT, type Product, plainProduct, plainSku, type ProductWithSkus, type Sku, type StoredProduct, type StoredSku } from './product.js';
 import { toProductReply, toSkuReply } from './product.mapper.js';
@@ -69,7 +70,8 @@ async function applyProductFields(deps: Deps, projectId: string, read: StoredPro
   const next = withProductFields(read, fields);
   if (same(plainProduct(next), plainProduct(read))) return plainProduct(read);
   const written = { ...next, updatedAt: deps.clock.now().toISOString() };
-  return (await repo.replaceProduct(deps, projectId, read, written)) === 'ok' ? plainProduct(written) : RETRY;
+  const memberships = await autoMembershipWrites(deps, projectId, plainProduct(read), plainProduct(written), written.updatedAt);
+  return (await repo.replaceProduct(deps, projectId, read, written, memberships)) === 'ok' ? plainProduct(written) : RETRY;
 }
 
 /** As applyProductFields, for a SKU. */
@@ -119,7 +121,8 @@ export function createProduct(deps: Deps, projectId: string, body: CreateProduct
       },
       fields,
     );
-    return (await repo.insertProduct(deps, projectId, product)) === 'ok' ? plainProduct(product) : RETRY;
+    const memberships = await autoMembershipWrites(deps, projectId, null, plainProduct(product), product.createdAt);
+    return (await repo.insertProduct(deps, projectId, product, memberships)) === 'ok' ? plainProduct(product) : RETRY;
   });
 }
 
@@ -218,6 +221,9 @@ const skuBinEntry = (deps: Pick<Runtime, 'clock'>, s: Sku): BinEntry =>
  */
 export async function deleteProduct(deps: Deps, projectId: string, ref: string, force: boolean): Promise<void> {
   const found = await productOf(deps, projectId, ref);
+  // Out of its collections first: a delete stopped here leaves the product, and a retry repeats this.
+  const skuIds = found.skuCount > 0 ? (await repo.getProductSkus(deps, projectId, found.id)).map((s) => s.id) : [];
+  await leaveCollections(deps, projectId, [found.id], skuIds);
   await retryOnConflict(busy(`product ${found.id}`), async () => {
     const product = await repo.getProduct(deps, projectId, found.id);
     if (!product) throw new NotFoundError('product', ref);
@@ -353,6 +359,7 @@ export function deleteSku(deps: Deps, projectId: string, productRef: string, sku
     const product = await productOf(deps, projectId, productRef);
     const read = await findSkuOf(deps, projectId, product, skuRef);
     if (!read) throw new NotFoundError('sku', skuRef);
+    await leaveCollections(deps, projectId, [], [read.id]);
     const outcome = await repo.removeSku(deps, projectId, read, force ? null : skuBinEntry(deps, read));
     return outcome === 'ok' ? undefined : RETRY;
   });

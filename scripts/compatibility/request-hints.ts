@@ -338,6 +338,14 @@ const perOperation: Record<string, CaseHints> = {
   'create-sku': { path: { productId: '$seed.productId' }, unique: ['body.source_id'], values: { 'body.id': '$seed.skuId' } },
   'update-sku': { path: { productId: '$seed.productId', skuId: '$seed.skuId' } },
   'delete-sku': { path: { productId: '$seed.productId', skuId: '$fresh.skuId' } },
+  'list-product-collections': {},
+  // A STATIC collection's entries name the seeded product.
+  'create-product-collection': { values: { 'body.products[].id': '$seed.productId', 'body.products[].object': 'product' } },
+  'get-product-collection': { path: { productCollectionId: '$seed.productCollectionId' } },
+  // The seeded AUTO_UPDATE collection: a filter is its to change.
+  'put-product-collection': { path: { productCollectionId: '$seed.autoCollectionId' } },
+  'delete-product-collection': { path: { productCollectionId: '$fresh.productCollectionId' } },
+  'list-products-in-collection': { path: { productCollectionId: '$seed.productCollectionId' } },
   'update-customer': { path: { customerId: '$seed.customerId' } },
   'list-customer-segments': { path: { customerId: '$seed.customerId' } },
   'get-segment': { path: { segmentId: '$seed.segmentId' } },

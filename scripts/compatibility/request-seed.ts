@@ -203,6 +203,21 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const segment = (): Promise<Body> =>
     call(send, 'POST', '/v1/segments', { name: name('compat-segment'), type: 'static', customers: [str(customer.id, 'customer id')] });
   const segmentId = str((await segment()).id, 'segment id');
+  const collection = (body: Body): Promise<Body> => call(send, 'POST', '/v1/product-collections', body);
+  const productCollectionId = str(
+    (
+      await collection({
+        type: 'STATIC',
+        name: 'compat-collection',
+        products: [
+          { id: productId, object: 'product' },
+          { id: skuId, object: 'sku' },
+        ],
+      })
+    ).id,
+    'product collection id',
+  );
+  const autoCollectionId = str((await collection({ type: 'AUTO_UPDATE', name: 'compat-auto', filter: { junction: 'and' } })).id, 'product collection id');
 
   return {
     values: {
@@ -210,6 +225,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       productId,
       skuId,
       segmentId,
+      productCollectionId,
+      autoCollectionId,
       categoryId: str(category.id, 'category id'),
       eventSchemaId: str(schema.id, 'event schema id'),
       eventName,
@@ -272,6 +289,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       productId: async () => str((await call(send, 'POST', '/v1/products', { source_id: name('compat-fresh-product') })).id, 'product id'),
       skuId: async () => str((await sku()).id, 'sku id'),
       segmentId: async () => str((await segment()).id, 'segment id'),
+      productCollectionId: async () => str((await collection({ type: 'STATIC', name: name('compat-fresh-collection') })).id, 'product collection id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),

@@ -472,6 +472,44 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-sku', { params: { skuId: c.state.skuId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'create-product-collection',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-product-collection', { json: { type: 'STATIC', name: 'Once' }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.customers.call('list-product-collections')).json.total as number,
+  },
+  {
+    operationId: 'put-product-collection',
+    prepare: async (c) => {
+      expect((await c.customers.call('create-product', { json: { name: 'A' } })).status).toBe(200);
+      const made = await c.customers.call('create-product-collection', {
+        json: { type: 'AUTO_UPDATE', name: 'None', filter: { junction: 'and', name: { conditions: { $is: ['nothing'] } } } },
+      });
+      expect(made.status).toBe(200);
+      c.state.collectionId = made.json.id as string;
+    },
+    // The new filter takes every product: the collection's members are the effect.
+    send: (c, key) =>
+      c.customers.call('put-product-collection', {
+        params: { productCollectionId: c.state.collectionId ?? '' },
+        json: { name: 'All', filter: { junction: 'and' } },
+        headers: c.keyed(key),
+      }),
+    effects: async (c) =>
+      (await c.customers.call('list-products-in-collection', { params: { productCollectionId: c.state.collectionId ?? '' } })).json.total as number,
+  },
+  {
+    operationId: 'delete-product-collection',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-product-collection', { json: { type: 'STATIC', name: 'Gone' } });
+      expect(made.status).toBe(200);
+      c.state.collectionId = made.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-product-collection', { params: { productCollectionId: c.state.collectionId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('get-product-collection', { params: { productCollectionId: c.state.collectionId ?? '' } })).status === 404 ? 1 : 0,
+  },
+  {
     operationId: 'create-validation-rules',
     prepare: async () => undefined,
     send: (c, key) => c.customers.call('create-validation-rules', { json: { name: 'Once' }, headers: c.keyed(key) }),

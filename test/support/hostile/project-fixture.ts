@@ -51,7 +51,7 @@ export async function deliverJobs(runtime: Runtime, jobs: RecordingJobQueue): Pr
 /**
  * A fresh project with a campaign of each type, vouchers (one in the bin), a loyalty card with
  * points, a custom event schema, a customer made by an event, an earning rule, two rewards and an
- * assignment, a template, a category, a product with a SKU, a finished async action, a DONE export and an OAuth token. `tag` makes
+ * assignment, a template, a category, a product with a SKU, a STATIC collection of both, a finished async action, a DONE export and an OAuth token. `tag` makes
  * every name and code unique to this project, so a leak of one is recognisable.
  */
 export async function seedProject(runtime: Runtime, tag: string): Promise<ProjectFixture> {
@@ -123,6 +123,20 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'sku',
   );
   const segment = must(await api(r.createSegmentRoute, { json: { name: n('Segment'), type: 'static', customers: [customerId] }, headers }), 'segment');
+  const collection = must(
+    await api(r.createProductCollectionRoute, {
+      json: {
+        type: 'STATIC',
+        name: n('Collection'),
+        products: [
+          { id: product.id as string, object: 'product' },
+          { id: sku.id as string, object: 'sku' },
+        ],
+      },
+      headers,
+    }),
+    'product collection',
+  );
   const template = must(await api(r.createCampaignTemplateRoute, { json: { name: n('Template'), campaign_id: discountId }, headers }), 'template');
   const exported = must(await api(r.createPointsExpirationExportRoute, { params: { campaignId: clubId }, json: {}, headers }), 'export');
   await deliverJobs(runtime, jobs);
@@ -151,6 +165,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       productId: [product.id as string, n('product-src')],
       skuId: [sku.id as string, n('sku-src')],
       segmentId: [segment.id as string],
+      productCollectionId: [collection.id as string],
       validationRuleId: [vrule.id as string],
       assignmentId: [vruleAssignment.id as string],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
@@ -178,6 +193,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       product.id as string,
       sku.id as string,
       segment.id as string,
+      collection.id as string,
       vrule.id as string,
       vruleAssignment.id as string,
     ],
@@ -198,6 +214,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('sku-src'),
       n('Red shoe'),
       n('Segment'),
+      n('Collection'),
     ],
     secrets: [pair.app_token, accessToken, downloadToken],
   };

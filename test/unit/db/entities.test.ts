@@ -88,6 +88,13 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['segment', e.segment.toItem(never({ id: 'seg_1' }), P), { PK: 'P#p1#SEGMENTS', SK: 'seg_1' }],
   ['sku', e.sku.toItem(never({ ...id('sku_1'), productId: 'prod_1' }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'SKU#sku_1' }],
   ['sku_ref', e.skuRef.toItem({ productId: 'prod_1' }, P, 'sku_1'), { PK: 'P#p1#SKU#sku_1', SK: 'SKU' }],
+  ['product_collection', e.productCollection.toItem(never(id('pc_1')), P), { PK: 'P#p1#PRODUCT_COLLECTIONS', SK: 'COLLECTION#pc_1' }],
+  ['product_collection_counter', e.productCollectionCounter.toItem({ count: 1 }, P), { PK: 'P#p1', SK: 'PRODUCT_COLLECTION_COUNTER' }],
+  [
+    'product_collection_member',
+    e.collectionMember.toItem(never({ collectionId: 'pc_1', id: 'prod_1', object: 'product', productId: 'prod_1', createdAt: at }), P),
+    { PK: 'P#p1#PRODUCT_COLLECTION#pc_1', SK: 'MEMBER#prod_1' },
+  ],
   ['sku_source', e.skuSource.toItem({ skuId: 'sku_1', productId: 'prod_1' }, P, 'shoe-1-red'), { PK: 'P#p1#SKU_SOURCE#shoe-1-red', SK: 'SKU_SOURCE' }],
   ['category_counter', e.categoryCounter.toItem({ count: 2 }, P), { PK: 'P#p1', SK: 'CATEGORY_COUNTER' }],
   [

@@ -1,0 +1,42 @@
+/** A product collection (Voucherify's `products_collection`). */
+export type CollectionType = 'STATIC' | 'AUTO_UPDATE';
+
+/** One value of a filter condition, as the reference's FiltersCondition lists them. */
+export type FilterValue = string | number;
+
+/** An AUTO_UPDATE collection's filter as stored and echoed: the junction, and per field its operators, each with a list of values. */
+export interface CollectionFilter {
+  junction: 'and' | 'or';
+  fields: Record<string, { conditions: Record<string, FilterValue[]> }>;
+}
+
+export interface ProductCollection {
+  id: string;
+  name: string;
+  type: CollectionType;
+  /** AUTO_UPDATE only. */
+  filter: CollectionFilter | null;
+  createdAt: string;
+}
+
+/** A product or SKU in a collection: one item in the collection's partition, keyed by the member's id. */
+export interface CollectionMember {
+  collectionId: string;
+  /** The product's or the SKU's id. */
+  id: string;
+  object: 'product' | 'sku';
+  /** The product itself, or the SKU's product. */
+  productId: string;
+  createdAt: string;
+}
+
+/**
+ * Collections per project. Every product write reads the project's collections and puts its
+ * AUTO_UPDATE memberships in its own transaction (100 items at most, the product's own up to 3):
+ * the cap keeps that transaction within DynamoDB's limit.
+ */
+export const MAX_COLLECTIONS_PER_PROJECT = 50;
+/** Products and SKUs a STATIC collection lists (its reply carries them all). */
+export const MAX_STATIC_MEMBERS = 100;
+/** The most products an AUTO_UPDATE collection's create (or filter change) scans for those that match. */
+export const MAX_SCANNED_PRODUCTS = 1000;
