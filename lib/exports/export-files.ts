@@ -30,4 +30,6 @@ export interface ExportFileReader extends ExportFileLinks {
  */
 export interface ExportFiles extends ExportFileLinks {
   upload(key: string, options: { contentType: string; downloadName: string }): Promise<FileUpload>;
+  /** Removes the file; a key that holds none is not an error. */
+  delete(key: string): Promise<void>;
 }
