@@ -172,15 +172,18 @@ export async function listExports(
 }
 
 /**
- * DELETE /v1/exports/{exportId}: removes the export, then its file. Its download links stop
- * working with the item (a link is verified against the export's own secret, now gone). An export
- * still running is deleted too: its worker finds it gone and deletes the file it wrote.
+ * DELETE /v1/exports/{exportId}: removes the export's file, then the export. Its download links stop
+ * working with the item (a link is verified against the export's own secret, now gone). The file
+ * goes first so that a failure between the two leaves an export a retried DELETE still finds and
+ * finishes (deleting a missing file succeeds), never an orphaned file. An export still running is
+ * deleted too: its worker, finding it gone when it finishes, deletes the file it wrote.
  * @throws NotFoundError when the project has no such export.
  */
 export async function deleteExport(deps: Deps & { files: Pick<ExportFiles, 'delete'> }, projectId: string, exportId: string): Promise<void> {
-  const record = EXPORT_ID.test(exportId) ? await repo.deleteExportRecord(deps, projectId, exportId) : null;
+  const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
   if (!record) throw new NotFoundError('export', exportId);
   await deps.files.delete(record.objectKey);
+  if (!(await repo.deleteExportRecord(deps, projectId, exportId))) throw new NotFoundError('export', exportId);
 }
 
 /**
