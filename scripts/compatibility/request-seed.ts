@@ -268,6 +268,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       productId: async () => str((await call(send, 'POST', '/v1/products', { source_id: name('compat-fresh-product') })).id, 'product id'),
       skuId: async () => str((await sku()).id, 'sku id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
+      exportId: async () => str((await call(send, 'POST', '/v1/exports', { exported_object: 'order' })).id, 'export id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
       materialRewardId: async () =>
