@@ -1,7 +1,7 @@
 import { deleteExportRoute } from '../../lib/api/routes.js';
 import { exportParams } from '../../lib/exports/export.schema.js';
 import { deleteExport } from '../../lib/exports/export.service.js';
-import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
+import { containerExportLinks } from '../../lib/exports/s3-presigner.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { noContent } from '../../lib/http/reply.js';
 
@@ -11,10 +11,10 @@ export const makeHandler = endpoint(
   deleteExportRoute,
   schemas,
   async ({ runtime, ports, principal, params }) => {
-    await deleteExport({ ...runtime, files: ports.files }, principal.projectId, params.exportId);
+    await deleteExport({ ...runtime, files: ports.links }, principal.projectId, params.exportId);
     return noContent();
   },
-  { files: containerExportFiles },
+  { links: containerExportLinks },
 );
 
 export const handler = makeHandler();

@@ -16,7 +16,7 @@ import { getToken } from '../../../lib/oauth/oauth.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
-import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
+import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
 import { apiClient } from '../../support/api-client.js';
 import type { Reply } from '../../support/invoke.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
@@ -146,7 +146,7 @@ const assignmentGone = async (c: Ctx) => ((await c.customers.call('get-reward-as
 const exportFilesClient = (c: Ctx) => {
   const e = engines();
   return apiClient(
-    { runtime: c.runtime, jobs: c.jobs, files: createS3ExportFiles({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) },
+    { runtime: c.runtime, jobs: c.jobs, links: createS3Presigner({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) },
     c.headers,
   );
 };
