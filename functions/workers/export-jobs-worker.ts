@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { EXPORT_JOBS_QUEUE, queueNamed } from '../../lib/api/resources.js';
-import { runPointsExpirationExportJob } from '../../lib/exports/points-expiration-export.job.js';
+import { runExportJob, runPointsExpirationExportJob } from '../../lib/exports/points-expiration-export.job.js';
 import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
 import type { Ports } from '../../lib/http/endpoint.js';
 import { handleJobRecords, type JobRunners } from '../../lib/jobs/job-worker.js';
@@ -12,6 +12,7 @@ const { maxReceiveCount } = queueNamed(EXPORT_JOBS_QUEUE);
 /** One row per job kind of the export jobs queue (`jobKinds` rows with `queue: EXPORT_JOBS_QUEUE`). */
 const runners: JobRunners<typeof EXPORT_JOBS_QUEUE> = {
   'export-points-expiration': runPointsExpirationExportJob,
+  export: runExportJob,
 };
 
 /**

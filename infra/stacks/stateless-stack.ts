@@ -252,7 +252,7 @@ export class StatelessStack extends Stack {
   private grantResources(grantee: IGrantable & IConstruct, needs: ResourceNeeds): void {
     const { stateful } = this.props;
     if (needs.bucket) {
-      const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'] : ['s3:GetObject'];
+      const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] : ['s3:GetObject'];
       grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [stateful.exportBucket.arnForObjects('*')] }));
       const bucketId = Stack.of(stateful.exportBucket).getLogicalId(stateful.exportBucket.node.defaultChild as CfnElement);
       const scope = grantee instanceof HouseFunction ? (grantee.role ?? grantee) : grantee;

@@ -1785,6 +1785,48 @@ export const createPointsExpirationExportRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
 });
 
+export const createExportRoute = /* @__PURE__ */ route({
+  operationId: 'create-export',
+  method: 'POST',
+  path: '/v1/exports',
+  folder: 'exports',
+  scopes: ['exports'],
+  summary: 'Schedule a CSV export of vouchers, redemptions, customers, publications, orders, points expirations or voucher transactions',
+  tag: 'Exports',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description:
+    "`exported_object` picks the object; `parameters.fields` the CSV columns in their order (the object's default columns when none are named), `parameters.order` the row order and `parameters.filters` the rows (`junction` and per-field `conditions`). " +
+    'An unknown field, filter, operator or order is a 400 naming it. The worker writes the file; GET /v1/exports/{exportId} gives its download link once DONE.',
+  // The worker writes the file; this endpoint only enqueues.
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const listExportsRoute = /* @__PURE__ */ route({
+  operationId: 'list-exports',
+  method: 'GET',
+  path: '/v1/exports',
+  folder: 'exports',
+  scopes: ['exports'],
+  summary: 'List the exports of the project by creation, newest first',
+  tag: 'Exports',
+  success: [/* @__PURE__ */ ok('ExportList', 'One page of exports (each DONE one with a download link valid for one hour) and the total')],
+  needs: { env: ['DOWNLOAD_BASE_URL'] },
+});
+
+export const deleteExportRoute = /* @__PURE__ */ route({
+  operationId: 'delete-export',
+  method: 'DELETE',
+  path: '/v1/exports/{exportId}',
+  folder: 'exports',
+  scopes: ['exports'],
+  summary: 'Delete an export and its file; its download links stop working',
+  tag: 'Exports',
+  success: [{ status: 204, description: 'The export and its file are gone' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+  needs: { bucket: 'write' },
+});
+
 export const getExportRoute = /* @__PURE__ */ route({
   operationId: 'get-export',
   method: 'GET',
@@ -2355,7 +2397,10 @@ export const routes: readonly RouteDef[] = [
   disableEarningRuleRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,
+  createExportRoute,
+  listExportsRoute,
   getExportRoute,
+  deleteExportRoute,
   downloadExportRoute,
   getOpenapiDocumentRoute,
   createVoucherRoute,

@@ -775,13 +775,23 @@ export const asyncAction = /* @__PURE__ */ entity<AsyncAction>('async_action', 1
   )
   .from((a) => ({ key: [a.projectId, a.id] }), { defaults: { failure: null, finishedAt: null } });
 
-/** An export (`exp_...`): its parameters, status and the per-export download signing secret. */
+/**
+ * An export (`exp_...`): its parameters, status and the per-export download signing secret. GSI1
+ * lists a project's exports by creation (GET /v1/exports); exports written before the list existed
+ * have no entry.
+ */
 export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
   .key(
     (projectId: string, exportId: string) => tenant(projectId, 'EXPORT', exportId),
     () => 'EXPORT',
   )
-  .from((e) => ({ key: [e.projectId, e.id] }), { defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null } });
+  .index(
+    (projectId: string) => tenant(projectId, 'EXPORTS'),
+    (createdAt: string, exportId: string) => path(createdAt, exportId),
+  )
+  .from((e) => ({ key: [e.projectId, e.id], index: [e.projectId, e.createdAt, e.id] }), {
+    defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null },
+  });
 
 /**
  * An open job's marker (lib/jobs/open-job.ts): exists while its async action or export is not

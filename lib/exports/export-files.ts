@@ -22,6 +22,12 @@ export interface ExportFileReader extends ExportFileLinks {
    * @throws Error when the file cannot be read (missing object, storage failure).
    */
   readUpTo(key: string, maxBytes: number): Promise<Buffer | null>;
+  /**
+   * Removes the file (DELETE /v1/exports/{exportId}), by a presigned DELETE: no S3 client in the bundle.
+   * A key that holds none is not an error.
+   * @throws Error when S3 refuses.
+   */
+  delete(key: string): Promise<void>;
 }
 
 /**
@@ -30,4 +36,6 @@ export interface ExportFileReader extends ExportFileLinks {
  */
 export interface ExportFiles extends ExportFileLinks {
   upload(key: string, options: { contentType: string; downloadName: string }): Promise<FileUpload>;
+  /** Removes the file; a key that holds none is not an error. */
+  delete(key: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type * as z from '../zod.js';
 import type { Export } from './export.js';
-import type { exportReplySchema } from './export.reply.js';
+import type { ExportListReply, exportReplySchema } from './export.reply.js';
 
 /**
  * The export object (Voucherify's ExportPointsExpiration). `result` is null until the export is
@@ -15,8 +15,13 @@ export function toExportReply(e: Export, downloadUrl: string | null = null): z.o
     status: e.status,
     channel: e.channel,
     exported_object: e.exportedObject,
-    parameters: e.parameters,
+    parameters: e.parameters as z.output<typeof exportReplySchema>['parameters'],
     result: e.status === 'DONE' && downloadUrl ? { url: downloadUrl } : e.status === 'ERROR' ? { message: e.failure ?? 'Export failed' } : null,
     user_id: null,
   };
+}
+
+/** GET /v1/exports: a page of exports, each DONE one with a fresh download link. */
+export function toExportListReply(page: { items: Array<{ record: Export; url: string | null }>; total: number }): ExportListReply {
+  return { object: 'list', data_ref: 'exports', exports: page.items.map((e) => toExportReply(e.record, e.url)), total: page.total };
 }

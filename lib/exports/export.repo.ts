@@ -1,7 +1,10 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { exportRecord } from '../db/entities.js';
 import { updateStatusIf, updateStatusWith } from '../db/status-update.js';
 import { transact } from '../db/transact.js';
-import { openJobDelete, openJobPut } from '../jobs/open-job.repo.js';
+import { queryPage } from '../db/query-page.js';
+import type { JobType } from '../jobs/job.js';
+import { openJobDelete, openJobKey, openJobPut } from '../jobs/open-job.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { Export } from './export.js';
 
@@ -11,8 +14,8 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * Writes a new export with its open-job marker (lib/jobs/open-job.ts) in one transaction; its id must be free.
  * @throws Error when it could not be written (an id taken, or a conflict: a new random id never meets another writer).
  */
-export async function insertExport(deps: Deps, record: Export): Promise<void> {
-  const marker = openJobPut(deps, { type: 'export-points-expiration', projectId: record.projectId, subjectId: record.id, createdAt: record.createdAt });
+export async function insertExport(deps: Deps, record: Export, jobType: Extract<JobType, 'export' | 'export-points-expiration'>): Promise<void> {
+  const marker = openJobPut(deps, { type: jobType, projectId: record.projectId, subjectId: record.id, createdAt: record.createdAt });
   const outcome = await transact(deps, [exportRecord.putIfAbsent(deps, record), marker]);
   if (!outcome.ok) throw new Error(`Export ${record.id} could not be written`);
 }
@@ -54,3 +57,32 @@ export const failExportRecord = (deps: Deps, projectId: string, exportId: string
     condition: '#s IN (:sch, :ip)',
     values: { ':err': 'ERROR', ':sch': 'SCHEDULED', ':ip': 'IN_PROGRESS', ':why': reason.slice(0, 1000), ':now': now },
   });
+
+/**
+ * A page of the project's exports by creation (GSI1; eventually consistent: one made a moment ago
+ * may be missing), reading `skip + take + 1` entries at most.
+ */
+export function listExports(
+  deps: Deps,
+  projectId: string,
+  o: { skip: number; take: number; ascending: boolean },
+): Promise<{ items: Export[]; hasMore: boolean }> {
+  return queryPage((pageSize) => exportRecord.queryPages(deps, { index: [projectId] }, { ascending: o.ascending, pageSize }), o.skip, o.take);
+}
+
+/** How many exports the project has (a COUNT Query of its GSI1 partition). */
+export const countExports = (deps: Deps, projectId: string): Promise<number> => exportRecord.count(deps, { index: [projectId] });
+
+/**
+ * Deletes an export, then its open-job marker (a job still queued then finds no export and does
+ * nothing; a marker left behind by a failure between the two is dropped by the open-jobs
+ * reconcile, which finds its export gone).
+ * @returns the export as it was; null when there was none.
+ */
+export async function deleteExportRecord(deps: Deps, projectId: string, exportId: string): Promise<Export | null> {
+  const key = exportRecord.key(projectId, exportId);
+  const res = await deps.ddb.send(new DeleteCommand({ TableName: deps.tableName, Key: key, ReturnValues: 'ALL_OLD' }));
+  if (!res.Attributes) return null;
+  await deps.ddb.send(new DeleteCommand({ TableName: deps.tableName, Key: openJobKey(projectId, exportId) }));
+  return exportRecord.fromItem(res.Attributes);
+}

@@ -1,6 +1,9 @@
+import { queryInt } from '../http/query-params.js';
 import * as z from '../zod.js';
 import { type ExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
-import { exportFiltersSchema } from './export-filters.js';
+import { EXPORTED_OBJECTS, type ExportedObject } from './export.js';
+import { exportFiltersSchema, objectFiltersSchema } from './export-filters.js';
+import { EXPORTERS } from './exporters.js';
 
 /**
  * Sort orders of an export: any exportable field, ascending, or descending with a leading `-`.
@@ -52,3 +55,69 @@ export const exportParams = z.strictObject({ exportId: z.string().check(z.minLen
 /** The download cluster's query: the token from `result.url`. */
 /** Without a token the reply is the same 401 as with a wrong one. */
 export const downloadExportQuery = z.strictObject({ token: z.optional(z.string().check(z.maxLength(1000))) });
+
+/** One object's `fields`: its columns, each at most once; a reference field this service does not store is named as such. */
+function fieldsOf(object: ExportedObject) {
+  const spec = EXPORTERS[object];
+  const column = z.enum(spec.fields as [string, ...string[]], {
+    error: (issue) =>
+      spec.unsupported.includes(String(issue.input))
+        ? `${JSON.stringify(issue.input)} is not exported by this service (docs/decisions.md "Exports"); ${object} exports ${spec.fields.join(', ')}`
+        : `must be one of ${spec.fields.join(', ')} (got ${JSON.stringify(issue.input)})`,
+  });
+  return z.array(column).check(
+    z.maxLength(100),
+    z.refine((fields) => new Set(fields).size === fields.length, { error: 'must not name a field twice' }),
+  );
+}
+
+function exportBodyOf<O extends ExportedObject>(object: O) {
+  const spec = EXPORTERS[object];
+  return z.strictObject({
+    exported_object: z.literal(object),
+    parameters: z.optional(
+      z.strictObject({
+        fields: z.optional(fieldsOf(object)),
+        order: z.optional(
+          z.enum(spec.orders as [string, ...string[]], { error: (issue) => `must be one of ${spec.orders.join(', ')} (got ${JSON.stringify(issue.input)})` }),
+        ),
+        filters: z.optional(objectFiltersSchema(object)),
+        // The reference's voucher export also takes a campaign: only that campaign's vouchers.
+        ...(object === 'voucher' ? { campaign_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))) } : {}),
+      }),
+    ),
+  });
+}
+
+/** POST /v1/exports: one branch per `exported_object` (lib/exports/exporters.ts says what each takes). */
+export const createExportBody = z.discriminatedUnion(
+  'exported_object',
+  [
+    exportBodyOf('voucher'),
+    exportBodyOf('redemption'),
+    exportBodyOf('customer'),
+    exportBodyOf('publication'),
+    exportBodyOf('order'),
+    exportBodyOf('points_expiration'),
+    exportBodyOf('voucher_transactions'),
+  ],
+  {
+    error: (issue) =>
+      `exported_object must be one of ${EXPORTED_OBJECTS.join(', ')} (got ${JSON.stringify((issue.input as { exported_object?: unknown })?.exported_object)})`,
+  },
+);
+export type CreateExportBody = z.output<typeof createExportBody>;
+
+/** GET /v1/exports: a page of the project's exports, newest first unless `order=created_at`. */
+export const listExportsQuery = z.strictObject({
+  limit: z._default(queryInt(1, 100), 10),
+  page: z._default(queryInt(1, 100), 1),
+  order: z._default(
+    z.enum(['created_at', '-created_at'], {
+      error: (issue) =>
+        `must be created_at or -created_at (got ${JSON.stringify(issue.input)}); the status orders are not served (docs/decisions.md "Exports")`,
+    }),
+    '-created_at',
+  ),
+});
+export type ListExportsQuery = z.output<typeof listExportsQuery>;

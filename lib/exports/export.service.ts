@@ -1,14 +1,15 @@
 import { authenticateLinkKey, authenticateProjectLink } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { loadCampaign } from '../campaigns/campaign.service.js';
-import { InvalidCampaignError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { InvalidCampaignError, InvalidPayloadError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
-import { EXPORT_ID, type Export, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
-import type { ExportFileReader } from './export-files.js';
-import { normalizeFilters } from './export-filters.js';
+import { EXPORT_ID, type Export, type ExportFilters, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
+import type { ExportFileReader, ExportFiles } from './export-files.js';
+import { normalizeFilters, normalizeObjectFilters } from './export-filters.js';
 import * as repo from './export.repo.js';
-import type { CreatePointsExpirationExportBody } from './export.schema.js';
+import type { CreateExportBody, CreatePointsExpirationExportBody, ListExportsQuery } from './export.schema.js';
+import { EXPORTERS, parseOrder } from './exporters.js';
 import { mintDownloadToken, readDownloadToken, verifyDownloadToken } from './download-token.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
@@ -70,14 +71,119 @@ export async function createPointsExpirationExport(
     updatedAt: now,
     finishedAt: null,
   };
-  await repo.insertExport(deps, record);
+  await repo.insertExport(deps, record, 'export-points-expiration');
+  await enqueue(deps, record, 'export-points-expiration');
+  return record;
+}
+
+/** Sends the export's job; if the queue refuses it the export is marked ERROR and the error rethrown (500). */
+async function enqueue(deps: Deps & { jobs: JobQueue }, record: Export, type: 'export' | 'export-points-expiration'): Promise<void> {
   try {
-    await deps.jobs.send({ type: 'export-points-expiration', projectId, exportId: id });
+    await deps.jobs.send({ type, projectId: record.projectId, exportId: record.id });
   } catch (error) {
-    await repo.failExportRecord(deps, projectId, id, 'The export could not be scheduled', deps.clock.now().toISOString());
+    await repo.failExportRecord(deps, record.projectId, record.id, 'The export could not be scheduled', deps.clock.now().toISOString());
     throw error;
   }
+}
+
+/**
+ * The one campaign of a points_expiration export of POST /v1/exports: its `campaign_id` filter's
+ * `$is`, or `$in` of one campaign, under `and` (the buckets are stored per campaign).
+ * @throws InvalidPayloadError naming what is missing; NotFoundError / InvalidCampaignError (the campaign).
+ */
+async function pointsCampaign(deps: Deps, projectId: string, filters: ExportFilters): Promise<string> {
+  const c = filters.conditions.campaign_id;
+  const ref = c?.$is ?? (c?.$in?.length === 1 ? c.$in[0] : undefined);
+  if (ref === undefined || (filters.junction === 'or' && Object.keys(filters.conditions).length > 1)) {
+    throw new InvalidPayloadError(
+      'A points_expiration export reads one loyalty campaign: give parameters.filters.campaign_id.conditions.$is (or $in with one campaign id), joined with junction "and"',
+    );
+  }
+  const campaign = await loadCampaign(deps, projectId, ref);
+  if (campaign.campaignType !== 'LOYALTY_PROGRAM') {
+    throw new InvalidCampaignError(`Points can be exported from LOYALTY_PROGRAM campaigns only; ${campaign.id} is a ${campaign.campaignType} campaign`);
+  }
+  return campaign.id;
+}
+
+/**
+ * POST /v1/exports: writes the export SCHEDULED with its effective columns (the request's, or the
+ * object's default fields), order and filters, then enqueues its `export` job (the worker reads
+ * the rows: export-sources.ts).
+ * @throws InvalidPayloadError, NotFoundError, InvalidCampaignError (a points_expiration export's campaign).
+ */
+export async function createExport(deps: Deps & { jobs: JobQueue }, projectId: string, body: CreateExportBody, createdByAppId: string): Promise<Export> {
+  const object = body.exported_object;
+  const spec = EXPORTERS[object];
+  const p = (body.parameters ?? {}) as { fields?: string[]; order?: string; filters?: Record<string, unknown>; campaign_id?: string };
+  const filters = normalizeObjectFilters(p.filters);
+  let campaignId: string | null = null;
+  if (object === 'points_expiration') campaignId = await pointsCampaign(deps, projectId, filters);
+  if (object === 'voucher' && p.campaign_id !== undefined) campaignId = (await loadCampaign(deps, projectId, p.campaign_id)).id;
+  const now = deps.clock.now().toISOString();
+  const id = deps.ids.id('exp');
+  const record: Export = {
+    id,
+    projectId,
+    exportedObject: object,
+    channel: 'API',
+    status: 'SCHEDULED',
+    parameters: body.parameters ?? {},
+    campaignId,
+    fields: p.fields?.length ? p.fields : [...spec.defaultFields],
+    ...parseOrder(p.order ?? spec.defaultOrder),
+    filters,
+    createdByAppId,
+    downloadSecret: deps.ids.secret(),
+    objectKey: exportObjectKey(projectId, id),
+    rowCount: null,
+    failure: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
+  await repo.insertExport(deps, record, 'export');
+  await enqueue(deps, record, 'export');
   return record;
+}
+
+/** The download URL of a DONE export, with a token valid for an hour from now; null before. */
+function downloadUrlOf(deps: Deps, record: Export, downloadBaseUrl: () => string): string | null {
+  if (record.status !== 'DONE') return null;
+  const token = mintDownloadToken(record.downloadSecret, record.projectId, record.id, deps.clock.now());
+  return `${downloadBaseUrl()}/v1/exports/${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * GET /v1/exports: a page of the project's exports by creation (newest first unless
+ * `order=created_at`), each DONE one with its download URL, and how many there are.
+ */
+export async function listExports(
+  deps: Deps,
+  projectId: string,
+  query: ListExportsQuery,
+  downloadBaseUrl: () => string,
+): Promise<{ items: Array<{ record: Export; url: string | null }>; total: number }> {
+  const [page, total] = await Promise.all([
+    repo.listExports(deps, projectId, { skip: (query.page - 1) * query.limit, take: query.limit, ascending: query.order === 'created_at' }),
+    repo.countExports(deps, projectId),
+  ]);
+  return { items: page.items.map((record) => ({ record, url: downloadUrlOf(deps, record, downloadBaseUrl) })), total };
+}
+
+/**
+ * DELETE /v1/exports/{exportId}: removes the export's file, then the export. Its download links stop
+ * working with the item (a link is verified against the export's own secret, now gone). The file
+ * goes first so that a failure between the two leaves an export a retried DELETE still finds and
+ * finishes (deleting a missing file succeeds), never an orphaned file. An export still running is
+ * deleted too: its worker, finding it gone when it finishes, deletes the file it wrote.
+ * @throws NotFoundError when the project has no such export.
+ */
+export async function deleteExport(deps: Deps & { files: Pick<ExportFiles, 'delete'> }, projectId: string, exportId: string): Promise<void> {
+  const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
+  if (!record) throw new NotFoundError('export', exportId);
+  await deps.files.delete(record.objectKey);
+  if (!(await repo.deleteExportRecord(deps, projectId, exportId))) throw new NotFoundError('export', exportId);
 }
 
 /**
@@ -93,9 +199,7 @@ export async function getExport(
 ): Promise<{ record: Export; url: string | null }> {
   const record = EXPORT_ID.test(exportId) ? await repo.getExport(deps, projectId, exportId) : null;
   if (!record) throw new NotFoundError('export', exportId);
-  if (record.status !== 'DONE') return { record, url: null };
-  const token = mintDownloadToken(record.downloadSecret, projectId, record.id, deps.clock.now());
-  return { record, url: `${downloadBaseUrl()}/v1/exports/${encodeURIComponent(record.id)}?token=${encodeURIComponent(token)}` };
+  return { record, url: downloadUrlOf(deps, record, downloadBaseUrl) };
 }
 
 /**

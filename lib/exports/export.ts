@@ -18,32 +18,43 @@ export function parseExportOrder(order: ExportOrder | undefined): { orderBy: Poi
   return { orderBy: POINTS_EXPIRATION_FIELDS.find((f) => f === name) ?? 'expires_at', ascending };
 }
 
-/** One field's conditions; the operators of one field always combine with AND. */
+/** Objects POST /v1/exports exports (the reference's `exported_object` values, all of them). */
+export const EXPORTED_OBJECTS = ['voucher', 'redemption', 'customer', 'publication', 'order', 'points_expiration', 'voucher_transactions'] as const;
+export type ExportedObject = (typeof EXPORTED_OBJECTS)[number];
+
+/** One field's conditions: `$after` / `$before` compare dates and date-times (exporters.ts says which fields). */
 export interface FieldConditions {
   $in?: string[];
   $not_in?: string[];
   $is?: string;
   $is_not?: string;
+  $after?: string;
+  $before?: string;
 }
 
+/** Stored filters: the junction and each filtered field's conditions (keyed by the object's field names). */
 export interface ExportFilters {
   junction: 'and' | 'or';
-  conditions: Partial<Record<PointsExpirationField, FieldConditions>>;
+  conditions: Record<string, FieldConditions>;
 }
 
 export interface Export {
   id: string;
   projectId: string;
-  exportedObject: 'points_expiration';
+  exportedObject: ExportedObject;
   channel: 'API';
   status: ExportStatus;
   /** The request's `parameters`, as sent (the reply echoes them). */
   parameters: Record<string, unknown>;
-  campaignId: string;
-  /** Effective columns (the request's, or all six). */
-  fields: PointsExpirationField[];
+  /**
+   * The one campaign a points_expiration export reads (its path's, or its `campaign_id` filter's);
+   * for other objects, a voucher export's `parameters.campaign_id` or null.
+   */
+  campaignId: string | null;
+  /** Effective columns (the request's, or the object's default fields). */
+  fields: string[];
   /** The column rows are sorted by (stored before other orders existed: absent means expires_at). */
-  orderBy: PointsExpirationField;
+  orderBy: string;
   /** Ascending by `orderBy` (soonest expiry first) unless false. */
   ascending: boolean;
   filters: ExportFilters;

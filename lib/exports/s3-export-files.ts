@@ -2,6 +2,7 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
@@ -87,6 +88,10 @@ export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName'
         },
       };
     },
+    delete: async (key) => {
+      // S3 answers 204 for a key that holds nothing, so a repeated delete succeeds.
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
     presignGet: links.presignGet,
   };
 }
@@ -96,5 +101,6 @@ let containerFiles: ExportFiles | undefined;
 /** The export files of this container, built from its configuration on first use. */
 export const containerExportFiles: ExportFiles = {
   upload: (key, options) => (containerFiles ??= createS3ExportFiles(defaultConfig())).upload(key, options),
+  delete: (key) => (containerFiles ??= createS3ExportFiles(defaultConfig())).delete(key),
   presignGet: (key, seconds, now) => (containerFiles ??= createS3ExportFiles(defaultConfig())).presignGet(key, seconds, now),
 };

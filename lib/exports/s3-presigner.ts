@@ -48,11 +48,11 @@ export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' |
     applyChecksum: false,
   });
   const encodedKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
-  const presignGet: ExportFileLinks['presignGet'] = async (key, expiresInSeconds, now) => {
+  const presign = async (method: 'GET' | 'DELETE', key: string, expiresInSeconds: number, now: Date): Promise<string> => {
     const url = local ? new URL(`${local}/${bucket}/${encodedKey(key)}`) : new URL(`https://${bucket}.s3.${config.region}.amazonaws.com/${encodedKey(key)}`);
     const signed = await signer.presign(
       {
-        method: 'GET',
+        method,
         protocol: url.protocol,
         hostname: url.hostname,
         ...(url.port ? { port: Number(url.port) } : {}),
@@ -69,8 +69,15 @@ export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' |
       .join('&');
     return `${url.origin}${url.pathname}?${query}`;
   };
+  const presignGet: ExportFileLinks['presignGet'] = (key, expiresInSeconds, now) => presign('GET', key, expiresInSeconds, now);
   return {
     presignGet,
+    delete: async (key) => {
+      const res = await fetch(await presign('DELETE', key, READ_URL_SECONDS, new Date()), { method: 'DELETE' });
+      await res.body?.cancel();
+      // S3 answers 204 whether or not the key held a file.
+      if (!res.ok && res.status !== 404) throw new Error(`Export file ${key} could not be deleted: S3 answered ${res.status}`);
+    },
     // A GET of the function's own presigned URL: the file is read with the role's rights and no S3 client in the bundle.
     // Signed at the wall clock's time, not the domain clock's: S3 judges the URL's validity by its own.
     readUpTo: async (key, maxBytes) => {
@@ -109,4 +116,5 @@ const containerReader = (): ExportFileReader => (containerLinks ??= createS3Pres
 export const containerExportLinks: ExportFileReader = {
   presignGet: (key, seconds, now) => containerReader().presignGet(key, seconds, now),
   readUpTo: (key, maxBytes) => containerReader().readUpTo(key, maxBytes),
+  delete: (key) => containerReader().delete(key),
 };

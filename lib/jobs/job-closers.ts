@@ -27,6 +27,12 @@ async function asyncActionState(deps: Pick<Runtime, 'ddb' | 'tableName'>, projec
   return action && { open: action.status === 'ENQUEUED' || action.status === 'IN_PROGRESS', updatedAt: action.updatedAt };
 }
 
+/** An export's job is open while the export is SCHEDULED or IN_PROGRESS. */
+async function exportState(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, id: string): Promise<{ open: boolean; updatedAt: string } | null> {
+  const record = await getExport(deps, projectId, id);
+  return record && { open: record.status === 'SCHEDULED' || record.status === 'IN_PROGRESS', updatedAt: record.updatedAt };
+}
+
 /**
  * One row per job kind (the type checker wants every kind of `jobKinds`): used by the workers
  * (last failed delivery), the dead-letter consumers and the start-up resume. Kept apart from the
@@ -51,10 +57,11 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   },
   'export-points-expiration': {
     fail: (deps, job, reason) => failExport(deps, job.projectId, job.exportId, reason),
-    state: async (deps, projectId, id) => {
-      const record = await getExport(deps, projectId, id);
-      return record && { open: record.status === 'SCHEDULED' || record.status === 'IN_PROGRESS', updatedAt: record.updatedAt };
-    },
+    state: exportState,
+  },
+  export: {
+    fail: (deps, job, reason) => failExport(deps, job.projectId, job.exportId, reason),
+    state: exportState,
   },
 };
 

@@ -21,6 +21,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     exportId: z.string().check(z.regex(EXPORT_ID)),
   }),
+  // An export of POST /v1/exports, of any exported object (lib/exports/points-expiration-export.ts runExport).
+  z.strictObject({
+    type: z.literal('export'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    exportId: z.string().check(z.regex(EXPORT_ID)),
+  }),
   // An import of vouchers (CAMPAIGN.VOUCHERS_IMPORT, VOUCHERS.IMPORT): the list is in the action's chunk items.
   z.strictObject({
     type: z.literal('voucher-import'),
@@ -57,6 +63,7 @@ export type JobMessageOf<T extends JobType> = Extract<JobMessage, { type: T }>;
 export const jobKinds = {
   'generate-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'export-points-expiration': { queue: EXPORT_JOBS_QUEUE, subject: 'exportId', logField: 'export_id' },
+  export: { queue: EXPORT_JOBS_QUEUE, subject: 'exportId', logField: 'export_id' },
   'voucher-import': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'delete-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'update-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },

@@ -21,7 +21,7 @@ import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
 import { eventReplySchema } from '../events/event.reply.js';
-import { exportReplySchema } from '../exports/export.reply.js';
+import { exportListReplySchema, exportReplySchema } from '../exports/export.reply.js';
 import { errorReplySchema } from '../http/error.reply.js';
 import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
@@ -85,6 +85,7 @@ export const replySchemas = {
   EarningRuleList: earningRuleListReplySchema,
   Error: errorReplySchema,
   Export: exportReplySchema,
+  ExportList: exportListReplySchema,
   LoyaltyCardBalance: balanceReplySchema,
   LoyaltyPointsBucket: pointsBucketReplySchema,
   LoyaltyPointsBucketList: pointsExpirationReplySchema,

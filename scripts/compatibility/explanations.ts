@@ -357,6 +357,40 @@ const rules: readonly Rule[] = [
     reason: 'Ours orders by every exportable field, each way (the issue asks for it; docs/decisions.md "Exports"); expires_at and -expires_at are among them',
   },
   {
+    operations: ['create-points-expiration-export', 'get-export', 'create-export', 'list-exports'],
+    location: 'response',
+    fields: [
+      'exported_object',
+      'exports[].exported_object',
+      'parameters.*',
+      'exports[].parameters.*',
+      'status',
+      'exports[].status',
+      'channel',
+      'exports[].channel',
+      'result*',
+      'exports[].result*',
+      'user_id',
+      'exports[].user_id',
+    ],
+    reason:
+      'One export object for every exported object (docs/decisions.md "Exports of every object"): `exported_object` any of the seven; `parameters` echo the request as sent (`filters` an open map of the object\'s filter names); the status moves on from SCHEDULED; result is `{url}` once DONE or `{message}` once ERROR',
+  },
+  {
+    operations: ['create-export'],
+    location: 'request',
+    fields: ['*'],
+    reason:
+      'Each exported object takes its own fields, orders and filters (lib/exports/exporters.ts): fields the service does not store, filters on data a row does not carry, and the relative-date and count operators are refused with a 400 naming them; operands are a value or a list of one (docs/decisions.md "Exports of every object")',
+  },
+  {
+    operations: ['list-exports'],
+    location: 'query',
+    fields: ['order'],
+    kinds: ['enum'],
+    reason: 'The list is an index by creation: created_at orders only; the status orders are refused (docs/decisions.md "Exports of every object")',
+  },
+  {
     operations: ['create-points-expiration-export'],
     location: 'response',
     fields: ['status', 'channel'],

@@ -78,6 +78,12 @@ export interface CaseHints {
   concurrency?: number;
   /** The branch (0-based) chosen by default at a oneOf place (`location.path#n`): fields shared by every branch are tried there. */
   branches?: Record<string, number>;
+  /**
+   * oneOf places (any whose `location.path` contains one of these) that keep their default branch: their other branches
+   * are not tried. For operands typed "any of five kinds" at every filter operator (create-export), where a selection per
+   * branch per place would make thousands of variants of one request.
+   */
+  fixedBranches?: string[];
 }
 
 /** A schema seen through allOf and the chosen oneOf branches: what a value at one place must be. */
@@ -386,6 +392,7 @@ export class CaseBuilder {
         const chosen = selection.get(id) ?? 0;
         if (count > 1) labels.push(`${id.replace(/#\d+$/, '').replace(/\.$/, '')}: ${branchLabels[chosen]}`);
         covered.add(`${id}=${chosen}`);
+        if (opHints.fixedBranches?.some((place) => id.includes(place))) continue;
         for (let b = 0; b < count; b++) {
           if (covered.has(`${id}=${b}`)) continue;
           covered.add(`${id}=${b}`);

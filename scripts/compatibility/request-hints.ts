@@ -651,6 +651,17 @@ const perOperation: Record<string, CaseHints> = {
       ['query.customer.source_id', 'query.customer.id'],
     ],
   },
+  'create-export': {
+    // Each filter operator's operand is "Any" (string, date, date-time, number or object) in the reference: try its first kind only.
+    fixedBranches: ['.conditions.'],
+    values: {
+      // A points_expiration export reads the one loyalty campaign its campaign_id filter names.
+      'body.parameters.filters.campaign_id.conditions.$is': '$seed.loyaltyCampaignId',
+      'body.parameters.filters.voucher_id.conditions.$is': '$seed.loyaltyCardId',
+      'body.parameters.campaign_id': '$seed.loyaltyCampaignId',
+    },
+  },
+  'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },
 };

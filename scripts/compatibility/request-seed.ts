@@ -291,6 +291,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       segmentId: async () => str((await segment()).id, 'segment id'),
       productCollectionId: async () => str((await collection({ type: 'STATIC', name: name('compat-fresh-collection') })).id, 'product collection id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
+      exportId: async () => str((await call(send, 'POST', '/v1/exports', { exported_object: 'order' })).id, 'export id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),
       materialRewardId: async () =>

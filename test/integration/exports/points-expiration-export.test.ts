@@ -446,6 +446,7 @@ describe('points-expiration export', () => {
     const id = (await api.create(seeded.campaignId, {})).json.id as string;
     let aborts = 0;
     const failing: ExportFiles = {
+      delete: (key) => files.delete(key),
       upload: async (key, options) => {
         const real = await files.upload(key, options);
         return {

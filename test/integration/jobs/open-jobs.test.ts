@@ -234,6 +234,7 @@ describe('the stop signal (Ctrl-C of the local runtime)', () => {
     const stop = new AbortController();
     let writes = 0;
     const stopping: ExportFiles = {
+      delete: (key) => files.delete(key),
       presignGet: (key, seconds, now) => files.presignGet(key, seconds, now),
       upload: async (key, options) => {
         const upload = await files.upload(key, options);

@@ -16,6 +16,7 @@ import { getToken } from '../../../lib/oauth/oauth.repo.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { callRoute, campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
+import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
 import { apiClient } from '../../support/api-client.js';
 import type { Reply } from '../../support/invoke.js';
 import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
@@ -141,6 +142,15 @@ const loyaltyAssignmentParams = (c: Ctx) => ({ campaignId: c.state.clubId ?? '',
 const assignmentUpdatedAt = async (c: Ctx) => updatedAtOf(await c.customers.call('get-reward-assignment', { params: assignmentParams(c) }));
 const assignmentGone = async (c: Ctx) => ((await c.customers.call('get-reward-assignment', { params: assignmentParams(c) })).status === 404 ? 1 : 0);
 
+/** A client whose handlers reach the export bucket (s3rver), for DELETE /v1/exports/{exportId}. */
+const exportFilesClient = (c: Ctx) => {
+  const e = engines();
+  return apiClient(
+    { runtime: c.runtime, jobs: c.jobs, links: createS3Presigner({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) },
+    c.headers,
+  );
+};
+
 const cases: RouteCase[] = [
   {
     operationId: 'create-campaign',
@@ -264,6 +274,23 @@ const cases: RouteCase[] = [
         headers: c.keyed(key),
       }),
     effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'create-export',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-export', { json: { exported_object: 'customer' }, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'delete-export',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-export', { json: { exported_object: 'order' } });
+      expect(made.status).toBe(200);
+      c.state.exportId = made.json.id as string;
+    },
+    send: (c, key) => exportFilesClient(c).call('delete-export', { params: { exportId: c.state.exportId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-export', { params: { exportId: c.state.exportId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
     operationId: 'create-customer',

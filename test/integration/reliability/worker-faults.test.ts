@@ -66,6 +66,7 @@ function dyingFiles(real: ExportFiles, writes: number): { files: ExportFiles; wr
   return {
     written: () => count,
     files: {
+      delete: (key) => real.delete(key),
       upload: async (key, options) => {
         const upload = await real.upload(key, options);
         return {

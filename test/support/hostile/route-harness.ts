@@ -7,7 +7,8 @@ import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../.
 import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock, type Clock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
-import type { ExportFileReader } from '../../../lib/exports/export-files.js';
+import type { ExportFileReader, ExportFiles } from '../../../lib/exports/export-files.js';
+import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
 import { createS3Presigner } from '../../../lib/exports/s3-presigner.js';
 import type { ApiHandler, HandlerFactory } from '../../../lib/http/endpoint.js';
 import type { RouteDef } from '../../../lib/api/route.js';
@@ -45,16 +46,25 @@ export async function loadRoute(route: RouteDef): Promise<HandlerModule> {
 export interface HandlerExtras {
   jobs: JobQueue;
   links: ExportFileReader;
+  /** The export bucket (s3rver), for the routes that delete export files. */
+  files?: ExportFiles;
 }
 
 export function defaultExtras(): HandlerExtras {
   const e = engines();
-  return { jobs: new RecordingJobQueue(), links: createS3Presigner({ region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint }) };
+  const bucket = { region: e.region, bucketName: e.bucketName, s3Endpoint: e.s3Endpoint };
+  return { jobs: new RecordingJobQueue(), links: createS3Presigner(bucket), files: createS3ExportFiles(bucket) };
 }
 
 /** Builds the route's handler on `runtime`, every port a stand-in: all handlers take the same ports, each uses its own. */
 export function handlerFor(_route: RouteDef, mod: HandlerModule, runtime: Runtime, extras: HandlerExtras): ApiHandler {
-  return mod.makeHandler({ runtime, jobs: extras.jobs, links: extras.links, downloadBaseUrl: () => DOWNLOAD_BASE });
+  return mod.makeHandler({
+    runtime,
+    jobs: extras.jobs,
+    links: extras.links,
+    ...(extras.files ? { files: extras.files } : {}),
+    downloadBaseUrl: () => DOWNLOAD_BASE,
+  });
 }
 
 /** Path parameter names of a template, in order: `/v1/a/{x}/b/{y}` → [x, y]. */

@@ -157,7 +157,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['order_count', e.orderCount.toItem({ count: 3 }, P, 5), { PK: 'P#p1#ORDER_COUNT', SK: '5' }],
   ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
   ['import_chunk', e.importChunk.toItem({ vouchers: [{ code: 'C1' }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'IMPORT#00007' }],
-  ['export', e.exportRecord.toItem(never(id('exp_1'))), { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT' }],
+  [
+    'export',
+    e.exportRecord.toItem(never({ id: 'exp_1', projectId: P, createdAt: at })),
+    { PK: 'P#p1#EXPORT#exp_1', SK: 'EXPORT', GSI1PK: 'P#p1#EXPORTS', GSI1SK: `${at}#exp_1` },
+  ],
   [
     'redemption',
     e.redemption.toItem(never({ id: 'r_2', projectId: P, date: at, customerId: 'cust_1', relatedObjectType: 'voucher', relatedObjectId: 'v_1' })),

@@ -43,14 +43,15 @@ describe('the job kinds table', () => {
 
   it("builds each kind's message from an open-job marker through the row's subject field, and logs it under its log field", () => {
     for (const type of kinds) {
+      const subjectId = jobKinds[type].subject === 'exportId' ? 'exp_1' : 'aa_1';
       const message = jobMessageOf({
         type,
         projectId: 'p1',
-        subjectId: type === 'export-points-expiration' ? 'exp_1' : 'aa_1',
+        subjectId,
         createdAt: '2026-01-01T00:00:00.000Z',
       });
       expect(jobMessageSchema.parse(message)).toEqual(message);
-      expect(Object.values(subjectOf(message))).toEqual([type === 'export-points-expiration' ? 'exp_1' : 'aa_1']);
+      expect(Object.values(subjectOf(message))).toEqual([subjectId]);
       expect(Object.keys(subjectOf(message))).toEqual([jobKinds[type].logField]);
     }
   });
