@@ -76,7 +76,7 @@ describe('admin CLI: projects and keys', () => {
       ].sort(),
     );
     for (const key of keys) {
-      expect(Object.keys(key).sort()).toEqual(['app_id', 'created_at', 'ip_allow_list', 'name', 'permissions', 'project_id', 'status', 'updated_at']);
+      expect(Object.keys(key).sort()).toEqual(['app_id', 'created_at', 'ip_allow_list', 'name', 'permissions', 'project_id', 'side', 'status', 'updated_at']);
       expect(key).toMatchObject({ project_id: first.project_id, status: 'ACTIVE', permissions: null, ip_allow_list: null });
     }
     for (const secret of [first.app_token, second.app_token, hashSecret(first.app_token), hashSecret(second.app_token)]) {
@@ -184,5 +184,28 @@ describe('admin CLI: projects and keys', () => {
     expect(code).toBe(1);
     expect(stderr).toHaveLength(2);
     expect(stderr[1]).toMatch(/^error: ResourceNotFoundException: /);
+  });
+});
+
+describe('npm run admin: client-side keys and switches', () => {
+  it('makes a client-side key with trusted origins, changes them, and turns the client switches on', async () => {
+    const project = await newProject('client cli');
+    const created = await admin('key', 'create-client', '--project', project.project_id, '--origins', 'https://Shop.Example/ http://localhost:5173');
+    expect(created.code).toBe(0);
+    const client = created.json as Pair;
+    const listed = (await admin('key', 'list', '--project', project.project_id)).json as Array<Record<string, unknown>>;
+    expect(listed.find((k) => k.app_id === client.app_id)).toMatchObject({
+      side: 'client',
+      trusted_origins: ['https://shop.example', 'http://localhost:5173'],
+      originless: true,
+    });
+    const changed = await admin('key', 'origins', client.app_id, '--origins', 'https://www.shop.example', '--no-originless');
+    expect(changed.json).toMatchObject({ trusted_origins: ['https://www.shop.example'], originless: false });
+    expectOneLineError(await admin('key', 'origins', client.app_id, '--origins', 'shop.example'), /Invalid origin/);
+    // A client pair never opens the server API.
+    await expect(auth(client)).rejects.toMatchObject({ status: 401 });
+    const switched = await admin('project', 'client-settings', project.project_id, '--redeem', 'on', '--publish', 'off');
+    expect(switched.json).toEqual({ project_id: project.project_id, client_redeem_enabled: true, client_publish_enabled: false, client_loyalty_events_enabled: false });
+    expect((await admin('project', 'client-settings', project.project_id, '--redeem', 'maybe')).code).toBe(2);
   });
 });
