@@ -205,7 +205,12 @@ describe('npm run admin: client-side keys and switches', () => {
     // A client pair never opens the server API.
     await expect(auth(client)).rejects.toMatchObject({ status: 401 });
     const switched = await admin('project', 'client-settings', project.project_id, '--redeem', 'on', '--publish', 'off');
-    expect(switched.json).toEqual({ project_id: project.project_id, client_redeem_enabled: true, client_publish_enabled: false, client_loyalty_events_enabled: false });
+    expect(switched.json).toEqual({
+      project_id: project.project_id,
+      client_redeem_enabled: true,
+      client_publish_enabled: false,
+      client_loyalty_events_enabled: false,
+    });
     expect((await admin('project', 'client-settings', project.project_id, '--redeem', 'maybe')).code).toBe(2);
   });
 });

@@ -862,7 +862,8 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
     // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts,
-    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts.
+    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts;
+    // the client-side doors of redemption, publication and events: test/integration/client-side/client-api.test.ts.
     expect(
       writes
         .filter((r) => idempotencyModeOf(r) === 'transactional')
@@ -873,12 +874,16 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
       'create-earning-rule',
       'create-publication',
       'create-publication-1',
+      'create-publication-client-side',
       'redeem-promotion',
       'redeem-reward',
       'redeem-reward-1',
       'redeem-stacked-discounts',
+      'redeem-stacked-discounts-client-side',
       'redeem-voucher',
+      'redeem-voucher-client-side',
       'track-custom-event',
+      'track-custom-event-client-side',
       'transfer-points',
       'update-loyalty-card-balance',
       'update-loyalty-card-balance-1',
@@ -893,7 +898,15 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
         .filter((r) => idempotencyModeOf(r) === 'none')
         .map((r) => r.operationId)
         .sort(),
-    ).toEqual(['delete-voucher', 'generate-oauth-token', 'list-vouchers', 'validate-promotion-tier', 'validate-stacked-discounts', 'validate-voucher']);
+    ).toEqual([
+      'delete-voucher',
+      'generate-oauth-token',
+      'list-vouchers',
+      'validate-promotion-tier',
+      'validate-stacked-discounts',
+      'validate-stacked-discounts-client-side',
+      'validate-voucher',
+    ]);
   });
 
   it.each(cases.map((c) => [c.operationId, c] as const))('%s: a retry with the same key gets the first reply and writes nothing', async (_, routeCase) => {
