@@ -89,8 +89,6 @@ export const API_BUNDLES_OVER_TARGET: readonly string[] = [
   'functions/redemptions/redeem-stacked-discounts.ts',
   'functions/redemptions/redeem-voucher.ts',
   'functions/redemptions/redeem-promotion.ts',
-  'functions/loyalties/redeem-reward.ts',
-  'functions/loyalties/redeem-reward-1.ts',
   // The client-side doors to POST /v1/redemptions' and redeem-voucher's engines: their bundles plus the client key's check.
   'functions/redemptions/redeem-stacked-discounts-client-side.ts',
   'functions/redemptions/redeem-voucher-client-side.ts',

@@ -7,9 +7,15 @@
  * where one esbuild process per function (CDK's NodejsFunction) re-read the same SDK and lib/ modules
  * for every function.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type BuildOptions, type BuildResult, build, buildSync, type Metafile } from 'esbuild';
+import { pathToFileURL } from 'node:url';
+import { type BuildOptions, type BuildResult, build, type Metafile } from 'esbuild';
 import { houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
+import { pureSchemaDeclarations } from './pure-schemas.js';
 
 export interface BundleRequest {
   /** Module exporting `handler`, relative to the build's root (the repository root for handlers). */
@@ -68,6 +74,8 @@ function buildOptions(requests: readonly BundleRequest[], root: string, external
     alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
     external,
     logLevel: houseBundling.logLevel,
+    // Unread schema declarations are left out (pure-schemas.ts).
+    plugins: [pureSchemaDeclarations()],
   };
 }
 
@@ -139,12 +147,27 @@ export async function buildAll(requests: readonly BundleRequest[], root: string)
   return built.flat();
 }
 
-/** The same build, synchronous: CDK constructs are built synchronously. */
+/**
+ * The same build, synchronous: CDK constructs are built synchronously, and esbuild's synchronous API
+ * runs no plugins, so the build runs in a child process (handler-bundles-child.ts) this one waits for.
+ * The bundles travel as files in a temporary folder, not through the pipe (about 105 MiB for 145 functions).
+ */
 export function buildAllSync(requests: readonly BundleRequest[], root: string): BuiltBundle[] {
-  // Without worker threads (ESBUILD_WORKER_THREADS=0) buildSync reads esbuild's reply through a
-  // 16 MiB pipe buffer; every handler's bundle and map together pass that (about 105 MiB for 145).
-  process.env.ESBUILD_MAX_BUFFER ??= String(1024 * 1024 * 1024);
-  return groups(requests).flatMap((g) => splitResult(buildSync(buildOptions(g.requests, root, g.external)), g.requests, root, g.external));
+  const outdir = mkdtempSync(join(tmpdir(), 'handler-bundles-'));
+  try {
+    const child = join(import.meta.dirname, 'handler-bundles-child.ts');
+    // tsx as this module finds it: the build's root (a test's temporary tree) may have no node_modules.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+    const stdout = execFileSync(process.execPath, ['--import', tsx, child], {
+      input: JSON.stringify({ requests, root, outdir }),
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const manifest = JSON.parse(stdout.toString('utf8')) as (BundleRequest & { external: string[]; metafile: Metafile; dir: string })[];
+    return manifest.map(({ dir, ...b }) => ({ ...b, js: new Uint8Array(readFileSync(join(dir, 'js'))), map: new Uint8Array(readFileSync(join(dir, 'map'))) }));
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { jobMessageSchema, parseJobBody, subjectOf } from './job.js';
+import { jobMessageSchema, parseJobBody } from './job-message.schema.js';
+import { subjectOf } from './job.js';
 import { failJob } from './job-closers.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;

@@ -7,7 +7,8 @@ import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration } from '../vouchers/bulk-generation.js';
 import type { QueueName } from '../api/resources.js';
-import { ASYNC_ACTION_ID, type JobMessage, type JobMessageOf, jobMessageSchema, type JobType, type JobTypeOn, parseJobBody, subjectOf } from './job.js';
+import { ASYNC_ACTION_ID, type JobMessage, type JobMessageOf, type JobType, type JobTypeOn, subjectOf } from './job.js';
+import { jobMessageSchema, parseJobBody } from './job-message.schema.js';
 import { failJob } from './job-closers.js';
 import { JobStoppedError } from './job-stop.js';
 

@@ -129,7 +129,7 @@ describe('HouseFunction packages (one esbuild build per synthesis)', () => {
     expect(bundles.builds).toBe(1);
   });
 
-  it('builds more than 16 MiB of bundles without worker threads (ESBUILD_WORKER_THREADS=0), where esbuild replies through a pipe', () => {
+  it('builds more than 16 MiB of bundles without worker threads (ESBUILD_WORKER_THREADS=0): the bundles travel as files, not through a pipe', () => {
     writeFileSync(join(root, 'functions/large.ts'), `export const handler = async () => ${JSON.stringify('x'.repeat(17 * 1024 * 1024))};\n`);
     const script = `import { buildAllSync } from ${JSON.stringify(join(import.meta.dirname, '../../infra/constructs/handler-bundles.ts'))};
       const [b] = buildAllSync([{ handler: 'functions/large.ts', usesS3: false }], ${JSON.stringify(root)});

@@ -3,7 +3,8 @@ import { makeHandler as makeExportJobsWorker } from '../../functions/workers/exp
 import { makeHandler as makeJobsWorker } from '../../functions/workers/jobs-worker.js';
 import { EXPORT_JOBS_QUEUE, JOBS_QUEUE, type QueueName } from '../../lib/api/resources.js';
 import type { Ports } from '../../lib/http/endpoint.js';
-import { jobKinds, parseJobBody } from '../../lib/jobs/job.js';
+import { jobKinds } from '../../lib/jobs/job.js';
+import { parseJobBody } from '../../lib/jobs/job-message.schema.js';
 
 /** The queue a record's message would have been sent to (by its `type`); a message of no known kind goes to the jobs queue. */
 export function queueOfRecord(record: SQSRecord): QueueName {

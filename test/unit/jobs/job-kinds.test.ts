@@ -3,7 +3,8 @@ import { EXPORT_JOBS_QUEUE, JOBS_QUEUE, queueNamed, resources } from '../../../l
 import { createPointsExpirationExportRoute, routes } from '../../../lib/api/routes.js';
 import { consumedQueueName, workers } from '../../../lib/api/workers.js';
 import { jobClosers } from '../../../lib/jobs/job-closers.js';
-import { jobKinds, jobMessageSchema, queueOfJob, subjectOf } from '../../../lib/jobs/job.js';
+import { jobMessageSchema } from '../../../lib/jobs/job-message.schema.js';
+import { jobKinds, queueOfJob, subjectOf } from '../../../lib/jobs/job.js';
 import { jobMessageOf } from '../../../lib/jobs/open-job.js';
 
 const kinds = Object.keys(jobKinds) as (keyof typeof jobKinds)[];

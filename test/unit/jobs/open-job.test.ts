@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jobMessageSchema } from '../../../lib/jobs/job.js';
+import { jobMessageSchema } from '../../../lib/jobs/job-message.schema.js';
 import { jobMessageOf, OPEN_JOB_SHARDS, openJobShard } from '../../../lib/jobs/open-job.js';
 
 describe('openJobShard', () => {
