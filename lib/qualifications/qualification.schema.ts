@@ -47,16 +47,19 @@ const conditionsOf = <T extends z.ZodMiniType>(item: T) =>
     }),
   });
 
+/** One schema for every text field's conditions: a schema may be shared, and each copy cost ~18 zod instances at load. */
+const textConditions = conditionsOf(text);
+
 /** `options.filters`: the fields a qualified redeemable is filtered by, joined by `junction` (`and` by default). */
 export const qualificationFilters = z.strictObject({
   junction: z.optional(z.enum(['and', 'or', 'AND', 'OR'])),
   resource_type: z.optional(conditionsOf(z.enum(['voucher', 'promotion_tier', 'campaign']))),
-  resource_id: z.optional(conditionsOf(text)),
-  campaign_id: z.optional(conditionsOf(text)),
+  resource_id: z.optional(textConditions),
+  campaign_id: z.optional(textConditions),
   campaign_type: z.optional(conditionsOf(z.enum(CAMPAIGN_TYPES))),
-  voucher_type: z.optional(conditionsOf(text)),
-  code: z.optional(conditionsOf(text)),
-  category_id: z.optional(conditionsOf(text)),
+  voucher_type: z.optional(textConditions),
+  code: z.optional(textConditions),
+  category_id: z.optional(textConditions),
   /** A wallet voucher's holder is its OWNER (referral roles are not kept on vouchers); other redeemables have no role. */
   holder_role: z.optional(conditionsOf(z.enum(['OWNER', 'REFERRER', 'REFEREE']))),
 });
