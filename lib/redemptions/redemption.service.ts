@@ -227,13 +227,18 @@ export interface StackedRollback {
  * transaction (lib/redemptions/redemption.repo.ts `writeRollback`), re-reading and retrying lost races.
  * @throws AlreadyRolledBackError, ConflictRetryError.
  */
+/** @throws NotFoundError when `target` is itself a rollback, AlreadyRolledBackError when it was rolled back. */
+function assertRollable(target: Redemption, targetId: string): void {
+  if (target.object === 'redemption_rollback') throw new NotFoundError('redemption', targetId, `${targetId} is a rollback, not a redemption`);
+  if (target.status === 'ROLLED_BACK') throw new AlreadyRolledBackError(targetId);
+}
+
 async function rollBack(deps: Deps, projectId: string, targetId: string, input: RollbackInput): Promise<StackedRollback | { single: Redemption }> {
   const skipVouchers = new Set<string>();
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     if (attempt > 0) await backoff(attempt);
     const target = await getRedemption(deps, projectId, targetId);
-    if (target.object === 'redemption_rollback') throw new NotFoundError('redemption', targetId, `${targetId} is a rollback, not a redemption`);
-    if (target.status === 'ROLLED_BACK') throw new AlreadyRolledBackError(targetId);
+    assertRollable(target, targetId);
     const date = deps.clock.now().toISOString();
     const isParent = target.relatedObjectType === 'redemption';
     const children = isParent ? (await repo.getRedemptions(deps, projectId, target.childIds)).filter((c) => c.status === 'SUCCEEDED') : [target];
@@ -294,6 +299,7 @@ export async function rollbackStackedRedemptions(
       `${parentRedemptionId} is not a parent redemption: roll it back with POST /v1/redemptions/${parentRedemptionId}/rollback`,
     );
   }
+  assertRollable(target, parentRedemptionId);
   const done = await rollBack(deps, projectId, parentRedemptionId, await rollbackInput(deps, projectId, query, body));
   if ('single' in done) throw new Error('A parent redemption rolled back as a single one');
   return done;
@@ -306,6 +312,8 @@ export async function rollbackStackedRedemptions(
  * @throws NotFoundError (redemption), AlreadyRolledBackError.
  */
 export async function rollbackRedemption(deps: Deps, projectId: string, redemptionId: string, query: RollbackQuery, body: RollbackBody): Promise<Redemption> {
+  // The redemption is found (and found rollable) before the body's customer is upserted: a refused rollback writes nothing.
+  assertRollable(await getRedemption(deps, projectId, redemptionId), redemptionId);
   const done = await rollBack(deps, projectId, redemptionId, await rollbackInput(deps, projectId, query, body));
   return 'single' in done ? done.single : done.parentRollback;
 }

@@ -136,6 +136,21 @@ describe('rollback routes', () => {
     expect((await api.call('rollback-redemption', { params: { redemptionId: 'r_nothing' } })).status).toBe(404);
     expect((await api.call('rollback-redemption', { params: { redemptionId: childId }, json: { order: { id: 'x' } } })).status).toBe(400);
   });
+
+  it("writes nothing, not even the body's customer, when the rollback is refused (unknown, or already rolled back)", async () => {
+    const { api, third } = await redeemed();
+    const childId = third.redeemables[0]?.redemptionId as string;
+    const missing = await api.call('rollback-redemption', { params: { redemptionId: 'r_nothing' }, json: { customer: { source_id: 'ghost-1' } } });
+    expect(missing.status).toBe(404);
+    expect((await api.call('get-customer', { params: { customerId: 'ghost-1' } })).status).toBe(404);
+    expect((await api.call('rollback-redemption', { params: { redemptionId: childId } })).status).toBe(200);
+    const again = await api.call('rollback-redemption', { params: { redemptionId: childId }, json: { customer: { source_id: 'ghost-2' } } });
+    expect(again.json).toMatchObject({ key: 'already_rolled_back' });
+    expect((await api.call('get-customer', { params: { customerId: 'ghost-2' } })).status).toBe(404);
+    const stacked = await api.call('rollback-stacked-redemptions', { params: { redemptionId: 'r_nothing' }, json: { customer: { source_id: 'ghost-3' } } });
+    expect(stacked.status).toBe(404);
+    expect((await api.call('get-customer', { params: { customerId: 'ghost-3' } })).status).toBe(404);
+  });
 });
 
 describe('deleting a voucher with redemptions', () => {
