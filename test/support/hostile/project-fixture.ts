@@ -168,6 +168,13 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       productCollectionId: [collection.id as string],
       validationRuleId: [vrule.id as string],
       assignmentId: [vruleAssignment.id as string],
+      // The kinds below had no refs, so a route naming two of them was probed with every pair of B's ids (~13,000
+      // requests for DELETE /v1/loyalties/{campaignId}/earning-rules/{earningRuleId}): B's own ids of the kind reach
+      // the same lookups; a route with one unknown-kind parameter still gets all of B's ids and names.
+      earningRuleId: rules.map((x) => x.id),
+      promotionTierId: tierIds,
+      campaignTemplateId: [template.id as string],
+      customerId: [customerId, n('customer')],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
     },
