@@ -14,6 +14,8 @@ export interface CliOptions {
   devKey: { appId: string; appToken: string } | undefined;
   /** DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN: the dev project's client-side pair. */
   devClientKey: { appId: string; appToken: string } | undefined;
+  /** DEV_MANAGEMENT_ID / DEV_MANAGEMENT_TOKEN: the management key pair (`/management/v1/*`). */
+  devManagementKey: { managementId: string; managementToken: string } | undefined;
   /** DEV_CLIENT_ORIGINS: the client key's trusted origins (undefined = the local runtime's own). */
   devClientOrigins: string[] | undefined;
   logLevel: LogLevel;
@@ -32,6 +34,7 @@ Environment:
   DATA_DIR           data folder kept across restarts (default .data/ at the repository root)
   DEV_APP_ID, DEV_APP_TOKEN   the dev project's key pair (both, or neither: then one is generated and kept)
   DEV_CLIENT_APP_ID, DEV_CLIENT_APP_TOKEN   its client-side key pair for /client/v1/* (both, or neither: generated and kept)
+  DEV_MANAGEMENT_ID, DEV_MANAGEMENT_TOKEN   the management key pair for /management/v1/* (both, or neither: generated and kept)
   DEV_CLIENT_ORIGINS the client key's trusted origins, comma-separated (default: this runtime's own, http://localhost:PORT and http://127.0.0.1:PORT)
   LOG_LEVEL          debug, info, warn or error (default info)`;
 
@@ -69,6 +72,11 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
   if ((clientAppId === undefined) !== (clientAppToken === undefined)) {
     throw new UsageError('Set both DEV_CLIENT_APP_ID and DEV_CLIENT_APP_TOKEN, or neither (then a client-side key pair is generated)');
   }
+  const managementId = env.DEV_MANAGEMENT_ID || undefined;
+  const managementToken = env.DEV_MANAGEMENT_TOKEN || undefined;
+  if ((managementId === undefined) !== (managementToken === undefined)) {
+    throw new UsageError('Set both DEV_MANAGEMENT_ID and DEV_MANAGEMENT_TOKEN, or neither (then a management key pair is generated)');
+  }
   const origins = env.DEV_CLIENT_ORIGINS?.split(',')
     .map((o) => o.trim())
     .filter(Boolean);
@@ -82,6 +90,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
     dataDir: inMemory ? null : env.DATA_DIR ? resolve(env.DATA_DIR) : defaultDataDir,
     devKey: appId && appToken ? { appId, appToken } : undefined,
     devClientKey: clientAppId && clientAppToken ? { appId: clientAppId, appToken: clientAppToken } : undefined,
+    devManagementKey: managementId && managementToken ? { managementId, managementToken } : undefined,
     devClientOrigins: origins && origins.length > 0 ? origins : undefined,
     logLevel,
   };

@@ -2,6 +2,8 @@ import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import * as z from '../../lib/zod.js';
 import { createClientKey, createProject, ensureClientKey, ensureKeyPair, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
+import type { IssuedManagementKey } from '../../lib/management/management-key.js';
+import { createManagementKey, ensureManagementKey } from '../../lib/management/management-key.service.js';
 import type { Runtime } from '../../lib/runtime.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -16,6 +18,9 @@ const devKeyFile = z.object({
   // Files written before client-side keys existed lack these: a pair is then generated and added.
   client_app_id: z.optional(z.string().check(z.minLength(1))),
   client_app_token: z.optional(z.string().check(z.minLength(1))),
+  // Files written before management keys existed lack these: a pair is then generated and added.
+  management_id: z.optional(z.string().check(z.minLength(1))),
+  management_token: z.optional(z.string().check(z.minLength(1))),
 });
 type DevKeyFile = z.output<typeof devKeyFile>;
 
@@ -89,5 +94,30 @@ export async function ensureDevClientKey(deps: Deps, projectId: string, options:
   if (kept?.client_app_id && kept.client_app_token) return ensureClientKey(deps, projectId, kept.client_app_id, kept.client_app_token, options.origins);
   const pair = await createClientKey(deps, projectId, { origins: options.origins, name: 'dev client' });
   if (kept) writeDevKey(file, { ...kept, client_app_id: pair.app_id, client_app_token: pair.app_token });
+  return pair;
+}
+
+export const DEV_MANAGEMENT_KEY_NAME = 'dev management';
+
+export interface DevManagementKeyOptions {
+  dataDir: string | null;
+  /** DEV_MANAGEMENT_ID / DEV_MANAGEMENT_TOKEN (never written to disk). */
+  fixed?: { managementId: string; managementToken: string } | undefined;
+}
+
+/**
+ * Makes sure the local runtime's management key pair (`/management/v1/*`) exists and returns it:
+ * the fixed pair when given; else the pair kept beside the project pairs in
+ * `<dataDir>/dev-key.json` (re-created in the table if the data was wiped); else a new one, kept
+ * there unless the run is in memory.
+ */
+export async function ensureDevManagementKey(deps: Deps, options: DevManagementKeyOptions): Promise<IssuedManagementKey> {
+  if (options.fixed) return ensureManagementKey(deps, options.fixed.managementId, options.fixed.managementToken, DEV_MANAGEMENT_KEY_NAME);
+  if (options.dataDir === null) return createManagementKey(deps, { name: DEV_MANAGEMENT_KEY_NAME });
+  const file = join(options.dataDir, DEV_KEY_FILE);
+  const kept = existsSync(file) ? readDevKey(file) : null;
+  if (kept?.management_id && kept.management_token) return ensureManagementKey(deps, kept.management_id, kept.management_token, DEV_MANAGEMENT_KEY_NAME);
+  const pair = await createManagementKey(deps, { name: DEV_MANAGEMENT_KEY_NAME });
+  if (kept) writeDevKey(file, { ...kept, ...pair });
   return pair;
 }

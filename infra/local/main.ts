@@ -72,6 +72,7 @@ async function main(): Promise<void> {
       logLevel: options.logLevel,
       ...(options.devKey ? { devKey: options.devKey } : {}),
       ...(options.devClientKey ? { devClientKey: options.devClientKey } : {}),
+      ...(options.devManagementKey ? { devManagementKey: options.devManagementKey } : {}),
       ...(options.devClientOrigins ? { devClientOrigins: options.devClientOrigins } : {}),
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type IssuedKeyPair, setClientSwitches } from '../../lib/app-keys/app-key.service.js';
+import type { IssuedManagementKey } from '../../lib/management/management-key.js';
 import { systemClock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
@@ -20,7 +21,7 @@ import {
   type WorkerDef,
 } from '../../lib/api/workers.js';
 import { type LocalSchedule, loadScheduledHandler, startSchedule } from './scheduler.js';
-import { ensureDevClientKey, ensureDevKey } from './dev-key.js';
+import { ensureDevClientKey, ensureDevKey, ensureDevManagementKey } from './dev-key.js';
 import { startEngines, type Engines } from './engines.js';
 import { handlerEnvironment, type EngineEndpoints } from './handler-env.js';
 import { withLocalServers } from './openapi-servers.js';
@@ -53,6 +54,8 @@ export interface StartLocalOptions {
   devKey?: { appId: string; appToken: string };
   /** DEV_CLIENT_APP_ID / DEV_CLIENT_APP_TOKEN: its client-side pair, instead of a generated one. */
   devClientKey?: { appId: string; appToken: string };
+  /** DEV_MANAGEMENT_ID / DEV_MANAGEMENT_TOKEN: the management key pair, instead of a generated one. */
+  devManagementKey?: { managementId: string; managementToken: string };
   /** DEV_CLIENT_ORIGINS: the client-side pair's trusted origins (default: this runtime's own origins). */
   devClientOrigins?: readonly string[];
   /** Level for the handlers' and the server's logs (default info). */
@@ -90,6 +93,8 @@ export interface LocalRuntime {
   devKey: IssuedKeyPair;
   /** The dev project's client-side pair (`/client/v1/*`) and its trusted origins. */
   devClientKey: IssuedKeyPair & { origins: readonly string[] };
+  /** The operator's management key pair (`/management/v1/*` only). */
+  devManagementKey: IssuedManagementKey;
   /** The scheduled workers' local timers, by worker name (`runNow` runs one at once). */
   schedules: ReadonlyMap<string, LocalSchedule>;
   /**
@@ -228,6 +233,10 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       })),
       origins: clientOrigins,
     };
+    const devManagementKey = await ensureDevManagementKey(
+      { ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds },
+      { dataDir, fixed: options.devManagementKey },
+    );
     // A laptop's storefront should work at once: the dev project has the client-side switches on (a new project has them off).
     await setClientSwitches({ ddb, tableName: engines.tableName, clock: systemClock, ids: randomIds }, devKey.project_id, {
       clientRedeemEnabled: true,
@@ -306,6 +315,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       engines,
       devKey,
       devClientKey,
+      devManagementKey,
       schedules,
       stop: () => {
         stopping ??= stopAll();

@@ -47,8 +47,10 @@ export interface ResourceNeeds {
 /**
  * `signedLink` names a query parameter that may carry a signed link token in place of credentials
  * (the download cluster: the `token` of an export's `result.url`); the handler verifies it.
+ * `management`: an operator's X-Management-Id / X-Management-Token pair only (the Management API,
+ * `/management/v1/*`); no project key or token opens such a route, and a management key opens no other.
  */
-export type RouteAuth = { keyPair: true; bearer: boolean; serviceOAuthHeader?: boolean; signedLink?: string } | 'none';
+export type RouteAuth = { keyPair: true; bearer: boolean; serviceOAuthHeader?: boolean; signedLink?: string } | 'none' | 'management';
 
 /**
  * One row of the endpoint table (lib/api/routes.ts): everything about an endpoint. API Gateway,
@@ -140,7 +142,10 @@ export function route<const S extends readonly SuccessReply[]>(spec: RouteSpec<S
   const cluster = spec.cluster ?? 'api';
   const auth: RouteAuth = spec.auth ?? { keyPair: true, bearer: true };
   const startsBeforeCredentials = spec.startsBeforeCredentials ?? false;
-  if (startsBeforeCredentials && (access !== 'read' || idempotency !== 'none' || cluster !== 'api' || auth === 'none' || auth.signedLink !== undefined))
+  if (
+    startsBeforeCredentials &&
+    (access !== 'read' || idempotency !== 'none' || cluster !== 'api' || auth === 'none' || auth === 'management' || auth.signedLink !== undefined)
+  )
     throw new Error(`Route ${spec.operationId}: only a read of the api cluster without idempotency may start before its credentials`);
   return {
     ...rest,

@@ -2255,6 +2255,82 @@ export const trackCustomEventClientSideRoute = /* @__PURE__ */ route({
   idempotency: 'transactional',
 });
 
+/*
+ * The Management API (`/management/v1/*`): an operator's management key pair only (auth
+ * 'management', lib/http/management-endpoint.ts), for every project of the deployment.
+ */
+
+export const createProjectRoute = /* @__PURE__ */ route({
+  operationId: 'create-project',
+  method: 'POST',
+  path: '/management/v1/projects',
+  folder: 'projects',
+  auth: 'management',
+  scope: null,
+  summary: 'Create a project with a server-side and a client-side key pair (their tokens are shown only in this reply)',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementProjectCreated', 'The project, with server_side_key and client_side_key')],
+  description:
+    'A retry with the same Idempotency-Key after a lost reply gets the same project with both key tokens replaced: the first tokens are never stored, so they cannot be replayed.',
+  // The project, its keys and the key's record commit together; the record holds ids, never tokens.
+  idempotency: 'transactional',
+});
+
+export const listProjectsRoute = /* @__PURE__ */ route({
+  operationId: 'list-projects',
+  method: 'GET',
+  path: '/management/v1/projects',
+  folder: 'projects',
+  auth: 'management',
+  scope: null,
+  summary: 'List every project of the deployment, oldest first',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementProjectList', 'Every project and their number')],
+});
+
+export const getProjectRoute = /* @__PURE__ */ route({
+  operationId: 'get-project',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}',
+  folder: 'projects',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementProject', 'The project')],
+  errors: [404],
+});
+
+export const updateProjectRoute = /* @__PURE__ */ route({
+  operationId: 'update-project',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}',
+  folder: 'projects',
+  auth: 'management',
+  scope: null,
+  summary: "Change a project's settings (only the fields sent)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementProject', 'The project as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteProjectRoute = /* @__PURE__ */ route({
+  operationId: 'delete-project',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}',
+  folder: 'projects',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a project: its key pairs fail from the reply on, its data becomes unreachable',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  description: "The project's OAuth tokens stop within 30 s (the key cache). Its stored data is kept, unreachable, until a removal job exists.",
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2425,4 +2501,9 @@ export const routes: readonly RouteDef[] = [
   redeemVoucherClientSideRoute,
   createPublicationClientSideRoute,
   trackCustomEventClientSideRoute,
+  createProjectRoute,
+  listProjectsRoute,
+  getProjectRoute,
+  updateProjectRoute,
+  deleteProjectRoute,
 ];

@@ -3,7 +3,7 @@ import { parseCidr } from '../auth/ip-allow-list.js';
 import { parseScopeString, type Scope } from '../auth/scopes.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { getProject, insertProject, updateClientSwitches } from '../projects/project.repo.js';
-import type { ClientSwitch, Project } from '../projects/project.js';
+import { type ClientSwitch, type Project, projectDefaults } from '../projects/project.js';
 import type { Runtime } from '../runtime.js';
 import type { AppKey, AppKeyView } from './app-key.js';
 import { viewOf } from './app-key.js';
@@ -30,14 +30,7 @@ export interface NewKeyOptions {
 /** Creates a project with its first application key. */
 export async function createProject(deps: Deps, name: string, keyOptions: NewKeyOptions = {}): Promise<IssuedKeyPair> {
   const projectId = deps.ids.id('proj');
-  await insertProject(deps, {
-    projectId,
-    name,
-    clientRedeemEnabled: false,
-    clientPublishEnabled: false,
-    clientLoyaltyEventsEnabled: false,
-    createdAt: deps.clock.now().toISOString(),
-  });
+  await insertProject(deps, { ...projectDefaults(), projectId, name, webhookToken: deps.ids.secret(), createdAt: deps.clock.now().toISOString() });
   return createAppKey(deps, projectId, keyOptions);
 }
 

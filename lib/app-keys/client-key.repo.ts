@@ -13,9 +13,15 @@ const deleteOrigin = (deps: Deps, appId: string, origin: string): TransactItem =
   Delete: { TableName: deps.tableName, Key: clientOrigin.key(origin, appId) },
 });
 
+/** The writes that insert a client-side key: the key and one origin item per trusted origin. */
+export const clientKeyItems = (deps: Deps, key: AppKey): TransactItem[] => [
+  appKey.putIfAbsent(deps, key),
+  ...(key.trustedOrigins ?? []).map((o) => putOrigin(deps, key, o)),
+];
+
 /** Inserts a client-side key with one origin item per trusted origin, in one transaction. */
 export async function insertClientKey(deps: Deps, key: AppKey): Promise<void> {
-  const outcome = await transact(deps, [appKey.putIfAbsent(deps, key), ...(key.trustedOrigins ?? []).map((o) => putOrigin(deps, key, o))]);
+  const outcome = await transact(deps, clientKeyItems(deps, key));
   if (!outcome.ok) throw new ConflictRetryError(`Application key ${key.appId} could not be created`);
 }
 

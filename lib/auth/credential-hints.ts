@@ -6,6 +6,7 @@ import { TtlCache } from '../ttl-cache.js';
 export type PresentedCredentials =
   | { kind: 'key_pair'; appId: string; appToken: string }
   | { kind: 'client_key'; appId: string; appToken: string }
+  | { kind: 'management_key'; appId: string; appToken: string }
   | { kind: 'bearer'; token: string };
 
 /**
@@ -45,7 +46,9 @@ export class CredentialHints {
 
 /** What a set of credentials is remembered under: a digest, never the secret. */
 export const credentialKey = (c: PresentedCredentials): string =>
-  c.kind === 'bearer' ? `bearer:${hashSecret(c.token)}` : `${c.kind === 'key_pair' ? 'pair' : 'client'}:${c.appId}:${hashSecret(c.appToken)}`;
+  c.kind === 'bearer'
+    ? `bearer:${hashSecret(c.token)}`
+    : `${c.kind === 'key_pair' ? 'pair' : c.kind === 'client_key' ? 'client' : 'management'}:${c.appId}:${hashSecret(c.appToken)}`;
 
 /** Whether two principals are the same caller with the same rights: work done for one answers the other. */
 export function samePrincipal(a: Principal, b: Principal): boolean {

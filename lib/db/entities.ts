@@ -16,7 +16,8 @@ import type { OrderEarning } from '../loyalties/order-earning.js';
 import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
-import type { Project } from '../projects/project.js';
+import type { ManagementKey } from '../management/management-key.js';
+import { type Project, projectDefaults } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
 import type { Redemption } from '../redemptions/redemption.js';
@@ -50,7 +51,8 @@ import { tableDesign } from './table.js';
  * item), its table key and, where it is listed, its GSI1 key. docs/architecture.md tables them.
  * Every tenant-owned key is built with `tenant(projectId, ...)` (`P#<projectId>#...`). The
  * exceptions, application keys, OAuth tokens and client keys' trusted origins, are credential lookups that arrive before the
- * project is known: keyed by the credential, with the project as an attribute. Codes, names and
+ * project is known: keyed by the credential, with the project as an attribute. Management keys belong to no project, and
+ * the GSI1 lists of every project (and of deleted ones) are the operator's. Codes, names and
  * ids are case-sensitive: never change their case.
  */
 
@@ -61,13 +63,37 @@ export const EVENT_SORT_PREFIX = 'EVENT';
 /** First part of a referral conversion's sort key (a Query of a code's conversions asks for it with `begins_with`). */
 export const CONVERSION_SORT_PREFIX = 'CONVERSION';
 
-/** A project (tenant): its name and creation time, in its own partition. */
+/**
+ * A project (tenant): its settings, in its own partition. GSI1 lists every project by creation
+ * time (GET /management/v1/projects): one operator-wide partition, as projects are few.
+ */
 export const project = /* @__PURE__ */ entity<Project>('project', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'PROJECT',
   )
-  .from((p) => ({ key: [p.projectId] }), { defaults: { clientRedeemEnabled: false, clientPublishEnabled: false, clientLoyaltyEventsEnabled: false } });
+  .index(
+    () => 'PROJECTS',
+    (createdAt: string, projectId: string) => path(createdAt, projectId),
+  )
+  // Projects written before the Management API hold only their name, switches and creation time.
+  .from((p) => ({ key: [p.projectId], index: [p.createdAt, p.projectId] }), { defaults: { ...projectDefaults(), webhookToken: '' } });
+
+/**
+ * A deleted project's tombstone, written with the project item's removal (DELETE
+ * /management/v1/projects/{projectId}): its keys are gone, its data is unreachable and waits here
+ * for a removal job (docs/decisions.md "Deleting a project"). GSI1 lists them by deletion time.
+ */
+export const deletedProject = /* @__PURE__ */ entity<{ projectId: string; name: string; deletedAt: string }>('deleted_project', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'PROJECT_DELETED',
+  )
+  .index(
+    () => 'DELETED_PROJECTS',
+    (deletedAt: string, projectId: string) => path(deletedAt, projectId),
+  )
+  .from((p) => ({ key: [p.projectId], index: [p.deletedAt, p.projectId] }));
 
 /**
  * The project's stacking rules (lib/validations/stacking-rules.ts), set by PUT /v1/stacking-rules;
@@ -114,6 +140,21 @@ export const clientOrigin = /* @__PURE__ */ entity<{ origin: string; appId: stri
     (appId: string) => `APPKEY#${appId}`,
   )
   .from((o) => ({ key: [o.origin, o.appId] }));
+
+/**
+ * An operator's Management API key (`X-Management-Id`): a credential lookup of no project, keyed by
+ * its id. GSI1 lists every management key by creation time (the operator CLI's `management-key list`).
+ */
+export const managementKey = /* @__PURE__ */ entity<ManagementKey>('management_key', 1)
+  .key(
+    (managementId: string) => `MGMTKEY#${managementId}`,
+    () => 'MGMTKEY',
+  )
+  .index(
+    () => 'MGMTKEYS',
+    (createdAt: string, managementId: string) => path(createdAt, managementId),
+  )
+  .from((k) => ({ key: [k.managementId], index: [k.createdAt, k.managementId] }), { defaults: { ipAllowList: null } });
 
 /** Keyed by the token's SHA-256; DynamoDB's TTL drops it after it expires. */
 export const oauthToken = /* @__PURE__ */ entity<OAuthToken>('oauth_token', 1)

@@ -148,9 +148,21 @@ export interface ClientSide {
   count(runtime: Runtime, principal: Principal, sourceIp: string | undefined, now: Date): Promise<RateLimitState | null>;
 }
 
+/**
+ * What only management routes need (lib/http/management-endpoint.ts): the management key's check.
+ * Handed in by `managementEndpoint`, so no other route's bundle carries it.
+ */
+export interface ManagementSide {
+  /** The X-Management-Id / X-Management-Token pair the request presents. */
+  presented(event: ApiEvent): PresentedCredentials | undefined;
+  /** The 401's details when the request presents no usable pair. */
+  missing(event: ApiEvent): string;
+  authenticate(runtime: Runtime, managementId: string, managementToken: string, sourceIp: string | undefined): Promise<Principal>;
+}
+
 /** The credentials a request presents, decided by the route's accepted schemes. */
 function presentedToken(event: ApiEvent, route: RouteDef): string | undefined {
-  if (route.auth === 'none' || !route.auth.bearer) return undefined;
+  if (route.auth === 'none' || route.auth === 'management' || !route.auth.bearer) return undefined;
   const authorization = headerOf(event, 'authorization');
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (match?.[1]) return match[1];
@@ -163,9 +175,10 @@ function missingCredentials(event: ApiEvent, route: RouteDef, halfPair: string |
   const bearerSent = headerOf(event, 'authorization') !== undefined;
   if (client) return bearerSent ? UNAUTHORIZED_DETAILS.malformedBearer : client.missing(event);
   if (halfPair) return UNAUTHORIZED_DETAILS.halfPair;
-  const bearerAccepted = route.auth !== 'none' && route.auth.bearer;
+  if (route.auth === 'none' || route.auth === 'management') return UNAUTHORIZED_DETAILS.missing;
+  const bearerAccepted = route.auth.bearer;
   if (bearerAccepted && bearerSent) return UNAUTHORIZED_DETAILS.malformedBearer;
-  const link = route.auth !== 'none' && route.auth.signedLink ? `, or the ${route.auth.signedLink} query parameter of the signed link` : '';
+  const link = route.auth.signedLink ? `, or the ${route.auth.signedLink} query parameter of the signed link` : '';
   return (bearerAccepted ? UNAUTHORIZED_DETAILS.missing : 'Send X-App-Id and X-App-Token') + link;
 }
 
@@ -182,12 +195,21 @@ export type SignedLinkVerifier = (
 
 /** Whether the request carries credentials of its own (a link token is then not looked at). */
 const presentsCredentials = (event: ApiEvent, route: RouteDef): boolean =>
-  ['x-app-id', 'x-app-token', 'authorization', ...(route.auth !== 'none' && route.auth.serviceOAuthHeader ? ['x-service-oauth'] : [])].some(
-    (name) => headerOf(event, name) !== undefined,
-  );
+  [
+    'x-app-id',
+    'x-app-token',
+    'authorization',
+    ...(route.auth !== 'none' && route.auth !== 'management' && route.auth.serviceOAuthHeader ? ['x-service-oauth'] : []),
+  ].some((name) => headerOf(event, name) !== undefined);
 
 /** The key pair or bearer token the request presents (undefined: none; a signed link is not one). A key pair wins over a token. */
-function presentedCredentials(event: ApiEvent, route: RouteDef, client: ClientSide | null): PresentedCredentials | undefined {
+function presentedCredentials(
+  event: ApiEvent,
+  route: RouteDef,
+  client: ClientSide | null,
+  management: ManagementSide | null,
+): PresentedCredentials | undefined {
+  if (management) return management.presented(event);
   // Only a client-side pair (or a token) opens a client route: a server pair is not read there.
   const pair = client ? client.presented(event) : undefined;
   if (client) {
@@ -208,16 +230,25 @@ async function authenticate(
   verifyLink: SignedLinkVerifier | null,
   credentials: PresentedCredentials | undefined,
   client: ClientSide | null,
+  management: ManagementSide | null,
 ): Promise<Principal> {
   if (route.auth === 'none') throw new Error(`Route ${route.operationId} has no authentication; use openEndpoint`);
   const sourceIp = event.requestContext?.http?.sourceIp;
+  if (management) {
+    // Only a management pair opens a management route: an app key pair or token is not read here.
+    if (credentials?.kind !== 'management_key') throw new UnauthorizedError(management.missing(event));
+    return management.authenticate(runtime, credentials.appId, credentials.appToken, sourceIp);
+  }
+  if (route.auth === 'management') throw new Error(`Route ${route.operationId} is a management route; build its handler with managementEndpoint`);
   if (route.auth.signedLink && verifyLink && !presentsCredentials(event, route)) {
     const links = new URLSearchParams(event.rawQueryString ?? '').getAll(route.auth.signedLink);
     // Sent twice, it is no valid link (the query's validation would refuse the repetition anyway).
     if (links.length > 0)
       return verifyLink(runtime, { token: links.length === 1 ? (links[0] ?? '') : '', pathParameters: event.pathParameters ?? {}, sourceIp });
   }
-  if (!credentials) throw new UnauthorizedError(missingCredentials(event, route, headerOf(event, 'x-app-id') ?? headerOf(event, 'x-app-token'), client));
+  // A management pair is never presented here (presentedCredentials reads it on management routes only).
+  if (!credentials || credentials.kind === 'management_key')
+    throw new UnauthorizedError(missingCredentials(event, route, headerOf(event, 'x-app-id') ?? headerOf(event, 'x-app-token'), client));
   const principal =
     credentials.kind === 'key_pair'
       ? await authenticateKeyPair(runtime, credentials.appId, credentials.appToken, sourceIp)
@@ -298,7 +329,9 @@ type Parsing =
   | { ok: false; error: unknown };
 
 /** How an endpoint learns who calls: not at all, from credentials, or also from a signed link. */
-type Authentication = { kind: 'none' } | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null; client: ClientSide | null };
+type Authentication =
+  | { kind: 'none' }
+  | { kind: 'credentials'; verifyLink: SignedLinkVerifier | null; client: ClientSide | null; management: ManagementSide | null };
 
 function build<S extends EndpointSchemas, R>(
   route: RouteDef,
@@ -364,8 +397,8 @@ function build<S extends EndpointSchemas, R>(
       // Work started for the principal these credentials were last time, and that principal.
       let early: { reply: Promise<HttpReply>; principal: Principal } | null = null;
       if (authentication.kind === 'credentials') {
-        const credentials = presentedCredentials(event, route, authentication.client);
-        const authenticating = authenticate(runtime, event, route, authentication.verifyLink, credentials, authentication.client);
+        const credentials = presentedCredentials(event, route, authentication.client, authentication.management);
+        const authenticating = authenticate(runtime, event, route, authentication.verifyLink, credentials, authentication.client, authentication.management);
         // Hashed once the credentials' read has started (one SHA-256 of a short secret, about a microsecond).
         const hintKey = credentials ? credentialKey(credentials) : undefined;
         // The request is parsed and validated while its credentials are read: setImmediate runs
@@ -438,7 +471,8 @@ export function endpoint<R extends RouteDef, S extends EndpointSchemas, D extend
   defaults?: D,
 ): HandlerFactory {
   if (isClientRoute(route)) throw new Error(`Route ${route.operationId} is client-side; build its handler with clientEndpoint`);
-  return build(route, schemas, { kind: 'credentials', verifyLink: null, client: null }, fn, defaults ?? {});
+  if (route.auth === 'management') throw new Error(`Route ${route.operationId} is a management route; build its handler with managementEndpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink: null, client: null, management: null }, fn, defaults ?? {});
 }
 
 /** An endpoint of the client-side API: as `endpoint`, with the client key's check and CORS that `client` brings (client-endpoint.ts). */
@@ -450,7 +484,7 @@ export function endpointWithClientSide<R extends RouteDef, S extends EndpointSch
   defaults?: D,
 ): HandlerFactory {
   if (!isClientRoute(route)) throw new Error(`Route ${route.operationId} is not client-side; use endpoint`);
-  return build(route, schemas, { kind: 'credentials', verifyLink: null, client }, fn, defaults ?? {});
+  return build(route, schemas, { kind: 'credentials', verifyLink: null, client, management: null }, fn, defaults ?? {});
 }
 
 /**
@@ -464,8 +498,21 @@ export function signedLinkEndpoint<R extends RouteDef, S extends EndpointSchemas
   fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
   defaults?: D,
 ): HandlerFactory {
-  if (route.auth === 'none' || !route.auth.signedLink) throw new Error(`Route ${route.operationId} names no signedLink parameter; use endpoint`);
-  return build(route, schemas, { kind: 'credentials', verifyLink, client: null }, fn, defaults ?? {});
+  if (route.auth === 'none' || route.auth === 'management' || !route.auth.signedLink)
+    throw new Error(`Route ${route.operationId} names no signedLink parameter; use endpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink, client: null, management: null }, fn, defaults ?? {});
+}
+
+/** An endpoint of the Management API: only a management key pair opens it, checked by what `management` brings (management-endpoint.ts). */
+export function endpointWithManagementSide<R extends RouteDef, S extends EndpointSchemas, D extends PortDefaults = Record<never, never>>(
+  management: ManagementSide,
+  route: R,
+  schemas: S,
+  fn: (request: ApiRequest<S, D>) => Promise<ReplyOf<R>>,
+  defaults?: D,
+): HandlerFactory {
+  if (route.auth !== 'management') throw new Error(`Route ${route.operationId} is not a management route; use endpoint`);
+  return build(route, schemas, { kind: 'credentials', verifyLink: null, client: null, management }, fn, defaults ?? {});
 }
 
 /** An endpoint without credentials (the OpenAPI document, the unknown-route fallback). */

@@ -102,6 +102,8 @@ const idempotencyKeyParameter = (mode: 'generic' | 'transactional') => ({
 
 function securityOf(route: RouteDef): JsonSchema[] {
   if (route.auth === 'none') return [];
+  // A management route takes the operator's management pair only (lib/http/management-endpoint.ts).
+  if (route.auth === 'management') return [{ 'X-Management-Id': [], 'X-Management-Token': [] }];
   // A client-side route takes the client-side pair, never the server's (lib/http/endpoint.ts).
   const pair = route.scope?.side === 'client' ? { 'X-Client-Application-Id': [], 'X-Client-Token': [] } : { 'X-App-Id': [], 'X-App-Token': [] };
   const schemes: JsonSchema[] = [pair];
@@ -282,6 +284,18 @@ const SECURITY_SCHEMES: JsonSchema = {
     in: 'header',
     name: 'X-Client-Token',
     description: 'Token of a client-side key pair; send with X-Client-Application-Id',
+  },
+  'X-Management-Id': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Management-Id',
+    description: 'Id of an operator management key pair (npm run admin -- management-key create), /management/v1/* only; send with X-Management-Token',
+  },
+  'X-Management-Token': {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Management-Token',
+    description: 'Token of a management key pair; send with X-Management-Id',
   },
   BearerToken: {
     type: 'http',

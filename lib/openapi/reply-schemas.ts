@@ -17,6 +17,7 @@ import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.
 import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
+import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
 import { eventSchemaListReplySchema, eventSchemaReplySchema } from '../custom-event-schemas/event-schema.reply.js';
@@ -71,6 +72,9 @@ export const replySchemas = {
   CampaignTemplateList: campaignTemplateListReplySchema,
   Category: categoryReplySchema,
   CategoryList: categoryListReplySchema,
+  ManagementProject: managementProjectReplySchema,
+  ManagementProjectCreated: managementProjectCreatedReplySchema,
+  ManagementProjectList: managementProjectListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,

@@ -1,19 +1,54 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as entities from '../db/entities.js';
+import type { PutItem } from '../db/entity.js';
+import { transact } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
-import { NotFoundError } from '../errors.js';
+import { ConflictRetryError, NotFoundError } from '../errors.js';
 import type { ClientSwitch, Project } from './project.js';
 
 export type { Project } from './project.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
+/** The write that inserts a project (never overwrites one). */
+export const insertProjectItem = (deps: Pick<Runtime, 'tableName'>, project: Project): PutItem => entities.project.putIfAbsent(deps, project);
+
 export async function insertProject(deps: Deps, project: Project): Promise<void> {
-  await deps.ddb.send(new PutCommand(entities.project.putIfAbsent(deps, project).Put));
+  await deps.ddb.send(new PutCommand(insertProjectItem(deps, project).Put));
 }
 
 export function getProject(deps: Deps, projectId: string): Promise<Project | null> {
   return entities.project.get(deps, entities.project.key(projectId), { consistent: false });
+}
+
+/** The project as last written (the Management API reads its own writes). */
+export function getProjectConsistently(deps: Deps, projectId: string): Promise<Project | null> {
+  return entities.project.get(deps, entities.project.key(projectId), { consistent: true });
+}
+
+/** Every project, oldest first (GSI1, one operator-wide partition). */
+export function listProjects(deps: Deps): Promise<Project[]> {
+  return entities.project.query(deps, { index: [] });
+}
+
+/** Sets fields of an existing project; null when it does not exist. */
+export function updateProjectFields(deps: Deps, projectId: string, fields: Partial<Project>): Promise<Project | null> {
+  return entities.project.update(deps, entities.project.key(projectId), fields);
+}
+
+/** Whether the project was deleted (its tombstone exists). */
+export function isDeleted(deps: Deps, projectId: string): Promise<boolean> {
+  return entities.deletedProject.exists(deps, entities.deletedProject.key(projectId));
+}
+
+/** Removes the project item and writes its tombstone, together; false when the project was already gone. */
+export async function replaceWithTombstone(deps: Deps, project: Project, deletedAt: string): Promise<boolean> {
+  const outcome = await transact(deps, [
+    { Delete: { TableName: deps.tableName, Key: entities.project.key(project.projectId), ConditionExpression: 'attribute_exists(PK)' } },
+    { Put: { TableName: deps.tableName, Item: entities.deletedProject.toItem({ projectId: project.projectId, name: project.name, deletedAt }) } },
+  ]);
+  if (!outcome.ok && 'conflict' in outcome) throw new ConflictRetryError(`Project ${project.projectId} is changing; try again`);
+  return outcome.ok;
 }
 
 /**

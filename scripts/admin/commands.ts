@@ -13,6 +13,15 @@ import {
   setKeyPermissions,
   setKeyStatus,
 } from '../../lib/app-keys/app-key.service.js';
+import type { ManagementKeyView } from '../../lib/management/management-key.js';
+import {
+  createManagementKey,
+  deleteManagementKey,
+  listManagementKeys,
+  regenerateManagementKey,
+  setManagementKeyIpAllowList,
+  setManagementKeyStatus,
+} from '../../lib/management/management-key.service.js';
 import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampaigns } from '../../lib/campaigns/campaign-backfill.js';
 import { backfillVoucherLists } from '../../lib/vouchers/voucher-list-backfill.js';
 import type { AdminDeps } from './target.js';
@@ -45,6 +54,8 @@ export interface Command {
 export const GROUPS = {
   project: 'projects: each holds its own data and application keys',
   key: 'application keys of a project: server-side (X-App-Id / X-App-Token) and client-side (X-Client-Application-Id / X-Client-Token)',
+  'management-key':
+    'management keys of the operator (X-Management-Id / X-Management-Token): they open the Management API (/management/v1/*) only, for every project',
   backfill: 'one-off, idempotent migrations of stored data (docs/deploy.md "After deploying")',
 } as const;
 
@@ -86,6 +97,31 @@ function listOrDefault(values: Values, listFlag: string, defaultFlag: string): s
 }
 
 const appIdArg = ['<app_id>'] as const;
+const managementIdArg = ['<management_id>'] as const;
+
+/** A management key as operators see it, field by field (never its hash). */
+export const managementKeyJson = (v: ManagementKeyView) => ({
+  management_id: v.managementId,
+  name: v.name,
+  status: v.status,
+  ip_allow_list: v.ipAllowList,
+  created_at: v.createdAt,
+  updated_at: v.updatedAt,
+});
+
+const managementStatusCommand = (name: 'block' | 'unblock', status: 'BLOCKED' | 'ACTIVE', summary: string): Command => ({
+  group: 'management-key',
+  name,
+  args: managementIdArg,
+  synopsis: '',
+  summary,
+  options: {},
+  optionHelp: [],
+  prepare:
+    ([managementId]) =>
+    async (deps) =>
+      managementKeyJson(await setManagementKeyStatus(deps, managementId!, status)),
+});
 
 const statusCommand = (name: 'block' | 'unblock', status: 'BLOCKED' | 'ACTIVE', summary: string): Command => ({
   group: 'key',
@@ -286,6 +322,80 @@ export const COMMANDS: readonly Command[] = [
       const cidrs = listOrDefault(values, 'cidrs', 'any');
       return async (deps) => keyJson(await setKeyIpAllowList(deps, appId!, cidrs));
     },
+  },
+  {
+    group: 'management-key',
+    name: 'create',
+    args: [],
+    synopsis: '[--name <name>] [--cidrs "<cidr> ..."]',
+    summary:
+      'Makes a management key pair and prints {management_id, management_token}: it opens the Management API (/management/v1/*) for every project, and nothing else. The token is shown only now.',
+    options: { name: { type: 'string' }, cidrs: { type: 'string' } },
+    optionHelp: [
+      ['--name <name>', 'a label for the key (default "default")'],
+      ['--cidrs "<cidr> ..."', 'space-separated CIDRs requests must come from (default: any address)'],
+    ],
+    prepare: (_args, values) => {
+      const name = text(values, 'name')?.trim();
+      const cidrs = text(values, 'cidrs')?.split(/\s+/).filter(Boolean);
+      return (deps) => createManagementKey(deps, { ...(name ? { name } : {}), ...(cidrs ? { ipAllowList: cidrs } : {}) });
+    },
+  },
+  {
+    group: 'management-key',
+    name: 'list',
+    args: [],
+    synopsis: '',
+    summary: 'Prints every management key as a JSON array (never a token or its hash). ip_allow_list null = any address.',
+    options: {},
+    optionHelp: [],
+    prepare: () => async (deps) => (await listManagementKeys(deps)).map(managementKeyJson),
+  },
+  managementStatusCommand('block', 'BLOCKED', 'Blocks a management key: its next request gets 401. Prints the key.'),
+  managementStatusCommand('unblock', 'ACTIVE', 'Makes a blocked management key usable again. Prints the key.'),
+  {
+    group: 'management-key',
+    name: 'ip-allow-list',
+    args: managementIdArg,
+    synopsis: '(--cidrs "<cidr> ..." | --any)',
+    summary: 'Limits the addresses a management key may be used from (others get 403), and prints the key.',
+    options: { cidrs: { type: 'string' }, any: { type: 'boolean' } },
+    optionHelp: [
+      ['--cidrs "<cidr> ..."', 'space-separated IPv4/IPv6 CIDRs or addresses'],
+      ['--any', 'back to the default: any address'],
+    ],
+    prepare: ([managementId], values) => {
+      const cidrs = listOrDefault(values, 'cidrs', 'any');
+      return async (deps) => managementKeyJson(await setManagementKeyIpAllowList(deps, managementId!, cidrs));
+    },
+  },
+  {
+    group: 'management-key',
+    name: 'regenerate',
+    args: managementIdArg,
+    synopsis: '',
+    summary: "Replaces a management key's token and prints the new {management_id, management_token}. The old token fails at once.",
+    options: {},
+    optionHelp: [],
+    prepare:
+      ([managementId]) =>
+      (deps) =>
+        regenerateManagementKey(deps, managementId!),
+  },
+  {
+    group: 'management-key',
+    name: 'delete',
+    args: managementIdArg,
+    synopsis: '',
+    summary: 'Deletes a management key for good: its next request gets 401. Prints {management_id, deleted}.',
+    options: {},
+    optionHelp: [],
+    prepare:
+      ([managementId]) =>
+      async (deps) => {
+        await deleteManagementKey(deps, managementId!);
+        return { management_id: managementId, deleted: true };
+      },
   },
   {
     group: 'backfill',

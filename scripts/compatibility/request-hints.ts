@@ -48,6 +48,9 @@ function expirationRules(prefix: string): Record<string, string[]> {
   };
 }
 
+/** A project's time zone, currency and trusted domains are an IANA name, an ISO 4217 code and origins (the reference's examples: UTC, EUR). */
+const projectValues = { 'body.timezone': 'UTC', 'body.currency': 'EUR', 'body.client_trusted_domains': ['https://shop.example'] };
+
 /** For every operation: operators whose value the reference's prose fixes ("the value for this parameter is an empty string"). */
 const common: CaseHints = { byName: { $has_value: [''], $is_unknown: [''] } };
 
@@ -310,6 +313,10 @@ const perOperation: Record<string, CaseHints> = {
   'list-validation-rules-assignments': { values: { 'query.rule': '$seed.validationRuleId', 'query.related_object_id': '$seed.discountCampaignId' } },
   'update-category': { path: { categoryId: '$seed.categoryId' }, unique: ['body.name'] },
   'delete-category': { path: { categoryId: '$fresh.categoryId' } },
+  'get-project': { path: { projectId: '$seed.projectId' } },
+  'update-project': { path: { projectId: '$seed.projectId' }, values: projectValues },
+  'create-project': { values: projectValues },
+  'delete-project': { path: { projectId: '$fresh.projectId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
     exclusive: [

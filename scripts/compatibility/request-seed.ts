@@ -219,8 +219,14 @@ export async function seedProject(send: Send): Promise<Seeds> {
   );
   const autoCollectionId = str((await collection({ type: 'AUTO_UPDATE', name: 'compat-auto', filter: { junction: 'and' } })).id, 'product collection id');
 
+  // A project of the Management API (send carries the local runtime's management key too); fresh ones for the delete.
+  const managedProject = (): Promise<Body> =>
+    call(send, 'POST', '/management/v1/projects', { name: name('compat-project'), case_sensitive_codes: true, timezone: 'UTC', currency: 'EUR' });
+  const projectId = str((await managedProject()).id, 'project id');
+
   return {
     values: {
+      projectId,
       validationRuleId,
       productId,
       skuId,
@@ -265,6 +271,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       exportToken: new URL(url).searchParams.get('token') ?? '',
     },
     fresh: {
+      projectId: async () => str((await managedProject()).id, 'project id'),
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

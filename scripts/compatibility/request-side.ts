@@ -48,12 +48,14 @@ export function httpSend(
   urls: { api: string; download: string },
   keyPair: { app_id: string; app_token: string },
   clientKey?: { app_id: string; app_token: string },
+  managementKey?: { management_id: string; management_token: string },
 ): Send {
-  // Both pairs on every request: a server route reads X-App-*, a client route (/client/v1/*) X-Client-* only.
+  // Every pair on every request: a server route reads X-App-*, a client route (/client/v1/*) X-Client-* only, a management route X-Management-* only.
   const auth = {
     'x-app-id': keyPair.app_id,
     'x-app-token': keyPair.app_token,
     ...(clientKey ? { 'x-client-application-id': clientKey.app_id, 'x-client-token': clientKey.app_token } : {}),
+    ...(managementKey ? { 'x-management-id': managementKey.management_id, 'x-management-token': managementKey.management_token } : {}),
   };
   return async (r) => {
     const res = await fetch(`${r.cluster === 'api' ? urls.api : urls.download}${r.path}`, {
@@ -72,7 +74,11 @@ export async function checkRequestsLocally(snapshot: RequestSnapshot, exceptions
   process.env.RATE_LIMIT_REQUESTS ??= '0';
   const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, logger: silentLogger, logLevel: 'error' });
   try {
-    return await checkRequests(httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey, local.devClientKey), snapshot, exceptions);
+    return await checkRequests(
+      httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey, local.devClientKey, local.devManagementKey),
+      snapshot,
+      exceptions,
+    );
   } finally {
     await local.stop();
   }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hostileCases } from '../support/hostile/hostile-cases.js';
-import { seedProject } from '../support/hostile/project-fixture.js';
+import { credentialHeaders, seedProject } from '../support/hostile/project-fixture.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
 import { MAX_JSON_DEPTH } from '../../lib/http/json-text.js';
 import { addVouchersToCampaignRoute } from '../../lib/api/routes.js';
@@ -19,7 +19,6 @@ import {
   loadRoute,
   pathParamNames,
 } from '../support/hostile/route-harness.js';
-import { keyPairHeaders } from '../support/runtime.js';
 
 /** Cases per route: small in `npm test`, ≥ 1,000 in `npm run test:hostile`. */
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
@@ -65,7 +64,7 @@ describe('oversized bodies on every route of the route table', () => {
             method: route.method,
             path,
             pathParameters: params,
-            headers: { ...(route.auth === 'none' ? {} : keyPairHeaders(fixture.pair)), 'content-type': contentType },
+            headers: { ...credentialHeaders(route, fixture), 'content-type': contentType },
             body,
           });
           expect({ route: route.operationId, status: reply.status, violation: contractViolation(reply) }).toEqual({
@@ -153,7 +152,7 @@ describe('deep nesting, lone surrogates and dot-segment codes on every route of 
             path: route.path === '$default' ? '/v1/nowhere' : fillPath(route.path, params),
             pathParameters: params,
             ...(c.query !== undefined ? { query: c.query } : {}),
-            headers: { ...(route.auth === 'none' ? {} : keyPairHeaders(fixture.pair)), 'content-type': 'application/json' },
+            headers: { ...credentialHeaders(route, fixture), 'content-type': 'application/json' },
             ...(c.body !== undefined ? { body: c.body } : {}),
           });
           const where = `${route.operationId}: ${c.name}`;
@@ -200,7 +199,7 @@ describe('hostile input on every route of the route table', () => {
             // Lone surrogates where a valid request has text (a name, a source id): refused, never stored.
             { weight: 1, arbitrary: fc.constantFrom('\uD800X', '\uDC00X', 'X\uD800') },
           );
-          const headers = route.auth === 'none' ? {} : keyPairHeaders(fixture.pair);
+          const headers = credentialHeaders(route, fixture);
           const tally: RouteStats = { route: route.operationId, cases: 0, statuses: {}, writeFailuresChecked: 0, ms: 0 };
           let before = route.access === 'write' ? await table.snapshot(projectId) : [];
 

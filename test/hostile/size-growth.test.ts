@@ -13,7 +13,7 @@ import type { RouteDef } from '../../lib/api/route.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { jsonSchemaOf, pathsOf, validish, type JsonSchema } from '../support/hostile/arbitraries.js';
-import { seedProject, type ProjectFixture } from '../support/hostile/project-fixture.js';
+import { credentialHeaders, seedProject, type ProjectFixture } from '../support/hostile/project-fixture.js';
 import {
   allRoutes,
   contractViolation,
@@ -27,7 +27,6 @@ import {
   type OwnTable,
   type RawReply,
 } from '../support/hostile/route-harness.js';
-import { keyPairHeaders } from '../support/runtime.js';
 
 /** Paths grown per route: a seeded few in `npm test`, every one in `npm run test:hostile` (HOSTILE_RUNS ≥ 100). */
 const FULL = Number(process.env.HOSTILE_RUNS ?? 25) >= 100;
@@ -154,7 +153,7 @@ async function send(route: RouteDef, body: unknown): Promise<{ reply: RawReply; 
     method: route.method,
     path: fillPath(route.path, params),
     pathParameters: params,
-    headers: { ...(route.auth === 'none' ? {} : keyPairHeaders(fixture.pair)), 'content-type': 'application/json' },
+    headers: { ...credentialHeaders(route, fixture), 'content-type': 'application/json' },
     body: text,
   });
   return { reply, bytes: Buffer.byteLength(text) };

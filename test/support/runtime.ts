@@ -5,6 +5,8 @@ import { randomIds } from '../../lib/ids.js';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';
 import { createClientKey, createProject, type IssuedKeyPair, setClientSwitches } from '../../lib/app-keys/app-key.service.js';
+import type { IssuedManagementKey } from '../../lib/management/management-key.js';
+import { createManagementKey } from '../../lib/management/management-key.service.js';
 
 export const engines = () => inject('engines');
 
@@ -48,4 +50,13 @@ export const keyPairHeaders = (pair: IssuedKeyPair | ProjectKeys): Record<string
 export const clientKeyHeaders = (pair: IssuedKeyPair): Record<string, string> => ({
   'x-client-application-id': pair.app_id,
   'x-client-token': pair.app_token,
+});
+
+/** A fresh management key pair (operator-wide: it opens /management/v1/* only). */
+export const newManagementKey = (runtime: Runtime, name = 'test management key'): Promise<IssuedManagementKey> => createManagementKey(runtime, { name });
+
+/** Headers of a management key pair. */
+export const managementHeaders = (key: IssuedManagementKey): Record<string, string> => ({
+  'x-management-id': key.management_id,
+  'x-management-token': key.management_token,
 });

@@ -19,9 +19,9 @@ import {
   type OwnTable,
   type RawRequest,
 } from '../../support/hostile/route-harness.js';
-import { createCampaignRoute, generateOauthTokenRoute } from '../../../lib/api/routes.js';
+import { createCampaignRoute, generateOauthTokenRoute, getProjectRoute, listProjectsRoute } from '../../../lib/api/routes.js';
 import { campaignBodies } from '../../support/api.js';
-import { keyPairHeaders, newProject } from '../../support/runtime.js';
+import { keyPairHeaders, managementHeaders, newProject } from '../../support/runtime.js';
 
 /** Generated bodies per route and credential (more in `npm run test:hostile`). */
 const BODIES = Math.max(8, Math.min(200, Math.floor(Number(process.env.HOSTILE_RUNS ?? 25) / 2)));
@@ -163,7 +163,7 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
     ),
   ];
   // A route that takes a signed link in place of credentials also gets A's own link (A's export), with and without A's credentials.
-  const signedLink = route.auth !== 'none' && route.auth.signedLink !== undefined;
+  const signedLink = route.auth !== 'none' && route.auth !== 'management' && route.auth.signedLink !== undefined;
   if (signedLink && names.includes('exportId')) queries.push(a.exportDownloadQuery);
   const pairs: [unknown, string][] = bodies.length === 1 ? queries.map((q) => [bodies[0], q]) : bodies.map((x, i) => [x, queries[i % queries.length] ?? '']);
   const credentialSets: Record<string, string>[] = route.auth === 'none' ? [{}] : signedLink ? [...own.headers, {}] : own.headers;
@@ -214,6 +214,11 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
   return { statuses, leaks };
 }
 
+/*
+ * Management routes (/management/v1/*) are in the table too: A's project credentials must get 401 on every one of them
+ * (the operator's management key is no tenant's credential). A management key itself is operator-wide: it reaches
+ * every project, which the last-but-one test states rather than hides.
+ */
 describe("tenant isolation: project A's key pair and OAuth token against project B's resources, route by route", () => {
   for (const route of allRoutes) {
     it(
@@ -226,6 +231,8 @@ describe("tenant isolation: project A's key pair and OAuth token against project
         tally.push({ route: route.operationId, requests: statuses.length, statuses: counts });
         expect(leaks).toEqual([]);
         expect(statuses.every((s) => s < 500)).toBe(true);
+        // The Management API is the operator's, not a tenant's: no project credential (A's key pair or token) opens it.
+        if (route.auth === 'management') expect(new Set(statuses)).toEqual(new Set([401]));
         if (lookupParamNames(route).length > 0 && route.path !== '$default' && !CREATING_PARAMS[route.operationId]) {
           // Every answer is a refusal, and some reached the lookup (not only validation) and found nothing.
           expect(statuses.filter((s) => ![400, 401, 403, 404].includes(s))).toEqual([]);
@@ -242,6 +249,19 @@ describe("tenant isolation: project A's key pair and OAuth token against project
       60_000 + BODIES * 8_000,
     );
   }
+
+  it('lets a management key reach every project: management keys are operator-wide by design (docs/auth.md "Management keys")', async () => {
+    const api = routeClient(table.runtime({ logger: capture.logger }));
+    const headers = managementHeaders(a.management);
+    secrets.add(a.management.management_token);
+    for (const project of [a, b]) {
+      const got = await api(getProjectRoute, { params: { projectId: project.pair.project_id }, headers });
+      expect(got.status).toBe(200);
+      expect((got.body as { id: string }).id).toBe(project.pair.project_id);
+    }
+    const listed = (await api(listProjectsRoute, { headers })).body as { data: { id: string }[] };
+    expect(listed.data.map((p) => p.id)).toEqual(expect.arrayContaining([a.pair.project_id, b.pair.project_id]));
+  });
 
   it('keeps app tokens and access tokens out of the table, the logs and every error body', async () => {
     expect(secrets.size).toBeGreaterThanOrEqual(6);

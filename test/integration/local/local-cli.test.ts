@@ -111,13 +111,21 @@ describe('npm start (infra/local/main.ts)', () => {
       const apiUrl = String(runtime.apiUrl);
       const keyFile = join(dataDir, 'dev-key.json');
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-      const key = JSON.parse(readFileSync(keyFile, 'utf8')) as { project_id: string; app_id: string; app_token: string };
+      const key = JSON.parse(readFileSync(keyFile, 'utf8')) as {
+        project_id: string;
+        app_id: string;
+        app_token: string;
+        management_id: string;
+        management_token: string;
+      };
       firstKey ??= key;
       expect(key).toEqual(firstKey); // same project id too: the key was found in the kept table, not re-created
 
       const banner = await waitFor(() => (started.output().stdout.includes('Ctrl-C') ? started.output().stdout : undefined), 'banner');
       expect(banner).toContain(key.app_id);
       expect(banner).toContain(key.app_token);
+      expect(banner).toContain(`X-Management-Id     ${key.management_id}`);
+      expect(banner).toContain(`X-Management-Token  ${key.management_token}`);
       expect(banner).toContain(
         `curl -s -X POST ${apiUrl}/v1/oauth/token -H "X-App-Id: ${key.app_id}" -H "X-App-Token: ${key.app_token}" -d grant_type=client_credentials -d scope=api`,
       );

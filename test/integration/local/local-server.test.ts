@@ -374,12 +374,15 @@ describe('local runtime data folder', () => {
       ...first.devKey,
       client_app_id: first.devClientKey.app_id,
       client_app_token: first.devClientKey.app_token,
+      management_id: first.devManagementKey.management_id,
+      management_token: first.devManagementKey.management_token,
     });
     await first.stop();
 
     const second = await start({ dataDir: dir });
     expect(second.devKey).toEqual(first.devKey);
     expect(second.devClientKey.app_id).toBe(first.devClientKey.app_id);
+    expect(second.devManagementKey).toEqual(first.devManagementKey);
     expect((await tokenWith(second.apiUrl, second.devKey.app_id, second.devKey.app_token)).status).toBe(200);
   });
 
@@ -401,6 +404,32 @@ describe('local runtime data folder', () => {
     expect(elsewhere.status).toBe(403);
     // The client pair never opens the server API.
     expect((await tokenWith(local.apiUrl, local.devClientKey.app_id, local.devClientKey.app_token)).status).toBe(401);
+  });
+
+  it('serves the Management API with the printed management key, which lists the dev project and opens nothing else', async () => {
+    const local = await start();
+    const headers = { 'X-Management-Id': local.devManagementKey.management_id, 'X-Management-Token': local.devManagementKey.management_token };
+    const list = await fetch(`${local.apiUrl}/management/v1/projects`, { headers });
+    expect(list.status).toBe(200);
+    const ids = ((await list.json()) as { data: { id: string }[] }).data.map((p) => p.id);
+    expect(ids).toContain(local.devKey.project_id);
+    // The management pair is no project credential, and the dev project's pair is no management credential.
+    expect((await tokenWith(local.apiUrl, local.devManagementKey.management_id, local.devManagementKey.management_token)).status).toBe(401);
+    const asProject = await fetch(`${local.apiUrl}/management/v1/projects`, {
+      headers: { 'X-App-Id': local.devKey.app_id, 'X-App-Token': local.devKey.app_token },
+    });
+    expect(asProject.status).toBe(401);
+  });
+
+  it('uses DEV_MANAGEMENT_ID / DEV_MANAGEMENT_TOKEN as the management key pair and keeps them out of the data folder', async () => {
+    const dir = tempDir();
+    const managementId = `mgmt-dev-${randomUUID()}`;
+    const managementToken = randomUUID().replaceAll('-', '');
+    const fixed = await start({ dataDir: dir, devManagementKey: { managementId, managementToken } });
+    expect(fixed.devManagementKey).toEqual({ management_id: managementId, management_token: managementToken });
+    const list = await fetch(`${fixed.apiUrl}/management/v1/projects`, { headers: { 'X-Management-Id': managementId, 'X-Management-Token': managementToken } });
+    expect(list.status).toBe(200);
+    expect(readFileSync(join(dir, 'dev-key.json'), 'utf8')).not.toContain(managementToken);
   });
 
   it('uses DEV_APP_ID / DEV_APP_TOKEN as the dev key pair and keeps them out of the data folder', async () => {

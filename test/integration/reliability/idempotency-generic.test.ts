@@ -5,6 +5,7 @@ import { makeHandler as makeCreateExport } from '../../../functions/exports/crea
 import { createCampaignTemplateRoute, createPointsExpirationExportRoute, routes } from '../../../lib/api/routes.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
+import * as entities from '../../../lib/db/entities.js';
 import { voucher as voucherEntity } from '../../../lib/db/entities.js';
 import { type IdempotencyScope, requestFingerprint } from '../../../lib/idempotency/idempotency-scope.js';
 import { IDEMPOTENCY_LEASE_SECONDS } from '../../../lib/idempotency/idempotency.repo.js';
@@ -23,7 +24,7 @@ import { rewardApi, rewardBodies } from '../../support/rewards-api.js';
 import { makeVoucher, planFor } from '../../support/redeem.js';
 import { commitRedemption } from '../../../lib/redemptions/redemption.repo.js';
 import type { PlannedRedeemable } from '../../../lib/redemptions/redemption-plan.js';
-import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { engines, keyPairHeaders, managementHeaders, newManagementKey, newProject, testRuntime } from '../../support/runtime.js';
 
 /** A resource's `updated_at` as a number: every change moves it, so a second run of a change would show. */
 const updatedAtOf = (reply: { json: Record<string, unknown> }): number => (typeof reply.json.updated_at === 'string' ? Date.parse(reply.json.updated_at) : 0);
@@ -92,7 +93,11 @@ async function setup() {
     return count;
   };
   const state: Record<string, string> = {};
-  return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, events, customers, countItems, state };
+  // The Management API's routes take a management key; its keys are the key's own (a fresh key per case).
+  const managementPair = managementHeaders(await newManagementKey(runtime));
+  const management = apiClient({ runtime }, managementPair);
+  const managementKeyed = (key: string) => ({ ...managementPair, 'idempotency-key': key });
+  return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, events, customers, countItems, state, management, managementKeyed };
 }
 
 type Ctx = Awaited<ReturnType<typeof setup>>;
@@ -152,6 +157,23 @@ const exportFilesClient = (c: Ctx) => {
 };
 
 const cases: RouteCase[] = [
+  {
+    operationId: 'update-project',
+    prepare: async (c) => {
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-project', { params: { projectId: c.pair.project_id }, json: { name: 'Renamed' }, headers: c.managementKeyed(key) }),
+    // Every update stamps the project's update time: a second run would move it to the retry's time.
+    effects: async (c) => Date.parse(String((await entities.project.get(c.runtime, entities.project.key(c.pair.project_id)))?.updatedAt ?? 0)) || 0,
+  },
+  {
+    operationId: 'delete-project',
+    prepare: async () => undefined,
+    send: (c, key) => c.management.call('delete-project', { params: { projectId: c.pair.project_id }, headers: c.managementKeyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.management.call('get-project', { params: { projectId: c.pair.project_id } })).status === 404 ? 1 : 0),
+  },
   {
     operationId: 'create-campaign',
     prepare: async () => undefined,
@@ -872,6 +894,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     ).toEqual([
       'add-member',
       'create-earning-rule',
+      'create-project',
       'create-publication',
       'create-publication-1',
       'create-publication-client-side',

@@ -6,7 +6,9 @@ import type { Runtime } from '../../../lib/runtime.js';
 import { campaignBodies, RecordingJobQueue } from '../api.js';
 import { schemaBody } from '../events-api.js';
 import { rewardBodies } from '../rewards-api.js';
-import { engines, keyPairHeaders, newProject } from '../runtime.js';
+import type { RouteDef } from '../../../lib/api/route.js';
+import type { IssuedManagementKey } from '../../../lib/management/management-key.js';
+import { engines, keyPairHeaders, managementHeaders, newManagementKey, newProject } from '../runtime.js';
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
@@ -14,6 +16,8 @@ import { makeJobWorkers } from '../job-workers.js';
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
   pair: IssuedKeyPair;
+  /** A management key (operator-wide), for the Management API's routes. */
+  management: IssuedManagementKey;
   accessToken: string;
   /** Path-parameter name → values naming this project's resources (ids and, where the API accepts them, names or codes). */
   refs: Record<string, string[]>;
@@ -148,8 +152,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
 
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
+  const management = await newManagementKey(runtime, `fixture ${tag}`);
   return {
     pair,
+    management,
     accessToken,
     exportId: exported.id as string,
     exportDownloadQuery: url.search.slice(1),
@@ -177,6 +183,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       customerId: [customerId, n('customer')],
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
+      projectId: [pair.project_id],
     },
     ids: [
       pair.project_id,
@@ -223,6 +230,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Segment'),
       n('Collection'),
     ],
-    secrets: [pair.app_token, accessToken, downloadToken],
+    secrets: [pair.app_token, accessToken, downloadToken, management.management_token],
   };
 }
+
+/** The credentials a route takes, of the fixture: none, its management key (`/management/v1/*`), or its project's key pairs. */
+export const credentialHeaders = (route: RouteDef, fixture: ProjectFixture): Record<string, string> =>
+  route.auth === 'none' ? {} : route.auth === 'management' ? managementHeaders(fixture.management) : keyPairHeaders(fixture.pair);

@@ -16,10 +16,16 @@ const id = (x: string) => ({ id: x, projectId: P, createdAt: at });
 const never = <T>(value: Record<string, unknown>) => value as T;
 
 const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?: string; GSI2PK?: string; GSI2SK?: string }][] = [
+  ['project', e.project.toItem(never({ projectId: P, name: 'n', createdAt: at })), { PK: 'P#p1', SK: 'PROJECT', GSI1PK: 'PROJECTS', GSI1SK: `${at}#p1` }],
   [
-    'project',
-    e.project.toItem({ projectId: P, name: 'n', clientRedeemEnabled: false, clientPublishEnabled: false, clientLoyaltyEventsEnabled: false, createdAt: at }),
-    { PK: 'P#p1', SK: 'PROJECT' },
+    'deleted_project',
+    e.deletedProject.toItem({ projectId: P, name: 'n', deletedAt: at }),
+    { PK: 'P#p1', SK: 'PROJECT_DELETED', GSI1PK: 'DELETED_PROJECTS', GSI1SK: `${at}#p1` },
+  ],
+  [
+    'management_key',
+    e.managementKey.toItem(never({ managementId: 'mgmt_1', createdAt: at })),
+    { PK: 'MGMTKEY#mgmt_1', SK: 'MGMTKEY', GSI1PK: 'MGMTKEYS', GSI1SK: `${at}#mgmt_1` },
   ],
   ['oauth_ledger', e.oauthLedger.toItem({ expiries: [], revision: 1 }, P), { PK: 'P#p1', SK: 'OAUTH_LEDGER' }],
   [
@@ -260,11 +266,13 @@ describe('entity layouts', () => {
     expect(defined.map((x) => x.name).sort()).toEqual(layouts.map(([name]) => name).sort());
   });
 
-  it('starts every key of a project with P#<projectId>, except the credential lookups (keys, tokens, trusted origins) and the open-job markers', () => {
+  it('starts every key of a project with P#<projectId>, except the credential lookups (keys, tokens, trusted origins), the open-job markers and the operator-wide project lists', () => {
+    // The Management API lists every project (and a removal job every tombstone): their GSI1 partitions are the operator's.
+    const operatorLists = new Set(['project', 'deleted_project']);
     for (const [name, item] of layouts) {
-      const values = [item.PK, item.GSI1PK].filter((v): v is string => typeof v === 'string');
+      const values = [item.PK, ...(operatorLists.has(name) ? [] : [item.GSI1PK])].filter((v): v is string => typeof v === 'string');
       // A preflight carries no credentials: it asks whether any project's client key trusts its Origin.
-      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job'].includes(name);
+      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job', 'management_key'].includes(name);
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);

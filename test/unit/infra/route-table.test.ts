@@ -55,10 +55,12 @@ describe('route table', () => {
       const covered =
         route.auth === 'none'
           ? 'public (no credentials)'
-          : route.scope
-            ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ')
-            : 'key pair only';
-      const scopes = route.auth !== 'none' && route.auth.signedLink ? `${covered}; or the download token` : covered;
+          : route.auth === 'management'
+            ? 'management key pair only'
+            : route.scope
+              ? [route.scope.side === 'server' ? 'api' : 'client_api', ...route.scope.scopes].join(', ')
+              : 'key pair only';
+      const scopes = route.auth !== 'none' && route.auth !== 'management' && route.auth.signedLink ? `${covered}; or the download token` : covered;
       const path = route.cluster === 'download' ? `${route.path} (download cluster)` : route.path;
       expect(doc, `${route.method} ${path}`).toContain(`| ${route.method} ${path} | ${scopes} |`);
     }

@@ -15,6 +15,7 @@ const runtime = {
   },
   devKey: { project_id: 'proj_1', app_id: 'app-1', app_token: 'secret-1' },
   devClientKey: { project_id: 'proj_1', app_id: 'client_1', app_token: 'public-1', origins: ['http://localhost:3000', 'http://127.0.0.1:3000'] },
+  devManagementKey: { management_id: 'mgmt_1', management_token: 'operator-1' },
 };
 
 describe('npm start banner', () => {
@@ -33,6 +34,12 @@ describe('npm start banner', () => {
     expect(banner).toContain('X-Client-Application-Id  client_1');
     expect(banner).toContain('X-Client-Token           public-1');
     expect(banner).toContain('Trusted origins          http://localhost:3000, http://127.0.0.1:3000');
+  });
+
+  it('prints the management key pair beside the project pairs', () => {
+    const banner = bannerOf(runtime, null);
+    expect(banner).toContain('X-Management-Id     mgmt_1');
+    expect(banner).toContain('X-Management-Token  operator-1');
   });
 
   it('says when nothing is kept', () => {

@@ -49,7 +49,15 @@ describe('npm start options', () => {
     expect(options.devClientOrigins).toEqual(['http://localhost:5173', 'https://shop.example']);
   });
 
+  it('uses DEV_MANAGEMENT_ID and DEV_MANAGEMENT_TOKEN when both are set', () => {
+    expect(parseCliOptions([], { DEV_MANAGEMENT_ID: 'mid', DEV_MANAGEMENT_TOKEN: 'mtok' }, DEFAULT_DIR).devManagementKey).toEqual({
+      managementId: 'mid',
+      managementToken: 'mtok',
+    });
+  });
+
   it.each([
+    [[], { DEV_MANAGEMENT_ID: 'mid' }, /both DEV_MANAGEMENT_ID and DEV_MANAGEMENT_TOKEN/],
     [[], { DEV_CLIENT_APP_ID: 'cid' }, /both DEV_CLIENT_APP_ID and DEV_CLIENT_APP_TOKEN/],
     [[], { DEV_CLIENT_ORIGINS: 'localhost:5173' }, /DEV_CLIENT_ORIGINS must list origins/],
     [[], { DEV_APP_ID: 'id' }, /both DEV_APP_ID and DEV_APP_TOKEN/],

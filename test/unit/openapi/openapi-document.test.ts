@@ -106,6 +106,12 @@ describe('docs/openapi.json', () => {
         expect(security, route.operationId).toEqual([]);
         continue;
       }
+      if (route.auth === 'management') {
+        // The Management API takes the operator's management pair and nothing else.
+        expect(security, route.operationId).toEqual([{ 'X-Management-Id': [], 'X-Management-Token': [] }]);
+        expect(op['x-scopes'], route.operationId).toBeUndefined();
+        continue;
+      }
       const client = route.scope?.side === 'client';
       expect(security, route.operationId).toContainEqual(
         client ? { 'X-Client-Application-Id': [], 'X-Client-Token': [] } : { 'X-App-Id': [], 'X-App-Token': [] },

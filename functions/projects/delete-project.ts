@@ -1,0 +1,14 @@
+import { deleteProjectRoute } from '../../lib/api/routes.js';
+import { managementEndpoint } from '../../lib/http/management-endpoint.js';
+import { noContent } from '../../lib/http/reply.js';
+import { projectParams } from '../../lib/projects/project.schema.js';
+import { deleteProject } from '../../lib/projects/project.service.js';
+
+export const schemas = { params: projectParams };
+
+export const makeHandler = managementEndpoint(deleteProjectRoute, schemas, async ({ runtime, params }) => {
+  await deleteProject(runtime, params.projectId);
+  return noContent();
+});
+
+export const handler = makeHandler();
