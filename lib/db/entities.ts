@@ -790,7 +790,7 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
     (createdAt: string, exportId: string) => path(createdAt, exportId),
   )
   .from((e) => ({ key: [e.projectId, e.id], index: [e.projectId, e.createdAt, e.id] }), {
-    defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null },
+    defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null, voucherId: null },
   });
 
 /**
