@@ -123,6 +123,19 @@ export const addVouchersToCampaignRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const listAsyncActionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-async-actions',
+  method: 'GET',
+  path: '/v1/async-actions',
+  folder: 'async-actions',
+  scopes: ['async-actions'],
+  summary: 'List the async actions of the project, newest first',
+  tag: 'Async Actions',
+  success: [/* @__PURE__ */ ok('AsyncActionList', 'One page of async actions (each without its result)')],
+  description:
+    "`limit` (1–100, default 10) actions, newest first; `end_date` (a date or date-time) keeps those created before it: page on with the last action's `created_at`. Each action as GET /v1/async-actions/{asyncActionId} shows it, without `result`.",
+});
+
 export const getAsyncActionRoute = /* @__PURE__ */ route({
   operationId: 'get-async-action',
   method: 'GET',
@@ -2363,6 +2376,7 @@ export const routes: readonly RouteDef[] = [
   getCampaignRoute,
   getCampaignSummaryRoute,
   addVouchersToCampaignRoute,
+  listAsyncActionsRoute,
   getAsyncActionRoute,
   getVoucherRoute,
   listVouchersRoute,
