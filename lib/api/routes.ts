@@ -123,6 +123,19 @@ export const addVouchersToCampaignRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const listAsyncActionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-async-actions',
+  method: 'GET',
+  path: '/v1/async-actions',
+  folder: 'async-actions',
+  scopes: ['async-actions'],
+  summary: 'List the async actions of the project, newest first',
+  tag: 'Async Actions',
+  success: [/* @__PURE__ */ ok('AsyncActionList', 'One page of async actions (each without its result)')],
+  description:
+    "`limit` (1–100, default 10) actions, newest first; `end_date` (a date or date-time) keeps those created before it: page on with the last action's `created_at`. Each action as GET /v1/async-actions/{asyncActionId} shows it, without `result`.",
+});
+
 export const getAsyncActionRoute = /* @__PURE__ */ route({
   operationId: 'get-async-action',
   method: 'GET',
@@ -1674,6 +1687,19 @@ export const listLoyaltyCardTransactions1Route = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('VoucherTransactionList', "One page of the card's transactions")],
 });
 
+export const listCampaignTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'list-campaign-transactions',
+  method: 'GET',
+  path: '/v1/campaigns/{campaignId}/transactions',
+  folder: 'loyalties',
+  scopes: ['campaigns'],
+  summary: 'List the transactions of every card of a gift card or loyalty campaign, newest first',
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('VoucherTransactionList', "One page of the campaign's card transactions")],
+  description:
+    'Read from an index: a transaction is listed a moment after its commit. A campaign of another type is a 400 `invalid_campaign`; `filters` are refused (400 `invalid_query_params`).',
+});
+
 export const listLoyaltyCampaignTransactionsRoute = /* @__PURE__ */ route({
   operationId: 'list-loyalty-campaign-transactions',
   method: 'GET',
@@ -1782,6 +1808,92 @@ export const createPointsExpirationExportRoute = /* @__PURE__ */ route({
   tag: 'Exports',
   success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
   // The worker writes the file; this endpoint only enqueues.
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+const TRANSACTIONS_EXPORT_NOTE =
+  'A voucher_transactions export (fields, order and filters as POST /v1/exports takes them for voucher_transactions) bounded by the path\'s resource: the bound is not one of the filters, so `junction: "or"` does not widen it; the reply\'s `parameters.filters` names it (`voucher_id` or `campaign_id` `$in`). An unknown field, filter, operator or order is a 400 naming it.';
+
+const TRANSACTIONS_EXPORT_NOTE_CAMPAIGN =
+  'A voucher_transactions export (fields, order and filters as POST /v1/exports takes them for voucher_transactions) bounded by the path\'s campaign: the bound is not one of the filters, so `junction: "or"` does not widen it; the reply\'s `parameters.filters` names it (`campaign_id` `$in`). An unknown field, filter, operator or order is a 400 naming it. A campaign that is neither GIFT_VOUCHERS nor LOYALTY_PROGRAM is a 400 `invalid_campaign`.';
+
+export const createOrderExportRoute = /* @__PURE__ */ route({
+  operationId: 'create-order-export',
+  method: 'POST',
+  path: '/v1/orders/export',
+  folder: 'exports',
+  scopes: ['orders', 'exports'],
+  summary: 'Schedule a CSV export of orders',
+  tag: 'Orders',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description:
+    'POST /v1/exports with `exported_object: order`: `parameters.fields` (default id, source_id, status), `order` (default `-created_at`) and `filters` as that takes them. An unknown field, filter, operator or order is a 400 naming it.',
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const exportVoucherTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'export-voucher-transactions',
+  method: 'POST',
+  path: '/v1/vouchers/{code}/transactions/export',
+  folder: 'exports',
+  scopes: ['vouchers', 'exports'],
+  summary: "Schedule a CSV export of a voucher's transactions",
+  tag: 'Vouchers',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description:
+    "`parameters.fields` and `order` of a voucher_transactions export, of this voucher's transactions only (the reference takes no `filters` here). An unknown field or order is a 400 naming it.",
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const exportCampaignTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'export-campaign-transactions',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/transactions/export',
+  folder: 'exports',
+  scopes: ['campaigns', 'exports'],
+  summary: 'Schedule a CSV export of the transactions of every card of a gift card or loyalty campaign',
+  tag: 'Campaigns',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description: TRANSACTIONS_EXPORT_NOTE_CAMPAIGN,
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const exportLoyaltyCampaignTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'export-loyalty-campaign-transactions',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/transactions/export',
+  folder: 'exports',
+  scopes: ['loyalties', 'exports'],
+  summary: 'Schedule a CSV export of the transactions of every card of a loyalty program',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description: TRANSACTIONS_EXPORT_NOTE,
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const exportLoyaltyCardTransactionsRoute = /* @__PURE__ */ route({
+  operationId: 'export-loyalty-card-transactions',
+  method: 'POST',
+  path: '/v1/loyalties/members/{memberId}/transactions/export',
+  folder: 'exports',
+  scopes: ['loyalties', 'exports'],
+  summary: "Schedule a CSV export of a loyalty card's transactions",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description: TRANSACTIONS_EXPORT_NOTE,
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
+});
+
+export const exportLoyaltyCardTransactions1Route = /* @__PURE__ */ route({
+  operationId: 'export-loyalty-card-transactions-1',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/transactions/export',
+  folder: 'exports',
+  scopes: ['loyalties', 'exports'],
+  summary: "Schedule a CSV export of a program's loyalty card's transactions",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('Export', 'The scheduled export (status SCHEDULED, result null)')],
+  description: TRANSACTIONS_EXPORT_NOTE,
   needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
 });
 
@@ -2340,6 +2452,7 @@ export const routes: readonly RouteDef[] = [
   getCampaignRoute,
   getCampaignSummaryRoute,
   addVouchersToCampaignRoute,
+  listAsyncActionsRoute,
   getAsyncActionRoute,
   getVoucherRoute,
   listVouchersRoute,
@@ -2461,6 +2574,7 @@ export const routes: readonly RouteDef[] = [
   listLoyaltyCardTransactionsRoute,
   listLoyaltyCardTransactions1Route,
   listLoyaltyCampaignTransactionsRoute,
+  listCampaignTransactionsRoute,
   redeemReward1Route,
   redeemRewardRoute,
   listMemberRewardsRoute,
@@ -2473,6 +2587,12 @@ export const routes: readonly RouteDef[] = [
   disableEarningRuleRoute,
   createEarningRuleRoute,
   createPointsExpirationExportRoute,
+  createOrderExportRoute,
+  exportVoucherTransactionsRoute,
+  exportCampaignTransactionsRoute,
+  exportLoyaltyCampaignTransactionsRoute,
+  exportLoyaltyCardTransactionsRoute,
+  exportLoyaltyCardTransactions1Route,
   createExportRoute,
   listExportsRoute,
   getExportRoute,

@@ -1,5 +1,5 @@
 import type { AsyncAction } from './async-action.js';
-import type { AsyncActionReply } from './async-action.reply.js';
+import type { AsyncActionListReply, AsyncActionReply } from './async-action.reply.js';
 
 /** Percent done: of the vouchers generated, or of an import's chunks written (successes and failures alike). */
 function progressOf(a: AsyncAction): number {
@@ -42,5 +42,18 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
     ...(final && a.finishedAt ? { processing_time: Date.parse(a.finishedAt) - Date.parse(a.createdAt) } : {}),
     progress: progressOf(a),
     object: 'async_action',
+  };
+}
+
+/** GET /v1/async-actions: each action without its `result`, as the reference's list shows them. */
+export function toAsyncActionListReply(page: { actions: AsyncAction[]; hasMore: boolean }): AsyncActionListReply {
+  return {
+    object: 'list',
+    data_ref: 'async_actions',
+    async_actions: page.actions.map((a) => {
+      const { result: _result, ...rest } = toAsyncActionReply(a);
+      return rest;
+    }),
+    has_more: page.hasMore,
   };
 }

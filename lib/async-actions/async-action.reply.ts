@@ -1,3 +1,4 @@
+import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
@@ -23,3 +24,10 @@ export const asyncActionReplySchema = z.strictObject({
   object: z.literal('async_action'),
 });
 export type AsyncActionReply = z.output<typeof asyncActionReplySchema>;
+
+/** One action of GET /v1/async-actions: the object without `result` (the reference's list leaves it out: GET the action for it). */
+export const asyncActionListItemSchema = z.strictObject({ ...asyncActionReplySchema.shape, result: z.optional(z.never()) });
+
+/** GET /v1/async-actions (Voucherify's AsyncActionsListResponseBody). */
+export const asyncActionListReplySchema = listReply(asyncActionListItemSchema, { dataRef: 'async_actions', total: null, hasMore: true });
+export type AsyncActionListReply = z.output<typeof asyncActionListReplySchema>;

@@ -188,3 +188,22 @@ export function finishRemoval(deps: Deps, action: AsyncAction, now: string): Pro
     values: { ':done': 'DONE', ':ip': 'IN_PROGRESS', ':k': action.doneCount, ':now': now },
   });
 }
+
+/**
+ * One page of a project's actions, newest first, created strictly before `before` (an ISO instant)
+ * when given: one Query of GSI1 reading at most `limit + 1` entries, the extra one telling whether
+ * more follow. Actions written before the list existed are listed once backfilled.
+ */
+export async function listAsyncActions(
+  deps: Deps,
+  projectId: string,
+  options: { limit: number; before: string | undefined },
+): Promise<{ actions: AsyncAction[]; hasMore: boolean }> {
+  // The sort key is `<createdAt>#<id>`, so `to = before` (inclusive) leaves out an action created at `before` itself.
+  const items = await asyncAction.queryPage(
+    deps,
+    { index: [projectId] },
+    { ascending: false, pageSize: options.limit + 1, sortRange: options.before === undefined ? undefined : { to: options.before } },
+  );
+  return { actions: items.slice(0, options.limit), hasMore: items.length > options.limit };
+}

@@ -808,13 +808,21 @@ export const orderCount = /* @__PURE__ */ entity<{ count: number }>('order_count
   )
   .apart();
 
-/** An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by conditional writes. */
+/**
+ * An async action (`aa_...`): a bulk job's status, progress and result; its worker advances it by
+ * conditional writes. GSI1 lists a project's actions by creation (GET /v1/async-actions); actions
+ * written before the list existed get their entry from `npm run admin -- backfill async-actions`.
+ */
 export const asyncAction = /* @__PURE__ */ entity<AsyncAction>('async_action', 1)
   .key(
     (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
     () => 'ASYNC_ACTION',
   )
-  .from((a) => ({ key: [a.projectId, a.id] }), { defaults: { failure: null, finishedAt: null } });
+  .index(
+    (projectId: string) => tenant(projectId, 'ASYNC_ACTIONS'),
+    (createdAt: string, asyncActionId: string) => path(createdAt, asyncActionId),
+  )
+  .from((a) => ({ key: [a.projectId, a.id], index: [a.projectId, a.createdAt, a.id] }), { defaults: { failure: null, finishedAt: null } });
 
 /**
  * An export (`exp_...`): its parameters, status and the per-export download signing secret. GSI1
@@ -831,7 +839,7 @@ export const exportRecord = /* @__PURE__ */ entity<Export>('export', 1)
     (createdAt: string, exportId: string) => path(createdAt, exportId),
   )
   .from((e) => ({ key: [e.projectId, e.id], index: [e.projectId, e.createdAt, e.id] }), {
-    defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null },
+    defaults: { orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null, voucherId: null },
   });
 
 /**

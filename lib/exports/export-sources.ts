@@ -355,14 +355,15 @@ export function rowSource(deps: Deps, e: Export): RowSource {
       };
     }
     case 'voucher_transactions': {
-      const voucherId = pinned(e, 'voucher_id');
+      // A door's path bounds the rows (campaignId, voucherId); otherwise a filter that pins one value does.
+      const voucherId = e.voucherId ?? pinned(e, 'voucher_id');
       if (voucherId !== null) {
         return sortedSource(
           (ascending) => cardTransaction.queryPages(deps, { key: [projectId, voucherId] }, { ascending, pageSize: PAGE_SIZE }),
           transactionCells,
         );
       }
-      const campaignId = pinned(e, 'campaign_id');
+      const campaignId = e.campaignId ?? pinned(e, 'campaign_id');
       if (campaignId !== null) {
         return sortedSource(
           (ascending) => cardTransaction.queryPages(deps, { sparse: [projectId, campaignId] }, { ascending, pageSize: PAGE_SIZE }),

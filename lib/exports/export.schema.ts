@@ -71,17 +71,27 @@ function fieldsOf(object: ExportedObject) {
   );
 }
 
-function exportBodyOf<O extends ExportedObject>(object: O) {
+/** One object's `order`: its orders, a field ascending or `-` and the field descending. */
+function orderOf(object: ExportedObject) {
   const spec = EXPORTERS[object];
+  return z.enum(spec.orders as [string, ...string[]], { error: (issue) => `must be one of ${spec.orders.join(', ')} (got ${JSON.stringify(issue.input)})` });
+}
+
+/** One object's `parameters`: `fields`, `order` and `filters` (export.ts, exporters.ts). */
+function parametersOf(object: ExportedObject) {
+  return {
+    fields: z.optional(fieldsOf(object)),
+    order: z.optional(orderOf(object)),
+    filters: z.optional(objectFiltersSchema(object)),
+  };
+}
+
+function exportBodyOf<O extends ExportedObject>(object: O) {
   return z.strictObject({
     exported_object: z.literal(object),
     parameters: z.optional(
       z.strictObject({
-        fields: z.optional(fieldsOf(object)),
-        order: z.optional(
-          z.enum(spec.orders as [string, ...string[]], { error: (issue) => `must be one of ${spec.orders.join(', ')} (got ${JSON.stringify(issue.input)})` }),
-        ),
-        filters: z.optional(objectFiltersSchema(object)),
+        ...parametersOf(object),
         // The reference's voucher export also takes a campaign: only that campaign's vouchers.
         ...(object === 'voucher' ? { campaign_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))) } : {}),
       }),
@@ -121,3 +131,23 @@ export const listExportsQuery = z.strictObject({
   ),
 });
 export type ListExportsQuery = z.output<typeof listExportsQuery>;
+
+/** POST /v1/orders/export: the order branch of POST /v1/exports without `exported_object` (an empty body exports id, source_id, status). */
+export const createOrderExportBody = z.strictObject({ parameters: z.optional(z.strictObject(parametersOf('order'))) });
+export type CreateOrderExportBody = z.output<typeof createOrderExportBody>;
+
+/**
+ * POST /v1/vouchers/{code}/transactions/export: `fields` and `order` of a voucher_transactions
+ * export (the reference takes no filters here: the path names the voucher).
+ */
+export const exportVoucherTransactionsBody = z.strictObject({
+  parameters: z.optional(z.strictObject({ fields: z.optional(fieldsOf('voucher_transactions')), order: z.optional(orderOf('voucher_transactions')) })),
+});
+export type ExportVoucherTransactionsBody = z.output<typeof exportVoucherTransactionsBody>;
+
+/**
+ * POST /v1/campaigns/{campaignId}/transactions/export and the loyalty transaction exports: a
+ * voucher_transactions export's `fields`, `order` and `filters`, bounded by the path's campaign or card.
+ */
+export const exportTransactionsBody = z.strictObject({ parameters: z.optional(z.strictObject(parametersOf('voucher_transactions'))) });
+export type ExportTransactionsBody = z.output<typeof exportTransactionsBody>;

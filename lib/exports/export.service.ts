@@ -4,7 +4,7 @@ import { loadCampaign } from '../campaigns/campaign.service.js';
 import { InvalidCampaignError, InvalidPayloadError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
-import { EXPORT_ID, type Export, type ExportFilters, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
+import { EXPORT_ID, type Export, type ExportedObject, type ExportFilters, exportObjectKey, parseExportOrder, POINTS_EXPIRATION_FIELDS } from './export.js';
 import type { ExportFileReader, ExportFiles } from './export-files.js';
 import { normalizeFilters, normalizeObjectFilters } from './export-filters.js';
 import * as repo from './export.repo.js';
@@ -58,6 +58,7 @@ export async function createPointsExpirationExport(
     status: 'SCHEDULED',
     parameters: p ?? {},
     campaignId: campaign.id,
+    voucherId: null,
     // No fields named (absent, or an empty list: the reference sets no minimum) = every field.
     fields: p?.fields?.length ? p.fields : [...POINTS_EXPIRATION_FIELDS],
     ...parseExportOrder(p?.order),
@@ -114,12 +115,36 @@ async function pointsCampaign(deps: Deps, projectId: string, filters: ExportFilt
  */
 export async function createExport(deps: Deps & { jobs: JobQueue }, projectId: string, body: CreateExportBody, createdByAppId: string): Promise<Export> {
   const object = body.exported_object;
-  const spec = EXPORTERS[object];
-  const p = (body.parameters ?? {}) as { fields?: string[]; order?: string; filters?: Record<string, unknown>; campaign_id?: string };
+  const p = (body.parameters ?? {}) as ExportParametersInput & { campaign_id?: string };
   const filters = normalizeObjectFilters(p.filters);
   let campaignId: string | null = null;
   if (object === 'points_expiration') campaignId = await pointsCampaign(deps, projectId, filters);
   if (object === 'voucher' && p.campaign_id !== undefined) campaignId = (await loadCampaign(deps, projectId, p.campaign_id)).id;
+  return scheduleExport(deps, projectId, object, p, { campaignId, voucherId: null, echo: body.parameters ?? {} }, createdByAppId);
+}
+
+/** The `parameters` of an export request, as its schema parsed them (export.schema.ts). */
+export interface ExportParametersInput {
+  fields?: string[];
+  order?: string;
+  filters?: Record<string, unknown>;
+}
+
+/**
+ * Writes an export of `object` SCHEDULED with its effective columns (the request's, or the
+ * object's default fields), order and filters, bounded by `scope` (a campaign, a voucher: not
+ * filters, so no junction widens them), then enqueues its `export` job. `scope.echo` is what the
+ * reply shows as `parameters`.
+ */
+export async function scheduleExport(
+  deps: Deps & { jobs: JobQueue },
+  projectId: string,
+  object: ExportedObject,
+  p: ExportParametersInput,
+  scope: { campaignId: string | null; voucherId: string | null; echo: Record<string, unknown> },
+  createdByAppId: string,
+): Promise<Export> {
+  const spec = EXPORTERS[object];
   const now = deps.clock.now().toISOString();
   const id = deps.ids.id('exp');
   const record: Export = {
@@ -128,11 +153,12 @@ export async function createExport(deps: Deps & { jobs: JobQueue }, projectId: s
     exportedObject: object,
     channel: 'API',
     status: 'SCHEDULED',
-    parameters: body.parameters ?? {},
-    campaignId,
+    parameters: scope.echo,
+    campaignId: scope.campaignId,
+    voucherId: scope.voucherId,
     fields: p.fields?.length ? p.fields : [...spec.defaultFields],
     ...parseOrder(p.order ?? spec.defaultOrder),
-    filters,
+    filters: normalizeObjectFilters(p.filters),
     createdByAppId,
     downloadSecret: deps.ids.secret(),
     objectKey: exportObjectKey(projectId, id),

@@ -51,6 +51,12 @@ export interface Export {
    * for other objects, a voucher export's `parameters.campaign_id` or null.
    */
   campaignId: string | null;
+  /**
+   * The one voucher a voucher_transactions export reads (a voucher's or loyalty card's export
+   * door: its path's voucher), or null. Like `campaignId`, a bound on the rows that is not one of
+   * the request's filters, so the request's `junction` cannot widen it.
+   */
+  voucherId: string | null;
   /** Effective columns (the request's, or the object's default fields). */
   fields: string[];
   /** The column rows are sorted by (stored before other orders existed: absent means expires_at). */

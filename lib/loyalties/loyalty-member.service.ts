@@ -1,4 +1,5 @@
 import type { Campaign } from '../campaigns/campaign.js';
+import { transactionsCampaign } from '../campaigns/transactions-campaign.js';
 import { getCustomer as getCustomerItem, getCustomerIdBySourceId } from '../customers/customer.repo.js';
 import { InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
@@ -156,6 +157,20 @@ export async function listLoyaltyCampaignTransactions(
   query: CardTransactionsQuery,
 ): Promise<CardTransactionPage> {
   const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const after = await cursorOf(deps, projectId, query, (t) => t.campaignId === campaign.id, `campaign ${campaign.name}`);
+  return campaignTransactionPage(deps, projectId, campaign.id, query.limit, query.order === 'id', after);
+}
+
+/**
+ * GET /v1/campaigns/{campaignId}/transactions: one page of the transactions of every card of a
+ * gift card or loyalty campaign, newest first unless `order=id`, after `starting_after_id`, read
+ * as GET /v1/loyalties/{campaignId}/transactions reads a program's (sparse GSI2, so a
+ * transaction shows a moment after its commit).
+ * @throws NotFoundError (campaign), InvalidCampaignError (a campaign of another type),
+ * InvalidQueryParamsError (a cursor that is no transaction of this campaign).
+ */
+export async function listCampaignTransactions(deps: Deps, projectId: string, campaignRef: string, query: CardTransactionsQuery): Promise<CardTransactionPage> {
+  const campaign = await transactionsCampaign(deps, projectId, campaignRef);
   const after = await cursorOf(deps, projectId, query, (t) => t.campaignId === campaign.id, `campaign ${campaign.name}`);
   return campaignTransactionPage(deps, projectId, campaign.id, query.limit, query.order === 'id', after);
 }

@@ -10,7 +10,7 @@ import {
   validationRuleListReplySchema,
   validationRuleReplySchema,
 } from '../validation-rules/validation-rule.reply.js';
-import { asyncActionReplySchema } from '../async-actions/async-action.reply.js';
+import { asyncActionListReplySchema, asyncActionReplySchema } from '../async-actions/async-action.reply.js';
 import { customerSegmentListReplySchema, segmentListReplySchema, segmentReplySchema } from '../segments/segment.reply.js';
 import { binEntryReplySchema, binListReplySchema } from '../bin/bin.reply.js';
 import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.js';
@@ -62,6 +62,7 @@ import { openApiDocumentReplySchema } from './document.reply.js';
 export const replySchemas = {
   AsyncAction: asyncActionReplySchema,
   AsyncActionAccepted: asyncActionAcceptedReplySchema,
+  AsyncActionList: asyncActionListReplySchema,
   BinEntry: binEntryReplySchema,
   BinEntryList: binListReplySchema,
   Campaign: campaignReplySchema,

@@ -24,6 +24,7 @@ import {
 } from '../../lib/management/management-key.service.js';
 import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampaigns } from '../../lib/campaigns/campaign-backfill.js';
 import { backfillVoucherLists } from '../../lib/vouchers/voucher-list-backfill.js';
+import { backfillAsyncActionList } from '../../lib/async-actions/async-action-list-backfill.js';
 import type { AdminDeps } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -435,6 +436,20 @@ export const COMMANDS: readonly Command[] = [
     prepare: (_args, values) => {
       const only = text(values, 'project')?.trim();
       return async (deps) => backfillVoucherLists(deps, only || undefined);
+    },
+  },
+  {
+    group: 'backfill',
+    name: 'async-actions',
+    args: [],
+    synopsis: '[--project <project_id>]',
+    summary:
+      'Gives async actions written before GET /v1/async-actions their list entry (GSI1), so the list shows them. One filtered Scan; safe to rerun and beside live traffic. Prints {found, updated, gone}.',
+    options: { project: { type: 'string' } },
+    optionHelp: [['--project <project_id>', "one project's actions only (the Scan still reads the table)"]],
+    prepare: (_args, values) => {
+      const only = text(values, 'project')?.trim();
+      return async (deps) => backfillAsyncActionList(deps, only || undefined);
     },
   },
 ];

@@ -668,6 +668,20 @@ const perOperation: Record<string, CaseHints> = {
       'body.parameters.campaign_id': '$seed.loyaltyCampaignId',
     },
   },
+  // The specific export doors: each operator's "Any" operand tried in its first kind only, as on create-export.
+  'create-order-export': { fixedBranches: ['.conditions.'] },
+  'export-voucher-transactions': { path: { code: '$seed.giftCardCode' } },
+  'export-campaign-transactions': { path: { campaignId: '$seed.giftCampaignId' }, fixedBranches: ['.conditions.'] },
+  'export-loyalty-campaign-transactions': { path: { campaignId: '$seed.loyaltyCampaignId' }, fixedBranches: ['.conditions.'] },
+  'export-loyalty-card-transactions': { path: { memberId: '$seed.loyaltyCardCode' }, fixedBranches: ['.conditions.'] },
+  'export-loyalty-card-transactions-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    fixedBranches: ['.conditions.'],
+  },
+  'list-campaign-transactions': {
+    path: { campaignId: '$seed.giftCampaignId' },
+    values: { 'query.starting_after_id': '$seed.giftCardTransactionId' },
+  },
   'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },

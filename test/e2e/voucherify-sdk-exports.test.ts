@@ -53,4 +53,28 @@ describe('the official Voucherify SDK: exports (client.distributions.exports)', 
     expect((await fetch(url)).status).toBe(401);
     expect(await client.distributions.exports.list()).toMatchObject({ total: 0, exports: [] });
   });
+
+  it("exports a gift card's transactions through client.vouchers.exportTransactions, and a loyalty card's through client.loyalties.exportCardTransactions", async () => {
+    await client.vouchers.create({ code: 'SDK-GIFT', type: 'GIFT_VOUCHER', gift: { amount: 1000 } } as never);
+    await client.vouchers.balance.create('SDK-GIFT', { amount: 250 } as never);
+    const started = await client.vouchers.exportTransactions('SDK-GIFT', { parameters: { fields: ['type', 'amount', 'balance'] } });
+    expect(started).toMatchObject({ object: 'export', status: 'SCHEDULED', exported_object: 'voucher_transactions' });
+    let got = await client.distributions.exports.get(started.id);
+    for (let i = 0; i < 300 && got.status !== 'DONE' && got.status !== 'ERROR'; i += 1) {
+      await sleep(100);
+      got = await client.distributions.exports.get(started.id);
+    }
+    expect(got.status).toBe('DONE');
+    const file = await fetch((got.result as { url: string }).url);
+    expect(await file.text()).toBe(csvRow(['type', 'amount', 'balance']) + csvRow(['CREDITS_ADDITION', '250', '1250']));
+
+    const program = await client.loyalties.create({
+      name: 'SDK Club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as never);
+    const card = await client.campaigns.addVoucher(program.id, { code: 'SDK-CARD' } as never);
+    const byCard = await client.loyalties.exportCardTransactions((card as { code: string }).code, program.id, { parameters: { fields: ['id'] } });
+    expect(byCard).toMatchObject({ object: 'export', status: 'SCHEDULED', exported_object: 'voucher_transactions' });
+  });
 });

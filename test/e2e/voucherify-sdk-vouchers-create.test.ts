@@ -87,4 +87,23 @@ describe('the official Voucherify SDK: creating vouchers', () => {
     expect(done).toMatchObject({ type: 'VOUCHERS.IMPORT', status: 'DONE', result: { done_count: 1, failed_count: 0 } });
     expect(await client.vouchers.get('SDK-GIFT-IMP')).toMatchObject({ campaign: null, gift: { amount: 2500, balance: 2500 } });
   }, 60_000);
+
+  it('lists the async actions newest first through client.asyncActions.list, paged with end_date', async () => {
+    const first = await client.vouchers.import([{ code: 'SDK-LIST-1', type: 'GIFT_VOUCHER', gift: { amount: 100 } }] as never);
+    await whenFinal(first.async_action_id);
+    await sleep(5);
+    const second = await client.vouchers.import([{ code: 'SDK-LIST-2', type: 'GIFT_VOUCHER', gift: { amount: 100 } }] as never);
+    await whenFinal(second.async_action_id);
+    const page = (await client.asyncActions.list({ limit: 1 })) as unknown as { async_actions: Array<Record<string, unknown>>; has_more: boolean };
+    expect(page).toMatchObject({
+      object: 'list',
+      data_ref: 'async_actions',
+      has_more: true,
+      async_actions: [{ id: second.async_action_id, type: 'VOUCHERS.IMPORT', status: 'DONE' }],
+    });
+    const next = (await client.asyncActions.list({ limit: 1, end_date: page.async_actions[0]?.created_at as string } as never)) as unknown as {
+      async_actions: Array<Record<string, unknown>>;
+    };
+    expect(next.async_actions.map((a) => a.id)).toEqual([first.async_action_id]);
+  });
 });

@@ -304,6 +304,54 @@ const cases: RouteCase[] = [
     effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
   },
   {
+    operationId: 'create-order-export',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('create-order-export', { json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'export-voucher-transactions',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-voucher', { params: { code: 'TX-ONCE' }, json: { type: 'GIFT_VOUCHER', gift: { amount: 100 } } });
+      expect(made.status).toBe(200);
+    },
+    send: (c, key) => c.customers.call('export-voucher-transactions', { params: { code: 'TX-ONCE' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'export-campaign-transactions',
+    prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
+    send: (c, key) => c.customers.call('export-campaign-transactions', { params: { campaignId: 'Club' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'export-loyalty-campaign-transactions',
+    prepare: async (c) => void (await newCampaign(c.campaigns, loyaltyProgram)),
+    send: (c, key) => c.customers.call('export-loyalty-campaign-transactions', { params: { campaignId: 'Club' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'export-loyalty-card-transactions',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+      const card = await c.customers.call('add-vouchers-to-campaign', { params: { campaignId: 'Club' }, json: { code: 'CARD-ONCE' } });
+      expect(card.status).toBe(200);
+    },
+    send: (c, key) => c.customers.call('export-loyalty-card-transactions', { params: { memberId: 'CARD-ONCE' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
+    operationId: 'export-loyalty-card-transactions-1',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+      const card = await c.customers.call('add-vouchers-to-campaign', { params: { campaignId: 'Club' }, json: { code: 'CARD-ONCE' } });
+      expect(card.status).toBe(200);
+    },
+    send: (c, key) =>
+      c.customers.call('export-loyalty-card-transactions-1', { params: { campaignId: 'Club', memberId: 'CARD-ONCE' }, json: {}, headers: c.keyed(key) }),
+    effects: async (c) => (await c.countItems('EXPORT#', 'EXPORT')) + c.jobs.sent.length * 100,
+  },
+  {
     operationId: 'delete-export',
     prepare: async (c) => {
       const made = await c.customers.call('create-export', { json: { exported_object: 'order' } });

@@ -161,7 +161,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#ORDERS', SK: `${at}#ord_1`, GSI1PK: 'P#p1#ORDERS_UPDATED', GSI1SK: `${at}#ord_1` },
   ],
   ['order_count', e.orderCount.toItem({ count: 3 }, P, 5), { PK: 'P#p1#ORDER_COUNT', SK: '5' }],
-  ['async_action', e.asyncAction.toItem(never(id('aa_1'))), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION' }],
+  [
+    'async_action',
+    e.asyncAction.toItem(never({ id: 'aa_1', projectId: P, createdAt: at })),
+    { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION', GSI1PK: 'P#p1#ASYNC_ACTIONS', GSI1SK: `${at}#aa_1` },
+  ],
   ['import_chunk', e.importChunk.toItem({ vouchers: [{ code: 'C1' }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'IMPORT#00007' }],
   [
     'export',

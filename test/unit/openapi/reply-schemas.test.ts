@@ -193,6 +193,7 @@ const exportRecord: Export = {
   status: 'SCHEDULED',
   parameters: { fields: ['id'] },
   campaignId: 'camp_1',
+  voucherId: null,
   fields: ['id'],
   orderBy: 'expires_at',
   ascending: true,

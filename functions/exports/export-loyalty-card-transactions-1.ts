@@ -1,0 +1,24 @@
+import { exportLoyaltyCardTransactions1Route } from '../../lib/api/routes.js';
+import { exportLoyaltyCardTransactions } from '../../lib/exports/export-doors.service.js';
+import { toExportReply } from '../../lib/exports/export.mapper.js';
+import { exportTransactionsBody } from '../../lib/exports/export.schema.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
+import { memberParams } from '../../lib/loyalties/loyalty.schema.js';
+
+export const schemas = { params: memberParams, body: exportTransactionsBody };
+
+export const makeHandler = endpoint(
+  exportLoyaltyCardTransactions1Route,
+  schemas,
+  async ({ runtime, ports, principal, params, body }) =>
+    ok(
+      toExportReply(
+        await exportLoyaltyCardTransactions({ ...runtime, jobs: ports.jobs }, principal.projectId, params.campaignId, params.memberId, body, principal.appId),
+      ),
+    ),
+  { jobs: containerJobQueue },
+);
+
+export const handler = makeHandler();
