@@ -209,7 +209,7 @@ describe('items written before the entity layer', () => {
     };
     await put({ PK: `P#${p}#ASYNC_ACTION#${action.id}`, SK: 'ASYNC_ACTION', entity: 'async_action', v: 1, ...action });
 
-    const completed = { ...exported, orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null };
+    const completed = { ...exported, orderBy: 'expires_at', createdByAppId: null, rowCount: null, failure: null, finishedAt: null, voucherId: null };
     expect(await getExport(runtime, p, exported.id)).toEqual(completed);
     expect(await startExport(runtime, p, exported.id, at)).toEqual({ ...completed, status: 'IN_PROGRESS' });
     expect(await getAsyncAction(runtime, p, action.id)).toEqual({ ...action, failure: null, finishedAt: null });
