@@ -1,19 +1,21 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { newAsyncAction } from '../../../lib/async-actions/async-action.js';
 import { backfillAsyncActionList } from '../../../lib/async-actions/async-action-list-backfill.js';
 import { insertAsyncAction } from '../../../lib/async-actions/async-action.repo.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { asyncAction } from '../../../lib/db/entities.js';
 import { RecordingJobQueue } from '../../support/api.js';
+import { createOwnTable } from '../../support/hostile/route-harness.js';
 import { apiClient } from '../../support/api-client.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 type Json = Record<string, unknown>;
 
-async function setup() {
+/** `tableName`: a table of the test's own, for the backfill (it Scans: on the suite's shared table that is every test's items). */
+async function setup(tableName?: string) {
   const clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
-  const runtime = testRuntime({ clock });
+  const runtime = testRuntime({ clock, ...(tableName ? { tableName } : {}) });
   const pair = await newProject(runtime);
   const jobs = new RecordingJobQueue();
   const api = apiClient({ runtime, jobs }, keyPairHeaders(pair));
@@ -77,7 +79,9 @@ describe('GET /v1/async-actions', () => {
   });
 
   it('an action written before the list existed is listed once `backfill async-actions` gave it its entry', async () => {
-    const { api, runtime, projectId, importOne } = await setup();
+    const table = await createOwnTable('async-backfill');
+    onTestFinished(() => table.drop());
+    const { api, runtime, projectId, importOne } = await setup(table.tableName);
     const listed = await importOne('D-1');
     const old = newAsyncAction(
       { id: 'aa_old0000000000000', projectId, type: 'VOUCHERS.IMPORT', requestId: 'req-old', campaignId: 'none', requested: 1 },
