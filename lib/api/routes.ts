@@ -414,6 +414,19 @@ export const listBinEntriesRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('BinEntryList', 'One page of bin entries')],
 });
 
+export const deleteBinEntryRoute = /* @__PURE__ */ route({
+  operationId: 'delete-bin-entry',
+  method: 'DELETE',
+  path: '/v1/trash-bin/{binEntryId}',
+  folder: 'bin',
+  scopes: ['trash-bin'],
+  summary: "Delete a bin entry for good (a voucher's kept redemptions go with it)",
+  tag: 'Trash Bin',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const createCampaignTemplateRoute = /* @__PURE__ */ route({
   operationId: 'create-campaign-template',
   method: 'POST',
@@ -2466,6 +2479,7 @@ export const routes: readonly RouteDef[] = [
   releaseValidationSessionRoute,
   getVoucherAssetRoute,
   listBinEntriesRoute,
+  deleteBinEntryRoute,
   createCampaignTemplateRoute,
   listCampaignTemplatesRoute,
   getCampaignTemplateRoute,

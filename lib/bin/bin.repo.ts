@@ -1,5 +1,5 @@
 import { binEntry } from '../db/entities.js';
-import type { TransactItem } from '../db/transact.js';
+import { type TransactItem, transact } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { BinEntry } from './bin-entry.js';
 
@@ -34,4 +34,19 @@ export async function listBinEntries(
     },
   );
   return { entries: items.slice(0, options.limit), hasMore: items.length > options.limit };
+}
+
+/** The entry, or null when the project's bin has none of that id. */
+export function getBinEntry(deps: Deps, projectId: string, entryId: string): Promise<BinEntry | null> {
+  return binEntry.get(deps, binEntry.key(projectId, entryId));
+}
+
+/** Removes the entry; false when it was gone already (a concurrent delete won). */
+export async function removeBinEntry(deps: Deps, projectId: string, entryId: string): Promise<boolean> {
+  const outcome = await transact(deps, [
+    { Delete: { TableName: deps.tableName, Key: binEntry.key(projectId, entryId), ConditionExpression: 'attribute_exists(PK)' } },
+  ]);
+  if (outcome.ok) return true;
+  if ('failed' in outcome) return false;
+  throw new Error(`Bin entry ${entryId} could not be deleted: too many concurrent writes`);
 }

@@ -357,6 +357,7 @@ const perOperation: Record<string, CaseHints> = {
   'list-customer-segments': { path: { customerId: '$seed.customerId' } },
   'get-segment': { path: { segmentId: '$seed.segmentId' } },
   'delete-segment': { path: { segmentId: '$fresh.segmentId' } },
+  'delete-bin-entry': { path: { binEntryId: '$fresh.binEntryId' } },
   'list-segment': {},
   // A static segment of the seeded customer; the reference's dynamic body gets a filter this service evaluates.
   'create-segment': { required: ['body.name'], values: { 'body.customers[]': '$seed.customerId' } },

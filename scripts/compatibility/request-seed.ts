@@ -296,6 +296,13 @@ export async function seedProject(send: Send): Promise<Seeds> {
       productId: async () => str((await call(send, 'POST', '/v1/products', { source_id: name('compat-fresh-product') })).id, 'product id'),
       skuId: async () => str((await sku()).id, 'sku id'),
       segmentId: async () => str((await segment()).id, 'segment id'),
+      // A voucher moved to the bin, for the request that deletes its entry for good.
+      binEntryId: async () => {
+        const code = str((await voucher(discountId)).code, 'voucher code');
+        await call(send, 'DELETE', `/v1/vouchers/${encodeURIComponent(code)}`);
+        const bin = (await call(send, 'GET', '/v1/trash-bin?limit=100')).data as Body[] | undefined;
+        return str(bin?.find((e) => e.resource_name === code)?.id, 'bin entry id');
+      },
       productCollectionId: async () => str((await collection({ type: 'STATIC', name: name('compat-fresh-collection') })).id, 'product collection id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
       exportId: async () => str((await call(send, 'POST', '/v1/exports', { exported_object: 'order' })).id, 'export id'),

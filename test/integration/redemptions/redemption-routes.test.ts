@@ -166,4 +166,37 @@ describe('deleting a voucher with redemptions', () => {
     // The parent stays: it belongs to the order, and names the other voucher's redemption too.
     expect((await api.call('get-redemption', { params: { redemptionId: stacked.parentRedemptionId } })).status).toBe(200);
   });
+
+  it('DELETE /v1/trash-bin/{binEntryId} removes the entry and the redemptions its voucher kept; a second delete and an unknown id are 404', async () => {
+    const { api, stacked, third } = await redeemed();
+    expect((await api.call('delete-voucher', { params: { code: 'R-LIMITED' } })).status).toBe(204);
+    const bin = await api.call('list-bin-entries');
+    const entry = (bin.json as { data: { id: string; resource_name: string }[] }).data.find((e) => e.resource_name === 'R-LIMITED');
+    if (!entry) throw new Error('R-LIMITED is not in the bin');
+    const kept = [stacked.redeemables[0]?.redemptionId, third.redeemables[0]?.redemptionId] as string[];
+    for (const id of kept) expect((await api.call('get-redemption', { params: { redemptionId: id } })).status).toBe(200);
+
+    expect((await api.call('delete-bin-entry', { params: { binEntryId: entry.id } })).status).toBe(204);
+    const after = await api.call('list-bin-entries');
+    expect((after.json as { data: { id: string }[] }).data.map((e) => e.id)).not.toContain(entry.id);
+    for (const id of kept) expect((await api.call('get-redemption', { params: { redemptionId: id } })).status).toBe(404);
+    // The other voucher's redemptions and the parent stay.
+    expect((await api.call('get-redemption', { params: { redemptionId: stacked.redeemables[1]?.redemptionId as string } })).status).toBe(200);
+    expect((await api.call('get-redemption', { params: { redemptionId: stacked.parentRedemptionId } })).status).toBe(200);
+
+    const again = await api.call('delete-bin-entry', { params: { binEntryId: entry.id } });
+    expect(again.status).toBe(404);
+    expect(again.json).toMatchObject({ key: 'not_found', resource_type: 'bin_entry', resource_id: entry.id });
+    expect((await api.call('delete-bin-entry', { params: { binEntryId: 'tbe_000000000000aaaaaaaaaa' } })).status).toBe(404);
+    expect((await api.call('delete-bin-entry', { params: { binEntryId: 'v_123' } })).status).toBe(400);
+  });
+
+  it('lets one of 8 concurrent deletes of a bin entry win; the others answer 404', async () => {
+    const { api } = await redeemed();
+    expect((await api.call('delete-voucher', { params: { code: 'R-OPEN' } })).status).toBe(204);
+    const entry = (await api.call('list-bin-entries')).json as { data: { id: string }[] };
+    const id = entry.data[0]?.id as string;
+    const replies = await Promise.all(Array.from({ length: 8 }, () => api.call('delete-bin-entry', { params: { binEntryId: id } })));
+    expect(replies.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+  });
 });

@@ -500,6 +500,20 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-segment', { params: { segmentId: c.state.segmentId ?? '' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'delete-bin-entry',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-voucher', { params: { code: 'BIN-ONCE' }, json: { type: 'GIFT_VOUCHER', gift: { amount: 100 } } });
+      expect(made.status).toBe(200);
+      expect((await c.customers.call('delete-voucher', { params: { code: 'BIN-ONCE' } })).status).toBe(204);
+      const bin = (await c.customers.call('list-bin-entries')).json as { data: { id: string; resource_name: string }[] };
+      c.state.binEntryId = bin.data.find((e) => e.resource_name === 'BIN-ONCE')?.id ?? '';
+    },
+    send: (c, key) => c.customers.call('delete-bin-entry', { params: { binEntryId: c.state.binEntryId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      ((await c.customers.call('list-bin-entries')).json as { data: { id: string }[] }).data.some((e) => e.id === c.state.binEntryId) ? 0 : 1,
+  },
+  {
     operationId: 'create-product',
     prepare: async () => undefined,
     // No source_id: every run that gets through makes another product.

@@ -81,6 +81,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const card = await addVoucher(clubId, { code: n('CARD-1') });
   const binned = await addVoucher(discountId, { code: n('BINNED-1') });
   must(await api(r.deleteVoucherRoute, { params: { code: n('BINNED-1') }, headers }), 'delete voucher', 204);
+  const bin = must(await api(r.listBinEntriesRoute, { headers }), 'bin') as unknown as { data: { id: string }[] };
+  const binEntryIds = bin.data.map((e) => e.id);
   const action = await addVoucher(discountId, {}, 'vouchers_count=3', 202);
 
   const schema = must(await api(r.createCustomEventSchemaRoute, { json: schemaBody(n('order_paid'), { amount: 'number?' }), headers }), 'event schema');
@@ -181,6 +183,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       promotionTierId: tierIds,
       campaignTemplateId: [template.id as string],
       customerId: [customerId, n('customer')],
+      binEntryId: binEntryIds,
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
       projectId: [pair.project_id],
@@ -194,6 +197,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       giftCard.id as string,
       card.id as string,
       binned.id as string,
+      ...binEntryIds,
       action.async_action_id as string,
       schema.id as string,
       ...rules.map((x) => x.id),
