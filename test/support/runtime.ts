@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
+import { ensureTable } from '../../infra/local/engines.js';
 import { ManualClock, type Clock } from '../../lib/clock.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import { randomIds } from '../../lib/ids.js';
@@ -9,6 +12,27 @@ import type { IssuedManagementKey } from '../../lib/management/management-key.js
 import { createManagementKey } from '../../lib/management/management-key.service.js';
 
 export const engines = () => inject('engines');
+
+let fileTable: Promise<string> | undefined;
+/**
+ * A table of this test file's own (made on first use; vitest loads this module once per file), for a
+ * file whose tests Scan to count what they wrote: on the suite's shared table such a Scan reads every
+ * other test's items, took tens of seconds and slowed the whole engine for the other workers.
+ */
+export function fileTableName(): Promise<string> {
+  fileTable ??= (async () => {
+    const e = engines();
+    const name = `file-${randomUUID().slice(0, 8)}`;
+    const client = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    try {
+      await ensureTable(client, name);
+    } finally {
+      client.destroy();
+    }
+    return name;
+  })();
+  return fileTable;
+}
 
 /** A runtime on the test engines; pass a ManualClock to move time, a table name for a table of the test's own (made by the caller). */
 export function testRuntime(options: { clock?: Clock; logger?: Logger; tableName?: string } = {}): Runtime {

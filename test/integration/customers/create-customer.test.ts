@@ -4,13 +4,14 @@ import { ManualClock } from '../../../lib/clock.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { apiClient } from '../../support/api-client.js';
 import { eventApi, schemaBody } from '../../support/events-api.js';
-import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { fileTableName, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const at = Date.UTC(2026, 6, 2, 9, 0, 0);
 
 async function setup() {
   const clock = new ManualClock(at);
-  const runtime = testRuntime({ clock });
+  // The file's own table: customerItems Scans it.
+  const runtime = testRuntime({ clock, tableName: await fileTableName() });
   const pair = await newProject(runtime);
   const headers = keyPairHeaders(pair);
   const api = apiClient({ runtime }, headers);

@@ -5,7 +5,7 @@ import type { Runtime } from '../../../lib/runtime.js';
 import type * as z from '../../../lib/zod.js';
 import { apiClient } from '../../support/api-client.js';
 import type { Reply } from '../../support/invoke.js';
-import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { fileTableName, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 export const at = Date.UTC(2026, 6, 2, 9, 0, 0);
 
@@ -17,7 +17,8 @@ const asOrder = async (reply: Promise<Reply>) => (await reply) as OrderReply;
 /** A fresh project with a client and a clock the test moves. */
 export async function setup() {
   const clock = new ManualClock(at);
-  const runtime = testRuntime({ clock });
+  // The file's own table: orderItems Scans it.
+  const runtime = testRuntime({ clock, tableName: await fileTableName() });
   const pair = await newProject(runtime);
   const headers = keyPairHeaders(pair);
   const api = apiClient({ runtime }, headers);
