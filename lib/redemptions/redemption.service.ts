@@ -233,11 +233,18 @@ function assertRollable(target: Redemption, targetId: string): void {
   if (target.status === 'ROLLED_BACK') throw new AlreadyRolledBackError(targetId);
 }
 
-async function rollBack(deps: Deps, projectId: string, targetId: string, input: RollbackInput): Promise<StackedRollback | { single: Redemption }> {
+/** `read`: the target as the caller just read and checked it, used by the first attempt (a lost one reads it again). */
+async function rollBack(
+  deps: Deps,
+  projectId: string,
+  targetId: string,
+  input: RollbackInput,
+  read: Redemption,
+): Promise<StackedRollback | { single: Redemption }> {
   const skipVouchers = new Set<string>();
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt += 1) {
     if (attempt > 0) await backoff(attempt);
-    const target = await getRedemption(deps, projectId, targetId);
+    const target = attempt === 0 ? read : await getRedemption(deps, projectId, targetId);
     assertRollable(target, targetId);
     const date = deps.clock.now().toISOString();
     const isParent = target.relatedObjectType === 'redemption';
@@ -300,7 +307,7 @@ export async function rollbackStackedRedemptions(
     );
   }
   assertRollable(target, parentRedemptionId);
-  const done = await rollBack(deps, projectId, parentRedemptionId, await rollbackInput(deps, projectId, query, body));
+  const done = await rollBack(deps, projectId, parentRedemptionId, await rollbackInput(deps, projectId, query, body), target);
   if ('single' in done) throw new Error('A parent redemption rolled back as a single one');
   return done;
 }
@@ -313,7 +320,8 @@ export async function rollbackStackedRedemptions(
  */
 export async function rollbackRedemption(deps: Deps, projectId: string, redemptionId: string, query: RollbackQuery, body: RollbackBody): Promise<Redemption> {
   // The redemption is found (and found rollable) before the body's customer is upserted: a refused rollback writes nothing.
-  assertRollable(await getRedemption(deps, projectId, redemptionId), redemptionId);
-  const done = await rollBack(deps, projectId, redemptionId, await rollbackInput(deps, projectId, query, body));
+  const target = await getRedemption(deps, projectId, redemptionId);
+  assertRollable(target, redemptionId);
+  const done = await rollBack(deps, projectId, redemptionId, await rollbackInput(deps, projectId, query, body), target);
   return 'single' in done ? done.single : done.parentRollback;
 }
