@@ -554,12 +554,19 @@ export class TooManyRequestsError extends AppError {
 }
 
 /** Why the commit of a redemption refused a redeemable (the reference's keys). */
-export type RedemptionRefusalKey = 'quantity_exceeded' | 'gift_amount_exceeded' | 'voucher_disabled' | 'resource_not_found' | 'order_changed';
+export type RedemptionRefusalKey =
+  | 'quantity_exceeded'
+  | 'gift_amount_exceeded'
+  | 'voucher_disabled'
+  | 'campaign_not_active'
+  | 'resource_not_found'
+  | 'order_changed';
 
 const REFUSAL_STATUS: Record<RedemptionRefusalKey, number> = {
   quantity_exceeded: 400,
   gift_amount_exceeded: 400,
   voucher_disabled: 400,
+  campaign_not_active: 400,
   resource_not_found: 404,
   order_changed: 409,
 };
@@ -568,6 +575,7 @@ const REFUSAL_DETAILS: Record<RedemptionRefusalKey, string> = {
   quantity_exceeded: 'has no redemption left',
   gift_amount_exceeded: 'has a balance too small for the credits asked',
   voucher_disabled: 'is disabled',
+  campaign_not_active: 'belongs to a campaign that is disabled',
   resource_not_found: 'no longer exists',
   order_changed: 'changed since it was read; validate it again',
 };

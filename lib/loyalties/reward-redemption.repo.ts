@@ -1,4 +1,4 @@
-import { reward as rewardEntity, rewardAssignmentPair } from '../db/entities.js';
+import { campaign as campaignEntity, reward as rewardEntity, rewardAssignmentPair } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { Runtime } from '../runtime.js';
@@ -37,6 +37,19 @@ export const assignmentStillThereItem = (deps: Deps, a: RewardAssignment): Trans
     Key: rewardAssignmentPair.key(a.projectId, a.rewardId, a.campaignId),
     ConditionExpression: 'id = :aid',
     ExpressionAttributeValues: { ':aid': a.id },
+  },
+});
+
+/**
+ * The program still exists and is active when the payment commits: a condition, not a write, so a
+ * busy program's item sees no contention (the same check POST /v1/redemptions makes per campaign).
+ */
+export const programStillActiveItem = (deps: Deps, projectId: string, campaignId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: deps.tableName,
+    Key: campaignEntity.key(projectId, campaignId),
+    ConditionExpression: 'active = :t',
+    ExpressionAttributeValues: { ':t': true },
   },
 });
 

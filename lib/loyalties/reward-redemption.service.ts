@@ -1,7 +1,7 @@
 import type { Campaign } from '../campaigns/campaign.js';
 import { loadCampaign } from '../campaigns/campaign.service.js';
 import { getCustomer } from '../customers/customer.repo.js';
-import { redemption as redemptionEntity } from '../db/entities.js';
+import { campaign as campaignEntity, redemption as redemptionEntity } from '../db/entities.js';
 import { RETRY, retryOnConflict, type TransactItem, transact } from '../db/transact.js';
 import { BadRequestError, InvalidPayloadError, NotEnoughPointsError, NotFoundError, RedemptionRefusedError, RewardOutOfStockError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
@@ -27,7 +27,7 @@ import { listCardBuckets } from './loyalty-card.repo.js';
 import { findLoyaltyCampaign, MAX_BUCKET_WRITES, prepareCardChange } from './loyalty.service.js';
 import { newBucket } from './points-bucket.js';
 import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
-import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
+import { assignmentStillThereItem, campaignRewardAssignments, getRewards, programStillActiveItem, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -216,14 +216,14 @@ export async function redeemReward(
     const points = coin ? coin.points : rewardPrice(currentAssignment);
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
-      // The payment's other writes are at most 10 (stock, assignment, redemption, card transaction, counters, a COIN order's 4, key record).
+      // The payment's other writes are at most 11 (stock, assignment, program, redemption, card transaction, counters, a COIN order's 4, key record).
       prepared = await prepareCardChange(
         deps,
         projectId,
         card.code,
         { kind: 'spend', points },
         now,
-        MAX_BUCKET_WRITES - 1,
+        MAX_BUCKET_WRITES - 2,
         attempt === 0 ? { voucher: card, buckets } : undefined,
       );
     } catch (error) {
@@ -283,6 +283,8 @@ export async function redeemReward(
     const items: TransactItem[] = [...prepared.items];
     const stockAt = current.stock !== null ? items.push(takeStockItem(deps, current, date)) - 1 : -1;
     const assignmentAt = items.push(assignmentStillThereItem(deps, currentAssignment)) - 1;
+    // A card of a program deleted or disabled before this commits pays nothing (issue 41 item 3).
+    const programAt = items.push(programStillActiveItem(deps, projectId, campaign.id)) - 1;
     items.push(redemptionEntity.putIfAbsent(deps, redemption), putCardTransactionItem(deps, record));
     if (holder) items.push(customerSummaryAdd(deps, projectId, holder.id, { redeemed: 1, succeeded: 1 }));
     const orderAt = items.length;
@@ -298,6 +300,7 @@ export async function redeemReward(
     if (coin && 'failed' in outcome && outcome.failed.some((i) => i >= orderAt && i < orderAt + 2)) {
       throw new RedemptionRefusedError('order_changed', { object: 'order', id: coin.order.sourceId ?? coin.order.id });
     }
+    if ('failed' in outcome && outcome.failed.includes(programAt)) await refuseInactiveProgram(deps, projectId, campaign.id, card.code);
     if ('failed' in outcome && outcome.failed.includes(assignmentAt)) {
       const again = await getRewardAssignmentOfPair(deps, projectId, rewardId, campaign.id);
       if (!again) throw new NotFoundError('reward', rewardId, `Reward ${rewardId} is not assigned to campaign ${campaign.id}`);
@@ -311,6 +314,16 @@ export async function redeemReward(
     return RETRY;
   });
   return { value: await deliver(deps, projectId, committed.value), replayed: committed.replayed };
+}
+
+/**
+ * The program's condition failed: a deleted program's card is gone (404, as a code of a deleted
+ * campaign is on POST /v1/redemptions), a disabled one's refused; if it is active again, the caller retries.
+ */
+async function refuseInactiveProgram(deps: Deps, projectId: string, campaignId: string, code: string): Promise<void> {
+  const program = await campaignEntity.get(deps, campaignEntity.key(projectId, campaignId), { consistent: true });
+  if (!program) throw new RedemptionRefusedError('resource_not_found', { object: 'voucher', id: code });
+  if (!program.active) throw new RedemptionRefusedError('campaign_not_active', { object: 'voucher', id: code });
 }
 
 /** Records on the redemption what its reward gave, once (the condition makes a second delivery fail). */

@@ -1,10 +1,10 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { rewardAssignment, rewardAssignmentPair } from '../../../lib/db/entities.js';
+import { rewardAssignment, rewardAssignmentPair, voucher as voucherEntity } from '../../../lib/db/entities.js';
 import { ManualClock } from '../../../lib/clock.js';
 import { memberRewardListReplySchema, rewardRedemptionReplySchema } from '../../../lib/redemptions/redemption.reply.js';
 import { apiClient } from '../../support/api-client.js';
-import { campaignApi, campaignBodies, newCampaign } from '../../support/api.js';
+import { campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
 import { rewardApi } from '../../support/rewards-api.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
@@ -401,5 +401,31 @@ describe('POST /v1/redemptions with a loyalty card and a reward (the referenceâ€
     );
     expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
     expect(await cardOf()).toMatchObject({ balance: 0 });
+  });
+});
+
+describe('a reward paid with a card of a program that is disabled or deleted (issue 41 item 3)', () => {
+  it('refuses it once the disable has answered: 400 campaign_not_active, no points taken, nothing stored; enabled again, it pays', async () => {
+    const { api, priced, material, redeem, cardOf, program } = await setup(250);
+    const rewardId = await priced(material(), 100);
+    expect((await api.call('disable-campaign', { params: { campaignId: program.id } })).status).toBe(200);
+    const replies = await Promise.all(Array.from({ length: 4 }, () => redeem(rewardId)));
+    for (const reply of replies)
+      expect(reply).toMatchObject({ status: 400, json: { key: 'campaign_not_active', resource_type: 'voucher', resource_id: 'CARD-1' } });
+    expect(await cardOf()).toMatchObject({ balance: 250 });
+    expect((await api.call('list-redemptions', { query: 'voucher=CARD-1' })).json.redemptions).toEqual([]);
+    expect((await api.call('enable-campaign', { params: { campaignId: program.id } })).status).toBe(200);
+    expect((await redeem(rewardId)).status).toBe(200);
+    expect(await cardOf()).toMatchObject({ balance: 150 });
+  });
+
+  it('refuses it once the delete has answered, though the card is still stored until the deletion job runs: 404, no points taken', async () => {
+    const { priced, material, redeem, runtime, pair, program } = await setup(250);
+    const rewardId = await priced(material(), 100);
+    const deleter = apiClient({ runtime, jobs: new RecordingJobQueue() }, keyPairHeaders(pair));
+    expect((await deleter.call('delete-campaign', { params: { campaignId: program.id } })).status).toBe(202);
+    expect((await redeem(rewardId)).json).toMatchObject({ key: 'resource_not_found', resource_id: 'CARD-1' });
+    const stored = await runtime.ddb.send(new GetCommand({ TableName: runtime.tableName, Key: voucherEntity.key(pair.project_id, 'CARD-1') }));
+    expect(stored.Item?.loyaltyCard).toMatchObject({ balance: 250 });
   });
 });
