@@ -1024,10 +1024,18 @@ export const redemptionByProject = /* @__PURE__ */ gsi3Key(
   (date: string, redemptionId: string) => path(date, redemptionId),
 );
 /**
+ * A redemption's GSI4 (sparse, keys-only) entry while it names a campaign: the campaign's redemptions
+ * and rollbacks by date, so GET /v1/redemptions?campaign= reads an index, not the project's list (issue 41 item 6).
+ */
+export const redemptionByCampaign = /* @__PURE__ */ gsi4Key(
+  (projectId: string, campaignId: string) => tenant(projectId, 'CAMPAIGN', campaignId, 'REDEMPTIONS'),
+  (date: string, redemptionId: string) => path(date, redemptionId),
+);
+/**
  * A redemption (`r_…`), a parent, a child or a `redemption_rollback` record (lib/redemptions/redemption.ts).
  * GSI1 lists the redemptions and rollbacks of one voucher (by voucher id, so a re-created code starts
  * empty) or promotion tier by date; a parent is alone in its own GSI1 partition. The sparse GSI2 lists
- * a customer's; GSI3 (keys-only) the project's.
+ * a customer's; GSI3 (keys-only) the project's; GSI4 (keys-only, sparse) a campaign's.
  */
 export const redemption = /* @__PURE__ */ entity<Redemption>('redemption', 1)
   .key(
@@ -1048,7 +1056,12 @@ export const redemption = /* @__PURE__ */ entity<Redemption>('redemption', 1)
       index: [r.projectId, r.relatedObjectId, r.date, r.id],
       sparse: r.customerId !== null ? [r.projectId, r.customerId, r.date, r.id] : null,
     }),
-    { moreKeys: (r) => redemptionByProject(r.projectId, r.date, r.id) },
+    {
+      moreKeys: (r) => ({
+        ...redemptionByProject(r.projectId, r.date, r.id),
+        ...(r.campaignId ? redemptionByCampaign(r.projectId, r.campaignId, r.date, r.id) : {}),
+      }),
+    },
   );
 /**
  * One LOCK session's hold on one voucher (by voucher id, so a re-created code starts with none): one

@@ -2,6 +2,7 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   order as orderEntity,
   redemption as redemptionEntity,
+  redemptionByCampaign,
   redemptionByProject,
   voucherRedemptionCount,
   voucher as voucherEntity,
@@ -593,8 +594,11 @@ export async function shardedUses(deps: Reads, projectId: string, voucherId: str
   return shards.reduce((sum, s) => sum + s.count, 0);
 }
 
-/** Where one list of redemptions is read: a voucher's or a tier's (GSI1), a customer's (GSI2), or the project's (GSI3, keys only). */
-export type RedemptionPartition = { related: string } | { customer: string } | { project: true };
+/**
+ * Where one list of redemptions is read: a voucher's or a tier's (GSI1), a customer's (GSI2), the project's (GSI3,
+ * keys only) or a campaign's (GSI4, keys only).
+ */
+export type RedemptionPartition = { related: string } | { customer: string } | { project: true } | { campaign: string };
 
 export interface RedemptionListRead {
   partition: RedemptionPartition;
@@ -638,11 +642,12 @@ export async function readRedemptions(
     }
     return false;
   };
-  if ('project' in p) {
-    const index = tableDesign.indexes.gsi3;
+  if ('project' in p || 'campaign' in p) {
+    const index = 'project' in p ? tableDesign.indexes.gsi3 : tableDesign.indexes.gsi4;
+    const partition = 'project' in p ? redemptionByProject.partition(projectId) : redemptionByCampaign.partition(projectId, p.campaign);
     let start: Record<string, unknown> | undefined;
     do {
-      const values: Record<string, unknown> = { ':pk': redemptionByProject.partition(projectId) };
+      const values: Record<string, unknown> = { ':pk': partition };
       let cond = `${index.partitionKey} = :pk`;
       if (range?.from !== undefined && range.to !== undefined) {
         cond += ` AND ${index.sortKey} BETWEEN :from AND :to`;

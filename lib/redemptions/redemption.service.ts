@@ -1,3 +1,4 @@
+import { getCampaign as getStoredCampaign, getCampaignIdByName } from '../campaigns/campaign.repo.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { order as orderEntity } from '../db/entities.js';
 import { backoff, MAX_CONFLICT_ATTEMPTS, type TransactItem } from '../db/transact.js';
@@ -61,8 +62,17 @@ function filterValue(r: Redemption, field: RedemptionFilterField): string | null
   }
 }
 
-/** The filters an index partition serves: `$is` (or `$in` of one value) on a voucher, related object or customer. */
-const PARTITION_FIELDS: readonly RedemptionFilterField[] = ['related_object_id', 'voucher_code', 'customer_id'];
+/** The filters an index partition serves: `$is` (or `$in` of one value) on a voucher, related object, customer or campaign id. */
+const PARTITION_FIELDS: readonly RedemptionFilterField[] = ['related_object_id', 'voucher_code', 'customer_id', 'related_object_parent_id'];
+
+/**
+ * The campaign id a `campaign` filter names: the campaign with that id, else the one with that name (an id wins when a
+ * string is both, as in `{campaignId}`), else the string as an id (the redemptions of a deleted campaign keep its id). One round.
+ */
+async function campaignIdOf(deps: Deps, projectId: string, idOrName: string): Promise<string> {
+  const [byId, byName] = await Promise.all([getStoredCampaign(deps, projectId, idOrName), getCampaignIdByName(deps, projectId, idOrName)]);
+  return byId !== null || byName === null ? idOrName : byName;
+}
 
 /** What a list request reads: one index partition, or nothing (a voucher that does not exist has no redemptions). */
 async function partitionOf(
@@ -71,7 +81,7 @@ async function partitionOf(
   q: ListRedemptionsQuery,
   given: [RedemptionFilterField, StringFilterConditions][],
   or: boolean,
-): Promise<{ partition: repo.RedemptionPartition; served: RedemptionFilterField | null } | null> {
+): Promise<{ partition: repo.RedemptionPartition; served: RedemptionFilterField | null; servesCampaign?: boolean } | null> {
   const byVoucher = async (codeOrId: string) => {
     const voucher = await loadVoucher(deps, projectId, codeOrId).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
@@ -84,6 +94,8 @@ async function partitionOf(
     return related ? { partition: related, served: null } : null;
   }
   if (q.customer !== undefined) return { partition: { customer: q.customer }, served: null };
+  // A campaign's redemptions are its own GSI4 partition: read, not filtered out of the project's list (issue 41 item 6).
+  if (q.campaign !== undefined) return { partition: { campaign: await campaignIdOf(deps, projectId, q.campaign) }, served: null, servesCampaign: true };
   // Under `or`, one field's partition would leave out the other fields' rows.
   if (or && given.length > 1) return { partition: { project: true }, served: null };
   for (const field of PARTITION_FIELDS) {
@@ -92,6 +104,7 @@ async function partitionOf(
     if (value === undefined) continue;
     if (field === 'customer_id') return { partition: { customer: value }, served: field };
     if (field === 'related_object_id') return { partition: { related: value }, served: field };
+    if (field === 'related_object_parent_id') return { partition: { campaign: value }, served: field };
     const related = await byVoucher(value);
     return related ? { partition: related, served: field } : null;
   }
@@ -100,9 +113,9 @@ async function partitionOf(
 
 /**
  * GET /v1/redemptions: redemptions and rollbacks, newest first (or `order=created_at`), one page of
- * `limit`. A `voucher` (code or id) or `customer` filter reads that one index partition, as does
- * `filters[voucher_code | related_object_id | customer_id]` with `$is` (or `$in` of one value);
- * otherwise the project's. `created_at` bounds are key conditions. `campaign`, `result` and every
+ * `limit`. A `voucher` (code or id), `customer` or `campaign` (id or name) filter reads that one index partition, as does
+ * `filters[voucher_code | related_object_id | customer_id | related_object_parent_id]` with `$is` (or `$in` of one value);
+ * otherwise the project's. `created_at` bounds are key conditions. `result` and every
  * other filter (any operator, either junction) are applied to what is read, at most MAX_FILTER_SCAN
  * entries (`maxScanned`); a page they leave unfilled within that bound is refused rather than
  * answered short (docs/decisions.md "Filtered redemption lists"). `total` is the number of matches
@@ -120,13 +133,15 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
   if (!source) return { redemptions: [], total: 0, hasMore: false };
   const { partition, served } = source;
   const applied = given.filter(([f]) => f !== served);
+  // The campaign's partition holds exactly its redemptions, also those made under a name it no longer has.
+  const campaignApplied = q.campaign !== undefined && source.servesCampaign !== true;
   const keep = (r: Redemption): boolean =>
     (q.result === undefined || r.result === q.result) &&
-    (q.campaign === undefined || r.campaignId === q.campaign || r.campaignName === q.campaign) &&
+    (!campaignApplied || r.campaignId === q.campaign || r.campaignName === q.campaign) &&
     (q.customer === undefined || r.customerId === q.customer) &&
     // Every filter is checked, the one the partition serves too (a voucher's partition also holds its code's earlier life).
     matchesFilters(given, or, (f) => filterValue(r, f));
-  const filtered = q.result !== undefined || q.campaign !== undefined || (q.customer !== undefined && q.voucher !== undefined) || applied.length > 0;
+  const filtered = q.result !== undefined || campaignApplied || (q.customer !== undefined && q.voucher !== undefined) || applied.length > 0;
   const skip = (q.page - 1) * q.limit;
   const read = await repo.readRedemptions(
     deps,
@@ -143,8 +158,8 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
   );
   if (filtered && !read.hasMore && !read.exhausted && read.redemptions.length < skip + q.limit) {
     throw new InvalidQueryParamsError(
-      `${filterNames(q, applied)}: applied to the redemptions read, and the ${read.scanned} read (at most ${maxScanned}) do not fill page ${q.page}; ` +
-        'narrow the list with created_at[after] / created_at[before], voucher or customer (or filters[voucher_code], filters[related_object_id] or filters[customer_id] with $is), which are read from an index',
+      `${filterNames(q, applied, campaignApplied)}: applied to the redemptions read, and the ${read.scanned} read (at most ${maxScanned}) do not fill page ${q.page}; ` +
+        'narrow the list with created_at[after] / created_at[before], voucher, customer or campaign (or filters[voucher_code], filters[related_object_id], filters[customer_id] or filters[related_object_parent_id] with $is), which are read from an index',
     );
   }
   const page = read.redemptions.slice(skip, skip + q.limit);
@@ -157,10 +172,10 @@ export async function listRedemptions(deps: Deps, projectId: string, q: ListRede
 }
 
 /** The filters applied to what is read, named as the client sent them. */
-function filterNames(q: ListRedemptionsQuery, applied: readonly [RedemptionFilterField, StringFilterConditions][]): string {
+function filterNames(q: ListRedemptionsQuery, applied: readonly [RedemptionFilterField, StringFilterConditions][], campaignApplied: boolean): string {
   const names = [
     ...(q.result !== undefined ? ['result'] : []),
-    ...(q.campaign !== undefined ? ['campaign'] : []),
+    ...(campaignApplied ? ['campaign'] : []),
     ...(q.customer !== undefined && q.voucher !== undefined ? ['customer (with voucher)'] : []),
     ...applied.map(([f, c]) => `filters[${f}] (${operatorsOf(c).join(', ')})`),
   ];

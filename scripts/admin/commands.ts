@@ -25,6 +25,7 @@ import {
 import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampaigns } from '../../lib/campaigns/campaign-backfill.js';
 import { backfillVoucherLists } from '../../lib/vouchers/voucher-list-backfill.js';
 import { backfillAsyncActionList } from '../../lib/async-actions/async-action-list-backfill.js';
+import { backfillRedemptionCampaigns } from '../../lib/redemptions/redemption-campaign-backfill.js';
 import type { AdminDeps } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -450,6 +451,20 @@ export const COMMANDS: readonly Command[] = [
     prepare: (_args, values) => {
       const only = text(values, 'project')?.trim();
       return async (deps) => backfillAsyncActionList(deps, only || undefined);
+    },
+  },
+  {
+    group: 'backfill',
+    name: 'redemption-campaigns',
+    args: [],
+    synopsis: '[--project <project_id>]',
+    summary:
+      "Gives redemptions written before GET /v1/redemptions?campaign= read an index their campaign's entry (GSI4), so a campaign's list shows them. One filtered Scan; safe to rerun and beside live traffic. Prints {found, updated, gone}.",
+    options: { project: { type: 'string' } },
+    optionHelp: [['--project <project_id>', "one project's redemptions only (the Scan still reads the table)"]],
+    prepare: (_args, values) => {
+      const only = text(values, 'project')?.trim();
+      return async (deps) => backfillRedemptionCampaigns(deps, only || undefined);
     },
   },
 ];

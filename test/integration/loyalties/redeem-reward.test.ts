@@ -408,13 +408,13 @@ describe('a reward paid with a card of a program that is disabled or deleted (is
   it('refuses it once the disable has answered: 400 campaign_not_active, no points taken, nothing stored; enabled again, it pays', async () => {
     const { api, priced, material, redeem, cardOf, program } = await setup(250);
     const rewardId = await priced(material(), 100);
-    expect((await api.call('disable-campaign', { params: { campaignId: program.id } })).status).toBe(200);
+    expect((await api.call('disable-campaign', { params: { campaignId: program.id as string } })).status).toBe(200);
     const replies = await Promise.all(Array.from({ length: 4 }, () => redeem(rewardId)));
     for (const reply of replies)
       expect(reply).toMatchObject({ status: 400, json: { key: 'campaign_not_active', resource_type: 'voucher', resource_id: 'CARD-1' } });
     expect(await cardOf()).toMatchObject({ balance: 250 });
     expect((await api.call('list-redemptions', { query: 'voucher=CARD-1' })).json.redemptions).toEqual([]);
-    expect((await api.call('enable-campaign', { params: { campaignId: program.id } })).status).toBe(200);
+    expect((await api.call('enable-campaign', { params: { campaignId: program.id as string } })).status).toBe(200);
     expect((await redeem(rewardId)).status).toBe(200);
     expect(await cardOf()).toMatchObject({ balance: 150 });
   });
@@ -423,7 +423,7 @@ describe('a reward paid with a card of a program that is disabled or deleted (is
     const { priced, material, redeem, runtime, pair, program } = await setup(250);
     const rewardId = await priced(material(), 100);
     const deleter = apiClient({ runtime, jobs: new RecordingJobQueue() }, keyPairHeaders(pair));
-    expect((await deleter.call('delete-campaign', { params: { campaignId: program.id } })).status).toBe(202);
+    expect((await deleter.call('delete-campaign', { params: { campaignId: program.id as string } })).status).toBe(202);
     expect((await redeem(rewardId)).json).toMatchObject({ key: 'resource_not_found', resource_id: 'CARD-1' });
     const stored = await runtime.ddb.send(new GetCommand({ TableName: runtime.tableName, Key: voucherEntity.key(pair.project_id, 'CARD-1') }));
     expect(stored.Item?.loyaltyCard).toMatchObject({ balance: 250 });

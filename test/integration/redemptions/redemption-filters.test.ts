@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import * as entities from '../../../lib/db/entities.js';
+import type { Redemption } from '../../../lib/redemptions/redemption.js';
+import { getRedemptions } from '../../../lib/redemptions/redemption.repo.js';
+import { backfillRedemptionCampaigns } from '../../../lib/redemptions/redemption-campaign-backfill.js';
+import { createOwnTable } from '../../support/hostile/route-harness.js';
+import { testRuntime } from '../../support/runtime.js';
 import * as z from '../../../lib/zod.js';
 import { listRedemptionsQuery } from '../../../lib/redemptions/redemption.schema.js';
 import { listRedemptions } from '../../../lib/redemptions/redemption.service.js';
@@ -107,8 +114,68 @@ describe('GET /v1/redemptions filters[…]', () => {
     const firstOfParent = (await listRedemptions(runtime, projectId, query, 7)).redemptions.map((r) => r.id);
     expect(firstOfParent).toHaveLength(1);
     expect([child(stacked, 0), child(stacked, 1)]).toContain(firstOfParent[0]);
-    // The same bound holds for the plain `campaign` filter, which used to answer short.
+    // The plain `campaign` filter reads the campaign's own index (issue 41 item 6): no bound applies.
     const campaign = z.parse(listRedemptionsQuery, { campaign: 'camp_summer' });
-    await expect(listRedemptions(runtime, projectId, campaign, 3)).rejects.toMatchObject({ details: expect.stringContaining('campaign:') });
+    expect(new Set((await listRedemptions(runtime, projectId, campaign, 3)).redemptions.map((r) => r.id))).toEqual(
+      new Set([child(stacked), child(stacked, 1)]),
+    );
+  });
+
+  it("reads a campaign's redemptions from its index, however many other redemptions the project has (issue 41 item 6)", async () => {
+    const { list, runtime, projectId, stacked, child, third } = await redeemed();
+    // 2,100 newer redemptions of another campaign, seeded as stored items: the project's list would read them all first.
+    const template = (await getRedemptions(runtime, projectId, [child(third)]))[0] as Redemption;
+    const others = Array.from({ length: 2_100 }, (_, i) => ({
+      ...template,
+      id: `r_other_${i}`,
+      campaignId: 'camp_other',
+      date: `2099-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+    }));
+    for (let i = 0; i < others.length; i += 25) {
+      await runtime.ddb.send(
+        new BatchWriteCommand({
+          RequestItems: { [runtime.tableName]: others.slice(i, i + 25).map((r) => ({ PutRequest: { Item: entities.redemption.toItem(r) } })) },
+        }),
+      );
+    }
+    for (const query of ['campaign=camp_summer', 'filters[related_object_parent_id][conditions][$is]=camp_summer']) {
+      const page = await list(`limit=10&${query}`);
+      expect(page.status).toBe(200);
+      expect(ids(page)).toEqual(new Set([child(stacked), child(stacked, 1)]));
+      expect(page.json).toMatchObject({ total: 2, has_more: false });
+    }
+    // By name: the campaign the name belongs to now.
+    await runtime.ddb.send(
+      new PutCommand({ TableName: runtime.tableName, Item: entities.campaignName.toItem({ campaignId: 'camp_summer' }, projectId, 'Summer') }),
+    );
+    expect(ids(await list('campaign=Summer'))).toEqual(new Set([child(stacked), child(stacked, 1)]));
+    expect((await list('limit=100&campaign=camp_other')).json).toMatchObject({ has_more: true });
+  });
+
+  it('lists a redemption written before the campaign index once `backfill redemption-campaigns` gave it its entry', async () => {
+    const table = await createOwnTable('redemption-campaign-backfill');
+    onTestFinished(() => table.drop());
+    const runtime = testRuntime({ tableName: table.tableName });
+    const projectId = 'proj_backfill';
+    const stored = (id: string, campaignId: string | null) =>
+      ({
+        id,
+        projectId,
+        object: 'redemption',
+        date: '2026-01-01T00:00:00.000Z',
+        campaignId,
+        customerId: null,
+        relatedObjectId: 'v_1',
+      }) as unknown as Redemption;
+    // As redemptions were written before: no GSI4 attributes; one of them names no campaign.
+    for (const r of [stored('r_old', 'camp_a'), stored('r_parent', null)]) {
+      const { GSI4PK: _pk, GSI4SK: _sk, ...item } = entities.redemption.toItem(r) as Record<string, unknown>;
+      await runtime.ddb.send(new PutCommand({ TableName: runtime.tableName, Item: item }));
+    }
+    const byCampaign = z.parse(listRedemptionsQuery, { campaign: 'camp_a' });
+    expect((await listRedemptions(runtime, projectId, byCampaign)).redemptions).toEqual([]);
+    expect(await backfillRedemptionCampaigns(runtime, projectId)).toEqual({ found: 1, updated: 1, gone: 0 });
+    expect((await listRedemptions(runtime, projectId, byCampaign)).redemptions.map((r) => r.id)).toEqual(['r_old']);
+    expect(await backfillRedemptionCampaigns(runtime, projectId)).toEqual({ found: 0, updated: 0, gone: 0 });
   });
 });

@@ -374,4 +374,11 @@ describe('redemption keys', () => {
     expect(item).toMatchObject({ GSI1PK: 'P#p1#REDEEMED#r_1', GSI1SK: `${at}#r_1`, GSI3PK: 'P#p1#REDEMPTIONS', GSI3SK: `${at}#r_1` });
     expect(item.GSI2PK).toBeUndefined();
   });
+
+  it("lists one that names a campaign in the campaign's GSI4 partition, and one without a campaign outside GSI4", () => {
+    const child = e.redemption.toItem({ id: 'r_3', projectId: P, date: at, customerId: null, campaignId: 'camp_1', relatedObjectId: 'v_1' } as never);
+    expect(child).toMatchObject({ GSI4PK: 'P#p1#CAMPAIGN#camp_1#REDEMPTIONS', GSI4SK: `${at}#r_3` });
+    const parent = e.redemption.toItem({ id: 'r_4', projectId: P, date: at, customerId: null, campaignId: null, relatedObjectId: 'r_4' } as never);
+    expect(parent.GSI4PK).toBeUndefined();
+  });
 });
