@@ -1,5 +1,6 @@
 import * as z from '../../lib/zod.js';
-import { routeNotFoundRoute, routes } from '../../lib/api/routes.js';
+import { routePaths } from '../../lib/api/route-paths.js';
+import { routeNotFoundRoute } from '../../lib/api/routes.js';
 import { openEndpoint } from '../../lib/http/endpoint.js';
 import { routeNotFound } from '../../lib/http/unroutable.js';
 import { originTrusted } from '../../lib/auth/origin-trust.repo.js';
@@ -7,7 +8,7 @@ import { originTrusted } from '../../lib/auth/origin-trust.repo.js';
 export const schemas = { query: z.record(z.string(), z.string()) };
 
 export const makeHandler = openEndpoint(routeNotFoundRoute, schemas, async ({ event, runtime }) =>
-  routeNotFound(routes, event, (origin) => originTrusted(runtime, origin)),
+  routeNotFound(routePaths, event, (origin) => originTrusted(runtime, origin)),
 );
 
 export const handler = makeHandler();

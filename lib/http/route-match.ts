@@ -1,7 +1,10 @@
 import type { RouteDef } from '../api/route.js';
 
-export interface RouteMatch {
-  route: RouteDef;
+/** What matching reads of a route: its method and path template. */
+export type RoutePath = Pick<RouteDef, 'method' | 'path'>;
+
+export interface RouteMatch<R extends RoutePath = RouteDef> {
+  route: R;
   /** Decoded path parameters, as API Gateway passes them. */
   params: Record<string, string>;
 }
@@ -36,9 +39,9 @@ const literalSegments = (template: string): number => template.split('/').filter
  * templates match (`/v1/vouchers/import` and `/v1/vouchers/{code}`), the one with more literal
  * segments wins, as API Gateway picks the most specific route.
  */
-export function findRoute(routes: readonly RouteDef[], method: string, path: string): { match: RouteMatch } | { allowed: string[] } {
+export function findRoute<R extends RoutePath>(routes: readonly R[], method: string, path: string): { match: RouteMatch<R> } | { allowed: string[] } {
   const allowed: string[] = [];
-  let best: RouteMatch | null = null;
+  let best: RouteMatch<R> | null = null;
   for (const route of routes) {
     const params = matchPath(route.path, path);
     if (!params) continue;

@@ -1,9 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, RouteNotFoundError } from '../errors.js';
 import { CLIENT_PATH_PREFIX, normalizeOrigin, preflightHeaders } from '../auth/origins.js';
-import type { RouteDef } from '../api/route.js';
 import type { HttpReply } from './reply.js';
-import { findRoute } from './route-match.js';
+import { findRoute, type RoutePath } from './route-match.js';
 
 /** The first path segment that is not valid percent-encoding (`%ZZ`, a lone `%`, bytes that are not UTF-8), if any. */
 function undecodableSegment(path: string): string | undefined {
@@ -21,7 +20,7 @@ function undecodableSegment(path: string): string | undefined {
  * The path a trailing slash hides (`/v1/vouchers/` → `/v1/vouchers`, `/v1/campaigns//` too), when
  * a route takes it under this method; the root `/` never is one.
  */
-export function slashlessRoute(routes: readonly RouteDef[], method: string, path: string): string | null {
+export function slashlessRoute(routes: readonly RoutePath[], method: string, path: string): string | null {
   if (!path.endsWith('/')) return null;
   const trimmed = path.replace(/\/+$/, '');
   if (trimmed === '') return null;
@@ -35,7 +34,7 @@ export function slashlessRoute(routes: readonly RouteDef[], method: string, path
  * under another method, 404 otherwise (thrown, so the envelope writes the error object).
  */
 export async function routeNotFound(
-  routes: readonly RouteDef[],
+  routes: readonly RoutePath[],
   event: APIGatewayProxyEventV2,
   originTrusted: (origin: string) => Promise<boolean>,
 ): Promise<HttpReply<308 | 204, undefined>> {
@@ -68,7 +67,7 @@ export async function routeNotFound(
  * key does not trust. 403 for an Origin no key trusts, 404 for a path no client route has.
  */
 async function preflight(
-  routes: readonly RouteDef[],
+  routes: readonly RoutePath[],
   event: APIGatewayProxyEventV2,
   path: string,
   originTrusted: (origin: string) => Promise<boolean>,

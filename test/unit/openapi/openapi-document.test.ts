@@ -6,7 +6,14 @@ import type { RouteDef } from '../../../lib/api/route.js';
 import { API_VERSION, buildOpenApiDocument, documentPaths } from '../../../lib/openapi/openapi-document.js';
 import { compressedOpenApiDocument } from '../../../lib/openapi/compressed-document.js';
 import { decompressDocument } from '../../../lib/openapi/served-document.js';
-import { compressedDocumentPath, openApiDocumentPath, renderCompressedModule, renderOpenApiDocument } from '../../../scripts/openapi.js';
+import {
+  compressedDocumentPath,
+  openApiDocumentPath,
+  renderCompressedModule,
+  renderOpenApiDocument,
+  renderRoutePathsModule,
+  routePathsPath,
+} from '../../../scripts/openapi.js';
 
 type Json = Record<string, unknown>;
 const committedText = readFileSync(openApiDocumentPath, 'utf8');
@@ -56,6 +63,8 @@ describe('docs/openapi.json', () => {
   it('is what GET /v1/openapi.json serves: the compressed copy holds the same text', () => {
     expect(decompressDocument(compressedOpenApiDocument)).toBe(committedText);
     expect(readFileSync(compressedDocumentPath, 'utf8')).toBe(renderCompressedModule(committedText));
+    // What `$default` matches against: the table's methods and paths, regenerated with the document.
+    expect(readFileSync(routePathsPath, 'utf8')).toBe(renderRoutePathsModule());
   });
 
   it('is an OpenAPI 3.1 document labelled with the spec interface version and its clusters as server variables', () => {
