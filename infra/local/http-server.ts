@@ -66,7 +66,14 @@ export function moduleHandlerLoader(repoRoot: string): HandlerLoader {
   };
 }
 
-class BodyTooLargeError extends Error {}
+class BodyTooLargeError extends Error {
+  constructor(readonly read: number) {
+    super('body too large');
+  }
+}
+
+/** The most of a refused upload read and thrown away before its connection is cut: API Gateway's own payload limit. */
+const MAX_DRAINED_BYTES = 10 * 1024 * 1024;
 
 /** Collects the body, giving up (without reading further) as soon as it passes `limit`. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -78,7 +85,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         req.off('data', onData);
         req.pause();
-        reject(new BodyTooLargeError());
+        reject(new BodyTooLargeError(size));
         return;
       }
       chunks.push(chunk);
@@ -182,8 +189,26 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
       setTimeout(() => req.socket.destroy(), 200).unref();
     });
   };
-  const refuseBody = (req: IncomingMessage, res: ServerResponse, startedAt: number): void =>
-    refuseUpload(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt);
+  /**
+   * A body over the limit: the 413 goes out at once; an upload API Gateway would have carried (≤ 10 MiB in all) is
+   * then read and thrown away, so the connection ends cleanly once the client has sent it. Closing a socket with
+   * unread bytes makes the kernel send a reset, which a client still uploading sees instead of the 413 (issue 41
+   * item 8). A larger upload, declared or streamed, is cut off as before.
+   */
+  const refuseBody = (req: IncomingMessage, res: ServerResponse, startedAt: number, read: number): void => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_DRAINED_BYTES || read > MAX_DRAINED_BYTES) {
+      refuseUpload(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt);
+      return;
+    }
+    let drained = read;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > MAX_DRAINED_BYTES) req.socket.destroy();
+    });
+    req.resume();
+    answerItself(req, res, new PayloadTooLargeError(maxBodyBytes), startedAt, false);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = Date.now();
@@ -194,12 +219,12 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
     });
     try {
       const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > maxBodyBytes) return refuseBody(req, res, startedAt);
+      if (declared > maxBodyBytes) return refuseBody(req, res, startedAt, 0);
       let body: Buffer;
       try {
         body = await readBody(req, maxBodyBytes);
       } catch (error) {
-        if (error instanceof BodyTooLargeError) return refuseBody(req, res, startedAt);
+        if (error instanceof BodyTooLargeError) return refuseBody(req, res, startedAt, error.read);
         res.destroy();
         return;
       }
@@ -238,7 +263,8 @@ export async function startHttpServer(options: LocalHttpServerOptions): Promise<
   );
   // Answer `Expect: 100-continue` ourselves, so an oversized upload is refused before it is sent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return refuseBody(req, res, Date.now());
+    // The client waits for our word before sending the body: nothing to drain, so the connection can be closed.
+    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return refuseUpload(req, res, new PayloadTooLargeError(maxBodyBytes), Date.now());
     res.writeContinue();
     void handle(req, res);
   });

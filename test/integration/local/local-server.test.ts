@@ -214,6 +214,38 @@ describe('local runtime HTTP server', () => {
     }
   });
 
+  it('reads and throws away the rest of an oversized upload API Gateway would carry, so the client sees the 413 and a clean end, not a reset (issue 41 item 8)', async () => {
+    const total = 3 * 1024 * 1024;
+    const outcome = await new Promise<{ received: string; error: string | null; sent: number }>((resolve) => {
+      let received = '';
+      let error: string | null = null;
+      let sent = 0;
+      const socket = connect(apiPort, '127.0.0.1', () => {
+        socket.write(`POST /v1/oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${total}\r\n\r\n`);
+        // The upload goes on well after the 413 (sent once the limit is passed), as a client streaming a file does.
+        const chunk = Buffer.alloc(256 * 1024, 'a');
+        socket.write(chunk);
+        sent += chunk.length;
+        const timer = setInterval(() => {
+          if (sent >= total || socket.destroyed) {
+            clearInterval(timer);
+            if (!socket.destroyed) socket.end();
+            return;
+          }
+          socket.write(chunk);
+          sent += chunk.length;
+        }, 40);
+      });
+      socket.on('data', (c: Buffer) => (received += c.toString('utf8')));
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+      socket.on('close', () => resolve({ received, error, sent }));
+    });
+    expect(outcome.error).toBeNull();
+    expect(outcome.sent).toBe(total);
+    expect(outcome.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.received).toContain('"key":"payload_too_large"');
+  });
+
   it('accepts a body exactly at the limit (it reaches the handler)', async () => {
     const reply = await fetch(`${local.apiUrl}/v1/oauth/token`, {
       method: 'POST',
