@@ -60,7 +60,7 @@ function elementProblems(d: MetadataPropertyDefinition, value: unknown): string[
     if (d.maxLength !== null && length > d.maxLength) problems.push(`must be at most ${d.maxLength} characters long`);
   }
   if (typeof value === 'number') {
-    if (d.ne !== null && d.ne.includes(value)) problems.push(`must not be equal to any of ${d.ne.join(',')}`);
+    if (d.ne?.includes(value)) problems.push(`must not be equal to any of ${d.ne.join(',')}`);
     if (d.lt !== null && !(value < d.lt)) problems.push(`must be less than ${d.lt}`);
     if (d.lte !== null && !(value <= d.lte)) problems.push(`must be less than or equal to ${d.lte}`);
     if (d.gt !== null && !(value > d.gt)) problems.push(`must be greater than ${d.gt}`);

@@ -3,7 +3,8 @@ import { checkMetadata } from './metadata-check.js';
 import type { EnforcedObject, MetadataSchema } from './metadata-schema.js';
 import { getMetadataSchemaOf } from './metadata-schema.repo.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'metadataSchemaCache'>;
+/** Without a cache (a caller that builds its own deps) every check reads the schema. */
+type Deps = Pick<Runtime, 'ddb' | 'tableName'> & Partial<Pick<Runtime, 'metadataSchemaCache'>>;
 
 const cacheKey = (projectId: string, relatedObject: string): string => `${projectId}\u0000${relatedObject}`;
 
@@ -14,10 +15,10 @@ const cacheKey = (projectId: string, relatedObject: string): string => `${projec
  */
 export async function cachedMetadataSchema(deps: Deps, projectId: string, relatedObject: string): Promise<MetadataSchema | null> {
   const key = cacheKey(projectId, relatedObject);
-  const hit = deps.metadataSchemaCache.get(key);
+  const hit = deps.metadataSchemaCache?.get(key);
   if (hit !== undefined) return hit;
   const read = await getMetadataSchemaOf(deps, projectId, relatedObject);
-  deps.metadataSchemaCache.set(key, read);
+  deps.metadataSchemaCache?.set(key, read);
   return read;
 }
 
