@@ -12,7 +12,10 @@ async function callsOfCheckout(withSchemas: boolean): Promise<{ validation: Watc
   const runtime = testRuntime();
   const pair = await newProject(runtime);
   const api = apiClient({ runtime }, keyPairHeaders(pair));
-  const made = await api.call('create-voucher', { params: { code: 'HOT-1' }, json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } });
+  const made = await api.call('create-voucher', {
+    params: { code: 'HOT-1' },
+    json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } },
+  });
   expect(made.status).toBe(200);
   if (withSchemas) {
     const management = apiClient({ runtime }, managementHeaders(await newManagementKey(runtime)));

@@ -35,7 +35,10 @@ const properties = {
 const discount = { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } };
 
 /** Each covered object: a create with the metadata given, and an update of an object made with valid metadata. */
-const objects: Record<string, { create: (api: Api, metadata?: Json) => ReturnType<Api['call']>; update: (api: Api, metadata: Json) => Promise<Awaited<ReturnType<Api['call']>>> }> = {
+const objects: Record<
+  string,
+  { create: (api: Api, metadata?: Json) => ReturnType<Api['call']>; update: (api: Api, metadata: Json) => Promise<Awaited<ReturnType<Api['call']>>> }
+> = {
   customer: {
     create: (api, metadata) => api.call('create-customer', { json: { source_id: `c-${Math.random()}`, ...(metadata ? { metadata } : {}) } }),
     update: async (api, metadata) => {
@@ -103,8 +106,8 @@ describe('metadata schemas enforced on the writes of the objects they describe',
   it('refuses a new campaign or voucher sent without metadata when a property is required; an upsert without metadata keeps what it has', async () => {
     const { api, define } = await setup();
     for (const object of ['campaign', 'voucher', 'customer'] as const) await define(object, properties);
-    expectRefused(await objects.campaign?.create(api) as Awaited<ReturnType<Api['call']>>, 'size');
-    expectRefused(await objects.voucher?.create(api) as Awaited<ReturnType<Api['call']>>, 'size');
+    expectRefused((await objects.campaign?.create(api)) as Awaited<ReturnType<Api['call']>>, 'size');
+    expectRefused((await objects.voucher?.create(api)) as Awaited<ReturnType<Api['call']>>, 'size');
     expect((await api.call('create-customer', { json: { source_id: 'no-metadata' } })).status).toBe(200);
   });
 
@@ -120,7 +123,7 @@ describe('metadata schemas enforced on the writes of the objects they describe',
   it('stops checking a property once it is marked deleted, and every property once the schema is deleted', async () => {
     const { api, define, management, projectId } = await setup();
     const metadataSchemaId = await define('order', properties);
-    expectRefused(await objects.order?.create(api, { region: 'EU' }) as Awaited<ReturnType<Api['call']>>, 'size');
+    expectRefused((await objects.order?.create(api, { region: 'EU' })) as Awaited<ReturnType<Api['call']>>, 'size');
     const deleted = await management.call('update-metadata-schema', {
       params: { projectId, metadataSchemaId },
       json: { properties: { size: { type: 'number', optional: false, array: false, deleted: true } } },

@@ -950,7 +950,10 @@ const cases: RouteCase[] = [
   {
     operationId: 'update-metadata-schema',
     prepare: async (c) => {
-      const made = await c.management.call('create-metadata-schema', { params: { projectId: c.pair.project_id }, json: { related_object: 'order', properties: {} } });
+      const made = await c.management.call('create-metadata-schema', {
+        params: { projectId: c.pair.project_id },
+        json: { related_object: 'order', properties: {} },
+      });
       c.state.metadataSchemaId = made.json.id as string;
       c.clock.advance(SECOND);
     },
@@ -962,12 +965,17 @@ const cases: RouteCase[] = [
       }),
     // Every update stamps the schema's update time: a second run would move it to the retry's time.
     effects: async (c) =>
-      updatedAtOf(await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } })),
+      updatedAtOf(
+        await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } }),
+      ),
   },
   {
     operationId: 'delete-metadata-schema',
     prepare: async (c) => {
-      const made = await c.management.call('create-metadata-schema', { params: { projectId: c.pair.project_id }, json: { related_object: 'order', properties: {} } });
+      const made = await c.management.call('create-metadata-schema', {
+        params: { projectId: c.pair.project_id },
+        json: { related_object: 'order', properties: {} },
+      });
       c.state.metadataSchemaId = made.json.id as string;
     },
     send: (c, key) =>
@@ -977,7 +985,10 @@ const cases: RouteCase[] = [
       }),
     // 1 once deleted; a second run would answer 404 instead of the first 204.
     effects: async (c) =>
-      (await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } })).status === 404 ? 1 : 0,
+      (await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } }))
+        .status === 404
+        ? 1
+        : 0,
   },
 ];
 

@@ -53,14 +53,17 @@ describe('metadata check', () => {
       ['image_url', 'http.com'],
       ['image_url', 'https://cdn.example.com/a.gif'],
     ];
-    for (const [type, value] of refused) expect(propertyProblem('p', def(type), value), `${type} ${JSON.stringify(value)}`).toMatch(/^p: must .*\(actual value is /);
+    for (const [type, value] of refused)
+      expect(propertyProblem('p', def(type), value), `${type} ${JSON.stringify(value)}`).toMatch(/^p: must .*\(actual value is /);
   });
 
   it('checks every element of an array property and refuses a non-array', () => {
     const d = def('string', { array: true, eq: ['L1', 'L2'] });
     expect(propertyProblem('loc', d, ['L1', 'L2'])).toBeNull();
     expect(propertyProblem('loc', d, 'L1')).toBe("loc: must be an array (actual value is 'L1')");
-    expect(propertyProblem('loc', d, ['L1', 'L3'])).toBe('loc: must be an array, and every element: must be equal to one of L1,L2 (actual value is ["L1","L3"])');
+    expect(propertyProblem('loc', d, ['L1', 'L3'])).toBe(
+      'loc: must be an array, and every element: must be equal to one of L1,L2 (actual value is ["L1","L3"])',
+    );
   });
 
   it('applies lengths to strings and bounds to numbers', () => {
@@ -100,7 +103,10 @@ describe('metadata check', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), value), fc.boolean(), (metadata, required) => {
         const properties = Object.fromEntries(
-          Object.entries(metadata).map(([k, v]) => [k, def(typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'boolean', { optional: !required })]),
+          Object.entries(metadata).map(([k, v]) => [
+            k,
+            def(typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'boolean', { optional: !required }),
+          ]),
         );
         return metadataProblems(schema(properties, true), metadata).length === 0;
       }),
@@ -109,14 +115,20 @@ describe('metadata check', () => {
 
   it('names exactly the properties whose value has the wrong type (property)', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !k.includes(':')), fc.oneof(fc.string(), fc.integer())), (metadata) => {
-        const properties = Object.fromEntries(Object.keys(metadata).map((k) => [k, def('number')]));
-        const named = metadataProblems(schema(properties), metadata).map((p) => p.slice(0, p.indexOf(':')));
-        const wrong = Object.entries(metadata)
-          .filter(([, v]) => typeof v !== 'number')
-          .map(([k]) => k);
-        expect(named.sort()).toEqual(wrong.sort());
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !k.includes(':')),
+          fc.oneof(fc.string(), fc.integer()),
+        ),
+        (metadata) => {
+          const properties = Object.fromEntries(Object.keys(metadata).map((k) => [k, def('number')]));
+          const named = metadataProblems(schema(properties), metadata).map((p) => p.slice(0, p.indexOf(':')));
+          const wrong = Object.entries(metadata)
+            .filter(([, v]) => typeof v !== 'number')
+            .map(([k]) => k);
+          expect(named.sort()).toEqual(wrong.sort());
+        },
+      ),
     );
   });
 
