@@ -6,6 +6,7 @@ import { type Ids, randomIds } from './ids.js';
 import { createLogger, type Logger } from './logger.js';
 import { TtlCache } from './ttl-cache.js';
 import type { AppKey } from './app-keys/app-key.js';
+import type { MetadataSchema } from './metadata-schemas/metadata-schema.js';
 import { CredentialHints } from './auth/credential-hints.js';
 import { QualificationHints } from './qualifications/qualification-hints.js';
 import { ReadHints } from './validations/read-hints.js';
@@ -28,12 +29,20 @@ export interface Runtime {
   readHints: ReadHints;
   /** Campaigns this container's qualifications led to, so the next one reads them with the wallet (lib/qualifications/qualification-hints.ts). */
   qualificationHints: QualificationHints;
+  /**
+   * Metadata schemas the direct writes of customers, campaigns, vouchers, products and orders were
+   * checked against, by project and related object (null: none), kept briefly so such a write
+   * reads none most of the time; its age bounds how long a schema change takes to reach other containers.
+   */
+  metadataSchemaCache: TtlCache<MetadataSchema | null>;
   /** Per-project request budget shared by all containers (lib/rate-limit/rate-limit.service.ts); null = none. */
   rateLimit?: RateLimitSettings | null;
 }
 
 /** Seconds an application key may be served from cache to bearer-token requests. */
 export const APP_KEY_CACHE_SECONDS = 30;
+/** Seconds a metadata schema (or its absence) may be served from cache to the writes it checks (docs/decisions.md "Metadata schemas"). */
+export const METADATA_SCHEMA_CACHE_SECONDS = 30;
 
 export function createRuntime(config: Config, overrides: Partial<Runtime> = {}): Runtime {
   const clock = overrides.clock ?? systemClock;
@@ -44,6 +53,7 @@ export function createRuntime(config: Config, overrides: Partial<Runtime> = {}):
     ids: overrides.ids ?? randomIds,
     logger: overrides.logger ?? createLogger(config.logLevel),
     appKeyCache: overrides.appKeyCache ?? new TtlCache(APP_KEY_CACHE_SECONDS * 1000, () => clock.now().getTime()),
+    metadataSchemaCache: overrides.metadataSchemaCache ?? new TtlCache(METADATA_SCHEMA_CACHE_SECONDS * 1000, () => clock.now().getTime()),
     credentialHints: overrides.credentialHints ?? new CredentialHints(() => clock.now().getTime()),
     readHints: overrides.readHints ?? new ReadHints(() => clock.now().getTime()),
     qualificationHints: overrides.qualificationHints ?? new QualificationHints(() => clock.now().getTime()),

@@ -2456,6 +2456,102 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * Metadata schemas: the Management API writes them per project; project keys read them, and the
+ * direct writes of customers, campaigns, vouchers, products and orders are checked against them.
+ */
+
+export const createMetadataSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'create-metadata-schema',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/metadata-schemas',
+  folder: 'metadata-schemas',
+  auth: 'management',
+  scope: null,
+  summary: 'Define the metadata one related object of a project may carry (one schema per object)',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementMetadataSchema', 'The metadata schema')],
+  // The project; a schema of that related object already.
+  errors: [404, 409],
+});
+
+export const listMetadataSchemas1Route = /* @__PURE__ */ route({
+  operationId: 'list-metadata-schemas-1',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/metadata-schemas',
+  folder: 'metadata-schemas',
+  auth: 'management',
+  scope: null,
+  summary: "List a project's metadata schemas, oldest first",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementMetadataSchemaList', 'Every metadata schema of the project and their number')],
+  errors: [404],
+});
+
+export const getMetadataSchema1Route = /* @__PURE__ */ route({
+  operationId: 'get-metadata-schema-1',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/metadata-schemas/{metadataSchemaId}',
+  folder: 'metadata-schemas',
+  auth: 'management',
+  scope: null,
+  summary: "Get a project's metadata schema by id",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementMetadataSchema', 'The metadata schema')],
+  errors: [404],
+});
+
+export const updateMetadataSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'update-metadata-schema',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/metadata-schemas/{metadataSchemaId}',
+  folder: 'metadata-schemas',
+  auth: 'management',
+  scope: null,
+  summary: 'Replace the definitions of the properties sent (their types stay; deleted: true stops a check), keep the others',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementMetadataSchema', 'The metadata schema as updated')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteMetadataSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'delete-metadata-schema',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/metadata-schemas/{metadataSchemaId}',
+  folder: 'metadata-schemas',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a metadata schema: its checks stop, objects keep their metadata',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const listMetadataSchemasRoute = /* @__PURE__ */ route({
+  operationId: 'list-metadata-schemas',
+  method: 'GET',
+  path: '/v1/metadata-schemas',
+  folder: 'metadata-schemas',
+  scopes: ['metadata-schemas'],
+  summary: "List the project's metadata schemas, oldest first",
+  tag: 'Metadata Schemas',
+  success: [/* @__PURE__ */ ok('MetadataSchemaList', 'Every metadata schema of the project and their number')],
+});
+
+export const getMetadataSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'get-metadata-schema',
+  method: 'GET',
+  path: '/v1/metadata-schemas/{resource}',
+  folder: 'metadata-schemas',
+  scopes: ['metadata-schemas'],
+  summary: 'Get the metadata schema of a related object (customer, order, … or a custom name)',
+  tag: 'Metadata Schemas',
+  success: [/* @__PURE__ */ ok('MetadataSchema', 'The metadata schema')],
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2640,4 +2736,11 @@ export const routes: readonly RouteDef[] = [
   getProjectRoute,
   updateProjectRoute,
   deleteProjectRoute,
+  createMetadataSchemaRoute,
+  listMetadataSchemas1Route,
+  getMetadataSchema1Route,
+  updateMetadataSchemaRoute,
+  deleteMetadataSchemaRoute,
+  listMetadataSchemasRoute,
+  getMetadataSchemaRoute,
 ];

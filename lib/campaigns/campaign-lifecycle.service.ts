@@ -10,6 +10,8 @@ import type { JobQueue } from '../jobs/job.js';
 import { MAX_METADATA_BYTES } from '../metadata.schema.js';
 import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
+import { cachedMetadataSchema } from '../metadata-schemas/metadata-enforcement.js';
+import { checkMetadata } from '../metadata-schemas/metadata-check.js';
 import type { Campaign } from './campaign.js';
 import { failCampaignVouchersDeletion } from './campaign-deletion.js';
 import { failCampaignVouchersUpdate } from './campaign-vouchers-update.js';
@@ -130,7 +132,7 @@ function onCurrentCampaign<T>(deps: Deps, projectId: string, idOrName: string, w
  *   ConflictRetryError; Error when the queue refuses the job (the action is marked FAILED first; the campaign stays changed).
  */
 export async function updateCampaign(
-  deps: Deps & { jobs: JobQueue },
+  deps: Deps & Partial<Pick<Runtime, 'metadataSchemaCache'>> & { jobs: JobQueue },
   projectId: string,
   idOrName: string,
   body: UpdateCampaignBody,
@@ -139,6 +141,8 @@ export async function updateCampaign(
   const first = await loadCampaign(deps, projectId, idOrName);
   assertChangeable(first);
   assertFieldsFit(first, body);
+  const touchesMetadata = body.metadata !== undefined || (body.unset_metadata_fields ?? []).length > 0;
+  const metadataSchema = touchesMetadata ? await cachedMetadataSchema(deps, projectId, 'campaign') : null;
   const referralProgram = body.referral_program !== undefined ? await resolveReferralProgram(deps, projectId, camelize(body.referral_program)) : undefined;
   const categoryRef = body.category !== undefined || body.category_id !== undefined ? { name: body.category, id: body.category_id } : null;
   const now = deps.clock.now().toISOString();
@@ -149,6 +153,8 @@ export async function updateCampaign(
         ...(categoryRef ? { category } : {}),
         ...(referralProgram !== undefined ? { referralProgram } : {}),
       };
+      // The metadata as merged with the campaign's is what the schema must accept.
+      if (change.metadata !== undefined) checkMetadata(metadataSchema, change.metadata);
       const action = change.voucher && read.vouchersCount > 0 ? plannedVouchersUpdate(deps, read, requestId, now) : null;
       const extra = action ? [...items, ...asyncActionPuts(deps, action)] : items;
       const { outcome, campaign } = await changeCampaign(deps, read, change, now, extra, { pinVouchersCount: change.voucher !== undefined });

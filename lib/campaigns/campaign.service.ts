@@ -3,6 +3,7 @@ import { currentCategories, withCategory, withCurrentCategories, withCurrentCate
 import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import { resolveReferralProgram } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { resolveCodeConfig } from '../vouchers/code-generator.js';
 import type { JobQueue } from '../jobs/job.js';
 import { enqueueVoucherGeneration } from '../vouchers/bulk-generation.js';
@@ -97,10 +98,17 @@ export function newPromotionTier(deps: Pick<Runtime, 'ids'>, t: PromotionTierInp
  * action on the jobs queue (the reply then shows IN_PROGRESS). The campaign reports IN_PROGRESS
  * while they are generated, DONE after, FAILED if generation could not finish.
  * A referral program converting on a custom event names an existing custom event schema (resolveReferralProgram).
- * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id, custom_event_schema),
+ * @throws DuplicateError (name taken), InvalidPayloadError, InvalidCampaignError, NotFoundError (category_id, custom_event_schema), MetadataValidationError,
  *   CodeSpaceExhaustedError (the pattern cannot hold vouchers_count codes; checked before anything is written).
  */
-export async function createCampaign(deps: Deps & { jobs: JobQueue }, projectId: string, body: CreateCampaignBody, requestId: string): Promise<Campaign> {
+export async function createCampaign(
+  deps: Deps & Partial<Pick<Runtime, 'metadataSchemaCache'>> & { jobs: JobQueue },
+  projectId: string,
+  body: CreateCampaignBody,
+  requestId: string,
+): Promise<Campaign> {
+  // A new campaign: no metadata sent is checked as none (a required property is missing).
+  await enforceMetadata(deps, projectId, 'campaign', body.metadata ?? {});
   const now = deps.clock.now().toISOString();
   const type = body.type ?? (body.campaign_type === 'PROMOTION' ? 'STATIC' : 'AUTO_UPDATE');
   const vouchersWanted = body.vouchers_count ?? 0;

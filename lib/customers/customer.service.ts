@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import type { Customer, CustomerFields, CustomerLoyaltyCard, CustomerRedemptionSummary } from './customer.js';
 import { heldLoyaltyCards } from '../vouchers/voucher-holder.repo.js';
 import { membershipOf, projectSegments } from '../segments/segment-membership.js';
@@ -11,6 +12,8 @@ import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
 import type { CreateCustomerBody, CustomerInput, ListCustomersQuery, UpdateCustomerBody } from './customer.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+/** A direct write of customers: also checks the metadata sent against the project's customer metadata schema. */
+type DirectWriteDeps = Deps & Pick<Runtime, 'metadataSchemaCache'>;
 
 // Key order is not compared: DynamoDB maps come back in an order of their own.
 const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
@@ -134,9 +137,11 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
  * POST /v1/customers: creates the customer of a new `source_id`, or updates the customer an `id`
  * or a known `source_id` names with the fields sent (Voucherify's upsert); with neither, creates a
  * new customer without a source id. One customer per source id however many requests race for it.
- * @throws NotFoundError (customer) for an unknown `id`.
+ * The metadata sent is checked against the project's customer metadata schema first.
+ * @throws NotFoundError (customer) for an unknown `id`; MetadataValidationError.
  */
-export function createCustomer(deps: Deps, projectId: string, body: CreateCustomerBody): Promise<Customer> {
+export async function createCustomer(deps: DirectWriteDeps, projectId: string, body: CreateCustomerBody): Promise<Customer> {
+  await enforceMetadata(deps, projectId, 'customer', body.metadata);
   return upsertCustomer(deps, projectId, body);
 }
 
@@ -144,9 +149,10 @@ export function createCustomer(deps: Deps, projectId: string, body: CreateCustom
  * PUT /v1/customers/{customerId}: sets the fields sent on the customer an id or source id names;
  * the others stay (`metadata` is replaced as a whole). Nothing sent that differs: no write, and
  * `updated_at` stays.
- * @throws NotFoundError (customer); InvalidPayloadError for a `source_id` other than the customer's.
+ * @throws NotFoundError (customer); InvalidPayloadError for a `source_id` other than the customer's; MetadataValidationError.
  */
-export async function updateCustomer(deps: Deps, projectId: string, ref: string, body: UpdateCustomerBody): Promise<Customer> {
+export async function updateCustomer(deps: DirectWriteDeps, projectId: string, ref: string, body: UpdateCustomerBody): Promise<Customer> {
+  await enforceMetadata(deps, projectId, 'customer', body.metadata);
   const customer = await findCustomer(deps, projectId, ref);
   if (!customer) throw new NotFoundError('customer', ref);
   const { source_id: sourceId, ...fields } = body;

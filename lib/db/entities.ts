@@ -9,6 +9,7 @@ import { sourceIdSortKey } from '../customers/customer-views.js';
 import type { EarningRule, EarningRuleLocation } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
+import type { MetadataSchema } from '../metadata-schemas/metadata-schema.js';
 import type { Export } from '../exports/export.js';
 import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
@@ -622,6 +623,28 @@ export const customEventSchemaId = /* @__PURE__ */ entity<{ name: string }>('cus
   .key(
     (projectId: string, schemaId: string) => tenant(projectId, 'EVENT_SCHEMA_ID', schemaId),
     () => 'EVENT_SCHEMA_ID',
+  )
+  .apart();
+
+/**
+ * A project's metadata schema of one related object, keyed by that object (so one schema per object, and a write
+ * that checks its metadata reads one item); GSI1 lists the project's schemas by creation.
+ */
+export const metadataSchemaItem = /* @__PURE__ */ entity<MetadataSchema>('metadata_schema', 1)
+  .key(
+    (projectId: string, relatedObject: string) => tenant(projectId, 'METADATA_SCHEMA', relatedObject),
+    () => 'METADATA_SCHEMA',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'METADATA_SCHEMAS'),
+    (createdAt: string, schemaId: string) => path(createdAt, schemaId),
+  )
+  .from((s) => ({ key: [s.projectId, s.relatedObject], index: [s.projectId, s.createdAt, s.id] }));
+/** Points a metadata schema id (`ms_...`) at its related object. */
+export const metadataSchemaId = /* @__PURE__ */ entity<{ relatedObject: string }>('metadata_schema_id', 1)
+  .key(
+    (projectId: string, schemaId: string) => tenant(projectId, 'METADATA_SCHEMA_ID', schemaId),
+    () => 'METADATA_SCHEMA_ID',
   )
   .apart();
 

@@ -5,6 +5,12 @@ import {
 } from '../product-collections/product-collection.reply.js';
 import type * as z from '../zod.js';
 import {
+  managedMetadataSchemaListReplySchema,
+  managedMetadataSchemaReplySchema,
+  metadataSchemaListReplySchema,
+  metadataSchemaReplySchema,
+} from '../metadata-schemas/metadata-schema.reply.js';
+import {
   validationRuleAssignmentListReplySchema,
   validationRuleAssignmentReplySchema,
   validationRuleListReplySchema,
@@ -137,6 +143,10 @@ export const replySchemas = {
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
   VoucherValidation: voucherValidationReplySchema,
+  ManagementMetadataSchema: managedMetadataSchemaReplySchema,
+  ManagementMetadataSchemaList: managedMetadataSchemaListReplySchema,
+  MetadataSchema: metadataSchemaReplySchema,
+  MetadataSchemaList: metadataSchemaListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -4,6 +4,7 @@ import { MAX_ORDER_BYTES, storedBytes } from '../db/item-size.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { orderLoyaltyEffects } from '../loyalties/order-earning.service.js';
 import { markLoyaltyDue, type Order } from './order.js';
 import { itemsAmount, orderItemOf } from './order-lines.js';
@@ -117,7 +118,9 @@ export async function getOrder(deps: Reads, projectId: string, ref: string): Pro
  * @throws NotFoundError (order) for an unknown `id`, (customer) for an unknown customer id;
  *   InvalidPayloadError for inconsistent line figures or a `source_id` other than the order's.
  */
-export async function createOrder(deps: Deps, projectId: string, body: CreateOrderBody): Promise<Order> {
+export async function createOrder(deps: Deps & Pick<Runtime, 'metadataSchemaCache'>, projectId: string, body: CreateOrderBody): Promise<Order> {
+  // An upsert: metadata sent replaces the order's, none sent keeps it, so only what is sent is checked.
+  await enforceMetadata(deps, projectId, 'order', body.metadata);
   const { id, ...rest } = body;
   // The request's own size first: an order refused for its size must not leave its customer upserted.
   checkStoredSize(rest);
@@ -165,7 +168,8 @@ export async function createOrder(deps: Deps, projectId: string, body: CreateOrd
  * stay (`items` and `metadata` are replaced as a whole). Nothing that differs: no write.
  * @throws NotFoundError (order, customer); InvalidPayloadError for a `source_id` other than the order's.
  */
-export async function updateOrder(deps: Deps, projectId: string, ref: string, body: UpdateOrderBody): Promise<Order> {
+export async function updateOrder(deps: Deps & Pick<Runtime, 'metadataSchemaCache'>, projectId: string, ref: string, body: UpdateOrderBody): Promise<Order> {
+  await enforceMetadata(deps, projectId, 'order', body.metadata);
   const found = await findOrder(deps, projectId, ref);
   if (!found) throw new NotFoundError('order', ref);
   if (body.source_id !== undefined && body.source_id !== found.sourceId) {

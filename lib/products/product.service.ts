@@ -3,6 +3,7 @@ import { RETRY, retryOnConflict } from '../db/transact.js';
 import { DuplicateError, InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import { autoMembershipWrites, leaveCollections } from '../product-collections/membership.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { MAX_SKUS_PER_PRODUCT, type Product, plainProduct, plainSku, type ProductWithSkus, type Sku, type StoredProduct, type StoredSku } from './product.js';
 import { toProductReply, toSkuReply } from './product.mapper.js';
 import * as repo from './product.repo.js';
@@ -89,7 +90,9 @@ async function applySkuFields(deps: Deps, projectId: string, read: StoredSku, fi
  * creates of one source id make one product: the losers of the reservation update the winner's.
  * @throws NotFoundError (an `id` naming no product), ConflictRetryError.
  */
-export function createProduct(deps: Deps, projectId: string, body: CreateProductBody): Promise<Product> {
+export async function createProduct(deps: Deps & Pick<Runtime, 'metadataSchemaCache'>, projectId: string, body: CreateProductBody): Promise<Product> {
+  // An upsert: metadata sent replaces the product's, none sent keeps it, so only what is sent is checked.
+  await enforceMetadata(deps, projectId, 'product', body.metadata);
   const { id, source_id: sourceId, ...fields } = body;
   return retryOnConflict(busy(`products of project ${projectId}`), async () => {
     if (id !== undefined) {
@@ -183,9 +186,15 @@ export async function getProduct(deps: ReadDeps, projectId: string, ref: string)
 /**
  * PUT /v1/products/{productId}: sets the fields sent; the others stay. Nothing that differs: no
  * write, and `updated_at` stays.
- * @throws NotFoundError, ConflictRetryError.
+ * @throws NotFoundError, ConflictRetryError, MetadataValidationError.
  */
-export function updateProduct(deps: Deps, projectId: string, ref: string, body: UpdateProductBody): Promise<Product> {
+export async function updateProduct(
+  deps: Deps & Pick<Runtime, 'metadataSchemaCache'>,
+  projectId: string,
+  ref: string,
+  body: UpdateProductBody,
+): Promise<Product> {
+  await enforceMetadata(deps, projectId, 'product', body.metadata);
   return retryOnConflict(busy(`product ${ref}`), async () => applyProductFields(deps, projectId, await productOf(deps, projectId, ref), body));
 }
 

@@ -5,6 +5,7 @@ import { withCategory } from '../categories/category.service.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { type CodeConfig, CodeSampler, resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
 import { addVoucherWithCode, assertCodesFit, buildVoucher, generateVouchers, type VoucherOverrides, type VoucherSource } from './voucher-generation.js';
@@ -87,8 +88,15 @@ async function insertStandaloneWithRandomCode(
  * @throws DuplicateError (409 duplicate_found), InvalidPayloadError (body code differs from the path's,
  *   type mismatch), NotFoundError (campaign, category_id), InvalidCampaignError, TooManyCategoriesError, ConflictRetryError.
  */
-export async function createVoucher(deps: Deps, projectId: string, code: string, body: CreateVoucherBody): Promise<Voucher> {
+export async function createVoucher(
+  deps: Deps & Pick<Runtime, 'metadataSchemaCache'>,
+  projectId: string,
+  code: string,
+  body: CreateVoucherBody,
+): Promise<Voucher> {
   if (body.code !== undefined && body.code !== code) throw new InvalidPayloadError(`code ${body.code} in the body differs from ${code} in the path`);
+  // A new voucher: no metadata sent is checked as none (a required property is missing).
+  await enforceMetadata(deps, projectId, 'voucher', body.metadata ?? {});
   return createVoucherWith(deps, projectId, body, code);
 }
 
@@ -97,7 +105,8 @@ export async function createVoucher(deps: Deps, projectId: string, code: string,
  * (completed from the campaign's configuration, or the default: 8 alphanumeric characters).
  * @throws as createVoucher, and CodeSpaceExhaustedError.
  */
-export function generateRandomCode(deps: Deps, projectId: string, body: GenerateRandomCodeBody): Promise<Voucher> {
+export async function generateRandomCode(deps: Deps & Pick<Runtime, 'metadataSchemaCache'>, projectId: string, body: GenerateRandomCodeBody): Promise<Voucher> {
+  await enforceMetadata(deps, projectId, 'voucher', body.metadata ?? {});
   return createVoucherWith(deps, projectId, body, body.code);
 }
 

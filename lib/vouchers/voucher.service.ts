@@ -11,6 +11,7 @@ import { removeVoucherRedemptions, shardedUses } from '../redemptions/redemption
 import type { ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
 import { getObjectAssignments } from '../validation-rules/validation-rule.repo.js';
 import type { Runtime } from '../runtime.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { enqueueVoucherGeneration } from './bulk-generation.js';
 import { resolveCodeConfig } from './code-generator.js';
 import type { Voucher } from './voucher.js';
@@ -208,9 +209,15 @@ export const disableVoucher = (deps: Deps, projectId: string, codeOrId: string):
  * the holder) are never written, and the campaign's pool follows `active` (see changeVoucherItem).
  * A new gift amount moves the balance by the same difference and must leave it at 0 or more.
  * @throws NotFoundError (voucher, category_id), InvalidVoucherError (gift on a voucher that is no
- *   gift card), NotEnoughCreditsError, TooManyCategoriesError, ConflictRetryError.
+ *   gift card), NotEnoughCreditsError, TooManyCategoriesError, ConflictRetryError, MetadataValidationError.
  */
-export async function updateVoucher(deps: Deps, projectId: string, codeOrId: string, body: UpdateVoucherBody): Promise<Voucher> {
+export async function updateVoucher(
+  deps: Deps & Pick<Runtime, 'metadataSchemaCache'>,
+  projectId: string,
+  codeOrId: string,
+  body: UpdateVoucherBody,
+): Promise<Voucher> {
+  await enforceMetadata(deps, projectId, 'voucher', body.metadata);
   const found = await findVoucher(deps, projectId, codeOrId);
   if (!found) throw new NotFoundError('voucher', codeOrId);
   if (body.gift && !found.gift) throw new InvalidVoucherError(found.code, `Voucher ${found.code} is a ${found.type}: only a gift card has gift.amount`);

@@ -317,6 +317,13 @@ const perOperation: Record<string, CaseHints> = {
   'update-project': { path: { projectId: '$seed.projectId' }, values: projectValues },
   'create-project': { values: projectValues },
   'delete-project': { path: { projectId: '$fresh.projectId' } },
+  'create-metadata-schema': { path: { projectId: '$seed.projectId' }, unique: ['body.related_object'] },
+  'list-metadata-schemas-1': { path: { projectId: '$seed.projectId' } },
+  'get-metadata-schema-1': { path: { projectId: '$seed.projectId', metadataSchemaId: '$seed.metadataSchemaId' } },
+  'update-metadata-schema': { path: { projectId: '$seed.projectId', metadataSchemaId: '$seed.metadataSchemaId' } },
+  'delete-metadata-schema': { path: { projectId: '$seed.projectId', metadataSchemaId: '$fresh.metadataSchemaId' } },
+  'list-metadata-schemas': {},
+  'get-metadata-schema': { path: { resource: '$seed.metadataSchemaResource' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
     exclusive: [

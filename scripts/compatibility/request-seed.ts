@@ -223,6 +223,17 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const managedProject = (): Promise<Body> =>
     call(send, 'POST', '/management/v1/projects', { name: name('compat-project'), case_sensitive_codes: true, timezone: 'UTC', currency: 'EUR' });
   const projectId = str((await managedProject()).id, 'project id');
+  // A metadata schema of the managed project (read by id), and one of a custom object in each dev project (the key pair's
+  // project, infra/local/dev-key.ts DEV_PROJECT_NAME: the public read by related object); fresh ones for the delete.
+  const metadataSchema = (inProject: string, relatedObject: string): Promise<Body> =>
+    call(send, 'POST', `/management/v1/projects/${inProject}/metadata-schemas`, {
+      related_object: relatedObject,
+      properties: { method: { type: 'string', optional: true, array: false } },
+    });
+  const metadataSchemaId = str((await metadataSchema(projectId, name('compat-payment'))).id, 'metadata schema id');
+  const metadataSchemaResource = name('compat-receipt');
+  const projects = (await call(send, 'GET', '/management/v1/projects')).data as Body[];
+  for (const p of projects.filter((x) => x.name === 'Local dev project')) await metadataSchema(str(p.id, 'project id'), metadataSchemaResource);
 
   return {
     values: {
@@ -235,6 +246,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       autoCollectionId,
       categoryId: str(category.id, 'category id'),
       eventSchemaId: str(schema.id, 'event schema id'),
+      metadataSchemaId,
+      metadataSchemaResource,
       eventName,
       discountCampaignId: discountId,
       giftCampaignId: str(gift.id, 'gift campaign id'),
@@ -272,6 +285,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
     },
     fresh: {
       projectId: async () => str((await managedProject()).id, 'project id'),
+      metadataSchemaId: async () => str((await metadataSchema(projectId, name('compat-fresh-payment'))).id, 'metadata schema id'),
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

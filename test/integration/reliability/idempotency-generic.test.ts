@@ -936,6 +936,60 @@ const cases: RouteCase[] = [
       }),
     effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
   },
+  {
+    operationId: 'create-metadata-schema',
+    prepare: async () => undefined,
+    send: (c, key) =>
+      c.management.call('create-metadata-schema', {
+        params: { projectId: c.pair.project_id },
+        json: { related_object: 'customer', properties: { size: { type: 'number', optional: true, array: false } } },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) => (await c.management.call('list-metadata-schemas-1', { params: { projectId: c.pair.project_id } })).json.total as number,
+  },
+  {
+    operationId: 'update-metadata-schema',
+    prepare: async (c) => {
+      const made = await c.management.call('create-metadata-schema', {
+        params: { projectId: c.pair.project_id },
+        json: { related_object: 'order', properties: {} },
+      });
+      c.state.metadataSchemaId = made.json.id as string;
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-metadata-schema', {
+        params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' },
+        json: { properties: { size: { type: 'number', optional: true, array: false } } },
+        headers: c.managementKeyed(key),
+      }),
+    // Every update stamps the schema's update time: a second run would move it to the retry's time.
+    effects: async (c) =>
+      updatedAtOf(
+        await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } }),
+      ),
+  },
+  {
+    operationId: 'delete-metadata-schema',
+    prepare: async (c) => {
+      const made = await c.management.call('create-metadata-schema', {
+        params: { projectId: c.pair.project_id },
+        json: { related_object: 'order', properties: {} },
+      });
+      c.state.metadataSchemaId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('delete-metadata-schema', {
+        params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' },
+        headers: c.managementKeyed(key),
+      }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.management.call('get-metadata-schema-1', { params: { projectId: c.pair.project_id, metadataSchemaId: c.state.metadataSchemaId ?? '' } }))
+        .status === 404
+        ? 1
+        : 0,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

@@ -155,6 +155,15 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
+  // A metadata schema of a custom object: it checks none of the fixture's writes.
+  const metadataSchema = must(
+    await api(r.createMetadataSchemaRoute, {
+      params: { projectId: pair.project_id },
+      json: { related_object: n('payment'), properties: { method: { type: 'string', optional: true, array: false } } },
+      headers: managementHeaders(management),
+    }),
+    'metadata schema',
+  );
   return {
     pair,
     management,
@@ -187,6 +196,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
       projectId: [pair.project_id],
+      metadataSchemaId: [metadataSchema.id as string],
+      resource: [n('payment')],
     },
     ids: [
       pair.project_id,
@@ -214,6 +225,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       collection.id as string,
       vrule.id as string,
       vruleAssignment.id as string,
+      metadataSchema.id as string,
     ],
     names: [
       ...campaignNames,
@@ -228,6 +240,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Template'),
       n('Category'),
       n('product-src'),
+      n('payment'),
       n('Shoe'),
       n('sku-src'),
       n('Red shoe'),

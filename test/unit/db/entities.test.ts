@@ -139,6 +139,12 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#EVENT_SCHEMA#signed_up', SK: 'EVENT_SCHEMA', GSI1PK: 'P#p1#EVENT_SCHEMAS', GSI1SK: `${at}#ms_1` },
   ],
   ['custom_event_schema_id', e.customEventSchemaId.toItem({ name: 'signed_up' }, P, 'ms_1'), { PK: 'P#p1#EVENT_SCHEMA_ID#ms_1', SK: 'EVENT_SCHEMA_ID' }],
+  [
+    'metadata_schema',
+    e.metadataSchemaItem.toItem(never({ ...id('ms_2'), relatedObject: 'customer' })),
+    { PK: 'P#p1#METADATA_SCHEMA#customer', SK: 'METADATA_SCHEMA', GSI1PK: 'P#p1#METADATA_SCHEMAS', GSI1SK: `${at}#ms_2` },
+  ],
+  ['metadata_schema_id', e.metadataSchemaId.toItem({ relatedObject: 'customer' }, P, 'ms_2'), { PK: 'P#p1#METADATA_SCHEMA_ID#ms_2', SK: 'METADATA_SCHEMA_ID' }],
   ['customer', e.customer.toItem(never(id('cust_1'))), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'CUSTOMER' }],
   [
     'customer_source_id',
