@@ -2456,6 +2456,106 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * Management API beyond projects (issue 40): custom event schemas, branding, users, campaign
+ * templates of a project. Every route answers 404 (project) for a project that does not exist or was deleted.
+ */
+
+export const updateCustomEventSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'update-custom-event-schema',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/custom-event-schemas/{customEventSchemaId}',
+  folder: 'custom-event-schemas',
+  auth: 'management',
+  scope: null,
+  summary: "Change a custom event schema's properties (those sent replace the same names; the others stay)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteCustomEventSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'delete-custom-event-schema',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/custom-event-schemas/{customEventSchemaId}',
+  folder: 'custom-event-schemas',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a custom event schema: events of that name are refused from the reply on',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const createBrandRoute = /* @__PURE__ */ route({
+  operationId: 'create-brand',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/branding',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: "Create the project's brand configuration (a project has one at most)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration')],
+  errors: [404, 409],
+});
+
+export const listBrandsRoute = /* @__PURE__ */ route({
+  operationId: 'list-brands',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/branding',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: "List the project's brand configuration (one or none)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBrandingList', "The project's brand configuration, if it has one")],
+  errors: [404],
+});
+
+export const getBrandRoute = /* @__PURE__ */ route({
+  operationId: 'get-brand',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a brand configuration',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration')],
+  errors: [404],
+});
+
+export const updateBrandRoute = /* @__PURE__ */ route({
+  operationId: 'update-brand',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Change a brand configuration (only the fields sent)',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteBrandRoute = /* @__PURE__ */ route({
+  operationId: 'delete-brand',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a brand configuration',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2640,4 +2740,11 @@ export const routes: readonly RouteDef[] = [
   getProjectRoute,
   updateProjectRoute,
   deleteProjectRoute,
+  updateCustomEventSchemaRoute,
+  deleteCustomEventSchemaRoute,
+  createBrandRoute,
+  listBrandsRoute,
+  getBrandRoute,
+  updateBrandRoute,
+  deleteBrandRoute,
 ];

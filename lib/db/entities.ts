@@ -17,6 +17,7 @@ import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type 
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { ManagementKey } from '../management/management-key.js';
+import type { Branding } from '../management-branding/branding.js';
 import { type Project, projectDefaults } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
@@ -1146,3 +1147,16 @@ export const objectAssignments = /* @__PURE__ */ entity<ObjectAssignments>('obje
     () => 'VRULES',
   )
   .apart();
+
+/*
+ * Management API beyond projects (issue 40): branding. One brand configuration per project, so its
+ * key holds no id: create-brand's putIfAbsent is the "one per project" rule.
+ */
+
+/** A project's brand configuration (`brd_…`), the only one it may have. */
+export const branding = /* @__PURE__ */ entity<Branding>('branding', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'BRANDING',
+  )
+  .from((b) => ({ key: [b.projectId] }));

@@ -17,6 +17,7 @@ import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.
 import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
+import { brandingListReplySchema, brandingReplySchema } from '../management-branding/branding.reply.js';
 import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
@@ -76,6 +77,8 @@ export const replySchemas = {
   ManagementProject: managementProjectReplySchema,
   ManagementProjectCreated: managementProjectCreatedReplySchema,
   ManagementProjectList: managementProjectListReplySchema,
+  ManagementBranding: brandingReplySchema,
+  ManagementBrandingList: brandingListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,
