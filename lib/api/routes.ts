@@ -2556,6 +2556,34 @@ export const deleteBrandRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const managementListCampaignTemplatesRoute = /* @__PURE__ */ route({
+  operationId: 'management-list-campaign-templates',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/templates/campaigns',
+  folder: 'templates',
+  auth: 'management',
+  scope: null,
+  summary: "List a project's campaign templates, as GET /v1/templates/campaigns does",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CampaignTemplateList', 'One page of campaign templates; `total` (all templates of the project) with include_total=true')],
+  errors: [404],
+});
+
+export const managementCopyCampaignTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'management-copy-campaign-template',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/templates/campaigns/{campaignTemplateId}/copy',
+  folder: 'templates',
+  auth: 'management',
+  scope: null,
+  summary: 'Copy a campaign template to another project (or the same one) under a new name',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CampaignTemplate', 'The copy, in the destination project')],
+  errors: [404, 409],
+  description:
+    "The copy keeps the source's campaign configuration except its category (a category of the source project). A name taken in the destination project is 409 `duplicate_found`; so is a retry without an Idempotency-Key after a lost reply.",
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2747,4 +2775,6 @@ export const routes: readonly RouteDef[] = [
   getBrandRoute,
   updateBrandRoute,
   deleteBrandRoute,
+  managementListCampaignTemplatesRoute,
+  managementCopyCampaignTemplateRoute,
 ];

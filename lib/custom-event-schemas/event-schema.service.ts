@@ -1,6 +1,7 @@
 import * as z from '../zod.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { DuplicateError, InvalidPayloadError, MetadataValidationError, NotFoundError } from '../errors.js';
+import { laterStamp } from '../management/later-stamp.js';
 import { requireProject } from '../projects/require-project.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEventSchema, EventPropertyDefinition, PropertyType } from './event-schema.js';
@@ -82,7 +83,7 @@ export async function updateCustomEventSchema(
     for (const [name, p] of Object.entries(body.schema.properties)) properties[name] = { type: p.type, optional: p.optional, deleted: p.deleted ?? false };
     if (Object.keys(properties).length > MAX_SCHEMA_PROPERTIES)
       throw new InvalidPayloadError(`schema.properties: the schema would define more than ${MAX_SCHEMA_PROPERTIES} properties`);
-    const next: CustomEventSchema = { ...current, properties, updatedAt: deps.clock.now().toISOString() };
+    const next: CustomEventSchema = { ...current, properties, updatedAt: laterStamp(deps.clock.now(), current.updatedAt) };
     return (await repo.replaceEventSchema(deps, current, next)) ? next : RETRY;
   });
 }

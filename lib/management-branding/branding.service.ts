@@ -1,5 +1,6 @@
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { BrandingExistsError, NotFoundError } from '../errors.js';
+import { laterStamp } from '../management/later-stamp.js';
 import { requireProject } from '../projects/require-project.js';
 import type { Runtime } from '../runtime.js';
 import { type Branding, DEFAULT_PERMISSION_REMINDER } from './branding.js';
@@ -83,7 +84,7 @@ export async function updateBrand(deps: Deps & Pick<Runtime, 'clock'>, projectId
         country: sentOr(address?.country, current.address.country),
       },
       contact: { email: sentOr(contact?.email, current.contact.email), phone: sentOr(contact?.phone, current.contact.phone) },
-      updatedAt: deps.clock.now().toISOString(),
+      updatedAt: laterStamp(deps.clock.now(), current.updatedAt),
     };
     return (await repo.replaceBranding(deps, current, next)) ? next : RETRY;
   });
