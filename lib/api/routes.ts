@@ -2584,6 +2584,88 @@ export const managementCopyCampaignTemplateRoute = /* @__PURE__ */ route({
     "The copy keeps the source's campaign configuration except its category (a category of the source project). A name taken in the destination project is 409 `duplicate_found`; so is a retry without an Idempotency-Key after a lost reply.",
 });
 
+export const assignUserRoute = /* @__PURE__ */ route({
+  operationId: 'assign-user',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/users',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Assign an existing user (by id or login) to the project with a role',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its role in the project')],
+  errors: [404, 409],
+  description: 'A user record grants no access to this API (docs/auth.md "Management users"). A user assigned already is 409 `duplicate_found`: change the role with PUT.',
+});
+
+export const listUsersRoute = /* @__PURE__ */ route({
+  operationId: 'list-users',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/users',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'List the users assigned to the project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUserList', 'Every user of the project, with its role there')],
+  errors: [404],
+});
+
+export const getUserRoute = /* @__PURE__ */ route({
+  operationId: 'get-user',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a user assigned to the project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its role in the project')],
+  errors: [404],
+});
+
+export const updateUserRoute = /* @__PURE__ */ route({
+  operationId: 'update-user',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: "Change a user's role in the project",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its new role')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const unassignUserRoute = /* @__PURE__ */ route({
+  operationId: 'unassign-user',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Remove a user from the project (the user stays)',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Unassigned' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const inviteUserRoute = /* @__PURE__ */ route({
+  operationId: 'invite-user',
+  method: 'POST',
+  path: '/management/v1/projects/users/invite',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Make a user (login = the email) assigned to the projects given, each with a role',
+  tag: 'Management',
+  success: [{ status: 204, description: 'The user exists from now on' }],
+  errors: [404, 409],
+  description: 'No email is sent and there is no invitation to accept: the user record exists at once, and grants no access to this API (docs/auth.md "Management users"). An email that is a user\'s login already is 409 `duplicate_found`.',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2777,4 +2859,10 @@ export const routes: readonly RouteDef[] = [
   deleteBrandRoute,
   managementListCampaignTemplatesRoute,
   managementCopyCampaignTemplateRoute,
+  assignUserRoute,
+  listUsersRoute,
+  getUserRoute,
+  updateUserRoute,
+  unassignUserRoute,
+  inviteUserRoute,
 ];

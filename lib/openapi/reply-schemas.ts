@@ -18,6 +18,7 @@ import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { brandingListReplySchema, brandingReplySchema } from '../management-branding/branding.reply.js';
+import { userListReplySchema, userReplySchema } from '../management-users/user.reply.js';
 import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
@@ -79,6 +80,8 @@ export const replySchemas = {
   ManagementProjectList: managementProjectListReplySchema,
   ManagementBranding: brandingReplySchema,
   ManagementBrandingList: brandingListReplySchema,
+  ManagementUser: userReplySchema,
+  ManagementUserList: userListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,
