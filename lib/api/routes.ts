@@ -2666,6 +2666,33 @@ export const inviteUserRoute = /* @__PURE__ */ route({
   description: 'No email is sent and there is no invitation to accept: the user record exists at once, and grants no access to this API (docs/auth.md "Management users"). An email that is a user\'s login already is 409 `duplicate_found`.',
 });
 
+/* Locations (issue 36): read through the API; made by the operator CLI (`npm run admin -- location create`). */
+
+export const listLocationsRoute = /* @__PURE__ */ route({
+  operationId: 'list-locations',
+  method: 'GET',
+  path: '/v1/locations',
+  folder: 'locations',
+  scopes: ['locations'],
+  summary: "List the project's locations (by creation; name filters)",
+  tag: 'Locations',
+  success: [/* @__PURE__ */ ok('LocationList', 'The first `limit` locations that pass the filters; `total` counts all that pass')],
+  description:
+    'Locations are made by the operator (`npm run admin -- location create`); the reference has no route that makes one. `filters[name][conditions]` is served; date filters (`filters[created_at]`, `filters[updated_at]`, `end_date`) are 400 `invalid_query_params`.',
+});
+
+export const getLocationRoute = /* @__PURE__ */ route({
+  operationId: 'get-location',
+  method: 'GET',
+  path: '/v1/locations/{locationId}',
+  folder: 'locations',
+  scopes: ['locations'],
+  summary: 'Get a location',
+  tag: 'Locations',
+  success: [/* @__PURE__ */ ok('Location', 'The location')],
+  errors: [404],
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2865,4 +2892,6 @@ export const routes: readonly RouteDef[] = [
   updateUserRoute,
   unassignUserRoute,
   inviteUserRoute,
+  listLocationsRoute,
+  getLocationRoute,
 ];

@@ -19,6 +19,7 @@ import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/
 import type { ManagementKey } from '../management/management-key.js';
 import type { Branding } from '../management-branding/branding.js';
 import type { ProjectUser, User } from '../management-users/user.js';
+import type { Location } from '../locations/location.js';
 import { type Project, projectDefaults } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
@@ -1188,3 +1189,15 @@ export const projectUser = /* @__PURE__ */ entity<ProjectUser>('project_user', 1
     (userId: string) => userId,
   )
   .from((m) => ({ key: [m.projectId, m.userId] }));
+
+/** A location of a project (GET /v1/locations; made by the operator CLI); GSI1 lists a project's locations by creation time. */
+export const location = /* @__PURE__ */ entity<Location>('location', 1)
+  .key(
+    (projectId: string, locationId: string) => tenant(projectId, 'LOCATION', locationId),
+    () => 'LOCATION',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'LOCATIONS'),
+    (createdAt: string, locationId: string) => path(createdAt, locationId),
+  )
+  .from((l) => ({ key: [l.projectId, l.id], index: [l.projectId, l.createdAt, l.id] }));

@@ -19,6 +19,7 @@ import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, pro
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { brandingListReplySchema, brandingReplySchema } from '../management-branding/branding.reply.js';
 import { userListReplySchema, userReplySchema } from '../management-users/user.reply.js';
+import { locationListReplySchema, locationReplySchema } from '../locations/location.reply.js';
 import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
@@ -82,6 +83,8 @@ export const replySchemas = {
   ManagementBrandingList: brandingListReplySchema,
   ManagementUser: userReplySchema,
   ManagementUserList: userListReplySchema,
+  Location: locationReplySchema,
+  LocationList: locationListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,
