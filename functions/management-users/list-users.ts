@@ -7,6 +7,8 @@ import { listUsers } from '../../lib/management-users/user.service.js';
 
 export const schemas = { params: usersParams };
 
-export const makeHandler = managementEndpoint(listUsersRoute, schemas, async ({ runtime, params }) => ok(toUserListReply(await listUsers(runtime, params.projectId))));
+export const makeHandler = managementEndpoint(listUsersRoute, schemas, async ({ runtime, params }) =>
+  ok(toUserListReply(await listUsers(runtime, params.projectId))),
+);
 
 export const handler = makeHandler();

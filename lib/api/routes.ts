@@ -2595,7 +2595,8 @@ export const assignUserRoute = /* @__PURE__ */ route({
   tag: 'Management',
   success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its role in the project')],
   errors: [404, 409],
-  description: 'A user record grants no access to this API (docs/auth.md "Management users"). A user assigned already is 409 `duplicate_found`: change the role with PUT.',
+  description:
+    'A user record grants no access to this API (docs/auth.md "Management users"). A user assigned already is 409 `duplicate_found`: change the role with PUT.',
 });
 
 export const listUsersRoute = /* @__PURE__ */ route({
@@ -2663,7 +2664,8 @@ export const inviteUserRoute = /* @__PURE__ */ route({
   tag: 'Management',
   success: [{ status: 204, description: 'The user exists from now on' }],
   errors: [404, 409],
-  description: 'No email is sent and there is no invitation to accept: the user record exists at once, and grants no access to this API (docs/auth.md "Management users"). An email that is a user\'s login already is 409 `duplicate_found`.',
+  description:
+    'No email is sent and there is no invitation to accept: the user record exists at once, and grants no access to this API (docs/auth.md "Management users"). An email that is a user\'s login already is 409 `duplicate_found`.',
 });
 
 /* Locations (issue 36): read through the API; made by the operator CLI (`npm run admin -- location create`). */

@@ -24,4 +24,3 @@ export function countLocations(deps: Deps, projectId: string): Promise<number> {
 export async function insertLocation(deps: Deps, value: Location): Promise<boolean> {
   return (await transact(deps, [location.putIfAbsent(deps, value)])).ok;
 }
-

@@ -19,7 +19,11 @@ export async function getLocation(deps: Deps, projectId: string, locationId: str
  * newest first); `total` counts every location that passes. A project holds at most
  * MAX_LOCATIONS_PER_PROJECT, so the whole partition is read: one Query page or a few.
  */
-export async function listLocations(deps: Deps, projectId: string, query: ListLocationsQuery): Promise<{ locations: Location[]; total: number; hasMore: boolean }> {
+export async function listLocations(
+  deps: Deps,
+  projectId: string,
+  query: ListLocationsQuery,
+): Promise<{ locations: Location[]; total: number; hasMore: boolean }> {
   const given = givenFilters(query.filters, ['name'] as const);
   const or = isOr(query.filters?.junction);
   const all = (await repo.listLocations(deps, projectId)).filter((l) => matchesFilters(given, or, () => l.name));

@@ -74,7 +74,15 @@ export function listProjectUsers(deps: Deps, projectId: string): Promise<Project
 export async function getUsers(deps: Deps, ids: string[]): Promise<User[]> {
   const chunks: string[][] = [];
   for (let i = 0; i < ids.length; i += 100) chunks.push(ids.slice(i, i + 100));
-  const pages = await Promise.all(chunks.map((chunk) => user.getMany(deps, chunk.map((id) => user.key(id)), 'Too many concurrent reads of users')));
+  const pages = await Promise.all(
+    chunks.map((chunk) =>
+      user.getMany(
+        deps,
+        chunk.map((id) => user.key(id)),
+        'Too many concurrent reads of users',
+      ),
+    ),
+  );
   return pages.flat();
 }
 

@@ -33,11 +33,9 @@ export const inviteUserBody = z.strictObject({
   email,
   first_name: name,
   last_name: name,
-  projects: z
-    .record(projectId, role)
-    .check(
-      z.refine((p) => Object.keys(p).length >= 1, 'must name at least one project'),
-      z.refine((p) => Object.keys(p).length <= MAX_INVITE_PROJECTS, `must name at most ${MAX_INVITE_PROJECTS} projects`),
-    ),
+  projects: z.record(projectId, role).check(
+    z.refine((p) => Object.keys(p).length >= 1, 'must name at least one project'),
+    z.refine((p) => Object.keys(p).length <= MAX_INVITE_PROJECTS, `must name at most ${MAX_INVITE_PROJECTS} projects`),
+  ),
 });
 export type InviteUserBody = z.output<typeof inviteUserBody>;

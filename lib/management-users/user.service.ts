@@ -63,15 +63,21 @@ export async function assignUser(deps: Deps & Pick<Runtime, 'clock'>, projectId:
   const outcome = await repo.assignUser(deps, { projectId, userId, role: body.role, assignedAt: deps.clock.now().toISOString() });
   if (outcome === 'no_user') throw userNotFound(named);
   if (outcome === 'project_gone') throw new NotFoundError('project', projectId);
-  if (outcome === 'already')
-    throw new DuplicateError('user', `User ${userId} is already assigned to project ${projectId}; change the role with PUT`, userId);
+  if (outcome === 'already') throw new DuplicateError('user', `User ${userId} is already assigned to project ${projectId}; change the role with PUT`, userId);
   return { user: await reread(deps, userId), role: body.role };
 }
 
 /** list-users: every user assigned to the project. @throws NotFoundError (project). */
 export async function listUsers(deps: Deps, projectId: string): Promise<UserInProject[]> {
   const [, assignments] = await Promise.all([requireProject(deps, projectId), repo.listProjectUsers(deps, projectId)]);
-  const users = new Map((await repo.getUsers(deps, assignments.map((a) => a.userId))).map((u) => [u.id, u]));
+  const users = new Map(
+    (
+      await repo.getUsers(
+        deps,
+        assignments.map((a) => a.userId),
+      )
+    ).map((u) => [u.id, u]),
+  );
   return assignments.flatMap((a) => {
     const found = users.get(a.userId);
     return found ? [{ user: found, role: a.role }] : [];

@@ -8,7 +8,21 @@ import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.j
 type Json = Record<string, unknown>;
 const create = COMMANDS.find((c) => c.group === 'location' && c.name === 'create');
 const circle = (lat: number) => ({ type: 'circle', format: 'distance', distance: { center: `geo:${lat},21.01`, radius: '5 km' } });
-const square = { type: 'polygon', format: 'geojson', geojson: { type: 'Polygon', coordinates: [[[0, 0], [0, 1], [1, 1], [0, 0]]] } };
+const square = {
+  type: 'polygon',
+  format: 'geojson',
+  geojson: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ],
+    ],
+  },
+};
 
 async function setup() {
   const clock = new ManualClock();
@@ -25,7 +39,14 @@ describe('Locations (GET /v1/locations, GET /v1/locations/{locationId}; made by 
   it('reads a location the operator made, as the CLI printed it', async () => {
     const { a, make, apiA } = await setup();
     const made = await make(a.project_id, 'Warsaw centre', circle(52.23));
-    expect(made).toEqual({ id: expect.stringMatching(/^loc_/), object: 'location', name: 'Warsaw centre', shape: circle(52.23), created_at: expect.any(String), updated_at: null });
+    expect(made).toEqual({
+      id: expect.stringMatching(/^loc_/),
+      object: 'location',
+      name: 'Warsaw centre',
+      shape: circle(52.23),
+      created_at: expect.any(String),
+      updated_at: null,
+    });
     const got = await apiA.call('get-location', { params: { locationId: made.id as string } });
     expect(got.status, JSON.stringify(got.json)).toBe(200);
     expect(got.json).toEqual(made);
@@ -63,9 +84,9 @@ describe('Locations (GET /v1/locations, GET /v1/locations/{locationId}; made by 
   it('refuses a malformed shape or name in the CLI, and a project that does not exist', async () => {
     const { runtime } = await setup();
     expect(() => create?.prepare(['proj_x'], { name: 'X', shape: '{' })).toThrow(UsageError);
-    expect(() => create?.prepare(['proj_x'], { name: 'X', shape: JSON.stringify({ type: 'circle', format: 'distance', distance: { center: 'Warsaw', radius: '1 km' } }) })).toThrow(
-      UsageError,
-    );
+    expect(() =>
+      create?.prepare(['proj_x'], { name: 'X', shape: JSON.stringify({ type: 'circle', format: 'distance', distance: { center: 'Warsaw', radius: '1 km' } }) }),
+    ).toThrow(UsageError);
     expect(() => create?.prepare(['proj_x'], { name: '', shape: JSON.stringify(circle(1)) })).toThrow(UsageError);
     await expect(create?.prepare(['proj_nope'], { name: 'X', shape: JSON.stringify(circle(1)) })(runtime)).rejects.toMatchObject({ status: 404 });
   });

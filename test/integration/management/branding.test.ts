@@ -39,17 +39,31 @@ describe('Branding of the Management API (/management/v1/projects/{projectId}/br
     const brandingId = created.json.id as string;
     const params = { projectId: a, brandingId };
     expect((await management.call('get-brand', { params })).json).toEqual(created.json);
-    expect((await management.call('list-brands', { params: { projectId: a } })).json).toEqual({ object: 'list', data_ref: 'data', data: [created.json], total: 1 });
+    expect((await management.call('list-brands', { params: { projectId: a } })).json).toEqual({
+      object: 'list',
+      data_ref: 'data',
+      data: [created.json],
+      total: 1,
+    });
 
     const changed = await management.call('update-brand', { params, json: { brand: { name: 'Shop 2', website_url: null }, contact: { phone: '+48 1' } } });
     expect(changed.status, JSON.stringify(changed.json)).toBe(200);
-    expect(changed.json).toMatchObject({ brand: { name: 'Shop 2', website_url: null }, contact: { email: 'hello@shop.example', phone: '+48 1' }, address: { city: 'Warsaw' } });
+    expect(changed.json).toMatchObject({
+      brand: { name: 'Shop 2', website_url: null },
+      contact: { email: 'hello@shop.example', phone: '+48 1' },
+      address: { city: 'Warsaw' },
+    });
     expect((await management.call('get-brand', { params })).json).toEqual(changed.json);
 
     expect((await management.call('delete-brand', { params })).status).toBe(204);
     const gone = await management.call('get-brand', { params });
     expect(gone.status).toBe(404);
-    expect(gone.json).toMatchObject({ key: 'not_found', resource_type: 'branding_details', resource_id: brandingId, details: `Cannot find branding_details with id ${brandingId}` });
+    expect(gone.json).toMatchObject({
+      key: 'not_found',
+      resource_type: 'branding_details',
+      resource_id: brandingId,
+      details: `Cannot find branding_details with id ${brandingId}`,
+    });
     expect((await management.call('delete-brand', { params })).status).toBe(404);
     expect((await management.call('list-brands', { params: { projectId: a } })).json).toMatchObject({ data: [], total: 0 });
     // Deleted, the project may have a brand again.
@@ -58,11 +72,19 @@ describe('Branding of the Management API (/management/v1/projects/{projectId}/br
 
   it("refuses a second brand with the reference's 409 branding_exist, once among concurrent creates", async () => {
     const { management, a } = await setup();
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => management.call('create-brand', { params: { projectId: a }, json: brandBody(`B${i}`) })));
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => management.call('create-brand', { params: { projectId: a }, json: brandBody(`B${i}`) })),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const winner = replies.find((r) => r.status === 200)?.json as Json;
     const loser = replies.find((r) => r.status === 409)?.json as Json;
-    expect(loser).toMatchObject({ code: 409, key: 'branding_exist', message: 'Branding exist', details: 'Cannot exist more than one branding for given project', resource_id: winner.id });
+    expect(loser).toMatchObject({
+      code: 409,
+      key: 'branding_exist',
+      message: 'Branding exist',
+      details: 'Cannot exist more than one branding for given project',
+      resource_id: winner.id,
+    });
   });
 
   it("never shows one project's brand under another project's id", async () => {

@@ -35,7 +35,13 @@ describe('Campaign templates through the Management API', () => {
       json: { name: 'Spring in B', destination_project_id: b },
     });
     expect(copied.status, JSON.stringify(copied.json)).toBe(200);
-    expect(copied.json).toEqual({ id: expect.stringMatching(/^camp_tpl_/), name: 'Spring in B', campaign_type: 'DISCOUNT_COUPONS', created_at: expect.any(String), object: 'campaign_template' });
+    expect(copied.json).toEqual({
+      id: expect.stringMatching(/^camp_tpl_/),
+      name: 'Spring in B',
+      campaign_type: 'DISCOUNT_COUPONS',
+      created_at: expect.any(String),
+      object: 'campaign_template',
+    });
     expect(copied.json.id).not.toBe(templateId);
     const copyId = copied.json.id as string;
     expect((await apiB.call('get-campaign-template', { params: { campaignTemplateId: copyId } })).json).toEqual(copied.json);
@@ -54,7 +60,11 @@ describe('Campaign templates through the Management API', () => {
     const copy = (projectId: string, campaignTemplateId: string, destination: string, name = 'Copy') =>
       management.call('management-copy-campaign-template', { params: { projectId, campaignTemplateId }, json: { name, destination_project_id: destination } });
     expect((await copy(a, templateId, b)).status).toBe(200);
-    expect((await copy(a, templateId, b)).json).toMatchObject({ code: 409, key: 'duplicate_found', details: 'Duplicated campaign_template exists with name Copy' });
+    expect((await copy(a, templateId, b)).json).toMatchObject({
+      code: 409,
+      key: 'duplicate_found',
+      details: 'Duplicated campaign_template exists with name Copy',
+    });
     expect((await copy(a, templateId, a, 'Spring template')).status).toBe(409);
     expect((await copy(a, 'camp_tpl_nope', b, 'Other')).json).toMatchObject({ code: 404, resource_type: 'campaign_template' });
     // A's template under B's id is not found: templates are per project.
@@ -64,7 +74,10 @@ describe('Campaign templates through the Management API', () => {
     expect((await copy(a, templateId, b, 'Other')).json).toMatchObject({ code: 404, resource_type: 'project', resource_id: b });
     for (const projectId of ['proj_nope', b]) {
       expect((await copy(projectId, templateId, a, 'Other')).json).toMatchObject({ code: 404, resource_type: 'project', resource_id: projectId });
-      expect((await management.call('management-list-campaign-templates', { params: { projectId } })).json).toMatchObject({ code: 404, resource_type: 'project' });
+      expect((await management.call('management-list-campaign-templates', { params: { projectId } })).json).toMatchObject({
+        code: 404,
+        resource_type: 'project',
+      });
     }
   });
 

@@ -69,7 +69,9 @@ describe('Custom event schemas through the Management API (PUT, DELETE .../custo
     const params = { projectId: a, customEventSchemaId: schemaId };
     const names = ['p1', 'p2', 'p3', 'p4', 'p5'];
     const replies = await Promise.all(
-      names.map((n) => management.call('update-custom-event-schema', { params, json: { schema: { properties: { [n]: { type: 'string', optional: true } } } } })),
+      names.map((n) =>
+        management.call('update-custom-event-schema', { params, json: { schema: { properties: { [n]: { type: 'string', optional: true } } } } }),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual(names.map(() => 200));
     const stored = (await api.call('get-custom-event-schema', { params: { schemaId } })).json as { schema: { properties: Record<string, unknown> } };
@@ -77,7 +79,7 @@ describe('Custom event schemas through the Management API (PUT, DELETE .../custo
   });
 
   it("never reaches one project's schema under another project's id, and answers 404 project for a missing or deleted project", async () => {
-    const { management, api, a, b, schemaId } = await setup();
+    const { management, api, b, schemaId } = await setup();
     const body = { schema: { properties: { x: { type: 'string', optional: true } } } };
     for (const customEventSchemaId of [schemaId, 'order_paid']) {
       const put = await management.call('update-custom-event-schema', { params: { projectId: b, customEventSchemaId }, json: body });
@@ -85,7 +87,9 @@ describe('Custom event schemas through the Management API (PUT, DELETE .../custo
       const del = await management.call('delete-custom-event-schema', { params: { projectId: b, customEventSchemaId } });
       expect(del.json).toMatchObject({ code: 404, resource_type: 'custom_event_schema' });
     }
-    expect((await api.call('get-custom-event-schema', { params: { schemaId } })).json).toMatchObject({ schema: { properties: { amount: { optional: false } } } });
+    expect((await api.call('get-custom-event-schema', { params: { schemaId } })).json).toMatchObject({
+      schema: { properties: { amount: { optional: false } } },
+    });
     expect((await management.call('delete-project', { params: { projectId: b } })).status).toBe(204);
     for (const projectId of ['proj_nope', b]) {
       for (const reply of [

@@ -91,7 +91,9 @@ describe('Users of the Management API (/management/v1/projects/{projectId}/users
     const invites = await Promise.all(Array.from({ length: 5 }, () => management.call('invite-user', invite(email, { [a]: 'USER' }))));
     expect(invites.map((r) => r.status).sort()).toEqual([204, 409, 409, 409, 409]);
     const userId = ((await management.call('list-users', { params: { projectId: a } })).json.data as Json[])[0]?.id as string;
-    const assigns = await Promise.all(Array.from({ length: 5 }, () => management.call('assign-user', { params: { projectId: b }, json: { id: userId, role: 'USER' } })));
+    const assigns = await Promise.all(
+      Array.from({ length: 5 }, () => management.call('assign-user', { params: { projectId: b }, json: { id: userId, role: 'USER' } })),
+    );
     expect(assigns.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect((await management.call('list-users', { params: { projectId: b } })).json).toMatchObject({ total: 1 });
   });

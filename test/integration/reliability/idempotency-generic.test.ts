@@ -1038,7 +1038,11 @@ const cases: RouteCase[] = [
       c.state.login = `assigned-${c.pair.project_id}@idem.example`;
     },
     send: (c, key) =>
-      c.management.call('assign-user', { params: { projectId: c.pair.project_id }, json: { login: c.state.login, role: 'VIEWER' }, headers: c.managementKeyed(key) }),
+      c.management.call('assign-user', {
+        params: { projectId: c.pair.project_id },
+        json: { login: c.state.login, role: 'VIEWER' },
+        headers: c.managementKeyed(key),
+      }),
     effects: async (c) => (await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.total as number,
   },
   {

@@ -168,7 +168,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'brand',
   );
   must(
-    await api(r.inviteUserRoute, { json: { email: `${tag}-user@fixture.example`, first_name: 'F', last_name: 'L', projects: { [projectId]: 'USER' } }, headers: mgmt }),
+    await api(r.inviteUserRoute, {
+      json: { email: `${tag}-user@fixture.example`, first_name: 'F', last_name: 'L', projects: { [projectId]: 'USER' } },
+      headers: mgmt,
+    }),
     'invite user',
     204,
   );

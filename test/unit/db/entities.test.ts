@@ -258,11 +258,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['branding', e.branding.toItem(never({ id: 'brd_1', projectId: P })), { PK: 'P#p1', SK: 'BRANDING' }],
   ['user', e.user.toItem(never({ id: 'user_1' })), { PK: 'USER#user_1', SK: 'USER' }],
   ['user_login', e.userLogin.toItem({ userId: 'user_1' }, 'a@b.example'), { PK: 'USER_LOGIN#a@b.example', SK: 'USER_LOGIN' }],
-  [
-    'location',
-    e.location.toItem(never(id('loc_1'))),
-    { PK: 'P#p1#LOCATION#loc_1', SK: 'LOCATION', GSI1PK: 'P#p1#LOCATIONS', GSI1SK: `${at}#loc_1` },
-  ],
+  ['location', e.location.toItem(never(id('loc_1'))), { PK: 'P#p1#LOCATION#loc_1', SK: 'LOCATION', GSI1PK: 'P#p1#LOCATIONS', GSI1SK: `${at}#loc_1` }],
   ['project_user', e.projectUser.toItem({ projectId: P, userId: 'user_1', role: 'USER', assignedAt: at }), { PK: 'P#p1#USERS', SK: 'user_1' }],
 ];
 
@@ -286,7 +282,7 @@ describe('entity layouts', () => {
       const values = [item.PK, ...(operatorLists.has(name) ? [] : [item.GSI1PK])].filter((v): v is string => typeof v === 'string');
       // A preflight carries no credentials: it asks whether any project's client key trusts its Origin.
       // Users (and their logins) belong to the operator's organisation: one user may be assigned to several projects.
-    const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job', 'management_key', 'user', 'user_login'].includes(name);
+      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job', 'management_key', 'user', 'user_login'].includes(name);
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
