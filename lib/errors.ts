@@ -81,7 +81,8 @@ export type ErrorKey =
   | 'too_many_requests'
   | 'too_many_validation_rules'
   | 'unauthorized'
-  | 'unsupported_media_type';
+  | 'unsupported_media_type'
+  | 'branding_exist';
 
 export interface ErrorFields {
   message: string;
@@ -630,6 +631,20 @@ export class AlreadyRolledBackError extends AppError {
       details: `Redemption ${redemptionId} has already been rolled back`,
       resourceId: redemptionId,
       resourceType: 'redemption',
+    });
+  }
+}
+
+/** A project has one brand configuration: create-brand on a project that has one (the reference's 409 `branding_exist`). */
+export class BrandingExistsError extends AppError {
+  override readonly name = 'BrandingExistsError';
+
+  constructor(brandingId: string) {
+    super(409, 'branding_exist', {
+      message: 'Branding exist',
+      details: 'Cannot exist more than one branding for given project',
+      resourceId: brandingId,
+      resourceType: 'branding_details',
     });
   }
 }

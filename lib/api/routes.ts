@@ -2552,6 +2552,245 @@ export const getMetadataSchemaRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('MetadataSchema', 'The metadata schema')],
 });
 
+/*
+ * Management API beyond projects (issue 40): custom event schemas, branding, users, campaign
+ * templates of a project. Every route answers 404 (project) for a project that does not exist or was deleted.
+ */
+
+export const updateCustomEventSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'update-custom-event-schema',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/custom-event-schemas/{customEventSchemaId}',
+  folder: 'custom-event-schemas',
+  auth: 'management',
+  scope: null,
+  summary: "Change a custom event schema's properties (those sent replace the same names; the others stay)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CustomEventSchema', 'The custom event schema as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteCustomEventSchemaRoute = /* @__PURE__ */ route({
+  operationId: 'delete-custom-event-schema',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/custom-event-schemas/{customEventSchemaId}',
+  folder: 'custom-event-schemas',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a custom event schema: events of that name are refused from the reply on',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const createBrandRoute = /* @__PURE__ */ route({
+  operationId: 'create-brand',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/branding',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: "Create the project's brand configuration (a project has one at most)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration')],
+  errors: [404, 409],
+});
+
+export const listBrandsRoute = /* @__PURE__ */ route({
+  operationId: 'list-brands',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/branding',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: "List the project's brand configuration (one or none)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBrandingList', "The project's brand configuration, if it has one")],
+  errors: [404],
+});
+
+export const getBrandRoute = /* @__PURE__ */ route({
+  operationId: 'get-brand',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a brand configuration',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration')],
+  errors: [404],
+});
+
+export const updateBrandRoute = /* @__PURE__ */ route({
+  operationId: 'update-brand',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Change a brand configuration (only the fields sent)',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementBranding', 'The brand configuration as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteBrandRoute = /* @__PURE__ */ route({
+  operationId: 'delete-brand',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/branding/{brandingId}',
+  folder: 'management-branding',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a brand configuration',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const managementListCampaignTemplatesRoute = /* @__PURE__ */ route({
+  operationId: 'management-list-campaign-templates',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/templates/campaigns',
+  folder: 'templates',
+  auth: 'management',
+  scope: null,
+  summary: "List a project's campaign templates, as GET /v1/templates/campaigns does",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CampaignTemplateList', 'One page of campaign templates; `total` (all templates of the project) with include_total=true')],
+  errors: [404],
+});
+
+export const managementCopyCampaignTemplateRoute = /* @__PURE__ */ route({
+  operationId: 'management-copy-campaign-template',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/templates/campaigns/{campaignTemplateId}/copy',
+  folder: 'templates',
+  auth: 'management',
+  scope: null,
+  summary: 'Copy a campaign template to another project (or the same one) under a new name',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('CampaignTemplate', 'The copy, in the destination project')],
+  errors: [404, 409],
+  description:
+    "The copy keeps the source's campaign configuration except its category (a category of the source project). A name taken in the destination project is 409 `duplicate_found`; so is a retry without an Idempotency-Key after a lost reply.",
+});
+
+export const assignUserRoute = /* @__PURE__ */ route({
+  operationId: 'assign-user',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/users',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Assign an existing user (by id or login) to the project with a role',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its role in the project')],
+  errors: [404, 409],
+  description:
+    'A user record grants no access to this API (docs/auth.md "Management users"). A user assigned already is 409 `duplicate_found`: change the role with PUT.',
+});
+
+export const listUsersRoute = /* @__PURE__ */ route({
+  operationId: 'list-users',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/users',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'List the users assigned to the project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUserList', 'Every user of the project, with its role there')],
+  errors: [404],
+});
+
+export const getUserRoute = /* @__PURE__ */ route({
+  operationId: 'get-user',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a user assigned to the project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its role in the project')],
+  errors: [404],
+});
+
+export const updateUserRoute = /* @__PURE__ */ route({
+  operationId: 'update-user',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: "Change a user's role in the project",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementUser', 'The user, with its new role')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const unassignUserRoute = /* @__PURE__ */ route({
+  operationId: 'unassign-user',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/users/{userId}',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Remove a user from the project (the user stays)',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Unassigned' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const inviteUserRoute = /* @__PURE__ */ route({
+  operationId: 'invite-user',
+  method: 'POST',
+  path: '/management/v1/projects/users/invite',
+  folder: 'management-users',
+  auth: 'management',
+  scope: null,
+  summary: 'Make a user (login = the email) assigned to the projects given, each with a role',
+  tag: 'Management',
+  success: [{ status: 204, description: 'The user exists from now on' }],
+  errors: [404, 409],
+  description:
+    'No email is sent and there is no invitation to accept: the user record exists at once, and grants no access to this API (docs/auth.md "Management users"). An email that is a user\'s login already is 409 `duplicate_found`.',
+});
+
+/* Locations (issue 36): read through the API; made by the operator CLI (`npm run admin -- location create`). */
+
+export const listLocationsRoute = /* @__PURE__ */ route({
+  operationId: 'list-locations',
+  method: 'GET',
+  path: '/v1/locations',
+  folder: 'locations',
+  scopes: ['locations'],
+  summary: "List the project's locations (by creation; name filters)",
+  tag: 'Locations',
+  success: [/* @__PURE__ */ ok('LocationList', 'The first `limit` locations that pass the filters; `total` counts all that pass')],
+  description:
+    'Locations are made by the operator (`npm run admin -- location create`); the reference has no route that makes one. `filters[name][conditions]` is served; date filters (`filters[created_at]`, `filters[updated_at]`, `end_date`) are 400 `invalid_query_params`.',
+});
+
+export const getLocationRoute = /* @__PURE__ */ route({
+  operationId: 'get-location',
+  method: 'GET',
+  path: '/v1/locations/{locationId}',
+  folder: 'locations',
+  scopes: ['locations'],
+  summary: 'Get a location',
+  tag: 'Locations',
+  success: [/* @__PURE__ */ ok('Location', 'The location')],
+  errors: [404],
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2743,4 +2982,21 @@ export const routes: readonly RouteDef[] = [
   deleteMetadataSchemaRoute,
   listMetadataSchemasRoute,
   getMetadataSchemaRoute,
+  updateCustomEventSchemaRoute,
+  deleteCustomEventSchemaRoute,
+  createBrandRoute,
+  listBrandsRoute,
+  getBrandRoute,
+  updateBrandRoute,
+  deleteBrandRoute,
+  managementListCampaignTemplatesRoute,
+  managementCopyCampaignTemplateRoute,
+  assignUserRoute,
+  listUsersRoute,
+  getUserRoute,
+  updateUserRoute,
+  unassignUserRoute,
+  inviteUserRoute,
+  listLocationsRoute,
+  getLocationRoute,
 ];

@@ -1,9 +1,12 @@
 import * as z from '../zod.js';
-import { DuplicateError, MetadataValidationError, NotFoundError } from '../errors.js';
+import { RETRY, retryOnConflict } from '../db/transact.js';
+import { DuplicateError, InvalidPayloadError, MetadataValidationError, NotFoundError } from '../errors.js';
+import { laterStamp } from '../management/later-stamp.js';
+import { requireProject } from '../projects/require-project.js';
 import type { Runtime } from '../runtime.js';
 import type { CustomEventSchema, EventPropertyDefinition, PropertyType } from './event-schema.js';
 import * as repo from './event-schema.repo.js';
-import type { CreateEventSchemaBody } from './event-schema.schema.js';
+import { type CreateEventSchemaBody, MAX_SCHEMA_PROPERTIES, type UpdateEventSchemaBody } from './event-schema.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -59,6 +62,41 @@ export async function requireEventSchema(deps: Deps, projectId: string, eventNam
 /** GET /v1/custom-event-schemas: every schema of the project, oldest first. */
 export async function listCustomEventSchemas(deps: Deps, projectId: string): Promise<CustomEventSchema[]> {
   return repo.listEventSchemas(deps, projectId);
+}
+
+/**
+ * update-custom-event-schema (Management API): the properties sent replace those of the same name,
+ * the others stay; the name never changes. Events check the new properties from the reply on.
+ * @throws NotFoundError (project, custom_event_schema), InvalidPayloadError (over the property limit),
+ *   ConflictRetryError (kept losing to concurrent changes).
+ */
+export async function updateCustomEventSchema(
+  deps: Deps & Pick<Runtime, 'clock'>,
+  projectId: string,
+  idOrName: string,
+  body: UpdateEventSchemaBody,
+): Promise<CustomEventSchema> {
+  await requireProject(deps, projectId);
+  return retryOnConflict(`Too many concurrent changes of custom event schema ${idOrName}`, async () => {
+    const current = await getCustomEventSchema(deps, projectId, idOrName);
+    const properties = { ...current.properties };
+    for (const [name, p] of Object.entries(body.schema.properties)) properties[name] = { type: p.type, optional: p.optional, deleted: p.deleted ?? false };
+    if (Object.keys(properties).length > MAX_SCHEMA_PROPERTIES)
+      throw new InvalidPayloadError(`schema.properties: the schema would define more than ${MAX_SCHEMA_PROPERTIES} properties`);
+    const next: CustomEventSchema = { ...current, properties, updatedAt: laterStamp(deps.clock.now(), current.updatedAt) };
+    return (await repo.replaceEventSchema(deps, current, next)) ? next : RETRY;
+  });
+}
+
+/**
+ * delete-custom-event-schema (Management API): the event name is no longer defined, so POST
+ * /v1/events refuses it (404) from the reply on, and the name can be defined again.
+ * @throws NotFoundError (project, custom_event_schema; also to the loser of two concurrent deletes).
+ */
+export async function deleteCustomEventSchema(deps: Deps, projectId: string, idOrName: string): Promise<void> {
+  await requireProject(deps, projectId);
+  const current = await getCustomEventSchema(deps, projectId, idOrName);
+  if (!(await repo.removeEventSchema(deps, current))) throw new NotFoundError('custom_event_schema', idOrName);
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

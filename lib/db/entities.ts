@@ -18,6 +18,9 @@ import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type 
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { ManagementKey } from '../management/management-key.js';
+import type { Branding } from '../management-branding/branding.js';
+import type { ProjectUser, User } from '../management-users/user.js';
+import type { Location } from '../locations/location.js';
 import { type Project, projectDefaults } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
@@ -1182,3 +1185,55 @@ export const objectAssignments = /* @__PURE__ */ entity<ObjectAssignments>('obje
     () => 'VRULES',
   )
   .apart();
+
+/*
+ * Management API beyond projects (issue 40): branding. One brand configuration per project, so its
+ * key holds no id: create-brand's putIfAbsent is the "one per project" rule.
+ */
+
+/** A project's brand configuration (`brd_…`), the only one it may have. */
+export const branding = /* @__PURE__ */ entity<Branding>('branding', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'BRANDING',
+  )
+  .from((b) => ({ key: [b.projectId] }));
+
+/**
+ * A user of the operator's organisation (invite-user): no project owns it, as it may be assigned
+ * to several; `projects` maps each project to the user's role there. A user grants no access.
+ */
+export const user = /* @__PURE__ */ entity<User>('user', 1)
+  .key(
+    (userId: string) => `USER#${userId}`,
+    () => 'USER',
+  )
+  .from((u) => ({ key: [u.id] }));
+
+/** A login (lower-cased email) taken by a user: its key is the uniqueness of logins. */
+export const userLogin = /* @__PURE__ */ entity<{ userId: string }>('user_login', 1)
+  .key(
+    (loginKey: string) => `USER_LOGIN#${loginKey}`,
+    () => 'USER_LOGIN',
+  )
+  .apart();
+
+/** A user's assignment to a project and its role there; one partition per project lists them (list-users). */
+export const projectUser = /* @__PURE__ */ entity<ProjectUser>('project_user', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'USERS'),
+    (userId: string) => userId,
+  )
+  .from((m) => ({ key: [m.projectId, m.userId] }));
+
+/** A location of a project (GET /v1/locations; made by the operator CLI); GSI1 lists a project's locations by creation time. */
+export const location = /* @__PURE__ */ entity<Location>('location', 1)
+  .key(
+    (projectId: string, locationId: string) => tenant(projectId, 'LOCATION', locationId),
+    () => 'LOCATION',
+  )
+  .index(
+    (projectId: string) => tenant(projectId, 'LOCATIONS'),
+    (createdAt: string, locationId: string) => path(createdAt, locationId),
+  )
+  .from((l) => ({ key: [l.projectId, l.id], index: [l.projectId, l.createdAt, l.id] }));

@@ -23,6 +23,9 @@ import { promotionTierListReplySchema } from '../campaigns/promotion-tier.reply.
 import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.js';
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
+import { brandingListReplySchema, brandingReplySchema } from '../management-branding/branding.reply.js';
+import { userListReplySchema, userReplySchema } from '../management-users/user.reply.js';
+import { locationListReplySchema, locationReplySchema } from '../locations/location.reply.js';
 import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
 import { customerListReplySchema, customerReplySchema, simpleCustomerReplySchema } from '../customers/customer.reply.js';
 import { earningRuleListReplySchema, earningRuleReplySchema } from '../earning-rules/earning-rule.reply.js';
@@ -82,6 +85,12 @@ export const replySchemas = {
   ManagementProject: managementProjectReplySchema,
   ManagementProjectCreated: managementProjectCreatedReplySchema,
   ManagementProjectList: managementProjectListReplySchema,
+  ManagementBranding: brandingReplySchema,
+  ManagementBrandingList: brandingListReplySchema,
+  ManagementUser: userReplySchema,
+  ManagementUserList: userListReplySchema,
+  Location: locationReplySchema,
+  LocationList: locationListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,

@@ -26,6 +26,10 @@ import { backfillCampaignFilters, type CampaignFilterBackfill, projectsWithCampa
 import { backfillVoucherLists } from '../../lib/vouchers/voucher-list-backfill.js';
 import { backfillAsyncActionList } from '../../lib/async-actions/async-action-list-backfill.js';
 import { backfillRedemptionCampaigns } from '../../lib/redemptions/redemption-campaign-backfill.js';
+import { createLocation } from '../../lib/locations/location.service.js';
+import { createLocationInput } from '../../lib/locations/location.schema.js';
+import { toLocationReply } from '../../lib/locations/location.mapper.js';
+import { requireProject } from '../../lib/projects/require-project.js';
 import type { AdminDeps } from './target.js';
 import { UsageError } from './usage-error.js';
 
@@ -58,6 +62,7 @@ export const GROUPS = {
   key: 'application keys of a project: server-side (X-App-Id / X-App-Token) and client-side (X-Client-Application-Id / X-Client-Token)',
   'management-key':
     'management keys of the operator (X-Management-Id / X-Management-Token): they open the Management API (/management/v1/*) only, for every project',
+  location: 'locations of a project (GET /v1/locations): the API reads them, only the operator makes them',
   backfill: 'one-off, idempotent migrations of stored data (docs/deploy.md "After deploying")',
 } as const;
 
@@ -465,6 +470,35 @@ export const COMMANDS: readonly Command[] = [
     prepare: (_args, values) => {
       const only = text(values, 'project')?.trim();
       return async (deps) => backfillRedemptionCampaigns(deps, only || undefined);
+    },
+  },
+  {
+    group: 'location',
+    name: 'create',
+    args: ['<project_id>'],
+    synopsis: "--name <name> --shape '<json>'",
+    summary: 'Creates a location of the project (the reference has no API call that makes one) and prints it as GET /v1/locations/{locationId} shows it.',
+    options: { name: { type: 'string' }, shape: { type: 'string' } },
+    optionHelp: [
+      ['--name <name>', 'the location name (required)'],
+      [
+        "--shape '<json>'",
+        'the shape, as the reference writes it: {"type":"circle","format":"distance","distance":{"center":"geo:52.23,21.01","radius":"5 km"}} or {"type":"polygon","format":"geojson","geojson":{"type":"Polygon","coordinates":[[[lon,lat],...]]}}',
+      ],
+    ],
+    prepare: ([projectId], values) => {
+      let shape: unknown;
+      try {
+        shape = JSON.parse(required(values, 'shape'));
+      } catch {
+        throw new UsageError('--shape takes a JSON object');
+      }
+      const parsed = createLocationInput.safeParse({ name: required(values, 'name'), shape });
+      if (!parsed.success) throw new UsageError(`invalid location: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+      return async (deps) => {
+        await requireProject(deps, projectId!);
+        return toLocationReply(await createLocation(deps, projectId!, parsed.data));
+      };
     },
   },
 ];

@@ -324,6 +324,23 @@ const perOperation: Record<string, CaseHints> = {
   'delete-metadata-schema': { path: { projectId: '$seed.projectId', metadataSchemaId: '$fresh.metadataSchemaId' } },
   'list-metadata-schemas': {},
   'get-metadata-schema': { path: { resource: '$seed.metadataSchemaResource' } },
+  // Management API beyond projects (issue 40): the managed project's brand and users. A project has one brand, so a
+  // create needs a fresh project; an assignment, a user of another project.
+  'create-brand': { path: { projectId: '$fresh.projectId' } },
+  'list-brands': { path: { projectId: '$seed.projectId' } },
+  'get-brand': { path: { projectId: '$seed.projectId', brandingId: '$seed.brandingId' } },
+  'update-brand': { path: { projectId: '$seed.projectId', brandingId: '$seed.brandingId' } },
+  'list-users': { path: { projectId: '$seed.projectId' } },
+  'get-user': { path: { projectId: '$seed.projectId', userId: '$seed.userId' } },
+  'update-user': { path: { projectId: '$seed.projectId', userId: '$seed.userId' }, values: { 'body.role': 'VIEWER' } },
+  'unassign-user': { path: { projectId: '$seed.projectId', userId: '$fresh.userId' } },
+  'assign-user': {
+    path: { projectId: '$seed.projectId' },
+    values: { 'body.login': '$fresh.userLogin', 'body.role': 'USER' },
+    exclusive: [['body.id', 'body.login']],
+    required: ['body.login'],
+  },
+  'management-list-campaign-templates': { path: { projectId: '$seed.projectId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
     exclusive: [

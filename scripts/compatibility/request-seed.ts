@@ -234,10 +234,28 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const metadataSchemaResource = name('compat-receipt');
   const projects = (await call(send, 'GET', '/management/v1/projects')).data as Body[];
   for (const p of projects.filter((x) => x.name === 'Local dev project')) await metadataSchema(str(p.id, 'project id'), metadataSchemaResource);
+  // The managed project's brand, and users invited into a project (the Management API's users are records with a role).
+  const brand = (id: string): Promise<Body> =>
+    call(send, 'POST', `/management/v1/projects/${id}/branding`, {
+      brand: { name: 'compat-brand' },
+      address: { street: 'Main 1', city: 'Warsaw', postal: '00-001', country: 'Poland' },
+      contact: { email: 'brand@compat.example' },
+    });
+  const brandingId = str((await brand(projectId)).id, 'branding id');
+  const invitedUser = async (into: string): Promise<{ id: string; login: string }> => {
+    const email = `${name('compat-user')}@compat.example`;
+    await call(send, 'POST', '/management/v1/projects/users/invite', { email, first_name: 'Compat', last_name: 'User', projects: { [into]: 'USER' } });
+    const users = (await call(send, 'GET', `/management/v1/projects/${into}/users`)).data as Array<{ id?: unknown; login?: unknown }> | undefined;
+    const found = users?.find((u) => u.login === email);
+    return { id: str(found?.id, 'user id'), login: email };
+  };
+  const seededUser = await invitedUser(projectId);
 
   return {
     values: {
       projectId,
+      brandingId,
+      userId: seededUser.id,
       validationRuleId,
       productId,
       skuId,
@@ -286,6 +304,10 @@ export async function seedProject(send: Send): Promise<Seeds> {
     fresh: {
       projectId: async () => str((await managedProject()).id, 'project id'),
       metadataSchemaId: async () => str((await metadataSchema(projectId, name('compat-fresh-payment'))).id, 'metadata schema id'),
+      // A user of the seeded project, for the request that unassigns it.
+      userId: async () => (await invitedUser(projectId)).id,
+      // A user of another project only, for the request that assigns it to the seeded project.
+      userLogin: async () => (await invitedUser(str((await managedProject()).id, 'project id'))).login,
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

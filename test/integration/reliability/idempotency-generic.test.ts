@@ -156,6 +156,22 @@ const exportFilesClient = (c: Ctx) => {
   );
 };
 
+/** A brand body for the branding cases. */
+const brandBody = { brand: { name: 'Brand' }, address: { street: 's', city: 'c', postal: null, country: 'PL' }, contact: { email: 'brand@idem.example' } };
+/** invite-user's body, the user assigned to the case's project. */
+const inviteBody = (c: Ctx, who: string) => ({
+  email: `${who}-${c.pair.project_id}@idem.example`,
+  first_name: 'F',
+  last_name: 'L',
+  projects: { [c.pair.project_id]: 'USER' },
+});
+/** A user invited into the case's project, as USER: its id. */
+async function invitedUser(c: Ctx): Promise<string> {
+  expect((await c.management.call('invite-user', { json: inviteBody(c, 'member') })).status).toBe(204);
+  const listed = (await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.data as { id: string }[];
+  return listed[0]?.id ?? '';
+}
+
 const cases: RouteCase[] = [
   {
     operationId: 'update-project',
@@ -989,6 +1005,119 @@ const cases: RouteCase[] = [
         .status === 404
         ? 1
         : 0,
+  },
+  // Management API beyond projects (issue 40): custom event schemas, branding, templates, users.
+  {
+    operationId: 'update-custom-event-schema',
+    prepare: async (c) => {
+      c.state.schemaId = (await c.events.createSchema(schemaBody('order_paid', { amount: 'number' }))).json.id as string;
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-custom-event-schema', {
+        params: { projectId: c.pair.project_id, customEventSchemaId: c.state.schemaId ?? '' },
+        json: { schema: { properties: { note: { type: 'string', optional: true } } } },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-custom-event-schema', { params: { schemaId: c.state.schemaId ?? '' } })),
+  },
+  {
+    operationId: 'delete-custom-event-schema',
+    prepare: async (c) => {
+      c.state.schemaId = (await c.events.createSchema(schemaBody('order_paid', { amount: 'number' }))).json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('delete-custom-event-schema', {
+        params: { projectId: c.pair.project_id, customEventSchemaId: c.state.schemaId ?? '' },
+        headers: c.managementKeyed(key),
+      }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.customers.call('get-custom-event-schema', { params: { schemaId: c.state.schemaId ?? '' } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'create-brand',
+    prepare: async () => undefined,
+    send: (c, key) => c.management.call('create-brand', { params: { projectId: c.pair.project_id }, json: brandBody, headers: c.managementKeyed(key) }),
+    effects: async (c) => (await c.management.call('list-brands', { params: { projectId: c.pair.project_id } })).json.total as number,
+  },
+  {
+    operationId: 'update-brand',
+    prepare: async (c) => {
+      c.state.brandingId = (await c.management.call('create-brand', { params: { projectId: c.pair.project_id }, json: brandBody })).json.id as string;
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-brand', {
+        params: { projectId: c.pair.project_id, brandingId: c.state.brandingId ?? '' },
+        json: { brand: { name: 'Renamed' } },
+        headers: c.managementKeyed(key),
+      }),
+    // Every update stamps the brand's update time: a second run would move it to the retry's time.
+    effects: async (c) => Date.parse(String((await entities.branding.get(c.runtime, entities.branding.key(c.pair.project_id)))?.updatedAt ?? 0)) || 0,
+  },
+  {
+    operationId: 'delete-brand',
+    prepare: async (c) => {
+      c.state.brandingId = (await c.management.call('create-brand', { params: { projectId: c.pair.project_id }, json: brandBody })).json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('delete-brand', { params: { projectId: c.pair.project_id, brandingId: c.state.brandingId ?? '' }, headers: c.managementKeyed(key) }),
+    effects: async (c) => ((await c.management.call('list-brands', { params: { projectId: c.pair.project_id } })).json.total === 0 ? 1 : 0),
+  },
+  {
+    operationId: 'management-copy-campaign-template',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('Source'));
+      c.state.templateId = (await c.customers.call('create-campaign-template', { json: { name: 'Tpl', campaign_id: 'Source' } })).json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('management-copy-campaign-template', {
+        params: { projectId: c.pair.project_id, campaignTemplateId: c.state.templateId ?? '' },
+        json: { name: 'Tpl copy', destination_project_id: c.pair.project_id },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) => (await c.customers.call('list-campaign-templates', { query: 'include_total=true' })).json.total as number,
+  },
+  {
+    operationId: 'invite-user',
+    prepare: async () => undefined,
+    send: (c, key) => c.management.call('invite-user', { json: inviteBody(c, 'invited'), headers: c.managementKeyed(key) }),
+    effects: async (c) => (await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.total as number,
+  },
+  {
+    operationId: 'assign-user',
+    prepare: async (c) => {
+      const other = await newProject(c.runtime, 'other');
+      expect((await c.management.call('invite-user', { json: { ...inviteBody(c, 'assigned'), projects: { [other.project_id]: 'USER' } } })).status).toBe(204);
+      c.state.login = `assigned-${c.pair.project_id}@idem.example`;
+    },
+    send: (c, key) =>
+      c.management.call('assign-user', {
+        params: { projectId: c.pair.project_id },
+        json: { login: c.state.login, role: 'VIEWER' },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) => (await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.total as number,
+  },
+  {
+    operationId: 'update-user',
+    prepare: async (c) => void (c.state.userId = await invitedUser(c)),
+    send: (c, key) =>
+      c.management.call('update-user', {
+        params: { projectId: c.pair.project_id, userId: c.state.userId ?? '' },
+        json: { role: 'ADMIN' },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) =>
+      (await c.management.call('get-user', { params: { projectId: c.pair.project_id, userId: c.state.userId ?? '' } })).json.role === 'ADMIN' ? 1 : 0,
+  },
+  {
+    operationId: 'unassign-user',
+    prepare: async (c) => void (c.state.userId = await invitedUser(c)),
+    send: (c, key) =>
+      c.management.call('unassign-user', { params: { projectId: c.pair.project_id, userId: c.state.userId ?? '' }, headers: c.managementKeyed(key) }),
+    // 1 once unassigned; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.total === 0 ? 1 : 0),
   },
 ];
 

@@ -9,6 +9,7 @@ import { rewardBodies } from '../rewards-api.js';
 import type { RouteDef } from '../../../lib/api/route.js';
 import type { IssuedManagementKey } from '../../../lib/management/management-key.js';
 import { engines, keyPairHeaders, managementHeaders, newManagementKey, newProject } from '../runtime.js';
+import { createLocation } from '../../../lib/locations/location.service.js';
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
@@ -164,6 +165,31 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     }),
     'metadata schema',
   );
+  // Management API resources of the project (branding, a user) and a location the operator CLI would make.
+  const mgmt = managementHeaders(management);
+  const projectId = pair.project_id;
+  const brand = must(
+    await api(r.createBrandRoute, {
+      params: { projectId },
+      json: { brand: { name: n('Brand') }, address: { street: 's', city: 'c', postal: null, country: 'PL' }, contact: { email: 'brand@fixture.example' } },
+      headers: mgmt,
+    }),
+    'brand',
+  );
+  must(
+    await api(r.inviteUserRoute, {
+      json: { email: `${tag}-user@fixture.example`, first_name: 'F', last_name: 'L', projects: { [projectId]: 'USER' } },
+      headers: mgmt,
+    }),
+    'invite user',
+    204,
+  );
+  const users = must(await api(r.listUsersRoute, { params: { projectId }, headers: mgmt }), 'users') as unknown as { data: { id: string }[] };
+  const userIds = users.data.map((u) => u.id);
+  const place = await createLocation(runtime, projectId, {
+    name: n('Location'),
+    shape: { type: 'circle', format: 'distance', distance: { center: 'geo:52.23,21.01', radius: '5 km' } },
+  });
   return {
     pair,
     management,
@@ -198,6 +224,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       projectId: [pair.project_id],
       metadataSchemaId: [metadataSchema.id as string],
       resource: [n('payment')],
+      customEventSchemaId: [schema.id as string, n('order_paid')],
+      brandingId: [brand.id as string],
+      userId: userIds,
+      locationId: [place.id],
     },
     ids: [
       pair.project_id,
@@ -226,6 +256,9 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       vrule.id as string,
       vruleAssignment.id as string,
       metadataSchema.id as string,
+      brand.id as string,
+      ...userIds,
+      place.id,
     ],
     names: [
       ...campaignNames,
@@ -246,6 +279,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       n('Red shoe'),
       n('Segment'),
       n('Collection'),
+      n('Brand'),
+      n('Location'),
     ],
     secrets: [pair.app_token, accessToken, downloadToken, management.management_token],
   };

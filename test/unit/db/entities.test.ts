@@ -261,6 +261,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
   ],
   ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
+  ['branding', e.branding.toItem(never({ id: 'brd_1', projectId: P })), { PK: 'P#p1', SK: 'BRANDING' }],
+  ['user', e.user.toItem(never({ id: 'user_1' })), { PK: 'USER#user_1', SK: 'USER' }],
+  ['user_login', e.userLogin.toItem({ userId: 'user_1' }, 'a@b.example'), { PK: 'USER_LOGIN#a@b.example', SK: 'USER_LOGIN' }],
+  ['location', e.location.toItem(never(id('loc_1'))), { PK: 'P#p1#LOCATION#loc_1', SK: 'LOCATION', GSI1PK: 'P#p1#LOCATIONS', GSI1SK: `${at}#loc_1` }],
+  ['project_user', e.projectUser.toItem({ projectId: P, userId: 'user_1', role: 'USER', assignedAt: at }), { PK: 'P#p1#USERS', SK: 'user_1' }],
 ];
 
 describe('entity layouts', () => {
@@ -282,7 +287,8 @@ describe('entity layouts', () => {
     for (const [name, item] of layouts) {
       const values = [item.PK, ...(operatorLists.has(name) ? [] : [item.GSI1PK])].filter((v): v is string => typeof v === 'string');
       // A preflight carries no credentials: it asks whether any project's client key trusts its Origin.
-      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job', 'management_key'].includes(name);
+      // Users (and their logins) belong to the operator's organisation: one user may be assigned to several projects.
+      const tenantOwned = !['app_key', 'oauth_token', 'client_origin', 'open_job', 'management_key', 'user', 'user_login'].includes(name);
       if (tenantOwned) for (const v of values) expect(v === 'P#p1' || v.startsWith('P#p1#'), `${name}: ${v}`).toBe(true);
     }
     expect(String(layouts.find(([name]) => name === 'app_key')?.[1].GSI1PK)).toMatch(/^P#p1#/);
