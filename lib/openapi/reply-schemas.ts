@@ -53,6 +53,7 @@ import { qualificationReplySchema } from '../qualifications/qualification.reply.
 import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
+import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
 
 /**
  * Every reply body the API writes, by its component name in the OpenAPI document. A schema used
@@ -137,6 +138,9 @@ export const replySchemas = {
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
   VoucherValidation: voucherValidationReplySchema,
+  RedeemableHolder: redeemableHolderReplySchema,
+  RedeemableHolderList: redeemableHolderListReplySchema,
+  RedeemableHoldersAdded: redeemableHoldersAddedReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -255,6 +255,18 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
   ],
   ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
+  [
+    'referral_holder',
+    e.referralHolder.toItem(never({ ...id('rh_1'), voucherId: 'v_1', customerId: 'cust_2' })),
+    {
+      PK: 'P#p1#REDEEMABLE_HOLDERS#v_1',
+      SK: 'CUSTOMER#cust_2',
+      GSI1PK: 'P#p1#REDEEMABLE_HOLDERS#v_1',
+      GSI1SK: 'rh_1',
+      GSI2PK: 'P#p1#HOLDER#cust_2#REFEREE',
+      GSI2SK: 'rh_1',
+    },
+  ],
 ];
 
 describe('entity layouts', () => {
