@@ -2535,6 +2535,19 @@ export const referralsRemoveHolder1Route = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const listCustomerRedeemablesRoute = /* @__PURE__ */ route({
+  operationId: 'list-customer-redeemables',
+  method: 'GET',
+  path: '/v1/customers/{customerId}/redeemables',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'List the vouchers and loyalty cards a customer holds (owner, referrer or referee), each with its status, by id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('CustomerRedeemableList', "One page of the customer's redeemables; `total` counts every one the filters keep")],
+  description:
+    '`{customerId}` is the customer id or source id. `order=id` (the default) lists by id: a held voucher at its creation, a referral code the customer is a referee of at the time they were added; `-id` the reverse; `starting_after_id` continues after an id (`more_starting_after`). Filters: `id`, `redeemable_id`, `redeemable_object`, `holder_role`, `campaign_id`, `campaign_type`, `voucher_type` (string conditions); `created_at` is 400 `invalid_query_params`. `redeemable.status` says whether each can be used now (ACTIVE) or why not.',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2725,4 +2738,5 @@ export const routes: readonly RouteDef[] = [
   referralsCodeHoldersRoute,
   referralsRemoveHolderRoute,
   referralsRemoveHolder1Route,
+  listCustomerRedeemablesRoute,
 ];

@@ -53,6 +53,7 @@ import { qualificationReplySchema } from '../qualifications/qualification.reply.
 import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
+import { customerRedeemableListReplySchema } from '../customers/customer-redeemable.reply.js';
 import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
 
 /**
@@ -141,6 +142,7 @@ export const replySchemas = {
   RedeemableHolder: redeemableHolderReplySchema,
   RedeemableHolderList: redeemableHolderListReplySchema,
   RedeemableHoldersAdded: redeemableHoldersAddedReplySchema,
+  CustomerRedeemableList: customerRedeemableListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -698,6 +698,7 @@ const perOperation: Record<string, CaseHints> = {
   'referrals-remove-holder-1': {
     path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode', holderId: '$fresh.referralHolderId' },
   },
+  'list-customer-redeemables': { path: { customerId: '$seed.referrerId' } },
 };
 
 /** The hints of every operation, the common ones included. */
