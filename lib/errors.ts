@@ -26,7 +26,8 @@ export type BadRequestKey =
   | 'too_many_points_buckets'
   | 'too_many_vouchers_requested'
   | 'voucher_already_published'
-  | 'voucher_cannot_be_published';
+  | 'voucher_cannot_be_published'
+  | 'not_published';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here
@@ -83,6 +84,8 @@ export type ErrorKey =
   | 'unauthorized'
   | 'unsupported_media_type'
   | 'branding_exist';
+  | 'unsupported_media_type'
+  | 'holder_assignement_duplication';
 
 export interface ErrorFields {
   message: string;
@@ -645,6 +648,34 @@ export class BrandingExistsError extends AppError {
       details: 'Cannot exist more than one branding for given project',
       resourceId: brandingId,
       resourceType: 'branding_details',
+    });
+  }
+}
+
+/** A customer added to a referral code they already hold, as referrer or referee (Voucherify's spelling of the key). */
+export class HolderAssignmentDuplicationError extends AppError {
+  override readonly name = 'HolderAssignmentDuplicationError';
+
+  constructor(customerId: string, code: string) {
+    super(409, 'holder_assignement_duplication', {
+      message: 'Customer is already assigned to given redeemable',
+      details: `Customer ${customerId} already holds ${code}`,
+      resourceId: customerId,
+      resourceType: 'customer',
+    });
+  }
+}
+
+/** Removing a redeemable's referrer (only referees can be removed). */
+export class HolderRemovalForbiddenError extends AppError {
+  override readonly name = 'HolderRemovalForbiddenError';
+
+  constructor(holderId: string) {
+    super(403, 'forbidden', {
+      message: 'Can not remove assignment',
+      details: 'You can not remove Referrer assignment',
+      resourceId: holderId,
+      resourceType: 'redeemable_holder',
     });
   }
 }

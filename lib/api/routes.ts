@@ -2791,6 +2791,98 @@ export const getLocationRoute = /* @__PURE__ */ route({
   errors: [404],
 });
 
+export const referralsAddHoldersRoute = /* @__PURE__ */ route({
+  operationId: 'referrals-add-holders',
+  method: 'POST',
+  path: '/v1/referrals/members/{memberId}/holders',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'Add customers (upserted) to a published referral code as referees, all or none',
+  tag: 'Referrals',
+  success: [/* @__PURE__ */ ok('RedeemableHoldersAdded', 'The referees added')],
+  errors: [404, 409],
+  description:
+    '`{memberId}` is the referral code or its voucher id. A code not yet published to a referrer is 400 `not_published`; a customer who already holds the code (referrer or referee) is 409 `holder_assignement_duplication`; one customer named twice is 409 `duplicate_found`. Nothing is written unless every holder passes.',
+});
+
+export const referralsAddHolders1Route = /* @__PURE__ */ route({
+  operationId: 'referrals-add-holders-1',
+  method: 'POST',
+  path: '/v1/referrals/{campaignId}/members/{memberId}/holders',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'Add customers (upserted) to a published referral code of a campaign as referees, all or none',
+  tag: 'Referrals',
+  success: [/* @__PURE__ */ ok('RedeemableHoldersAdded', 'The referees added')],
+  errors: [404, 409],
+  description: "As POST /v1/referrals/members/{memberId}/holders; `{campaignId}` (id or name) must be the code's campaign (404 otherwise).",
+});
+
+export const referralsCodeHolders1Route = /* @__PURE__ */ route({
+  operationId: 'referrals-code-holders-1',
+  method: 'GET',
+  path: '/v1/referrals/members/{memberId}/holders',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'List the holders of a code: its referrer (or owner) and its referees, by id',
+  tag: 'Referrals',
+  success: [/* @__PURE__ */ ok('RedeemableHolderList', 'One page of holders; `total` counts every holder the filters keep')],
+  description:
+    '`order=id` (the default) lists in the order holders were added, `-id` the reverse; `starting_after_id` continues after a holder id (`more_starting_after`). Filters: `id`, `holder_role`, `customer_id` (string conditions); `created_at` is 400 `invalid_query_params`.',
+});
+
+export const referralsCodeHoldersRoute = /* @__PURE__ */ route({
+  operationId: 'referrals-code-holders',
+  method: 'GET',
+  path: '/v1/referrals/{campaignId}/members/{memberId}/holders',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'List the holders of a code of a campaign: its referrer (or owner) and its referees, by id',
+  tag: 'Referrals',
+  success: [/* @__PURE__ */ ok('RedeemableHolderList', 'One page of holders; `total` counts every holder the filters keep')],
+  description: "As GET /v1/referrals/members/{memberId}/holders; `{campaignId}` (id or name) must be the code's campaign (404 otherwise).",
+});
+
+export const referralsRemoveHolderRoute = /* @__PURE__ */ route({
+  operationId: 'referrals-remove-holder',
+  method: 'DELETE',
+  path: '/v1/referrals/members/{memberId}/holders/{holderId}',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'Remove a referee from a referral code (the referrer cannot be removed)',
+  tag: 'Referrals',
+  success: [{ status: 204, description: 'Removed' }],
+  errors: [403],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+export const referralsRemoveHolder1Route = /* @__PURE__ */ route({
+  operationId: 'referrals-remove-holder-1',
+  method: 'DELETE',
+  path: '/v1/referrals/{campaignId}/members/{memberId}/holders/{holderId}',
+  folder: 'referrals',
+  scopes: ['referrals'],
+  summary: 'Remove a referee from a referral code of a campaign (the referrer cannot be removed)',
+  tag: 'Referrals',
+  success: [{ status: 204, description: 'Removed' }],
+  errors: [403],
+  idempotency: 'generic',
+});
+
+export const listCustomerRedeemablesRoute = /* @__PURE__ */ route({
+  operationId: 'list-customer-redeemables',
+  method: 'GET',
+  path: '/v1/customers/{customerId}/redeemables',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'List the vouchers and loyalty cards a customer holds (owner, referrer or referee), each with its status, by id',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('CustomerRedeemableList', "One page of the customer's redeemables; `total` counts every one the filters keep")],
+  description:
+    '`{customerId}` is the customer id or source id. `order=id` (the default) lists by id: a held voucher at its creation, a referral code the customer is a referee of at the time they were added; `-id` the reverse; `starting_after_id` continues after an id (`more_starting_after`). Filters: `id`, `redeemable_id`, `redeemable_object`, `holder_role`, `campaign_id`, `campaign_type`, `voucher_type` (string conditions); `created_at` is 400 `invalid_query_params`. `redeemable.status` says whether each can be used now (ACTIVE) or why not.',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2999,4 +3091,11 @@ export const routes: readonly RouteDef[] = [
   inviteUserRoute,
   listLocationsRoute,
   getLocationRoute,
+  referralsAddHoldersRoute,
+  referralsAddHolders1Route,
+  referralsCodeHolders1Route,
+  referralsCodeHoldersRoute,
+  referralsRemoveHolderRoute,
+  referralsRemoveHolder1Route,
+  listCustomerRedeemablesRoute,
 ];

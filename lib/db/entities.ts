@@ -29,6 +29,7 @@ import type { SessionReservation } from '../redemptions/session-lock.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { Segment } from '../segments/segment.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
+import type { ReferralHolder } from '../referrals/redeemable-holder.js';
 import type { Reward, RewardAssignment } from '../rewards/reward.js';
 import type { StackingRules } from '../validations/stacking-rules.js';
 import type { CampaignTemplate } from '../templates/campaign-template.js';
@@ -1237,3 +1238,29 @@ export const location = /* @__PURE__ */ entity<Location>('location', 1)
     (createdAt: string, locationId: string) => path(createdAt, locationId),
   )
   .from((l) => ({ key: [l.projectId, l.id], index: [l.projectId, l.createdAt, l.id] }));
+
+/**
+ * A referee of a referral code (lib/referrals/redeemable-holder.ts): keyed by (voucher id,
+ * customer), so a customer holds a code once (put with `attribute_not_exists(PK)`); GSI1 lists a
+ * code's referees by holder id (= by time), and finds one by id for its removal; GSI2 lists the
+ * codes a customer is a referee of, by holder id, for GET /v1/customers/{id}/redeemables. Keyed by the voucher id, not the code: a code deleted and
+ * made again is another voucher with no holders.
+ */
+export const referralHolder = /* @__PURE__ */ entity<ReferralHolder>('referral_holder', 1)
+  .key(
+    (projectId: string, voucherId: string) => tenant(projectId, 'REDEEMABLE_HOLDERS', voucherId),
+    (customerId: string) => path('CUSTOMER', customerId),
+  )
+  .index(
+    (projectId: string, voucherId: string) => tenant(projectId, 'REDEEMABLE_HOLDERS', voucherId),
+    (holderId: string) => holderId,
+  )
+  .sparse(
+    (projectId: string, customerId: string) => tenant(projectId, 'HOLDER', customerId, 'REFEREE'),
+    (holderId: string) => holderId,
+  )
+  .from((h) => ({
+    key: [h.projectId, h.voucherId, h.customerId],
+    index: [h.projectId, h.voucherId, h.id],
+    sparse: [h.projectId, h.customerId, h.id],
+  }));

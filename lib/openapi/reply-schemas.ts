@@ -62,6 +62,8 @@ import { qualificationReplySchema } from '../qualifications/qualification.reply.
 import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
+import { customerRedeemableListReplySchema } from '../customers/customer-redeemable.reply.js';
+import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
 
 /**
  * Every reply body the API writes, by its component name in the OpenAPI document. A schema used
@@ -156,6 +158,10 @@ export const replySchemas = {
   ManagementMetadataSchemaList: managedMetadataSchemaListReplySchema,
   MetadataSchema: metadataSchemaReplySchema,
   MetadataSchemaList: metadataSchemaListReplySchema,
+  RedeemableHolder: redeemableHolderReplySchema,
+  RedeemableHolderList: redeemableHolderListReplySchema,
+  RedeemableHoldersAdded: redeemableHoldersAddedReplySchema,
+  CustomerRedeemableList: customerRedeemableListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

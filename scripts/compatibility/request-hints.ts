@@ -710,6 +710,19 @@ const perOperation: Record<string, CaseHints> = {
   'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },
+  // Referees are added to a code published to a referrer; each request adds customers of its own.
+  'referrals-add-holders': { path: { memberId: '$seed.publishedReferralCode' }, unique: ['body.holders.[].source_id'] },
+  'referrals-add-holders-1': {
+    path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode' },
+    unique: ['body.holders.[].source_id'],
+  },
+  'referrals-code-holders-1': { path: { memberId: '$seed.publishedReferralCode' } },
+  'referrals-code-holders': { path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode' } },
+  'referrals-remove-holder': { path: { memberId: '$seed.publishedReferralCode', holderId: '$fresh.referralHolderId' } },
+  'referrals-remove-holder-1': {
+    path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode', holderId: '$fresh.referralHolderId' },
+  },
+  'list-customer-redeemables': { path: { customerId: '$seed.referrerId' } },
 };
 
 /** The hints of every operation, the common ones included. */

@@ -103,6 +103,10 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const customer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-customer', name: 'Compat Customer' });
   const referrer = await call(send, 'POST', '/v1/customers', { source_id: 'compat-referrer' });
   const order = await call(send, 'POST', '/v1/orders', { source_id: 'compat-order', amount: 1000 });
+  // A referral code published to the referrer (referees are added to published codes only); fresh holders are referees of it.
+  const referralCampaignId = str(referral.id, 'referral campaign id');
+  const publishedReferralCode = str((await voucher(referralCampaignId)).code, 'referral code');
+  await call(send, 'POST', '/v1/publications', { customer: { id: str(referrer.id, 'referrer id') }, voucher: publishedReferralCode });
   // A redemption of a new code of the discount campaign: its parent and its one child.
   const redemption = async (): Promise<{ parent: string; child: string }> => {
     const code = str((await voucher(discountId)).code, 'voucher code');
@@ -300,6 +304,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       publishingCampaignName: str(publishing.name, 'publishing campaign name'),
       exportId,
       exportToken: new URL(url).searchParams.get('token') ?? '',
+      publishedReferralCode,
+      referralCampaignId,
     },
     fresh: {
       projectId: async () => str((await managedProject()).id, 'project id'),
@@ -341,6 +347,14 @@ export async function seedProject(send: Send): Promise<Seeds> {
       },
       productCollectionId: async () => str((await collection({ type: 'STATIC', name: name('compat-fresh-collection') })).id, 'product collection id'),
       customerId: async () => str((await call(send, 'POST', '/v1/customers', { source_id: name('compat-fresh-customer') })).id, 'customer id'),
+      referralHolderId: async () =>
+        str(
+          (
+            (await call(send, 'POST', `/v1/referrals/members/${publishedReferralCode}/holders`, { holders: [{ source_id: name('compat-referee') }] }))
+              .holders as Body[] | undefined
+          )?.[0]?.id,
+          'referral holder id',
+        ),
       exportId: async () => str((await call(send, 'POST', '/v1/exports', { exported_object: 'order' })).id, 'export id'),
       rewardId: async () => str((await reward()).id, 'reward id'),
       coinRewardId: async () => str((await coinReward()).id, 'reward id'),

@@ -1119,6 +1119,41 @@ const cases: RouteCase[] = [
     // 1 once unassigned; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await c.management.call('list-users', { params: { projectId: c.pair.project_id } })).json.total === 0 ? 1 : 0),
   },
+  {
+    operationId: 'referrals-add-holders',
+    prepare: (c) => prepareReferralCode(c),
+    send: (c, key) =>
+      c.customers.call('referrals-add-holders', { params: { memberId: 'REF-1' }, json: { holders: [{ source_id: 'ann' }] }, headers: c.keyed(key) }),
+    effects: (c) => referralHolderCount(c),
+  },
+  {
+    operationId: 'referrals-add-holders-1',
+    prepare: (c) => prepareReferralCode(c),
+    send: (c, key) =>
+      c.customers.call('referrals-add-holders-1', {
+        params: { campaignId: 'Friends', memberId: 'REF-1' },
+        json: { holders: [{ source_id: 'ann' }] },
+        headers: c.keyed(key),
+      }),
+    effects: (c) => referralHolderCount(c),
+  },
+  {
+    operationId: 'referrals-remove-holder',
+    prepare: (c) => prepareReferee(c),
+    send: (c, key) => c.customers.call('referrals-remove-holder', { params: { memberId: 'REF-1', holderId: c.state.holderId ?? '' }, headers: c.keyed(key) }),
+    // 1 once removed; a second run would answer 404 instead of the first 204.
+    effects: async (c) => 2 - (await referralHolderCount(c)),
+  },
+  {
+    operationId: 'referrals-remove-holder-1',
+    prepare: (c) => prepareReferee(c),
+    send: (c, key) =>
+      c.customers.call('referrals-remove-holder-1', {
+        params: { campaignId: 'Friends', memberId: 'REF-1', holderId: c.state.holderId ?? '' },
+        headers: c.keyed(key),
+      }),
+    effects: async (c) => 2 - (await referralHolderCount(c)),
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
@@ -1395,3 +1430,23 @@ describe('runOnce (the lease behind the generic path)', () => {
     expect(replay.body).toEqual(body);
   });
 });
+
+/** A referral program `Friends` whose code REF-1 is published to `rita`. */
+async function prepareReferralCode(c: Ctx): Promise<void> {
+  await newCampaign(c.campaigns, campaignBodies.REFERRAL_PROGRAM('Friends'));
+  expect((await c.campaigns.addVoucher('Friends', { code: 'REF-1' })).status).toBe(200);
+  expect((await c.customers.call('create-publication', { json: { customer: { source_id: 'rita' }, voucher: 'REF-1' } })).status).toBe(200);
+}
+
+/** REF-1 with the referee `ann` (its holder id in `state.holderId`). */
+async function prepareReferee(c: Ctx): Promise<void> {
+  await prepareReferralCode(c);
+  const added = await c.customers.call('referrals-add-holders', { params: { memberId: 'REF-1' }, json: { holders: [{ source_id: 'ann' }] } });
+  expect(added.status).toBe(200);
+  c.state.holderId = (added.json.holders as { id: string }[])[0]?.id ?? '';
+}
+
+/** REF-1's holders, referrer included. */
+async function referralHolderCount(c: Ctx): Promise<number> {
+  return (await c.customers.call('referrals-code-holders-1', { params: { memberId: 'REF-1' } })).json.total as number;
+}

@@ -153,6 +153,13 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const token = must(await api(r.generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
   const accessToken = token.access_token as string;
 
+  const referralCode = await addVoucher(referral.id as string, { code: n('REF-1') });
+  must(await api(r.createPublicationRoute, { json: { customer: { id: customerId }, voucher: referralCode.code }, headers }), 'referral publication');
+  const referee = must(
+    await api(r.referralsAddHoldersRoute, { params: { memberId: referralCode.code as string }, json: { holders: [{ source_id: n('referee') }] }, headers }),
+    'referral holder',
+  );
+  const holderIds = (referee.holders as { id: string }[]).map((h) => h.id);
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
@@ -228,6 +235,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       brandingId: [brand.id as string],
       userId: userIds,
       locationId: [place.id],
+      holderId: holderIds,
     },
     ids: [
       pair.project_id,

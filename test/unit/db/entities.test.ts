@@ -266,6 +266,18 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['user_login', e.userLogin.toItem({ userId: 'user_1' }, 'a@b.example'), { PK: 'USER_LOGIN#a@b.example', SK: 'USER_LOGIN' }],
   ['location', e.location.toItem(never(id('loc_1'))), { PK: 'P#p1#LOCATION#loc_1', SK: 'LOCATION', GSI1PK: 'P#p1#LOCATIONS', GSI1SK: `${at}#loc_1` }],
   ['project_user', e.projectUser.toItem({ projectId: P, userId: 'user_1', role: 'USER', assignedAt: at }), { PK: 'P#p1#USERS', SK: 'user_1' }],
+  [
+    'referral_holder',
+    e.referralHolder.toItem(never({ ...id('rh_1'), voucherId: 'v_1', customerId: 'cust_2' })),
+    {
+      PK: 'P#p1#REDEEMABLE_HOLDERS#v_1',
+      SK: 'CUSTOMER#cust_2',
+      GSI1PK: 'P#p1#REDEEMABLE_HOLDERS#v_1',
+      GSI1SK: 'rh_1',
+      GSI2PK: 'P#p1#HOLDER#cust_2#REFEREE',
+      GSI2SK: 'rh_1',
+    },
+  ],
 ];
 
 describe('entity layouts', () => {

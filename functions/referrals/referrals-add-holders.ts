@@ -1,0 +1,14 @@
+import { referralsAddHoldersRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toHoldersAddedReply } from '../../lib/referrals/redeemable-holder.mapper.js';
+import { addReferralHoldersBody, referralMemberParams } from '../../lib/referrals/redeemable-holder.schema.js';
+import { referralsAddHolders } from '../../lib/referrals/redeemable-holder.service.js';
+
+export const schemas = { params: referralMemberParams, body: addReferralHoldersBody };
+
+export const makeHandler = endpoint(referralsAddHoldersRoute, schemas, async ({ runtime, principal, params, body }) =>
+  ok(toHoldersAddedReply(await referralsAddHolders(runtime, principal.projectId, null, params.memberId, body))),
+);
+
+export const handler = makeHandler();
