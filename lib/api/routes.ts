@@ -2456,6 +2456,83 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * Promotion stacks (issue 38): ordered sets of one promotion's tiers, validated and redeemed together
+ * (lib/promotion-stacks/).
+ */
+
+export const listAllPromotionStacksRoute = /* @__PURE__ */ route({
+  operationId: 'list-all-promotion-stacks',
+  method: 'GET',
+  path: '/v1/promotions/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "A page of the project's promotion stacks, whatever their campaign, by creation, last change or name",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStacksList', 'One page of stacks, with the total of every page')],
+});
+
+export const listPromotionStacksInCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'list-promotion-stacks-in-campaign',
+  method: 'GET',
+  path: '/v1/promotions/{campaignId}/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "A promotion campaign's stacks (campaign by id or name), oldest first",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStacksList', 'Every stack of the campaign')],
+});
+
+export const createPromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'create-promotion-stack',
+  method: 'POST',
+  path: '/v1/promotions/{campaignId}/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "Create a stack of the campaign's tiers; their order is the order they apply in",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The new stack')],
+  // A tier or category the body names.
+  errors: [404],
+});
+
+export const getPromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'get-promotion-stack',
+  method: 'GET',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: 'One promotion stack of the campaign',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The stack')],
+});
+
+export const updatePromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'update-promotion-stack',
+  method: 'PUT',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "Change a stack's name, tiers (and their order) or category (null clears it)",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The stack as changed, with a new updated_at')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deletePromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'delete-promotion-stack',
+  method: 'DELETE',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: 'Delete a promotion stack (its tiers stay; validations of its id answer 404)',
+  tag: 'Promotions',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2640,4 +2717,10 @@ export const routes: readonly RouteDef[] = [
   getProjectRoute,
   updateProjectRoute,
   deleteProjectRoute,
+  listAllPromotionStacksRoute,
+  listPromotionStacksInCampaignRoute,
+  createPromotionStackRoute,
+  getPromotionStackRoute,
+  updatePromotionStackRoute,
+  deletePromotionStackRoute,
 ];

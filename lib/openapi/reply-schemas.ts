@@ -53,6 +53,7 @@ import { qualificationReplySchema } from '../qualifications/qualification.reply.
 import { promotionsValidationReplySchema } from '../validations/legacy-promotions.reply.js';
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
+import { promotionStackListReplySchema, promotionStackReplySchema } from '../promotion-stacks/promotion-stack.reply.js';
 
 /**
  * Every reply body the API writes, by its component name in the OpenAPI document. A schema used
@@ -137,6 +138,8 @@ export const replySchemas = {
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
   VoucherValidation: voucherValidationReplySchema,
+  PromotionStack: promotionStackReplySchema,
+  PromotionStacksList: promotionStackListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

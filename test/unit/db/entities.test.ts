@@ -255,6 +255,8 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
   ],
   ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
+  ['promotion_stack', e.promotionStack.toItem(never(id('stack_1')), P), { PK: 'P#p1#PROMOTION_STACKS', SK: 'STACK#stack_1' }],
+  ['promotion_stack_counter', e.promotionStackCounter.toItem({ count: 1 }, P), { PK: 'P#p1', SK: 'PROMOTION_STACK_COUNTER' }],
 ];
 
 describe('entity layouts', () => {
