@@ -683,6 +683,18 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.giftCampaignId' },
     values: { 'query.starting_after_id': '$seed.giftCardTransactionId' },
   },
+  // Promotion stacks (issue 38): the seeded promotion's stack; its tier and the seeded category in bodies; a fresh stack to delete.
+  'list-promotion-stacks-in-campaign': { path: { campaignId: '$seed.promotionCampaignId' } },
+  'create-promotion-stack': {
+    path: { campaignId: '$seed.promotionCampaignId' },
+    values: { 'body.tiers.ids[]': '$seed.promotionTierId', 'body.category_id': '$seed.categoryId' },
+  },
+  'get-promotion-stack': { path: { campaignId: '$seed.promotionCampaignId', stackId: '$seed.promotionStackId' } },
+  'update-promotion-stack': {
+    path: { campaignId: '$seed.promotionCampaignId', stackId: '$seed.promotionStackId' },
+    values: { 'body.tiers.ids[]': '$seed.promotionTierId', 'body.category_id': '$seed.categoryId' },
+  },
+  'delete-promotion-stack': { path: { campaignId: '$seed.promotionCampaignId', stackId: '$fresh.promotionStackId' } },
   'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },

@@ -224,9 +224,23 @@ export async function seedProject(send: Send): Promise<Seeds> {
     call(send, 'POST', '/management/v1/projects', { name: name('compat-project'), case_sensitive_codes: true, timezone: 'UTC', currency: 'EUR' });
   const projectId = str((await managedProject()).id, 'project id');
 
+  // A promotion stack of the seeded promotion's tier (issue 38), and a fresh one for the request that deletes one.
+  const stackOf = async (): Promise<string> =>
+    str(
+      (
+        await call(send, 'POST', `/v1/promotions/${str(promotion.id, 'promotion campaign id')}/stacks`, {
+          name: name('compat-stack'),
+          tiers: { ids: [str(tiers[0]?.id, 'promotion tier id')] },
+        })
+      ).id,
+      'promotion stack id',
+    );
+  const promotionStackId = await stackOf();
+
   return {
     values: {
       projectId,
+      promotionStackId,
       validationRuleId,
       productId,
       skuId,
@@ -272,6 +286,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
     },
     fresh: {
       projectId: async () => str((await managedProject()).id, 'project id'),
+      promotionStackId: stackOf,
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

@@ -5,7 +5,15 @@ import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.j
 
 type Json = Record<string, unknown>;
 type Reply<T = Json> = { status: number; json: T & { key?: string; details?: string; resource_type?: string } };
-type Stack = { id: string; name: string; campaign_id: string; object: string; tiers: { ids: string[]; hierarchy_mode: string }; category_id: string | null; categories: Json[] };
+type Stack = {
+  id: string;
+  name: string;
+  campaign_id: string;
+  object: string;
+  tiers: { ids: string[]; hierarchy_mode: string };
+  category_id: string | null;
+  categories: Json[];
+};
 type Evaluated = {
   valid: boolean;
   redeemables: { id: string; object: string; status: string; result?: { error?: { key: string }; discount?: Json } }[];
@@ -46,7 +54,8 @@ async function setup() {
     return reply.json;
   };
   const validate = (json: Json) => call<Evaluated>('validate-stacked-discounts', { json });
-  const redeem = (json: Json) => call<{ redemptions: { id: string; promotion_tier?: { id: string } }[]; order: { total_discount_amount: number } }>('redeem-stacked-discounts', { json });
+  const redeem = (json: Json) =>
+    call<{ redemptions: { id: string; promotion_tier?: { id: string } }[]; order: { total_discount_amount: number } }>('redeem-stacked-discounts', { json });
   return { clock, call, promotion, stack, validate, redeem };
 }
 
@@ -85,7 +94,9 @@ describe('promotion stacks (create, list, get, update, delete)', () => {
     expect(all.status).toBe(200);
     expect(all.json.total).toBe(3);
     expect(all.json.data.map((s) => s.name)).toEqual(['Another', 'Elsewhere']);
-    const before = await call<{ data: Stack[]; total: number }>('list-all-promotion-stacks', { query: { 'created_at[before]': new Date(now + 500).toISOString() } });
+    const before = await call<{ data: Stack[]; total: number }>('list-all-promotion-stacks', {
+      query: { 'created_at[before]': new Date(now + 500).toISOString() },
+    });
     expect(before.json.data.map((s) => s.id)).toEqual([created.id]);
 
     const category = await call<{ id: string }>('create-category', { json: { name: 'Stacks', hierarchy: 1 } });
@@ -113,12 +124,20 @@ describe('promotion stacks (create, list, get, update, delete)', () => {
     const other = await promotion('Theirs');
     const foreign = await call('create-promotion-stack', { params: { campaignId: promo.id }, json: { name: 'x', tiers: { ids: [other.percent] } } });
     expect([foreign.status, foreign.json.key, foreign.json.resource_type]).toEqual([404, 'not_found', 'promotion_tier']);
-    const twice = await call('create-promotion-stack', { params: { campaignId: promo.id }, json: { name: 'x', tiers: { ids: [promo.percent, promo.percent] } } });
+    const twice = await call('create-promotion-stack', {
+      params: { campaignId: promo.id },
+      json: { name: 'x', tiers: { ids: [promo.percent, promo.percent] } },
+    });
     expect([twice.status, twice.json.key]).toEqual([400, 'invalid_payload']);
     const empty = await call('create-promotion-stack', { params: { campaignId: promo.id }, json: { name: 'x', tiers: { ids: [] } } });
     expect(empty.status).toBe(400);
     const coupons = await call<{ id: string }>('create-campaign', {
-      json: { name: 'Coupons', campaign_type: 'DISCOUNT_COUPONS', vouchers_count: 0, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 1 } } },
+      json: {
+        name: 'Coupons',
+        campaign_type: 'DISCOUNT_COUPONS',
+        vouchers_count: 0,
+        voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 1 } },
+      },
     });
     const wrongType = await call('create-promotion-stack', { params: { campaignId: coupons.json.id }, json: { name: 'x', tiers: { ids: [promo.percent] } } });
     expect([wrongType.status, wrongType.json.key]).toEqual([400, 'invalid_campaign']);
@@ -141,7 +160,13 @@ describe('a promotion stack in validations and redemptions', () => {
       ['promotion_tier', promo.amount, 'APPLICABLE'],
       ['promotion_tier', promo.percent, 'APPLICABLE'],
     ]);
-    const sentAlone = await validate({ redeemables: [{ object: 'promotion_tier', id: promo.amount }, { object: 'promotion_tier', id: promo.percent }], order });
+    const sentAlone = await validate({
+      redeemables: [
+        { object: 'promotion_tier', id: promo.amount },
+        { object: 'promotion_tier', id: promo.percent },
+      ],
+      order,
+    });
     expect(validation.json.order.total_discount_amount).toBe(sentAlone.json.order.total_discount_amount);
 
     const redeemed = await redeem({ redeemables: [{ object: 'promotion_stack', id: s.id }], order, customer: { source_id: 'stacker' } });
@@ -187,7 +212,13 @@ describe('a promotion stack in validations and redemptions', () => {
     const s = await stack(promo.id, [promo.amount]);
     const unknown = await validate({ redeemables: [{ object: 'promotion_stack', id: 'stack_missing' }], order });
     expect([unknown.status, unknown.json.key, unknown.json.resource_type]).toEqual([404, 'not_found', 'promotion_stack']);
-    const beside = await redeem({ redeemables: [{ object: 'promotion_stack', id: s.id }, { object: 'promotion_tier', id: promo.percent }], order });
+    const beside = await redeem({
+      redeemables: [
+        { object: 'promotion_stack', id: s.id },
+        { object: 'promotion_tier', id: promo.percent },
+      ],
+      order,
+    });
     expect([beside.status, beside.json.key]).toEqual([400, 'invalid_payload']);
   });
 });

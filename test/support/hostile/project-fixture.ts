@@ -152,6 +152,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const token = must(await api(r.generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
   const accessToken = token.access_token as string;
 
+  const stack = must(
+    await api(r.createPromotionStackRoute, { params: { campaignId: promo.id as string }, json: { name: n('Stack'), tiers: { ids: tierIds } }, headers }),
+    'promotion stack',
+  );
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
@@ -187,12 +191,14 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
       projectId: [pair.project_id],
+      stackId: [stack.id as string],
     },
     ids: [
       pair.project_id,
       pair.app_id,
       ...campaignIds,
       ...tierIds,
+      stack.id as string,
       voucher.id as string,
       giftCard.id as string,
       card.id as string,
