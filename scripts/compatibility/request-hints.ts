@@ -48,6 +48,9 @@ function expirationRules(prefix: string): Record<string, string[]> {
   };
 }
 
+/** The promotion_stack branch of a stacked request's redeemables names the seeded stack (its tiers have no use limit). */
+const stackBranch = { 'object=promotion_stack': { 'body.redeemables[].id': '$seed.promotionStackId' } };
+
 /** A project's time zone, currency and trusted domains are an IANA name, an ISO 4217 code and origins (the reference's examples: UTC, EUR). */
 const projectValues = { 'body.timezone': 'UTC', 'body.currency': 'EUR', 'body.client_trusted_domains': ['https://shop.example'] };
 
@@ -387,7 +390,11 @@ const perOperation: Record<string, CaseHints> = {
     path: { promotionTierId: '$seed.promotionTierId' },
     ...orderAndCustomer,
   },
-  'validate-stacked-discounts': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  'validate-stacked-discounts': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' },
+    variantValues: stackBranch,
+  },
   // The customer and order of a validation, with no redeemables: qualification finds them.
   'check-eligibility': orderAndCustomer,
   // The legacy qualification of promotion tiers: the same customer and order.
@@ -396,14 +403,20 @@ const perOperation: Record<string, CaseHints> = {
   'redeem-stacked-discounts': {
     ...orderAndCustomer,
     values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
+    variantValues: stackBranch,
   },
   // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
   // The client-side calls take the server's bodies (the reference's client schemas are the server's): the same hints.
-  'validate-stacked-discounts-client-side': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  'validate-stacked-discounts-client-side': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' },
+    variantValues: stackBranch,
+  },
   'check-eligibility-client-side': orderAndCustomer,
   'redeem-stacked-discounts-client-side': {
     ...orderAndCustomer,
     values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
+    variantValues: stackBranch,
   },
   'redeem-voucher': {
     path: { code: '$fresh.voucherCode' },
