@@ -26,7 +26,9 @@ export type BadRequestKey =
   | 'too_many_points_buckets'
   | 'too_many_vouchers_requested'
   | 'voucher_already_published'
-  | 'voucher_cannot_be_published';
+  | 'voucher_cannot_be_published'
+  // The deprecated qualification calls (examine-vouchers-qualification, examine-campaign-qualification): docs/decisions.md.
+  | 'deprecated_endpoint';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here

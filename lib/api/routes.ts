@@ -2533,6 +2533,36 @@ export const deletePromotionStackRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * The deprecated qualification calls (issue 38): refused with 400 deprecated_endpoint, naming POST /v1/qualifications.
+ */
+
+export const examineVouchersQualificationRoute = /* @__PURE__ */ route({
+  operationId: 'examine-vouchers-qualification',
+  method: 'POST',
+  path: '/v1/vouchers/qualification',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: 'Deprecated by the reference: always 400 deprecated_endpoint, pointing to POST /v1/qualifications',
+  tag: 'Vouchers',
+  success: [{ status: 200, description: 'Never: the call is deprecated and refused' }],
+  idempotency: 'none',
+});
+
+export const examineCampaignQualificationRoute = /* @__PURE__ */ route({
+  operationId: 'examine-campaign-qualification',
+  method: 'POST',
+  path: '/v1/campaigns/qualification',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: 'Deprecated by the reference: always 400 deprecated_endpoint, pointing to POST /v1/qualifications',
+  tag: 'Campaigns',
+  success: [{ status: 200, description: 'Never: the call is deprecated and refused' }],
+  idempotency: 'none',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2723,4 +2753,6 @@ export const routes: readonly RouteDef[] = [
   getPromotionStackRoute,
   updatePromotionStackRoute,
   deletePromotionStackRoute,
+  examineVouchersQualificationRoute,
+  examineCampaignQualificationRoute,
 ];

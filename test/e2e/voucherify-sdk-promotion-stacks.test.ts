@@ -44,7 +44,10 @@ describe('the official Voucherify SDK: promotion stacks', () => {
     const all = await client.promotions.stack.list({ order: '-created_at', limit: 10, created_at: { before: new Date(Date.now() + 60_000).toISOString() } });
     expect(all.data.map((s) => s.id)).toEqual([stack.id]);
     expect(await client.promotions.stack.get(promo.id, stack.id)).toMatchObject({ id: stack.id, name: 'Both' });
-    const updated = await client.promotions.stack.update(promo.id, stack.id, { name: 'Both, renamed', tiers: { ids: [amount, percent], hierarchy_mode: 'MANUAL' } });
+    const updated = await client.promotions.stack.update(promo.id, stack.id, {
+      name: 'Both, renamed',
+      tiers: { ids: [amount, percent], hierarchy_mode: 'MANUAL' },
+    });
     expect(updated).toMatchObject({ id: stack.id, name: 'Both, renamed' });
 
     const validation = (await client.validations.validateStackable({
@@ -68,5 +71,11 @@ describe('the official Voucherify SDK: promotion stacks', () => {
 
     await client.promotions.stack.delete(promo.id, stack.id);
     await expect(client.promotions.stack.get(promo.id, stack.id)).rejects.toMatchObject({ code: 404, key: 'not_found' });
+  });
+
+  it('gets 400 deprecated_endpoint from the deprecated vouchers.qualifications.examine and campaigns.qualifications.examine', async () => {
+    const body = { customer: { source_id: 'sdk-examiner' }, order: { amount: 1000 } };
+    await expect(client.vouchers.qualifications.examine(body as never)).rejects.toMatchObject({ code: 400, key: 'deprecated_endpoint' });
+    await expect(client.campaigns.qualifications.examine(body as never)).rejects.toMatchObject({ code: 400, key: 'deprecated_endpoint' });
   });
 });
