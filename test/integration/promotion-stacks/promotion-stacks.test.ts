@@ -147,6 +147,24 @@ describe('promotion stacks (create, list, get, update, delete)', () => {
   });
 });
 
+describe('concurrent changes of one stack', () => {
+  it('keeps every change of parallel PUTs that each change another field (none lost to another’s stale read)', async () => {
+    const { call, promotion, stack } = await setup();
+    const promo = await promotion('Raced');
+    const s = await stack(promo.id, [promo.amount]);
+    const category = await call<{ id: string }>('create-category', { json: { name: 'Raced', hierarchy: 1 } });
+    const params = { campaignId: promo.id, stackId: s.id };
+    const replies = await Promise.all([
+      call('update-promotion-stack', { params, json: { name: 'Renamed' } }),
+      call('update-promotion-stack', { params, json: { tiers: { ids: [promo.big, promo.percent] } } }),
+      call('update-promotion-stack', { params, json: { category_id: category.json.id } }),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    const final = await call<Stack>('get-promotion-stack', { params });
+    expect(final.json).toMatchObject({ name: 'Renamed', tiers: { ids: [promo.big, promo.percent] }, category_id: category.json.id });
+  });
+});
+
 describe('a promotion stack in validations and redemptions', () => {
   it('validates and redeems a stack of two tiers together, in the stack’s order', async () => {
     const { call, promotion, stack, validate, redeem } = await setup();
