@@ -12,10 +12,9 @@ import * as repo from './promotion-stack.repo.js';
 import type { CreatePromotionStackBody, ListAllPromotionStacksQuery, UpdatePromotionStackBody } from './promotion-stack.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock'>;
-type ReadDeps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock'>;
 
 /** A PROMOTION campaign by id or name. @throws NotFoundError (campaign); InvalidCampaignError for another type. */
-async function promotionOf(deps: ReadDeps, projectId: string, campaignRef: string): Promise<Campaign> {
+async function promotionOf(deps: Deps, projectId: string, campaignRef: string): Promise<Campaign> {
   const campaign = await loadCampaign(deps, projectId, campaignRef);
   if (campaign.campaignType !== 'PROMOTION') {
     throw new InvalidCampaignError(`Campaign ${campaignRef} is ${campaign.campaignType}: promotion stacks belong to PROMOTION campaigns`);
@@ -32,7 +31,7 @@ function checkTiers(campaign: Campaign, tierIds: readonly string[]): void {
 }
 
 /** @throws NotFoundError (category) for an unknown category. */
-async function categoryNamed(deps: ReadDeps, projectId: string, categoryId: string | null): Promise<Category | null> {
+async function categoryNamed(deps: Deps, projectId: string, categoryId: string | null): Promise<Category | null> {
   if (categoryId === null) return null;
   const category = await getCategory(deps, projectId, categoryId);
   if (!category) throw new NotFoundError('category', categoryId);
@@ -40,7 +39,7 @@ async function categoryNamed(deps: ReadDeps, projectId: string, categoryId: stri
 }
 
 /** The stack, which must belong to `campaign`. @throws NotFoundError (promotion_stack). */
-async function stackIn(deps: ReadDeps, projectId: string, campaign: Campaign, stackId: string): Promise<PromotionStack> {
+async function stackIn(deps: Deps, projectId: string, campaign: Campaign, stackId: string): Promise<PromotionStack> {
   const stack = await repo.getStack(deps, projectId, stackId);
   if (!stack || stack.campaignId !== campaign.id) throw new NotFoundError('promotion_stack', stackId);
   return stack;
@@ -54,7 +53,7 @@ async function inChunks<T>(ids: readonly string[], read: (some: string[]) => Pro
 }
 
 /** The stacks with their categories as they are now (one BatchGetItem of the distinct ids). */
-async function withCategories(deps: ReadDeps, projectId: string, stacks: readonly PromotionStack[]): Promise<StackWithCategory[]> {
+async function withCategories(deps: Deps, projectId: string, stacks: readonly PromotionStack[]): Promise<StackWithCategory[]> {
   const ids = [...new Set(stacks.flatMap((s) => (s.categoryId ? [s.categoryId] : [])))];
   const found = new Map((await inChunks(ids, (some) => getCategories(deps, projectId, some))).map((c) => [c.id, c]));
   return stacks.map((stack) => ({ stack, category: stack.categoryId ? (found.get(stack.categoryId) ?? null) : null }));
@@ -91,7 +90,7 @@ export async function createPromotionStack(deps: Deps, projectId: string, campai
 }
 
 /** GET /v1/promotions/{campaignId}/stacks/{stackId}. @throws NotFoundError (campaign, promotion_stack); InvalidCampaignError. */
-export async function getPromotionStack(deps: ReadDeps, projectId: string, campaignRef: string, stackId: string): Promise<StackWithCategory> {
+export async function getPromotionStack(deps: Deps, projectId: string, campaignRef: string, stackId: string): Promise<StackWithCategory> {
   const campaign = await promotionOf(deps, projectId, campaignRef);
   const [withCategory] = await withCategories(deps, projectId, [await stackIn(deps, projectId, campaign, stackId)]);
   if (!withCategory) throw new NotFoundError('promotion_stack', stackId);
@@ -99,7 +98,7 @@ export async function getPromotionStack(deps: ReadDeps, projectId: string, campa
 }
 
 /** GET /v1/promotions/{campaignId}/stacks: the campaign's stacks, oldest first. @throws NotFoundError (campaign); InvalidCampaignError. */
-export async function listPromotionStacksInCampaign(deps: ReadDeps, projectId: string, campaignRef: string): Promise<StackWithCategory[]> {
+export async function listPromotionStacksInCampaign(deps: Deps, projectId: string, campaignRef: string): Promise<StackWithCategory[]> {
   const campaign = await promotionOf(deps, projectId, campaignRef);
   const stacks = (await repo.allStacks(deps, projectId)).filter((s) => s.campaignId === campaign.id);
   return withCategories(deps, projectId, sortStacks(stacks, 'created_at'));
@@ -110,7 +109,7 @@ export async function listPromotionStacksInCampaign(deps: ReadDeps, projectId: s
  * the date bounds and sorted by `order`; `total` counts every match.
  */
 export async function listAllPromotionStacks(
-  deps: ReadDeps,
+  deps: Deps,
   projectId: string,
   query: ListAllPromotionStacksQuery,
 ): Promise<{ stacks: StackWithCategory[]; total: number }> {
@@ -172,7 +171,7 @@ export async function updatePromotionStack(
 }
 
 /** DELETE /v1/promotions/{campaignId}/stacks/{stackId}. @throws NotFoundError (campaign, promotion_stack); InvalidCampaignError. */
-export async function deletePromotionStack(deps: ReadDeps, projectId: string, campaignRef: string, stackId: string): Promise<void> {
+export async function deletePromotionStack(deps: Deps, projectId: string, campaignRef: string, stackId: string): Promise<void> {
   const campaign = await promotionOf(deps, projectId, campaignRef);
   await stackIn(deps, projectId, campaign, stackId);
   await retryOnConflict(`Too many concurrent writes of promotion stacks of project ${projectId}`, async () => {
