@@ -28,6 +28,9 @@ export type BadRequestKey =
   | 'voucher_already_published'
   | 'voucher_cannot_be_published'
   | 'not_published';
+  | 'voucher_cannot_be_published'
+  // The deprecated qualification calls (examine-vouchers-qualification, examine-campaign-qualification): docs/decisions.md.
+  | 'deprecated_endpoint';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here

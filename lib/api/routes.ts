@@ -2883,6 +2883,113 @@ export const listCustomerRedeemablesRoute = /* @__PURE__ */ route({
     '`{customerId}` is the customer id or source id. `order=id` (the default) lists by id: a held voucher at its creation, a referral code the customer is a referee of at the time they were added; `-id` the reverse; `starting_after_id` continues after an id (`more_starting_after`). Filters: `id`, `redeemable_id`, `redeemable_object`, `holder_role`, `campaign_id`, `campaign_type`, `voucher_type` (string conditions); `created_at` is 400 `invalid_query_params`. `redeemable.status` says whether each can be used now (ACTIVE) or why not.',
 });
 
+/*
+ * Promotion stacks (issue 38): ordered sets of one promotion's tiers, validated and redeemed together
+ * (lib/promotion-stacks/).
+ */
+
+export const listAllPromotionStacksRoute = /* @__PURE__ */ route({
+  operationId: 'list-all-promotion-stacks',
+  method: 'GET',
+  path: '/v1/promotions/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "A page of the project's promotion stacks, whatever their campaign, by creation, last change or name",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStacksList', 'One page of stacks, with the total of every page')],
+});
+
+export const listPromotionStacksInCampaignRoute = /* @__PURE__ */ route({
+  operationId: 'list-promotion-stacks-in-campaign',
+  method: 'GET',
+  path: '/v1/promotions/{campaignId}/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "A promotion campaign's stacks (campaign by id or name), oldest first",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStacksList', 'Every stack of the campaign')],
+});
+
+export const createPromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'create-promotion-stack',
+  method: 'POST',
+  path: '/v1/promotions/{campaignId}/stacks',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "Create a stack of the campaign's tiers; their order is the order they apply in",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The new stack')],
+  // A tier or category the body names.
+  errors: [404],
+});
+
+export const getPromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'get-promotion-stack',
+  method: 'GET',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: 'One promotion stack of the campaign',
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The stack')],
+});
+
+export const updatePromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'update-promotion-stack',
+  method: 'PUT',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: "Change a stack's name, tiers (and their order) or category (null clears it)",
+  tag: 'Promotions',
+  success: [/* @__PURE__ */ ok('PromotionStack', 'The stack as changed, with a new updated_at')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deletePromotionStackRoute = /* @__PURE__ */ route({
+  operationId: 'delete-promotion-stack',
+  method: 'DELETE',
+  path: '/v1/promotions/{campaignId}/stacks/{stackId}',
+  folder: 'promotion-stacks',
+  scopes: ['promotions'],
+  summary: 'Delete a promotion stack (its tiers stay; validations of its id answer 404)',
+  tag: 'Promotions',
+  success: [{ status: 204, description: 'Deleted' }],
+  // With a key, a retry after a lost reply gets the first 204 instead of a 404.
+  idempotency: 'generic',
+});
+
+/*
+ * The deprecated qualification calls (issue 38): refused with 400 deprecated_endpoint, naming POST /v1/qualifications.
+ */
+
+export const examineVouchersQualificationRoute = /* @__PURE__ */ route({
+  operationId: 'examine-vouchers-qualification',
+  method: 'POST',
+  path: '/v1/vouchers/qualification',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: 'Deprecated by the reference: always 400 deprecated_endpoint, pointing to POST /v1/qualifications',
+  tag: 'Vouchers',
+  success: [{ status: 200, description: 'Never: the call is deprecated and refused' }],
+  idempotency: 'none',
+});
+
+export const examineCampaignQualificationRoute = /* @__PURE__ */ route({
+  operationId: 'examine-campaign-qualification',
+  method: 'POST',
+  path: '/v1/campaigns/qualification',
+  folder: 'qualifications',
+  access: 'read',
+  scopes: ['qualifications'],
+  summary: 'Deprecated by the reference: always 400 deprecated_endpoint, pointing to POST /v1/qualifications',
+  tag: 'Campaigns',
+  success: [{ status: 200, description: 'Never: the call is deprecated and refused' }],
+  idempotency: 'none',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3098,4 +3205,12 @@ export const routes: readonly RouteDef[] = [
   referralsRemoveHolderRoute,
   referralsRemoveHolder1Route,
   listCustomerRedeemablesRoute,
+  listAllPromotionStacksRoute,
+  listPromotionStacksInCampaignRoute,
+  createPromotionStackRoute,
+  getPromotionStackRoute,
+  updatePromotionStackRoute,
+  deletePromotionStackRoute,
+  examineVouchersQualificationRoute,
+  examineCampaignQualificationRoute,
 ];

@@ -26,6 +26,7 @@ import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { SessionReservation } from '../redemptions/session-lock.js';
+import type { PromotionStack } from '../promotion-stacks/promotion-stack.js';
 import type { Publication, PublicationListEntry } from '../publications/publication.js';
 import type { Segment } from '../segments/segment.js';
 import type { ReferralConversion } from '../referrals/referral-conversion.js';
@@ -1264,3 +1265,22 @@ export const referralHolder = /* @__PURE__ */ entity<ReferralHolder>('referral_h
     index: [h.projectId, h.voucherId, h.id],
     sparse: [h.projectId, h.customerId, h.id],
   }));
+
+/**
+ * A promotion stack (`stack_...`), in its project's stacks partition: GetItem by id (a validation
+ * naming the stack), and one consistent Query reads all of them (at most
+ * MAX_PROMOTION_STACKS_PER_PROJECT) for both lists.
+ */
+export const promotionStack = /* @__PURE__ */ entity<PromotionStack>('promotion_stack', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'PROMOTION_STACKS'),
+    (stackId: string) => path('STACK', stackId),
+  )
+  .from((s, projectId: string) => ({ key: [projectId, s.id] }));
+/** How many promotion stacks a project has, for the cap. */
+export const promotionStackCounter = /* @__PURE__ */ entity<{ count: number }>('promotion_stack_counter', 1)
+  .key(
+    (projectId: string) => tenant(projectId),
+    () => 'PROMOTION_STACK_COUNTER',
+  )
+  .apart();

@@ -64,6 +64,7 @@ import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '.
 import { openApiDocumentReplySchema } from './document.reply.js';
 import { customerRedeemableListReplySchema } from '../customers/customer-redeemable.reply.js';
 import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
+import { promotionStackListReplySchema, promotionStackReplySchema } from '../promotion-stacks/promotion-stack.reply.js';
 
 /**
  * Every reply body the API writes, by its component name in the OpenAPI document. A schema used
@@ -162,6 +163,8 @@ export const replySchemas = {
   RedeemableHolderList: redeemableHolderListReplySchema,
   RedeemableHoldersAdded: redeemableHoldersAddedReplySchema,
   CustomerRedeemableList: customerRedeemableListReplySchema,
+  PromotionStack: promotionStackReplySchema,
+  PromotionStacksList: promotionStackListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -10,7 +10,8 @@ import type { Evaluation } from '../validations/evaluation.js';
 import { redeemableError } from '../validations/redeemable-error.js';
 import { toRedemptionPlan } from '../validations/to-redemption-plan.js';
 import { evaluateRedeemables } from '../validations/validation.service.js';
-import type { StackedRequest } from '../validations/validation.schema.js';
+import type { StackedBody } from '../validations/validation.schema.js';
+import { expandPromotionStack } from '../promotion-stacks/stack-redeemables.js';
 import { type CommittedRedemption, CountsMovedError, commitRedemption } from './redemption.repo.js';
 import { assertRedemptionHasValue } from './redemption-value.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
@@ -42,7 +43,7 @@ export function assertRedeemable(evaluation: Evaluation, requestId?: string): vo
 export async function redeemStackedDiscounts<R>(
   deps: Deps,
   projectId: string,
-  request: StackedRequest,
+  request: StackedBody,
   idempotency: IdempotencyScope | null,
   reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
   rewardReply: (redemption: Redemption) => R,
@@ -76,6 +77,7 @@ export async function redeemStackedDiscounts<R>(
  * child redemptions, the order, and, with an `Idempotency-Key`, the key's record of the reply.
  * A retry with the key gets the first reply even when the redeemables are used up since. An order
  * left PAID earns by the `order.paid` earning rules after the commit (lib/loyalties/order-earning.service.ts).
+ * A body naming a promotion stack redeems the stack's tiers, all or none (expandPromotionStack).
  * @throws BadRequestError `invalid_amount` for a request stating zero value (assertRedemptionHasValue);
  *   RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
@@ -83,7 +85,7 @@ export async function redeemStackedDiscounts<R>(
 export async function redeemDiscounts<R>(
   deps: Deps,
   projectId: string,
-  request: StackedRequest,
+  request: StackedBody,
   idempotency: IdempotencyScope | null,
   reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
   requestId?: string,
@@ -107,11 +109,13 @@ export async function redeemDiscounts<R>(
 async function evaluateAndCommit<R>(
   deps: Deps,
   projectId: string,
-  request: StackedRequest,
+  body: StackedBody,
   idempotency: IdempotencyScope | null,
   reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
   requestId?: string,
 ): Promise<Committed<R>> {
+  // After the key's record was looked at: a retry of a stack's redemption gets its first reply even once the stack is gone.
+  const request = await expandPromotionStack(deps, projectId, body);
   const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
   assertRedeemable(evaluation, requestId);
   const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;

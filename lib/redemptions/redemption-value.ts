@@ -1,5 +1,5 @@
 import { BadRequestError } from '../errors.js';
-import type { StackedRequest } from '../validations/validation.schema.js';
+import type { StackedBody, StackedRequest } from '../validations/validation.schema.js';
 
 /*
  * A redemption moves value: a use against an order worth something, or gift credits. One that
@@ -33,10 +33,10 @@ const invalidAmount = (details: string): BadRequestError => new BadRequestError(
  * "Amount has to be a valid positive number").
  * @throws BadRequestError `invalid_amount` for an order stated at 0 or a redeemable's `gift.credits` of 0.
  */
-export function assertRedemptionHasValue(request: Pick<StackedRequest, 'order' | 'redeemables'>): void {
+export function assertRedemptionHasValue(request: Pick<StackedBody, 'order' | 'redeemables'>): void {
   if (statedOrderAmount(request.order) === 0) throw invalidAmount('Amount has to be a valid positive number: the order amounts to 0');
   request.redeemables.forEach((r, i) => {
-    if (r.object !== 'promotion_tier' && r.gift?.credits === 0) {
+    if ((r.object === 'voucher' || r.object === 'gift_card') && r.gift?.credits === 0) {
       throw invalidAmount(`Amount has to be a valid positive number: redeemables[${i}].gift.credits is 0`);
     }
   });

@@ -9,19 +9,36 @@ import { SESSION_TTL_UNITS } from '../redemptions/session-lock.js';
 const redeemableId = z.string().check(z.minLength(1), z.maxLength(1000));
 const credits = z.int().check(z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
 
-/** One redeemable of a stacked request (the reference's RedeemVoucher, RedeemPromotionTier, RedeemGiftCard). */
-export const stackedRedeemableInput = z.discriminatedUnion('object', [
-  z.strictObject({
-    object: z.literal('voucher'),
-    id: redeemableId,
-    gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
-    // A loyalty card paying for a reward (the reference's RedeemLoyaltyCard): POST /v1/redemptions only.
-    reward: z.optional(z.strictObject({ id: redeemableId, points: z.optional(z.int().check(z.positive(), z.maximum(1_000_000_000))) })),
-  }),
-  z.strictObject({ object: z.literal('promotion_tier'), id: redeemableId }),
-  z.strictObject({ object: z.literal('gift_card'), id: redeemableId, gift: z.optional(z.strictObject({ credits: z.optional(credits) })) }),
-]);
+const voucherRedeemable = z.strictObject({
+  object: z.literal('voucher'),
+  id: redeemableId,
+  gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
+  // A loyalty card paying for a reward (the reference's RedeemLoyaltyCard): POST /v1/redemptions only.
+  reward: z.optional(z.strictObject({ id: redeemableId, points: z.optional(z.int().check(z.positive(), z.maximum(1_000_000_000))) })),
+});
+const tierRedeemable = z.strictObject({ object: z.literal('promotion_tier'), id: redeemableId });
+const giftCardRedeemable = z.strictObject({
+  object: z.literal('gift_card'),
+  id: redeemableId,
+  gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
+});
+
+/** One redeemable the engine evaluates (the reference's RedeemVoucher, RedeemPromotionTier, RedeemGiftCard). */
+export const stackedRedeemableInput = z.discriminatedUnion('object', [voucherRedeemable, tierRedeemable, giftCardRedeemable]);
 export type StackedRedeemableInput = z.output<typeof stackedRedeemableInput>;
+
+/**
+ * One redeemable of a POST /v1/validations or /v1/redemptions body: those the engine evaluates, or
+ * a promotion stack (RedeemPromotionStack), which lib/promotion-stacks/stack-redeemables.ts turns
+ * into its tiers before the engine sees the request.
+ */
+export const requestedRedeemableInput = z.discriminatedUnion('object', [
+  voucherRedeemable,
+  tierRedeemable,
+  giftCardRedeemable,
+  z.strictObject({ object: z.literal('promotion_stack'), id: redeemableId }),
+]);
+export type RequestedRedeemableInput = z.output<typeof requestedRedeemableInput>;
 
 /** The reference's Session: a LOCK session (the only type), its key and lifetime. */
 export const sessionInput = z.strictObject({
@@ -34,7 +51,7 @@ export type SessionInput = z.output<typeof sessionInput>;
 
 /** The fields validation and redemption share (the reference's StackableValidateRedeemBase). */
 export const stackedRequestFields = {
-  redeemables: z.array(stackedRedeemableInput).check(z.minLength(1), z.maxLength(30)),
+  redeemables: z.array(requestedRedeemableInput).check(z.minLength(1), z.maxLength(30)),
   order: z.optional(createOrderBody),
   customer: z.optional(customerInput),
   session: z.optional(sessionInput),
@@ -48,5 +65,11 @@ export const validateStackedDiscountsBody = z.strictObject({
   options: z.optional(z.strictObject({ expand: z.optional(z.array(z.enum(['order', 'redemption', 'redeemable', 'category'])).check(z.maxLength(4))) })),
 });
 export type ValidateStackedDiscountsBody = z.output<typeof validateStackedDiscountsBody>;
-/** What evaluateRedeemables reads of a request: validation's and redemption's common fields. */
-export type StackedRequest = Pick<ValidateStackedDiscountsBody, 'redeemables' | 'order' | 'customer' | 'session' | 'tracking_id' | 'metadata'>;
+/** A request as sent: its redeemables may name a promotion stack. */
+export type StackedBody = Pick<ValidateStackedDiscountsBody, 'redeemables' | 'order' | 'customer' | 'session' | 'tracking_id' | 'metadata'>;
+/** What evaluateRedeemables reads of a request: validation's and redemption's common fields, a stack already turned into its tiers. */
+export type StackedRequest = Omit<StackedBody, 'redeemables'> & {
+  redeemables: StackedRedeemableInput[];
+  /** The promotion stack the redeemables are the tiers of: they apply in their order, all or none. */
+  fromStack?: string;
+};

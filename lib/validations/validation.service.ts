@@ -16,7 +16,8 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { EvaluatedOrder, EvaluatedRedeemable, EvaluatedSession, Evaluation } from './evaluation.js';
 import { APPLICABLE_OUTCOME, DEFAULT_STACKING_RULES, decideStacking, isValid, type StackingRules } from './stacking-rules.js';
-import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
+import type { StackedBody, StackedRedeemableInput, StackedRequest } from './validation.schema.js';
+import { expandPromotionStack } from '../promotion-stacks/stack-redeemables.js';
 import { sessionHoldsOf } from './session-holds.js';
 import { writeSessionHolds } from './session-hold.repo.js';
 import { attachSessionHolds } from '../redemptions/session-lock.repo.js';
@@ -308,10 +309,13 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
     return evaluatedRedeemable(r, position, 'voucher', verdict, voucher, null, campaign, categoriesOf(voucher.category, campaign), giftCreditsAsked);
   });
 
+  // A stack's tiers apply all or none (ALL mode whatever the project's). Their order is the stack's: tiers of one
+  // campaign share its categories, so no sorting rule moves them.
+  const asStack = ctx.request.fromStack !== undefined;
   const ordered = applicationOrder(evaluated, rules.redeemablesSortingRule);
   const outcomes = decideStacking(
     ordered.map((r) => ({ categoryIds: r.categories.map((c) => c.id), failure: r.errorKey })),
-    rules,
+    asStack ? { ...rules, redeemablesApplicationMode: 'ALL' } : rules,
   );
   // The calculator reads only what validity decided (voucher, tier, lines, credits asked), so the
   // APPLICABLE ones are handed to it as they are and each redeemable is copied once, with its outcome and step.
@@ -339,7 +343,7 @@ function evaluateIn(ctx: RequestContext, requested: readonly StackedRedeemableIn
     session: ctx.session,
     trackingId: ctx.trackingId,
     metadata: ctx.request.metadata ?? {},
-    valid: isValid(outcomes, rules.redeemablesApplicationMode),
+    valid: isValid(outcomes, asStack ? 'ALL' : rules.redeemablesApplicationMode),
   };
 }
 
@@ -377,9 +381,11 @@ export function trackingIdOf(projectId: string, request: Pick<StackedRequest, 't
  * APPLICABLE voucher with a redemption limit and the gift credits it takes, written in one
  * transaction conditioned on the vouchers being as read; a lost race evaluates again (and then
  * sees the winner's hold).
- * @throws as evaluateRedeemables; ConflictRetryError when the vouchers keep changing.
+ * A body naming a promotion stack is evaluated as its tiers (expandPromotionStack).
+ * @throws as evaluateRedeemables and expandPromotionStack; ConflictRetryError when the vouchers keep changing.
  */
-export function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, request: StackedRequest): Promise<Evaluation> {
+export async function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, body: StackedBody): Promise<Evaluation> {
+  const request = await expandPromotionStack(deps, projectId, body);
   if (request.session === undefined) return evaluateRedeemables(deps, projectId, request, deps.clock);
   return retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
     const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);

@@ -48,6 +48,9 @@ function expirationRules(prefix: string): Record<string, string[]> {
   };
 }
 
+/** The promotion_stack branch of a stacked request's redeemables names the seeded stack (its tiers have no use limit). */
+const stackBranch = { 'object=promotion_stack': { 'body.redeemables[].id': '$seed.promotionStackId' } };
+
 /** A project's time zone, currency and trusted domains are an IANA name, an ISO 4217 code and origins (the reference's examples: UTC, EUR). */
 const projectValues = { 'body.timezone': 'UTC', 'body.currency': 'EUR', 'body.client_trusted_domains': ['https://shop.example'] };
 
@@ -411,7 +414,11 @@ const perOperation: Record<string, CaseHints> = {
     path: { promotionTierId: '$seed.promotionTierId' },
     ...orderAndCustomer,
   },
-  'validate-stacked-discounts': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  'validate-stacked-discounts': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' },
+    variantValues: stackBranch,
+  },
   // The customer and order of a validation, with no redeemables: qualification finds them.
   'check-eligibility': orderAndCustomer,
   // The legacy qualification of promotion tiers: the same customer and order.
@@ -420,14 +427,20 @@ const perOperation: Record<string, CaseHints> = {
   'redeem-stacked-discounts': {
     ...orderAndCustomer,
     values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
+    variantValues: stackBranch,
   },
   // Each redemption uses a code of its own, as redeem-stacked-discounts does; the seeded tier has no limit.
   // The client-side calls take the server's bodies (the reference's client schemas are the server's): the same hints.
-  'validate-stacked-discounts-client-side': { ...orderAndCustomer, values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' } },
+  'validate-stacked-discounts-client-side': {
+    ...orderAndCustomer,
+    values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$seed.voucherCode' },
+    variantValues: stackBranch,
+  },
   'check-eligibility-client-side': orderAndCustomer,
   'redeem-stacked-discounts-client-side': {
     ...orderAndCustomer,
     values: { ...orderAndCustomer.values, 'body.redeemables[].id': '$fresh.voucherCode' },
+    variantValues: stackBranch,
   },
   'redeem-voucher': {
     path: { code: '$fresh.voucherCode' },
@@ -707,6 +720,18 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.giftCampaignId' },
     values: { 'query.starting_after_id': '$seed.giftCardTransactionId' },
   },
+  // Promotion stacks (issue 38): the seeded promotion's stack; its tier and the seeded category in bodies; a fresh stack to delete.
+  'list-promotion-stacks-in-campaign': { path: { campaignId: '$seed.promotionCampaignId' } },
+  'create-promotion-stack': {
+    path: { campaignId: '$seed.promotionCampaignId' },
+    values: { 'body.tiers.ids[]': '$seed.promotionTierId', 'body.category_id': '$seed.categoryId' },
+  },
+  'get-promotion-stack': { path: { campaignId: '$seed.promotionCampaignId', stackId: '$seed.promotionStackId' } },
+  'update-promotion-stack': {
+    path: { campaignId: '$seed.promotionCampaignId', stackId: '$seed.promotionStackId' },
+    values: { 'body.tiers.ids[]': '$seed.promotionTierId', 'body.category_id': '$seed.categoryId' },
+  },
+  'delete-promotion-stack': { path: { campaignId: '$seed.promotionCampaignId', stackId: '$fresh.promotionStackId' } },
   'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },

@@ -255,11 +255,25 @@ export async function seedProject(send: Send): Promise<Seeds> {
   };
   const seededUser = await invitedUser(projectId);
 
+  // A promotion stack of the seeded promotion's tier (issue 38), and a fresh one for the request that deletes one.
+  const stackOf = async (): Promise<string> =>
+    str(
+      (
+        await call(send, 'POST', `/v1/promotions/${str(promotion.id, 'promotion campaign id')}/stacks`, {
+          name: name('compat-stack'),
+          tiers: { ids: [str(tiers[0]?.id, 'promotion tier id')] },
+        })
+      ).id,
+      'promotion stack id',
+    );
+  const promotionStackId = await stackOf();
+
   return {
     values: {
       projectId,
       brandingId,
       userId: seededUser.id,
+      promotionStackId,
       validationRuleId,
       productId,
       skuId,
@@ -314,6 +328,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       userId: async () => (await invitedUser(projectId)).id,
       // A user of another project only, for the request that assigns it to the seeded project.
       userLogin: async () => (await invitedUser(str((await managedProject()).id, 'project id'))).login,
+      promotionStackId: stackOf,
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

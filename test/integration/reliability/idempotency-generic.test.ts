@@ -1154,6 +1154,55 @@ const cases: RouteCase[] = [
       }),
     effects: async (c) => 2 - (await referralHolderCount(c)),
   },
+  // Promotion stacks (issue 38).
+  {
+    operationId: 'create-promotion-stack',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-campaign', { json: { name: 'Stacked', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T' }] } } });
+      expect(made.status).toBe(200);
+      c.state.tierId = ((made.json.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+    },
+    send: (c, key) =>
+      c.customers.call('create-promotion-stack', {
+        params: { campaignId: 'Stacked' },
+        json: { name: 'Once', tiers: { ids: [c.state.tierId ?? ''] } },
+        headers: c.keyed(key),
+      }),
+    effects: async (c) => (await c.customers.call('list-all-promotion-stacks')).json.total as number,
+  },
+  {
+    operationId: 'update-promotion-stack',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-campaign', { json: { name: 'Stacked', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T' }] } } });
+      expect(made.status).toBe(200);
+      const tierId = ((made.json.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+      const stack = await c.customers.call('create-promotion-stack', { params: { campaignId: 'Stacked' }, json: { name: 'Old', tiers: { ids: [tierId] } } });
+      expect(stack.status).toBe(200);
+      c.state.stackId = stack.json.id as string;
+    },
+    send: (c, key) =>
+      c.customers.call('update-promotion-stack', {
+        params: { campaignId: 'Stacked', stackId: c.state.stackId ?? '' },
+        json: { name: 'New' },
+        headers: c.keyed(key),
+      }),
+    effects: async (c) => updatedAtOf(await c.customers.call('get-promotion-stack', { params: { campaignId: 'Stacked', stackId: c.state.stackId ?? '' } })),
+  },
+  {
+    operationId: 'delete-promotion-stack',
+    prepare: async (c) => {
+      const made = await c.customers.call('create-campaign', { json: { name: 'Stacked', campaign_type: 'PROMOTION', promotion: { tiers: [{ name: 'T' }] } } });
+      expect(made.status).toBe(200);
+      const tierId = ((made.json.promotion as { tiers: { id: string }[] }).tiers[0] as { id: string }).id;
+      const stack = await c.customers.call('create-promotion-stack', { params: { campaignId: 'Stacked' }, json: { name: 'Gone', tiers: { ids: [tierId] } } });
+      expect(stack.status).toBe(200);
+      c.state.stackId = stack.json.id as string;
+    },
+    send: (c, key) => c.customers.call('delete-promotion-stack', { params: { campaignId: 'Stacked', stackId: c.state.stackId ?? '' }, headers: c.keyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.customers.call('get-promotion-stack', { params: { campaignId: 'Stacked', stackId: c.state.stackId ?? '' } })).status === 404 ? 1 : 0,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

@@ -160,6 +160,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'referral holder',
   );
   const holderIds = (referee.holders as { id: string }[]).map((h) => h.id);
+  const stack = must(
+    await api(r.createPromotionStackRoute, { params: { campaignId: promo.id as string }, json: { name: n('Stack'), tiers: { ids: tierIds } }, headers }),
+    'promotion stack',
+  );
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
@@ -236,12 +240,14 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       userId: userIds,
       locationId: [place.id],
       holderId: holderIds,
+      stackId: [stack.id as string],
     },
     ids: [
       pair.project_id,
       pair.app_id,
       ...campaignIds,
       ...tierIds,
+      stack.id as string,
       voucher.id as string,
       giftCard.id as string,
       card.id as string,

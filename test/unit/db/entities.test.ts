@@ -278,6 +278,8 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
       GSI2SK: 'rh_1',
     },
   ],
+  ['promotion_stack', e.promotionStack.toItem(never(id('stack_1')), P), { PK: 'P#p1#PROMOTION_STACKS', SK: 'STACK#stack_1' }],
+  ['promotion_stack_counter', e.promotionStackCounter.toItem({ count: 1 }, P), { PK: 'P#p1', SK: 'PROMOTION_STACK_COUNTER' }],
 ];
 
 describe('entity layouts', () => {
