@@ -2456,6 +2456,35 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+// CSV imports and bulk updates (issues 35, 36, 38): async actions on the jobs queue; lib/imports, lib/bulk.
+const IMPORT_STARTED = 'Import started; poll GET /v1/async-actions/{asyncActionId} (rows that failed are in its result)';
+
+export const importVouchersUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-using-csv',
+  method: 'POST',
+  path: '/v1/vouchers/importCSV',
+  folder: 'imports',
+  scopes: ['vouchers'],
+  body: 'multipart',
+  summary: 'Import up to 1,000 standalone vouchers from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importVouchersToCampaignUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-to-campaign-using-csv',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/importCSV',
+  folder: 'imports',
+  scopes: ['campaigns'],
+  body: 'multipart',
+  summary: 'Import up to 1,000 vouchers into a campaign from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Campaigns',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2640,4 +2669,6 @@ export const routes: readonly RouteDef[] = [
   getProjectRoute,
   updateProjectRoute,
   deleteProjectRoute,
+  importVouchersUsingCsvRoute,
+  importVouchersToCampaignUsingCsvRoute,
 ];

@@ -4,7 +4,15 @@ import * as z from '../zod.js';
 /** Voucherify's async action object (lib/async-actions/async-action.mapper.ts); not imported by handlers. */
 export const asyncActionReplySchema = z.strictObject({
   id: z.string(),
-  type: z.enum(['CAMPAIGN.VOUCHERS_GENERATE', 'CAMPAIGN.VOUCHERS_IMPORT', 'VOUCHERS.IMPORT', 'CAMPAIGN.VOUCHERS_DELETE', 'CAMPAIGN.VOUCHERS_UPDATE']),
+  type: z.enum([
+    'CAMPAIGN.VOUCHERS_GENERATE',
+    'CAMPAIGN.VOUCHERS_IMPORT',
+    'VOUCHERS.IMPORT',
+    'CAMPAIGN.VOUCHERS_DELETE',
+    'CAMPAIGN.VOUCHERS_UPDATE',
+    'VOUCHERS.IMPORT_CSV',
+    'CAMPAIGN.VOUCHERS_IMPORT_CSV',
+  ]),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),
   // An import's result also lists the vouchers it could not write (`failed`, `failed_count`).
@@ -13,7 +21,7 @@ export const asyncActionReplySchema = z.strictObject({
       message: z.string(),
       done_count: z.int().check(z.nonnegative()),
       failed_count: z.optional(z.int().check(z.nonnegative())),
-      failed: z.optional(z.array(z.strictObject({ code: z.string(), reason: z.string() }))),
+      failed: z.optional(z.array(z.strictObject({ code: z.string(), reason: z.string(), line: z.optional(z.int().check(z.positive())) }))),
     }),
   ),
   created_at: z.iso.datetime(),

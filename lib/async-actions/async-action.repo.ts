@@ -27,6 +27,8 @@ const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
   'VOUCHERS.IMPORT': 'voucher-import',
   'CAMPAIGN.VOUCHERS_DELETE': 'delete-campaign-vouchers',
   'CAMPAIGN.VOUCHERS_UPDATE': 'update-campaign-vouchers',
+  'VOUCHERS.IMPORT_CSV': 'voucher-import',
+  'CAMPAIGN.VOUCHERS_IMPORT_CSV': 'voucher-import',
 };
 
 /** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */

@@ -12,12 +12,16 @@ export type AsyncActionType =
   | 'CAMPAIGN.VOUCHERS_IMPORT'
   | 'VOUCHERS.IMPORT'
   | 'CAMPAIGN.VOUCHERS_DELETE'
-  | 'CAMPAIGN.VOUCHERS_UPDATE';
+  | 'CAMPAIGN.VOUCHERS_UPDATE'
+  | 'VOUCHERS.IMPORT_CSV'
+  | 'CAMPAIGN.VOUCHERS_IMPORT_CSV';
 
 /** A voucher an import could not write, and why (the reference's `result.failed[]`). */
 export interface ImportFailure {
   code: string;
   reason: string;
+  /** The line of a CSV import's file the failed row starts on (failures found before the job ran). */
+  line?: number;
 }
 
 /**

@@ -686,6 +686,8 @@ const perOperation: Record<string, CaseHints> = {
   'delete-export': { path: { exportId: '$fresh.exportId' } },
   'get-export': { path: { exportId: '$seed.exportId' } },
   'download-export': { path: { exportId: '$seed.exportId' }, values: { 'query.token': '$seed.exportToken' } },
+  // CSV imports and bulk updates (lib/imports, lib/bulk).
+  'import-vouchers-to-campaign-using-csv': { path: { campaignId: '$seed.discountCampaignId' } },
 };
 
 /** The hints of every operation, the common ones included. */

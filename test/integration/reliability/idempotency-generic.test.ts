@@ -936,6 +936,24 @@ const cases: RouteCase[] = [
       }),
     effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
   },
+  {
+    operationId: 'import-vouchers-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) =>
+      c.customers.call('import-vouchers-using-csv', { multipart: { file: 'Code,Value,Discount Type\nCSV-1,5,AMOUNT\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-vouchers-to-campaign-using-csv',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('CsvImports'))),
+    send: (c, key) =>
+      c.customers.call('import-vouchers-to-campaign-using-csv', {
+        params: { campaignId: 'CsvImports' },
+        multipart: { file: 'Code\nCSV-2\n' },
+        headers: c.keyed(key),
+      }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
