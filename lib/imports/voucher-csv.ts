@@ -41,15 +41,14 @@ function refuseRedeemed(fields: Map<string, string>): void {
 }
 
 function discountOf(kind: string | undefined, value: number): ImportVoucherItem['discount'] {
-  switch (kind?.toUpperCase()) {
+  if (kind === undefined) throw new RowValueError('Discount Type (PERCENT, AMOUNT or FIXED) is required with a Value');
+  switch (kind.toUpperCase()) {
     case 'PERCENT':
       return { type: 'PERCENT', percent_off: value };
     case 'AMOUNT':
       return { type: 'AMOUNT', amount_off: value };
     case 'FIXED':
       return { type: 'FIXED', fixed_amount: value };
-    case undefined:
-      throw new RowValueError('Discount Type (PERCENT, AMOUNT or FIXED) is required with a Value');
     default:
       throw new RowValueError(`Discount Type must be PERCENT, AMOUNT or FIXED, got ${JSON.stringify((kind ?? '').slice(0, 20))}`);
   }
