@@ -2485,6 +2485,117 @@ export const importVouchersToCampaignUsingCsvRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const updateVouchersInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-vouchers-in-bulk',
+  method: 'POST',
+  path: '/v1/vouchers/bulk/async',
+  folder: 'bulk',
+  scopes: ['vouchers'],
+  summary: 'Merge metadata into up to 1,000 vouchers, each its own keys (async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateVouchersMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-vouchers-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/vouchers/metadata/async',
+  folder: 'bulk',
+  scopes: ['vouchers'],
+  summary: 'Merge the same metadata into up to 1,000 vouchers (async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importProductsUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-products-using-csv',
+  method: 'POST',
+  path: '/v1/products/importCSV',
+  folder: 'imports',
+  scopes: ['products'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 products from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Products',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importSKUsUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-SKUs-using-csv',
+  method: 'POST',
+  path: '/v1/skus/importCSV',
+  folder: 'imports',
+  scopes: ['products'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 SKUs from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Products',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importCustomersUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-customers-using-csv',
+  method: 'POST',
+  path: '/v1/customers/importCSV',
+  folder: 'imports',
+  scopes: ['customers'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 customers from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateProductsInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-products-in-bulk',
+  method: 'POST',
+  path: '/v1/products/bulk/async',
+  folder: 'bulk',
+  scopes: ['products'],
+  summary: 'Upsert up to 1,000 products by source_id (async action)',
+  tag: 'Products',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateProductsMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-products-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/products/metadata/async',
+  folder: 'bulk',
+  scopes: ['products'],
+  summary: 'Merge metadata into up to 1,000 products by source_id, making those that do not exist (async action)',
+  tag: 'Products',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateCustomersInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-customers-in-bulk',
+  method: 'POST',
+  path: '/v1/customers/bulk/async',
+  folder: 'bulk',
+  scopes: ['customers'],
+  summary: 'Upsert up to 1,000 customers by source_id (async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateCustomersMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-customers-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/customers/metadata/async',
+  folder: 'bulk',
+  scopes: ['customers'],
+  summary: 'Merge metadata into up to 1,000 customers by source_id, making those that do not exist (async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -2671,4 +2782,13 @@ export const routes: readonly RouteDef[] = [
   deleteProjectRoute,
   importVouchersUsingCsvRoute,
   importVouchersToCampaignUsingCsvRoute,
+  updateVouchersInBulkRoute,
+  updateVouchersMetadataInBulkRoute,
+  importProductsUsingCsvRoute,
+  importSKUsUsingCsvRoute,
+  importCustomersUsingCsvRoute,
+  updateProductsInBulkRoute,
+  updateProductsMetadataInBulkRoute,
+  updateCustomersInBulkRoute,
+  updateCustomersMetadataInBulkRoute,
 ];
