@@ -954,6 +954,60 @@ const cases: RouteCase[] = [
       }),
     effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
   },
+  {
+    operationId: 'update-vouchers-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-vouchers-in-bulk', { json: [{ code: 'BULK-1', metadata: { a: 1 } }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-vouchers-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-vouchers-metadata-in-bulk', { json: { codes: ['BULK-1'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-products-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-products-using-csv', { multipart: { file: 'name,source_id\nP,p-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-SKUs-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-SKUs-using-csv', { multipart: { file: 'product_id,source_id\np-csv,s-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-customers-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-customers-using-csv', { multipart: { file: 'Source_id\nc-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-products-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-products-in-bulk', { json: [{ source_id: 'p-bulk', name: 'P' }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-products-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-products-metadata-in-bulk', { json: { source_ids: ['p-bulk'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-customers-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-customers-in-bulk', { json: [{ source_id: 'c-bulk' }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-customers-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-customers-metadata-in-bulk', { json: { source_ids: ['c-bulk'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
