@@ -8,6 +8,7 @@ import { runGenerateVouchersJob } from '../../lib/vouchers/generate-vouchers.job
 import { runDeleteCampaignVouchersJob } from '../../lib/campaigns/campaign-deletion.js';
 import { runUpdateCampaignVouchersJob } from '../../lib/campaigns/campaign-vouchers-update.js';
 import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
+import { runBulkUpdateJob } from '../../lib/bulk/bulk-job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 
@@ -17,6 +18,7 @@ const runners: JobRunners<typeof JOBS_QUEUE> = {
   'voucher-import': runImportVouchersJob,
   'delete-campaign-vouchers': runDeleteCampaignVouchersJob,
   'update-campaign-vouchers': runUpdateCampaignVouchersJob,
+  'bulk-update': runBulkUpdateJob,
 };
 
 /**

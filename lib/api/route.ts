@@ -74,8 +74,8 @@ export interface RouteDef<S extends readonly SuccessReply[] = readonly SuccessRe
   auth: RouteAuth;
   /** Scopes that cover the endpoint besides its side's umbrella; null = no scope check (the OAuth endpoints themselves). */
   scope: ScopeRequirement | null;
-  /** Request body encoding. */
-  body: 'json' | 'form' | 'none';
+  /** Request body encoding; `multipart` = multipart/form-data with a `file` part (lib/http/multipart.ts). */
+  body: 'json' | 'form' | 'multipart' | 'none';
   /** Which API serves it: the main cluster or the download cluster. */
   cluster: 'api' | 'download';
   summary: string;
@@ -118,7 +118,7 @@ export interface RouteSpec<S extends readonly SuccessReply[]> {
   /** Default: key pair or bearer token. */
   auth?: RouteAuth;
   /** Default: `json` for POST and PUT, else `none`. */
-  body?: 'json' | 'form' | 'none';
+  body?: 'json' | 'form' | 'multipart' | 'none';
   /** Default: `api`. */
   cluster?: 'api' | 'download';
   errors?: readonly number[];

@@ -2990,6 +2990,146 @@ export const examineCampaignQualificationRoute = /* @__PURE__ */ route({
   idempotency: 'none',
 });
 
+// CSV imports and bulk updates (issues 35, 36, 38): async actions on the jobs queue; lib/imports, lib/bulk.
+const IMPORT_STARTED = 'Import started; poll GET /v1/async-actions/{asyncActionId} (rows that failed are in its result)';
+
+export const importVouchersUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-using-csv',
+  method: 'POST',
+  path: '/v1/vouchers/importCSV',
+  folder: 'imports',
+  scopes: ['vouchers'],
+  body: 'multipart',
+  summary: 'Import up to 1,000 standalone vouchers from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importVouchersToCampaignUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-vouchers-to-campaign-using-csv',
+  method: 'POST',
+  path: '/v1/campaigns/{campaignId}/importCSV',
+  folder: 'imports',
+  scopes: ['campaigns'],
+  body: 'multipart',
+  summary: 'Import up to 1,000 vouchers into a campaign from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Campaigns',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateVouchersInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-vouchers-in-bulk',
+  method: 'POST',
+  path: '/v1/vouchers/bulk/async',
+  folder: 'bulk',
+  scopes: ['vouchers'],
+  summary: 'Merge metadata into up to 1,000 vouchers, each its own keys (async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateVouchersMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-vouchers-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/vouchers/metadata/async',
+  folder: 'bulk',
+  scopes: ['vouchers'],
+  summary: 'Merge the same metadata into up to 1,000 vouchers (async action)',
+  tag: 'Vouchers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importProductsUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-products-using-csv',
+  method: 'POST',
+  path: '/v1/products/importCSV',
+  folder: 'imports',
+  scopes: ['products'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 products from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Products',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importSKUsUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-SKUs-using-csv',
+  method: 'POST',
+  path: '/v1/skus/importCSV',
+  folder: 'imports',
+  scopes: ['products'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 SKUs from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Products',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const importCustomersUsingCsvRoute = /* @__PURE__ */ route({
+  operationId: 'import-customers-using-csv',
+  method: 'POST',
+  path: '/v1/customers/importCSV',
+  folder: 'imports',
+  scopes: ['customers'],
+  body: 'multipart',
+  summary: 'Import or update up to 1,000 customers from a CSV file (multipart/form-data `file`; async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateProductsInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-products-in-bulk',
+  method: 'POST',
+  path: '/v1/products/bulk/async',
+  folder: 'bulk',
+  scopes: ['products'],
+  summary: 'Upsert up to 1,000 products by source_id (async action)',
+  tag: 'Products',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateProductsMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-products-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/products/metadata/async',
+  folder: 'bulk',
+  scopes: ['products'],
+  summary: 'Merge metadata into up to 1,000 products by source_id, making those that do not exist (async action)',
+  tag: 'Products',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateCustomersInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-customers-in-bulk',
+  method: 'POST',
+  path: '/v1/customers/bulk/async',
+  folder: 'bulk',
+  scopes: ['customers'],
+  summary: 'Upsert up to 1,000 customers by source_id (async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
+export const updateCustomersMetadataInBulkRoute = /* @__PURE__ */ route({
+  operationId: 'update-customers-metadata-in-bulk',
+  method: 'POST',
+  path: '/v1/customers/metadata/async',
+  folder: 'bulk',
+  scopes: ['customers'],
+  summary: 'Merge metadata into up to 1,000 customers by source_id, making those that do not exist (async action)',
+  tag: 'Customers',
+  success: [{ status: 202, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3213,4 +3353,15 @@ export const routes: readonly RouteDef[] = [
   deletePromotionStackRoute,
   examineVouchersQualificationRoute,
   examineCampaignQualificationRoute,
+  importVouchersUsingCsvRoute,
+  importVouchersToCampaignUsingCsvRoute,
+  updateVouchersInBulkRoute,
+  updateVouchersMetadataInBulkRoute,
+  importProductsUsingCsvRoute,
+  importSKUsUsingCsvRoute,
+  importCustomersUsingCsvRoute,
+  updateProductsInBulkRoute,
+  updateProductsMetadataInBulkRoute,
+  updateCustomersInBulkRoute,
+  updateCustomersMetadataInBulkRoute,
 ];

@@ -1,6 +1,25 @@
 import type { AsyncAction } from './async-action.js';
 import type { AsyncActionListReply, AsyncActionReply } from './async-action.reply.js';
 
+/** How a bulk action's result names what it did (the voucher imports say "Imported N vouchers"). */
+const bulkVerbs: Partial<Record<AsyncAction['type'], string>> = {
+  'VOUCHERS.BULK_UPDATE': 'Updated',
+  'VOUCHERS.METADATA_UPDATE': 'Updated',
+  'PRODUCTS.BULK_UPDATE': 'Updated',
+  'PRODUCTS.METADATA_UPDATE': 'Updated',
+  'CUSTOMERS.BULK_UPDATE': 'Updated',
+  'CUSTOMERS.METADATA_UPDATE': 'Updated',
+};
+const bulkNouns: Partial<Record<AsyncAction['type'], string>> = {
+  'PRODUCTS.IMPORT_CSV': 'products',
+  'PRODUCTS.BULK_UPDATE': 'products',
+  'PRODUCTS.METADATA_UPDATE': 'products',
+  'SKUS.IMPORT_CSV': 'SKUs',
+  'CUSTOMERS.IMPORT_CSV': 'customers',
+  'CUSTOMERS.BULK_UPDATE': 'customers',
+  'CUSTOMERS.METADATA_UPDATE': 'customers',
+};
+
 /** Percent done: of the vouchers generated, or of an import's chunks written (successes and failures alike). */
 function progressOf(a: AsyncAction): number {
   if (a.import) return a.import.chunks > 0 ? Math.floor((a.import.chunksDone * 100) / a.import.chunks) : 100;
@@ -18,7 +37,7 @@ export function toAsyncActionReply(a: AsyncAction): AsyncActionReply {
     a.status === 'DONE'
       ? {
           message: a.import
-            ? `Imported ${a.doneCount} vouchers; ${a.import.failed.length} failed.`
+            ? `${bulkVerbs[a.type] ?? 'Imported'} ${a.doneCount} ${bulkNouns[a.type] ?? 'vouchers'}; ${a.import.failed.length} failed.`
             : a.type === 'CAMPAIGN.VOUCHERS_DELETE'
               ? `Deleted ${a.doneCount} vouchers.`
               : a.type === 'CAMPAIGN.VOUCHERS_UPDATE'

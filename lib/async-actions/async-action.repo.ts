@@ -27,6 +27,17 @@ const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
   'VOUCHERS.IMPORT': 'voucher-import',
   'CAMPAIGN.VOUCHERS_DELETE': 'delete-campaign-vouchers',
   'CAMPAIGN.VOUCHERS_UPDATE': 'update-campaign-vouchers',
+  'VOUCHERS.IMPORT_CSV': 'voucher-import',
+  'CAMPAIGN.VOUCHERS_IMPORT_CSV': 'voucher-import',
+  'VOUCHERS.BULK_UPDATE': 'bulk-update',
+  'VOUCHERS.METADATA_UPDATE': 'bulk-update',
+  'PRODUCTS.IMPORT_CSV': 'bulk-update',
+  'SKUS.IMPORT_CSV': 'bulk-update',
+  'CUSTOMERS.IMPORT_CSV': 'bulk-update',
+  'PRODUCTS.BULK_UPDATE': 'bulk-update',
+  'PRODUCTS.METADATA_UPDATE': 'bulk-update',
+  'CUSTOMERS.BULK_UPDATE': 'bulk-update',
+  'CUSTOMERS.METADATA_UPDATE': 'bulk-update',
 };
 
 /** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */

@@ -12,12 +12,29 @@ export type AsyncActionType =
   | 'CAMPAIGN.VOUCHERS_IMPORT'
   | 'VOUCHERS.IMPORT'
   | 'CAMPAIGN.VOUCHERS_DELETE'
-  | 'CAMPAIGN.VOUCHERS_UPDATE';
+  | 'CAMPAIGN.VOUCHERS_UPDATE'
+  | 'VOUCHERS.IMPORT_CSV'
+  | 'CAMPAIGN.VOUCHERS_IMPORT_CSV'
+  | BulkActionType;
+
+/** The async actions of lib/bulk/bulk-job.ts: rows applied one by one through the resources' own services. */
+export type BulkActionType =
+  | 'VOUCHERS.BULK_UPDATE'
+  | 'VOUCHERS.METADATA_UPDATE'
+  | 'PRODUCTS.IMPORT_CSV'
+  | 'SKUS.IMPORT_CSV'
+  | 'CUSTOMERS.IMPORT_CSV'
+  | 'PRODUCTS.BULK_UPDATE'
+  | 'PRODUCTS.METADATA_UPDATE'
+  | 'CUSTOMERS.BULK_UPDATE'
+  | 'CUSTOMERS.METADATA_UPDATE';
 
 /** A voucher an import could not write, and why (the reference's `result.failed[]`). */
 export interface ImportFailure {
   code: string;
   reason: string;
+  /** The line of a CSV import's file the failed row starts on (failures found before the job ran). */
+  line?: number;
 }
 
 /**

@@ -1046,6 +1046,32 @@ export const importChunk = /* @__PURE__ */ entity<ImportChunk>('import_chunk', 1
   )
   .apart();
 
+/** One row of a bulk update or a CSV import of products, SKUs or customers (lib/bulk/bulk-job.ts). */
+export interface BulkRow {
+  /** What names the row in a failure: a code or a source id. */
+  ref: string;
+  /** The line of a CSV file the row came from. */
+  line?: number;
+  /** The row's request, as the route checked it. */
+  body: Record<string, unknown>;
+}
+
+/** The rows of one chunk of a bulk action. */
+export interface BulkChunk {
+  rows: BulkRow[];
+}
+
+/**
+ * One chunk of a bulk action's rows (lib/bulk/bulk-job.ts), in the async action's own partition:
+ * written before the action exists, read by the worker one chunk per checkpoint.
+ */
+export const bulkChunk = /* @__PURE__ */ entity<BulkChunk>('bulk_chunk', 1)
+  .key(
+    (projectId: string, asyncActionId: string) => tenant(projectId, 'ASYNC_ACTION', asyncActionId),
+    (index: number) => `BULK#${String(index).padStart(5, '0')}`,
+  )
+  .apart();
+
 /** Every redemption's GSI3 (keys-only) entry: the project's redemptions and rollbacks by date (GET /v1/redemptions). */
 export const redemptionByProject = /* @__PURE__ */ gsi3Key(
   (projectId: string) => tenant(projectId, 'REDEMPTIONS'),

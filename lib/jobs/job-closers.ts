@@ -1,4 +1,4 @@
-import { getAsyncAction } from '../async-actions/async-action.repo.js';
+import { failAsyncAction, getAsyncAction } from '../async-actions/async-action.repo.js';
 import { failCampaignVouchersDeletion } from '../campaigns/campaign-deletion.js';
 import { failCampaignVouchersUpdate } from '../campaigns/campaign-vouchers-update.js';
 import { getExport } from '../exports/export.repo.js';
@@ -53,6 +53,10 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   },
   'update-campaign-vouchers': {
     fail: (deps, job, reason) => failCampaignVouchersUpdate(deps, job.projectId, job.asyncActionId, reason),
+    state: asyncActionState,
+  },
+  'bulk-update': {
+    fail: async (deps, job, reason) => (await failAsyncAction(deps, job.projectId, job.asyncActionId, reason, deps.clock.now().toISOString())) !== null,
     state: asyncActionState,
   },
   'export-points-expiration': {

@@ -42,6 +42,12 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
+  // Applies a bulk action's rows (the BulkActionType actions; lib/bulk/bulk-job.ts): the rows are in its chunk items.
+  z.strictObject({
+    type: z.literal('bulk-update'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 

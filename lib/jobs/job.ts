@@ -30,6 +30,7 @@ export const jobKinds = {
   'voucher-import': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'delete-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'update-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
+  'bulk-update': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
 } as const satisfies { [T in JobType]: { queue: QueueName; subject: keyof JobMessageOf<T> & string; logField: string } };
 
 /** The kinds whose messages go on `queue`. */

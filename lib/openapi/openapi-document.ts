@@ -158,10 +158,15 @@ function parametersOf(source: OperationSource, renames: Map<string, string>): Js
 function requestBodyOf(source: OperationSource): JsonSchema | null {
   const { route, schemas } = source;
   if (route.body === 'none' || !schemas.body) return null;
-  const mediaType = route.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  const mediaType = route.body === 'form' ? 'application/x-www-form-urlencoded' : route.body === 'multipart' ? 'multipart/form-data' : 'application/json';
   // An empty body is read as `{}`: the body is optional exactly when `{}` is a valid request.
   const required = !z.safeParse(schemas.body, {}).success;
-  return { required, content: { [mediaType]: { schema: requestJsonSchema(schemas.body) } } };
+  const schema = requestJsonSchema(schemas.body);
+  // The handler reads each part as text (lib/http/request.ts); on the wire the `file` part is a file.
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const wire = route.body === 'multipart' ? { ...schema, properties: { ...properties, file: { type: 'string', format: 'binary' } } } : schema;
+  const encoding = route.body === 'multipart' ? { encoding: { file: { contentType: 'text/csv' } } } : {};
+  return { required, content: { [mediaType]: { schema: wire, ...encoding } } };
 }
 
 const COMMON_HEADERS = ['X-Request-Id', 'Cache-Control'];

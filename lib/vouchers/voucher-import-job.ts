@@ -1,6 +1,6 @@
 import type { JobRunner } from '../jobs/job-worker.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type AsyncAction, type AsyncActionType, type ImportFailure, newAsyncAction } from '../async-actions/async-action.js';
+import { type AsyncAction, type ImportFailure, newAsyncAction } from '../async-actions/async-action.js';
 import { failAsyncAction, finishImport, getAsyncAction, importProgressItem, insertAsyncAction, startAsyncAction } from '../async-actions/async-action.repo.js';
 import { assertGeneratesVouchers, type VoucherCampaign } from '../campaigns/campaign.js';
 import { getCampaign } from '../campaigns/campaign.repo.js';
@@ -41,15 +41,25 @@ class ImportItemError extends Error {
 export async function enqueueVoucherImport(
   deps: Deps & { jobs: JobQueue },
   projectId: string,
-  type: Exclude<AsyncActionType, 'CAMPAIGN.VOUCHERS_GENERATE'>,
+  type: 'CAMPAIGN.VOUCHERS_IMPORT' | 'VOUCHERS.IMPORT' | 'CAMPAIGN.VOUCHERS_IMPORT_CSV' | 'VOUCHERS.IMPORT_CSV',
   campaignId: string,
   items: readonly ImportVoucherItem[],
   requestId: string,
+  /** Rows refused before the job (a CSV row that does not map): the action's result lists them first. */
+  failedAlready: readonly ImportFailure[] = [],
 ): Promise<AsyncAction> {
   const chunks = chunkImport(items, MAX_VOUCHERS_PER_TRANSACTION, MAX_CHUNK_BYTES);
   const now = deps.clock.now().toISOString();
   const action = newAsyncAction(
-    { id: deps.ids.id('aa'), projectId, type, requestId, campaignId, requested: items.length, import: { chunks: chunks.length, chunksDone: 0, failed: [] } },
+    {
+      id: deps.ids.id('aa'),
+      projectId,
+      type,
+      requestId,
+      campaignId,
+      requested: items.length + failedAlready.length,
+      import: { chunks: chunks.length, chunksDone: 0, failed: [...failedAlready] },
+    },
     now,
   );
   await Promise.all(
@@ -187,7 +197,7 @@ export async function runVoucherImport(
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   try {
     let campaign: VoucherCampaign | null = null;
-    if (action.type === 'CAMPAIGN.VOUCHERS_IMPORT') {
+    if (action.type === 'CAMPAIGN.VOUCHERS_IMPORT' || action.type === 'CAMPAIGN.VOUCHERS_IMPORT_CSV') {
       const found = await getCampaign(deps, projectId, action.campaignId);
       if (!found) {
         await failImport(deps, projectId, asyncActionId, `Campaign ${action.campaignId} was deleted`);

@@ -748,6 +748,8 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode', holderId: '$fresh.referralHolderId' },
   },
   'list-customer-redeemables': { path: { customerId: '$seed.referrerId' } },
+  // CSV imports and bulk updates (lib/imports, lib/bulk).
+  'import-vouchers-to-campaign-using-csv': { path: { campaignId: '$seed.discountCampaignId' } },
 };
 
 /** The hints of every operation, the common ones included. */

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../infra/local/api-gateway-event.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
+import { multipartBody } from '../../lib/http/multipart.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import { assertReplyMatchesContract, assertReplyMatchesSomeRoute } from './reply-contract.js';
 
@@ -24,6 +25,8 @@ export interface CallOptions {
   query?: string;
   headers?: Record<string, string>;
   form?: Record<string, string>;
+  /** A multipart/form-data body: each entry a part; `file` goes as a CSV file, as curl -F file=@x.csv sends it. */
+  multipart?: Record<string, string>;
   json?: unknown;
   body?: string;
   sourceIp?: string;
@@ -38,8 +41,17 @@ export interface CallOptions {
 /** Invokes a handler with the API Gateway event of the described request. */
 export async function call(handler: ApiHandler, options: CallOptions): Promise<Reply> {
   const headers = { ...options.headers };
-  let body: string | undefined = options.body;
-  if (options.form) {
+  let body: string | Buffer | undefined = options.body;
+  if (options.multipart) {
+    const boundary = '----vitest-boundary-7f3a';
+    headers['content-type'] ??= `multipart/form-data; boundary=${boundary}`;
+    body = multipartBody(
+      boundary,
+      Object.entries(options.multipart).map(([name, data]) =>
+        name === 'file' ? { name, filename: 'import.csv', contentType: 'text/csv', data } : { name, data },
+      ),
+    );
+  } else if (options.form) {
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
   } else if (options.json !== undefined) {

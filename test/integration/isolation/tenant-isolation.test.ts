@@ -22,6 +22,7 @@ import {
 import { createCampaignRoute, generateOauthTokenRoute, getProjectRoute, listProjectsRoute } from '../../../lib/api/routes.js';
 import { campaignBodies } from '../../support/api.js';
 import { keyPairHeaders, managementHeaders, newProject } from '../../support/runtime.js';
+import { HOSTILE_MULTIPART_TYPE, hostileMultipartText } from '../../support/hostile/hostile-cases.js';
 
 /** Generated bodies per route and credential (more in `npm run test:hostile`). */
 const BODIES = Math.max(8, Math.min(200, Math.floor(Number(process.env.HOSTILE_RUNS ?? 25) / 2)));
@@ -176,7 +177,10 @@ async function probeRoute(route: RouteDef): Promise<{ statuses: number[]; leaks:
       for (const [body, query] of pairs) {
         let text: string | undefined;
         let contentType = 'application/json';
-        if (route.body === 'form') {
+        if (route.body === 'multipart') {
+          contentType = HOSTILE_MULTIPART_TYPE;
+          text = hostileMultipartText((body ?? {}) as Record<string, unknown>);
+        } else if (route.body === 'form') {
           contentType = 'application/x-www-form-urlencoded';
           text = new URLSearchParams(
             Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),

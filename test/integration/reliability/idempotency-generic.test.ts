@@ -1203,6 +1203,78 @@ const cases: RouteCase[] = [
     effects: async (c) =>
       (await c.customers.call('get-promotion-stack', { params: { campaignId: 'Stacked', stackId: c.state.stackId ?? '' } })).status === 404 ? 1 : 0,
   },
+  {
+    operationId: 'import-vouchers-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) =>
+      c.customers.call('import-vouchers-using-csv', { multipart: { file: 'Code,Value,Discount Type\nCSV-1,5,AMOUNT\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-vouchers-to-campaign-using-csv',
+    prepare: async (c) => void (await newCampaign(c.campaigns, campaignBodies.DISCOUNT_COUPONS('CsvImports'))),
+    send: (c, key) =>
+      c.customers.call('import-vouchers-to-campaign-using-csv', {
+        params: { campaignId: 'CsvImports' },
+        multipart: { file: 'Code\nCSV-2\n' },
+        headers: c.keyed(key),
+      }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-vouchers-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-vouchers-in-bulk', { json: [{ code: 'BULK-1', metadata: { a: 1 } }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-vouchers-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-vouchers-metadata-in-bulk', { json: { codes: ['BULK-1'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-products-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-products-using-csv', { multipart: { file: 'name,source_id\nP,p-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-SKUs-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-SKUs-using-csv', { multipart: { file: 'product_id,source_id\np-csv,s-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'import-customers-using-csv',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-customers-using-csv', { multipart: { file: 'Source_id\nc-csv\n' }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-products-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-products-in-bulk', { json: [{ source_id: 'p-bulk', name: 'P' }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-products-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-products-metadata-in-bulk', { json: { source_ids: ['p-bulk'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-customers-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-customers-in-bulk', { json: [{ source_id: 'c-bulk' }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
+    operationId: 'update-customers-metadata-in-bulk',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('update-customers-metadata-in-bulk', { json: { source_ids: ['c-bulk'], metadata: { a: 1 } }, headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

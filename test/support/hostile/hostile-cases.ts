@@ -17,6 +17,7 @@ import {
 } from './arbitraries.js';
 import type { HandlerModule, RawRequest } from './route-harness.js';
 import { fillPath, pathParamNames, safeEncode } from './route-harness.js';
+import { multipartBody } from '../../../lib/http/multipart.js';
 
 /** A generated request and what it is expected to provoke beyond the general contract. */
 export interface HostileCase {
@@ -85,6 +86,17 @@ function applyTransport(
   }
 }
 
+const HOSTILE_BOUNDARY = 'hostile-boundary-91c2';
+export const HOSTILE_MULTIPART_TYPE = `multipart/form-data; boundary=${HOSTILE_BOUNDARY}`;
+
+/** An object as a multipart/form-data body of text parts (a value that is not a string goes as its JSON). */
+export function hostileMultipartText(value: Record<string, unknown>): string {
+  return multipartBody(
+    HOSTILE_BOUNDARY,
+    Object.entries(value).map(([name, x]) => ({ name, data: typeof x === 'string' ? x : String(JSON.stringify(x)) })),
+  ).toString('utf8');
+}
+
 /**
  * Requests for one route: valid-ish path parameters (the fixture's real ids and names, or hostile
  * strings), query and body built from the handler's own zod schemas, then broken. `strings` feeds
@@ -131,9 +143,11 @@ export function hostileCases(
     { freq: 4 },
   );
   return fc.tuple(params, query, value, transport(), extraHeaders).map(([p, q, v, t, extra]) => {
-    const contentType = route.body === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+    const contentType = route.body === 'form' ? 'application/x-www-form-urlencoded' : route.body === 'multipart' ? HOSTILE_MULTIPART_TYPE : 'application/json';
     let text: string;
-    if (route.body === 'form' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    if (route.body === 'multipart' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      text = hostileMultipartText(v as Record<string, unknown>);
+    } else if (route.body === 'form' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       text = Object.entries(v as Record<string, unknown>)
         // A lone surrogate has no UTF-8 form, so it cannot travel in a form body: safeEncode sends U+FFFD, as a client would.
         .map(([k, x]) => `${safeEncode(k)}=${safeEncode(typeof x === 'string' ? x : String(JSON.stringify(x)))}`)

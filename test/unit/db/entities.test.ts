@@ -173,6 +173,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'ASYNC_ACTION', GSI1PK: 'P#p1#ASYNC_ACTIONS', GSI1SK: `${at}#aa_1` },
   ],
   ['import_chunk', e.importChunk.toItem({ vouchers: [{ code: 'C1' }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'IMPORT#00007' }],
+  ['bulk_chunk', e.bulkChunk.toItem({ rows: [{ ref: 'c1', body: {} }] }, P, 'aa_1', 7), { PK: 'P#p1#ASYNC_ACTION#aa_1', SK: 'BULK#00007' }],
   [
     'export',
     e.exportRecord.toItem(never({ id: 'exp_1', projectId: P, createdAt: at })),

@@ -1,0 +1,18 @@
+import { updateProductsInBulkRoute } from '../../lib/api/routes.js';
+import { updateProductsInBulkBody } from '../../lib/bulk/bulk.schema.js';
+import { updateProductsInBulk } from '../../lib/bulk/bulk.service.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { accepted } from '../../lib/http/reply.js';
+import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
+
+export const schemas = { body: updateProductsInBulkBody };
+
+export const makeHandler = endpoint(
+  updateProductsInBulkRoute,
+  schemas,
+  async ({ runtime, ports, principal, body, requestId }) =>
+    accepted({ async_action_id: (await updateProductsInBulk({ ...runtime, jobs: ports.jobs }, principal.projectId, body, requestId)).id }),
+  { jobs: containerJobQueue },
+);
+
+export const handler = makeHandler();

@@ -1,0 +1,18 @@
+import { updateVouchersInBulkRoute } from '../../lib/api/routes.js';
+import { updateVouchersInBulkBody } from '../../lib/bulk/bulk.schema.js';
+import { updateVouchersInBulk } from '../../lib/bulk/bulk.service.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { accepted } from '../../lib/http/reply.js';
+import { containerJobQueue } from '../../lib/jobs/sqs-job-queue.js';
+
+export const schemas = { body: updateVouchersInBulkBody };
+
+export const makeHandler = endpoint(
+  updateVouchersInBulkRoute,
+  schemas,
+  async ({ runtime, ports, principal, body, requestId }) =>
+    accepted({ async_action_id: (await updateVouchersInBulk({ ...runtime, jobs: ports.jobs }, principal.projectId, body, requestId)).id }),
+  { jobs: containerJobQueue },
+);
+
+export const handler = makeHandler();
