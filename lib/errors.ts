@@ -27,8 +27,7 @@ export type BadRequestKey =
   | 'too_many_vouchers_requested'
   | 'voucher_already_published'
   | 'voucher_cannot_be_published'
-  | 'not_published';
-  | 'voucher_cannot_be_published'
+  | 'not_published'
   // The deprecated qualification calls (examine-vouchers-qualification, examine-campaign-qualification): docs/decisions.md.
   | 'deprecated_endpoint';
 
@@ -86,8 +85,7 @@ export type ErrorKey =
   | 'too_many_validation_rules'
   | 'unauthorized'
   | 'unsupported_media_type'
-  | 'branding_exist';
-  | 'unsupported_media_type'
+  | 'branding_exist'
   | 'holder_assignement_duplication';
 
 export interface ErrorFields {

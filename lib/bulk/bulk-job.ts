@@ -75,7 +75,11 @@ function failureOf(row: BulkRow, error: AppError): ImportFailure {
  * counted once however many runs wrote its rows. A final action is left as it is.
  * @throws Error, ConflictRetryError: transient. JobStoppedError when `signal` stopped the run.
  */
-export async function runBulkUpdate(deps: Deps & { signal?: AbortSignal | undefined }, projectId: string, asyncActionId: string): Promise<AsyncAction | null> {
+export async function runBulkUpdate(
+  deps: Deps & Pick<Runtime, 'metadataSchemaCache'> & { signal?: AbortSignal | undefined },
+  projectId: string,
+  asyncActionId: string,
+): Promise<AsyncAction | null> {
   let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
   for (;;) {

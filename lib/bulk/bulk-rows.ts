@@ -11,7 +11,7 @@ import { createProduct, createSku } from '../products/product.service.js';
 import type { Runtime } from '../runtime.js';
 import { loadVoucher, updateVoucher } from '../vouchers/voucher.service.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'metadataSchemaCache'>;
 
 /** Stored metadata with the row's keys set over it; refused past the metadata bound. @throws InvalidPayloadError. */
 function merged(stored: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {

@@ -17,7 +17,10 @@ import { JobStoppedError } from './job-stop.js';
  * stop signal (the local runtime raises it on Ctrl-C; Lambda gives none): a job in hand stops at
  * its next checkpoint and its message is reported failed, for redelivery, without counting as a failure.
  */
-export type JobDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'> & { files?: ExportFiles | undefined; signal?: AbortSignal | undefined };
+export type JobDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger' | 'metadataSchemaCache'> & {
+  files?: ExportFiles | undefined;
+  signal?: AbortSignal | undefined;
+};
 type Deps = JobDeps;
 
 /** Runs one job of a kind; false when the thing it names does not exist. */
