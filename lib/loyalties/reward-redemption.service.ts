@@ -213,7 +213,9 @@ export async function redeemReward(
       current = fresh;
     }
     if (outOfStock(current)) throw new RewardOutOfStockError(current.id);
-    const points = coin ? coin.points : rewardPrice(currentAssignment);
+    const listed = coin ? coin.points : rewardPrice(currentAssignment);
+    // A reward's price may be mapped by the card's tier; a COIN payment's points are the order's.
+    const reward = coin ? undefined : { id: current.id, assignmentId: currentAssignment.id };
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
       // The payment's other writes are at most 10 (stock, assignment, redemption, card transaction, counters, a COIN order's 4, key record).
@@ -221,16 +223,17 @@ export async function redeemReward(
         deps,
         projectId,
         card.code,
-        { kind: 'spend', points },
+        { kind: 'spend', points: listed, ...(reward ? { reward } : {}) },
         now,
         MAX_BUCKET_WRITES - 1,
         attempt === 0 ? { voucher: card, buckets } : undefined,
       );
     } catch (error) {
-      if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, points, error.available);
+      if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, error.wanted, error.available);
       throw error;
     }
     if (!prepared) return RETRY;
+    const points = prepared.change.kind === 'spend' ? prepared.change.points : listed;
     // The reference refuses points named beyond the card's balance, even when the order needs fewer:
     // checked against the balance this transaction is conditioned on (after the spend, plus the spend).
     const named = coin ? body.reward?.points : undefined;

@@ -26,6 +26,12 @@ import { exportListReplySchema, exportReplySchema } from '../exports/export.repl
 import { errorReplySchema } from '../http/error.reply.js';
 import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
+import {
+  loyaltyTierEarningRuleListReplySchema,
+  loyaltyTierListReplySchema,
+  loyaltyTierReplySchema,
+  loyaltyTierRewardListReplySchema,
+} from '../loyalties/tier.reply.js';
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { productListReplySchema, productReplySchema, skuListReplySchema, skuReplySchema } from '../products/product.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
@@ -137,6 +143,10 @@ export const replySchemas = {
   VoucherTransactionList: voucherTransactionListReplySchema,
   VoucherRedemptions: voucherRedemptionsReplySchema,
   VoucherValidation: voucherValidationReplySchema,
+  LoyaltyTier: loyaltyTierReplySchema,
+  LoyaltyTierList: loyaltyTierListReplySchema,
+  LoyaltyTierEarningRuleList: loyaltyTierEarningRuleListReplySchema,
+  LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

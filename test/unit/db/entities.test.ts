@@ -255,6 +255,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
   ],
   ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
+  ['loyalty_tier_set', e.loyaltyTierSet.toItem({ projectId: 'p1', campaignId: 'camp_1', tiers: [], revision: 1 }), { PK: 'P#p1#LOYALTY#camp_1', SK: 'TIERS' }],
 ];
 
 describe('entity layouts', () => {
