@@ -38,16 +38,14 @@ const card = (balance: number, extra: Partial<LoyaltyCard> = {}): LoyaltyCard =>
 });
 
 /** Tiers with adjacent, non-overlapping ranges built from sorted cut points (the last one open or closed). */
-const ladder = fc
-  .tuple(fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { minLength: 2, maxLength: 8 }), fc.boolean())
-  .map(([cuts, open]) => {
-    const sorted = [...cuts].sort((a, b) => a - b);
-    return sorted.slice(0, -1).map((from, i) => {
-      const next = sorted[i + 1] as number;
-      const last = i === sorted.length - 2;
-      return tier(`ltr_${i}`, from, last && open ? null : next - 1);
-    });
+const ladder = fc.tuple(fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { minLength: 2, maxLength: 8 }), fc.boolean()).map(([cuts, open]) => {
+  const sorted = [...cuts].sort((a, b) => a - b);
+  return sorted.slice(0, -1).map((from, i) => {
+    const next = sorted[i + 1] as number;
+    const last = i === sorted.length - 2;
+    return tier(`ltr_${i}`, from, last && open ? null : next - 1);
   });
+});
 
 describe('tierFor', () => {
   it('puts a balance in the tier whose range holds it, both ends included, and in none below or between', () => {
