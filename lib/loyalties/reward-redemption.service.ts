@@ -29,6 +29,8 @@ import { newBucket } from './points-bucket.js';
 import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
+import { tierFor, tierRewardPrice } from './tier.js';
+import { programTiers } from './tier.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -437,13 +439,19 @@ export interface MemberReward {
  */
 export async function listMemberRewards(deps: Deps, projectId: string, memberId: string, query: MemberRewardsQuery): Promise<MemberReward[]> {
   const { card } = await findCard(deps, projectId, null, memberId);
-  const assignments = await campaignRewardAssignments(deps, projectId, card.campaignId as string);
+  const [assignments, tiers] = await Promise.all([
+    campaignRewardAssignments(deps, projectId, card.campaignId as string),
+    programTiers(deps, projectId, card.campaignId as string),
+  ]);
   const rewards = new Map((await getRewards(deps, projectId, [...new Set(assignments.map((a) => a.rewardId))])).map((r) => [r.id, r]));
   const balance = card.loyaltyCard?.balance ?? 0;
-  return assignments.flatMap((assignment) => {
-    const reward = rewards.get(assignment.rewardId);
+  // The card's tier prices its rewards: each assignment shows, and affordable_only compares, what this card would pay.
+  const tier = tierFor(balance, tiers);
+  return assignments.flatMap((listed) => {
+    const reward = rewards.get(listed.rewardId);
     if (!reward) return [];
-    if (query.affordable_only === true && rewardPrice(assignment) > balance) return [];
+    const assignment = { ...listed, points: tierRewardPrice(rewardPrice(listed), tier, listed.rewardId, listed.id) };
+    if (query.affordable_only === true && assignment.points > balance) return [];
     return [{ reward, assignment }];
   });
 }

@@ -78,7 +78,7 @@ describe('loyalty tiers', () => {
     const list = loyaltyTierListReplySchema.parse((await api.call('list-loyalty-tiers', { params: { campaignId: 'Club' } })).json);
     expect(list.total).toBe(2);
     expect(list.data.map((t) => t.name)).toEqual(['Silver', 'Gold']);
-    const got = await api.call('get-loyalty-tier', { params: { campaignId: program.id, loyaltyTierId: gold?.id as string } });
+    const got = await api.call('get-loyalty-tier', { params: { campaignId: program.id as string, loyaltyTierId: gold?.id as string } });
     expect(got.json).toEqual(gold);
     const missing = await api.call('get-loyalty-tier', { params: { campaignId: 'Club', loyaltyTierId: 'ltr_nope' } });
     expect(missing.status).toBe(404);
@@ -124,6 +124,8 @@ describe('loyalty tiers', () => {
     expect((await stored())?.tier).not.toBeNull();
     const rewards = await api.call('list-loyalty-tier-rewards', { params: { campaignId: 'Club', loyaltyTierId: (await stored())?.tier?.id as string } });
     expect(rewards.json.data).toMatchObject([{ assignment: { id: assignmentId, parameters: { loyalty: { points: 250 } } }, object: 'loyalty_tier_reward' }]);
+    const offered = await api.call('list-member-rewards', { params: { memberId: 'CARD-1' }, query: 'affordable_only=true' });
+    expect(offered.json.data).toMatchObject([{ assignment: { parameters: { loyalty: { points: 250 } } } }]);
     const redeemed = await api.call('redeem-reward', { params: { memberId: 'CARD-1' }, json: { reward: { id: rewardId } } });
     expect(redeemed.status).toBe(200);
     expect(redeemed.json.amount).toBe(250);
