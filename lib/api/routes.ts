@@ -2252,6 +2252,19 @@ export const listLoyaltyTierRewardsRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('LoyaltyTierRewardList', "The program's rewards, each assignment's points what the tier's members pay")],
 });
 
+export const estimatePointsRoute = /* @__PURE__ */ route({
+  operationId: 'estimate-points',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/qualifications',
+  folder: 'loyalties',
+  access: 'read',
+  scopes: ['loyalties'],
+  summary: "Estimate the points an order would earn a customer in a loyalty program (its order.paid rules, the customer's tier)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPointsEstimate', 'The points the order would earn')],
+  description: 'Reads only: nothing is earned, no card is published. A stored order named by `id` or `source_id` (without `amount` or `items`) is read.',
+});
+
 /** Every documented route (the fallback apart), in the order of the OpenAPI document and the README list. */
 export const listLoyaltyProgramsRoute = /* @__PURE__ */ route({
   operationId: 'list-loyalty-programs',
@@ -2675,6 +2688,7 @@ export const routes: readonly RouteDef[] = [
   listMemberLoyaltyTierRoute,
   listLoyaltyTierEarningRulesRoute,
   listLoyaltyTierRewardsRoute,
+  estimatePointsRoute,
   createPointsExpirationExportRoute,
   createOrderExportRoute,
   exportVoucherTransactionsRoute,

@@ -46,3 +46,9 @@ export const loyaltyTierRewardListReplySchema = listReply(
   z.strictObject({ reward: rewardReplySchema, assignment: rewardAssignmentReplySchema, object: z.literal('loyalty_tier_reward') }),
   { dataRef: 'data' },
 );
+
+/** POST /v1/loyalties/{campaignId}/qualifications (estimate-points). */
+export const pointsEstimateReplySchema = z.strictObject({
+  campaign: z.strictObject({ id: z.string(), name: z.string(), object: z.literal('campaign') }),
+  points_estimation: z.int().check(z.nonnegative()),
+});

@@ -31,6 +31,7 @@ import {
   loyaltyTierListReplySchema,
   loyaltyTierReplySchema,
   loyaltyTierRewardListReplySchema,
+  pointsEstimateReplySchema,
 } from '../loyalties/tier.reply.js';
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { productListReplySchema, productReplySchema, skuListReplySchema, skuReplySchema } from '../products/product.reply.js';
@@ -147,6 +148,7 @@ export const replySchemas = {
   LoyaltyTierList: loyaltyTierListReplySchema,
   LoyaltyTierEarningRuleList: loyaltyTierEarningRuleListReplySchema,
   LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
+  LoyaltyPointsEstimate: pointsEstimateReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -523,6 +523,7 @@ const perOperation: Record<string, CaseHints> = {
   'list-member-loyalty-tier': { path: { memberId: '$seed.loyaltyCardCode' } },
   'list-loyalty-tier-earning-rules': { path: { campaignId: '$seed.loyaltyCampaignId', loyaltyTierId: '$seed.loyaltyTierId' } },
   'list-loyalty-tier-rewards': { path: { campaignId: '$seed.loyaltyCampaignId', loyaltyTierId: '$seed.loyaltyTierId' } },
+  'estimate-points': { path: { campaignId: '$seed.loyaltyCampaignId' }, values: { 'body.customer.id': '$seed.customerId', 'body.order.id': '$seed.orderId' } },
   'create-earning-rule': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },

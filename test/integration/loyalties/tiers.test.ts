@@ -169,3 +169,26 @@ describe('loyalty tiers', () => {
     for (const t of byCommit) expect(t.points).toBe(t.balance - t.points >= 300 ? 200 : 100);
   });
 });
+
+describe('POST /v1/loyalties/{campaignId}/qualifications (estimate-points)', () => {
+  it("estimates an order's points by the program's order.paid rules and the customer's tier, writing nothing", async () => {
+    const { api, createTiers, loyalty, stored, accruals, program } = await setup();
+    const rules = await loyalty.createEarningRules('Club', [
+      { event: 'order.paid', loyalty: { type: 'FIXED', points: 10 } },
+      { event: 'order.paid', loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 100, points: 1 } } } },
+    ]);
+    const fixedId = (rules.json as unknown as { id: string }[])[0]?.id as string;
+    await createTiers([{ name: 'Gold', points: { from: 300 }, earning_rules: { [fixedId]: { type: 'MULTIPLY', multiplier: 2 } } }]);
+    expect((await loyalty.updateBalance('Club', 'CARD-1', { points: 300 })).status).toBe(200);
+    const estimate = (json: unknown) => api.call('estimate-points', { params: { campaignId: 'Club' }, json });
+    const gold = await estimate({ customer: { source_id: 'c1' }, order: { amount: 1000 } });
+    expect(gold.status).toBe(200);
+    expect(gold.json).toEqual({ campaign: { id: program.id, name: 'Club', object: 'campaign' }, points_estimation: 30 });
+    expect((await estimate({ customer: { source_id: 'nobody' }, order: { amount: 1000 } })).json.points_estimation).toBe(20);
+    expect((await api.call('create-order', { json: { source_id: 'web-1', amount: 500 } })).status).toBe(200);
+    expect((await estimate({ customer: { source_id: 'c1' }, order: { source_id: 'web-1' } })).json.points_estimation).toBe(25);
+    expect((await estimate({ order: { id: 'ord_missing' } })).status).toBe(404);
+    expect((await stored())?.balance).toBe(300);
+    expect(await accruals()).toEqual([]);
+  });
+});
