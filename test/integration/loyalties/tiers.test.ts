@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { listCardTransactions } from '../../../lib/loyalties/card-transaction.repo.js';
+import { expirePoints } from '../../../lib/loyalties/points-expiry.job.js';
 import { loyaltyTierListReplySchema, loyaltyTierReplySchema } from '../../../lib/loyalties/tier.reply.js';
 import { getVoucherByCode } from '../../../lib/vouchers/voucher.repo.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
@@ -11,6 +12,7 @@ import { rewardApi } from '../../support/rewards-api.js';
 import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const at = Date.UTC(2026, 1, 10, 12, 0, 0);
+const DAY = 86_400_000;
 
 /** Program "Club" with card CARD-1 held by c1, a FIXED 100 rule on the custom event `purchase`, and a reward priced 500. */
 async function setup() {
@@ -49,7 +51,7 @@ async function setup() {
     const card = await getVoucherByCode(runtime, pair.project_id, 'CARD-1');
     return (await listCardTransactions(runtime, pair.project_id, card?.id as string)).filter((t) => t.type === 'POINTS_ACCRUAL');
   };
-  return { runtime, pair, api, campaigns, loyalty, program, ruleId, rewardId, assignmentId, createTiers, purchase, memberTiers, stored, accruals };
+  return { clock, runtime, pair, api, campaigns, loyalty, program, ruleId, rewardId, assignmentId, createTiers, purchase, memberTiers, stored, accruals };
 }
 
 describe('loyalty tiers', () => {
@@ -144,6 +146,18 @@ describe('loyalty tiers', () => {
     expect(order.status).toBe(200);
     expect((await stored())?.balance).toBe(325);
     expect((await accruals()).map((t) => t.points)).toEqual([25]);
+  });
+
+  it("takes the member out of its tier in the expiry worker's write-off of the points that held it there", async () => {
+    const { clock, runtime, pair, createTiers, loyalty, stored, memberTiers } = await setup();
+    await createTiers([{ name: 'Gold', points: { from: 300 } }]);
+    const tomorrow = new Date(at + DAY).toISOString().slice(0, 10);
+    expect((await loyalty.updateBalance('Club', 'CARD-1', { points: 300, expiration_date: tomorrow })).status).toBe(200);
+    expect((await stored())?.tier).not.toBeNull();
+    clock.advance(2 * DAY);
+    await expirePoints(runtime, { projectId: pair.project_id });
+    expect(await stored()).toMatchObject({ balance: 0, expiredPoints: 300, tier: null, tierChanges: 2 });
+    expect((await memberTiers()).data).toEqual([]);
   });
 
   it("lists the program's earning rules as the tier's members earn by them", async () => {
