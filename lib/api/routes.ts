@@ -2183,6 +2183,88 @@ export const listMemberRewardsRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('LoyaltyRewardList', "The rewards assigned to the card's program, with their assignments")],
 });
 
+export const createInBulkLoyaltyTiersRoute = /* @__PURE__ */ route({
+  operationId: 'create-in-bulk-loyalty-tiers',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/tiers',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Add tiers to a loyalty program (points ranges, earning rule and reward mappings)',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok({ arrayOf: 'LoyaltyTier' }, 'The tiers created, in request order')],
+  description:
+    "A member's tier is the one whose `points` range holds the card's balance (ranges of a program never overlap). It changes in the transaction of the points change that moves the balance; the tier's `earning_rules` and `rewards` mappings (MULTIPLY, CUSTOM) set what its members earn and pay.",
+  errors: [404],
+});
+
+export const listLoyaltyTiersRoute = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-tiers',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/tiers',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's tiers",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyTierList', "The program's tiers")],
+});
+
+export const getLoyaltyTierRoute = /* @__PURE__ */ route({
+  operationId: 'get-loyalty-tier',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Get a loyalty tier',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyTier', 'The tier')],
+});
+
+export const listMemberLoyaltyTierRoute = /* @__PURE__ */ route({
+  operationId: 'list-member-loyalty-tier',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/tiers',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty card's tier (the one its balance is in; none below every tier)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyTierList', "The card's tier, with when it entered it")],
+});
+
+export const listLoyaltyTierEarningRulesRoute = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-tier-earning-rules',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/earning-rules',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's earning rules as a tier's members earn by them",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyTierEarningRuleList', "The program's earning rules, `loyalty` mapped for the tier")],
+});
+
+export const listLoyaltyTierRewardsRoute = /* @__PURE__ */ route({
+  operationId: 'list-loyalty-tier-rewards',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/tiers/{loyaltyTierId}/rewards',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty program's rewards at a tier's prices",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyTierRewardList', "The program's rewards, each assignment's points what the tier's members pay")],
+});
+
+export const estimatePointsRoute = /* @__PURE__ */ route({
+  operationId: 'estimate-points',
+  method: 'POST',
+  path: '/v1/loyalties/{campaignId}/qualifications',
+  folder: 'loyalties',
+  access: 'read',
+  scopes: ['loyalties'],
+  summary: "Estimate the points an order would earn a customer in a loyalty program (its order.paid rules, the customer's tier)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPointsEstimate', 'The points the order would earn')],
+  description: 'Reads only: nothing is earned, no card is published. A stored order named by `id` or `source_id` (without `amount` or `items`) is read.',
+});
+
 /** Every documented route (the fallback apart), in the order of the OpenAPI document and the README list. */
 export const listLoyaltyProgramsRoute = /* @__PURE__ */ route({
   operationId: 'list-loyalty-programs',
@@ -3274,6 +3356,13 @@ export const routes: readonly RouteDef[] = [
   enableEarningRuleRoute,
   disableEarningRuleRoute,
   createEarningRuleRoute,
+  createInBulkLoyaltyTiersRoute,
+  listLoyaltyTiersRoute,
+  getLoyaltyTierRoute,
+  listMemberLoyaltyTierRoute,
+  listLoyaltyTierEarningRulesRoute,
+  listLoyaltyTierRewardsRoute,
+  estimatePointsRoute,
   createPointsExpirationExportRoute,
   createOrderExportRoute,
   exportVoucherTransactionsRoute,

@@ -15,6 +15,7 @@ import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/o
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { OrderEarning } from '../loyalties/order-earning.js';
 import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type PointsBucket } from '../loyalties/points-bucket.js';
+import type { LoyaltyTierSet } from '../loyalties/tier.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
 import { type Order, type OrderListEntry, orderLoyaltyShardOf } from '../orders/order.js';
 import type { ManagementKey } from '../management/management-key.js';
@@ -1310,3 +1311,14 @@ export const promotionStackCounter = /* @__PURE__ */ entity<{ count: number }>('
     () => 'PROMOTION_STACK_COUNTER',
   )
   .apart();
+
+/**
+ * Every loyalty tier of one program in one item, beside the program's other loyalty items: each
+ * points change of a card reads it with one GetItem (lib/loyalties/tier.repo.ts).
+ */
+export const loyaltyTierSet = /* @__PURE__ */ entity<LoyaltyTierSet>('loyalty_tier_set', 1)
+  .key(
+    (projectId: string, campaignId: string) => tenant(projectId, 'LOYALTY', campaignId),
+    () => 'TIERS',
+  )
+  .from((s) => ({ key: [s.projectId, s.campaignId] }));

@@ -186,6 +186,11 @@ async function prepareCardChanges(
     const prepared = await prepareCardChange(deps, projectId, code, { kind: 'add', buckets: change.buckets }, now, budget);
     if (!prepared) return null;
     items.push(...prepared.items);
+    // The card's tier may have changed an earned bucket's points: each record states what its bucket got.
+    const planned = prepared.change.kind === 'add' ? prepared.change.buckets : change.buckets;
+    change.records.forEach((r, i) => {
+      r.points = planned[i]?.points ?? r.points;
+    });
     const { card } = prepared.plan;
     // Transactions of one commit share their time and are listed by id: the counters after each follow that order.
     change.records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

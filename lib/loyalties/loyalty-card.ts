@@ -12,7 +12,11 @@ export interface CardState {
  * A points change to plan: add a bucket, or spend from the card (from the buckets `first` names
  * before the soonest-expiring others: a take-back removes the points an order added).
  */
-export type PointsChange = { kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number; first?: readonly string[] } | { kind: 'none' };
+export type PointsChange =
+  | { kind: 'add'; buckets: PointsBucket[] }
+  /** `reward`: the points are a reward's price, which the card's tier may change (lib/loyalties/tier.ts). */
+  | { kind: 'spend'; points: number; first?: readonly string[]; reward?: { id: string; assignmentId?: string } }
+  | { kind: 'none' };
 
 /** A bucket's new points and status (its keys do not change: the expiry never does). */
 export interface BucketUpdate {

@@ -98,7 +98,7 @@ function earningOf(
   const accruals = rules.flatMap((rule): Accrual[] => {
     const points = pointsFor(rule, metadata);
     if (points <= 0) return [];
-    const bucket = newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at);
+    const bucket = { ...newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at), earningRuleId: rule.id };
     return [{ bucket, rule: { id: rule.id, banner: rule.banner }, transactionId: deps.ids.id('vtx') }];
   });
   return accruals.length > 0 && card.campaignId ? { code: card.code, voucherId: card.id, campaignId: card.campaignId, accruals } : null;

@@ -15,6 +15,8 @@ import { putCardTransactionItem } from './card-transaction.repo.js';
 import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
 import { expirationTransaction } from './points-expiry.js';
+import { type LoyaltyTier, tieredChange, tierFor, withTier } from './tier.js';
+import { programTiers } from './tier.repo.js';
 import type { BalanceBody, PointsExpirationQuery } from './loyalty.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -68,6 +70,8 @@ export async function findProgramMember(
 export interface PreparedChange {
   voucher: Voucher;
   plan: CardPlan;
+  /** The change as planned: earned points and a reward's price as the card's tier maps them. */
+  change: PointsChange;
   items: TransactItem[];
 }
 
@@ -91,21 +95,26 @@ export async function prepareCardChange(
 ): Promise<PreparedChange | null> {
   const voucher = preread ? preread.voucher : await getVoucherByCode(deps, projectId, code);
   if (!voucher?.loyaltyCard) throw new NotFoundError('voucher', code);
-  const buckets = preread ? preread.buckets : await listCardBuckets(deps, projectId, voucher.id);
+  const [buckets, tiers] = await Promise.all([
+    preread ? preread.buckets : listCardBuckets(deps, projectId, voucher.id),
+    voucher.campaignId ? programTiers(deps, projectId, voucher.campaignId) : [],
+  ]);
   if (activeBucketPoints(buckets) !== (voucher.loyaltyCard.bucketedPoints ?? 0)) return null;
   const state = { card: voucher.loyaltyCard, buckets };
   const today = todayOf(now);
   // Each bucket expired on the way costs two items (its update and its POINTS_EXPIRATION record).
   const maxExpiries = Math.max(1, Math.floor(maxBucketWrites / 2));
+  // The tier the card is in as read decides what this change earns or costs; the commit holds only at that read.
+  const tiered = tieredChange(change, tierFor(state.card.balance, tiers));
   let plan: CardPlan;
   try {
-    plan = planChange(state, change, today, maxExpiries);
+    plan = tierPlan(planChange(state, tiered, today, maxExpiries), tiers, now);
   } catch (error) {
-    if (error instanceof InsufficientPointsError) throw new NotEnoughPointsError(code, change.kind === 'spend' ? change.points : 0, error.available, error);
+    if (error instanceof InsufficientPointsError) throw new NotEnoughPointsError(code, tiered.kind === 'spend' ? tiered.points : 0, error.available, error);
     throw error;
   }
   if (plan.updates.length + plan.inserts.length + expiriesOf(plan) > maxBucketWrites) {
-    const settle = planChange(state, { kind: 'none' }, today, maxExpiries);
+    const settle = tierPlan(planChange(state, { kind: 'none' }, today, maxExpiries), tiers, now);
     if (settle.updates.length === 0) {
       throw new BadRequestError(
         'too_many_points_buckets',
@@ -116,8 +125,11 @@ export async function prepareCardChange(
     await transact(deps, [...cardPlanItems(deps, voucher, settle, now.toISOString()), ...expirationItems(deps, voucher, settle, now)]);
     return null;
   }
-  return { voucher, plan, items: [...cardPlanItems(deps, voucher, plan, now.toISOString()), ...expirationItems(deps, voucher, plan, now)] };
+  return { voucher, plan, change: tiered, items: [...cardPlanItems(deps, voucher, plan, now.toISOString()), ...expirationItems(deps, voucher, plan, now)] };
 }
+
+/** The plan with the card's tier field following its new balance (lib/loyalties/tier.ts withTier). */
+const tierPlan = (plan: CardPlan, tiers: readonly LoyaltyTier[], now: Date): CardPlan => ({ ...plan, card: withTier(plan.card, tiers, now.toISOString()) });
 
 const expiriesOf = (plan: CardPlan): number => plan.updates.filter((u) => u.status === 'EXPIRED').length;
 

@@ -122,7 +122,7 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
     const programRules = campaign.voucher?.loyaltyCard?.expirationRules;
     const planned: PlannedAccrual[] = giving.map(({ rule, points }) => ({
       rule,
-      bucket: newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at),
+      bucket: { ...newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at), earningRuleId: rule.id },
       transactionId: deps.ids.id('vtx'),
     }));
     run = add(run, await earnOnCard(deps, order, card, planned, eventId, now));
@@ -147,9 +147,12 @@ async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: Plan
       if (!prepared) return RETRY;
       // The card was deleted (and its code re-created) since it was found: it earns nothing.
       if (prepared.voucher.id !== card.id) return { left: 0, wrote: 0, superseded: false };
+      // What each bucket earned once the card's tier mapped it (lib/loyalties/tier.ts).
+      const earned = new Map(prepared.plan.inserts.map((b) => [b.id, b.points]));
+      const pointsOf = (b: { id: string; points: number }): number => earned.get(b.id) ?? b.points;
       const sorted = [...batch].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
       const counters = runningCounters(
-        sorted.map((p) => p.bucket.points),
+        sorted.map((p) => pointsOf(p.bucket)),
         { total: prepared.plan.card.points, balance: prepared.plan.card.balance },
       );
       // Index 0: its failure means the order is no longer PAID.
@@ -161,7 +164,7 @@ async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: Plan
           earningRule: { id: p.rule.id, source: { banner: p.rule.banner ?? '' } },
         };
         const after = counters[i] ?? { total: prepared.plan.card.points, balance: prepared.plan.card.balance };
-        items.push(putCardTransactionItem(deps, record(card, p.transactionId, 'POINTS_ACCRUAL', p.bucket.points, details, at, after)));
+        items.push(putCardTransactionItem(deps, record(card, p.transactionId, 'POINTS_ACCRUAL', pointsOf(p.bucket), details, at, after)));
         items.push(
           orderEarning.putIfAbsent(deps, {
             projectId: order.projectId,
@@ -171,7 +174,7 @@ async function earnOnCard(deps: Deps, order: Order, card: Voucher, planned: Plan
             campaignId: p.bucket.campaignId,
             ruleId: p.rule.id,
             banner: p.rule.banner ?? '',
-            points: p.bucket.points,
+            points: pointsOf(p.bucket),
             bucketId: p.bucket.id,
             transactionId: p.transactionId,
             status: 'EARNED',

@@ -19,6 +19,8 @@ export interface PointsBucket {
   expiresAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The earning rule whose points these are: a tier's mapping of the rule applies to them (lib/loyalties/tier.ts). Absent on other points. */
+  earningRuleId?: string;
 }
 
 /** Sort key part for the expiry: dates sort as text; "never" sorts after every date. */

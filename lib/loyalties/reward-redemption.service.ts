@@ -29,6 +29,8 @@ import { newBucket } from './points-bucket.js';
 import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, programStillActiveItem, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
+import { tierFor, tierRewardPrice } from './tier.js';
+import { programTiers } from './tier.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -213,7 +215,9 @@ export async function redeemReward(
       current = fresh;
     }
     if (outOfStock(current)) throw new RewardOutOfStockError(current.id);
-    const points = coin ? coin.points : rewardPrice(currentAssignment);
+    const listed = coin ? coin.points : rewardPrice(currentAssignment);
+    // A reward's price may be mapped by the card's tier; a COIN payment's points are the order's.
+    const reward = coin ? undefined : { id: current.id, assignmentId: currentAssignment.id };
     let prepared: Awaited<ReturnType<typeof prepareCardChange>>;
     try {
       // The payment's other writes are at most 11 (stock, assignment, program, redemption, card transaction, counters, a COIN order's 4, key record).
@@ -221,16 +225,17 @@ export async function redeemReward(
         deps,
         projectId,
         card.code,
-        { kind: 'spend', points },
+        { kind: 'spend', points: listed, ...(reward ? { reward } : {}) },
         now,
         MAX_BUCKET_WRITES - 2,
         attempt === 0 ? { voucher: card, buckets } : undefined,
       );
     } catch (error) {
-      if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, points, error.available);
+      if (error instanceof NotEnoughPointsError) throw pointsExceeded(card.code, error.wanted, error.available);
       throw error;
     }
     if (!prepared) return RETRY;
+    const points = prepared.change.kind === 'spend' ? prepared.change.points : listed;
     // The reference refuses points named beyond the card's balance, even when the order needs fewer:
     // checked against the balance this transaction is conditioned on (after the spend, plus the spend).
     const named = coin ? body.reward?.points : undefined;
@@ -447,13 +452,19 @@ export interface MemberReward {
  */
 export async function listMemberRewards(deps: Deps, projectId: string, memberId: string, query: MemberRewardsQuery): Promise<MemberReward[]> {
   const { card } = await findCard(deps, projectId, null, memberId);
-  const assignments = await campaignRewardAssignments(deps, projectId, card.campaignId as string);
+  const [assignments, tiers] = await Promise.all([
+    campaignRewardAssignments(deps, projectId, card.campaignId as string),
+    programTiers(deps, projectId, card.campaignId as string),
+  ]);
   const rewards = new Map((await getRewards(deps, projectId, [...new Set(assignments.map((a) => a.rewardId))])).map((r) => [r.id, r]));
   const balance = card.loyaltyCard?.balance ?? 0;
-  return assignments.flatMap((assignment) => {
-    const reward = rewards.get(assignment.rewardId);
+  // The card's tier prices its rewards: each assignment shows, and affordable_only compares, what this card would pay.
+  const tier = tierFor(balance, tiers);
+  return assignments.flatMap((listed) => {
+    const reward = rewards.get(listed.rewardId);
     if (!reward) return [];
-    if (query.affordable_only === true && rewardPrice(assignment) > balance) return [];
+    const assignment = { ...listed, points: tierRewardPrice(rewardPrice(listed), tier, listed.rewardId, listed.id) };
+    if (query.affordable_only === true && assignment.points > balance) return [];
     return [{ reward, assignment }];
   });
 }

@@ -35,6 +35,13 @@ import { exportListReplySchema, exportReplySchema } from '../exports/export.repl
 import { errorReplySchema } from '../http/error.reply.js';
 import { voucherBalanceReplySchema, voucherTransactionListReplySchema } from '../vouchers/voucher-balance.reply.js';
 import { balanceReplySchema, pointsBucketReplySchema, pointsExpirationReplySchema } from '../loyalties/loyalty.reply.js';
+import {
+  loyaltyTierEarningRuleListReplySchema,
+  loyaltyTierListReplySchema,
+  loyaltyTierReplySchema,
+  loyaltyTierRewardListReplySchema,
+  pointsEstimateReplySchema,
+} from '../loyalties/tier.reply.js';
 import { orderListReplySchema, orderReplySchema } from '../orders/order.reply.js';
 import { productListReplySchema, productReplySchema, skuListReplySchema, skuReplySchema } from '../products/product.reply.js';
 import { introspectionReplySchema, tokenReplySchema } from '../oauth/oauth.reply.js';
@@ -165,6 +172,11 @@ export const replySchemas = {
   CustomerRedeemableList: customerRedeemableListReplySchema,
   PromotionStack: promotionStackReplySchema,
   PromotionStacksList: promotionStackListReplySchema,
+  LoyaltyTier: loyaltyTierReplySchema,
+  LoyaltyTierList: loyaltyTierListReplySchema,
+  LoyaltyTierEarningRuleList: loyaltyTierEarningRuleListReplySchema,
+  LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
+  LoyaltyPointsEstimate: pointsEstimateReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -24,6 +24,10 @@ export interface LoyaltyCard {
   bucketedPoints?: number;
   /** Raised by every points change; the optimistic lock of lib/loyalties. Absent = 0. */
   revision?: number;
+  /** The program tier its balance put it in at its last points change (lib/loyalties/tier.ts); absent or null = none. Not on the wire. */
+  tier?: { id: string; since: string } | null;
+  /** Tier changes its points changes made. Absent = 0. Not on the wire. */
+  tierChanges?: number;
 }
 
 export interface Voucher extends Validity {

@@ -553,6 +553,14 @@ const perOperation: Record<string, CaseHints> = {
     exclusive: orderAndCustomer.exclusive,
   },
   'list-member-rewards': { path: { memberId: '$seed.loyaltyCardCode' } },
+  // Each request adds tiers to a program of its own: the seeded one's ranges would overlap, and a program holds 20 at most.
+  'create-in-bulk-loyalty-tiers': { path: { campaignId: '$fresh.loyaltyCampaignId' } },
+  'list-loyalty-tiers': { path: { campaignId: '$seed.loyaltyCampaignId' } },
+  'get-loyalty-tier': { path: { campaignId: '$seed.loyaltyCampaignId', loyaltyTierId: '$seed.loyaltyTierId' } },
+  'list-member-loyalty-tier': { path: { memberId: '$seed.loyaltyCardCode' } },
+  'list-loyalty-tier-earning-rules': { path: { campaignId: '$seed.loyaltyCampaignId', loyaltyTierId: '$seed.loyaltyTierId' } },
+  'list-loyalty-tier-rewards': { path: { campaignId: '$seed.loyaltyCampaignId', loyaltyTierId: '$seed.loyaltyTierId' } },
+  'estimate-points': { path: { campaignId: '$seed.loyaltyCampaignId' }, values: { 'body.customer.id': '$seed.customerId', 'body.order.id': '$seed.orderId' } },
   'create-earning-rule': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     values: { 'body.[].custom_event.schema_id': '$seed.eventSchemaId' },

@@ -147,6 +147,10 @@ export async function seedProject(send: Send): Promise<Seeds> {
     return str(made[0]?.id, 'earning rule id');
   };
   const madeEarningRule = await earningRule();
+  // A tier of the seeded program far above any balance the requests give its cards: it changes no price or earning.
+  const madeTiers = (await call(send, 'POST', `/v1/loyalties/${loyaltyId}/tiers`, [
+    { name: 'compat-tier', points: { from: 1_000_000_000 } },
+  ] as unknown as Body)) as unknown as Body[];
   // The seeded reward on the seeded loyalty program; fresh ones put a new reward on it.
   const assign = async (rewardId: string, campaignId = loyaltyId): Promise<string> =>
     str(
@@ -306,6 +310,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       rewardId: str(madeReward.id, 'reward id'),
       loyaltyRewardId: str(loyaltyReward.id, 'reward id'),
       earningRuleId: madeEarningRule,
+      loyaltyTierId: str(madeTiers[0]?.id, 'loyalty tier id'),
       assignmentId: madeAssignment,
       accessToken: str(madeToken.access_token, 'access token'),
       binEntryId: str(bin?.[0]?.id, 'bin entry id'),

@@ -1275,6 +1275,20 @@ const cases: RouteCase[] = [
     send: (c, key) => c.customers.call('update-customers-metadata-in-bulk', { json: { source_ids: ['c-bulk'], metadata: { a: 1 } }, headers: c.keyed(key) }),
     effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
   },
+  {
+    operationId: 'create-in-bulk-loyalty-tiers',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+    },
+    send: (c, key) =>
+      c.customers.call('create-in-bulk-loyalty-tiers', {
+        params: { campaignId: 'Club' },
+        json: [{ name: 'Gold', points: { from: 100 } }],
+        headers: c.keyed(key),
+      }),
+    // The program's tiers: a second run would be refused (its range overlaps) or add another.
+    effects: async (c) => (await c.customers.call('list-loyalty-tiers', { params: { campaignId: 'Club' } })).json.total as number,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

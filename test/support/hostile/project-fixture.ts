@@ -99,6 +99,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     'event',
   );
   const customerId = (tracked.customer as { id: string }).id;
+  const loyaltyTiers = must(
+    await api(r.createInBulkLoyaltyTiersRoute, { params: { campaignId: clubId }, json: [{ name: n('Gold'), points: { from: 1000 } }], headers }),
+    'loyalty tier',
+  ) as unknown as { id: string }[];
   must(await api(r.updateLoyaltyCardBalance1Route, { params: { campaignId: clubId, memberId: n('CARD-1') }, json: { points: 40 }, headers }), 'balance');
 
   const material = must(await api(r.createRewardRoute, { json: rewardBodies.MATERIAL(n('Comic')), headers }), 'material reward');
@@ -241,6 +245,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       locationId: [place.id],
       holderId: holderIds,
       stackId: [stack.id as string],
+      loyaltyTierId: loyaltyTiers.map((t) => t.id),
     },
     ids: [
       pair.project_id,
@@ -256,6 +261,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       action.async_action_id as string,
       schema.id as string,
       ...rules.map((x) => x.id),
+      ...loyaltyTiers.map((t) => t.id),
       customerId,
       material.id as string,
       campaignReward.id as string,

@@ -1,0 +1,14 @@
+import { listLoyaltyTierEarningRulesRoute } from '../../lib/api/routes.js';
+import { endpoint } from '../../lib/http/endpoint.js';
+import { ok } from '../../lib/http/reply.js';
+import { toTierEarningRuleListReply } from '../../lib/loyalties/tier.mapper.js';
+import { tierPageQuery, tierParams } from '../../lib/loyalties/tier.schema.js';
+import { listLoyaltyTierEarningRules } from '../../lib/loyalties/tier.service.js';
+
+export const schemas = { params: tierParams, query: tierPageQuery };
+
+export const makeHandler = endpoint(listLoyaltyTierEarningRulesRoute, schemas, async ({ runtime, principal, params, query }) =>
+  ok(toTierEarningRuleListReply(await listLoyaltyTierEarningRules(runtime, principal.projectId, params.campaignId, params.loyaltyTierId, query))),
+);
+
+export const handler = makeHandler();

@@ -1,0 +1,63 @@
+import { getCustomerIdBySourceId } from '../customers/customer.repo.js';
+import { orderPointsFor, type EarningOrder } from '../earning-rules/order-points.js';
+import { listEarningRulesOfCampaign } from '../earning-rules/earning-rule.repo.js';
+import { ruleApplies } from '../earning-rules/earning-rule.js';
+import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
+import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
+import { getOrder } from '../orders/order.service.js';
+import type { Runtime } from '../runtime.js';
+import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
+import type { EstimatePointsBody } from './estimate-points.schema.js';
+import { programEarnsAt } from './loyalty-earning.js';
+import { cardAsOf, findLoyaltyCampaign } from './loyalty.service.js';
+import { earnedPoints, tierFor } from './tier.js';
+import { programTiers } from './tier.repo.js';
+
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
+
+export interface PointsEstimate {
+  campaign: { id: string; name: string };
+  points: number;
+}
+
+/** The customer's id, from `id` or `source_id`; null when neither names a stored customer. */
+async function customerIdOf(deps: Deps, projectId: string, customer: EstimatePointsBody['customer']): Promise<string | null> {
+  if (customer?.id) return customer.id;
+  if (customer?.source_id) return getCustomerIdBySourceId(deps, projectId, customer.source_id);
+  return null;
+}
+
+/** The order to estimate: inline when it has amount or items, else the stored order its `id` or `source_id` names. */
+async function orderOf(deps: Deps, projectId: string, order: EstimatePointsBody['order']): Promise<EarningOrder> {
+  const ref = order?.id ?? order?.source_id;
+  if (order && order.amount === undefined && order.items === undefined && ref !== undefined) return getOrder(deps, projectId, ref);
+  const items = order?.items?.map(orderItemOf) ?? [];
+  return { amount: order?.amount ?? itemsAmount(items), items, metadata: order?.metadata ?? {} };
+}
+
+/**
+ * POST /v1/loyalties/{campaignId}/qualifications (estimate-points): the points the program's
+ * active `order.paid` rules would give the order, each mapped by the tier the customer's card is in
+ * now (none without a card). Reads only: nothing is earned or joined.
+ * @throws NotFoundError (campaign; order, for a stored order named and not found).
+ */
+export async function estimatePoints(deps: Deps, projectId: string, campaignRef: string, body: EstimatePointsBody): Promise<PointsEstimate> {
+  const campaign = await findLoyaltyCampaign(deps, projectId, campaignRef);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const estimate = (points: number): PointsEstimate => ({ campaign: { id: campaign.id, name: campaign.name }, points });
+  if (!programEarnsAt(campaign, at)) return estimate(0);
+  const [rules, order, customerId, tiers] = await Promise.all([
+    listEarningRulesOfCampaign(deps, projectId, campaign.id),
+    orderOf(deps, projectId, body.order),
+    customerIdOf(deps, projectId, body.customer),
+    programTiers(deps, projectId, campaign.id),
+  ]);
+  const held = customerId !== null && tiers.length > 0 ? (await getHeldVoucher(deps, projectId, customerId, campaign.id)).voucher : null;
+  const card = held?.loyaltyCard ? (await cardAsOf(deps, held, now)).loyaltyCard : null;
+  const tier = card ? tierFor(card.balance, tiers) : null;
+  const points = rules
+    .filter((r) => r.event === ORDER_PAID_EVENT && ruleApplies(r, at))
+    .reduce((sum, r) => sum + earnedPoints(orderPointsFor(r.loyalty, order), tier, r.id), 0);
+  return estimate(points);
+}
