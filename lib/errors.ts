@@ -26,7 +26,8 @@ export type BadRequestKey =
   | 'too_many_points_buckets'
   | 'too_many_vouchers_requested'
   | 'voucher_already_published'
-  | 'voucher_cannot_be_published';
+  | 'voucher_cannot_be_published'
+  | 'invalid_pending_points_state';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here

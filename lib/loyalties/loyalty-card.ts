@@ -11,8 +11,11 @@ export interface CardState {
 /**
  * A points change to plan: add a bucket, or spend from the card (from the buckets `first` names
  * before the soonest-expiring others: a take-back removes the points an order added).
+ * `pending`: points added to (or, negative, removed from) the card's pending points with it.
  */
-export type PointsChange = { kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number; first?: readonly string[] } | { kind: 'none' };
+export type PointsChange = ({ kind: 'add'; buckets: PointsBucket[] } | { kind: 'spend'; points: number; first?: readonly string[] } | { kind: 'none' }) & {
+  pending?: number;
+};
 
 /** A bucket's new points and status (its keys do not change: the expiry never does). */
 export interface BucketUpdate {
@@ -105,6 +108,7 @@ export function planChange(state: CardState, change: PointsChange, today: string
     card.balance -= change.points;
     card.subtractedPoints += change.points;
   }
+  if (change.pending !== undefined) card.pendingPoints += change.pending;
   let nextDate: string | null = null;
   let nextPoints = 0;
   for (const { bucket, points } of live.values()) {

@@ -5,6 +5,12 @@ import {
 } from '../product-collections/product-collection.reply.js';
 import type * as z from '../zod.js';
 import {
+  pendingActivationReplySchema,
+  pendingAdjustmentReplySchema,
+  pendingPointsListReplySchema,
+  pendingPointsReplySchema,
+} from '../loyalties/pending-points.reply.js';
+import {
   validationRuleAssignmentListReplySchema,
   validationRuleAssignmentReplySchema,
   validationRuleListReplySchema,
@@ -96,6 +102,10 @@ export const replySchemas = {
   LoyaltyPointsBucketList: pointsExpirationReplySchema,
   LoyaltyRewardList: memberRewardListReplySchema,
   LoyaltyRewardRedemption: rewardRedemptionReplySchema,
+  LoyaltyPendingPoints: pendingPointsReplySchema,
+  LoyaltyPendingPointsList: pendingPointsListReplySchema,
+  LoyaltyPendingPointsActivation: pendingActivationReplySchema,
+  LoyaltyPendingPointsAdjustment: pendingAdjustmentReplySchema,
   OAuthToken: tokenReplySchema,
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,

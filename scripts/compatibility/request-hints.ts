@@ -470,6 +470,9 @@ const perOperation: Record<string, CaseHints> = {
     values: { 'body.[].code': '$seed.transferSourceCode' },
   },
   'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'list-campaign-pending-points': { path: { campaignId: '$seed.loyaltyCampaignId' } },
+  'list-member-pending-points': { path: { memberId: '$seed.loyaltyCardCode' } },
+  'list-member-pending-points-1': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
   'add-member': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     // Each join is a new customer (a program is join-once) and names a card not given yet.

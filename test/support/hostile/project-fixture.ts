@@ -12,6 +12,7 @@ import { engines, keyPairHeaders, managementHeaders, newManagementKey, newProjec
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
+import { pendingEntry, seedPendingEntry } from '../pending-points.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -152,6 +153,8 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const token = must(await api(r.generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
   const accessToken = token.access_token as string;
 
+  const pending = await seedPendingEntry(runtime, pendingEntry({ projectId: pair.project_id, voucherId: card.id as string, code: n('CARD-1'), campaignId: clubId }));
+
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
@@ -187,6 +190,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
       projectId: [pair.project_id],
+      pendingPointsId: [pending.id],
     },
     ids: [
       pair.project_id,
@@ -196,6 +200,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       voucher.id as string,
       giftCard.id as string,
       card.id as string,
+      pending.id,
       binned.id as string,
       ...binEntryIds,
       action.async_action_id as string,
