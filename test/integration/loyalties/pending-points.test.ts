@@ -177,6 +177,18 @@ describe('pending points of order.paid rules', () => {
     expect((await transactions(member.id)).filter((t) => t.type === 'PENDING_POINTS_ACTIVATION')).toHaveLength(1);
   });
 
+  it('leaves the entries of a stopped sweep due, and the next sweep activates each once', async () => {
+    const { clock, runtime, pair, card, pendingMember } = await setup(1);
+    const { member } = await pendingMember('ann');
+    clock.advance(DAY);
+    const stop = new AbortController();
+    stop.abort();
+    await expect(activateDuePendingPoints(runtime, { projectId: pair.project_id, signal: stop.signal })).rejects.toThrow(/stopped/);
+    expect((await card(member.code)).pending_points).toBe(10);
+    expect((await activateDuePendingPoints(runtime, { projectId: pair.project_id })).activated).toBe(1);
+    expect(await card(member.code)).toMatchObject({ balance: 10, pending_points: 0 });
+  });
+
   it('cancels the pending entry of an order cancelled before activation, and takes back one activated before', async () => {
     const { clock, runtime, pair, activate, card, cancelOrder, pendingMember, transactions } = await setup();
     const held = await pendingMember('ann');
