@@ -936,6 +936,29 @@ const cases: RouteCase[] = [
       }),
     effects: (c) => c.countItems('REWARD_ASSIGNMENT#', 'REWARD_ASSIGNMENT'),
   },
+  {
+    operationId: 'cancel-member-pending-points',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+      const rule = { event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, pending_points: { period_type: 'DAY', period_value: 3 } };
+      expect((await c.customers.call('create-earning-rule', { params: { campaignId: 'Club' }, json: [rule] })).status).toBe(200);
+      const joined = await c.customers.call('add-member', { params: { campaignId: 'Club' }, json: { customer: { source_id: 'pending-holder' } } });
+      c.state.memberCode = joined.json.code as string;
+      expect((await c.customers.call('create-order', { json: { amount: 100, customer: { source_id: 'pending-holder' }, status: 'PAID' } })).status).toBe(200);
+      const list = await c.customers.call('list-member-pending-points', { params: { memberId: c.state.memberCode } });
+      c.state.pendingPointsId = (list.json.data as { id: string }[])[0]?.id ?? '';
+    },
+    send: (c, key) =>
+      c.customers.call('cancel-member-pending-points', {
+        params: { memberId: c.state.memberCode ?? '', pendingPointsId: c.state.pendingPointsId ?? '' },
+        headers: c.keyed(key),
+      }),
+    // 1 once cancelled (the card's pending points back to 0); a second run would answer 400 instead of the first 204.
+    effects: async (c) =>
+      ((await c.customers.call('get-member', { params: { memberId: c.state.memberCode ?? '' } })).json.loyalty_card as { pending_points: number }).pending_points === 0
+        ? 1
+        : 0,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
