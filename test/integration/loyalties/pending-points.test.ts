@@ -161,6 +161,25 @@ describe('pending points of order.paid rules', () => {
     expect((await activate(member.code, entry.id)).json).toMatchObject({ points: 15, balance: 15 });
   });
 
+  it('moves points once for an adjustment or activation retried with the same Idempotency-Key', async () => {
+    const { api, pair, card, pendingMember } = await setup();
+    const { member, entry } = await pendingMember('ann');
+    const keyed = (key: string) => ({ ...keyPairHeaders(pair), 'Idempotency-Key': key });
+    const params = { memberId: member.code, pendingPointsId: entry.id };
+    const adjust = () => api.call('adjust-member-pending-points', { params, json: { points: 5 }, headers: keyed('adj-1') });
+    expect((await adjust()).status).toBe(200);
+    const again = await adjust();
+    expect(again.status).toBe(200);
+    expect(again.headers?.['Idempotent-Replayed']).toBe('true');
+    expect((await card(member.code)).pending_points).toBe(15);
+    const activate = () => api.call('activate-member-pending-points', { params, headers: keyed('act-1') });
+    expect((await activate()).json).toMatchObject({ points: 15, balance: 15 });
+    const replay = await activate();
+    expect(replay.status).toBe(200);
+    expect(replay.json).toMatchObject({ points: 15, balance: 15 });
+    expect((await card(member.code)).balance).toBe(15);
+  });
+
   it('activates due entries by the worker on their day, once however often it runs', async () => {
     const { clock, runtime, pair, card, pendingMember, transactions } = await setup(2);
     const { member } = await pendingMember('ann');

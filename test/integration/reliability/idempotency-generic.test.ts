@@ -969,7 +969,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
     // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts,
-    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts;
+    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts, test/integration/loyalties/pending-points.test.ts;
     // the client-side doors of redemption, publication and events: test/integration/client-side/client-api.test.ts.
     expect(
       writes
@@ -977,7 +977,9 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
         .map((r) => r.operationId)
         .sort(),
     ).toEqual([
+      'activate-member-pending-points',
       'add-member',
+      'adjust-member-pending-points',
       'create-earning-rule',
       'create-project',
       'create-publication',
