@@ -8,10 +8,7 @@ import { activateMemberPendingPoints } from '../../lib/loyalties/pending-points.
 export const schemas = { params: pendingPointsParams };
 
 export const makeHandler = endpoint(activateMemberPendingPointsRoute, schemas, async ({ runtime, principal, params, idempotency }) =>
-  okCommitted(
-    await activateMemberPendingPoints(runtime, principal.projectId, params.memberId, params.pendingPointsId, idempotency),
-    toPendingActivationReply,
-  ),
+  okCommitted(await activateMemberPendingPoints(runtime, principal.projectId, params.memberId, params.pendingPointsId, idempotency), toPendingActivationReply),
 );
 
 export const handler = makeHandler();

@@ -1633,7 +1633,7 @@ export const listCampaignPendingPointsRoute = /* @__PURE__ */ route({
   path: '/v1/loyalties/{campaignId}/pending-points',
   folder: 'loyalties',
   scopes: ['loyalties'],
-  summary: "List the pending points of every card of a loyalty program, by id",
+  summary: 'List the pending points of every card of a loyalty program, by id',
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok('LoyaltyPendingPointsList', "One page of the program's pending points entries")],
   description: 'Read from an index: an entry is listed a moment after its commit. Activated and cancelled entries are not listed.',

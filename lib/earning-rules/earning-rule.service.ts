@@ -178,7 +178,9 @@ export async function updateEarningRule(deps: Deps, projectId: string, campaignR
     ...(body.expiration_date !== undefined ? { expirationDate: body.expiration_date } : {}),
     ...(body.expiration_rules !== undefined ? { expirationRules: body.expiration_rules ? camelize(body.expiration_rules) : null } : {}),
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
-    ...(body.pending_points !== undefined ? { pendingPoints: body.pending_points ? { periodType: 'DAY' as const, periodValue: body.pending_points.period_value } : null } : {}),
+    ...(body.pending_points !== undefined
+      ? { pendingPoints: body.pending_points ? { periodType: 'DAY' as const, periodValue: body.pending_points.period_value } : null }
+      : {}),
   };
   const start = fields.startDate !== undefined ? fields.startDate : rule.startDate;
   const end = fields.expirationDate !== undefined ? fields.expirationDate : rule.expirationDate;

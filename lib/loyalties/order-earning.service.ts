@@ -128,11 +128,13 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
       if (run.superseded) return run;
       if (held.length === giving.length) continue;
     }
-    const planned: PlannedAccrual[] = giving.filter((g) => !g.rule.pendingPoints).map(({ rule, points }) => ({
-      rule,
-      bucket: newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at),
-      transactionId: deps.ids.id('vtx'),
-    }));
+    const planned: PlannedAccrual[] = giving
+      .filter((g) => !g.rule.pendingPoints)
+      .map(({ rule, points }) => ({
+        rule,
+        bucket: newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at),
+        transactionId: deps.ids.id('vtx'),
+      }));
     run = add(run, await earnOnCard(deps, order, card, planned, eventId, now));
     if (run.superseded) return run;
   }

@@ -79,7 +79,11 @@ export async function activateDuePendingPoints(deps: Deps, options: PendingSweep
               if (error instanceof NotFoundError && error.resourceType === 'voucher') {
                 if (await cancelOrphan(deps, entry)) {
                   report.orphans += 1;
-                  deps.logger.warn('pending points of a missing loyalty card cancelled', { project_id: entry.projectId, voucher_id: entry.voucherId, pending_points_id: entry.id });
+                  deps.logger.warn('pending points of a missing loyalty card cancelled', {
+                    project_id: entry.projectId,
+                    voucher_id: entry.voucherId,
+                    pending_points_id: entry.id,
+                  });
                 } else report.skipped += 1;
               } else if (error instanceof AppError && error.status < 500) report.skipped += 1;
               else throw error;

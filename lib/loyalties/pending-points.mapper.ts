@@ -1,6 +1,11 @@
 import type * as z from '../zod.js';
 import type { PendingPoints } from './pending-points.js';
-import type { pendingActivationReplySchema, pendingAdjustmentReplySchema, pendingPointsListReplySchema, pendingPointsReplySchema } from './pending-points.reply.js';
+import type {
+  pendingActivationReplySchema,
+  pendingAdjustmentReplySchema,
+  pendingPointsListReplySchema,
+  pendingPointsReplySchema,
+} from './pending-points.reply.js';
 import type { Activation, PendingAdjustment, PendingPointsPage } from './pending-points.service.js';
 
 /** The reference's pending points entry. */
@@ -13,7 +18,13 @@ export const toPendingPointsReply = (p: PendingPoints): z.input<typeof pendingPo
   points: p.points,
   activates_at: p.activatesAt,
   details: {
-    event: { id: p.details.event.id, type: 'customer.order.paid', entity_id: p.details.event.entityId, created_at: p.details.event.createdAt, category: 'EFFECT' },
+    event: {
+      id: p.details.event.id,
+      type: 'customer.order.paid',
+      entity_id: p.details.event.entityId,
+      created_at: p.details.event.createdAt,
+      category: 'EFFECT',
+    },
     earning_rule: p.details.earningRule,
     order: { id: p.details.order.id, source_id: p.details.order.sourceId },
   },

@@ -18,7 +18,13 @@ export const pendingPointsReplySchema = z.strictObject({
   points: z.int().check(z.positive()),
   activates_at: z.iso.date(),
   details: z.strictObject({
-    event: z.strictObject({ id: z.string(), type: z.literal('customer.order.paid'), entity_id: z.string(), created_at: z.iso.datetime(), category: z.literal('EFFECT') }),
+    event: z.strictObject({
+      id: z.string(),
+      type: z.literal('customer.order.paid'),
+      entity_id: z.string(),
+      created_at: z.iso.datetime(),
+      category: z.literal('EFFECT'),
+    }),
     earning_rule: z.strictObject({ id: z.string(), source: z.strictObject({ banner: z.string() }) }),
     order: z.strictObject({ id: z.string(), source_id: z.nullable(z.string()) }),
   }),

@@ -21,16 +21,7 @@ import {
   type PendingPointsAction,
   type PendingPointsDetails,
 } from './pending-points.js';
-import {
-  adjustItem,
-  endItems,
-  getPendingEntry,
-  holdItems,
-  orderEarningItem,
-  orderEarnings,
-  orderStatusIs,
-  pendingEntryPage,
-} from './pending-points.repo.js';
+import { adjustItem, endItems, getPendingEntry, holdItems, orderEarningItem, orderEarnings, orderStatusIs, pendingEntryPage } from './pending-points.repo.js';
 import type { PendingPointsAdjustBody, PendingPointsQuery } from './pending-points.schema.js';
 import type { PointsBucket } from './points-bucket.js';
 
@@ -274,7 +265,14 @@ export async function cancelOrderPendingPoints(deps: Deps, order: Order): Promis
         // An earning still PENDING whose entry is not: a commit in flight read stale; read again.
         if (live.length !== batch.length) return RETRY;
         const pending = live.reduce((s, p) => s + p.points, 0);
-        const prepared = await prepareCardChange(deps, order.projectId, code, { kind: 'none', pending: -pending }, now, MAX_TRANSACTION_ITEMS - 1 - 3 * live.length);
+        const prepared = await prepareCardChange(
+          deps,
+          order.projectId,
+          code,
+          { kind: 'none', pending: -pending },
+          now,
+          MAX_TRANSACTION_ITEMS - 1 - 3 * live.length,
+        );
         if (!prepared) return RETRY;
         // Index 0: its failure means the order is no longer CANCELED.
         const items: TransactItem[] = [

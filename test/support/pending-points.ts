@@ -4,7 +4,10 @@ import type { PendingPoints } from '../../lib/loyalties/pending-points.js';
 import type { Runtime } from '../../lib/runtime.js';
 
 /** A PENDING entry of a card, as the earning would write it (order and rule ids made up unless given). */
-export function pendingEntry(card: { projectId: string; voucherId: string; code: string; campaignId: string }, fields: Partial<PendingPoints> = {}): PendingPoints {
+export function pendingEntry(
+  card: { projectId: string; voucherId: string; code: string; campaignId: string },
+  fields: Partial<PendingPoints> = {},
+): PendingPoints {
   const at = '2026-02-10T12:00:00.000Z';
   return {
     id: `lopp_${Math.random().toString(36).slice(2, 12)}`,

@@ -114,7 +114,8 @@ describe('a loyalty card and its transactions', () => {
           } else if (s.kind === 'activate') {
             const list = (await api.call('list-member-pending-points', { params: { memberId: card.code } })).json as { data: { id: string }[] };
             const entry = list.data[s.index % Math.max(list.data.length, 1)];
-            if (entry) expect((await api.call('activate-member-pending-points', { params: { memberId: card.code, pendingPointsId: entry.id } })).status).toBe(200);
+            if (entry)
+              expect((await api.call('activate-member-pending-points', { params: { memberId: card.code, pendingPointsId: entry.id } })).status).toBe(200);
           } else if (s.kind === 'cancel') {
             const orderId = orders[s.index % Math.max(orders.length, 1)];
             if (orderId) expect((await api.call('update-order', { params: { orderId }, json: { status: 'CANCELED' } })).status).toBe(200);
@@ -126,7 +127,9 @@ describe('a loyalty card and its transactions', () => {
         const state = (await campaigns.getVoucher(card.code)).json.loyalty_card as { points: number; balance: number; pending_points: number };
         const transactions = await listCardTransactions(runtime, pair.project_id, card.id);
         expect(transactions.reduce((sum, t) => sum + t.points, 0)).toBe(state.balance);
-        const pending = (await api.call('list-member-pending-points', { params: { memberId: card.code }, query: 'limit=100' })).json as { data: { points: number }[] };
+        const pending = (await api.call('list-member-pending-points', { params: { memberId: card.code }, query: 'limit=100' })).json as {
+          data: { points: number }[];
+        };
         expect(pending.data.reduce((sum, p) => sum + p.points, 0)).toBe(state.pending_points);
       }),
       { numRuns: 10, seed: 37 },

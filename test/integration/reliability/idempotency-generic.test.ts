@@ -955,7 +955,8 @@ const cases: RouteCase[] = [
       }),
     // 1 once cancelled (the card's pending points back to 0); a second run would answer 400 instead of the first 204.
     effects: async (c) =>
-      ((await c.customers.call('get-member', { params: { memberId: c.state.memberCode ?? '' } })).json.loyalty_card as { pending_points: number }).pending_points === 0
+      ((await c.customers.call('get-member', { params: { memberId: c.state.memberCode ?? '' } })).json.loyalty_card as { pending_points: number })
+        .pending_points === 0
         ? 1
         : 0,
   },

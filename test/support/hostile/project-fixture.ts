@@ -153,7 +153,10 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const token = must(await api(r.generateOauthTokenRoute, { form: { grant_type: 'client_credentials', scope: 'api' }, headers }), 'oauth token');
   const accessToken = token.access_token as string;
 
-  const pending = await seedPendingEntry(runtime, pendingEntry({ projectId: pair.project_id, voucherId: card.id as string, code: n('CARD-1'), campaignId: clubId }));
+  const pending = await seedPendingEntry(
+    runtime,
+    pendingEntry({ projectId: pair.project_id, voucherId: card.id as string, code: n('CARD-1'), campaignId: clubId }),
+  );
 
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);

@@ -299,7 +299,7 @@ describe('entity layouts', () => {
     }
   });
 
-  it('keeps a pending points entry in its card\'s and program\'s PENDING partitions and the due index (sparse GSI2, by activation date) only while PENDING', () => {
+  it("keeps a pending points entry in its card's and program's PENDING partitions and the due index (sparse GSI2, by activation date) only while PENDING", () => {
     const live = never<PendingPoints>({ ...id('lopp_1'), campaignId: 'camp_1', voucherId: 'v_1', status: 'PENDING', activatesAt: '2026-03-01' });
     const shard = String(expiryShard('v_1')).padStart(2, '0');
     expect(e.pendingPoints.toItem(live)).toMatchObject({
