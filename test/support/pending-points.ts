@@ -1,4 +1,4 @@
-import { pendingPoints } from '../../lib/db/entities.js';
+import { orderEarning, pendingPoints, voucher } from '../../lib/db/entities.js';
 import { transact } from '../../lib/db/transact.js';
 import type { PendingPoints } from '../../lib/loyalties/pending-points.js';
 import type { Runtime } from '../../lib/runtime.js';
@@ -32,9 +32,41 @@ export function pendingEntry(
   };
 }
 
-/** Stores a pending entry alone (no order earning, no card counter): for tests that only need one to exist. */
+/**
+ * Stores a pending entry as the earning would: the entry, its order earning (PENDING) and the card's
+ * `pending_points` raised (its revision moved), without a real order.
+ */
 export async function seedPendingEntry(runtime: Pick<Runtime, 'ddb' | 'tableName'>, entry: PendingPoints): Promise<PendingPoints> {
-  const outcome = await transact(runtime, [pendingPoints.putIfAbsent(runtime, entry)]);
+  const outcome = await transact(runtime, [
+    pendingPoints.putIfAbsent(runtime, entry),
+    orderEarning.putIfAbsent(runtime, {
+      projectId: entry.projectId,
+      orderId: entry.orderId,
+      voucherId: entry.voucherId,
+      code: entry.code,
+      campaignId: entry.campaignId,
+      ruleId: entry.ruleId,
+      banner: '',
+      points: entry.points,
+      bucketId: entry.bucketId,
+      transactionId: entry.transactionId,
+      status: 'PENDING',
+      takenBackPoints: null,
+      takeBackTransactionId: null,
+      pendingPointsId: entry.id,
+      createdAt: entry.createdAt,
+      updatedAt: entry.updatedAt,
+    }),
+    {
+      Update: {
+        TableName: runtime.tableName,
+        Key: voucher.key(entry.projectId, entry.code),
+        UpdateExpression: 'SET loyaltyCard.pendingPoints = loyaltyCard.pendingPoints + :p, loyaltyCard.revision = if_not_exists(loyaltyCard.revision, :zero) + :one',
+        ConditionExpression: 'id = :id',
+        ExpressionAttributeValues: { ':p': entry.points, ':zero': 0, ':one': 1, ':id': entry.voucherId },
+      },
+    },
+  ]);
   if (!outcome.ok) throw new Error(`Could not seed pending points ${entry.id}`);
   return entry;
 }
