@@ -61,7 +61,8 @@ export async function seedPendingEntry(runtime: Pick<Runtime, 'ddb' | 'tableName
       Update: {
         TableName: runtime.tableName,
         Key: voucher.key(entry.projectId, entry.code),
-        UpdateExpression: 'SET loyaltyCard.pendingPoints = loyaltyCard.pendingPoints + :p, loyaltyCard.revision = if_not_exists(loyaltyCard.revision, :zero) + :one',
+        UpdateExpression:
+          'SET loyaltyCard.pendingPoints = loyaltyCard.pendingPoints + :p, loyaltyCard.revision = if_not_exists(loyaltyCard.revision, :zero) + :one',
         ConditionExpression: 'id = :id',
         ExpressionAttributeValues: { ':p': entry.points, ':zero': 0, ':one': 1, ':id': entry.voucherId },
       },
