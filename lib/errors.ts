@@ -29,7 +29,8 @@ export type BadRequestKey =
   | 'voucher_cannot_be_published'
   | 'not_published'
   // The deprecated qualification calls (examine-vouchers-qualification, examine-campaign-qualification): docs/decisions.md.
-  | 'deprecated_endpoint';
+  | 'deprecated_endpoint'
+  | 'invalid_pending_points_state';
 
 /**
  * Every `key` a reply's error object can carry. Closed, so a new key is a deliberate edit here

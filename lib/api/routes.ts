@@ -1627,6 +1627,82 @@ export const listPointsExpirationRoute = /* @__PURE__ */ route({
   success: [/* @__PURE__ */ ok('LoyaltyPointsBucketList', "One page of the card's unexpired points buckets")],
 });
 
+export const listCampaignPendingPointsRoute = /* @__PURE__ */ route({
+  operationId: 'list-campaign-pending-points',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/pending-points',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'List the pending points of every card of a loyalty program, by id',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPendingPointsList', "One page of the program's pending points entries")],
+  description: 'Read from an index: an entry is listed a moment after its commit. Activated and cancelled entries are not listed.',
+});
+
+export const listMemberPendingPointsRoute = /* @__PURE__ */ route({
+  operationId: 'list-member-pending-points',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/pending-points',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a loyalty card's pending points (found by its code or id alone), by id",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPendingPointsList', "One page of the card's pending points entries")],
+});
+
+export const listMemberPendingPoints1Route = /* @__PURE__ */ route({
+  operationId: 'list-member-pending-points-1',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/pending-points',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List a program's loyalty card's pending points, by id",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPendingPointsList', "One page of the card's pending points entries")],
+});
+
+export const activateMemberPendingPointsRoute = /* @__PURE__ */ route({
+  operationId: 'activate-member-pending-points',
+  method: 'POST',
+  path: '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Activate pending points now: they reach the card (PENDING_POINTS_ACTIVATION)',
+  tag: 'Loyalties',
+  body: 'none',
+  success: [/* @__PURE__ */ ok('LoyaltyPendingPointsActivation', 'The card balance after the activation')],
+  // The activation and the key's record commit in one transaction (lib/loyalties/pending-points.service.ts).
+  idempotency: 'transactional',
+  fingerprint: ['params'],
+});
+
+export const adjustMemberPendingPointsRoute = /* @__PURE__ */ route({
+  operationId: 'adjust-member-pending-points',
+  method: 'POST',
+  path: '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/balance',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Add points to (or remove them from) a pending points entry',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('LoyaltyPendingPointsAdjustment', "The change and the card's pending points after it")],
+  // Points must not move twice after a lost reply: the change and the key's record commit together.
+  idempotency: 'transactional',
+  fingerprint: ['params', 'body'],
+});
+
+export const cancelMemberPendingPointsRoute = /* @__PURE__ */ route({
+  operationId: 'cancel-member-pending-points',
+  method: 'POST',
+  path: '/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/cancel',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'Cancel pending points: they never reach the card',
+  tag: 'Loyalties',
+  body: 'none',
+  success: [{ status: 204, description: 'Cancelled' }],
+  // generic (the default for a writing POST): with a key, a retry after a lost reply gets the first 204, not a 400.
+});
+
 export const addMemberRoute = /* @__PURE__ */ route({
   operationId: 'add-member',
   method: 'POST',
@@ -3349,6 +3425,12 @@ export const routes: readonly RouteDef[] = [
   redeemRewardRoute,
   listMemberRewardsRoute,
   listPointsExpirationRoute,
+  listCampaignPendingPointsRoute,
+  listMemberPendingPointsRoute,
+  listMemberPendingPoints1Route,
+  activateMemberPendingPointsRoute,
+  adjustMemberPendingPointsRoute,
+  cancelMemberPendingPointsRoute,
   listEarningRulesRoute,
   getEarningRuleRoute,
   updateEarningRuleRoute,

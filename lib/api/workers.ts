@@ -151,4 +151,17 @@ export const orderLoyaltyWorker: ScheduledWorkerDef = {
   summary: 'Earns (or takes back) the loyalty points of paid (or cancelled) orders whose request stopped after its commit, every 5 minutes',
 };
 
-export const scheduledWorkers: readonly ScheduledWorkerDef[] = [pointsExpiryWorker, orderLoyaltyWorker];
+/**
+ * Activates pending loyalty points whose day has come (lib/loyalties/pending-points.job.ts).
+ * Hourly, as the expiry: activation is by calendar day, so the first run after midnight UTC does
+ * the day's work and a missed run is made good within the hour.
+ */
+export const pendingPointsWorker: ScheduledWorkerDef = {
+  name: 'pending-points-worker',
+  handler: 'functions/workers/pending-points-worker.ts',
+  everyMinutes: 60,
+  timeoutSeconds: 900,
+  summary: 'Activates pending loyalty points on their activation date (PENDING_POINTS_ACTIVATION card transactions), hourly',
+};
+
+export const scheduledWorkers: readonly ScheduledWorkerDef[] = [pointsExpiryWorker, orderLoyaltyWorker, pendingPointsWorker];

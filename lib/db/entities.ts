@@ -14,6 +14,7 @@ import type { Export } from '../exports/export.js';
 import { OPEN_JOB_PARTITION_PREFIX, openJobShard, type OpenJob } from '../jobs/open-job.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { OrderEarning } from '../loyalties/order-earning.js';
+import { PENDING_DUE_PARTITION_PREFIX, type PendingPoints, pendingShard } from '../loyalties/pending-points.js';
 import { awaitsExpiry, EXPIRY_PARTITION_PREFIX, expiresKeyOf, expiryShard, type PointsBucket } from '../loyalties/points-bucket.js';
 import type { LoyaltyTierSet } from '../loyalties/tier.js';
 import type { OAuthToken } from '../oauth/oauth-token.js';
@@ -965,6 +966,33 @@ export const pointsBucket = /* @__PURE__ */ entity<PointsBucket>('points_bucket'
     }),
     { defaults: { expiresAt: null } },
   );
+/** Where a pending points entry is stored: `PENDING` while it is, `PENDING_DONE` once activated or cancelled. */
+export const pendingStage = (p: Pick<PendingPoints, 'status'>): 'PENDING' | 'PENDING_DONE' => (p.status === 'PENDING' ? 'PENDING' : 'PENDING_DONE');
+/**
+ * A pending points entry (lib/loyalties/pending-points.service.ts), in its card's partition while
+ * PENDING and in the card's "done" partition after (activation and cancellation move it in their
+ * transaction), so the member and program lists (the table and GSI1 by id, as the reference
+ * orders them) read PENDING entries only; the sparse GSI2 lists PENDING ones by activation date
+ * for the worker.
+ */
+export const pendingPoints = /* @__PURE__ */ entity<PendingPoints>('pending_points', 1)
+  .key(
+    (projectId: string, voucherId: string, stage: 'PENDING' | 'PENDING_DONE') => tenant(projectId, 'CARD', voucherId, stage),
+    (id: string) => path(id),
+  )
+  .index(
+    (projectId: string, campaignId: string, stage: 'PENDING' | 'PENDING_DONE') => tenant(projectId, 'LOYALTY', campaignId, stage),
+    (id: string) => path(id),
+  )
+  .sparse(
+    (shard: number) => path(PENDING_DUE_PARTITION_PREFIX, String(shard).padStart(2, '0')),
+    (activatesAt: string, projectId: string, voucherId: string, id: string) => path(activatesAt, projectId, voucherId, id),
+  )
+  .from((p) => ({
+    key: [p.projectId, p.voucherId, pendingStage(p), p.id],
+    index: [p.projectId, p.campaignId, pendingStage(p), p.id],
+    sparse: p.status === 'PENDING' ? [pendingShard(p.voucherId), p.activatesAt, p.projectId, p.voucherId, p.id] : null,
+  }));
 /**
  * A voucher transaction: a change of a loyalty card's points (manual, earned, spent, ...) or a
  * manual change of a gift card's credits, in the voucher's own partition sorted by time, so a

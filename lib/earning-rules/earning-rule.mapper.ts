@@ -17,6 +17,7 @@ export const toEarningRuleReply = (r: EarningRule): z.input<typeof earningRuleRe
   ...(r.startDate !== null ? { start_date: r.startDate } : {}),
   ...(r.expirationDate !== null ? { expiration_date: r.expirationDate } : {}),
   ...(r.expirationRules !== null ? { expiration_rules: snakeize(r.expirationRules) } : {}),
+  ...(r.pendingPoints ? { pending_points: { period_type: r.pendingPoints.periodType, period_value: r.pendingPoints.periodValue } } : {}),
   metadata: r.metadata,
   automation_id: null,
   object: 'earning_rule',

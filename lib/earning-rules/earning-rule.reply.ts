@@ -1,7 +1,7 @@
 import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { expirationRulesSchema } from '../campaigns/voucher-template.schema.js';
-import { ruleLoyalty } from './earning-rule.schema.js';
+import { pendingPointsInput, ruleLoyalty } from './earning-rule.schema.js';
 
 /** The earning rule object (lib/earning-rules/earning-rule.mapper.ts); not imported by handlers. */
 export const earningRuleReplySchema = z.strictObject({
@@ -17,6 +17,7 @@ export const earningRuleReplySchema = z.strictObject({
   start_date: z.optional(z.string()),
   expiration_date: z.optional(z.string()),
   expiration_rules: z.optional(expirationRulesSchema),
+  pending_points: z.optional(pendingPointsInput),
   metadata: z.record(z.string(), z.unknown()),
   automation_id: z.null(),
   object: z.literal('earning_rule'),

@@ -90,12 +90,17 @@ export const ruleLoyalty = z.discriminatedUnion('type', [fixedLoyalty, anyPropor
  * where, when or as the client did not ask (issue 33: refused by name, never ignored).
  */
 const refusedRuleFields = {
-  pending_points: refusedField('pending points are not built: the points would be spendable at once'),
   validity_timeframe: refusedField('earning rules earn whenever they are active; a timeframe would not be kept'),
   validity_day_of_week: refusedField('earning rules earn on every day; days of the week would not be kept'),
   validity_hours: refusedField('earning rules earn at every hour; hours would not be kept'),
   segment: refusedField('segments do not exist here'),
 };
+
+/** `pending_points` of an `order.paid` rule: its points wait this many days before reaching the card (the reference's 1–90 DAY). */
+export const pendingPointsInput = z.strictObject({
+  period_type: z.literal('DAY'),
+  period_value: z.int().check(z.minimum(1), z.maximum(90)),
+});
 
 /** One rule of POST /v1/loyalties/{campaignId}/earning-rules: a custom event rule, or an `order.paid` rule (Voucherify's). */
 export const earningRuleInput = z.strictObject({
@@ -109,6 +114,8 @@ export const earningRuleInput = z.strictObject({
   expiration_rules: z.optional(expirationRulesSchema),
   metadata: z.optional(metadataSchema),
   validation_rule_id: z.optional(z.nullable(z.string().check(z.maxLength(0, 'must be empty: validation rules do not exist in this service')))),
+  // `null` means absent (the reference's create body documents it nullable).
+  pending_points: z.optional(z.nullable(pendingPointsInput)),
   ...refusedRuleFields,
 });
 export type EarningRuleInput = z.output<typeof earningRuleInput>;
@@ -148,6 +155,8 @@ export const updateEarningRuleBody = z.strictObject({
   expiration_date: z.optional(z.nullable(dateTime)),
   expiration_rules: z.optional(z.nullable(expirationRulesSchema)),
   metadata: z.optional(metadataSchema),
+  // `null` removes the rule's pending period (the reference's update body says so).
+  pending_points: z.optional(z.nullable(pendingPointsInput)),
   ...refusedRuleFields,
 });
 export type UpdateEarningRuleBody = z.output<typeof updateEarningRuleBody>;

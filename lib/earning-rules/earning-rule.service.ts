@@ -82,6 +82,7 @@ export async function createEarningRule(
     if (schema && input.custom_event && input.custom_event.schema_id !== schema.id) {
       throw new InvalidPayloadError(`[${index}].custom_event.schema_id ${input.custom_event.schema_id} is not the schema of event ${input.event}`);
     }
+    if (input.pending_points && !isOrderRule) throw new InvalidPayloadError(`[${index}].pending_points applies only to ${ORDER_PAID_EVENT} rules`);
     if (input.start_date && input.expiration_date && input.expiration_date < input.start_date) {
       throw new InvalidPayloadError(`[${index}].expiration_date must not be before start_date`);
     }
@@ -97,6 +98,7 @@ export async function createEarningRule(
       startDate: input.start_date ?? null,
       expirationDate: input.expiration_date ?? null,
       expirationRules: input.expiration_rules ? camelize(input.expiration_rules) : null,
+      pendingPoints: input.pending_points ? { periodType: 'DAY', periodValue: input.pending_points.period_value } : null,
       metadata: input.metadata ?? {},
       createdAt: now,
       updatedAt: null,
@@ -167,6 +169,7 @@ async function changeRule(deps: Deps, rule: EarningRule, fields: Partial<Earning
 export async function updateEarningRule(deps: Deps, projectId: string, campaignRef: string, ruleId: string, body: UpdateEarningRuleBody): Promise<EarningRule> {
   const rule = await getEarningRule(deps, projectId, campaignRef, ruleId);
   if (body.loyalty) checkLoyaltyFits(rule.event, body.loyalty.type === 'FIXED' ? null : body.loyalty.calculation_type, 'loyalty');
+  if (body.pending_points && rule.event !== ORDER_PAID_EVENT) throw new InvalidPayloadError(`pending_points applies only to ${ORDER_PAID_EVENT} rules`);
   const fields: Partial<EarningRule> = {
     ...(body.loyalty !== undefined ? { loyalty: camelize(body.loyalty) } : {}),
     ...(body.source?.banner !== undefined ? { banner: body.source.banner } : {}),
@@ -175,6 +178,9 @@ export async function updateEarningRule(deps: Deps, projectId: string, campaignR
     ...(body.expiration_date !== undefined ? { expirationDate: body.expiration_date } : {}),
     ...(body.expiration_rules !== undefined ? { expirationRules: body.expiration_rules ? camelize(body.expiration_rules) : null } : {}),
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+    ...(body.pending_points !== undefined
+      ? { pendingPoints: body.pending_points ? { periodType: 'DAY' as const, periodValue: body.pending_points.period_value } : null }
+      : {}),
   };
   const start = fields.startDate !== undefined ? fields.startDate : rule.startDate;
   const end = fields.expirationDate !== undefined ? fields.expirationDate : rule.expirationDate;

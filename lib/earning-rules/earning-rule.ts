@@ -1,5 +1,6 @@
 import type { Camelize } from '../case.js';
 import type { ExpirationRules } from '../loyalties/expiration.js';
+import type { PendingPointsPeriod } from '../loyalties/pending-points.js';
 import type { EarningRuleInput } from './earning-rule.schema.js';
 
 export type EarningRuleLoyalty = Camelize<EarningRuleInput['loyalty']>;
@@ -20,6 +21,8 @@ export interface EarningRule {
   expirationDate: string | null;
   /** Overrides the program's expiration rules for points this rule adds. */
   expirationRules: ExpirationRules | null;
+  /** An `order.paid` rule's pending period: its points wait that long before reaching the card. Absent on rules stored before it existed. */
+  pendingPoints?: PendingPointsPeriod | null;
   metadata: Record<string, unknown>;
   createdAt: string;
   /** Null until the rule is first changed (and on rules stored before updates existed). */

@@ -3,6 +3,7 @@
  * points (LoyaltyCardTransactionsType) and the manual changes of a gift card's credits.
  */
 export type CardTransactionType =
+  | 'PENDING_POINTS_ACTIVATION'
   | 'POINTS_ACCRUAL'
   | 'POINTS_REDEMPTION'
   | 'POINTS_REFUND'
@@ -16,6 +17,7 @@ export type CardTransactionType =
 
 /** Every loyalty card transaction type, in the reference's order (reply schemas list them). */
 export const POINTS_TRANSACTION_TYPES = [
+  'PENDING_POINTS_ACTIVATION',
   'POINTS_ACCRUAL',
   'POINTS_REDEMPTION',
   'POINTS_REFUND',

@@ -11,12 +11,16 @@ export interface CardState {
 /**
  * A points change to plan: add a bucket, or spend from the card (from the buckets `first` names
  * before the soonest-expiring others: a take-back removes the points an order added).
+ * `pending`: points added to (or, negative, removed from) the card's pending points with it.
  */
-export type PointsChange =
+export type PointsChange = (
   | { kind: 'add'; buckets: PointsBucket[] }
   /** `reward`: the points are a reward's price, which the card's tier may change (lib/loyalties/tier.ts). */
   | { kind: 'spend'; points: number; first?: readonly string[]; reward?: { id: string; assignmentId?: string } }
-  | { kind: 'none' };
+  | { kind: 'none' }
+) & {
+  pending?: number;
+};
 
 /** A bucket's new points and status (its keys do not change: the expiry never does). */
 export interface BucketUpdate {
@@ -109,6 +113,7 @@ export function planChange(state: CardState, change: PointsChange, today: string
     card.balance -= change.points;
     card.subtractedPoints += change.points;
   }
+  if (change.pending !== undefined) card.pendingPoints += change.pending;
   let nextDate: string | null = null;
   let nextPoints = 0;
   for (const { bucket, points } of live.values()) {

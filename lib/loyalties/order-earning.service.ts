@@ -19,6 +19,7 @@ import { programEarnsAt } from './loyalty-earning.js';
 import { prepareCardChange } from './loyalty.service.js';
 import { MAX_EARNINGS_PER_COMMIT, type OrderEarning, takeBackShares } from './order-earning.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
+import { cancelOrderPendingPoints, holdPendingPoints } from './pending-points.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
@@ -120,11 +121,20 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
     const card = await cardOf(deps, order, customerId, campaign);
     if (!card) continue;
     const programRules = campaign.voucher?.loyaltyCard?.expirationRules;
-    const planned: PlannedAccrual[] = giving.map(({ rule, points }) => ({
-      rule,
-      bucket: { ...newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at), earningRuleId: rule.id },
-      transactionId: deps.ids.id('vtx'),
-    }));
+    // Rules with pending points hold theirs until activation (lib/loyalties/pending-points.service.ts).
+    const held = giving.filter((g) => g.rule.pendingPoints);
+    if (held.length > 0) {
+      run = add(run, await holdPendingPoints(deps, order, card, held, eventId, now, programRules));
+      if (run.superseded) return run;
+      if (held.length === giving.length) continue;
+    }
+    const planned: PlannedAccrual[] = giving
+      .filter((g) => !g.rule.pendingPoints)
+      .map(({ rule, points }) => ({
+        rule,
+        bucket: { ...newBucket(deps, card, points, expiryOf(rule.expirationRules ?? programRules, now), at), earningRuleId: rule.id },
+        transactionId: deps.ids.id('vtx'),
+      }));
     run = add(run, await earnOnCard(deps, order, card, planned, eventId, now));
     if (run.superseded) return run;
   }
@@ -256,10 +266,13 @@ export async function orderLoyaltyEffects(deps: Deps, order: Order): Promise<Ord
  * @throws ConflictRetryError when a card stays too busy.
  */
 export async function takeBackOrderEarning(deps: Deps, order: Order): Promise<EffectRun> {
+  // Pending entries first: one activated meanwhile is EARNED by the time the earned ones are listed.
+  const cancelled = await cancelOrderPendingPoints(deps, order);
+  if (cancelled.superseded) return cancelled;
   const earned = (await listOrderEarnings(deps, order.projectId, order.id)).filter((e) => e.status === 'EARNED');
   const codes = [...new Set(earned.map((e) => e.code))];
   const eventId = deps.ids.id('evcus');
-  let run = NOTHING;
+  let run = cancelled;
   for (const code of codes) {
     run = add(run, await takeBackOnCard(deps, order, code, eventId));
     if (run.superseded) return run;

@@ -1,5 +1,9 @@
-/** Whether an order's points are still on the card, or were taken back when the order was cancelled. */
-export type OrderEarningStatus = 'EARNED' | 'TAKEN_BACK';
+/**
+ * Whether an order's points are still on the card, or were taken back when the order was
+ * cancelled; a rule with pending points holds them first (PENDING: not on the card yet), then
+ * EARNED once activated, or CANCELED when the entry is cancelled before (docs/decisions.md "Pending points").
+ */
+export type OrderEarningStatus = 'EARNED' | 'TAKEN_BACK' | 'PENDING' | 'CANCELED';
 
 /** What one `order.paid` rule gave one loyalty card for one order; once per (order, card, rule). */
 export interface OrderEarning {
@@ -27,6 +31,8 @@ export interface OrderEarning {
   shortfallPoints?: number | null;
   /** The POINTS_REMOVAL transaction of the take-back (written even when it removed 0 points); null until taken back, or when the card was deleted. */
   takeBackTransactionId: string | null;
+  /** The pending points entry (`lopp_…`) holding the points while PENDING; absent when the rule earned at once. */
+  pendingPointsId?: string;
   createdAt: string;
   updatedAt: string;
 }

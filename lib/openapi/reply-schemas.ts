@@ -11,6 +11,12 @@ import {
   metadataSchemaReplySchema,
 } from '../metadata-schemas/metadata-schema.reply.js';
 import {
+  pendingActivationReplySchema,
+  pendingAdjustmentReplySchema,
+  pendingPointsListReplySchema,
+  pendingPointsReplySchema,
+} from '../loyalties/pending-points.reply.js';
+import {
   validationRuleAssignmentListReplySchema,
   validationRuleAssignmentReplySchema,
   validationRuleListReplySchema,
@@ -121,6 +127,10 @@ export const replySchemas = {
   LoyaltyPointsBucketList: pointsExpirationReplySchema,
   LoyaltyRewardList: memberRewardListReplySchema,
   LoyaltyRewardRedemption: rewardRedemptionReplySchema,
+  LoyaltyPendingPoints: pendingPointsReplySchema,
+  LoyaltyPendingPointsList: pendingPointsListReplySchema,
+  LoyaltyPendingPointsActivation: pendingActivationReplySchema,
+  LoyaltyPendingPointsAdjustment: pendingAdjustmentReplySchema,
   OAuthToken: tokenReplySchema,
   OAuthTokenIntrospection: introspectionReplySchema,
   OpenApiDocument: openApiDocumentReplySchema,

@@ -507,6 +507,17 @@ const perOperation: Record<string, CaseHints> = {
     values: { 'body.[].code': '$seed.transferSourceCode' },
   },
   'list-points-expiration': { path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' } },
+  'list-campaign-pending-points': { path: { campaignId: '$seed.pendingCampaignId' } },
+  'list-member-pending-points': { path: { memberId: '$seed.pendingCardCode' } },
+  'list-member-pending-points-1': { path: { campaignId: '$seed.pendingCampaignId', memberId: '$seed.pendingCardCode' } },
+  // Each request its own PENDING entry (an activated or cancelled one is refused a second time).
+  'activate-member-pending-points': { path: { memberId: '$seed.pendingCardCode', pendingPointsId: '$fresh.pendingPointsId' } },
+  'cancel-member-pending-points': { path: { memberId: '$seed.pendingCardCode', pendingPointsId: '$fresh.pendingPointsId' } },
+  // An entry holds 5 points: an addition keeps it above 0 (a removal of 5 or more is the reference's invalid_amount).
+  'adjust-member-pending-points': {
+    path: { memberId: '$seed.pendingCardCode', pendingPointsId: '$fresh.pendingPointsId' },
+    values: { 'body.points': 10 },
+  },
   'add-member': {
     path: { campaignId: '$seed.loyaltyCampaignId' },
     // Each join is a new customer (a program is join-once) and names a card not given yet.

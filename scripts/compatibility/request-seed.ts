@@ -184,6 +184,25 @@ export async function seedProject(send: Send): Promise<Seeds> {
   };
   const transferTarget = await transferCard('compat-transfer-target');
   const transferSource = await transferCard('compat-transfer-source');
+
+  // A program whose order.paid rule holds its points (pending points), and its card held by a customer of its own: each
+  // fresh entry is one more paid order of that customer (no other customer holds a card of it, so no other order earns).
+  const pendingProgramId = str((await campaign({ ...freshBodies.loyalty, name: 'compat-pending' })).id, 'loyalty campaign id');
+  const pendingRule = [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 5 }, pending_points: { period_type: 'DAY', period_value: 30 } }];
+  await call(send, 'POST', `/v1/loyalties/${pendingProgramId}/earning-rules`, pendingRule as unknown as Body);
+  const pendingCardCode = str((await voucher(pendingProgramId)).code, 'loyalty card code');
+  await call(send, 'POST', `/v1/loyalties/${pendingProgramId}/members`, { voucher: pendingCardCode, customer: { source_id: 'compat-pending-holder' } });
+  const handedOut = new Set<string>();
+  const pendingEntry = async (): Promise<string> => {
+    await call(send, 'POST', '/v1/orders', { amount: 1000, customer: { source_id: 'compat-pending-holder' }, status: 'PAID' });
+    const list = (await call(send, 'GET', `/v1/loyalties/members/${encodeURIComponent(pendingCardCode)}/pending-points?limit=100`)).data as Body[] | undefined;
+    const id = str(
+      list?.map((e) => e.id).find((x) => typeof x === 'string' && !handedOut.has(x)),
+      'pending points id',
+    );
+    handedOut.add(id);
+    return id;
+  };
   // Publications from a campaign take its unpublished codes; an AUTO_UPDATE campaign makes them on demand, so it never runs out.
   const publishing = await campaign({
     name: 'compat-publishing',
@@ -298,6 +317,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       transferCampaignId: transferTarget.campaignId,
       transferTargetCode: transferTarget.code,
       transferSourceCode: transferSource.code,
+      pendingCampaignId: pendingProgramId,
+      pendingCardCode,
       loyaltyCardId: str(card.id, 'loyalty card id'),
       referralCode: str(referralCode.code, 'referral code'),
       voucherCode: str((await voucher(discountId)).code, 'voucher code'),
@@ -384,6 +405,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
           'reward id',
         ),
       earningRuleId: earningRule,
+      // A PENDING entry of the pending program's card: activation, cancellation and adjustments use one each.
+      pendingPointsId: pendingEntry,
       // A new reward on the seeded loyalty program: its assignment, and the reward behind it.
       assignmentId: async () => assign(str((await reward()).id, 'reward id')),
       // The seeded reward on a new loyalty program.

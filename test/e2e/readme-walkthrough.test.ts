@@ -71,6 +71,9 @@ describe('the README walkthrough', () => {
     expect(stdout).toContain('"after_spend": 10');
     expect(stdout).toContain('"after_cancel": 0');
     expect(stdout).toContain('Order order-3 canceled: it earned 50 points, 10 taken back, 40 already spent or expired and not recovered');
+    // Pending points: 20 held by the order (its 5 points from the order rule at once), then activated early.
+    expect(stdout).toContain('"pending_points": 20');
+    expect(stdout).toContain('"after_activation": 25');
     expect(runtime.contractViolations).toEqual([]);
   }, 180_000);
 });

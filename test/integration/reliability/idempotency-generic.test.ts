@@ -1289,6 +1289,30 @@ const cases: RouteCase[] = [
     // The program's tiers: a second run would be refused (its range overlaps) or add another.
     effects: async (c) => (await c.customers.call('list-loyalty-tiers', { params: { campaignId: 'Club' } })).json.total as number,
   },
+  {
+    operationId: 'cancel-member-pending-points',
+    prepare: async (c) => {
+      await newCampaign(c.campaigns, loyaltyProgram);
+      const rule = { event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, pending_points: { period_type: 'DAY', period_value: 3 } };
+      expect((await c.customers.call('create-earning-rule', { params: { campaignId: 'Club' }, json: [rule] })).status).toBe(200);
+      const joined = await c.customers.call('add-member', { params: { campaignId: 'Club' }, json: { customer: { source_id: 'pending-holder' } } });
+      c.state.memberCode = joined.json.code as string;
+      expect((await c.customers.call('create-order', { json: { amount: 100, customer: { source_id: 'pending-holder' }, status: 'PAID' } })).status).toBe(200);
+      const list = await c.customers.call('list-member-pending-points', { params: { memberId: c.state.memberCode } });
+      c.state.pendingPointsId = (list.json.data as { id: string }[])[0]?.id ?? '';
+    },
+    send: (c, key) =>
+      c.customers.call('cancel-member-pending-points', {
+        params: { memberId: c.state.memberCode ?? '', pendingPointsId: c.state.pendingPointsId ?? '' },
+        headers: c.keyed(key),
+      }),
+    // 1 once cancelled (the card's pending points back to 0); a second run would answer 400 instead of the first 204.
+    effects: async (c) =>
+      ((await c.customers.call('get-member', { params: { memberId: c.state.memberCode ?? '' } })).json.loyalty_card as { pending_points: number })
+        .pending_points === 0
+        ? 1
+        : 0,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {
@@ -1299,7 +1323,7 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
     // Their own tests: test/integration/events/idempotency.test.ts, test/integration/loyalties/{balance,earning-rules}-idempotency.test.ts,
     // test/integration/publications/{publication-idempotency,create-publication-legacy}.test.ts, test/integration/vouchers/voucher-balance.test.ts,
     // test/integration/redemptions/redeem-stacked-discounts.test.ts, test/integration/loyalties/redeem-reward.test.ts, test/integration/loyalties/members.test.ts,
-    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts;
+    // test/integration/loyalties/transfer-points.test.ts, test/integration/loyalties/balance-by-card.test.ts, test/integration/loyalties/pending-points.test.ts;
     // the client-side doors of redemption, publication and events: test/integration/client-side/client-api.test.ts.
     expect(
       writes
@@ -1307,7 +1331,9 @@ describe('Idempotency-Key on every write POST (generic path)', () => {
         .map((r) => r.operationId)
         .sort(),
     ).toEqual([
+      'activate-member-pending-points',
       'add-member',
+      'adjust-member-pending-points',
       'create-earning-rule',
       'create-project',
       'create-publication',

@@ -13,6 +13,7 @@ import { createLocation } from '../../../lib/locations/location.service.js';
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
+import { pendingEntry, seedPendingEntry } from '../pending-points.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -168,6 +169,11 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     await api(r.createPromotionStackRoute, { params: { campaignId: promo.id as string }, json: { name: n('Stack'), tiers: { ids: tierIds } }, headers }),
     'promotion stack',
   );
+  const pending = await seedPendingEntry(
+    runtime,
+    pendingEntry({ projectId: pair.project_id, voucherId: card.id as string, code: n('CARD-1'), campaignId: clubId }),
+  );
+
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
@@ -246,6 +252,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       holderId: holderIds,
       stackId: [stack.id as string],
       loyaltyTierId: loyaltyTiers.map((t) => t.id),
+      pendingPointsId: [pending.id],
     },
     ids: [
       pair.project_id,
@@ -256,6 +263,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       voucher.id as string,
       giftCard.id as string,
       card.id as string,
+      pending.id,
       binned.id as string,
       ...binEntryIds,
       action.async_action_id as string,

@@ -4,6 +4,7 @@ import type { Item } from '../../../lib/db/entity.js';
 import { keys } from '../../../lib/db/keys.js';
 import type { Voucher } from '../../../lib/vouchers/voucher.js';
 import { expiryShard, type PointsBucket } from '../../../lib/loyalties/points-bucket.js';
+import type { PendingPoints } from '../../../lib/loyalties/pending-points.js';
 import { DEFAULT_STACKING_RULES } from '../../../lib/validations/stacking-rules.js';
 
 /**
@@ -250,6 +251,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#ORDER#ord_1#EARNINGS', SK: 'v_1#ern_1' },
   ],
   [
+    'pending_points',
+    e.pendingPoints.toItem(never({ ...id('lopp_1'), campaignId: 'camp_1', voucherId: 'v_1', status: 'CANCELED' })),
+    { PK: 'P#p1#CARD#v_1#PENDING_DONE', SK: 'lopp_1', GSI1PK: 'P#p1#LOYALTY#camp_1#PENDING_DONE', GSI1SK: 'lopp_1' },
+  ],
+  [
     'referral_conversion',
     e.referralConversion.toItem(never({ ...id('rc_1'), campaignId: 'camp_1', code: 'REF-1', refereeId: 'cust_2', referrerId: 'cust_1' })),
     { PK: 'P#p1#REFERRAL#camp_1#REF-1', SK: 'CONVERSION#cust_2', GSI1PK: 'P#p1#CUSTOMER#cust_1#REFERRALS', GSI1SK: `${at}#rc_1` },
@@ -319,6 +325,20 @@ describe('entity layouts', () => {
     for (const out of [{ points: 0 }, { status: 'USED' as const }, { status: 'EXPIRED' as const }, { expiresAt: null }]) {
       expect(e.pointsBucket.toItem({ ...live, ...out })).not.toHaveProperty('GSI2PK');
     }
+  });
+
+  it("keeps a pending points entry in its card's and program's PENDING partitions and the due index (sparse GSI2, by activation date) only while PENDING", () => {
+    const live = never<PendingPoints>({ ...id('lopp_1'), campaignId: 'camp_1', voucherId: 'v_1', status: 'PENDING', activatesAt: '2026-03-01' });
+    const shard = String(expiryShard('v_1')).padStart(2, '0');
+    expect(e.pendingPoints.toItem(live)).toMatchObject({
+      PK: 'P#p1#CARD#v_1#PENDING',
+      SK: 'lopp_1',
+      GSI1PK: 'P#p1#LOYALTY#camp_1#PENDING',
+      GSI1SK: 'lopp_1',
+      GSI2PK: `PENDING_POINTS_DUE#${shard}`,
+      GSI2SK: '2026-03-01#p1#v_1#lopp_1',
+    });
+    for (const status of ['ACTIVATED', 'CANCELED'] as const) expect(e.pendingPoints.toItem({ ...live, status })).not.toHaveProperty('GSI2PK');
   });
 
   it("puts a voucher in its campaign's pool (sparse GSI2) only while it is active, unpublished and held by no one", () => {
