@@ -3,6 +3,7 @@ import {
   productCollectionListReplySchema,
   productCollectionReplySchema,
 } from '../product-collections/product-collection.reply.js';
+import { webhookListReplySchema, webhookReplySchema } from '../webhooks/webhook.reply.js';
 import type * as z from '../zod.js';
 import {
   validationRuleAssignmentListReplySchema,
@@ -76,6 +77,8 @@ export const replySchemas = {
   ManagementProject: managementProjectReplySchema,
   ManagementProjectCreated: managementProjectCreatedReplySchema,
   ManagementProjectList: managementProjectListReplySchema,
+  ManagementWebhook: webhookReplySchema,
+  ManagementWebhookList: webhookListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,

@@ -223,10 +223,18 @@ export async function seedProject(send: Send): Promise<Seeds> {
   const managedProject = (): Promise<Body> =>
     call(send, 'POST', '/management/v1/projects', { name: name('compat-project'), case_sensitive_codes: true, timezone: 'UTC', currency: 'EUR' });
   const projectId = str((await managedProject()).id, 'project id');
+  // A webhook of that project, to a loopback receiver the local runtime allows (nothing listens: deliveries fail and retry).
+  const managedWebhook = async (): Promise<string> =>
+    str(
+      (await call(send, 'POST', `/management/v1/projects/${projectId}/webhooks`, { target_url: 'http://127.0.0.1:9/compat', events: ['voucher.created'] })).id,
+      'webhook id',
+    );
+  const webhookId = await managedWebhook();
 
   return {
     values: {
       projectId,
+      webhookId,
       validationRuleId,
       productId,
       skuId,
@@ -272,6 +280,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
     },
     fresh: {
       projectId: async () => str((await managedProject()).id, 'project id'),
+      webhookId: managedWebhook,
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

@@ -12,6 +12,7 @@ import { engines, keyPairHeaders, managementHeaders, newManagementKey, newProjec
 import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
+import { insertWebhook } from '../../../lib/webhooks/webhook.repo.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -155,6 +156,16 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
   const campaignIds = [discount, gift, club, referral, promo].map((c) => c.id as string);
   const campaignNames = ['Discounts', 'Gifts', 'Club', 'Referrals', 'Promo'].map(n);
   const management = await newManagementKey(runtime, `fixture ${tag}`);
+  const webhookId = `wh_${tag}`;
+  await insertWebhook(runtime, {
+    id: webhookId,
+    projectId: pair.project_id,
+    targetUrl: 'http://127.0.0.1:9/hook',
+    events: ['voucher.created'],
+    active: false,
+    createdAt: new Date(0).toISOString(),
+    updatedAt: null,
+  });
   return {
     pair,
     management,
@@ -187,6 +198,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       // The image route's types; its ids then come from B's ids, names and codes, none of which is an asset id.
       assetType: ['qr', 'barcode'],
       projectId: [pair.project_id],
+      webhookId: [webhookId],
     },
     ids: [
       pair.project_id,

@@ -255,6 +255,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
     { PK: 'P#p1#VRULE#val_1', SK: 'ASGM#asgm_1', GSI1PK: 'P#p1#VRULE_ASSIGNMENTS', GSI1SK: `${at}#asgm_1` },
   ],
   ['object_validation_rules', e.objectAssignments.toItem({ assignments: [], ruleIds: [] }, P, 'camp_1'), { PK: 'P#p1#ASSIGNED#camp_1', SK: 'VRULES' }],
+  ['webhook', e.webhook.toItem(never(id('wh_1'))), { PK: 'P#p1#WEBHOOKS', SK: 'wh_1' }],
 ];
 
 describe('entity layouts', () => {
