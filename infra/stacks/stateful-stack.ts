@@ -172,6 +172,10 @@ export class StatefulStack extends Stack implements StatefulResources {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    Validations.of(this.outboxFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is itself a dead-letter destination: the outbox stream worker's on-failure destination, alarmed below.",
+    });
     const outboxAlarm = new Alarm(this, 'OutboxFailureAlarm', {
       alarmDescription: `${cluster.label}: stream records of the outbox could not be turned into webhook deliveries after every retry`,
       metric: this.outboxFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),

@@ -12,10 +12,10 @@ export const resources = {
     { name: 'promo-engine-export-jobs', deadLetter: 'promo-engine-export-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
     /**
      * One message per (event, webhook). The delivery worker retries by re-enqueueing with the retry
-     * schedule's delay and moves a delivery past its bound to the dead-letter queue itself; the
-     * receive count only counts worker crashes.
+     * schedule's delay and moves a delivery past its bound to the dead-letter queue itself (no
+     * worker consumes that queue: its alarm tells the operator); the receive count only counts worker crashes.
      */
-    { name: 'promo-engine-webhooks', deadLetter: 'promo-engine-webhooks-dlq', maxReceiveCount: 5, visibilityTimeoutSeconds: 30 },
+    { name: 'promo-engine-webhooks', deadLetter: 'promo-engine-webhooks-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
   ],
   region: 'eu-central-1',
 } as const;
