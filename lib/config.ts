@@ -20,6 +20,10 @@ const envSchema = z.object({
   /** Base URL of this region's download cluster, for export `result.url`; set on the export endpoints. */
   DOWNLOAD_BASE_URL: z.optional(z.url()),
   /** Requests a project may send per rate-limit window, across all containers; 0 turns the limit off. (Plain regexes: z.coerce would add 2 KiB to every bundle.) */
+  /** The webhooks dead-letter queue; set only on the webhook delivery worker (it dead-letters a delivery past its retry bound itself). */
+  WEBHOOKS_DLQ_URL: z.optional(z.url()),
+  /** `local` on the local runtime only: webhooks may use http: and loopback addresses (lib/webhooks/target-guard.ts). */
+  WEBHOOK_TARGETS: z._default(z.enum(['public', 'local']), 'public'),
   RATE_LIMIT_REQUESTS: z._default(z.string().check(z.regex(/^\d{1,9}$/, 'a whole number')), '6000'),
   /** 1 to 3600. */
   RATE_LIMIT_WINDOW_SECONDS: z._default(
@@ -44,6 +48,9 @@ export interface Config {
   downloadBaseUrl?: string | undefined;
   /** Per-project request budget; absent (or `limit` 0) = no limit and no X-Rate-Limit headers. */
   rateLimit?: RateLimitSettings | undefined;
+  /** `local`: webhook targets may be http: and loopback (the local runtime); `public` (default): https: and public addresses only. */
+  webhookTargets?: 'public' | 'local' | undefined;
+  webhooksDeadLetterUrl?: string | undefined;
 }
 
 export interface RateLimitSettings {
@@ -80,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     bucketName: e.BUCKET_NAME,
     s3Endpoint: e.S3_ENDPOINT,
     downloadBaseUrl: e.DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
+    webhookTargets: e.WEBHOOK_TARGETS,
+    webhooksDeadLetterUrl: e.WEBHOOKS_DLQ_URL,
     rateLimit: { limit: Number(e.RATE_LIMIT_REQUESTS), windowSeconds: Number(e.RATE_LIMIT_WINDOW_SECONDS) },
   };
 }

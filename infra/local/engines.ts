@@ -265,10 +265,16 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: indexes.map(indexSpec),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: tableDesign.streamView },
       }),
     );
   } else {
     await addMissingIndexes(client, tableName);
+    const described = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    // A table persisted before the outbox existed gets its stream (events of changes before this start are not sent).
+    if (!described?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDesign.streamView } }));
+    }
   }
   const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {

@@ -25,6 +25,8 @@ export function handlerEnvironment(engines: EngineEndpoints, logLevel: string): 
     AWS_ENDPOINT_URL_S3: engines.s3Endpoint,
     AWS_ENDPOINT_URL_SQS: engines.sqsEndpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Webhooks to a receiver on this machine (http://127.0.0.1:…) are how a developer tests them.
+    WEBHOOK_TARGETS: 'local',
   };
   for (const queue of resources.queues) {
     const names = queueUrlVariables(queue);

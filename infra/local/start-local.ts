@@ -17,6 +17,8 @@ import {
   consumedQueueName,
   type ScheduledWorkerDef,
   scheduledWorkers as scheduledTable,
+  type StreamWorkerDef,
+  streamWorkers as streamTable,
   workers as workerTable,
   type WorkerDef,
 } from '../../lib/api/workers.js';
@@ -28,6 +30,7 @@ import { withLocalServers } from './openapi-servers.js';
 import { moduleHandlerLoader, startHttpServer, type HandlerLoader, type LocalHttpServer } from './http-server.js';
 import { assertDataDirFree, defaultDataDir, removeInMemoryRuntimeFile, removeRuntimeFile, writeInMemoryRuntimeFile, writeRuntimeFile } from './runtime-file.js';
 import { startSqsPoller, type SqsPoller, type SqsWorkerHandler } from './sqs-poller.js';
+import { type StreamPoller, startStreamPoller, type StreamWorkerHandler } from './stream-poller.js';
 
 export type { EngineEndpoints } from './handler-env.js';
 
@@ -84,6 +87,12 @@ export interface StartLocalOptions {
   scheduledWorkers?: readonly ScheduledWorkerDef[];
   /** Milliseconds between scheduled runs instead of each worker's `everyMinutes` (tests). */
   scheduleEveryMs?: number;
+  /**
+   * The table stream's consumers (the webhooks outbox, infra/local/stream-poller.ts). Default: the
+   * table's when this runtime starts its own engines; none on engines it was given (the test
+   * suite's table is shared: its stream holds every test's changes).
+   */
+  streamWorkers?: readonly StreamWorkerDef[];
 }
 
 export interface LocalRuntime {
@@ -134,9 +143,10 @@ const endpointsOf = (engines: EngineEndpoints | Engines): EngineEndpoints => ({
  * A worker's handler, built with `stop` through its `makeHandler` (Ports.stop) where it has one,
  * so a job in hand stops at its next checkpoint when the runtime stops.
  */
-async function loadWorkerHandler(worker: WorkerDef, stop: AbortSignal): Promise<SqsWorkerHandler> {
+async function loadWorkerHandler(worker: WorkerDef, stop: AbortSignal, onSettled: (key: string) => void): Promise<SqsWorkerHandler> {
   const mod = (await import(pathToFileURL(join(repoRoot, worker.handler)).href)) as Record<string, unknown>;
-  if (typeof mod.makeHandler === 'function') return (mod.makeHandler as (ports: { stop: AbortSignal }) => SqsWorkerHandler)({ stop });
+  if (typeof mod.makeHandler === 'function')
+    return (mod.makeHandler as (ports: { stop: AbortSignal; onSettled: (key: string) => void }) => SqsWorkerHandler)({ stop, onSettled });
   if (typeof mod.handler !== 'function') throw new Error(`${worker.handler} has no handler export`);
   return mod.handler as SqsWorkerHandler;
 }
@@ -244,6 +254,10 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       clientLoyaltyEventsEnabled: true,
     });
 
+    // The outbox's poller, once started: the delivery worker tells it of each delivery that settled (its checkpoint waits for them).
+    let streamPoller: StreamPoller | undefined;
+    const onSettled = (key: string): void => streamPoller?.settled(key);
+
     if (workers.length > 0) {
       const sqsClient = new SQSClient({
         region: engines.region,
@@ -274,7 +288,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
           startSqsPoller({
             sqsClient,
             queueUrl,
-            handler: await loadWorkerHandler(worker, stopJobs.signal),
+            handler: await loadWorkerHandler(worker, stopJobs.signal, onSettled),
             batchSize: worker.batchSize,
             timeoutSeconds: worker.timeoutSeconds,
             functionName: worker.name,
@@ -282,6 +296,26 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
           }),
         );
       }
+    }
+
+    for (const worker of options.streamWorkers ?? (options.engines === undefined ? streamTable : [])) {
+      const mod = (await import(pathToFileURL(join(repoRoot, worker.handler)).href)) as {
+        makeHandler: (ports: { onEnqueued: (sequence: string, keys: string[]) => void }) => StreamWorkerHandler;
+      };
+      const handler = mod.makeHandler({ onEnqueued: (sequence, keys) => streamPoller?.onEnqueued(sequence, keys) });
+      const poller = startStreamPoller({
+        dynamoEndpoint: engines.dynamoEndpoint,
+        region: engines.region,
+        tableName: engines.tableName,
+        entities: worker.entities,
+        batchSize: worker.batchSize,
+        handler,
+        checkpointFile: dataDir === null ? null : join(dataDir, `${worker.name}.checkpoint.json`),
+        logger,
+        functionName: worker.name,
+      });
+      streamPoller = poller;
+      cleanups.push(() => poller.stop());
     }
 
     const schedules = new Map<string, LocalSchedule>();

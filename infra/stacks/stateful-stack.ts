@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, type ITable, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, type ITable, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -25,6 +25,8 @@ export interface StatefulResources {
   table: ITable;
   exportBucket: IBucket;
   queues: ReadonlyMap<string, QueuePair>;
+  /** Where the outbox stream worker's batches go after their last retry (alarmed): their events were not enqueued. */
+  outboxFailures: IQueue;
 }
 
 export interface StatefulStackProps extends StackProps {
@@ -58,6 +60,7 @@ export class StatefulStack extends Stack implements StatefulResources {
   readonly exportBucket: Bucket;
   readonly accessLogBucket: Bucket;
   readonly queues: ReadonlyMap<string, QueuePair>;
+  readonly outboxFailures: Queue;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -68,6 +71,8 @@ export class StatefulStack extends Stack implements StatefulResources {
       sortKey: { name: tableDesign.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableDesign.ttlAttribute,
+      // The outbox of webhook events (lib/events-out): read by the stateless stack's outbox stream worker.
+      stream: StreamViewType[tableDesign.streamView],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
@@ -160,6 +165,26 @@ export class StatefulStack extends Stack implements StatefulResources {
       queues.set(local.name, { queue, deadLetter, visibilityTimeout, deadLetterVisibilityTimeout });
     }
     this.queues = queues;
+
+    // The outbox stream worker's on-failure destination: the stream positions of batches it could not enqueue after its retries.
+    this.outboxFailures = new Queue(this, 'OutboxFailureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.outboxFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is itself a dead-letter destination: the outbox stream worker's on-failure destination, alarmed below.",
+    });
+    const outboxAlarm = new Alarm(this, 'OutboxFailureAlarm', {
+      alarmDescription: `${cluster.label}: stream records of the outbox could not be turned into webhook deliveries after every retry`,
+      metric: this.outboxFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (alarmTopic) outboxAlarm.addAlarmAction(new SnsAction(alarmTopic));
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single table: --table of the operator CLI' });
     new CfnOutput(this, 'Region', { value: this.region, description: 'The region: --region of the operator CLI' });

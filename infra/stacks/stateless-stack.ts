@@ -1,7 +1,8 @@
 import { type CfnElement, CfnOutput, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { type IGrantable, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct, IConstruct } from 'constructs';
 import type { ResourceNeeds, RouteDef } from '../../lib/api/route.js';
@@ -12,7 +13,7 @@ import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
-import { consumedQueueName, type ScheduledWorkerDef, scheduledWorkers, type WorkerDef } from '../../lib/api/workers.js';
+import { consumedQueueName, type ScheduledWorkerDef, scheduledWorkers, type StreamWorkerDef, streamWorkers, type WorkerDef } from '../../lib/api/workers.js';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
@@ -30,6 +31,8 @@ export interface StatelessStackProps extends StackProps {
   workers: readonly WorkerDef[];
   /** The scheduled workers (default lib/api/workers.ts `scheduledWorkers`): a function and an EventBridge rule each. */
   scheduledWorkers?: readonly ScheduledWorkerDef[];
+  /** The table stream's consumers (default lib/api/workers.ts `streamWorkers`): the outbox. */
+  streamWorkers?: readonly StreamWorkerDef[];
 }
 
 /** Partition keys of the rate-limit counters (keys.rateLimitWindow): the only items read-only routes may change. */
@@ -97,6 +100,7 @@ export class StatelessStack extends Stack {
 
     for (const worker of props.workers) this.addWorker(worker);
     for (const worker of props.scheduledWorkers ?? scheduledWorkers) this.addScheduledWorker(worker);
+    for (const worker of props.streamWorkers ?? streamWorkers) this.addStreamWorker(worker);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: `Base URL of the ${cluster.label} cluster` });
     new CfnOutput(this, 'DownloadUrl', { value: this.downloadApi.url, description: `Base URL of the ${cluster.label} download cluster` });
@@ -218,8 +222,53 @@ export class StatelessStack extends Stack {
     }
     this.grantResources(fn, worker.needs);
     this.addResourceEnvironment(fn, worker.needs);
+    if (worker.sendsToDeadLetter) {
+      pair.deadLetter.grantSendMessages(fn);
+      fn.addEnvironment(urlVariables.deadLetter, pair.deadLetter.queueUrl);
+    }
     // The event source grants receive, delete and visibility changes on the consumed queue only.
     fn.addEventSource(new SqsEventSource(source, { batchSize: worker.batchSize, reportBatchItemFailures: true }));
+    this.functions.set(`worker:${worker.name}`, fn);
+  }
+
+  /**
+   * A consumer of the table's stream: its function (table read, the queues it sends to), and a
+   * DynamoDB Streams event source filtered to the entities it maps, so other changes cost no
+   * invocation. A failing record is retried (bisected, then from the failed record on:
+   * ReportBatchItemFailures) `retryAttempts` times; then its batch's position goes to the outbox
+   * failure queue (alarmed). Records older than a day are skipped the same way.
+   */
+  private addStreamWorker(worker: StreamWorkerDef): void {
+    const { config, stateful } = this.props;
+    const fn = new HouseFunction(this, `Worker${pascal(worker.name)}`, {
+      handlerFile: worker.handler,
+      usesS3: false,
+      description: `worker ${worker.name}: ${worker.summary}`.slice(0, 256),
+      environment: this.baseEnvironment(),
+      timeout: Duration.seconds(worker.timeoutSeconds),
+      memorySize: config.api.memorySizeMb,
+      logGroup: this.functionLogs,
+    });
+    grantTableAccess(stateful.table, fn, 'read');
+    this.grantResources(fn, worker.needs);
+    this.addResourceEnvironment(fn, worker.needs);
+    const entityIn = FilterRule.or(...worker.entities);
+    fn.addEventSource(
+      new DynamoEventSource(stateful.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: worker.batchSize,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: worker.retryAttempts,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(stateful.outboxFailures),
+        filters: [
+          FilterCriteria.filter({ dynamodb: { NewImage: { entity: { S: entityIn } } } }),
+          // A removal has no new image: its old one names the entity.
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { OldImage: { entity: { S: entityIn } } } }),
+        ],
+      }),
+    );
     this.functions.set(`worker:${worker.name}`, fn);
   }
 

@@ -10,6 +10,12 @@ export const resources = {
   queues: [
     { name: 'promo-engine-jobs', deadLetter: 'promo-engine-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
     { name: 'promo-engine-export-jobs', deadLetter: 'promo-engine-export-jobs-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
+    /**
+     * One message per (event, webhook). The delivery worker retries by re-enqueueing with the retry
+     * schedule's delay and moves a delivery past its bound to the dead-letter queue itself (no
+     * worker consumes that queue: its alarm tells the operator); the receive count only counts worker crashes.
+     */
+    { name: 'promo-engine-webhooks', deadLetter: 'promo-engine-webhooks-dlq', maxReceiveCount: 3, visibilityTimeoutSeconds: 30 },
   ],
   region: 'eu-central-1',
 } as const;
@@ -22,6 +28,9 @@ export const JOBS_QUEUE = 'promo-engine-jobs' satisfies QueueName;
 
 /** The export jobs queue: the jobs that write export files (their worker alone carries the S3 client). */
 export const EXPORT_JOBS_QUEUE = 'promo-engine-export-jobs' satisfies QueueName;
+
+/** The webhooks queue: one message per delivery of an event to a webhook (lib/events-out). */
+export const WEBHOOKS_QUEUE = 'promo-engine-webhooks' satisfies QueueName;
 
 /**
  * @throws Error for a name that is not one of `resources.queues`.

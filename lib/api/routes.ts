@@ -3288,6 +3288,81 @@ export const updateCustomersMetadataInBulkRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+/*
+ * Webhooks of a project (Management API; lib/webhooks, docs/decisions.md "Webhooks"): where the
+ * project's events are POSTed, signed with the project's webhook_token.
+ */
+
+export const createWebhookRoute = /* @__PURE__ */ route({
+  operationId: 'create-webhook',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/webhooks',
+  folder: 'webhooks',
+  auth: 'management',
+  scope: null,
+  summary: "Add a webhook to a project: the target URL receives the project's events it names, signed",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementWebhook', 'The webhook')],
+  errors: [404],
+  description:
+    'The target must be https: with a host whose every address is public (no private, loopback, link-local or metadata address); the local runtime also takes http: and loopback. Checked again at every delivery.',
+  idempotency: 'generic',
+});
+
+export const listWebhooksRoute = /* @__PURE__ */ route({
+  operationId: 'list-webhooks',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/webhooks',
+  folder: 'webhooks',
+  auth: 'management',
+  scope: null,
+  summary: "List a project's webhooks, oldest first",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementWebhookList', 'Every webhook of the project and their number')],
+  errors: [404],
+});
+
+export const getWebhookRoute = /* @__PURE__ */ route({
+  operationId: 'get-webhook',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/webhooks/{webhookId}',
+  folder: 'webhooks',
+  auth: 'management',
+  scope: null,
+  summary: 'Get a webhook of a project',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementWebhook', 'The webhook')],
+  errors: [404],
+});
+
+export const updateWebhookRoute = /* @__PURE__ */ route({
+  operationId: 'update-webhook',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/webhooks/{webhookId}',
+  folder: 'webhooks',
+  auth: 'management',
+  scope: null,
+  summary: "Replace a webhook's target URL and events (and its active switch when sent)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementWebhook', 'The webhook as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteWebhookRoute = /* @__PURE__ */ route({
+  operationId: 'delete-webhook',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/webhooks/{webhookId}',
+  folder: 'webhooks',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete a webhook: its queued deliveries are dropped',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3535,4 +3610,9 @@ export const routes: readonly RouteDef[] = [
   updateProductsMetadataInBulkRoute,
   updateCustomersInBulkRoute,
   updateCustomersMetadataInBulkRoute,
+  createWebhookRoute,
+  listWebhooksRoute,
+  getWebhookRoute,
+  updateWebhookRoute,
+  deleteWebhookRoute,
 ];

@@ -1,5 +1,5 @@
 import type { ResourceNeeds } from './route.js';
-import { EXPORT_JOBS_QUEUE, JOBS_QUEUE, queueNamed, type QueueName } from './resources.js';
+import { EXPORT_JOBS_QUEUE, JOBS_QUEUE, queueNamed, type QueueName, WEBHOOKS_QUEUE } from './resources.js';
 
 /**
  * One queue worker: a Lambda function fed by an SQS event source. Like the endpoint table, this is
@@ -30,6 +30,8 @@ export interface WorkerDef {
   table?: 'write' | 'update';
   /** What it touches besides the table and its own queue. */
   needs: ResourceNeeds;
+  /** It sends to its own queue's dead-letter queue itself (a delivery given up after its retry bound): the stack grants it and sets the URL. */
+  sendsToDeadLetter?: true;
 }
 
 /**
@@ -104,7 +106,58 @@ export const exportJobsDeadLetterWorker: WorkerDef = {
   summary: 'Marks the export jobs whose messages reached the export jobs dead-letter queue ERROR',
 };
 
-export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker, exportJobsWorker, exportJobsDeadLetterWorker];
+/**
+ * Delivers webhooks (lib/events-out/delivery.ts): one POST per message, a failure re-enqueued with
+ * the retry schedule's delay, a delivery past the bound moved to the dead-letter queue (alarmed).
+ */
+export const webhookDeliveryWorker: WorkerDef = {
+  name: 'webhook-delivery-worker',
+  queue: WEBHOOKS_QUEUE,
+  handler: 'functions/workers/webhook-delivery-worker.ts',
+  // Ten deliveries at once: each waits on a receiver (at most 10 s), so a batch takes about as long as its slowest.
+  batchSize: 10,
+  // One attempt is bounded at 10 s (webhook-sender.ts); the batch's attempts run side by side.
+  timeoutSeconds: 30,
+  summary: 'POSTs signed webhook events to their targets; retries with backoff, dead-letters after the bound',
+  table: 'update',
+  needs: { bucket: null, sendsTo: [WEBHOOKS_QUEUE], env: [] },
+  sendsToDeadLetter: true,
+};
+
+export const workers: readonly WorkerDef[] = [jobsWorker, jobsDeadLetterWorker, exportJobsWorker, exportJobsDeadLetterWorker, webhookDeliveryWorker];
+
+/**
+ * A consumer of the single table's DynamoDB stream (the outbox): in AWS a Lambda with a DynamoDB
+ * Streams event source filtered to `entities`, locally infra/local/stream-poller.ts.
+ */
+export interface StreamWorkerDef {
+  name: string;
+  handler: string;
+  /** The `entity` values whose records reach it (an event filter in AWS: the others cost no invocation). */
+  entities: readonly string[];
+  /** Records per invocation (1..10,000; records of one shard, in order). */
+  batchSize: number;
+  timeoutSeconds: number;
+  /** Invocations of one failing batch before its records go to the on-failure destination (a queue, alarmed). */
+  retryAttempts: number;
+  summary: string;
+  needs: ResourceNeeds;
+}
+
+/** Maps item changes to the reference's events and enqueues one delivery per (event, webhook). */
+export const outboxStreamWorker: StreamWorkerDef = {
+  name: 'outbox-stream-worker',
+  handler: 'functions/workers/outbox-stream-worker.ts',
+  // Kept in step with lib/events-out/change-events.ts EVENT_ENTITIES (test/unit/events-out checks it).
+  entities: ['redemption', 'publication', 'customer', 'voucher', 'card_transaction'],
+  batchSize: 100,
+  timeoutSeconds: 60,
+  retryAttempts: 10,
+  summary: 'Reads the table stream (the outbox) and enqueues one webhook delivery per event and subscribed webhook',
+  needs: { bucket: null, sendsTo: [WEBHOOKS_QUEUE], env: [] },
+};
+
+export const streamWorkers: readonly StreamWorkerDef[] = [outboxStreamWorker];
 
 /**
  * A worker started by a schedule rather than a queue: in AWS an EventBridge rule invokes its function

@@ -39,6 +39,7 @@ import type { CampaignTemplate } from '../templates/campaign-template.js';
 import type { ObjectAssignments, StoredValidationRule, ValidationRuleAssignment } from '../validation-rules/validation-rule.js';
 import { isPublishable, type Voucher } from '../vouchers/voucher.js';
 import type { ImportVoucherItem } from '../vouchers/voucher-import.schema.js';
+import type { Webhook } from '../webhooks/webhook.js';
 import {
   entity,
   type Gsi2Key,
@@ -1350,3 +1351,14 @@ export const loyaltyTierSet = /* @__PURE__ */ entity<LoyaltyTierSet>('loyalty_ti
     () => 'TIERS',
   )
   .from((s) => ({ key: [s.projectId, s.campaignId] }));
+
+/**
+ * A webhook of a project (Management API, lib/webhooks): all of a project's webhooks share one
+ * partition (at most MAX_WEBHOOKS_PER_PROJECT), so the stream consumer reads them with one Query.
+ */
+export const webhook = /* @__PURE__ */ entity<Webhook>('webhook', 1)
+  .key(
+    (projectId: string) => tenant(projectId, 'WEBHOOKS'),
+    (webhookId: string) => webhookId,
+  )
+  .from((w) => ({ key: [w.projectId, w.id] }));

@@ -6,6 +6,12 @@ export const tableDesign = {
   partitionKey: 'PK',
   sortKey: 'SK',
   ttlAttribute: 'ttl',
+  /**
+   * The table's stream: the outbox of webhook events (lib/events-out). Each change's own item is
+   * its event record, so an event costs the hot path no write; the consumer needs both images
+   * (a removal's event carries the removed item, an update compares the two).
+   */
+  streamView: 'NEW_AND_OLD_IMAGES',
   indexes: {
     gsi1: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
     /**

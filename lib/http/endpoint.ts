@@ -1,4 +1,5 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import type { TargetPolicy } from '../webhooks/target-guard.js';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from '../zod.js';
 import { authenticateKeyPair, authenticateToken, authorize, permits, UNAUTHORIZED_DETAILS } from '../auth/authenticate.js';
@@ -51,6 +52,8 @@ export interface Ports {
   inlineDownloadMaxBytes?: number;
   /** This region's download cluster base URL (routes with `needs.env` DOWNLOAD_BASE_URL). */
   downloadBaseUrl?: () => string;
+  /** Where webhooks may point (lib/webhooks/target-guard.ts): the deployed stacks' policy, or the local runtime's (loopback allowed). */
+  webhookTargets?: () => TargetPolicy;
   /**
    * Raised by a host that is shutting down (the local runtime on Ctrl-C; Lambda has no such
    * notice): the jobs worker's job in hand stops at its next checkpoint and stays open.

@@ -3,6 +3,7 @@ import {
   productCollectionListReplySchema,
   productCollectionReplySchema,
 } from '../product-collections/product-collection.reply.js';
+import { webhookListReplySchema, webhookReplySchema } from '../webhooks/webhook.reply.js';
 import type * as z from '../zod.js';
 import {
   managedMetadataSchemaListReplySchema,
@@ -107,6 +108,8 @@ export const replySchemas = {
   ManagementUserList: userListReplySchema,
   Location: locationReplySchema,
   LocationList: locationListReplySchema,
+  ManagementWebhook: webhookReplySchema,
+  ManagementWebhookList: webhookListReplySchema,
   ValidationRule: validationRuleReplySchema,
   ValidationRuleList: validationRuleListReplySchema,
   ValidationRuleAssignment: validationRuleAssignmentReplySchema,

@@ -52,6 +52,8 @@ function expirationRules(prefix: string): Record<string, string[]> {
 const stackBranch = { 'object=promotion_stack': { 'body.redeemables[].id': '$seed.promotionStackId' } };
 
 /** A project's time zone, currency and trusted domains are an IANA name, an ISO 4217 code and origins (the reference's examples: UTC, EUR). */
+/** A webhook's target: a loopback receiver, which only the local runtime (where the check runs) accepts. */
+const webhookValues = { 'body.target_url': 'http://127.0.0.1:9/compat' };
 const projectValues = { 'body.timezone': 'UTC', 'body.currency': 'EUR', 'body.client_trusted_domains': ['https://shop.example'] };
 
 /** For every operation: operators whose value the reference's prose fixes ("the value for this parameter is an empty string"). */
@@ -344,6 +346,11 @@ const perOperation: Record<string, CaseHints> = {
     required: ['body.login'],
   },
   'management-list-campaign-templates': { path: { projectId: '$seed.projectId' } },
+  'create-webhook': { path: { projectId: '$seed.projectId' }, values: webhookValues },
+  'list-webhooks': { path: { projectId: '$seed.projectId' } },
+  'get-webhook': { path: { projectId: '$seed.projectId', webhookId: '$seed.webhookId' } },
+  'update-webhook': { path: { projectId: '$seed.projectId', webhookId: '$seed.webhookId' }, values: webhookValues },
+  'delete-webhook': { path: { projectId: '$seed.projectId', webhookId: '$fresh.webhookId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
     exclusive: [

@@ -290,6 +290,13 @@ export async function seedProject(send: Send): Promise<Seeds> {
       'promotion stack id',
     );
   const promotionStackId = await stackOf();
+  // A webhook of that project, to a loopback receiver the local runtime allows (nothing listens: deliveries fail and retry).
+  const managedWebhook = async (): Promise<string> =>
+    str(
+      (await call(send, 'POST', `/management/v1/projects/${projectId}/webhooks`, { target_url: 'http://127.0.0.1:9/compat', events: ['voucher.created'] })).id,
+      'webhook id',
+    );
+  const webhookId = await managedWebhook();
 
   return {
     values: {
@@ -297,6 +304,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       brandingId,
       userId: seededUser.id,
       promotionStackId,
+      webhookId,
       validationRuleId,
       productId,
       skuId,
@@ -355,6 +363,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
       // A user of another project only, for the request that assigns it to the seeded project.
       userLogin: async () => (await invitedUser(str((await managedProject()).id, 'project id'))).login,
       promotionStackId: stackOf,
+      webhookId: managedWebhook,
       validationRuleId: async () => str((await call(send, 'POST', '/v1/validation-rules', { name: name('compat-fresh-rule') })).id, 'validation rule id'),
       // An assignment of the seeded rule (to a distribution, taken as named), for the request that deletes it.
       validationRuleAssignmentId: async () =>

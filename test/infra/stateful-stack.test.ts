@@ -119,6 +119,8 @@ describe.each(clusters)('stateful stack of $label', ({ label, stacks }) => {
   it("sets each dead-letter queue's visibility timeout to 6x the timeout of the worker consuming it", () => {
     for (const local of resources.queues) {
       const consumer = workers.find((w) => w.queue === local.name && w.consumes === 'dead-letter');
+      // The webhooks dead-letter queue has no consumer: a delivery given up waits there for the operator (its alarm).
+      if (!consumer && local.name === 'promo-engine-webhooks') continue;
       if (!consumer) throw new Error(`no consumer of ${local.deadLetter}`);
       const pair = stacks.stateful.queues.get(local.name);
       expect(pair?.deadLetterVisibilityTimeout.toSeconds()).toBe(6 * consumer.timeoutSeconds);

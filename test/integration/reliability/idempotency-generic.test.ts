@@ -1,4 +1,5 @@
 import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import { describe, expect, it } from 'vitest';
 import { makeHandler as makeCreateTemplate } from '../../../functions/templates/create-campaign-template.js';
 import { makeHandler as makeCreateExport } from '../../../functions/exports/create-points-expiration-export.js';
@@ -95,7 +96,7 @@ async function setup() {
   const state: Record<string, string> = {};
   // The Management API's routes take a management key; its keys are the key's own (a fresh key per case).
   const managementPair = managementHeaders(await newManagementKey(runtime));
-  const management = apiClient({ runtime }, managementPair);
+  const management = apiClient({ runtime, webhookTargets: () => LOCAL_TARGET_POLICY }, managementPair);
   const managementKeyed = (key: string) => ({ ...managementPair, 'idempotency-key': key });
   return { clock, runtime, sent, pair, headers, keyed, jobs, campaigns, rewards, events, customers, countItems, state, management, managementKeyed };
 }
@@ -189,6 +190,51 @@ const cases: RouteCase[] = [
     send: (c, key) => c.management.call('delete-project', { params: { projectId: c.pair.project_id }, headers: c.managementKeyed(key) }),
     // 1 once deleted; a second run would answer 404 instead of the first 204.
     effects: async (c) => ((await c.management.call('get-project', { params: { projectId: c.pair.project_id } })).status === 404 ? 1 : 0),
+  },
+  {
+    operationId: 'create-webhook',
+    prepare: async () => undefined,
+    send: (c, key) =>
+      c.management.call('create-webhook', {
+        params: { projectId: c.pair.project_id },
+        json: { target_url: 'http://127.0.0.1:9/hook', events: ['voucher.created'] },
+        headers: c.managementKeyed(key),
+      }),
+    effects: async (c) => (await c.management.call('list-webhooks', { params: { projectId: c.pair.project_id } })).json.total as number,
+  },
+  {
+    operationId: 'update-webhook',
+    prepare: async (c) => {
+      const made = await c.management.call('create-webhook', {
+        params: { projectId: c.pair.project_id },
+        json: { target_url: 'http://127.0.0.1:9/hook', events: ['voucher.created'] },
+      });
+      c.state.webhookId = made.json.id as string;
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-webhook', {
+        params: { projectId: c.pair.project_id, webhookId: String(c.state.webhookId) },
+        json: { target_url: 'http://127.0.0.1:9/other', events: ['voucher.updated'] },
+        headers: c.managementKeyed(key),
+      }),
+    // Every update stamps the webhook's update time: a second run would move it to the retry's time.
+    effects: async (c) =>
+      Date.parse(String((await entities.webhook.get(c.runtime, entities.webhook.key(c.pair.project_id, String(c.state.webhookId))))?.updatedAt ?? 0)) || 0,
+  },
+  {
+    operationId: 'delete-webhook',
+    prepare: async (c) => {
+      const made = await c.management.call('create-webhook', {
+        params: { projectId: c.pair.project_id },
+        json: { target_url: 'http://127.0.0.1:9/hook', events: ['voucher.created'] },
+      });
+      c.state.webhookId = made.json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('delete-webhook', { params: { projectId: c.pair.project_id, webhookId: String(c.state.webhookId) }, headers: c.managementKeyed(key) }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) => ((await c.management.call('list-webhooks', { params: { projectId: c.pair.project_id } })).json.total === 0 ? 1 : 0),
   },
   {
     operationId: 'create-campaign',

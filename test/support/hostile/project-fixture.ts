@@ -14,6 +14,7 @@ import { defaultExtras, routeClient, type RawReply } from './route-harness.js';
 import { sqsRecord } from '../sqs-record.js';
 import { makeJobWorkers } from '../job-workers.js';
 import { pendingEntry, seedPendingEntry } from '../pending-points.js';
+import { insertWebhook } from '../../../lib/webhooks/webhook.repo.js';
 
 /** One project holding one of each resource the API knows, and what identifies each. */
 export interface ProjectFixture {
@@ -211,6 +212,16 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     name: n('Location'),
     shape: { type: 'circle', format: 'distance', distance: { center: 'geo:52.23,21.01', radius: '5 km' } },
   });
+  const webhookId = `wh_${tag}`;
+  await insertWebhook(runtime, {
+    id: webhookId,
+    projectId: pair.project_id,
+    targetUrl: 'http://127.0.0.1:9/hook',
+    events: ['voucher.created'],
+    active: false,
+    createdAt: new Date(0).toISOString(),
+    updatedAt: null,
+  });
   return {
     pair,
     management,
@@ -253,6 +264,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       stackId: [stack.id as string],
       loyaltyTierId: loyaltyTiers.map((t) => t.id),
       pendingPointsId: [pending.id],
+      webhookId: [webhookId],
     },
     ids: [
       pair.project_id,

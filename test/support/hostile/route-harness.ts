@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -64,6 +65,7 @@ export function handlerFor(_route: RouteDef, mod: HandlerModule, runtime: Runtim
     links: extras.links,
     ...(extras.files ? { files: extras.files } : {}),
     downloadBaseUrl: () => DOWNLOAD_BASE,
+    webhookTargets: () => LOCAL_TARGET_POLICY,
   });
 }
 

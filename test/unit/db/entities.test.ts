@@ -288,6 +288,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['promotion_stack', e.promotionStack.toItem(never(id('stack_1')), P), { PK: 'P#p1#PROMOTION_STACKS', SK: 'STACK#stack_1' }],
   ['promotion_stack_counter', e.promotionStackCounter.toItem({ count: 1 }, P), { PK: 'P#p1', SK: 'PROMOTION_STACK_COUNTER' }],
   ['loyalty_tier_set', e.loyaltyTierSet.toItem({ projectId: 'p1', campaignId: 'camp_1', tiers: [], revision: 1 }), { PK: 'P#p1#LOYALTY#camp_1', SK: 'TIERS' }],
+  ['webhook', e.webhook.toItem(never(id('wh_1'))), { PK: 'P#p1#WEBHOOKS', SK: 'wh_1' }],
 ];
 
 describe('entity layouts', () => {

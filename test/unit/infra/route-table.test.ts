@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routeNotFoundRoute, routes } from '../../../lib/api/routes.js';
-import { scheduledWorkers, workers } from '../../../lib/api/workers.js';
+import { scheduledWorkers, streamWorkers, workers } from '../../../lib/api/workers.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -18,7 +18,7 @@ describe('route table', () => {
 
   it('gives every handler file under functions/ exactly one route, or exactly one worker row', () => {
     for (const file of handlerFiles(join(root, 'functions'))) {
-      const rows = all.filter((r) => r.handler === file).length + [...workers, ...scheduledWorkers].filter((w) => w.handler === file).length;
+      const rows = all.filter((r) => r.handler === file).length + [...workers, ...scheduledWorkers, ...streamWorkers].filter((w) => w.handler === file).length;
       expect(rows, file).toBe(1);
     }
     expect(new Set(all.map((r) => r.handler)).size).toBe(all.length);

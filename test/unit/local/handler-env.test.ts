@@ -16,6 +16,8 @@ const engines = {
     'promo-engine-jobs-dlq': 'http://q/jobs-dlq',
     'promo-engine-export-jobs': 'http://q/export-jobs',
     'promo-engine-export-jobs-dlq': 'http://q/export-jobs-dlq',
+    'promo-engine-webhooks': 'http://q/webhooks',
+    'promo-engine-webhooks-dlq': 'http://q/webhooks-dlq',
   },
 };
 
@@ -36,7 +38,7 @@ describe('handler environment of the local runtime', () => {
       cluster: 'api',
       logLevel: 'warn',
       // One URL per job queue: each job kind goes on its own lane's queue (lib/jobs/job.ts).
-      queueUrls: { 'promo-engine-jobs': 'http://q/jobs', 'promo-engine-export-jobs': 'http://q/export-jobs' },
+      queueUrls: { 'promo-engine-jobs': 'http://q/jobs', 'promo-engine-export-jobs': 'http://q/export-jobs', 'promo-engine-webhooks': 'http://q/webhooks' },
       sqsEndpoint: 'http://127.0.0.1:1003',
       bucketName: 'promo-engine-exports',
       s3Endpoint: 'http://127.0.0.1:1002',
@@ -44,6 +46,9 @@ describe('handler environment of the local runtime', () => {
       downloadBaseUrl: undefined,
       // No RATE_LIMIT_* variables locally: the generous default applies (6,000 requests a minute per project).
       rateLimit: { limit: 6000, windowSeconds: 60 },
+      // Webhooks to receivers on this machine; the delivery worker dead-letters a delivery past its bound itself.
+      webhookTargets: 'local',
+      webhooksDeadLetterUrl: 'http://q/webhooks-dlq',
     });
   });
 

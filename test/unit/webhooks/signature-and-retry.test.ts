@@ -25,7 +25,7 @@ describe('webhook signature', () => {
 
 describe('webhook retry schedule', () => {
   it('backs off by four from 30 s to an hour', () => {
-    expect([1, 2, 3, 4, 5, 6, 20].map(retryDelaySeconds)).toEqual([30, 120, 480, 1920, 3600, 3600, 3600]);
+    expect([1, 2, 3, 4, 5, 6, 20].map((attempt) => retryDelaySeconds(attempt))).toEqual([30, 120, 480, 1920, 3600, 3600, 3600]);
   });
 
   it('never waits less than the first delay or more than the cap, and gives up exactly when the next try would pass three days (property)', () => {

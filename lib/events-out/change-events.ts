@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import * as entities from '../db/entities.js';
+import { ENTITY_ATTR } from '../db/table.js';
+import { toCustomerReply } from '../customers/customer.mapper.js';
+import { toPublicationListItemReply } from '../publications/publication.mapper.js';
+import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
+import { toVoucherReply } from '../vouchers/voucher.mapper.js';
+import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
+import type { CardTransaction } from '../loyalties/card-transaction.js';
+import type { Redemption } from '../redemptions/redemption.js';
+import type { Voucher } from '../vouchers/voucher.js';
+import type { WebhookEvent } from '../webhooks/webhook.js';
+import type { ItemChange, OutEvent } from './out-event.js';
+
+/*
+ * The outbox's mapping (docs/decisions.md "Webhooks: the outbox"): the item a change writes in its
+ * own transaction is the event's record, and its stream record is read here. Pure: no I/O.
+ */
+
+/** The entities whose changes make events: the stream consumer's filter (infra and the local poller) keeps only these. */
+export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction'] as const;
+
+/** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
+export const EMITTED_EVENTS: readonly WebhookEvent[] = [
+  'redemption.succeeded',
+  'redemption.failed',
+  'redemption.rollback.succeeded',
+  'redemption.rollback.failed',
+  'publication.succeeded',
+  'customer.created',
+  'customer.deleted',
+  'voucher.created',
+  'voucher.updated',
+  'voucher.deleted',
+  'voucher.enabled',
+  'voucher.disabled',
+  'voucher.loyalty_card.transaction.created',
+  'voucher.loyalty_card.points_aded',
+  'voucher.loyalty_card.points_expired',
+  'voucher.gift.transaction.created',
+  'voucher.gift.balance_aded',
+];
+
+/** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
+export const eventIdOf = (...parts: (string | number | null | undefined)[]): string =>
+  `evt_${createHash('sha256')
+    .update(parts.map((p) => String(p ?? '')).join('\u0000'))
+    .digest('hex')
+    .slice(0, 32)}`;
+
+type Item = Record<string, unknown>;
+
+const make = (type: WebhookEvent, projectId: string, createdAt: string, object: unknown, ...idParts: (string | number | null | undefined)[]): OutEvent => ({
+  id: eventIdOf(type, projectId, ...idParts),
+  type,
+  projectId,
+  createdAt,
+  data: { object },
+});
+
+function redemptionEvents(item: Item): OutEvent[] {
+  const r: Redemption = entities.redemption.fromItem(item);
+  // A parent only groups a stacked redemption's children; each child is a redemption of one redeemable, as Voucherify's events are.
+  if (r.relatedObjectType === 'redemption') return [];
+  const type: WebhookEvent =
+    r.object === 'redemption_rollback'
+      ? r.result === 'SUCCESS'
+        ? 'redemption.rollback.succeeded'
+        : 'redemption.rollback.failed'
+      : r.result === 'SUCCESS'
+        ? 'redemption.succeeded'
+        : 'redemption.failed';
+  return [make(type, r.projectId, r.date, toRedemptionReply(r), r.id)];
+}
+
+const POINTS_ADDED = new Set(['POINTS_ADDITION', 'POINTS_ACCRUAL', 'POINTS_REFUND', 'POINTS_TRANSFER_IN']);
+
+function transactionEvents(item: Item): OutEvent[] {
+  const t: CardTransaction = entities.cardTransaction.fromItem(item);
+  const object = toVoucherTransactionReply(t);
+  const at = t.createdAt;
+  if (t.type === 'CREDITS_ADDITION' || t.type === 'CREDITS_REMOVAL') {
+    const events = [make('voucher.gift.transaction.created', t.projectId, at, object, t.id)];
+    if (t.type === 'CREDITS_ADDITION') events.push(make('voucher.gift.balance_aded', t.projectId, at, object, t.id));
+    return events;
+  }
+  const events = [make('voucher.loyalty_card.transaction.created', t.projectId, at, object, t.id)];
+  if (POINTS_ADDED.has(t.type)) events.push(make('voucher.loyalty_card.points_aded', t.projectId, at, object, t.id));
+  if (t.type === 'POINTS_EXPIRATION') events.push(make('voucher.loyalty_card.points_expired', t.projectId, at, object, t.id));
+  return events;
+}
+
+function voucherEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.voucher.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.voucher.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after) return [make('voucher.created', after.projectId, after.createdAt, toVoucherReply(after), after.id)];
+  if (change.kind === 'REMOVE' && before)
+    return [make('voucher.deleted', before.projectId, change.at ?? before.updatedAt ?? before.createdAt, toVoucherReply(before), before.id)];
+  if (!after || !before || after.id !== before.id) return [];
+  // A change the voucher's owner made stamps `updatedAt`; redemptions and holds change counters only and send nothing.
+  if (after.updatedAt === before.updatedAt) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  const changed = (type: WebhookEvent, v: Voucher): OutEvent => make(type, v.projectId, at, toVoucherReply(v), v.id, at);
+  if (after.active !== before.active) return [changed(after.active ? 'voucher.enabled' : 'voucher.disabled', after)];
+  return [changed('voucher.updated', after)];
+}
+
+function customerEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'INSERT' && change.newItem) {
+    const c = entities.customer.fromItem(change.newItem);
+    return [make('customer.created', c.projectId, c.createdAt, toCustomerReply(c), c.id)];
+  }
+  if (change.kind === 'REMOVE' && change.oldItem) {
+    const c = entities.customer.fromItem(change.oldItem);
+    return [make('customer.deleted', c.projectId, change.at ?? c.updatedAt ?? c.createdAt, toCustomerReply(c), c.id)];
+  }
+  // The reference has no customer.updated event for a webhook to name.
+  return [];
+}
+
+/** The events one item change makes (none for most changes). */
+export function eventsOfChange(change: ItemChange): OutEvent[] {
+  const item = change.newItem ?? change.oldItem;
+  const entity = item?.[ENTITY_ATTR];
+  switch (entity) {
+    case 'redemption':
+      return change.kind === 'INSERT' && change.newItem ? redemptionEvents(change.newItem) : [];
+    case 'publication':
+      if (change.kind !== 'INSERT' || !change.newItem) return [];
+      {
+        const p = entities.publication.fromItem(change.newItem);
+        return [make('publication.succeeded', p.projectId, p.createdAt, toPublicationListItemReply(p), p.id)];
+      }
+    case 'card_transaction':
+      return change.kind === 'INSERT' && change.newItem ? transactionEvents(change.newItem) : [];
+    case 'voucher':
+      return voucherEvents(change);
+    case 'customer':
+      return customerEvents(change);
+    default:
+      return [];
+  }
+}
