@@ -249,4 +249,9 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'POST', path: '/v1/products/metadata/async' },
   { method: 'POST', path: '/v1/customers/bulk/async' },
   { method: 'POST', path: '/v1/customers/metadata/async' },
+  { method: 'POST', path: '/management/v1/projects/{projectId}/webhooks' },
+  { method: 'GET', path: '/management/v1/projects/{projectId}/webhooks' },
+  { method: 'GET', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
+  { method: 'PUT', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
+  { method: 'DELETE', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
 ];
