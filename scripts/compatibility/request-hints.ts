@@ -345,7 +345,17 @@ const perOperation: Record<string, CaseHints> = {
     exclusive: [['body.id', 'body.login']],
     required: ['body.login'],
   },
-  'management-list-campaign-templates': { path: { projectId: '$seed.projectId' } },
+  'management-list-campaign-templates': { path: { projectId: '$seed.devProjectId' }, values: { 'query.starting_after_id': '$seed.campaignTemplateId' } },
+  // The dev project (the key pair's) holds the seeded template and event schema; management reaches it by id.
+  'management-copy-campaign-template': {
+    path: { projectId: '$seed.devProjectId', campaignTemplateId: '$seed.campaignTemplateId' },
+    values: { 'body.destination_project_id': '$seed.projectId' },
+    unique: ['body.name'],
+  },
+  'update-custom-event-schema': { path: { projectId: '$seed.devProjectId', customEventSchemaId: '$seed.eventSchemaId' } },
+  'delete-custom-event-schema': { path: { projectId: '$seed.devProjectId', customEventSchemaId: '$fresh.eventSchemaId' } },
+  // A project has one brand: each delete gets a brand made afresh in a project of its own.
+  'delete-brand': { path: { projectId: '$seed.brandProjectId', brandingId: '$fresh.brandProjectBrandingId' } },
   'create-webhook': { path: { projectId: '$seed.projectId' }, values: webhookValues },
   'list-webhooks': { path: { projectId: '$seed.projectId' } },
   'get-webhook': { path: { projectId: '$seed.projectId', webhookId: '$seed.webhookId' } },
@@ -390,6 +400,7 @@ const perOperation: Record<string, CaseHints> = {
   'update-customer': { path: { customerId: '$seed.customerId' } },
   'list-customer-segments': { path: { customerId: '$seed.customerId' } },
   'get-segment': { path: { segmentId: '$seed.segmentId' } },
+  'get-location': { path: { locationId: '$seed.locationId' } },
   'delete-segment': { path: { segmentId: '$fresh.segmentId' } },
   'delete-bin-entry': { path: { binEntryId: '$fresh.binEntryId' } },
   'list-segment': {},

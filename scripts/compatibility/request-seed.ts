@@ -277,6 +277,22 @@ export async function seedProject(send: Send): Promise<Seeds> {
     return { id: str(found?.id, 'user id'), login: email };
   };
   const seededUser = await invitedUser(projectId);
+  // A project whose one brand the delete-brand requests remove, one at a time: a maker waits (its turn, then for the
+  // previous request to have deleted its brand) before making the next.
+  const brandProjectId = str((await managedProject()).id, 'project id');
+  let brandTurn: Promise<unknown> = Promise.resolve();
+  const freshBrandOfBrandProject = (): Promise<string> => {
+    const made = brandTurn.then(async () => {
+      for (let wait = 0; wait < 100; wait += 1) {
+        const listed = ((await call(send, 'GET', `/management/v1/projects/${brandProjectId}/branding`)).data ?? []) as Body[];
+        if (listed.length === 0) return str((await brand(brandProjectId)).id, 'branding id');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the brand of the delete-brand project was never deleted');
+    });
+    brandTurn = made.catch(() => undefined);
+    return made;
+  };
 
   // A promotion stack of the seeded promotion's tier (issue 38), and a fresh one for the request that deletes one.
   const stackOf = async (): Promise<string> =>
@@ -302,6 +318,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
     values: {
       projectId,
       brandingId,
+      brandProjectId,
       userId: seededUser.id,
       promotionStackId,
       webhookId,
@@ -414,6 +431,12 @@ export async function seedProject(send: Send): Promise<Seeds> {
           'reward id',
         ),
       earningRuleId: earningRule,
+      brandProjectBrandingId: freshBrandOfBrandProject,
+      eventSchemaId: async () =>
+        str(
+          (await call(send, 'POST', '/v1/custom-event-schemas', { name: name('compat_fresh_event').replace('-', '_'), schema: { properties: {} } })).id,
+          'event schema id',
+        ),
       // A PENDING entry of the pending program's card: activation, cancellation and adjustments use one each.
       pendingPointsId: pendingEntry,
       // A new reward on the seeded loyalty program: its assignment, and the reward behind it.

@@ -7,6 +7,8 @@
 import { startLocal } from '../../infra/local/start-local.js';
 import { routes } from '../../lib/api/routes.js';
 import { silentLogger } from '../../lib/logger.js';
+import { createLocation } from '../../lib/locations/location.service.js';
+import { createRuntime } from '../../lib/runtime.js';
 import { operationsOf } from './compare.js';
 import { requestCases } from './request-cases.js';
 import { runRequestCheck, type RequestCheckResult } from './request-check.js';
@@ -35,9 +37,16 @@ export interface RequestSideResult {
 }
 
 /** Runs the check through `send` (the project's unrestricted key pair on every request). */
-export async function checkRequests(send: Send, snapshot: RequestSnapshot, exceptions: readonly RequestException[]): Promise<RequestSideResult> {
+export async function checkRequests(
+  send: Send,
+  snapshot: RequestSnapshot,
+  exceptions: readonly RequestException[],
+  operatorSeeds: Record<string, string> = {},
+): Promise<RequestSideResult> {
   const hints = requestHintsFor(snapshot);
-  const seeds = await seedProject(send);
+  const made = await seedProject(send);
+  // What only the operator CLI makes (no API call does): given by the caller, which reaches the table.
+  const seeds = { ...made, values: { ...made.values, ...operatorSeeds } };
   const result = await runRequestCheck(send, seeds, requestCases(snapshot, hints), hints);
   const verdicts = judge(result, exceptions);
   return { result, verdicts, markdown: requestSection(result, verdicts, hints) };
@@ -74,10 +83,23 @@ export async function checkRequestsLocally(snapshot: RequestSnapshot, exceptions
   process.env.RATE_LIMIT_REQUESTS ??= '0';
   const local = await startLocal({ dataDir: null, port: 0, downloadPort: 0, logger: silentLogger, logLevel: 'error' });
   try {
+    // A location of the dev project, as `npm run admin -- location create` makes one (the reference has no create).
+    const runtime = createRuntime({
+      tableName: local.engines.tableName,
+      region: local.engines.region,
+      dynamoDbEndpoint: local.engines.dynamoEndpoint,
+      cluster: 'api',
+      logLevel: 'error',
+    });
+    const location = await createLocation(runtime, local.devKey.project_id, {
+      name: 'compat-location',
+      shape: { type: 'circle', format: 'distance', distance: { center: 'geo:52.23,21.01', radius: '5 km' } },
+    });
     return await checkRequests(
       httpSend({ api: local.apiUrl, download: local.downloadUrl }, local.devKey, local.devClientKey, local.devManagementKey),
       snapshot,
       exceptions,
+      { locationId: location.id, devProjectId: local.devKey.project_id },
     );
   } finally {
     await local.stop();
