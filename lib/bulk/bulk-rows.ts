@@ -4,6 +4,7 @@ import type { CustomerInput } from '../customers/customer.schema.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import type { BulkRow } from '../db/entities.js';
 import { InvalidPayloadError } from '../errors.js';
+import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { MAX_METADATA_BYTES } from '../metadata.schema.js';
 import * as productRepo from '../products/product.repo.js';
 import type { CreateProductBody, CreateSkuBody } from '../products/product.schema.js';
@@ -53,14 +54,20 @@ export async function applyBulkRow(deps: Deps, projectId: string, type: BulkActi
       await createSku(deps, projectId, productId, sku);
       return;
     }
+    // upsertCustomer also serves the checkout's upserts, which are not checked: a row is a direct write, so it is.
     case 'CUSTOMERS.IMPORT_CSV':
-    case 'CUSTOMERS.BULK_UPDATE':
-      await upsertCustomer(deps, projectId, row.body as CustomerInput);
+    case 'CUSTOMERS.BULK_UPDATE': {
+      const body = row.body as CustomerInput;
+      await enforceMetadata(deps, projectId, 'customer', body.metadata ?? undefined);
+      await upsertCustomer(deps, projectId, body);
       return;
+    }
     case 'CUSTOMERS.METADATA_UPDATE': {
       const id = await customerRepo.getCustomerIdBySourceId(deps, projectId, row.ref);
       const stored = id ? await customerRepo.getCustomer(deps, projectId, id) : null;
-      await upsertCustomer(deps, projectId, { source_id: row.ref, metadata: merged(stored?.metadata ?? {}, metadataOf(row)) });
+      const metadata = merged(stored?.metadata ?? {}, metadataOf(row));
+      await enforceMetadata(deps, projectId, 'customer', metadata);
+      await upsertCustomer(deps, projectId, { source_id: row.ref, metadata });
       return;
     }
   }

@@ -9,7 +9,7 @@ import type { JobMessage } from '../../../lib/jobs/job.js';
 import { openJobKey } from '../../../lib/jobs/open-job.repo.js';
 import { apiClient } from '../../support/api-client.js';
 import { RecordingJobQueue } from '../../support/api.js';
-import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
+import { keyPairHeaders, managementHeaders, newManagementKey, newProject, testRuntime } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
 
 const runtime = testRuntime({ clock: systemClock });
@@ -135,6 +135,24 @@ describe('POST /v1/customers/bulk/async and /v1/customers/metadata/async', () =>
       address: { city: 'Oslo' },
       metadata: { tier: 'gold' },
     });
+  });
+
+  it("checks each row's metadata against the project's metadata schema, as a single write is: a row that breaks it is a failure", async () => {
+    const { api, run, projectId } = await setup();
+    const management = apiClient({ runtime }, managementHeaders(await newManagementKey(runtime)));
+    const schema = await management.call('create-metadata-schema', {
+      params: { projectId },
+      json: { related_object: 'customer', properties: { size: { type: 'number', optional: true, array: false } } },
+    });
+    expect(schema.status).toBe(200);
+    const bulk = await run('update-customers-in-bulk', [
+      { source_id: 'm1', metadata: { size: 3 } },
+      { source_id: 'm2', metadata: { size: 'big' } },
+    ]);
+    expect(bulk).toMatchObject({ status: 'DONE', result: { done_count: 1, failed_count: 1 } });
+    expect(JSON.stringify(bulk)).toContain('size');
+    expect((await api.call('get-customer', { params: { customerId: 'm1' } })).json.metadata).toEqual({ size: 3 });
+    expect((await api.call('get-customer', { params: { customerId: 'm2' } })).status).toBe(404);
   });
 
   it('resumes a bulk action after the worker died between chunks: redelivered twice at once, every row applied and counted once', async () => {
