@@ -249,6 +249,7 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'POST', path: '/v1/products/metadata/async' },
   { method: 'POST', path: '/v1/customers/bulk/async' },
   { method: 'POST', path: '/v1/customers/metadata/async' },
+  { method: 'POST', path: '/v1/orders/import' },
   { method: 'POST', path: '/management/v1/projects/{projectId}/webhooks' },
   { method: 'GET', path: '/management/v1/projects/{projectId}/webhooks' },
   { method: 'GET', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },

@@ -3288,6 +3288,18 @@ export const updateCustomersMetadataInBulkRoute = /* @__PURE__ */ route({
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
+export const importOrdersRoute = /* @__PURE__ */ route({
+  operationId: 'import-orders',
+  method: 'POST',
+  path: '/v1/orders/import',
+  folder: 'bulk',
+  scopes: ['orders'],
+  summary: 'Import up to 1,000 historical orders without loyalty earning or events (async action)',
+  tag: 'Orders',
+  success: [{ status: 200, description: IMPORT_STARTED, body: 'AsyncActionAccepted' }],
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 /*
  * Webhooks of a project (Management API; lib/webhooks, docs/decisions.md "Webhooks"): where the
  * project's events are POSTed, signed with the project's webhook_token.
@@ -3610,6 +3622,7 @@ export const routes: readonly RouteDef[] = [
   updateProductsMetadataInBulkRoute,
   updateCustomersInBulkRoute,
   updateCustomersMetadataInBulkRoute,
+  importOrdersRoute,
   createWebhookRoute,
   listWebhooksRoute,
   getWebhookRoute,

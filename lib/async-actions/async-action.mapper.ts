@@ -18,6 +18,7 @@ const bulkNouns: Partial<Record<AsyncAction['type'], string>> = {
   'CUSTOMERS.IMPORT_CSV': 'customers',
   'CUSTOMERS.BULK_UPDATE': 'customers',
   'CUSTOMERS.METADATA_UPDATE': 'customers',
+  'ORDERS.IMPORT': 'orders',
 };
 
 /** Percent done: of the vouchers generated, or of an import's chunks written (successes and failures alike). */

@@ -21,6 +21,7 @@ export const asyncActionReplySchema = z.strictObject({
     'PRODUCTS.METADATA_UPDATE',
     'CUSTOMERS.BULK_UPDATE',
     'CUSTOMERS.METADATA_UPDATE',
+    'ORDERS.IMPORT',
   ]),
   status: z.enum(['ENQUEUED', 'IN_PROGRESS', 'DONE', 'FAILED']),
   operation_status: z.enum(['SUCCESS', 'FAILED', 'UNKNOWN']),

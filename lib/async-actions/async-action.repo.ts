@@ -38,6 +38,7 @@ const jobTypeOfAction: Record<AsyncAction['type'], OpenJobType> = {
   'PRODUCTS.METADATA_UPDATE': 'bulk-update',
   'CUSTOMERS.BULK_UPDATE': 'bulk-update',
   'CUSTOMERS.METADATA_UPDATE': 'bulk-update',
+  'ORDERS.IMPORT': 'bulk-update',
 };
 
 /** The Puts of a new action (index 0) and its open-job marker (index 1), for a caller's own transaction. */

@@ -27,7 +27,8 @@ export type BulkActionType =
   | 'PRODUCTS.BULK_UPDATE'
   | 'PRODUCTS.METADATA_UPDATE'
   | 'CUSTOMERS.BULK_UPDATE'
-  | 'CUSTOMERS.METADATA_UPDATE';
+  | 'CUSTOMERS.METADATA_UPDATE'
+  | 'ORDERS.IMPORT';
 
 /** A voucher an import could not write, and why (the reference's `result.failed[]`). */
 export interface ImportFailure {

@@ -6,6 +6,8 @@ import type { BulkRow } from '../db/entities.js';
 import { InvalidPayloadError } from '../errors.js';
 import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { MAX_METADATA_BYTES } from '../metadata.schema.js';
+import { importOrder } from '../orders/order.service.js';
+import type { UpdateOrderBody } from '../orders/order.schema.js';
 import * as productRepo from '../products/product.repo.js';
 import type { CreateProductBody, CreateSkuBody } from '../products/product.schema.js';
 import { createProduct, createSku } from '../products/product.service.js';
@@ -25,8 +27,8 @@ const metadataOf = (row: BulkRow): Record<string, unknown> => (row.body.metadata
 
 /**
  * Applies one row of a bulk action through the resource's own service, so a row obeys every rule
- * a single request does. Every kind is an upsert or a metadata merge: applying a row twice leaves
- * what applying it once did. A metadata merge reads the stored metadata and writes the union (the
+ * a single request does. Every kind is an upsert or a metadata merge, or (an order import) keyed by
+ * an id minted with the request: applying a row twice leaves what applying it once did. A metadata merge reads the stored metadata and writes the union (the
  * row's keys win); a concurrent change of the same resource between the read and the write can be
  * overwritten (docs/decisions.md "CSV imports and bulk updates").
  * @throws AppError: the row's failure (not found, invalid, duplicate); ConflictRetryError and Error: transient.
@@ -68,6 +70,12 @@ export async function applyBulkRow(deps: Deps, projectId: string, type: BulkActi
       const metadata = merged(stored?.metadata ?? {}, metadataOf(row));
       await enforceMetadata(deps, projectId, 'customer', metadata);
       await upsertCustomer(deps, projectId, { source_id: row.ref, metadata });
+      return;
+    }
+    // Not an upsert: the order's id, minted when the request was accepted, makes a second application find the first's order.
+    case 'ORDERS.IMPORT': {
+      const { id, order } = row.body as { id: string; order: UpdateOrderBody };
+      await importOrder(deps, projectId, id, order);
       return;
     }
   }

@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { customerInput } from '../customers/customer.schema.js';
+import { updateOrderBody } from '../orders/order.schema.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { createProductBody } from '../products/product.schema.js';
 import { MAX_CODE_LENGTH } from '../vouchers/code-generator.js';
@@ -37,3 +38,11 @@ export type MetadataInBulkBody = z.output<typeof metadataInBulkBody>;
 /** POST /v1/customers/bulk/async: customers upserted by `source_id` (required: it names the customer). */
 export const updateCustomersInBulkBody = rows(z.strictObject({ ...customerInput.shape, id: z.optional(z.never()), source_id: sourceId }));
 export type UpdateCustomersInBulkBody = z.output<typeof updateCustomersInBulkBody>;
+
+/**
+ * POST /v1/orders/import: new orders, each as POST /v1/orders takes one but without `id` (an
+ * import makes orders; it never names a stored one). The reference allows 2,000; 1,000 here, the
+ * bound of every bulk route.
+ */
+export const importOrdersBody = rows(z.strictObject({ ...updateOrderBody.shape, id: z.optional(z.never()) }));
+export type ImportOrdersBody = z.output<typeof importOrdersBody>;

@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/job.js';
 import type { Runtime } from '../runtime.js';
 import { enqueueBulk } from './bulk-job.js';
 import type {
+  ImportOrdersBody,
   MetadataInBulkBody,
   UpdateCustomersInBulkBody,
   UpdateProductsInBulkBody,
@@ -78,6 +79,22 @@ export function updateCustomersMetadataInBulk(deps: Deps, projectId: string, bod
     projectId,
     'CUSTOMERS.METADATA_UPDATE',
     body.source_ids.map((s) => ({ ref: s, body: { metadata: body.metadata } })),
+    requestId,
+  );
+}
+
+/**
+ * POST /v1/orders/import (ORDERS.IMPORT): each order stored as new, without loyalty or event
+ * effects (lib/orders/order.service.ts importOrder). Its id is minted here and kept in the row, so
+ * a redelivered chunk finds the orders it already wrote instead of making them twice.
+ * @throws Error (queue).
+ */
+export function importOrders(deps: Deps, projectId: string, body: ImportOrdersBody, requestId: string): Promise<AsyncAction> {
+  return enqueueBulk(
+    deps,
+    projectId,
+    'ORDERS.IMPORT',
+    body.map((o) => ({ ref: o.source_id ?? '', body: { id: deps.ids.id('ord'), order: o } })),
     requestId,
   );
 }

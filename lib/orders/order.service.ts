@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { MAX_ORDER_BYTES, storedBytes } from '../db/item-size.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { InvalidPayloadError, NotFoundError } from '../errors.js';
+import { DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { orderLoyaltyEffects } from '../loyalties/order-earning.service.js';
@@ -161,6 +161,64 @@ export async function createOrder(deps: Deps & Pick<Runtime, 'metadataSchemaCach
   const winner = sourceId === null ? null : await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Order with source id ${sourceId} was claimed but cannot be read`);
   return applyChanges(deps, winner, fields);
+}
+
+/** The order a row of an import made: the one stored under its minted id; a source id another order holds is a failure. */
+async function importedOrder(deps: Reads, projectId: string, id: string, sourceId: string | null): Promise<Order | null> {
+  const stored = await repo.getOrder(deps, projectId, id);
+  if (stored) return stored;
+  const holder = sourceId === null ? null : await repo.getOrderIdBySourceId(deps, projectId, sourceId);
+  if (holder !== null && holder !== id) throw new DuplicateError('order', `An order with source_id ${JSON.stringify(sourceId)} already exists`, holder);
+  return null;
+}
+
+/**
+ * One order of POST /v1/orders/import (a row of the ORDERS.IMPORT bulk action): stored with its
+ * list entry, count and source id claim as POST /v1/orders stores a new one, its customer and
+ * referrer upserted, but with **no effects**: not marked for loyalty (a PAID import earns nothing,
+ * now or by the sweep) and no event (the reference: an import stores no events). `id` was minted
+ * when the request was accepted, so a redelivered row finds its own order and writes nothing more;
+ * a `source_id` any other order holds (stored before, or an earlier row of the same request) is
+ * the row's failure, never an update.
+ * @throws DuplicateError (source id taken), InvalidPayloadError, NotFoundError, MetadataValidationError: the row's failure.
+ */
+export async function importOrder(deps: Deps & Pick<Runtime, 'metadataSchemaCache'>, projectId: string, id: string, body: UpdateOrderBody): Promise<Order> {
+  await enforceMetadata(deps, projectId, 'order', body.metadata);
+  checkStoredSize(body);
+  const sourceId = body.source_id ?? null;
+  const before = await importedOrder(deps, projectId, id, sourceId);
+  if (before) return before;
+  const fields = await fieldsOf(deps, projectId, body);
+  const createdAt = deps.clock.now().toISOString();
+  const order: Order = {
+    id,
+    projectId,
+    sourceId,
+    status: 'CREATED',
+    amount: 0,
+    items: [],
+    metadata: {},
+    customerId: null,
+    referrerId: null,
+    ...fields,
+    createdAt,
+    updatedAt: null,
+    revision: 0,
+  };
+  checkStoredSize(order);
+  let inserted: boolean;
+  try {
+    inserted = await repo.insertOrder(deps, order);
+  } catch (error) {
+    // A redelivery running at once inserted this row's order first (its id is taken).
+    const stored = await repo.getOrder(deps, projectId, id);
+    if (stored) return stored;
+    throw error;
+  }
+  if (inserted) return order;
+  const after = await importedOrder(deps, projectId, id, sourceId);
+  if (!after) throw new Error(`Order with source id ${sourceId} was claimed but cannot be read`);
+  return after;
 }
 
 /**

@@ -1322,6 +1322,12 @@ const cases: RouteCase[] = [
     effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
   },
   {
+    operationId: 'import-orders',
+    prepare: async () => undefined,
+    send: (c, key) => c.customers.call('import-orders', { json: [{ source_id: 'o-import', amount: 100 }], headers: c.keyed(key) }),
+    effects: (c) => c.countItems('ASYNC_ACTION#', 'ASYNC_ACTION'),
+  },
+  {
     operationId: 'create-in-bulk-loyalty-tiers',
     prepare: async (c) => {
       await newCampaign(c.campaigns, loyaltyProgram);
