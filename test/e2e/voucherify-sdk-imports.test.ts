@@ -95,4 +95,14 @@ describe('the official Voucherify SDK: CSV imports and bulk updates', () => {
     const started = await client.campaigns.importVouchersCSV(campaign.id, file('campaign.csv', 'Code\nSDK-C1\nSDK-C2\n'));
     expect(await finished(started.async_action_id)).toMatchObject({ type: 'CAMPAIGN.VOUCHERS_IMPORT_CSV', status: 'DONE', result: { done_count: 2 } });
   });
+
+  it('orders.import stores historical orders as an async action', async () => {
+    const started = await client.orders.import([
+      { source_id: 'sdk-hist-1', status: 'PAID', amount: 2_000, customer: { source_id: 'sdk-ann' } },
+      { source_id: 'sdk-hist-2', items: [{ source_id: 'sdk-phone', quantity: 1, price: 1_000 }] },
+    ]);
+    expect(await finished(started.async_action_id)).toMatchObject({ type: 'ORDERS.IMPORT', status: 'DONE', result: { done_count: 2, failed_count: 0 } });
+    expect(await client.orders.get('sdk-hist-1')).toMatchObject({ status: 'PAID', amount: 2_000 });
+    expect(await client.orders.get('sdk-hist-2')).toMatchObject({ amount: 1_000 });
+  });
 });

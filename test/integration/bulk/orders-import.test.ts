@@ -91,8 +91,11 @@ describe('POST /v1/orders/import', () => {
     });
     const card = (await api.call('add-member', { params: { campaignId: 'Club' }, json: { customer: { source_id: 'ann' } } })).json as { code: string };
     expect(
-      (await loyaltyApi(runtime, pair).createEarningRules('Club', [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 25 }, source: { banner: 'Paid' } }]))
-        .status,
+      (
+        await loyaltyApi(runtime, pair).createEarningRules('Club', [
+          { event: 'order.paid', loyalty: { type: 'FIXED', points: 25 }, source: { banner: 'Paid' } },
+        ])
+      ).status,
     ).toBe(200);
     const balance = async () =>
       ((await api.call('get-member', { params: { memberId: card.code } })).json as { loyalty_card: { balance: number } }).loyalty_card.balance;
