@@ -87,7 +87,8 @@ export type ErrorKey =
   | 'unauthorized'
   | 'unsupported_media_type'
   | 'branding_exist'
-  | 'holder_assignement_duplication';
+  | 'holder_assignement_duplication'
+  | 'stacking_rules_exist';
 
 export interface ErrorFields {
   message: string;
@@ -678,6 +679,20 @@ export class HolderRemovalForbiddenError extends AppError {
       details: 'You can not remove Referrer assignment',
       resourceId: holderId,
       resourceType: 'redeemable_holder',
+    });
+  }
+}
+
+/** A project has one set of stacking rules: create-stacking-rules on a project that has set them (the reference's 409 `stacking_rules_exist`). */
+export class StackingRulesExistError extends AppError {
+  override readonly name = 'StackingRulesExistError';
+
+  constructor(stackingRulesId: string) {
+    super(409, 'stacking_rules_exist', {
+      message: 'Stacking rules exist',
+      details: 'Cannot exist more stacking rules for given project',
+      resourceId: stackingRulesId,
+      resourceType: 'stacking_rules',
     });
   }
 }

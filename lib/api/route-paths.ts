@@ -255,4 +255,9 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'GET', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
   { method: 'PUT', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
   { method: 'DELETE', path: '/management/v1/projects/{projectId}/webhooks/{webhookId}' },
+  { method: 'POST', path: '/management/v1/projects/{projectId}/stacking-rules' },
+  { method: 'GET', path: '/management/v1/projects/{projectId}/stacking-rules' },
+  { method: 'GET', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
+  { method: 'PUT', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
+  { method: 'DELETE', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
 ];

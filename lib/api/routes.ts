@@ -3375,6 +3375,81 @@ export const deleteWebhookRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * Management API stacking rules (issue 40): another door onto the project's one set of stacking rules
+ * (GET/PUT /v1/stacking-rules and every validation and redemption read the same item).
+ */
+
+export const createStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'create-stacking-rules',
+  method: 'POST',
+  path: '/management/v1/projects/{projectId}/stacking-rules',
+  folder: 'management-stacking-rules',
+  auth: 'management',
+  scope: null,
+  summary: "Set the project's stacking rules over the defaults (a project has one set at most)",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementStackingRules', 'The stacking rules as set')],
+  errors: [404, 409],
+  idempotency: 'generic',
+  description:
+    'The members sent over the defaults; the rules every validation and redemption of the project follows from the reply on. A project whose rules are set (here or with PUT /v1/stacking-rules) answers 409 `stacking_rules_exist`. `discount_calculation_mode` is DISCOUNTED_AMOUNT (each discount works on what the ones before it left); INITIAL_AMOUNT and `initial_amount_mode_categories` are refused.',
+});
+
+export const listStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'list-stacking-rules',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/stacking-rules',
+  folder: 'management-stacking-rules',
+  auth: 'management',
+  scope: null,
+  summary: "List the project's stacking rules: always one item, the defaults (no id) until set",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementStackingRulesList', 'The stacking rules in force')],
+  errors: [404],
+});
+
+export const getStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'get-stacking-rules',
+  method: 'GET',
+  path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}',
+  folder: 'management-stacking-rules',
+  auth: 'management',
+  scope: null,
+  summary: "Get the project's set stacking rules by id",
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementStackingRules', 'The stacking rules')],
+  errors: [404],
+});
+
+export const updateStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'update-stacking-rules',
+  method: 'PUT',
+  path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}',
+  folder: 'management-stacking-rules',
+  auth: 'management',
+  scope: null,
+  summary: 'Change members of the stacking rules (an array sent replaces the stored one); the others stay',
+  tag: 'Management',
+  success: [/* @__PURE__ */ ok('ManagementStackingRules', 'The stacking rules as changed')],
+  errors: [404],
+  idempotency: 'generic',
+});
+
+export const deleteStackingRulesRoute = /* @__PURE__ */ route({
+  operationId: 'delete-stacking-rules',
+  method: 'DELETE',
+  path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}',
+  folder: 'management-stacking-rules',
+  auth: 'management',
+  scope: null,
+  summary: 'Delete the stacking rules: the project follows the defaults from the reply on',
+  tag: 'Management',
+  success: [{ status: 204, description: 'Deleted' }],
+  errors: [404],
+  idempotency: 'generic',
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3628,4 +3703,9 @@ export const routes: readonly RouteDef[] = [
   getWebhookRoute,
   updateWebhookRoute,
   deleteWebhookRoute,
+  createStackingRulesRoute,
+  listStackingRulesRoute,
+  getStackingRulesRoute,
+  updateStackingRulesRoute,
+  deleteStackingRulesRoute,
 ];

@@ -109,7 +109,8 @@ export const deletedProject = /* @__PURE__ */ entity<{ projectId: string; name: 
  * absent = the reference's defaults. In the project's partition, so a validation reads it in the
  * same BatchGetItem as its redeemables.
  */
-export const stackingRules = /* @__PURE__ */ entity<StackingRules & { updatedAt: string }>('stacking_rules', 1)
+/** `id` and `createdAt`: the management API's view of the set rules; items written before it have neither (given on their next write). */
+export const stackingRules = /* @__PURE__ */ entity<StackingRules & { updatedAt: string; id?: string; createdAt?: string }>('stacking_rules', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'STACKING_RULES',

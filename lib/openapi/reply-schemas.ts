@@ -31,6 +31,7 @@ import { campaignSummaryReplySchema } from '../campaigns/campaign-summary.reply.
 import { campaignListReplySchema, campaignReplySchema, emptyJsonReplySchema, promotionTierReplySchema } from '../campaigns/campaign.reply.js';
 import { categoryListReplySchema, categoryReplySchema } from '../categories/category.reply.js';
 import { brandingListReplySchema, brandingReplySchema } from '../management-branding/branding.reply.js';
+import { managementStackingRulesListReplySchema, managementStackingRulesReplySchema } from '../management-stacking-rules/stacking-rules.reply.js';
 import { userListReplySchema, userReplySchema } from '../management-users/user.reply.js';
 import { locationListReplySchema, locationReplySchema } from '../locations/location.reply.js';
 import { managementProjectCreatedReplySchema, managementProjectListReplySchema, managementProjectReplySchema } from '../projects/project.reply.js';
@@ -104,6 +105,8 @@ export const replySchemas = {
   ManagementProjectList: managementProjectListReplySchema,
   ManagementBranding: brandingReplySchema,
   ManagementBrandingList: brandingListReplySchema,
+  ManagementStackingRules: managementStackingRulesReplySchema,
+  ManagementStackingRulesList: managementStackingRulesListReplySchema,
   ManagementUser: userReplySchema,
   ManagementUserList: userListReplySchema,
   Location: locationReplySchema,

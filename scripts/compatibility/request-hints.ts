@@ -361,6 +361,13 @@ const perOperation: Record<string, CaseHints> = {
   'get-webhook': { path: { projectId: '$seed.projectId', webhookId: '$seed.webhookId' } },
   'update-webhook': { path: { projectId: '$seed.projectId', webhookId: '$seed.webhookId' }, values: webhookValues },
   'delete-webhook': { path: { projectId: '$seed.projectId', webhookId: '$fresh.webhookId' } },
+  // Management API stacking rules (issue 40): one set per project, so a create needs a fresh project, and each delete a
+  // set made afresh in a project of its own.
+  'create-stacking-rules': { path: { projectId: '$fresh.projectId' } },
+  'list-stacking-rules': { path: { projectId: '$seed.projectId' } },
+  'get-stacking-rules': { path: { projectId: '$seed.projectId', stackingRulesId: '$seed.stackingRulesId' } },
+  'update-stacking-rules': { path: { projectId: '$seed.projectId', stackingRulesId: '$seed.stackingRulesId' } },
+  'delete-stacking-rules': { path: { projectId: '$seed.stackingRulesProjectId', stackingRulesId: '$fresh.stackingRulesProjectStackingRulesId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.
     exclusive: [

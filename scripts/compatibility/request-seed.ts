@@ -294,6 +294,25 @@ export async function seedProject(send: Send): Promise<Seeds> {
     return made;
   };
 
+  // The managed project's stacking rules (issue 40: one set per project), and a project of their own whose set the
+  // delete-stacking-rules requests remove, one at a time (delete leaves the defaults, listed without an id).
+  const stackingRules = (id: string): Promise<Body> => call(send, 'POST', `/management/v1/projects/${id}/stacking-rules`, {});
+  const stackingRulesId = str((await stackingRules(projectId)).id, 'stacking rules id');
+  const stackingRulesProjectId = str((await managedProject()).id, 'project id');
+  let stackingRulesTurn: Promise<unknown> = Promise.resolve();
+  const freshStackingRulesOfProject = (): Promise<string> => {
+    const made = stackingRulesTurn.then(async () => {
+      for (let wait = 0; wait < 100; wait += 1) {
+        const listed = ((await call(send, 'GET', `/management/v1/projects/${stackingRulesProjectId}/stacking-rules`)).data ?? []) as Body[];
+        if (listed[0]?.id === undefined) return str((await stackingRules(stackingRulesProjectId)).id, 'stacking rules id');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the stacking rules of the delete-stacking-rules project were never deleted');
+    });
+    stackingRulesTurn = made.catch(() => undefined);
+    return made;
+  };
+
   // A promotion stack of the seeded promotion's tier (issue 38), and a fresh one for the request that deletes one.
   const stackOf = async (): Promise<string> =>
     str(
@@ -319,6 +338,8 @@ export async function seedProject(send: Send): Promise<Seeds> {
       projectId,
       brandingId,
       brandProjectId,
+      stackingRulesId,
+      stackingRulesProjectId,
       userId: seededUser.id,
       promotionStackId,
       webhookId,
@@ -432,6 +453,7 @@ export async function seedProject(send: Send): Promise<Seeds> {
         ),
       earningRuleId: earningRule,
       brandProjectBrandingId: freshBrandOfBrandProject,
+      stackingRulesProjectStackingRulesId: freshStackingRulesOfProject,
       eventSchemaId: async () =>
         str(
           (await call(send, 'POST', '/v1/custom-event-schemas', { name: name('compat_fresh_event').replace('-', '_'), schema: { properties: {} } })).id,

@@ -1365,6 +1365,52 @@ const cases: RouteCase[] = [
         ? 1
         : 0,
   },
+  // Management API stacking rules (issue 40): the project's one set.
+  {
+    operationId: 'create-stacking-rules',
+    prepare: async () => undefined,
+    send: (c, key) =>
+      c.management.call('create-stacking-rules', {
+        params: { projectId: c.pair.project_id },
+        json: { redeemables_limit: 10 },
+        headers: c.managementKeyed(key),
+      }),
+    // 1 once set; a second run would answer 409 stacking_rules_exist instead of the first 200.
+    effects: async (c) =>
+      ((await c.management.call('list-stacking-rules', { params: { projectId: c.pair.project_id } })).json.data as { id?: string }[])[0]?.id ? 1 : 0,
+  },
+  {
+    operationId: 'update-stacking-rules',
+    prepare: async (c) => {
+      c.state.stackingRulesId = (await c.management.call('create-stacking-rules', { params: { projectId: c.pair.project_id }, json: {} })).json.id as string;
+      c.clock.advance(SECOND);
+    },
+    send: (c, key) =>
+      c.management.call('update-stacking-rules', {
+        params: { projectId: c.pair.project_id, stackingRulesId: c.state.stackingRulesId ?? '' },
+        json: { redeemables_limit: 12 },
+        headers: c.managementKeyed(key),
+      }),
+    // Every update stamps the rules' update time: a second run would move it to the retry's time.
+    effects: async (c) => Date.parse(String((await entities.stackingRules.get(c.runtime, entities.stackingRules.key(c.pair.project_id)))?.updatedAt ?? 0)) || 0,
+  },
+  {
+    operationId: 'delete-stacking-rules',
+    prepare: async (c) => {
+      c.state.stackingRulesId = (await c.management.call('create-stacking-rules', { params: { projectId: c.pair.project_id }, json: {} })).json.id as string;
+    },
+    send: (c, key) =>
+      c.management.call('delete-stacking-rules', {
+        params: { projectId: c.pair.project_id, stackingRulesId: c.state.stackingRulesId ?? '' },
+        headers: c.managementKeyed(key),
+      }),
+    // 1 once deleted; a second run would answer 404 instead of the first 204.
+    effects: async (c) =>
+      (await c.management.call('get-stacking-rules', { params: { projectId: c.pair.project_id, stackingRulesId: c.state.stackingRulesId ?? '' } })).status ===
+      404
+        ? 1
+        : 0,
+  },
 ];
 
 describe('Idempotency-Key on every write POST (generic path)', () => {

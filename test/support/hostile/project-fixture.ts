@@ -212,6 +212,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
     name: n('Location'),
     shape: { type: 'circle', format: 'distance', distance: { center: 'geo:52.23,21.01', radius: '5 km' } },
   });
+  const stackingRules = must(await api(r.createStackingRulesRoute, { params: { projectId }, json: {}, headers: mgmt }), 'stacking rules');
   const webhookId = `wh_${tag}`;
   await insertWebhook(runtime, {
     id: webhookId,
@@ -265,6 +266,7 @@ export async function seedProject(runtime: Runtime, tag: string): Promise<Projec
       loyaltyTierId: loyaltyTiers.map((t) => t.id),
       pendingPointsId: [pending.id],
       webhookId: [webhookId],
+      stackingRulesId: [stackingRules.id as string],
     },
     ids: [
       pair.project_id,
