@@ -1,3 +1,4 @@
+import '../../lib/http/multipart-body.js';
 import { importCustomersUsingCsvRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { accepted } from '../../lib/http/reply.js';

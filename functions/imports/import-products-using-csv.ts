@@ -1,3 +1,4 @@
+import '../../lib/http/multipart-body.js';
 import { importProductsUsingCsvRoute } from '../../lib/api/routes.js';
 import { endpoint } from '../../lib/http/endpoint.js';
 import { ok } from '../../lib/http/reply.js';

@@ -1,3 +1,4 @@
+import '../../lib/http/multipart-body.js';
 import { importVouchersToCampaignUsingCsvRoute } from '../../lib/api/routes.js';
 import { campaignParams } from '../../lib/campaigns/campaign-params.schema.js';
 import { endpoint } from '../../lib/http/endpoint.js';

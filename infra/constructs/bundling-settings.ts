@@ -32,6 +32,8 @@ export const houseBundling = {
     '@aws-sdk/middleware-endpoint-discovery': './infra/bundle-shims/endpoint-discovery.ts',
     // The SDK's trace-id lookup for many invocations per process; one at a time, the environment gives it (see the shim): about 2.2 KiB.
     '@aws/lambda-invoke-store': './infra/bundle-shims/lambda-invoke-store.ts',
+    // The default credential chain, which on Lambda always stops at the environment (see the shim): about 3 KiB.
+    '@aws-sdk/credential-provider-node': './infra/bundle-shims/credential-provider-node.ts',
   },
 } as const;
 

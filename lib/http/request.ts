@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidJsonError, InvalidPayloadError, InvalidQueryParamsError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
 import { FORBIDDEN_KEY, ForbiddenKeyError, parseJsonText, RefusedJsonError } from './json-text.js';
-import { boundaryOf, MultipartError, parseMultipart } from './multipart.js';
 import { ILL_FORMED_VALUE, isWellFormed, showLoneSurrogates } from './unicode.js';
 import type { RouteDef } from '../api/route.js';
 
@@ -19,7 +18,7 @@ export function headerOf(event: APIGatewayProxyEventV2, name: string): string | 
   return undefined;
 }
 
-const mediaType = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+export const mediaType = (contentType: string | undefined): string | undefined => contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -28,7 +27,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * body that is not text, multipart ones among them) is measured before it is decoded, so an
  * oversized one is never copied.
  */
-function bodyBytes(event: APIGatewayProxyEventV2): Buffer {
+export function bodyBytes(event: APIGatewayProxyEventV2): Buffer {
   if (event.body === undefined || event.body === null) return Buffer.alloc(0);
   if (event.isBase64Encoded && Math.floor((event.body.length * 3) / 4) - 2 > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
   const buffer = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
@@ -37,7 +36,7 @@ function bodyBytes(event: APIGatewayProxyEventV2): Buffer {
 }
 
 /** Bytes as text, or null when they are not UTF-8 (decoding would silently turn them into U+FFFD). */
-function utf8(buffer: Buffer): string | null {
+export function utf8(buffer: Buffer): string | null {
   try {
     return strictUtf8.decode(buffer);
   } catch {
@@ -69,7 +68,10 @@ function uniqueParams(params: URLSearchParams, shown: (name: string) => string, 
  * that is not well-formed Unicode is refused before anything walks it (400 `invalid_payload`).
  */
 export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body']): unknown {
-  if (kind === 'multipart') return parseMultipartBody(event);
+  if (kind === 'multipart') {
+    if (!multipartReader) throw new Error('A multipart route must import lib/http/multipart-body.js');
+    return multipartReader(event);
+  }
   const text = rawBody(event);
   if (kind === 'none') return {};
   if (text === null) throw kind === 'json' ? new InvalidJsonError(NOT_UTF8) : new InvalidPayloadError(NOT_UTF8);
@@ -95,33 +97,13 @@ export function parseBody(event: APIGatewayProxyEventV2, kind: RouteDef['body'])
 }
 
 /**
- * A `multipart/form-data` body as `{<field>: text}`: each part's content decoded as UTF-8 (a file
- * too: the files these routes take are CSV text). An empty body is `{}` (the route's schema then
- * names the missing `file`).
- * @throws PayloadTooLargeError (413) beyond MAX_BODY_BYTES, UnsupportedMediaTypeError (415) for
- *   another Content-Type, InvalidPayloadError (400): not multipart as declared, a field given
- *   twice or named `__proto__`, a part that is not UTF-8.
+ * Reads a `multipart/form-data` body; set by lib/http/multipart-body.ts, which only the multipart routes' handlers
+ * import, so every other handler's bundle carries no multipart code.
  */
-function parseMultipartBody(event: APIGatewayProxyEventV2): Record<string, string> {
-  const bytes = bodyBytes(event);
-  if (bytes.byteLength === 0) return {};
-  const contentType = headerOf(event, 'content-type');
-  const type = mediaType(contentType);
-  if (type !== MULTIPART_TYPE) throw new UnsupportedMediaTypeError(MULTIPART_TYPE, type);
-  const out: Record<string, string> = {};
-  try {
-    for (const part of parseMultipart(bytes, boundaryOf(contentType as string))) {
-      if (part.name === FORBIDDEN_KEY) throw new InvalidPayloadError(`Part ${part.name}: ${new ForbiddenKeyError().message}`);
-      if (Object.hasOwn(out, part.name)) throw new InvalidPayloadError(`Part ${part.name.slice(0, 100)} is given more than once`);
-      const text = utf8(part.data);
-      if (text === null) throw new InvalidPayloadError(`Part ${part.name.slice(0, 100)} is not valid UTF-8 text`);
-      out[part.name] = text;
-    }
-  } catch (error) {
-    if (error instanceof MultipartError) throw new InvalidPayloadError(error.message, error);
-    throw error;
-  }
-  return out;
+let multipartReader: ((event: APIGatewayProxyEventV2) => Record<string, string>) | null = null;
+
+export function useMultipartReader(reader: (event: APIGatewayProxyEventV2) => Record<string, string>): void {
+  multipartReader = reader;
 }
 
 /** Query parameters from the raw query string, so repeated parameters are seen and refused. */

@@ -208,7 +208,9 @@ describe('resumeOpenJobs', () => {
   });
 });
 
-describe('the stop signal (Ctrl-C of the local runtime)', () => {
+// A generation of 500 codes and an export of 2,500 rows, each run twice: minutes when another file (the kill -9 test) has the
+// machine's two cores, so these wait longer than the suite's 60 s before calling it a hang.
+describe('the stop signal (Ctrl-C of the local runtime)', { timeout: 240_000 }, () => {
   it('stops a generation after the batch in hand, even on its last delivery: IN_PROGRESS at a checkpoint, then resumed to the exact count', async () => {
     const { projectId, campaignId, actionId, jobs, api } = await generation(500);
     const stop = new AbortController();

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import '../../../lib/http/multipart-body.js';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
 import { AppError } from '../../../lib/errors.js';
