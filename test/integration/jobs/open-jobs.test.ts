@@ -61,9 +61,9 @@ async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: Dyn
     ...(options.stop ? { stop: options.stop } : {}),
   });
   const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
-  // The jobs worker's own 15-minute budget: under load a run here takes longer than an API function's 29 s, and a run
+  // The jobs worker's own 5-minute budget (lib/api/workers.ts): under load a run here takes longer than an API function's 29 s, and a run
   // past its budget stops at a checkpoint by design, which these tests would read as the stop they cause themselves.
-  return worker({ Records: records }, lambdaContext('jobs-worker', 15 * 60_000));
+  return worker({ Records: records }, lambdaContext('jobs-worker', 300_000));
 }
 
 /** The table client, raising `controller` once `after` transactions have been written (the job's checkpoints). */
