@@ -32,6 +32,8 @@ export interface EngineOptions {
   dynamoPort?: number;
   s3Port?: number;
   sqsPort?: number;
+  /** The table's change stream, for a runtime that polls it (the outbox); off for the test suite's shared table. */
+  stream?: boolean;
 }
 
 export interface Engines {
@@ -244,8 +246,13 @@ const indexSpec = (g: (typeof indexes)[number]): GlobalSecondaryIndex => ({
  * Creates the single table with its GSIs and TTL unless it already exists (persisted runs). A
  * table persisted by an older version gets the indexes it lacks, one at a time as DynamoDB
  * allows, each waited for until ACTIVE.
+ *
+ * `stream` turns on the change stream the outbox reads (deployed tables always have it). Only a
+ * runtime that polls it asks: DynamoDB Local keeps every record of a streamed table, which made
+ * the whole test suite several times slower on tables nobody polls.
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+export async function ensureTable(client: DynamoDBClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
+  const stream = options.stream ?? false;
   const existing = await client.send(new ListTablesCommand({}));
   if (!existing.TableNames?.includes(tableName)) {
     await client.send(
@@ -265,14 +272,14 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: tableDesign.sortKey, KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: indexes.map(indexSpec),
-        StreamSpecification: { StreamEnabled: true, StreamViewType: tableDesign.streamView },
+        ...(stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: tableDesign.streamView } } : {}),
       }),
     );
   } else {
     await addMissingIndexes(client, tableName);
     const described = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
     // A table persisted before the outbox existed gets its stream (events of changes before this start are not sent).
-    if (!described?.StreamSpecification?.StreamEnabled) {
+    if (stream && !described?.StreamSpecification?.StreamEnabled) {
       await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: tableDesign.streamView } }));
     }
   }
@@ -361,7 +368,7 @@ export async function startEngines(options: EngineOptions): Promise<Engines> {
     const dynamoEndpoint = dynamo.endpoint;
     await Promise.all([dynamo.ready, s3.run()]);
     const ddb = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials: LOCAL_CREDENTIALS });
-    await ensureTable(ddb, resources.tableName);
+    await ensureTable(ddb, resources.tableName, { stream: options.stream ?? false });
     ddb.destroy();
 
     sqsServer = await createSqsServer({ port: sqsPort, hostname: '127.0.0.1', region, emulateQueueCreationLifecycle: false });

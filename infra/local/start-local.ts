@@ -188,7 +188,8 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
     const resume = options.resumeOpenJobs ?? options.engines === undefined;
     if (options.engines) engines = endpointsOf(options.engines);
     else {
-      const started = await startEngines({ dataDir });
+      const polled = (options.streamWorkers ?? streamTable).length > 0;
+      const started = await startEngines({ dataDir, stream: polled });
       cleanups.push(() => started.stop());
       engines = endpointsOf(started);
     }

@@ -14,24 +14,34 @@ import { createManagementKey } from '../../lib/management/management-key.service
 export const engines = () => inject('engines');
 
 let fileTable: Promise<string> | undefined;
+let streamedFileTable: Promise<string> | undefined;
+
+async function createFileTable(stream: boolean): Promise<string> {
+  const e = engines();
+  const name = `file-${randomUUID().slice(0, 8)}`;
+  const client = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await ensureTable(client, name, { stream });
+  } finally {
+    client.destroy();
+  }
+  return name;
+}
+
 /**
  * A table of this test file's own (made on first use; vitest loads this module once per file), for a
  * file whose tests Scan to count what they wrote: on the suite's shared table such a Scan reads every
  * other test's items, took tens of seconds and slowed the whole engine for the other workers.
  */
 export function fileTableName(): Promise<string> {
-  fileTable ??= (async () => {
-    const e = engines();
-    const name = `file-${randomUUID().slice(0, 8)}`;
-    const client = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    try {
-      await ensureTable(client, name);
-    } finally {
-      client.destroy();
-    }
-    return name;
-  })();
+  fileTable ??= createFileTable(false);
   return fileTable;
+}
+
+/** A table of this file's own with the change stream on, for a test that runs the outbox's stream poller. */
+export function streamedFileTableName(): Promise<string> {
+  streamedFileTable ??= createFileTable(true);
+  return streamedFileTable;
 }
 
 /** A runtime on the test engines; pass a ManualClock to move time, a table name for a table of the test's own (made by the caller). */

@@ -15,7 +15,7 @@ const pipelineLogger = process.env.WEBHOOK_TEST_LOG ? createLogger('debug') : si
 import type { Runtime } from '../../lib/runtime.js';
 import type { RetrySchedule } from '../../lib/webhooks/retry-schedule.js';
 import { LOCAL_TARGET_POLICY } from '../../lib/webhooks/target-policy.js';
-import { engines, fileTableName, testRuntime } from './runtime.js';
+import { engines, streamedFileTableName, testRuntime } from './runtime.js';
 
 /** One request a receiver got. */
 export interface Received {
@@ -53,7 +53,7 @@ export async function startReceiver(): Promise<{ url: string; received: Received
  */
 export async function startWebhookPipeline(schedule: RetrySchedule) {
   const e = engines();
-  const tableName = await fileTableName();
+  const tableName = await streamedFileTableName();
   const runtime: Runtime = testRuntime({ tableName, clock: systemClock, logger: pipelineLogger });
   const sqs = new SQSClient({ region: e.region, endpoint: e.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const name = `webhooks-${randomUUID().slice(0, 8)}`;
