@@ -248,8 +248,8 @@ const indexSpec = (g: (typeof indexes)[number]): GlobalSecondaryIndex => ({
  * allows, each waited for until ACTIVE.
  *
  * `stream` turns on the change stream the outbox reads (deployed tables always have it). Only a
- * runtime that polls it asks: DynamoDB Local keeps every record of a streamed table, which made
- * the whole test suite several times slower on tables nobody polls.
+ * runtime that polls it asks: DynamoDB Local keeps every record of a streamed table for 24 hours,
+ * which tables nobody polls (the test suite's) have no use for.
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
   const stream = options.stream ?? false;
