@@ -23,15 +23,19 @@ export interface Received {
   body: string;
 }
 
-/** A webhook receiver on loopback: records every request and answers with `answer` (200 by default). */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; answer: { status: number }; close(): Promise<void> }> {
+/**
+ * A webhook receiver on loopback: records every request and answers with `answer` (200 by default);
+ * with `answer.hold`, it records and never answers (a delivery in flight, for a runtime killed during it).
+ */
+export async function startReceiver(): Promise<{ url: string; received: Received[]; answer: { status: number; hold: boolean }; close(): Promise<void> }> {
   const received: Received[] = [];
-  const answer = { status: 200 };
+  const answer = { status: 200, hold: false };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (answer.hold) return;
       res.statusCode = answer.status;
       res.end('ok');
     });
@@ -42,7 +46,11 @@ export async function startReceiver(): Promise<{ url: string; received: Received
     url: `http://127.0.0.1:${port}/hook`,
     received,
     answer,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,14 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../infra/local/start-local.js';
 import { createDocumentClient } from '../../../lib/db/client.js';
 import { listCampaignVoucherCodes } from '../../../lib/vouchers/voucher.repo.js';
 import { campaignBodies } from '../../support/api.js';
 import { seedBuckets } from '../../support/seed-buckets.js';
+import {
+  apiOf,
+  processesMentioning,
+  type Run,
+  runtimeOf,
+  startRuntime as start,
+  stopAllRuntimes,
+  tempDataDir,
+  waitFor,
+} from '../../support/spawned-runtime.js';
 
 /**
  * Issue 20, item 1: `npm start` killed (SIGKILL) or stopped (Ctrl-C) in the middle of a 20,000-code
@@ -23,98 +29,7 @@ import { seedBuckets } from '../../support/seed-buckets.js';
 
 const CODES = 20_000;
 const BUCKETS = 10_000;
-const main = join(repoRoot, 'infra', 'local', 'main.ts');
-const children: ChildProcess[] = [];
-const tempDirs: string[] = [];
-
-interface Run {
-  child: ChildProcess;
-  pid: number;
-  stdout: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-interface RuntimeFile {
-  pid: number;
-  dynamoEndpoint: string;
-  tableName: string;
-  region: string;
-  apiUrl: string;
-}
-
-/** `npm start` (node --import tsx infra/local/main.ts) on `dataDir`, in a process group of its own as a terminal would run it. */
-function start(dataDir: string): Run {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', DOWNLOAD_PORT: '0', IN_MEMORY: '', DEV_APP_ID: '', DEV_APP_TOKEN: '', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, ['--import', 'tsx', main], { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr?.resume();
-  // 'close', not 'exit': by then everything the process wrote to stdout has been read.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, pid: child.pid ?? 0, stdout: () => stdout, exited };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string | (() => string), timeoutMs = 60_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(everyMs);
-  }
-}
-
-/** The runtime file once `run` (not a killed run before it, whose file stays behind) has written it: the runtime is up. */
-const runtimeOf = (dataDir: string, run: Run): Promise<RuntimeFile> =>
-  waitFor(() => {
-    const file = join(dataDir, 'runtime.json');
-    if (!existsSync(file)) return undefined;
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as RuntimeFile;
-      return parsed.pid === run.pid ? parsed : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the runtime file');
-
-/** Processes whose command line mentions `text` (DynamoDB Local names its -dbPath under the data folder). */
-function processesMentioning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => {
-      if (!/^\d+$/.test(entry)) return false;
-      try {
-        return readFileSync(join('/proc', entry, 'cmdline'), 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-function apiOf(runtime: RuntimeFile, key: { app_id: string; app_token: string }) {
-  const headers = { 'X-App-Id': key.app_id, 'X-App-Token': key.app_token, 'Content-Type': 'application/json' };
-  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${runtime.apiUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
-
-afterAll(async () => {
-  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  const exits = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-  for (const child of running) child.kill('SIGKILL');
-  await Promise.all(exits);
-  for (const dir of tempDirs) {
-    // DynamoDB Local exits once its runtime is gone; wait for it before removing its files.
-    await waitFor(() => (processesMentioning(dir).length === 0 ? true : undefined), `the processes on ${dir} to end`, 15_000).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
-  }
-});
+afterAll(stopAllRuntimes);
 
 describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job and started again on the same data folder', () => {
   it.each([
@@ -125,8 +40,7 @@ describe.skipIf(process.platform !== 'linux')('the local runtime stopped mid-job
     async (_, signal) => {
       const t0 = Date.now();
       const step = (what: string) => process.env.CRASH_DEBUG && console.info(`${((Date.now() - t0) / 1000).toFixed(1)} s ${what}`);
-      const dataDir = mkdtempSync(join(tmpdir(), 'crash-restart-'));
-      tempDirs.push(dataDir);
+      const dataDir = tempDataDir('crash-restart-');
       let ids = { actionId: '', exportId: '' };
       const statuses = async (api: ReturnType<typeof apiOf>) => {
         const [action, file] = await Promise.all([api('GET', `/v1/async-actions/${ids.actionId}`), api('GET', `/v1/exports/${ids.exportId}`)]);
