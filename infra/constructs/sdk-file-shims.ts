@@ -149,8 +149,36 @@ export function withoutUnusedErrors(source: string, keep: ReadonlySet<string>): 
   return unregistered.replace(/^export var (\w+)\$ = \[-3, [^;]*?\n\];\n/gm, (declaration, name: string) => (dropped.has(name) ? '' : declaration));
 }
 
+/**
+ * Replaced only in bundles without the S3 client: the endpoint middleware calls this file's resolveParamsForS3 for a
+ * client whose serviceId is S3, and no other client's (0.7 KiB).
+ */
+export const s3EndpointCustomizationShim: SdkFileShim = {
+  file: `${SMITHY}/endpoints/middleware-endpoint/service-customizations/s3.js`,
+  why: "The S3 client's bucket-name endpoint rules, called only for a client whose serviceId is S3.",
+  exports: ['DOT_PATTERN', 'S3_HOSTNAME_PATTERN', 'isArnBucketName', 'isDnsCompatibleBucketName', 'resolveParamsForS3'],
+  contents: `const absent = () => {
+  throw new Error("The S3 endpoint rules are not in this bundle, which has no S3 client (infra/constructs/sdk-file-shims.ts)");
+};
+export const DOT_PATTERN = /\\./;
+export const S3_HOSTNAME_PATTERN = /^(.+\\.)?s3(-fips)?(\\.dualstack)?[.-]([a-z0-9-]+)\\./;
+export const isDnsCompatibleBucketName = absent;
+export const isArnBucketName = absent;
+export const resolveParamsForS3 = absent;
+`,
+};
+
+/**
+ * The paginators (`paginateQuery`, `paginateScan`, ...) are built at load by a call esbuild cannot prove free of
+ * effects, so each kept its command (and the command's schemas) in every bundle, paginated or not. The call is
+ * marked pure: a paginator that is read is built as before; one that is not is left out with what only it uses.
+ */
+export const SDK_PAGINATOR = /node_modules[\\/]@aws-sdk[\\/][^\\/]+[\\/]dist-es[\\/]pagination[\\/]\w+Paginator\.js$/;
+export const purePaginator = (source: string): string => source.replace(/= createPaginator\(/g, '= /* @__PURE__ */ createPaginator(');
+
 /** The esbuild plugin that loads the replacements in place of the files named above. */
-export function sdkFileShimsPlugin(shims: readonly SdkFileShim[] = sdkFileShims): Plugin {
+export function sdkFileShimsPlugin({ usesS3 }: { usesS3: boolean }, shims: readonly SdkFileShim[] = sdkFileShims): Plugin {
+  if (!usesS3) shims = [...shims, s3EndpointCustomizationShim];
   const byFile = new Map(shims.map((s) => [s.file, s]));
   const filter = new RegExp(`node_modules[\\\\/](?:${shims.map((s) => escapeRegExp(s.file).replace(/\//g, '[\\\\/]')).join('|')})$`);
   return {
@@ -170,6 +198,11 @@ export function sdkFileShimsPlugin(shims: readonly SdkFileShim[] = sdkFileShims)
           resolveDir: dirname(args.path),
         };
       });
+      build.onLoad({ filter: SDK_PAGINATOR }, async (args) => ({
+        contents: purePaginator(await readFile(args.path, 'utf8')),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      }));
       build.onLoad({ filter: CLIENT_PACKAGE_JSON }, async (args) => {
         const { version } = JSON.parse(await readFile(args.path, 'utf8')) as { version: string };
         return { contents: JSON.stringify({ version }), loader: 'json' };

@@ -6,6 +6,9 @@ import {
   CLIENT_PACKAGE_JSON,
   DYNAMODB_OPERATIONS_USED,
   dynamoErrorsThrown,
+  purePaginator,
+  SDK_PAGINATOR,
+  s3EndpointCustomizationShim,
   sdkFileShims,
   withoutUnusedErrors,
 } from '../../../infra/constructs/sdk-file-shims.js';
@@ -17,7 +20,7 @@ const exportedNames = (source: string): string[] =>
   [...source.matchAll(/^export (?:const|let|class|function|async function) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1] as string).sort();
 
 describe('the SDK files the bundles replace (infra/constructs/sdk-file-shims.ts)', () => {
-  for (const shim of sdkFileShims) {
+  for (const shim of [...sdkFileShims, s3EndpointCustomizationShim]) {
     it(`${shim.file} still exists and exports what its replacement exports`, () => {
       const path = join(nodeModules, shim.file);
       expect(existsSync(path), `${shim.file} moved: update sdk-file-shims.ts`).toBe(true);
@@ -87,5 +90,15 @@ describe('the DynamoDB errors the bundles register', () => {
     expect(registered(trimmed)).not.toContain('BackupInUseException');
     expect(trimmed).not.toMatch(/^export var BackupInUseException\$/m);
     expect(trimmed).toMatch(/^export var TransactionCanceledException\$/m);
+  });
+});
+
+describe('the SDK paginators', () => {
+  it('are built by a call marked pure, so an unread one leaves its command out', () => {
+    const path = join(nodeModules, '@aws-sdk/lib-dynamodb/dist-es/pagination/ScanPaginator.js');
+    expect(SDK_PAGINATOR.test(path)).toBe(true);
+    const marked = purePaginator(readFileSync(path, 'utf8'));
+    expect(marked).toContain('= /* @__PURE__ */ createPaginator(DynamoDBDocumentClient, ScanCommand');
+    expect(SDK_PAGINATOR.test(join(nodeModules, '@aws-sdk/lib-dynamodb/dist-es/pagination/Interfaces.js'))).toBe(false);
   });
 });
