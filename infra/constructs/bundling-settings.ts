@@ -44,7 +44,8 @@ export const houseBundling = {
  * lazily `import()`ed SSO, INI, process, web-identity and login providers (with the STS/SSO
  * clients they carry) would be dead weight, about 110 KiB of every bundle.
  */
-const EVENT_STREAMS = '@smithy/core/event-streams';
+export const EVENT_STREAMS_MODULE = '@smithy/core/event-streams';
+const EVENT_STREAMS = EVENT_STREAMS_MODULE;
 
 export const lambdaExternalModules = [
   '@aws-sdk/credential-provider-sso',

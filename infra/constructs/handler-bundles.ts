@@ -14,8 +14,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, type BuildResult, build, type Metafile } from 'esbuild';
-import { houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
+import { EVENT_STREAMS_MODULE, houseBundling, lambdaExternalModulesFor } from './bundling-settings.js';
 import { pureSchemaDeclarations } from './pure-schemas.js';
+import { sdkFileShimsPlugin } from './sdk-file-shims.js';
 
 export interface BundleRequest {
   /** Module exporting `handler`, relative to the build's root (the repository root for handlers). */
@@ -74,8 +75,8 @@ function buildOptions(requests: readonly BundleRequest[], root: string, external
     alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
     external,
     logLevel: houseBundling.logLevel,
-    // Unread schema declarations are left out (pure-schemas.ts).
-    plugins: [pureSchemaDeclarations()],
+    // Unread schema declarations are left out (pure-schemas.ts); SDK files on paths Lambda never takes are replaced (sdk-file-shims.ts).
+    plugins: [pureSchemaDeclarations(), sdkFileShimsPlugin({ usesS3: !external.includes(EVENT_STREAMS_MODULE) })],
   };
 }
 
