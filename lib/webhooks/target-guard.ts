@@ -100,6 +100,20 @@ export function targetUrlRefusal(text: string, policy: TargetPolicy): string | n
 export type Resolve = (host: string) => Promise<string[]>;
 
 /**
+ * `resolve`, failing after `ms`: a resolver that never answers (an unreachable name server retries
+ * for tens of seconds) must not hold a webhook write past API Gateway's 29 s, nor a delivery.
+ */
+export function boundedResolve(resolve: Resolve, ms: number): Resolve {
+  return (host) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([resolve(host), late]).finally(() => clearTimeout(timer));
+  };
+}
+
+/**
  * The addresses a delivery may connect to for `url`: all of its host's addresses, each allowed by
  * `policy`. Throws TargetRefused when the URL or any address is refused (one bad address is enough:
  * a resolver may hand out any of them), or when the name does not resolve.

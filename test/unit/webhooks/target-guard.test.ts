@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, CLOUD_TARGET_POLICY, resolveTarget, TargetRefused, targetUrlRefusal } from '../../../lib/webhooks/target-guard.js';
+import { addressRefusal, boundedResolve, CLOUD_TARGET_POLICY, resolveTarget, TargetRefused, targetUrlRefusal } from '../../../lib/webhooks/target-guard.js';
 
 const LOCAL = { allowHttp: true, allowLoopback: true };
 
@@ -76,5 +76,15 @@ describe('webhook target guard (SSRF)', () => {
       throw new Error('ENOTFOUND');
     };
     await expect(resolveTarget(new URL('https://shop.example.com/h'), CLOUD_TARGET_POLICY, failing)).rejects.toThrow(/does not resolve/);
+  });
+
+  it('treats a name server that never answers as a name that does not resolve, within the bound', async () => {
+    const silent = boundedResolve(() => new Promise<string[]>(() => undefined), 50);
+    const started = Date.now();
+    await expect(resolveTarget(new URL('https://slow.example.com/h'), CLOUD_TARGET_POLICY, silent)).rejects.toThrow(
+      /does not resolve \(no answer within 50 ms\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    await expect(boundedResolve(async () => ['93.184.216.34'], 50)('shop.example.com')).resolves.toEqual(['93.184.216.34']);
   });
 });
