@@ -2623,7 +2623,8 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   tag: 'Management',
   success: [{ status: 204, description: 'Deleted' }],
   errors: [404],
-  description: "The project's OAuth tokens stop within 30 s (the key cache). Its stored data is removed by a crash-safe job (remove-project-data) on the jobs queue.",
+  description:
+    "The project's OAuth tokens stop within 30 s (the key cache). Its stored data is removed by a crash-safe job (remove-project-data) on the jobs queue.",
   // With a key, a retry after a lost reply gets the first 204 instead of a 404.
   idempotency: 'generic',
   needs: { sendsTo: [JOBS_QUEUE] },

@@ -27,7 +27,9 @@ const MAX_PASSES = 3;
 /** Top-level attributes that are structure, never personal: left as they are even when equal to a personal value. */
 const STRUCTURAL = new Set(['PK', 'SK', 'entity', 'v', 'ttl', 'id', 'projectId', 'status', 'type', 'object', 'createdAt', 'updatedAt', 'revision']);
 
-const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem => ({ Delete: { TableName: deps.tableName, Key: { PK: item.PK as string, SK: item.SK as string } } });
+const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem => ({
+  Delete: { TableName: deps.tableName, Key: { PK: item.PK as string, SK: item.SK as string } },
+});
 
 const ownPartition = (pk: string, projectId: string, customerId: string): boolean => {
   const own = `P#${projectId}#CUSTOMER#${customerId}`;
@@ -138,7 +140,12 @@ export async function runCustomerErasure(deps: Deps, projectId: string, customer
  * personal values it looks for stay on it, so that running it again by hand can finish.
  * @returns true when this call moved it.
  */
-export async function failCustomerErasure(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>, projectId: string, customerId: string, reason: string): Promise<boolean> {
+export async function failCustomerErasure(
+  deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>,
+  projectId: string,
+  customerId: string,
+  reason: string,
+): Promise<boolean> {
   const moved = await updateStatusWith(
     deps,
     entities.customerErasure,
@@ -155,7 +162,11 @@ export async function failCustomerErasure(deps: Pick<Runtime, 'ddb' | 'tableName
 }
 
 /** The erasure's job state for the closers: open while IN_PROGRESS. */
-export async function customerErasureState(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, customerId: string): Promise<{ open: boolean; updatedAt: string } | null> {
+export async function customerErasureState(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+  customerId: string,
+): Promise<{ open: boolean; updatedAt: string } | null> {
   const erasure = await getCustomerErasure(deps, projectId, customerId);
   return erasure && { open: erasure.status === 'IN_PROGRESS', updatedAt: erasure.updatedAt ?? erasure.createdAt };
 }

@@ -80,7 +80,8 @@ export function redact(value: unknown, p: PersonalData): unknown {
     for (const [k, v] of Object.entries(source)) {
       let r: unknown;
       if (isCustomer && (PERSONAL_FIELDS as readonly string[]).includes(k)) r = v === null || v === undefined ? v : null;
-      else if (isCustomer && (METADATA_FIELDS as readonly string[]).includes(k)) r = v !== null && typeof v === 'object' && Object.keys(v).length === 0 ? v : {};
+      else if (isCustomer && (METADATA_FIELDS as readonly string[]).includes(k))
+        r = v !== null && typeof v === 'object' && Object.keys(v).length === 0 ? v : {};
       else r = redact(v, p);
       if (r !== v) changed = true;
       out[k] = r;

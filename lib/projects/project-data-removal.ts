@@ -37,7 +37,9 @@ const walkStateOf = (t: DeletedProject): WalkState => ({ walkCursor: t.walkCurso
 export const getTombstone = (deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string): Promise<DeletedProject | null> =>
   entities.deletedProject.get(deps, tombstoneKey(projectId), { consistent: true });
 
-const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem => ({ Delete: { TableName: deps.tableName, Key: { PK: item.PK as string, SK: item.SK as string } } });
+const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem => ({
+  Delete: { TableName: deps.tableName, Key: { PK: item.PK as string, SK: item.SK as string } },
+});
 
 /**
  * Removes a deleted project's data; safe to run any number of times, even at once (runWalk).
@@ -101,7 +103,10 @@ export async function failProjectDataRemoval(deps: Pick<Runtime, 'ddb' | 'tableN
 }
 
 /** The removal's job state for the closers: open while IN_PROGRESS. */
-export async function projectDataRemovalState(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string): Promise<{ open: boolean; updatedAt: string } | null> {
+export async function projectDataRemovalState(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+): Promise<{ open: boolean; updatedAt: string } | null> {
   const tombstone = await getTombstone(deps, projectId);
   return tombstone && { open: tombstone.status === 'IN_PROGRESS', updatedAt: tombstone.updatedAt ?? tombstone.deletedAt };
 }

@@ -212,7 +212,10 @@ export async function deleteProject(deps: Deps & { jobs: JobQueue; logger?: Logg
     const tombstone = await getTombstone(deps, projectId);
     if (tombstone) {
       await deleteKeysOf(deps, projectId, null);
-      if (tombstone.status === 'IN_PROGRESS' || (tombstone.status === undefined && (await repo.startLateRemoval(deps, projectId, deps.clock.now().toISOString())))) {
+      if (
+        tombstone.status === 'IN_PROGRESS' ||
+        (tombstone.status === undefined && (await repo.startLateRemoval(deps, projectId, deps.clock.now().toISOString())))
+      ) {
         await enqueueRemoval(deps, projectId);
       }
     }

@@ -86,7 +86,7 @@ const deleted = async (p: Awaited<ReturnType<typeof projectWithData>>) => {
 const leftovers = async (projectId: string) =>
   (await table.snapshot(projectId)).filter((i) => !i.includes('"SK":"PROJECT_DELETED"') && !i.includes('"entity":"open_job"'));
 
-describe('removing a deleted project\'s data', () => {
+describe("removing a deleted project's data", () => {
   it('removes every item of the project, counts them, ends DONE with its marker gone, and leaves another project untouched', async () => {
     const doomed = await projectWithData(620);
     const other = await projectWithData(40);
