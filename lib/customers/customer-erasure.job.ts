@@ -98,7 +98,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function runCustomerErasure(deps: Deps, projectId: string, customerId: string): Promise<CustomerErasure | null> {
   const erasure = await getCustomerErasure(deps, projectId, customerId);
-  if (!erasure || erasure.status !== 'IN_PROGRESS') return erasure;
+  if (erasure?.status !== 'IN_PROGRESS') return erasure;
   const wait = Date.parse(erasure.createdAt) + ERASURE_SETTLE_MS - deps.clock.now().getTime();
   if (wait > 0) await sleep(wait);
   const key = erasureKey(projectId, customerId);

@@ -48,7 +48,7 @@ const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem =>
  */
 export async function runProjectDataRemoval(deps: Deps, projectId: string): Promise<DeletedProject | null> {
   const tombstone = await getTombstone(deps, projectId);
-  if (!tombstone || tombstone.status !== 'IN_PROGRESS') return tombstone;
+  if (tombstone?.status !== 'IN_PROGRESS') return tombstone;
   await runWalk(
     deps,
     {

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHandler as makeWorker } from '../../../functions/workers/jobs-worker.js';
@@ -7,6 +7,7 @@ import { lambdaContext } from '../../../infra/local/api-gateway-event.js';
 import { type Clock, systemClock } from '../../../lib/clock.js';
 import { getCustomerErasure } from '../../../lib/customers/customer-erasure.service.js';
 import type { JobMessage } from '../../../lib/jobs/job.js';
+import { resumeOpenJobs } from '../../../lib/jobs/resume-open-jobs.js';
 import type { Runtime } from '../../../lib/runtime.js';
 import { apiClient } from '../../support/api-client.js';
 import { campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../../support/api.js';
@@ -39,9 +40,24 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function work(jobs: JobMessage[]) {
-  const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), 1));
-  return makeWorker({ runtime: jobRuntime })({ Records: records }, lambdaContext('jobs-worker'));
+async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: DynamoDBDocumentClient; receives?: number } = {}) {
+  const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
+  const worker = makeWorker({ runtime: { ...jobRuntime, ddb: options.ddb ?? jobRuntime.ddb }, ...(options.stop ? { stop: options.stop } : {}) });
+  return worker({ Records: records }, lambdaContext('jobs-worker'));
+}
+
+function stoppingAfterTransactions(controller: AbortController, after: number): DynamoDBDocumentClient {
+  let count = 0;
+  return new Proxy(jobRuntime.ddb, {
+    get(target, prop, receiver) {
+      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
+      return async (command: { constructor: { name: string } }) => {
+        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
+        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
+        return result;
+      };
+    },
+  });
 }
 
 /** Erin's personal values: every one must be gone from the table after the job. */
@@ -219,5 +235,37 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     expect(await redemptionItems(projectId)).toBe(winners);
     const redeemed = await Promise.all(codes.map(async (code) => (await api.call('get-voucher', { params: { code } })).json.redemption as Json));
     expect(redeemed.reduce((n, r) => n + (r.redeemed_quantity as number), 0)).toBe(winners);
+  });
+
+  it('stopped mid-way (between chunks) the customer is already gone as a whole; the start-up reconcile resumes the erasure and it ends with nothing personal left', async () => {
+    const { projectId, api, jobs } = await shop(3);
+    const person = erin('9034');
+    const customerId = (await api.call('create-customer', { json: person })).json.id as string;
+    // Volume: 300 items naming the customer with a personal value each (as an order's or an event's copies would).
+    for (let i = 0; i < 300; i += 25) {
+      const puts = Array.from({ length: 25 }, (_, k) => ({
+        PutRequest: { Item: { PK: `P#${projectId}#NOTE#${i + k}`, SK: 'NOTE', entity: 'note', v: 1, customerId, about: { email: person.email, n: i + k } } },
+      }));
+      await runtime.ddb.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: puts } }));
+    }
+    expect((await api.call('customer-permanently-deletion', { params: { customerId }, json: {} })).status).toBe(200);
+    const [job] = jobs.sent.splice(0);
+    const stop = new AbortController();
+    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(stop, 2), receives: 3 });
+    expect(reply.batchItemFailures).toHaveLength(1);
+    const stopped = await getCustomerErasure(runtime, projectId, customerId);
+    expect(stopped?.status).toBe('IN_PROGRESS');
+    const left = (await everyItem()).filter((i) => i.includes(person.email) && !i.includes('"entity":"customer_erasure"')).length;
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(300);
+    expect((await api.call('get-customer', { params: { customerId } })).status).toBe(404);
+
+    const queue = new RecordingJobQueue();
+    await resumeOpenJobs(runtime, queue);
+    const resumed = queue.sent.filter((j) => j.type === 'erase-customer' && j.customerId === customerId);
+    expect(resumed).toEqual([{ type: 'erase-customer', projectId, customerId }]);
+    await work(resumed);
+    expect(await getCustomerErasure(runtime, projectId, customerId)).toMatchObject({ status: 'DONE', counts: { customerEvents: 300 } });
+    expect((await everyItem()).filter((i) => personalValues(person).some((v) => i.includes(v)))).toEqual([]);
   });
 });
