@@ -25,7 +25,7 @@ export const cursorAfter = (item: Item): string => JSON.stringify({ PK: item.PK,
  * partition is the project's (`P#<projectId>#…`) or whose partition is the project's own
  * (`P#<projectId>`, settings), except its tombstone. Item keys start with the project but
  * DynamoDB cannot Query a partition key prefix, so this is a Scan of the whole table, read once
- * per pass by a rare operator or erasure job (docs/decisions.md "Removing a project's data").
+ * per pass by a rare operator or erasure job (docs/decisions.md "Deleting a project").
  * Credential lookups keyed by the credential (application keys, OAuth tokens, client origins)
  * and open-job markers are not under the prefix: their owners remove them.
  */
