@@ -88,7 +88,15 @@ export function planErasure(deps: Pick<Runtime, 'tableName'>, erasure: CustomerE
 
 const walkStateOf = (e: CustomerErasure): WalkState => ({ walkCursor: e.walkCursor ?? WALK_START, walkPass: e.walkPass ?? 0, walkChanged: e.walkChanged ?? 0 });
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when the host's stop signal rises (the caller then stops at its checkpoint). */
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /**
  * Runs (or resumes) a customer's erasure; safe to run any number of times, even at once. Waits
@@ -100,7 +108,7 @@ export async function runCustomerErasure(deps: Deps, projectId: string, customer
   const erasure = await getCustomerErasure(deps, projectId, customerId);
   if (erasure?.status !== 'IN_PROGRESS') return erasure;
   const wait = Date.parse(erasure.createdAt) + ERASURE_SETTLE_MS - deps.clock.now().getTime();
-  if (wait > 0) await sleep(wait);
+  if (wait > 0) await sleep(wait, deps.signal);
   const key = erasureKey(projectId, customerId);
   await runWalk(
     deps,
