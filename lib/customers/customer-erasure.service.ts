@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors.js';
 import type { JobQueue } from '../jobs/job.js';
 import { openJobPut } from '../jobs/open-job.repo.js';
 import type { Logger } from '../logger.js';
-import { WALK_START, type WalkState } from '../projects/project-walk.js';
+import { WALK_START, type WalkState } from '../projects/walk-state.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer } from './customer.js';
 import * as repo from './customer.repo.js';

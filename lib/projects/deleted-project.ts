@@ -1,4 +1,4 @@
-import type { WalkState } from './project-walk.js';
+import type { WalkState } from './walk-state.js';
 
 /**
  * A deleted project's tombstone (lib/db/entities.ts `deletedProject`), which is also the subject

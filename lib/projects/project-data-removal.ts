@@ -3,10 +3,11 @@ import type { Item } from '../db/entity.js';
 import { updateStatusWith } from '../db/status-update.js';
 import type { TransactItem } from '../db/transact.js';
 import type { JobRunner } from '../jobs/job-worker.js';
-import { openJobDelete, openJobPut } from '../jobs/open-job.repo.js';
+import { openJobDelete } from '../jobs/open-job.repo.js';
 import type { Runtime } from '../runtime.js';
 import type { DeletedProject } from './deleted-project.js';
-import { runWalk, WALK_END, WALK_START, type WalkState } from './project-walk.js';
+import { runWalk } from './project-walk.js';
+import { WALK_END, WALK_START, type WalkState } from './walk-state.js';
 
 /**
  * The worker's side of DELETE /management/v1/projects/{projectId}: the project's keys and its
@@ -23,19 +24,13 @@ const MAX_PASSES = 3;
 
 const tombstoneKey = (projectId: string) => entities.deletedProject.key(projectId);
 
-/** The tombstone's fields that start the removal job, and the job's open-job marker: both join the deleting transaction. */
-export function removalStart(deps: Pick<Runtime, 'tableName'>, projectId: string, now: string): { fields: Partial<DeletedProject>; marker: TransactItem } {
-  return {
-    fields: { status: 'IN_PROGRESS', walkCursor: WALK_START, walkPass: 0, walkChanged: 0, counts: { removed: 0 }, failure: null, updatedAt: now },
-    marker: openJobPut(deps, { type: 'remove-project-data', projectId, subjectId: projectId, createdAt: now }),
-  };
-}
+export { removalStart } from './project-removal-start.js';
 
 const walkStateOf = (t: DeletedProject): WalkState => ({ walkCursor: t.walkCursor ?? WALK_START, walkPass: t.walkPass ?? 0, walkChanged: t.walkChanged ?? 0 });
 
-/** The tombstone as stored (strongly consistent); null when the project was never deleted. */
-export const getTombstone = (deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string): Promise<DeletedProject | null> =>
-  entities.deletedProject.get(deps, tombstoneKey(projectId), { consistent: true });
+import { getTombstone } from './project.repo.js';
+
+export { getTombstone } from './project.repo.js';
 
 const deleteOf = (deps: Pick<Runtime, 'tableName'>, item: Item): TransactItem => ({
   Delete: { TableName: deps.tableName, Key: { PK: item.PK as string, SK: item.SK as string } },

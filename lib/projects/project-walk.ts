@@ -15,20 +15,9 @@ import { cursorAfter, projectItemsPage } from './project-items.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'> & { signal?: AbortSignal | undefined };
 
-/** Cursor of a pass not started yet. */
-export const WALK_START = 'START';
-/** Cursor of a pass whose last page is done. */
-export const WALK_END = 'END';
+import { WALK_END, WALK_START, type WalkState } from './walk-state.js';
 
-/** Where a walk stands, as stored on its subject item. */
-export interface WalkState {
-  /** WALK_START, WALK_END, or the key (JSON) after which the next page starts. */
-  walkCursor: string;
-  /** The pass (0-based): a pass that changed something is followed by another, for writes that landed behind the cursor. */
-  walkPass: number;
-  /** Items changed in this pass so far. */
-  walkChanged: number;
-}
+export { WALK_END, WALK_START, type WalkState } from './walk-state.js';
 
 /** What one item of the project needs: its writes (none: untouched) and what they add to the subject's counts. */
 export interface ItemPlan {

@@ -4,8 +4,9 @@ import type { PutItem } from '../db/entity.js';
 import { transact } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { ConflictRetryError, NotFoundError } from '../errors.js';
+import type { DeletedProject } from './deleted-project.js';
 import type { ClientSwitch, Project } from './project.js';
-import { removalStart } from './project-data-removal.js';
+import { removalStart } from './project-removal-start.js';
 
 export type { Project } from './project.js';
 
@@ -65,6 +66,10 @@ export async function startLateRemoval(deps: Deps, projectId: string, now: strin
   ]);
   return outcome.ok;
 }
+
+/** The tombstone as stored (strongly consistent); null when the project was never deleted. */
+export const getTombstone = (deps: Deps, projectId: string): Promise<DeletedProject | null> =>
+  entities.deletedProject.get(deps, entities.deletedProject.key(projectId), { consistent: true });
 
 /** Whether the project was deleted (its tombstone exists). */
 export function isDeleted(deps: Deps, projectId: string): Promise<boolean> {

@@ -10,7 +10,6 @@ import { type Committed, commitOnce } from '../idempotency/idempotency.service.j
 import type { JobQueue } from '../jobs/job.js';
 import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { getTombstone } from './project-data-removal.js';
 import { type CreatedProject, calloutOf, mergedUsage } from './project.mapper.js';
 import {
   DEFAULT_CLUSTER_ID,
@@ -209,7 +208,7 @@ async function enqueueRemoval(deps: Deps & { jobs: JobQueue; logger?: Logger }, 
 export async function deleteProject(deps: Deps & { jobs: JobQueue; logger?: Logger }, projectId: string): Promise<void> {
   const project = await repo.getProjectConsistently(deps, projectId);
   if (!project) {
-    const tombstone = await getTombstone(deps, projectId);
+    const tombstone = await repo.getTombstone(deps, projectId);
     if (tombstone) {
       await deleteKeysOf(deps, projectId, null);
       if (
