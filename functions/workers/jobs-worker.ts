@@ -9,6 +9,8 @@ import { runDeleteCampaignVouchersJob } from '../../lib/campaigns/campaign-delet
 import { runUpdateCampaignVouchersJob } from '../../lib/campaigns/campaign-vouchers-update.js';
 import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
 import { runBulkUpdateJob } from '../../lib/bulk/bulk-job.js';
+import { runRemoveProjectDataJob } from '../../lib/projects/project-data-removal.js';
+import { runEraseCustomerJob } from '../../lib/customers/customer-erasure.job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 
@@ -19,10 +21,12 @@ const runners: JobRunners<typeof JOBS_QUEUE> = {
   'delete-campaign-vouchers': runDeleteCampaignVouchersJob,
   'update-campaign-vouchers': runUpdateCampaignVouchersJob,
   'bulk-update': runBulkUpdateJob,
+  'remove-project-data': runRemoveProjectDataJob,
+  'erase-customer': runEraseCustomerJob,
 };
 
 /**
- * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers, a changed campaign's vouchers). No S3 or SQS
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers, a changed campaign's vouchers, a deleted project's data, a customer's erasure). No S3 or SQS
  * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, stop }: Ports = {}) =>

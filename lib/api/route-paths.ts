@@ -84,6 +84,7 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'GET', path: '/v1/customers/{customerId}' },
   { method: 'PUT', path: '/v1/customers/{customerId}' },
   { method: 'DELETE', path: '/v1/customers/{customerId}' },
+  { method: 'POST', path: '/v1/customers/{customerId}/permanent-deletion' },
   { method: 'GET', path: '/v1/customers/{customerId}/segments' },
   { method: 'POST', path: '/v1/segments' },
   { method: 'GET', path: '/v1/segments' },

@@ -1136,6 +1136,20 @@ export const deleteCustomerRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+export const customerPermanentlyDeletionRoute = /* @__PURE__ */ route({
+  operationId: 'customer-permanently-deletion',
+  method: 'POST',
+  path: '/v1/customers/{customerId}/permanent-deletion',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: "Erase a customer's personal data everywhere (a crash-safe job); asked again, the same deletion with its status",
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('CustomersPermanentDeletionCreateResponseBody', 'The permanent deletion and its status (IN_PROGRESS until the job ends)')],
+  description:
+    'The customer is gone from the reply on; a job on the jobs queue anonymises every copy of its personal data (publications, redemptions, orders, idempotency records) and deletes its events, then the status is DONE.',
+  needs: { sendsTo: [JOBS_QUEUE] },
+});
+
 export const listCustomerSegmentsRoute = /* @__PURE__ */ route({
   operationId: 'list-customer-segments',
   method: 'GET',
@@ -2605,13 +2619,15 @@ export const deleteProjectRoute = /* @__PURE__ */ route({
   folder: 'projects',
   auth: 'management',
   scope: null,
-  summary: 'Delete a project: its key pairs fail from the reply on, its data becomes unreachable',
+  summary: 'Delete a project: its key pairs fail from the reply on, and a job removes its data',
   tag: 'Management',
   success: [{ status: 204, description: 'Deleted' }],
   errors: [404],
-  description: "The project's OAuth tokens stop within 30 s (the key cache). Its stored data is kept, unreachable, until a removal job exists.",
+  description:
+    "The project's OAuth tokens stop within 30 s (the key cache). Its stored data is removed by a crash-safe job (remove-project-data) on the jobs queue.",
   // With a key, a retry after a lost reply gets the first 204 instead of a 404.
   idempotency: 'generic',
+  needs: { sendsTo: [JOBS_QUEUE] },
 });
 
 /*
@@ -3532,6 +3548,7 @@ export const routes: readonly RouteDef[] = [
   getCustomerRoute,
   updateCustomerRoute,
   deleteCustomerRoute,
+  customerPermanentlyDeletionRoute,
   listCustomerSegmentsRoute,
   createSegmentRoute,
   listSegmentRoute,

@@ -108,6 +108,18 @@ export async function replaceCustomer(deps: Deps, read: Customer, next: Customer
  * @returns false when the customer changed or went meanwhile (nothing is written): read it again.
  */
 export async function deleteCustomer(deps: Deps, read: Customer): Promise<boolean> {
+  const items = customerDeletionItems(deps, read);
+  const outcome = await transact(deps, items);
+  if (outcome.ok) return true;
+  if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${read.id} names another customer`);
+  return false;
+}
+
+/**
+ * The writes that delete the customer `read` (first, conditioned on its revision), free its source
+ * id and take it off every list; the permanent deletion joins its own items to them.
+ */
+export function customerDeletionItems(deps: Deps, read: Customer): TransactItem[] {
   const items: TransactItem[] = [{ Delete: { TableName: deps.tableName, Key: customerEntity.key(read.projectId, read.id), ...unchangedSince(read) } }];
   if (read.sourceId !== null) {
     items.push({
@@ -120,10 +132,7 @@ export async function deleteCustomer(deps: Deps, read: Customer): Promise<boolea
     });
   }
   items.push(...listItems(deps, read, null));
-  const outcome = await transact(deps, items);
-  if (outcome.ok) return true;
-  if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${read.id} names another customer`);
-  return false;
+  return items;
 }
 
 /**

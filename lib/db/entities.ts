@@ -6,6 +6,7 @@ import type { CampaignSummaryDelta } from '../campaigns/campaign-summary.js';
 import type { StoredCategory } from '../categories/category.js';
 import type { Customer, CustomerListEntry, CustomerRedemptionSummary } from '../customers/customer.js';
 import { sourceIdSortKey } from '../customers/customer-views.js';
+import type { CustomerErasure } from '../customers/customer-erasure.service.js';
 import type { EarningRule, EarningRuleLocation } from '../earning-rules/earning-rule.js';
 import type { CustomEventSchema } from '../custom-event-schemas/event-schema.js';
 import type { CustomEvent } from '../events/event.js';
@@ -23,6 +24,7 @@ import type { ManagementKey } from '../management/management-key.js';
 import type { Branding } from '../management-branding/branding.js';
 import type { ProjectUser, User } from '../management-users/user.js';
 import type { Location } from '../locations/location.js';
+import type { DeletedProject } from '../projects/deleted-project.js';
 import { type Project, projectDefaults } from '../projects/project.js';
 import type { StoredProduct, StoredSku } from '../products/product.js';
 import type { CollectionMember, ProductCollection } from '../product-collections/product-collection.js';
@@ -90,10 +92,11 @@ export const project = /* @__PURE__ */ entity<Project>('project', 1)
 
 /**
  * A deleted project's tombstone, written with the project item's removal (DELETE
- * /management/v1/projects/{projectId}): its keys are gone, its data is unreachable and waits here
- * for a removal job (docs/decisions.md "Deleting a project"). GSI1 lists them by deletion time.
+ * /management/v1/projects/{projectId}): its keys are gone, its data is unreachable, and the tombstone
+ * carries the status and checkpoint of the job that removes that data (lib/projects/project-data-removal.ts;
+ * docs/decisions.md "Deleting a project"). GSI1 lists them by deletion time.
  */
-export const deletedProject = /* @__PURE__ */ entity<{ projectId: string; name: string; deletedAt: string }>('deleted_project', 1)
+export const deletedProject = /* @__PURE__ */ entity<DeletedProject>('deleted_project', 1)
   .key(
     (projectId: string) => tenant(projectId),
     () => 'PROJECT_DELETED',
@@ -741,6 +744,17 @@ export const segment = /* @__PURE__ */ entity<Segment>('segment', 1)
     (segmentId: string) => segmentId,
   )
   .from((s, projectId: string) => ({ key: [projectId, s.id] }));
+/**
+ * A customer's permanent deletion (`del_...`; lib/customers/customer-erasure.service.ts): the reply's
+ * status and counts, and the erasure job's checkpoint and (until DONE) the personal values it looks
+ * for. Keyed by the customer id, outside the customer's own partitions (which the job deletes).
+ */
+export const customerErasure = /* @__PURE__ */ entity<CustomerErasure>('customer_erasure', 1)
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER_ERASURE', customerId),
+    () => 'CUSTOMER_ERASURE',
+  )
+  .from((e) => ({ key: [e.projectId, e.customerId] }));
 /** A custom event, in its customer's partition (the customer's activity, in time order). */
 export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1)
   .key(

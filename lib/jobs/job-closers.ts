@@ -4,6 +4,8 @@ import { failCampaignVouchersUpdate } from '../campaigns/campaign-vouchers-updat
 import { getExport } from '../exports/export.repo.js';
 import { failExport } from '../exports/points-expiration-export.js';
 import type { Runtime } from '../runtime.js';
+import { customerErasureState, failCustomerErasure } from '../customers/customer-erasure.job.js';
+import { failProjectDataRemoval, projectDataRemovalState } from '../projects/project-data-removal.js';
 import { failGeneration } from '../vouchers/bulk-generation.js';
 import { failImport } from '../vouchers/voucher-import-job.js';
 import type { JobMessage, JobMessageOf, JobType } from './job.js';
@@ -58,6 +60,14 @@ export const jobClosers: { [T in JobType]: JobCloser<T> } = {
   'bulk-update': {
     fail: async (deps, job, reason) => (await failAsyncAction(deps, job.projectId, job.asyncActionId, reason, deps.clock.now().toISOString())) !== null,
     state: asyncActionState,
+  },
+  'remove-project-data': {
+    fail: (deps, job, reason) => failProjectDataRemoval(deps, job.projectId, reason),
+    state: projectDataRemovalState,
+  },
+  'erase-customer': {
+    fail: (deps, job, reason) => failCustomerErasure(deps, job.projectId, job.customerId, reason),
+    state: customerErasureState,
   },
   'export-points-expiration': {
     fail: (deps, job, reason) => failExport(deps, job.projectId, job.exportId, reason),

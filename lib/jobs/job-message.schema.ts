@@ -48,6 +48,17 @@ export const jobMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string().check(z.minLength(1), z.maxLength(100)),
     asyncActionId: z.string().check(z.regex(ASYNC_ACTION_ID)),
   }),
+  // Removes a deleted project's data (lib/projects/project-data-removal.ts): the tombstone is the subject.
+  z.strictObject({
+    type: z.literal('remove-project-data'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+  }),
+  // Erases a customer's personal data (lib/customers/customer-erasure.ts): the permanent deletion item is the subject.
+  z.strictObject({
+    type: z.literal('erase-customer'),
+    projectId: z.string().check(z.minLength(1), z.maxLength(100)),
+    customerId: z.string().check(z.minLength(1), z.maxLength(1500)),
+  }),
 ]);
 export type JobMessage = z.output<typeof jobMessageSchema>;
 

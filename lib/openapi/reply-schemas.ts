@@ -5,6 +5,7 @@ import {
 } from '../product-collections/product-collection.reply.js';
 import { webhookListReplySchema, webhookReplySchema } from '../webhooks/webhook.reply.js';
 import type * as z from '../zod.js';
+import { customerPermanentDeletionReplySchema } from '../customers/customer-erasure.reply.js';
 import {
   managedMetadataSchemaListReplySchema,
   managedMetadataSchemaReplySchema,
@@ -193,6 +194,7 @@ export const replySchemas = {
   LoyaltyTierEarningRuleList: loyaltyTierEarningRuleListReplySchema,
   LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
   LoyaltyPointsEstimate: pointsEstimateReplySchema,
+  CustomersPermanentDeletionCreateResponseBody: customerPermanentDeletionReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

@@ -4,7 +4,9 @@ import type { PutItem } from '../db/entity.js';
 import { transact } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { ConflictRetryError, NotFoundError } from '../errors.js';
+import type { DeletedProject } from './deleted-project.js';
 import type { ClientSwitch, Project } from './project.js';
+import { removalStart } from './project-removal-start.js';
 
 export type { Project } from './project.js';
 
@@ -36,16 +38,55 @@ export function updateProjectFields(deps: Deps, projectId: string, fields: Parti
   return entities.project.update(deps, entities.project.key(projectId), fields);
 }
 
+/**
+ * Starts the data removal of a project deleted before the removal job existed (a tombstone with no
+ * status): its status and marker, together; false when it has one already.
+ */
+export async function startLateRemoval(deps: Deps, projectId: string, now: string): Promise<boolean> {
+  const start = removalStart(deps, projectId, now);
+  const names: Record<string, string> = { '#s': 'status' };
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(start.fields).map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+    return `#f${i} = :f${i}`;
+  });
+  const outcome = await transact(deps, [
+    {
+      Update: {
+        TableName: deps.tableName,
+        Key: entities.deletedProject.key(projectId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#s)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    start.marker,
+  ]);
+  return outcome.ok;
+}
+
+/** The tombstone as stored (strongly consistent); null when the project was never deleted. */
+export const getTombstone = (deps: Deps, projectId: string): Promise<DeletedProject | null> =>
+  entities.deletedProject.get(deps, entities.deletedProject.key(projectId), { consistent: true });
+
 /** Whether the project was deleted (its tombstone exists). */
 export function isDeleted(deps: Deps, projectId: string): Promise<boolean> {
   return entities.deletedProject.exists(deps, entities.deletedProject.key(projectId));
 }
 
-/** Removes the project item and writes its tombstone, together; false when the project was already gone. */
+/**
+ * Removes the project item and writes its tombstone, with the data removal job's status and
+ * open-job marker, together; false when the project was already gone.
+ */
 export async function replaceWithTombstone(deps: Deps, project: Project, deletedAt: string): Promise<boolean> {
+  const start = removalStart(deps, project.projectId, deletedAt);
+  const tombstone = entities.deletedProject.toItem({ projectId: project.projectId, name: project.name, deletedAt, ...start.fields });
   const outcome = await transact(deps, [
     { Delete: { TableName: deps.tableName, Key: entities.project.key(project.projectId), ConditionExpression: 'attribute_exists(PK)' } },
-    { Put: { TableName: deps.tableName, Item: entities.deletedProject.toItem({ projectId: project.projectId, name: project.name, deletedAt }) } },
+    { Put: { TableName: deps.tableName, Item: tombstone } },
+    start.marker,
   ]);
   if (!outcome.ok && 'conflict' in outcome) throw new ConflictRetryError(`Project ${project.projectId} is changing; try again`);
   return outcome.ok;

@@ -7,6 +7,8 @@ import type { TransactItem } from '../db/transact.js';
 import { ConflictRetryError, InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, commitOnce } from '../idempotency/idempotency.service.js';
+import type { JobQueue } from '../jobs/job.js';
+import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { type CreatedProject, calloutOf, mergedUsage } from './project.mapper.js';
 import {
@@ -181,19 +183,45 @@ async function deleteKeysOf(deps: Deps, projectId: string, also: string | null):
 }
 
 /**
- * Deletes a project: first its keys (each pair fails from then on; its OAuth tokens within the
- * key cache's 30 s), then the project item, replaced by a tombstone in the same transaction, then
- * any key made meanwhile. Its data stays, unreachable, for a removal job (docs/decisions.md
- * "Deleting a project"). A crash part-way leaves the project listed; deleting it again finishes.
- * @throws NotFoundError when no such project exists (a deleted one's leftover keys are removed first).
+ * Puts the data removal's message on the jobs queue. A refused send is logged, not thrown: the
+ * project is deleted already, its open-job marker stays (the local start-up resends it) and a
+ * repeated DELETE sends it again.
  */
-export async function deleteProject(deps: Deps, projectId: string): Promise<void> {
+async function enqueueRemoval(deps: Deps & { jobs: JobQueue; logger?: Logger }, projectId: string): Promise<void> {
+  try {
+    await deps.jobs.send({ type: 'remove-project-data', projectId });
+  } catch (error) {
+    deps.logger?.error('the project data removal could not be enqueued', { project_id: projectId, error: String(error) });
+  }
+}
+
+/**
+ * Deletes a project: first its keys (each pair fails from then on; its OAuth tokens within the
+ * key cache's 30 s), then the project item, replaced by a tombstone in the same transaction with
+ * the start of the job that removes its data (status IN_PROGRESS on the tombstone, open-job
+ * marker), then any key made meanwhile; then the job is enqueued (docs/decisions.md "Deleting a
+ * project"). A crash part-way leaves the project listed; deleting it again finishes. Deleting a
+ * deleted project again removes leftover keys, re-sends a removal still open (or starts one for a
+ * project deleted before the job existed), and answers 404.
+ * @throws NotFoundError when no such project exists (or it was deleted).
+ */
+export async function deleteProject(deps: Deps & { jobs: JobQueue; logger?: Logger }, projectId: string): Promise<void> {
   const project = await repo.getProjectConsistently(deps, projectId);
   if (!project) {
-    if (await repo.isDeleted(deps, projectId)) await deleteKeysOf(deps, projectId, null);
+    const tombstone = await repo.getTombstone(deps, projectId);
+    if (tombstone) {
+      await deleteKeysOf(deps, projectId, null);
+      if (
+        tombstone.status === 'IN_PROGRESS' ||
+        (tombstone.status === undefined && (await repo.startLateRemoval(deps, projectId, deps.clock.now().toISOString())))
+      ) {
+        await enqueueRemoval(deps, projectId);
+      }
+    }
     throw new NotFoundError('project', projectId);
   }
   await deleteKeysOf(deps, projectId, project.managedClientAppId);
   if (!(await repo.replaceWithTombstone(deps, project, deps.clock.now().toISOString()))) throw new NotFoundError('project', projectId);
   await deleteKeysOf(deps, projectId, null);
+  await enqueueRemoval(deps, projectId);
 }

@@ -414,6 +414,8 @@ const perOperation: Record<string, CaseHints> = {
   // A static segment of the seeded customer; the reference's dynamic body gets a filter this service evaluates.
   'create-segment': { required: ['body.name'], values: { 'body.customers[]': '$seed.customerId' } },
   'delete-customer': { path: { customerId: '$fresh.customerId' } },
+  // Erases the customer it names: a fresh one, so the seeded customer stays for the other operations.
+  'customer-permanently-deletion': { path: { customerId: '$fresh.customerId' } },
   'create-order': {
     unique: ['body.source_id'],
     values: {

@@ -44,3 +44,15 @@ describe('the official Voucherify SDK: customers without source_id', () => {
     await expect(client.customers.get(created.id)).rejects.toMatchObject({ code: 404, resource_type: 'customer' });
   });
 });
+
+describe('the official Voucherify SDK: customers.deletePermanently', () => {
+  it('erases a customer: the deletion object at once, the customer gone, and the same deletion when asked again', async () => {
+    const created = (await client.customers.create({ source_id: 'sdk-forget-me', name: 'Forget Me', email: 'forget@example.com' })) as CustomerObject;
+    const deletion = await client.customers.deletePermanently(created.id);
+    expect(deletion).toMatchObject({ related_object_id: created.id, related_object: 'customer', object: 'pernament_deletion', data_json: { customer: 1 } });
+    expect(deletion.id).toMatch(/^del_/);
+    await expect(client.customers.get(created.id)).rejects.toMatchObject({ code: 404, resource_type: 'customer' });
+    expect(await client.customers.deletePermanently(created.id)).toMatchObject({ id: deletion.id, created_at: deletion.created_at });
+    await expect(client.customers.deletePermanently('cust_nobody')).rejects.toMatchObject({ code: 404, key: 'not_found' });
+  });
+});

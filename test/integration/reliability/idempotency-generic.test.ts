@@ -451,6 +451,13 @@ const cases: RouteCase[] = [
     effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'bea' } })).status === 404 ? 1 : 0),
   },
   {
+    operationId: 'customer-permanently-deletion',
+    prepare: async (c) => void expect((await c.customers.call('create-customer', { json: { source_id: 'ema', email: 'ema@shop.example' } })).status).toBe(200),
+    send: (c, key) => c.customers.call('customer-permanently-deletion', { params: { customerId: 'ema' }, json: {}, headers: c.keyed(key) }),
+    // 1 once erased; a second run by source id would answer 404 (the source id is forgotten) instead of the first 200.
+    effects: async (c) => ((await c.customers.call('get-customer', { params: { customerId: 'ema' } })).status === 404 ? 1 : 0),
+  },
+  {
     operationId: 'release-validation-session',
     prepare: async (c) => {
       expect(

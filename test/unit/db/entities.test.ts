@@ -148,6 +148,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['metadata_schema_id', e.metadataSchemaId.toItem({ relatedObject: 'customer' }, P, 'ms_2'), { PK: 'P#p1#METADATA_SCHEMA_ID#ms_2', SK: 'METADATA_SCHEMA_ID' }],
   ['customer', e.customer.toItem(never(id('cust_1'))), { PK: 'P#p1#CUSTOMER#cust_1', SK: 'CUSTOMER' }],
   [
+    'customer_erasure',
+    e.customerErasure.toItem(never({ id: 'del_1', projectId: P, customerId: 'cust_1', createdAt: at })),
+    { PK: 'P#p1#CUSTOMER_ERASURE#cust_1', SK: 'CUSTOMER_ERASURE' },
+  ],
+  [
     'customer_source_id',
     e.customerSourceId.toItem({ customerId: 'cust_1' }, P, 'src-1'),
     { PK: 'P#p1#CUSTOMER_SRC#src-1', SK: 'CUSTOMER_SRC', GSI1PK: 'P#p1#CUSTOMERS_BY_SOURCE_ID', GSI1SK: 'src-1' },
