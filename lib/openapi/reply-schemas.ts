@@ -78,6 +78,7 @@ import { promotionsValidationReplySchema } from '../validations/legacy-promotion
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 import { customerRedeemableListReplySchema } from '../customers/customer-redeemable.reply.js';
+import { activitiesListReplySchema, activityListReplySchema } from '../activity/activity.reply.js';
 import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
 import { promotionStackListReplySchema, promotionStackReplySchema } from '../promotion-stacks/promotion-stack.reply.js';
 
@@ -193,6 +194,8 @@ export const replySchemas = {
   LoyaltyTierEarningRuleList: loyaltyTierEarningRuleListReplySchema,
   LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
   LoyaltyPointsEstimate: pointsEstimateReplySchema,
+  ActivityList: activityListReplySchema,
+  ActivitiesList: activitiesListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;
