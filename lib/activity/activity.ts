@@ -40,7 +40,6 @@ export const ACTIVITY_TYPES = [
   'customer.redemption.succeeded',
   'customer.redemption.rollback.succeeded',
   'customer.rewarded.loyalty_points',
-  'customer.reward_redemptions.completed',
   'customer.voucher.loyalty_card.pending_points.activated',
   'customer.voucher.loyalty_card.points_added',
   'customer.voucher.loyalty_card.points_transferred',
@@ -114,8 +113,8 @@ export function redemptionActivityType(r: Redemption): ActivityType | null {
 
 /**
  * A card transaction's activity type, by the reference's names; null where another event already
- * tells it (points spent on a redemption: its redemption) or the reference has no customer event
- * (a gift card's credits).
+ * tells it (points spent on a redemption or a reward: its redemption, which names the reward) or
+ * the reference has no customer event (a gift card's credits).
  */
 export function transactionActivityType(t: CardTransaction): ActivityType | null {
   switch (t.type) {
@@ -133,8 +132,6 @@ export function transactionActivityType(t: CardTransaction): ActivityType | null
       return 'customer.voucher.loyalty_card.points_expired';
     case 'POINTS_REMOVAL':
       return 'customer.loyalty.updated';
-    case 'POINTS_REDEMPTION':
-      return t.details?.reward ? 'customer.reward_redemptions.completed' : null;
     default:
       return null;
   }

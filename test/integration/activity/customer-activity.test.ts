@@ -32,7 +32,9 @@ async function setup() {
   ] as const) {
     expect((await campaigns.addVoucher(campaign, { code })).status).toBe(200);
   }
-  const segment = await ok('create-segment', { json: { name: 'VIP', type: 'auto-update', filter: { junction: 'and', 'metadata.tier': { conditions: { $is: 'vip' } } } } });
+  const segment = await ok('create-segment', {
+    json: { name: 'VIP', type: 'auto-update', filter: { junction: 'and', 'metadata.tier': { conditions: { $is: 'vip' } } } },
+  });
   const ann = await ok('create-customer', { json: { source_id: 'ann', name: 'Ann' } });
   await ok('update-customer', { params: { customerId: 'ann' }, json: { metadata: { tier: 'vip' } } });
   await ok('create-publication', { json: { customer: { source_id: 'ann' }, voucher: 'CARD-1' } });
@@ -74,7 +76,10 @@ describe('GET /v1/customers/{customerId}/activity', () => {
     expect(byType('customer.updated').data.data.customer).toMatchObject({ metadata: { tier: 'vip' } });
     expect(byType('customer.segment.entered').data.data.segment).toEqual({ id: segment.id, name: 'VIP', object: 'segment' });
     expect(byType('customer.redemption.succeeded').data.data.redemption).toMatchObject({ id: child, result: 'SUCCESS' });
-    expect(byType('customer.voucher.loyalty_card.points_added').data.data).toMatchObject({ voucher: { code: 'CARD-1' }, transaction: { type: 'POINTS_ADDITION' } });
+    expect(byType('customer.voucher.loyalty_card.points_added').data.data).toMatchObject({
+      voucher: { code: 'CARD-1' },
+      transaction: { type: 'POINTS_ADDITION' },
+    });
     expect(page.data.every((e) => e.id.startsWith('evcus_') && e.data.event_source.channel === 'API')).toBe(true);
     // Each event shows its own moment: one second apart, newest first.
     const times = page.data.map((e) => Date.parse(e.created_at));
