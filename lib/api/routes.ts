@@ -3465,7 +3465,8 @@ export const listCustomerActivityRoute = /* @__PURE__ */ route({
   summary: 'List what happened to a customer (created, updated, segments, publications, redemptions, rollbacks, custom events, loyalty points), newest first',
   tag: 'Customers',
   success: [/* @__PURE__ */ ok('ActivityList', "One page of the customer's activity")],
-  description: `\`{customerId}\` is the customer id or source id. ${activityQueryText} Filters: \`start_date\`, \`end_date\` (creation time, both included), \`campaign_id\`, \`campaign_type\`, \`category\` (ACTION, EFFECT), \`type\`.`,
+  description:
+    '`{customerId}` is the customer id or source id. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`). Filters: `start_date`, `end_date` (creation time, both included), `campaign_id`, `campaign_type`, `category` (ACTION, EFFECT), `type`.',
 });
 
 export const listCustomerActivitiesRoute = /* @__PURE__ */ route({
@@ -3477,7 +3478,8 @@ export const listCustomerActivitiesRoute = /* @__PURE__ */ route({
   summary: "List what happened to a customer, newest first (the reference's older form of the activity list)",
   tag: 'Customers',
   success: [/* @__PURE__ */ ok('ActivitiesList', "One page of the customer's activity; `total` counts this page's events")],
-  description: `\`{customerId}\` is the customer id or source id. ${activityQueryText} \`starting_after\` (a date) continues before it (after it oldest first). Filters: \`start_date\`, \`end_date\`, \`campaign_id\`, \`campaign_type\`; \`product_id\` is 400 \`invalid_query_params\`.`,
+  description:
+    '`{customerId}` is the customer id or source id. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`). `starting_after` (a date) continues before it (after it oldest first). Filters: `start_date`, `end_date`, `campaign_id`, `campaign_type`; `product_id` is 400 `invalid_query_params`.',
 });
 
 export const listMemberActivityRoute = /* @__PURE__ */ route({
