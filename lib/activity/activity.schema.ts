@@ -35,10 +35,10 @@ export const customerActivityQuery = z.strictObject({
 });
 export type CustomerActivityQuery = z.output<typeof customerActivityQuery>;
 
-/** GET /v1/customers/{customerId}/activities (the deprecated list-customer-activities): `order` by creation only. */
+/** GET /v1/customers/{customerId}/activities (the deprecated list-customer-activities): `order` by time only (an event never changes: `updated_at` is its creation). */
 export const customerActivitiesQuery = z.strictObject({
   limit,
-  order: createdOrder,
+  order: z._default(z.enum(['created_at', '-created_at', 'updated_at', '-updated_at']), '-created_at'),
   starting_after: z.optional(date),
   starting_after_id: z.optional(eventId),
   ...campaignFilters,

@@ -113,7 +113,7 @@ export function listCustomerActivity(deps: Deps, projectId: string, ref: string,
  * @throws NotFoundError (customer), InvalidQueryParamsError (a cursor that is no event id).
  */
 export function listCustomerActivities(deps: Deps, projectId: string, ref: string, q: CustomerActivitiesQuery): Promise<ActivityPage> {
-  const descending = q.order === '-created_at';
+  const descending = q.order.startsWith('-');
   return customerActivityPage(deps, projectId, ref, {
     limit: q.limit,
     descending,
