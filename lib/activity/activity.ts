@@ -13,7 +13,8 @@ import type { Redemption } from '../redemptions/redemption.js';
 /**
  * What a customer write did, stored in the customer's event partition in the write's own
  * transaction: one record per write however many segments it moved the customer in or out of
- * (the 100-item budget), expanded into one event each on read.
+ * (the 100-item budget), expanded into one event each on read. Kept small to write (the checkout's
+ * bundles carry the writing code): the segments entered and left are worked out on read.
  */
 export interface CustomerActivityRecord {
   /** `act_…`. */
@@ -21,12 +22,10 @@ export interface CustomerActivityRecord {
   projectId: string;
   customerId: string;
   createdAt: string;
-  change: 'created' | 'updated';
   /** The customer as the write left it. */
   customer: Customer;
-  /** Segments the customer joined and left in this write (ids). */
-  entered: string[];
-  left: string[];
+  /** The segments (ids) the customer was in before the write; null: the write created it. */
+  was: string[] | null;
 }
 
 /** The reference's event types this deployment lists (CustomerActivity.type; MemberActivity.type is a subset). */
@@ -139,32 +138,18 @@ export function transactionActivityType(t: CardTransaction): ActivityType | null
 
 /** The events one customer activity record holds, oldest-to-newest by key: the change, then each segment entered, then each left. */
 export function recordEvents(r: CustomerActivityRecord): { n: number; type: ActivityType; segmentId: string | null }[] {
+  const was = r.was ?? [];
+  const is = r.customer.segmentIds ?? [];
   const events: { n: number; type: ActivityType; segmentId: string | null }[] = [
-    { n: 0, type: r.change === 'created' ? 'customer.created' : 'customer.updated', segmentId: null },
+    { n: 0, type: r.was === null ? 'customer.created' : 'customer.updated', segmentId: null },
   ];
-  for (const id of r.entered) events.push({ n: events.length, type: 'customer.segment.entered', segmentId: id });
-  for (const id of r.left) events.push({ n: events.length, type: 'customer.segment.left', segmentId: id });
+  for (const id of is) if (!was.includes(id)) events.push({ n: events.length, type: 'customer.segment.entered', segmentId: id });
+  for (const id of was) if (!is.includes(id)) events.push({ n: events.length, type: 'customer.segment.left', segmentId: id });
   return events;
 }
 
 /** The sub-id of the n-th event of a record: zero-padded, so string order is n's order. */
 export const recordEventId = (recordId: string, n: number): string => `${recordId}.${String(n).padStart(3, '0')}`;
-
-/** The activity record of a customer write from `before` (null: a new customer) to `after`; null when nothing the activity tells changed. */
-export function customerActivityOf(id: string, before: Customer | null, after: Customer): CustomerActivityRecord {
-  const was = new Set(before?.segmentIds ?? []);
-  const is = new Set(after.segmentIds ?? []);
-  return {
-    id,
-    projectId: after.projectId,
-    customerId: after.id,
-    createdAt: before === null ? after.createdAt : (after.updatedAt ?? after.createdAt),
-    change: before === null ? 'created' : 'updated',
-    customer: after,
-    entered: [...is].filter((s) => !was.has(s)),
-    left: [...was].filter((s) => !is.has(s)),
-  };
-}
 
 /** `category` of the list filter: an EFFECT is what the service did to the customer; an ACTION what the customer or the merchant did. */
 export const isEffect = (type: ActivityType): boolean =>

@@ -3,7 +3,6 @@ import { customerActivity, customer as customerEntity, customerCount, customerLi
 import type { Item, ItemKey } from '../db/entity.js';
 import { getInOrder, queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
-import { customerActivityOf } from '../activity/activity.js';
 import type { Runtime } from '../runtime.js';
 import type { Customer, CustomerRedemptionSummary } from './customer.js';
 import { CUSTOMERS_WITHOUT_SOURCE_ID, countShardOf, viewsOf } from './customer-views.js';
@@ -56,6 +55,10 @@ function listItems(deps: Deps, before: Customer | null, after: Customer | null):
   return items;
 }
 
+/** The customer's activity record of a write that left it as `c` (lib/activity/activity.ts); `was`: its segments before (null: created). */
+const activityItem = (deps: Deps, id: string, c: Customer, was: string[] | null) =>
+  put(deps, customerActivity.toItem({ id, projectId: c.projectId, customerId: c.id, createdAt: c.updatedAt ?? c.createdAt, customer: c, was }));
+
 /** The source id item of a customer, with its place in the source id order. */
 const sourceIdItem = (c: Customer & { sourceId: string }) => customerSourceId.toItem({ customerId: c.id }, c.projectId, c.sourceId);
 
@@ -79,7 +82,7 @@ export function insertCustomer(deps: Deps, customer: Customer, activityId: strin
     ...claim,
     put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
     ...listItems(deps, null, customer),
-    put(deps, customerActivity.toItem(customerActivityOf(activityId, null, customer))),
+    activityItem(deps, activityId, customer, null),
   ];
   return retryOnConflict(`Too many concurrent writes of customer ${sourceId ?? customer.id}`, async () => {
     const outcome = await transact(deps, items);
@@ -102,7 +105,7 @@ export async function replaceCustomer(deps: Deps, read: Customer, next: Customer
   if (!read.listed && next.sourceId !== null) {
     items.push(put(deps, sourceIdItem({ ...next, sourceId: next.sourceId }), 'customerId = :id', { ':id': next.id }));
   }
-  items.push(...listItems(deps, read, next), put(deps, customerActivity.toItem(customerActivityOf(activityId, read, next))));
+  items.push(...listItems(deps, read, next), activityItem(deps, activityId, next, read.segmentIds ?? []));
   const outcome = await transact(deps, items);
   if (outcome.ok) return true;
   if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${next.id} names another customer`);

@@ -33,7 +33,7 @@ describe('the official Voucherify SDK: customer and loyalty member activity', ()
       vouchers_count: 1,
       voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
     } as never)) as { id: string };
-    const customer = await client.customers.create({ source_id: 'sdk-active', name: 'Active' });
+    const customer = (await client.customers.create({ source_id: 'sdk-active', name: 'Active' })) as { id: string };
     await client.customers.update({ id: customer.id, name: 'Active Again' } as never);
     const published = await client.distributions.publications.create({ customer: { source_id: 'sdk-active' }, campaign: { name: 'Sdk activity club' } });
     const code = (published as { voucher: { code: string } }).voucher.code;
