@@ -141,3 +141,25 @@ describe('GET /v1/customers/{customerId}/activities', () => {
     expect(refused.status).toBe(400);
   });
 });
+
+describe('customer activity records under concurrent writes', () => {
+  it('records one customer.updated per committed change: 10 parallel updates of one customer give 10 events, one per name', async () => {
+    const runtime = testRuntime({ clock: new ManualClock(at) });
+    const pair = await newProject(runtime);
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    expect((await api.call('create-customer', { json: { source_id: 'racer' } })).status).toBe(200);
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => api.call('update-customer', { params: { customerId: 'racer' }, json: { name: `Name ${i}` } })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const page = await api.call('list-customer-activity', { params: { customerId: 'racer' }, query: 'limit=100' });
+    const types = (page.json.data as Event[]).map((e) => e.type);
+    expect(types.filter((t) => t === 'customer.updated')).toHaveLength(10);
+    expect(types.filter((t) => t === 'customer.created')).toHaveLength(1);
+    // Each record holds the customer as its own write left it: every name once (all share one moment of the fixed clock).
+    const names = (page.json.data as Event[]).filter((e) => e.type === 'customer.updated').map((e) => (e.data.data.customer as Json).name);
+    expect(new Set(names)).toEqual(new Set(Array.from({ length: 10 }, (_, i) => `Name ${i}`)));
+    const got = await api.call('get-customer', { params: { customerId: 'racer' } });
+    expect(names).toContain(got.json.name);
+  });
+});
