@@ -73,6 +73,23 @@ function queryOptions(w: ActivityWindow, prefix: string, consistent: boolean): Q
   };
 }
 
+/** The creation times a window reads (both included; undefined: open): its bounds and the cursor's moment. */
+function timeRange(w: ActivityWindow): { lo: string | undefined; hi: string | undefined } {
+  const cut = w.after !== null ? timeOfKey(w.after) : null;
+  const lo = [w.from, w.descending ? null : cut]
+    .filter((x): x is string => x !== null)
+    .sort()
+    .at(-1);
+  const hi = [w.to, w.descending ? cut : null].filter((x): x is string => x !== null).sort()[0];
+  return { lo, hi };
+}
+
+/** Whether a window holds no moment at all (bounds crossed, or a cursor beyond them): nothing to read. */
+export function emptyWindow(w: ActivityWindow): boolean {
+  const { lo, hi } = timeRange(w);
+  return lo !== undefined && hi !== undefined && lo > hi;
+}
+
 /** The events of a source's pages after the window's cursor that `keep` keeps, in the source's (the list's) order. */
 async function* eventsOf<T>(
   pages: AsyncIterable<T[]>,

@@ -3,6 +3,7 @@ import { type ActivityPage, cursorOf } from '../activity/activity-page.js';
 import {
   type ActivityWindow,
   cardTransactionSource,
+  emptyWindow,
   customerPublicationSource,
   customerRedemptionSource,
   customEventSource,
@@ -58,6 +59,7 @@ async function customerActivityPage(deps: Deps, projectId: string, ref: string, 
     (f.category === null || isEffect(e.type as ActivityType) === (f.category === 'EFFECT'));
   const reads = (source: ReturnType<typeof sourceOfType>, campaignless = false): boolean =>
     (f.type === null || sourceOfType(f.type) === source) && !(campaignless && (f.campaignId !== null || f.campaignType !== null));
+  if (emptyWindow(w)) return { events: [], hasMore: false };
   const sources: AsyncIterator<ActivityEvent>[] = [];
   if (reads('record', true)) sources.push(recordSource(deps, projectId, customer.id, w, keep));
   if (reads('custom', true)) sources.push(customEventSource(deps, customer, w, keep));

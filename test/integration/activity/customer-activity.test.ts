@@ -114,6 +114,10 @@ describe('GET /v1/customers/{customerId}/activity', () => {
     const second = new Date(at + 2000).toISOString();
     const third = new Date(at + 3000).toISOString();
     expect(await types(`start_date=${second}&end_date=${third}`)).toEqual(['customer.segment.entered', 'customer.updated', 'customer.created']);
+    // Crossed bounds, or a cursor beyond them, hold no moment: an empty page, not an error.
+    expect(await types(`start_date=${third}&end_date=${second}`)).toEqual([]);
+    const oldest = (await list('order=created_at&limit=1')).more_starting_after as string;
+    expect(await types(`start_date=${third}&starting_after_id=${oldest}`)).toEqual([]);
   });
 
   it('answers 404 for an unknown customer and 400 for a cursor that is no event id', async () => {
