@@ -26,6 +26,8 @@ export interface CustomerActivityRecord {
   customer: Customer;
   /** The segments (ids) the customer was in before the write; null: the write created it. */
   was: string[] | null;
+  /** Set on a record of a segment's creation adding the customer (lib/segments): that segment, the only event it tells. */
+  joined?: string;
 }
 
 /** The reference's event types this deployment lists (CustomerActivity.type; MemberActivity.type is a subset). */
@@ -138,6 +140,7 @@ export function transactionActivityType(t: CardTransaction): ActivityType | null
 
 /** The events one customer activity record holds, oldest-to-newest by key: the change, then each segment entered, then each left. */
 export function recordEvents(r: CustomerActivityRecord): { n: number; type: ActivityType; segmentId: string | null }[] {
+  if (r.joined !== undefined) return [{ n: 0, type: 'customer.segment.entered', segmentId: r.joined }];
   const was = r.was ?? [];
   const is = r.customer.segmentIds ?? [];
   const events: { n: number; type: ActivityType; segmentId: string | null }[] = [

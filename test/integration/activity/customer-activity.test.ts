@@ -167,3 +167,26 @@ describe('customer activity records under concurrent writes', () => {
     expect(names).toContain(got.json.name);
   });
 });
+
+describe('segment creation in the customer activity', () => {
+  it('records customer.segment.entered for the customers a new static or auto-update segment takes in, and nothing else', async () => {
+    const clock = new ManualClock(at);
+    const runtime = testRuntime({ clock });
+    const pair = await newProject(runtime);
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    expect((await api.call('create-customer', { json: { source_id: 'early', metadata: { tier: 'vip' } } })).status).toBe(200);
+    clock.advance(1000);
+    const vip = await api.call('create-segment', {
+      json: { name: 'VIP', type: 'auto-update', filter: { junction: 'and', 'metadata.tier': { conditions: { $is: 'vip' } } } },
+    });
+    clock.advance(1000);
+    const friends = await api.call('create-segment', { json: { name: 'Friends', type: 'static', customers: ['early'] } });
+    const page = await api.call('list-customer-activity', { params: { customerId: 'early' } });
+    expect((page.json.data as Event[]).map((e) => [e.type, (e.data.data.segment as Json | undefined)?.name ?? null])).toEqual([
+      ['customer.segment.entered', 'Friends'],
+      ['customer.segment.entered', 'VIP'],
+      ['customer.created', null],
+    ]);
+    expect([vip.status, friends.status]).toEqual([200, 200]);
+  });
+});

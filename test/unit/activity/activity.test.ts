@@ -54,6 +54,7 @@ describe('customer activity records', () => {
       ['customer.segment.entered', 's3'],
       ['customer.segment.left', 's1'],
     ]);
+    expect(recordEvents({ ...record(customer(['s1', 's2']), ['s1']), joined: 's2' }).map((e) => e.type)).toEqual(['customer.segment.entered']);
   });
 });
 
