@@ -261,4 +261,8 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'GET', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
   { method: 'PUT', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
   { method: 'DELETE', path: '/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}' },
+  { method: 'GET', path: '/v1/customers/{customerId}/activity' },
+  { method: 'GET', path: '/v1/customers/{customerId}/activities' },
+  { method: 'GET', path: '/v1/loyalties/members/{memberId}/activity' },
+  { method: 'GET', path: '/v1/loyalties/{campaignId}/members/{memberId}/activity' },
 ];

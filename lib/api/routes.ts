@@ -3466,6 +3466,62 @@ export const deleteStackingRulesRoute = /* @__PURE__ */ route({
   idempotency: 'generic',
 });
 
+/*
+ * Activity (issues 36 and 37): what happened to a customer and to a loyalty card (lib/activity/).
+ */
+const activityQueryText =
+  'Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`).';
+
+export const listCustomerActivityRoute = /* @__PURE__ */ route({
+  operationId: 'list-customer-activity',
+  method: 'GET',
+  path: '/v1/customers/{customerId}/activity',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: 'List what happened to a customer (created, updated, segments, publications, redemptions, rollbacks, custom events, loyalty points), newest first',
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('ActivityList', "One page of the customer's activity")],
+  description:
+    '`{customerId}` is the customer id or source id. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`). Filters: `start_date`, `end_date` (creation time, both included), `campaign_id`, `campaign_type`, `category` (ACTION, EFFECT), `type`.',
+});
+
+export const listCustomerActivitiesRoute = /* @__PURE__ */ route({
+  operationId: 'list-customer-activities',
+  method: 'GET',
+  path: '/v1/customers/{customerId}/activities',
+  folder: 'customers',
+  scopes: ['customers'],
+  summary: "List what happened to a customer, newest first (the reference's older form of the activity list)",
+  tag: 'Customers',
+  success: [/* @__PURE__ */ ok('ActivitiesList', "One page of the customer's activity; `total` counts this page's events")],
+  description:
+    '`{customerId}` is the customer id or source id. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`). `starting_after` (a date) continues before it (after it oldest first). Filters: `start_date`, `end_date`, `campaign_id`, `campaign_type`; `product_id` is 400 `invalid_query_params`.',
+});
+
+export const listMemberActivityRoute = /* @__PURE__ */ route({
+  operationId: 'list-member-activity',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/activity',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: 'List what happened to a loyalty card (publication, points, redemptions, rollbacks), newest first',
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('ActivityList', "One page of the card's activity")],
+  description: activityQueryText,
+});
+
+export const listMemberActivity1Route = /* @__PURE__ */ route({
+  operationId: 'list-member-activity-1',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/activity',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List what happened to a program's loyalty card (publication, points, redemptions, rollbacks), newest first",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('ActivityList', "One page of the card's activity")],
+  description: activityQueryText,
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3725,4 +3781,8 @@ export const routes: readonly RouteDef[] = [
   getStackingRulesRoute,
   updateStackingRulesRoute,
   deleteStackingRulesRoute,
+  listCustomerActivityRoute,
+  listCustomerActivitiesRoute,
+  listMemberActivityRoute,
+  listMemberActivity1Route,
 ];

@@ -1,5 +1,5 @@
 import { countAdd } from '../db/counters.js';
-import { customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
+import { customerActivity, customer as customerEntity, customerCount, customerListEntry, customerRedemptionSummary, customerSourceId } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { getInOrder, queryPage } from '../db/query-page.js';
 import { RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
@@ -55,6 +55,10 @@ function listItems(deps: Deps, before: Customer | null, after: Customer | null):
   return items;
 }
 
+/** The customer's activity record of a write that left it as `c` (lib/activity/activity.ts); `was`: its segments before (null: created). */
+const activityItem = (deps: Deps, id: string, c: Customer, was: string[] | null) =>
+  put(deps, customerActivity.toItem({ id, projectId: c.projectId, customerId: c.id, createdAt: c.updatedAt ?? c.createdAt, customer: c, was }));
+
 /** The source id item of a customer, with its place in the source id order. */
 const sourceIdItem = (c: Customer & { sourceId: string }) => customerSourceId.toItem({ customerId: c.id }, c.projectId, c.sourceId);
 
@@ -67,14 +71,19 @@ function unchangedSince(read: Customer): { ConditionExpression: string; Expressi
 }
 
 /**
- * Writes a new customer, claims its source id (when it has one) and lists it (entries and counts),
- * in one transaction.
+ * Writes a new customer, claims its source id (when it has one), lists it (entries and counts)
+ * and records its activity (`activityId`: created, segments entered), in one transaction.
  * @returns false when the source id is already claimed (by a concurrent writer): nothing is written.
  */
-export function insertCustomer(deps: Deps, customer: Customer): Promise<boolean> {
+export function insertCustomer(deps: Deps, customer: Customer, activityId: string): Promise<boolean> {
   const sourceId = customer.sourceId;
   const claim = sourceId !== null ? [put(deps, sourceIdItem({ ...customer, sourceId }), 'attribute_not_exists(PK)')] : [];
-  const items = [...claim, put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'), ...listItems(deps, null, customer)];
+  const items = [
+    ...claim,
+    put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
+    ...listItems(deps, null, customer),
+    activityItem(deps, activityId, customer, null),
+  ];
   return retryOnConflict(`Too many concurrent writes of customer ${sourceId ?? customer.id}`, async () => {
     const outcome = await transact(deps, items);
     if (outcome.ok) return true;
@@ -86,16 +95,17 @@ export function insertCustomer(deps: Deps, customer: Customer): Promise<boolean>
 
 /**
  * Replaces the customer `read` with `next` (same id, revision one higher), moving its list
- * entries and counts along, in one transaction that holds only if the stored customer is still
- * `read`. A customer not listed yet gets its entries, counts and source id order entry here.
+ * entries and counts along and recording its activity (`activityId`: updated, segments entered
+ * and left), in one transaction that holds only if the stored customer is still `read`. A customer
+ * not listed yet gets its entries, counts and source id order entry here.
  * @returns false when the customer changed or went meanwhile (nothing is written): read it again.
  */
-export async function replaceCustomer(deps: Deps, read: Customer, next: Customer): Promise<boolean> {
+export async function replaceCustomer(deps: Deps, read: Customer, next: Customer, activityId: string): Promise<boolean> {
   const items: TransactItem[] = [{ Put: { TableName: deps.tableName, Item: customerEntity.toItem(next), ...unchangedSince(read) } }];
   if (!read.listed && next.sourceId !== null) {
     items.push(put(deps, sourceIdItem({ ...next, sourceId: next.sourceId }), 'customerId = :id', { ':id': next.id }));
   }
-  items.push(...listItems(deps, read, next));
+  items.push(...listItems(deps, read, next), activityItem(deps, activityId, next, read.segmentIds ?? []));
   const outcome = await transact(deps, items);
   if (outcome.ok) return true;
   if ('failed' in outcome && !outcome.failed.includes(0)) throw new Error(`The source id item of customer ${next.id} names another customer`);

@@ -40,7 +40,7 @@ async function applyChanges(deps: Deps, read: Customer, wanted: CustomerFields, 
     segments ??= await projectSegments(deps, read.projectId);
     const next: Customer = { ...current, ...diff, updatedAt: deps.clock.now().toISOString(), revision: current.revision + 1, listed: true };
     next.segmentIds = membershipOf(next, segments);
-    return (await repo.replaceCustomer(deps, current, next)) ? next : RETRY;
+    return (await repo.replaceCustomer(deps, current, next, deps.ids.id('act'))) ? next : RETRY;
   });
 }
 
@@ -53,7 +53,7 @@ async function bySourceId(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: s
  * The customer a path names by `id` or `source_id`. Both are looked up at once; a customer whose
  * id it is wins over one whose source id it is (ids are the server's, `cust_` + 24 characters).
  */
-async function findCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<Customer | null> {
+export async function findCustomer(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, ref: string): Promise<Customer | null> {
   const [byId, bySource] = await Promise.all([repo.getCustomer(deps, projectId, ref), bySourceId(deps, projectId, ref)]);
   return byId ?? bySource;
 }
@@ -121,13 +121,13 @@ export async function upsertCustomer(deps: Deps, projectId: string, input: Custo
   const sourceId = input.source_id;
   if (sourceId === undefined) {
     const anonymous = await newCustomer(deps, projectId, null, fields);
-    if (!(await repo.insertCustomer(deps, anonymous))) throw new Error(`Customer id ${anonymous.id} is already taken`);
+    if (!(await repo.insertCustomer(deps, anonymous, deps.ids.id('act')))) throw new Error(`Customer id ${anonymous.id} is already taken`);
     return anonymous;
   }
   const existing = await bySourceId(deps, projectId, sourceId);
   if (existing) return applyChanges(deps, existing, fields);
   const customer = await newCustomer(deps, projectId, sourceId, fields);
-  if (await repo.insertCustomer(deps, customer)) return customer;
+  if (await repo.insertCustomer(deps, customer, deps.ids.id('act'))) return customer;
   const winner = await bySourceId(deps, projectId, sourceId);
   if (!winner) throw new Error(`Customer with source id ${sourceId} was claimed but cannot be read`);
   return applyChanges(deps, winner, fields);

@@ -1,4 +1,5 @@
 import type { AppKey } from '../app-keys/app-key.js';
+import type { CustomerActivityRecord } from '../activity/activity.js';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
@@ -71,6 +72,8 @@ import { tableDesign } from './table.js';
 export const sequenceKey = (sequence: number): string => String(sequence).padStart(12, '0');
 /** First part of a custom event's sort key (a Query of a customer's events asks for it with `begins_with`). */
 export const EVENT_SORT_PREFIX = 'EVENT';
+/** First part of a customer activity record's sort key (lib/activity/activity.ts), beside the custom events of its customer. */
+export const ACTIVITY_SORT_PREFIX = 'ACTIVITY';
 /** First part of a referral conversion's sort key (a Query of a code's conversions asks for it with `begins_with`). */
 export const CONVERSION_SORT_PREFIX = 'CONVERSION';
 
@@ -762,6 +765,17 @@ export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1
     (createdAt: string, eventId: string) => path(EVENT_SORT_PREFIX, createdAt, eventId),
   )
   .from((e) => ({ key: [e.projectId, e.customerId, e.createdAt, e.id] }));
+/**
+ * What a customer write did (created, updated, segments entered and left: lib/activity/activity.ts),
+ * put in the write's own transaction, in the customer's event partition by time beside its custom
+ * events, so the customer's activity reads it with one Query. Kept as long as the customer's events.
+ */
+export const customerActivity = /* @__PURE__ */ entity<CustomerActivityRecord>('customer_activity', 1)
+  .key(
+    (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'EVENTS'),
+    (createdAt: string, recordId: string) => path(ACTIVITY_SORT_PREFIX, createdAt, recordId),
+  )
+  .from((a) => ({ key: [a.projectId, a.customerId, a.createdAt, a.id] }));
 
 /** A publication (`pub_...`), never changed once written: what was given to whom, with a snapshot of the customer and the voucher. */
 export const publication = /* @__PURE__ */ entity<Publication>('publication', 1)

@@ -65,7 +65,7 @@ export async function addMember(
  * The loyalty card `memberId` (code or id) names, of the program `campaignRef` names when given.
  * @throws NotFoundError (campaign: not a loyalty program; voucher: no such card there).
  */
-async function findCard(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<Voucher> {
+export async function findCard(deps: Deps, projectId: string, campaignRef: string | null, memberId: string): Promise<Voucher> {
   const [campaign, card] = await Promise.all([
     campaignRef === null ? null : findLoyaltyCampaign(deps, projectId, campaignRef),
     voucherOrNull(deps, projectId, memberId),

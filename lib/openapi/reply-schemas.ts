@@ -79,6 +79,7 @@ import { promotionsValidationReplySchema } from '../validations/legacy-promotion
 import { projectStackingRulesReplySchema, stackedValidationReplySchema } from '../validations/validation.reply.js';
 import { openApiDocumentReplySchema } from './document.reply.js';
 import { customerRedeemableListReplySchema } from '../customers/customer-redeemable.reply.js';
+import { activitiesListReplySchema, activityListReplySchema } from '../activity/activity.reply.js';
 import { redeemableHolderListReplySchema, redeemableHolderReplySchema, redeemableHoldersAddedReplySchema } from '../referrals/redeemable-holder.reply.js';
 import { promotionStackListReplySchema, promotionStackReplySchema } from '../promotion-stacks/promotion-stack.reply.js';
 
@@ -195,6 +196,8 @@ export const replySchemas = {
   LoyaltyTierRewardList: loyaltyTierRewardListReplySchema,
   LoyaltyPointsEstimate: pointsEstimateReplySchema,
   CustomersPermanentDeletionCreateResponseBody: customerPermanentDeletionReplySchema,
+  ActivityList: activityListReplySchema,
+  ActivitiesList: activitiesListReplySchema,
 } as const satisfies Record<string, z.core.$ZodType>;
 
 export type ReplyName = keyof typeof replySchemas;

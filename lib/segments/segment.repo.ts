@@ -1,6 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { customer as customerEntity, segment as segmentEntity } from '../db/entities.js';
-import { transact } from '../db/transact.js';
+import type { CustomerActivityRecord } from '../activity/activity.js';
+import type { Customer } from '../customers/customer.js';
+import { customerActivity, customer as customerEntity, segment as segmentEntity } from '../db/entities.js';
+import { RETRY, retryOnConflict, transact } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import type { Segment } from './segment.js';
 
@@ -41,21 +42,32 @@ export async function deleteSegment(deps: Deps, projectId: string, segmentId: st
 
 /**
  * Adds the segment to an existing customer's memberships (no-op when it is there or the customer
- * is gone). Raises the customer's revision, so a customer write that read it before fails its
- * condition, re-reads and keeps the membership.
+ * is gone), and records it in the customer's activity (`recordId`, `at`: `customer.segment.entered`)
+ * in the same transaction. Raises the customer's revision, so a customer write that read it before
+ * fails its condition, re-reads and keeps the membership.
  */
-export async function addMember(deps: Deps, projectId: string, customerId: string, segmentId: string): Promise<void> {
-  try {
-    await deps.ddb.send(
-      new UpdateCommand({
-        TableName: deps.tableName,
-        Key: customerEntity.key(projectId, customerId),
-        UpdateExpression: 'SET segmentIds = list_append(if_not_exists(segmentIds, :none), :s) ADD revision :one',
-        ConditionExpression: 'attribute_exists(PK) AND NOT contains(segmentIds, :id)',
-        ExpressionAttributeValues: { ':none': [], ':s': [segmentId], ':id': segmentId, ':one': 1 },
-      }),
-    );
-  } catch (e) {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
-  }
+export async function addMember(deps: Deps, projectId: string, customer: Customer, segmentId: string, recordId: string, at: string): Promise<void> {
+  const record: CustomerActivityRecord = {
+    id: recordId,
+    projectId,
+    customerId: customer.id,
+    createdAt: at,
+    customer: { ...customer, segmentIds: [...(customer.segmentIds ?? []), segmentId] },
+    was: customer.segmentIds ?? [],
+    joined: segmentId,
+  };
+  const update = {
+    Update: {
+      TableName: deps.tableName,
+      Key: customerEntity.key(projectId, customer.id),
+      UpdateExpression: 'SET segmentIds = list_append(if_not_exists(segmentIds, :none), :s) ADD revision :one',
+      ConditionExpression: 'attribute_exists(PK) AND NOT contains(segmentIds, :id)',
+      ExpressionAttributeValues: { ':none': [], ':s': [segmentId], ':id': segmentId, ':one': 1 },
+    },
+  };
+  await retryOnConflict(`Too many concurrent writes of customer ${customer.id}`, async () => {
+    const outcome = await transact(deps, [update, { Put: { TableName: deps.tableName, Item: customerActivity.toItem(record) } }]);
+    // A failed condition: already a member, or gone. Nothing to record.
+    return outcome.ok || 'failed' in outcome ? true : RETRY;
+  });
 }

@@ -71,7 +71,7 @@ export async function createSegment(deps: Deps, projectId: string, body: CreateS
   };
   await repo.insertSegment(deps, projectId, segment);
   const joining = isStatic ? members : (await scanCustomers(deps, projectId)).filter((c) => inSegment(c, segment));
-  await eachLimited(joining, 10, (c) => repo.addMember(deps, projectId, c.id, segment.id));
+  await eachLimited(joining, 10, (c) => repo.addMember(deps, projectId, c, segment.id, deps.ids.id('act'), segment.createdAt));
   return segment;
 }
 

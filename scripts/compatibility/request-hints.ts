@@ -794,6 +794,14 @@ const perOperation: Record<string, CaseHints> = {
     path: { campaignId: '$seed.referralCampaignId', memberId: '$seed.publishedReferralCode', holderId: '$fresh.referralHolderId' },
   },
   'list-customer-redeemables': { path: { customerId: '$seed.referrerId' } },
+  // Activity (lib/activity): a well-formed event id pages after a moment of 2024 (ids carry their position, so any such id is a cursor).
+  'list-customer-activity': { path: { customerId: '$seed.customerId' }, values: { 'query.starting_after_id': 'evcus_018cc251f400aact_seed.000' } },
+  'list-customer-activities': { path: { customerId: '$seed.customerId' }, values: { 'query.starting_after_id': 'evcus_018cc251f400aact_seed.000' } },
+  'list-member-activity': { path: { memberId: '$seed.loyaltyCardCode' }, values: { 'query.starting_after_id': 'evcus_018cc251f400aact_seed.000' } },
+  'list-member-activity-1': {
+    path: { campaignId: '$seed.loyaltyCampaignId', memberId: '$seed.loyaltyCardCode' },
+    values: { 'query.starting_after_id': 'evcus_018cc251f400aact_seed.000' },
+  },
   // CSV imports and bulk updates (lib/imports, lib/bulk).
   'import-vouchers-to-campaign-using-csv': { path: { campaignId: '$seed.discountCampaignId' } },
 };

@@ -165,14 +165,14 @@ describe('items written before the entity layer', () => {
     const read = await getCustomer(runtime, p, customer.id);
     expect(read).toEqual({ ...customer, revision: 0, listed: false });
     expect(await getCustomerIdBySourceId(runtime, p, customer.sourceId)).toBe(customer.id);
-    expect(await insertCustomer(runtime, { ...customer, id: 'cust_other', revision: 0, listed: true })).toBe(false);
+    expect(await insertCustomer(runtime, { ...customer, id: 'cust_other', revision: 0, listed: true }, 'act_1')).toBe(false);
     // Its first change lists it; a write from the copy read before that change is refused.
     const next = { ...customer, name: 'Ann B', updatedAt: at, revision: 1, listed: true };
     expect(await countCustomers(runtime, p, ALL_CUSTOMERS)).toBe(0);
-    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, next)).toBe(true);
+    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, next, 'act_2')).toBe(true);
     expect(await countCustomers(runtime, p, ALL_CUSTOMERS)).toBe(1);
     expect(await getCustomer(runtime, p, customer.id)).toEqual(next);
-    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, { ...next, name: 'Stale' })).toBe(false);
+    expect(await replaceCustomer(runtime, { ...customer, revision: 0, listed: false }, { ...next, name: 'Stale' }, 'act_3')).toBe(false);
   });
 
   it('export and async action from before their later fields existed', async () => {

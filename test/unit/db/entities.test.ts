@@ -164,6 +164,11 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ],
   ['customer_count', e.customerCount.toItem({ count: 3 }, P, 'EMAIL#h', 5), { PK: 'P#p1#CUSTOMER_COUNT#EMAIL#h', SK: '5' }],
   ['custom_event', e.customEvent.toItem(never({ ...id('evcus_1'), customerId: 'cust_1' })), { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `EVENT#${at}#evcus_1` }],
+  [
+    'customer_activity',
+    e.customerActivity.toItem(never({ ...id('act_1'), customerId: 'cust_1' })),
+    { PK: 'P#p1#CUSTOMER#cust_1#EVENTS', SK: `ACTIVITY#${at}#act_1` },
+  ],
   ['order', e.order.toItem(never(id('ord_1'))), { PK: 'P#p1#ORDER#ord_1', SK: 'ORDER' }],
   ['stacking_rules', e.stackingRules.toItem({ ...DEFAULT_STACKING_RULES, updatedAt: at }, P), { PK: 'P#p1', SK: 'STACKING_RULES' }],
   ['order_source_id', e.orderSourceId.toItem({ orderId: 'ord_1' }, P, 'src-1'), { PK: 'P#p1#ORDER_SRC#src-1', SK: 'ORDER_SRC' }],
