@@ -164,7 +164,7 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     const holders = before.filter((i) => values.some((v) => i.includes(v)));
     const entityOf = (i: string) => (JSON.parse(i) as Json).entity as string;
     expect(new Set(holders.map(entityOf))).toEqual(
-      new Set(['customer', 'customer_source_id', 'custom_event', 'publication', 'redemption', 'order', 'idempotency_record']),
+      new Set(['customer', 'customer_source_id', 'custom_event', 'customer_activity', 'publication', 'redemption', 'order', 'idempotency_record']),
     );
     const redemptionsBefore = await redemptionItems(projectId);
     expect(redemptionsBefore).toBeGreaterThan(0);
@@ -265,7 +265,8 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     const resumed = queue.sent.filter((j) => j.type === 'erase-customer' && j.customerId === customerId);
     expect(resumed).toEqual([{ type: 'erase-customer', projectId, customerId }]);
     await work(resumed);
-    expect(await getCustomerErasure(runtime, projectId, customerId)).toMatchObject({ status: 'DONE', counts: { customerEvents: 300 } });
+    // The 300 seeded items and the customer's own activity record (customer.created, in its events partition).
+    expect(await getCustomerErasure(runtime, projectId, customerId)).toMatchObject({ status: 'DONE', counts: { customerEvents: 301 } });
     expect((await everyItem()).filter((i) => personalValues(person).some((v) => i.includes(v)))).toEqual([]);
   });
 });
