@@ -7,7 +7,8 @@ import type { OrderPage } from './order.service.js';
 type OrderReply = z.input<typeof orderReplySchema>;
 type ItemReply = OrderReply['items'][number];
 
-const productReply = (p: OrderItemProduct) => ({
+/** An order line's `product` on the wire. */
+export const productReply = (p: OrderItemProduct) => ({
   ...(p.id !== undefined ? { id: p.id } : {}),
   ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
   ...(p.override !== undefined ? { override: p.override } : {}),
@@ -15,7 +16,8 @@ const productReply = (p: OrderItemProduct) => ({
   ...(p.price !== undefined ? { price: p.price } : {}),
   ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
 });
-const skuReply = (p: OrderItemProduct) => ({
+/** An order line's `sku` on the wire. */
+export const skuReply = (p: OrderItemProduct) => ({
   ...(p.id !== undefined ? { id: p.id } : {}),
   ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
   ...(p.override !== undefined ? { override: p.override } : {}),
