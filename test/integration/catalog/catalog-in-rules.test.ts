@@ -57,7 +57,10 @@ async function setup() {
     const shoe = await product({ name: 'Shoe', source_id: 'shoe', price: 1000, metadata: { brand: 'acme' } });
     const sock = await product({ name: 'Sock', source_id: 'sock', price: 200, metadata: { brand: 'acme' } });
     const hat = await product({ name: 'Hat', source_id: 'hat', price: 400, metadata: { brand: 'other' } });
-    const redSock = await ok('create-sku', { params: { productId: sock.id }, json: { sku: 'Red sock', source_id: 'sock-red', price: 250, metadata: { colour: 'red' } } });
+    const redSock = await ok('create-sku', {
+      params: { productId: sock.id },
+      json: { sku: 'Red sock', source_id: 'sock-red', price: 250, metadata: { colour: 'red' } },
+    });
     const acme = await collection({ type: 'AUTO_UPDATE', name: 'Acme', filter: { junction: 'and', 'metadata.brand': { conditions: { $is: ['acme'] } } } });
     return { shoe, sock, hat, redSock, acme };
   };
@@ -107,7 +110,11 @@ describe('catalog prices on order lines', () => {
   it('POST /v1/orders stores the catalog price of a line sent without one', async () => {
     const { ok, shop } = await setup();
     const { shoe } = await shop();
-    const order = (await ok('create-order', { json: { items: [{ product_id: shoe.id, quantity: 3 }] } })) as unknown as { id: string; amount: number; items: Line[] };
+    const order = (await ok('create-order', { json: { items: [{ product_id: shoe.id, quantity: 3 }] } })) as unknown as {
+      id: string;
+      amount: number;
+      items: Line[];
+    };
     expect(order.amount).toBe(3000);
     expect(order.items[0]).toMatchObject({ price: 1000, amount: 3000, product: { id: shoe.id, name: 'Shoe' } });
     const read = (await ok('get-order', { params: { orderId: order.id } })) as unknown as { items: Line[] };
@@ -135,12 +142,22 @@ describe('product collections in validation rules', () => {
 
     // A product that joins the AUTO_UPDATE collection after the rule was made.
     const scarf = await product({ name: 'Scarf', source_id: 'scarf', price: 600, metadata: { brand: 'acme' } });
-    const later = await validate('ACME50', { items: [{ source_id: 'scarf', related_object: 'product', quantity: 1 }, { product_id: hat.id, quantity: 1 }] });
+    const later = await validate('ACME50', {
+      items: [
+        { source_id: 'scarf', related_object: 'product', quantity: 1 },
+        { product_id: hat.id, quantity: 1 },
+      ],
+    });
     expect(later.order?.items?.map((i) => i.discount_amount ?? 0)).toEqual([300, 0]);
 
     // A product that leaves by a change of its metadata.
     await api.call('update-product', { params: { productId: scarf.id }, json: { metadata: { brand: 'other' } } });
-    const left = await validate('ACME50', { items: [{ product_id: scarf.id, quantity: 1 }, { product_id: shoe.id, quantity: 1 }] });
+    const left = await validate('ACME50', {
+      items: [
+        { product_id: scarf.id, quantity: 1 },
+        { product_id: shoe.id, quantity: 1 },
+      ],
+    });
     expect(left.order?.items?.map((i) => i.discount_amount ?? 0)).toEqual([0, 500]);
 
     // A deleted product: the rule keeps working for the other lines and never matches the deleted one.
@@ -187,7 +204,13 @@ describe('product collections in validation rules', () => {
     const blue = await ok('create-sku', { params: { productId: sock.id }, json: { sku: 'Blue sock', price: 260 } });
     const picked = await collection({ type: 'STATIC', name: 'Red only', products: [{ id: redSock.id, product_id: sock.id, object: 'sku' }] });
     await voucher('RED50', { applicable_to: { included: [{ object: 'products_collection', id: picked.id }], excluded: [] } });
-    const reply = await validate('RED50', { items: [{ sku_id: redSock.id, quantity: 1 }, { sku_id: blue.id, quantity: 1 }, { product_id: sock.id, quantity: 1 }] });
+    const reply = await validate('RED50', {
+      items: [
+        { sku_id: redSock.id, quantity: 1 },
+        { sku_id: blue.id, quantity: 1 },
+        { product_id: sock.id, quantity: 1 },
+      ],
+    });
     expect(reply.order?.items?.map((i) => i.discount_amount ?? 0)).toEqual([125, 0, 0]);
   });
 });
