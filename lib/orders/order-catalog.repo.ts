@@ -3,7 +3,6 @@ import { collectionMember, product, productSource, sku, skuRef, skuSource } from
 import type { Item, ItemKey } from '../db/entity.js';
 import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
-import { plainProduct, plainSku } from '../products/product.js';
 import type { Runtime } from '../runtime.js';
 import { type Catalog, emptyCatalog, type LineRef, memberKey } from './order-catalog.js';
 
@@ -37,11 +36,11 @@ export function walkCatalog(
   const readProduct = (id: string) => {
     if (c.products.has(id)) return;
     const p = get(product, product.key(projectId, id));
-    if (p !== undefined) c.products.set(id, p && plainProduct(p));
+    if (p !== undefined) c.products.set(id, p);
   };
   const readSku = (id: string, productId: string) => {
     const s = get(sku, sku.key(projectId, productId, id));
-    if (s !== undefined) c.skus.set(id, s && plainSku(s));
+    if (s !== undefined) c.skus.set(id, s);
     readProduct(productId);
   };
   const ids: string[] = [];

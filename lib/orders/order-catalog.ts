@@ -42,21 +42,14 @@ export const emptyCatalog = (): Catalog => ({ products: new Map(), skus: new Map
 
 export const memberKey = (collectionId: string, memberId: string): string => `${collectionId}\u0000${memberId}`;
 
-const productObject = (p: Product, sent: OrderItemProduct | null): OrderItemProduct => ({
-  id: p.id,
-  ...(p.sourceId !== null ? { sourceId: p.sourceId } : {}),
+/** A line's `product` (`name`) or `sku` (`sku`) object as the catalog has it, with the `override` sent. */
+const objectOf = (x: Product | Sku, label: 'name' | 'sku', value: string | null, sent: OrderItemProduct | null): OrderItemProduct => ({
+  id: x.id,
+  ...(x.sourceId !== null ? { sourceId: x.sourceId } : {}),
   ...(sent?.override !== undefined ? { override: sent.override } : {}),
-  ...(p.name !== null ? { name: p.name } : {}),
-  ...(p.price !== null ? { price: p.price } : {}),
-  metadata: p.metadata,
-});
-const skuObject = (s: Sku, sent: OrderItemProduct | null): OrderItemProduct => ({
-  id: s.id,
-  ...(s.sourceId !== null ? { sourceId: s.sourceId } : {}),
-  ...(sent?.override !== undefined ? { override: sent.override } : {}),
-  ...(s.sku !== null ? { sku: s.sku } : {}),
-  ...(s.price !== null ? { price: s.price } : {}),
-  metadata: s.metadata,
+  ...(value !== null ? { [label]: value } : {}),
+  ...(x.price !== null ? { price: x.price } : {}),
+  metadata: x.metadata,
 });
 
 /**
@@ -84,8 +77,8 @@ export function withCatalog(item: OrderItem, c: Catalog, index: number): OrderIt
     skuId: sku?.id ?? item.skuId,
     price,
     amount: item.amount ?? total,
-    product: product ? productObject(product, item.product) : item.product,
-    sku: sku ? skuObject(sku, item.sku) : item.sku,
+    product: product ? objectOf(product, 'name', product.name, item.product) : item.product,
+    sku: sku ? objectOf(sku, 'sku', sku.sku, item.sku) : item.sku,
   };
 }
 

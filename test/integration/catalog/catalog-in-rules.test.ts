@@ -176,6 +176,31 @@ describe('product collections in validation rules', () => {
     expect(onlyGone).toMatchObject({ status: 'INAPPLICABLE', result: { error: { key: 'order_rules_violated' } } });
   });
 
+  it('a redemption discounts the collection’s lines at catalog prices and stores the order with them', async () => {
+    const { api, ok, voucher, shop } = await setup();
+    const { shoe, hat, acme } = await shop();
+    await voucher('ACME50', { applicable_to: { included: [{ object: 'products_collection', id: acme.id }], excluded: [] } });
+    const reply = await api.call('redeem-stacked-discounts', {
+      json: {
+        redeemables: [{ object: 'voucher', id: 'ACME50' }],
+        order: {
+          items: [
+            { product_id: shoe.id, quantity: 1 },
+            { product_id: hat.id, quantity: 1 },
+          ],
+        },
+      },
+    });
+    expect(reply.status).toBe(200);
+    const order = (reply.json as { order: { id: string; amount: number; total_discount_amount: number } }).order;
+    expect([order.amount, order.total_discount_amount]).toEqual([1400, 500]);
+    const stored = (await ok('get-order', { params: { orderId: order.id } })) as unknown as { items: Line[] };
+    expect(stored.items.map((i) => [i.price, i.amount])).toEqual([
+      [1000, 1000],
+      [400, 400],
+    ]);
+  });
+
   it('excluded collections, cheapest-of-a-collection, and order.items.any on a collection', async () => {
     const { voucher, validate, shop } = await setup();
     const { shoe, sock, hat, acme } = await shop();
