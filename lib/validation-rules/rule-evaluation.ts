@@ -5,7 +5,7 @@
  *
  * Supported condition names (docs/decisions.md "Validation rules: what is evaluated, and how"):
  *   order:      order.amount, order.items.count, order.metadata (property),
- *               order.items.any | order.items.every | order.items.none (products / SKUs, with the
+ *               order.items.any | order.items.every | order.items.none (products / SKUs / product collections, with the
  *               sub-conditions order.items.quantity, order.items.price, order.items.aggregated_quantity,
  *               order.items.aggregated_amount)
  *   customer:   customer.metadata (property), customer.segment (the ids of the segments the customer is in)
