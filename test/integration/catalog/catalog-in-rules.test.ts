@@ -201,6 +201,20 @@ describe('product collections in validation rules', () => {
     ]);
   });
 
+  it('qualifications read the same rules: the collection voucher qualifies only for a cart with a collection line', async () => {
+    const { api, voucher, shop } = await setup();
+    const { shoe, hat, acme } = await shop();
+    await voucher('ACME50', { applicable_to: { included: [{ object: 'products_collection', id: acme.id }], excluded: [] } });
+    const qualify = async (items: Json[]) => {
+      const reply = await api.call('check-eligibility', { json: { order: { items } } });
+      expect(reply.status).toBe(200);
+      return (reply.json as { redeemables: { data: { id: string; order?: { total_discount_amount?: number } }[] } }).redeemables.data;
+    };
+    const found = (await qualify([{ product_id: shoe.id, quantity: 1 }])).find((r) => r.id === 'ACME50');
+    expect(found?.order?.total_discount_amount).toBe(500);
+    expect((await qualify([{ product_id: hat.id, quantity: 1 }])).map((r) => r.id)).not.toContain('ACME50');
+  });
+
   it('excluded collections, cheapest-of-a-collection, and order.items.any on a collection', async () => {
     const { voucher, validate, shop } = await setup();
     const { shoe, sock, hat, acme } = await shop();
