@@ -7,18 +7,12 @@ import type { OrderPage } from './order.service.js';
 type OrderReply = z.input<typeof orderReplySchema>;
 type ItemReply = OrderReply['items'][number];
 
-const productReply = (p: OrderItemProduct) => ({
+/** An order line's `product` or `sku` on the wire (a product has no `sku`, a SKU no `name`). */
+export const lineObjectReply = (p: OrderItemProduct) => ({
   ...(p.id !== undefined ? { id: p.id } : {}),
   ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
   ...(p.override !== undefined ? { override: p.override } : {}),
   ...(p.name !== undefined ? { name: p.name } : {}),
-  ...(p.price !== undefined ? { price: p.price } : {}),
-  ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
-});
-const skuReply = (p: OrderItemProduct) => ({
-  ...(p.id !== undefined ? { id: p.id } : {}),
-  ...(p.sourceId !== undefined ? { source_id: p.sourceId } : {}),
-  ...(p.override !== undefined ? { override: p.override } : {}),
   ...(p.sku !== undefined ? { sku: p.sku } : {}),
   ...(p.price !== undefined ? { price: p.price } : {}),
   ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
@@ -41,8 +35,8 @@ const toItemReply = (i: OrderItem, d?: LineDiscount): ItemReply => ({
   discount_amount: d ? d.discountAmount : 0,
   applied_discount_amount: 0,
   ...(i.price !== null ? { price: i.price } : {}),
-  ...(i.product !== null ? { product: productReply(i.product) } : {}),
-  ...(i.sku !== null ? { sku: skuReply(i.sku) } : {}),
+  ...(i.product !== null ? { product: lineObjectReply(i.product) } : {}),
+  ...(i.sku !== null ? { sku: lineObjectReply(i.sku) } : {}),
   ...(i.metadata !== null ? { metadata: i.metadata } : {}),
   object: 'order_item',
 });

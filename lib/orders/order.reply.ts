@@ -11,7 +11,8 @@ const dateTimeReply = z.iso.datetime();
 const amount = z.int().check(z.nonnegative());
 const metadata = z.record(z.string(), z.unknown());
 
-const productReply = z.strictObject({
+/** An order line's `product` (lines of orders and of validation replies). */
+export const productReply = z.strictObject({
   id: z.optional(z.string()),
   source_id: z.optional(z.string()),
   override: z.optional(z.boolean()),
@@ -19,7 +20,8 @@ const productReply = z.strictObject({
   price: z.optional(amount),
   metadata: z.optional(metadata),
 });
-const skuReply = z.strictObject({
+/** An order line's `sku`. */
+export const skuReply = z.strictObject({
   id: z.optional(z.string()),
   source_id: z.optional(z.string()),
   override: z.optional(z.boolean()),

@@ -8,6 +8,8 @@ import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import { orderLoyaltyEffects } from '../loyalties/order-earning.service.js';
 import { markLoyaltyDue, type Order } from './order.js';
 import { itemsAmount, orderItemOf } from './order-lines.js';
+import { lineRefOf, withCatalog } from './order-catalog.js';
+import { readCatalog } from './order-catalog.repo.js';
 import * as repo from './order.repo.js';
 import type { CreateOrderBody, ListOrdersQuery, UpdateOrderBody } from './order.schema.js';
 
@@ -24,7 +26,9 @@ type OrderFields = Partial<Pick<Order, 'status' | 'amount' | 'items' | 'metadata
  * @throws InvalidPayloadError for inconsistent line figures; NotFoundError for an unknown customer id.
  */
 async function fieldsOf(deps: Deps, projectId: string, body: UpdateOrderBody): Promise<OrderFields> {
-  const items = body.items?.map(orderItemOf);
+  const lines = body.items?.map(orderItemOf);
+  const catalog = lines ? await readCatalog(deps, projectId, lines.map(lineRefOf)) : null;
+  const items = lines && catalog ? lines.map((i, n) => withCatalog(i, catalog, n)) : undefined;
   const amount = body.amount ?? (items ? itemsAmount(items) : undefined);
   if (body.referrer !== undefined && body.referrer_id !== undefined)
     throw new InvalidPayloadError('Property .referrer and .referrer_id name the referrer twice: send one');

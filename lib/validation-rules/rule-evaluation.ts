@@ -5,7 +5,7 @@
  *
  * Supported condition names (docs/decisions.md "Validation rules: what is evaluated, and how"):
  *   order:      order.amount, order.items.count, order.metadata (property),
- *               order.items.any | order.items.every | order.items.none (products / SKUs, with the
+ *               order.items.any | order.items.every | order.items.none (products / SKUs / product collections, with the
  *               sub-conditions order.items.quantity, order.items.price, order.items.aggregated_quantity,
  *               order.items.aggregated_amount)
  *   customer:   customer.metadata (property), customer.segment (the ids of the segments the customer is in)
@@ -124,8 +124,8 @@ function checkTargets(where: string, operator: string, values: ConditionValue[])
   if (values.length === 0) refuse(where, `${operator} needs at least one product or SKU`);
   for (const v of values) {
     if (isScalar(v)) refuse(where, `${operator} takes objects naming a product or SKU ({ "id": …, "object": "product" })`);
-    if (v.object === 'products_collection') refuse(where, 'products_collection is not supported: collections do not exist in this service');
-    if (!v.id && !v.source_id) refuse(where, `each product or SKU needs an id or a source_id`);
+    if (v.object === 'products_collection' ? !v.id : !v.id && !v.source_id)
+      refuse(where, `each product or SKU needs an id or a source_id, each collection an id`);
   }
 }
 
@@ -216,6 +216,8 @@ export interface RuleOrderItem {
   price: number | null;
   /** Line amount (price × quantity, or as sent). */
   amount: number | null;
+  /** Whether the line is in a product collection, as the request read it (absent: in none). */
+  inCollection?: ((collectionId: string) => boolean) | undefined;
 }
 
 /** What a rule is evaluated on. Absent order or customer: every condition on it fails (none is skipped). */
@@ -346,6 +348,7 @@ const plusOne = (n: number | null): number | undefined => (n === null ? undefine
 
 /** Whether an order line is the product or SKU `t` names (by id or source id). */
 export function itemMatches(item: RuleOrderItem, t: Pick<ItemTarget, 'object' | 'id' | 'source_id'>): boolean {
+  if (t.object === 'products_collection') return t.id !== undefined && item.inCollection?.(t.id) === true;
   if (t.object === 'sku') return (t.id !== undefined && item.skuId === t.id) || (!!t.source_id && item.skuSourceId === t.source_id);
   // A product target also matches the SKUs of that product (their lines name the product too).
   return (t.id !== undefined && item.productId === t.id) || (!!t.source_id && item.productSourceId === t.source_id);
@@ -492,25 +495,42 @@ export function countRange(rules: readonly Pick<ValidationRule, 'id' | 'rules' |
   return { min: min ?? null, max: max === undefined ? null : max - 1 };
 }
 
+/** The product collections the rules of a request name (in `applicable_to` or an `order.items.*` condition). */
+export function ruleCollections(rules: readonly Pick<ValidationRule, 'rules' | 'applicableTo'>[]): string[] {
+  const ids = new Set<string>();
+  const see = (t: ConditionValue) => {
+    if (!isScalar(t) && t.object === 'products_collection' && t.id) ids.add(t.id);
+  };
+  for (const r of rules) {
+    [...r.applicableTo.included, ...r.applicableTo.excluded].forEach(see);
+    for (const c of Object.values(r.rules.conditions)) if (ITEM_NAMES.has(c.name)) Object.values(c.conditions).flat().forEach(see);
+  }
+  return [...ids];
+}
+
 /** An order line as a rule sees it, from the order's stored line (lib/orders/order.ts). */
-export function ruleOrderItem(item: {
-  productId: string | null;
-  skuId: string | null;
-  relatedObject: 'product' | 'sku' | null;
-  sourceId: string | null;
-  quantity: number | null;
-  price: number | null;
-  amount: number | null;
-  product: { id?: string; sourceId?: string } | null;
-  sku: { id?: string; sourceId?: string } | null;
-}): RuleOrderItem {
+export function ruleOrderItem(
+  item: {
+    productId: string | null;
+    skuId: string | null;
+    relatedObject: 'product' | 'sku' | null;
+    sourceId: string | null;
+    quantity: number | null;
+    price: number | null;
+    amount: number | null;
+    product: { id?: string; sourceId?: string } | null;
+    sku: { id?: string; sourceId?: string } | null;
+  },
+  inCollection?: (ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean,
+): RuleOrderItem {
+  const ids = { productId: item.productId ?? item.product?.id ?? null, skuId: item.skuId ?? item.sku?.id ?? null };
   return {
-    productId: item.productId ?? item.product?.id ?? null,
+    ...ids,
     productSourceId: item.product?.sourceId ?? (item.relatedObject !== 'sku' ? item.sourceId : null),
-    skuId: item.skuId ?? item.sku?.id ?? null,
     skuSourceId: item.sku?.sourceId ?? (item.relatedObject === 'sku' ? item.sourceId : null),
     quantity: item.quantity,
     price: item.price,
     amount: item.amount ?? (item.price !== null && item.quantity !== null ? item.price * item.quantity : null),
+    inCollection: inCollection && ((c) => inCollection(ids, c)),
   };
 }

@@ -40,7 +40,7 @@ const conditionReply = z.strictObject({
 const rulesReply = z.catchall(z.strictObject({ logic: z.optional(z.string()) }), conditionReply);
 
 const applicableToEntryReply = z.strictObject({
-  object: z.enum(['product', 'sku']),
+  object: z.enum(['product', 'sku', 'products_collection']),
   id: z.string(),
   source_id: z.optional(z.nullable(z.string())),
   product_id: z.optional(z.string()),

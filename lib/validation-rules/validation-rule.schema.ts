@@ -67,7 +67,7 @@ export const rulesSchema = z.catchall(z.strictObject({ logic }), condition).chec
 
 const limit = z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000_000)));
 const applicableToEntry = z.strictObject({
-  object: z.enum(['product', 'sku']),
+  object: z.enum(['product', 'sku', 'products_collection']),
   id: text(100).check(z.minLength(1)),
   source_id: z.optional(z.nullable(text(100))),
   product_id: z.optional(text(100)),
@@ -79,7 +79,7 @@ const applicableToEntry = z.strictObject({
   aggregated_amount_limit: limit,
 });
 
-/** `applicable_to`: the products and SKUs a discount covers or skips (collections do not exist here). */
+/** `applicable_to`: the products, SKUs and product collections a discount covers or skips. */
 export const applicableToSchema = z.strictObject({
   included: z.optional(z.array(applicableToEntry).check(z.maxLength(50))),
   excluded: z.optional(z.array(applicableToEntry).check(z.maxLength(50))),

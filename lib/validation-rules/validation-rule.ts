@@ -28,9 +28,9 @@ export interface RuleSet {
   conditions: Record<string, RuleCondition>;
 }
 
-/** One product or SKU of `applicable_to.included` / `excluded`, stored as sent. */
+/** One product, SKU or product collection of `applicable_to.included` / `excluded`, stored as sent. */
 export interface ApplicableToEntry {
-  object: 'product' | 'sku';
+  object: 'product' | 'sku' | 'products_collection';
   id: string;
   source_id?: string | null | undefined;
   product_id?: string | undefined;

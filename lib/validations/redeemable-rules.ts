@@ -83,6 +83,8 @@ export interface RuleInputs {
   campaignCount: CampaignCount | null;
   ownId: string;
   campaignId: string | null;
+  /** Whether a line (by its catalog ids) is in a collection, as the request read the memberships once for every rule. */
+  inCollection?: ((ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean) | undefined;
 }
 
 /**
@@ -92,7 +94,7 @@ export interface RuleInputs {
  */
 export function judgeRules(input: RuleInputs): RuleVerdict {
   if (input.rules.length === 0) return { ok: true, lines: undefined, countedAs: null, campaignBound: null };
-  const items = input.order.items.map(ruleOrderItem);
+  const items = input.order.items.map((i) => ruleOrderItem(i, input.inCollection));
   const own = input.customer ? (input.counts[counterName(input.ownId)] ?? 0) : null;
   // A standalone voucher is its own campaign for `redemption.count.per_campaign`.
   const inCampaign = input.customer ? (input.counts[counterName(input.campaignId ?? input.ownId)] ?? 0) : null;

@@ -1,4 +1,4 @@
-import { writeOrderFigures } from '../orders/order.mapper.js';
+import { lineObjectReply, writeOrderFigures } from '../orders/order.mapper.js';
 import { snakeize } from '../case.js';
 import { toCategoryReply } from '../categories/category.mapper.js';
 import type { LineCalculation, OrderCalculation } from '../redemptions/calculator.js';
@@ -86,6 +86,8 @@ function calculatedItemReply(l: LineCalculation, item: EvaluatedOrder['items'][n
   out.discount_amount = l.discountAmount;
   out.applied_discount_amount = l.appliedDiscountAmount;
   out.subtotal_amount = l.subtotalAmount;
+  if (item?.product) out.product = lineObjectReply(item.product);
+  if (item?.sku) out.sku = lineObjectReply(item.sku);
   if (item?.metadata) out.metadata = item.metadata;
   out.object = 'order_item';
   return out as CalculatedItemReply;

@@ -1,4 +1,4 @@
-import { orderFiguresReplyFields } from '../orders/order.reply.js';
+import { orderFiguresReplyFields, productReply, skuReply } from '../orders/order.reply.js';
 import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { discountSchema } from '../campaigns/voucher-template.schema.js';
@@ -55,6 +55,8 @@ const calculatedItemReply = z.strictObject({
   discount_amount: amount,
   applied_discount_amount: amount,
   subtotal_amount: amount,
+  product: z.optional(productReply),
+  sku: z.optional(skuReply),
   metadata: z.optional(metadata),
   object: z.literal('order_item'),
 });

@@ -7,7 +7,9 @@ import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
-import { ruleNeeds } from '../validation-rules/rule-evaluation.js';
+import { ruleCollections, ruleNeeds } from '../validation-rules/rule-evaluation.js';
+import { type Catalog, type LineRef, lineRefOf } from '../orders/order-catalog.js';
+import { walkCatalog } from '../orders/order-catalog.repo.js';
 import type { ValidationRule } from '../validation-rules/validation-rule.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { baseName, CAMPAIGN_COUNT_SHARDS, type CampaignCount, counterName, EXACT_CAMPAIGN_SHARD } from './redeemable-rules.js';
@@ -37,6 +39,8 @@ export interface ValidationWants {
   tierIds: readonly string[];
   order: Ref | null;
   customer: Ref | null;
+  /** What the lines sent name of the catalog; null: none sent (the stored order's lines count). */
+  lines?: readonly LineRef[] | null | undefined;
 }
 
 /** Everything a validation reads; a name missing from a map was not found. */
@@ -58,6 +62,8 @@ export interface ValidationReads {
   redemptionCounts: CustomerRedemptionSummary;
   /** Campaigns' redemption counts (shards summed, the exact shard's own figure beside), read when a rule counts redemptions. */
   campaignCounts: Map<string, CampaignCount>;
+  /** The catalog the lines need, and their memberships in the collections the rules name (walkCatalog). */
+  catalog: Catalog;
 }
 
 /** Keys one BatchGetItem may name. */
@@ -98,8 +104,12 @@ async function batchRead(deps: Deps, keys: readonly ItemKey[]): Promise<Map<stri
   return found;
 }
 
-/** Rounds of reads at most: redeemables, then campaigns and assignments, then rules, then the counters the rules read. */
-const MAX_ROUNDS = 5;
+/**
+ * Rounds of reads at most: redeemables, then campaigns and assignments, then rules, then the
+ * counters the rules read and the catalog the lines need (source ids, SKU pointers, then the items,
+ * then memberships).
+ */
+const MAX_ROUNDS = 7;
 
 /**
  * Reads what a stacked request names, in rounds of BatchGetItem that each ask only for what the
@@ -242,6 +252,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (k.customerId !== null) keys.push(entities.customer.key(projectId, k.customerId));
     // Until the counts are read nothing says which objects have rules: the first round asks for none.
     let counters = false;
+    const rulesKnown: ValidationRule[] = [];
     if (counts() !== null) {
       for (const id of k.objectIds) {
         const ruleIds = ruleIdsOf(id, k.voucherIds);
@@ -251,9 +262,11 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
           if (rule === undefined && !asked.has(keyString(entities.validationRule.key(projectId, ruleId))))
             keys.push(entities.validationRule.key(projectId, ruleId));
           if (rule && ruleNeeds([rule]).counters) counters = true;
+          if (rule) rulesKnown.push(rule);
         }
       }
     }
+    keys.push(...catalogOf(rulesKnown).keys);
     const customerId = wants.customer?.id ?? k.customerId;
     if (counters && customerId !== undefined && customerId !== null) keys.push(...countKeys(customerId, k.objectIds));
     if (counters) for (const id of k.campaignIds) keys.push(...campaignCountKeys(id));
@@ -294,6 +307,17 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (counters && customerId !== undefined) keys.push(...countKeys(customerId, objects));
     if (counters) for (const id of campaigns) keys.push(...campaignCountKeys(id));
     return keys;
+  };
+
+  /** The lines' catalog as read so far, and what is left to read: lines without a price, and every line when a rule names a collection. */
+  const catalogOf = (rules: readonly ValidationRule[]) => {
+    const collections = ruleCollections(rules);
+    const all = collections.length > 0;
+    const orderId = known().orderId;
+    const stored =
+      wants.lines || !all ? null : (read(entities.order, orderKey) ?? (orderId !== null ? read(entities.order, entities.order.key(projectId, orderId)) : null));
+    const lines = wants.lines ?? (stored ? stored.items.map((i) => ({ ...lineRefOf(i), priced: true })) : []);
+    return walkCatalog(projectId, lines, all, collections, (e, key) => (asked.has(keyString(key)) ? read(e, key) : undefined));
   };
 
   const asked = new Set<string>();
@@ -375,6 +399,7 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     validationRules,
     redemptionCounts,
     campaignCounts,
+    catalog: catalogOf([...new Set([...validationRules.values()].flat())]).catalog,
   };
 }
 

@@ -8,6 +8,7 @@ import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, NotFoundError } from '../errors.js';
 import type { Order } from '../orders/order.js';
 import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
+import { type Catalog, inCollection, lineRefOfInput, withCatalog } from '../orders/order-catalog.js';
 import { calculate, type OrderInput } from '../redemptions/calculator.js';
 import type { CoveredLine, Redeemable } from '../redemptions/discount.js';
 import { creditsLeft, sessionTtlMs } from '../redemptions/session-lock.js';
@@ -34,10 +35,10 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'readHints'> & Pick<Vali
  * the stored ones (nothing is written); inline otherwise. `amount` is the one sent, else the lines' sum.
  * @throws NotFoundError (order) for an unknown id; InvalidPayloadError for inconsistent line figures.
  */
-function orderOf(request: Omit<StackedRequest, 'redeemables'>, stored: Order | null): EvaluatedOrder {
+function orderOf(request: Omit<StackedRequest, 'redeemables'>, stored: Order | null, catalog: Catalog): EvaluatedOrder {
   const sent = request.order ?? {};
   if (sent.id !== undefined && stored === null) throw new NotFoundError('order', sent.id);
-  const items = sent.items?.map(orderItemOf) ?? stored?.items ?? [];
+  const items = sent.items?.map((i, n) => withCatalog(orderItemOf(i, n), catalog, n)) ?? stored?.items.map((i, n) => withCatalog(i, catalog, n)) ?? [];
   const amount = sent.amount ?? (sent.items ? itemsAmount(items) : (stored?.amount ?? itemsAmount(items)));
   return {
     id: stored?.id ?? null,
@@ -86,6 +87,7 @@ function wantsOf(request: Omit<StackedRequest, 'redeemables'>, redeemables: read
     tierIds: redeemables.filter((r) => r.object === 'promotion_tier').map((r) => r.id),
     order: namesOrder(request) ? { id: request.order?.id, sourceId: request.order?.source_id } : null,
     customer: request.customer ? { id: request.customer.id, sourceId: request.customer.source_id } : null,
+    lines: request.order?.items?.map(lineRefOfInput) ?? null,
   };
 }
 
@@ -111,6 +113,7 @@ interface RequestContext {
   sessionKey: string | null;
   ruleCustomer: RuleCustomer | null;
   trackingId: string | null;
+  inCollection: (ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean;
 }
 
 /** @throws NotFoundError (order) for an unknown order id; InvalidPayloadError (session lifetime, order lines). */
@@ -121,7 +124,7 @@ function requestContextOf(
   reads: ValidationReads,
   now: Date,
 ): RequestContext {
-  const order = orderOf(request, namesOrder(request) ? reads.order : null);
+  const order = orderOf(request, namesOrder(request) ? reads.order : null, reads.catalog);
   const session = sessionOf(deps, request);
   return {
     projectId,
@@ -137,6 +140,7 @@ function requestContextOf(
     sessionKey: session?.key ?? null,
     ruleCustomer: ruleCustomerOf(request, reads.customer),
     trackingId: trackingIdOf(projectId, request),
+    inCollection: (ids, collectionId) => inCollection(reads.catalog, ids, collectionId),
   };
 }
 
@@ -268,6 +272,7 @@ function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId:
     campaignCount: campaignId !== null ? (reads.campaignCounts.get(campaignId) ?? null) : null,
     ownId,
     campaignId,
+    inCollection: ctx.inCollection,
   });
   if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null, campaignBound: null };
   // An item discount whose rules leave it no line of this order has nothing to apply to.

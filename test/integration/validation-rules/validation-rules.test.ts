@@ -151,12 +151,12 @@ describe('validation rules: create, get, update, list, delete', () => {
     expect((await get(made.json.id as string)).json).toEqual(made.json);
   });
 
-  it('refuses a malformed body with 400 invalid_payload: no name, an unknown field, bundle rules, a collection in applicable_to', async () => {
+  it('refuses a malformed body with 400 invalid_payload: no name, an unknown field, bundle rules, an applicable_to entry of no known object', async () => {
     const { create } = await setup();
     for (const body of [
       { rules: {} },
       { name: 'x', bundle_rules: { 1: { name: 'order.items.any' } } },
-      { name: 'x', applicable_to: { included: [{ object: 'products_collection', id: 'pc_1' }] } },
+      { name: 'x', applicable_to: { included: [{ object: 'category', id: 'cat_1' }] } },
       { name: 'x', rules: { one: { name: 'order.amount', conditions: { $is: [1] } } } },
       { name: 'x', rules: { 1: { name: 'order.amount', conditions: { $is: [1e300] } } } },
     ]) {

@@ -70,9 +70,9 @@ describe('compileRuleSet', () => {
     ],
     ['malformed logic', { 1: { name: 'order.amount', conditions: { $is: [1] } }, logic: '(1 and' }, 'logic: expected'],
     [
-      'a collection',
-      { 1: { name: 'order.items.any', conditions: { $is: [{ id: 'pc_1', object: 'products_collection' }] } } },
-      'products_collection is not supported',
+      'a collection without an id',
+      { 1: { name: 'order.items.any', conditions: { $is: [{ source_id: 'pc_1', object: 'products_collection' }] } } },
+      'each collection an id',
     ],
     ['an item target that names nothing', { 1: { name: 'order.items.any', conditions: { $is: [{ object: 'product' }] } } }, 'needs an id or a source_id'],
     [
