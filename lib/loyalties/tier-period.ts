@@ -18,7 +18,9 @@ export interface TiersExpiration {
   expiration_date: {
     type: 'END_OF_PERIOD' | 'END_OF_NEXT_PERIOD' | 'BALANCE_DROP' | 'CUSTOM';
     extend: string;
-    rounding?: { type: QualificationPeriod | 'CUSTOM'; strategy?: 'START' | 'END' | undefined; unit?: 'MONTH' | undefined; value?: number | undefined } | undefined;
+    rounding?:
+      | { type: QualificationPeriod | 'CUSTOM'; strategy?: 'START' | 'END' | undefined; unit?: 'MONTH' | undefined; value?: number | undefined }
+      | undefined;
   };
 }
 
@@ -88,6 +90,9 @@ const plusOne = (day: string): [number, number, number] => {
   return [y, m0, d + 1];
 };
 
+/** The first day after the period a key of periodOf names. */
+const afterPeriod = (key: string, period: QualificationPeriod): string => ymd(Number(key.slice(0, 4)), Number(key.slice(6)) * MONTHS[period], 1);
+
 /** The points a card qualifies with on `day`: its balance, or what it collected in the period holding `day`. */
 export function qualifyingPoints(card: LoyaltyCard, cfg: TiersExpiration | null | undefined, day: string): number {
   if (cfg?.qualification_type !== 'POINTS_IN_PERIOD') return card.balance;
@@ -118,12 +123,13 @@ export function heldTier(card: LoyaltyCard, tiers: readonly LoyaltyTier[], cfg: 
   }
   if (stored && holds) {
     if (stored.expires != null) return stored;
-    const period = cfg.qualification_period ?? 'YEAR';
-    const rolled = cfg.qualification_type === 'POINTS_IN_PERIOD' && card.periodPoints !== undefined && card.periodPoints.period !== periodOf(day, period).key;
-    const expires =
-      rule.type === 'CUSTOM'
-        ? rounded(addDuration(rolled ? periodOf(day, period).start : day, rule.extend), rule.rounding)
-        : (expiryFor(cfg, stored.since.slice(0, 10)) as string);
+    const collected = cfg.qualification_type === 'POINTS_IN_PERIOD' ? card.periodPoints : undefined;
+    // The points fell today, or (a period that rolled with no write since) on the first day after the period they were collected in.
+    const fell =
+      collected && collected.period !== periodOf(day, cfg.qualification_period ?? 'YEAR').key
+        ? afterPeriod(collected.period, cfg.qualification_period ?? 'YEAR')
+        : day;
+    const expires = rule.type === 'CUSTOM' ? rounded(addDuration(fell, rule.extend), rule.rounding) : (expiryFor(cfg, stored.since.slice(0, 10)) as string);
     if (expires >= day) return { ...stored, expires };
   }
   return earned ? { id: earned.id, since: now, expires: expiryFor(cfg, day) } : null;

@@ -22,7 +22,12 @@ export async function programTiers(deps: Deps, projectId: string, campaignId: st
  * for the program's own update transaction. Unconditioned, it cannot fail that transaction; it
  * raises the revision, so a tier creation in flight re-reads and keeps it.
  */
-export function setTierExpirationItem(deps: Pick<Runtime, 'tableName'>, projectId: string, campaignId: string, expiration: TiersExpiration | null): TransactItem {
+export function setTierExpirationItem(
+  deps: Pick<Runtime, 'tableName'>,
+  projectId: string,
+  campaignId: string,
+  expiration: TiersExpiration | null,
+): TransactItem {
   return {
     Update: {
       TableName: deps.tableName,

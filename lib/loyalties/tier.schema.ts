@@ -74,7 +74,9 @@ export const tiersExpirationSchema = z
     }),
     expiration_date: z.strictObject({
       type: z.enum(['END_OF_PERIOD', 'END_OF_NEXT_PERIOD', 'BALANCE_DROP', 'CUSTOM']),
-      extend: z.string().check(z.regex(/^(P(\d{1,3}Y)?(\d{1,4}M)?(\d{1,3}W)?(\d{1,5}D)?)?$/, 'must be an ISO 8601 duration in years, months, weeks or days (P3M, P1Y, P10D)')),
+      extend: z
+        .string()
+        .check(z.regex(/^(P(\d{1,3}Y)?(\d{1,4}M)?(\d{1,3}W)?(\d{1,5}D)?)?$/, 'must be an ISO 8601 duration in years, months, weeks or days (P3M, P1Y, P10D)')),
       rounding: z.optional(
         z.nullable(
           z.strictObject({

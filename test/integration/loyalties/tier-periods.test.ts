@@ -35,8 +35,10 @@ async function setup() {
   });
   expect(tiers.status).toBe(200);
   const [silver, gold] = (tiers.json as unknown as { id: string }[]).map((t) => t.id);
-  const configure = (loyalty_tiers_expiration: unknown) => api.call('update-loyalty-program', { params: { campaignId: 'Club' }, json: { loyalty_tiers_expiration } });
-  const purchase = async () => expect((await events.trackEvent({ event: 'purchase', customer: { source_id: 'c1' }, loyalty: { code: 'CARD-1' } })).status).toBe(200);
+  const configure = (loyalty_tiers_expiration: unknown) =>
+    api.call('update-loyalty-program', { params: { campaignId: 'Club' }, json: { loyalty_tiers_expiration } });
+  const purchase = async () =>
+    expect((await events.trackEvent({ event: 'purchase', customer: { source_id: 'c1' }, loyalty: { code: 'CARD-1' } })).status).toBe(200);
   const spend = async (points: number) => expect((await loyalty.updateBalance('Club', 'CARD-1', { points: -points })).status).toBe(200);
   const memberTiers = async () => {
     const reply = await api.call('list-member-loyalty-tier', { params: { memberId: 'CARD-1' } });
@@ -110,7 +112,12 @@ describe('loyalty tiers by points collected in a period (loyalty_tiers_expiratio
     clock.advance(day('2026-03-01') - clock.now().getTime());
     expect(await memberTiers()).toEqual([]);
     await purchase();
-    expect(await stored()).toMatchObject({ balance: 150, periodPoints: { period: '2026-M3', points: 100 }, tier: { id: silver, expires: '2026-03-31' }, tierChanges: 3 });
+    expect(await stored()).toMatchObject({
+      balance: 150,
+      periodPoints: { period: '2026-M3', points: 100 },
+      tier: { id: silver, expires: '2026-03-31' },
+      tierChanges: 3,
+    });
     expect(await memberTiers()).toEqual([
       { name: 'Silver', expiration: expect.objectContaining({ start_date: '2026-03-01', expiration_date: '2026-03-31' }) as unknown },
     ]);

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
-import {
-  type LoyaltyTier,
-  mappedPoints,
-  rangesOverlap,
-  tieredChange,
-  tierFor,
-  tierRewardPrice,
-  tierRuleLoyalty,
-} from '../../../lib/loyalties/tier.js';
+import { type LoyaltyTier, mappedPoints, rangesOverlap, tieredChange, tierFor, tierRewardPrice, tierRuleLoyalty } from '../../../lib/loyalties/tier.js';
 import { withTier } from '../../../lib/loyalties/tier-period.js';
 import type { LoyaltyCard } from '../../../lib/vouchers/voucher.js';
 
