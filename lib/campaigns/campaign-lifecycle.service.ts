@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { cachedMetadataSchema } from '../metadata-schemas/metadata-enforcement.js';
 import { checkMetadata } from '../metadata-schemas/metadata-check.js';
 import type { Campaign } from './campaign.js';
-import type { TiersExpiration } from '../loyalties/tier-period.js';
+import { type TiersExpiration, tierRuleOf } from '../loyalties/tier-period.js';
 import { setTierExpirationItem } from '../loyalties/tier.repo.js';
 import type { TiersExpirationBody } from '../loyalties/tier.schema.js';
 import { failCampaignVouchersDeletion } from './campaign-deletion.js';
@@ -189,7 +189,7 @@ export async function updateCampaign(
       const action = change.voucher && read.vouchersCount > 0 ? plannedVouchersUpdate(deps, read, requestId, now) : null;
       const extra = action ? [...items, ...asyncActionPuts(deps, action)] : [...items];
       // The points changes read the setting from the program's tier item: both change in this transaction.
-      if (change.loyaltyTiersExpiration !== undefined) extra.push(setTierExpirationItem(deps, projectId, read.id, change.loyaltyTiersExpiration));
+      if (change.loyaltyTiersExpiration !== undefined) extra.push(setTierExpirationItem(deps, projectId, read.id, tierRuleOf(change.loyaltyTiersExpiration)));
       const { outcome, campaign } = await changeCampaign(deps, read, change, now, extra, { pinVouchersCount: change.voucher !== undefined });
       if (outcome === 'extra_failed') throw new ExtraItemsConflictError();
       return campaign ? { campaign, asyncAction: action } : RETRY;

@@ -24,10 +24,43 @@ export interface TiersExpiration {
   };
 }
 
+/**
+ * A program's `loyalty_tiers_expiration` as the points changes read it from the tier item: compiled
+ * by `tierRuleOf` when the program is changed, so the code every points change bundles stays small.
+ */
+export interface TierRule {
+  /** Months of the calendar qualification period (1, 3, 6, 12), when the setting names one. */
+  n?: number;
+  /** Tiers follow the points collected in the period (POINTS_IN_PERIOD), not the balance. */
+  c?: boolean;
+  /** Periods a reached tier lasts: 1 END_OF_PERIOD, 2 END_OF_NEXT_PERIOD, 0 CUSTOM; absent: BALANCE_DROP. */
+  e?: number;
+  /** `extend` (ISO 8601 date duration). */
+  x: string;
+  r?: Rounding;
+}
+
+type Rounding = TiersExpiration['expiration_date']['rounding'];
+
 /** The tier a card holds: since when, and the last day it holds whatever the points say (absent/null: while they qualify). */
 export type HeldTier = NonNullable<LoyaltyCard['tier']>;
 
 const MONTHS: Record<QualificationPeriod, number> = { MONTH: 1, QUARTER: 3, HALF_YEAR: 6, YEAR: 12 };
+const ENDS = { END_OF_PERIOD: 1, END_OF_NEXT_PERIOD: 2, CUSTOM: 0, BALANCE_DROP: undefined };
+
+/** The compiled form of a program's setting (null: none, tiers follow the balance). */
+export function tierRuleOf(cfg: TiersExpiration | null): TierRule | null {
+  if (!cfg) return null;
+  const { type, extend, rounding } = cfg.expiration_date;
+  const e = ENDS[type];
+  return {
+    ...(cfg.qualification_period ? { n: MONTHS[cfg.qualification_period] } : {}),
+    ...(cfg.qualification_type === 'POINTS_IN_PERIOD' ? { c: true } : {}),
+    ...(e !== undefined ? { e } : {}),
+    x: extend,
+    ...(rounding ? { r: rounding } : {}),
+  };
+}
 
 // Small on purpose: this module rides in every bundle that changes points, the checkout's among them (400 KiB limit).
 const parts = (day: string): number[] => day.split('-').map(Number);
@@ -35,16 +68,15 @@ const parts = (day: string): number[] => day.split('-').map(Number);
 export const isoDate = (year: number, month0: number, day: number): string => new Date(Date.UTC(year, month0, day)).toISOString().slice(0, 10);
 export const daysIn = (year: number, month0: number): number => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
 
-/** The calendar period holding `day`: a key naming it, its first and its last day (`ends` periods on: 2 = the next one's). */
-export function periodOf(day: string, period: QualificationPeriod, ends = 1): { key: string; start: string; end: string } {
+/**
+ * The calendar period of `n` months holding `day`: a key naming it (`year.firstMonth0.n`), its first
+ * and its last day (`ends` periods on: 2 = the next one's last day).
+ */
+export function periodOf(day: string, n: number, ends = 1): { key: string; start: string; end: string } {
   const [y = 0, m = 1] = parts(day);
-  const n = MONTHS[period];
   const first = m - 1 - ((m - 1) % n);
-  return { key: `${y}-${period[0]}${first / n + 1}`, start: isoDate(y, first, 1), end: isoDate(y, first + ends * n, 0) };
+  return { key: `${y}.${first}.${n}`, start: isoDate(y, first, 1), end: isoDate(y, first + ends * n, 0) };
 }
-
-/** The first day after the period a key of periodOf names. */
-const afterPeriod = (key: string, period: QualificationPeriod): string => isoDate(Number(key.slice(0, 4)), Number(key.slice(6)) * MONTHS[period], 1);
 
 /** `day` plus an ISO 8601 date duration (`P3M`, `P1Y2M10D`, `P2W`); months clamp the day to the target month's length. */
 export function addDuration(day: string, duration: string): string {
@@ -54,8 +86,6 @@ export function addDuration(day: string, duration: string): string {
   return isoDate(year, to, Math.min(date, daysIn(year, to)) + w * 7 + d);
 }
 
-type Rounding = TiersExpiration['expiration_date']['rounding'];
-
 /**
  * A date rounded as `rounding` says: to the last day (END, the default) or the first (START) of the
  * month / quarter / half year / year holding it; CUSTOM with `value` M (0 = January) to the first
@@ -64,7 +94,7 @@ type Rounding = TiersExpiration['expiration_date']['rounding'];
 export function rounded(day: string, rounding: Rounding): string {
   if (!rounding) return day;
   const start = rounding.strategy === 'START';
-  if (rounding.type !== 'CUSTOM') return periodOf(day, rounding.type)[start ? 'start' : 'end'];
+  if (rounding.type !== 'CUSTOM') return periodOf(day, MONTHS[rounding.type])[start ? 'start' : 'end'];
   const [y = 0, m = 1] = parts(day);
   const want = rounding.value ?? 0;
   const year = want >= m - 1 ? y : y + 1;
@@ -72,21 +102,15 @@ export function rounded(day: string, rounding: Rounding): string {
 }
 
 /** The last day a tier reached (or reached again) on `day` holds; null when it holds only while the points qualify. */
-export function expiryFor(cfg: TiersExpiration, day: string): string | null {
-  const rule = cfg.expiration_date;
-  if (rule.type === 'BALANCE_DROP' || rule.type === 'CUSTOM') return null;
-  // qualification_period is required with END_OF_PERIOD and END_OF_NEXT_PERIOD (tier.schema.ts), as with POINTS_IN_PERIOD.
-  const end = periodOf(day, cfg.qualification_period as QualificationPeriod, rule.type === 'END_OF_PERIOD' ? 1 : 2).end;
-  return rounded(addDuration(end, rule.extend), rule.rounding);
-}
+export const expiryFor = (rule: TierRule, day: string): string | null =>
+  rule.e ? rounded(addDuration(periodOf(day, rule.n as number, rule.e).end, rule.x), rule.r) : null;
 
-/** The calendar period key of `day` when the program qualifies by points collected in a period, else undefined. */
-const periodKey = (cfg: TiersExpiration | null | undefined, day: string): string | undefined =>
-  cfg?.qualification_type === 'POINTS_IN_PERIOD' ? periodOf(day, cfg.qualification_period as QualificationPeriod).key : undefined;
+/** The key of the period holding `day` when the program qualifies by points collected in a period, else undefined. */
+const periodKey = (rule: TierRule | null | undefined, day: string): string | undefined => (rule?.c ? periodOf(day, rule.n as number).key : undefined);
 
 /** The points a card qualifies with on `day`: its balance, or what it collected in the period holding `day`. */
-export function qualifyingPoints(card: LoyaltyCard, cfg: TiersExpiration | null | undefined, day: string): number {
-  const key = periodKey(cfg, day);
+export function qualifyingPoints(card: LoyaltyCard, rule: TierRule | null | undefined, day: string): number {
+  const key = periodKey(rule, day);
   return key === undefined ? card.balance : card.periodPoints?.period === key ? card.periodPoints.points : 0;
 }
 
@@ -98,45 +122,44 @@ export function qualifyingPoints(card: LoyaltyCard, cfg: TiersExpiration | null 
  * the points' fall); CUSTOM dates it `extend` after the points fall below it (in a period that
  * rolled, from the first day after it) and undates it when they return.
  */
-export function heldTier(card: LoyaltyCard, tiers: readonly LoyaltyTier[], cfg: TiersExpiration | null | undefined, now: string): HeldTier | null {
+export function heldTier(card: LoyaltyCard, tiers: readonly LoyaltyTier[], rule: TierRule | null | undefined, now: string): HeldTier | null {
   const day = now.slice(0, 10);
-  const earned = tierFor(qualifyingPoints(card, cfg, day), tiers);
+  const earned = tierFor(qualifyingPoints(card, rule, day), tiers);
   const stored = card.tier;
-  const rule = cfg?.expiration_date;
   const reached = (t: LoyaltyTier, expires?: string | null): HeldTier => ({
     id: t.id,
     since: stored?.id === t.id ? stored.since : now,
     ...(expires !== undefined ? { expires } : {}),
   });
-  if (!rule || rule.type === 'BALANCE_DROP') return earned && reached(earned);
-  const until = expiryFor(cfg, day);
+  if (rule?.e === undefined) return earned && reached(earned);
+  const until = expiryFor(rule, day);
   const kept = stored && !(stored.expires && stored.expires < day) ? tiers.find((t) => t.id === stored.id) : undefined;
   if (earned && !(kept && kept.points.from > earned.points.from)) {
     return reached(earned, stored?.id === earned.id && until && stored.expires && stored.expires > until ? stored.expires : until);
   }
   if (stored && kept) {
     if (stored.expires) return stored;
-    const key = periodKey(cfg, day);
-    const collected = card.periodPoints?.period;
+    const key = periodKey(rule, day);
+    const [y = 0, f = 0, n = 0] = (card.periodPoints?.period ?? '').split('.').map(Number);
     // The points fell today or, in a period that rolled with no write since, on the first day after the one they were collected in.
-    const fell = key && collected && collected !== key ? afterPeriod(collected, cfg.qualification_period as QualificationPeriod) : day;
-    const expires = rule.type === 'CUSTOM' ? rounded(addDuration(fell, rule.extend), rule.rounding) : (until as string);
+    const fell = key && card.periodPoints && card.periodPoints.period !== key ? isoDate(y, f + n, 1) : day;
+    const expires = until ?? rounded(addDuration(fell, rule.x), rule.r);
     if (expires >= day) return { ...stored, expires };
   }
   return earned && reached(earned, until);
 }
 
 /** The card with what it collected in the current period, raised by what its lifetime total rose (POINTS_IN_PERIOD only). */
-export function withCollected(before: LoyaltyCard, after: LoyaltyCard, cfg: TiersExpiration | null | undefined, day: string): LoyaltyCard {
-  const period = periodKey(cfg, day);
+export function withCollected(before: LoyaltyCard, after: LoyaltyCard, rule: TierRule | null | undefined, day: string): LoyaltyCard {
+  const period = periodKey(rule, day);
   if (period === undefined) return after;
-  return { ...after, periodPoints: { period, points: qualifyingPoints(before, cfg, day) + Math.max(0, after.points - before.points) } };
+  return { ...after, periodPoints: { period, points: qualifyingPoints(before, rule, day) + Math.max(0, after.points - before.points) } };
 }
 
-/** A program's tiers and their expiration settings, as one points change reads them (one item). */
+/** A program's tiers and their compiled expiration setting, as one points change reads them (one item). */
 export interface TierRules {
   tiers: readonly LoyaltyTier[];
-  expiration?: TiersExpiration | null | undefined;
+  expiration?: TierRule | null | undefined;
 }
 
 /** The tier object a card holds at `now`, or null. */

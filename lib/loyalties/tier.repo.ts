@@ -3,7 +3,7 @@ import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
 import { ENTITY_ATTR, VERSION_ATTR } from '../db/table.js';
 import type { LoyaltyTier, LoyaltyTierSet } from './tier.js';
-import type { TiersExpiration } from './tier-period.js';
+import type { TierRule } from './tier-period.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -22,12 +22,7 @@ export async function programTiers(deps: Deps, projectId: string, campaignId: st
  * for the program's own update transaction. Unconditioned, it cannot fail that transaction; it
  * raises the revision, so a tier creation in flight re-reads and keeps it.
  */
-export function setTierExpirationItem(
-  deps: Pick<Runtime, 'tableName'>,
-  projectId: string,
-  campaignId: string,
-  expiration: TiersExpiration | null,
-): TransactItem {
+export function setTierExpirationItem(deps: Pick<Runtime, 'tableName'>, projectId: string, campaignId: string, expiration: TierRule | null): TransactItem {
   return {
     Update: {
       TableName: deps.tableName,

@@ -1,5 +1,5 @@
 import type { PointsChange } from './loyalty-card.js';
-import type { TiersExpiration } from './tier-period.js';
+import type { TierRule } from './tier-period.js';
 
 /** How a tier changes the points of an earning rule or the price of a reward (the reference's MappingPoints). */
 export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CUSTOM'; points: number };
@@ -26,8 +26,8 @@ export interface LoyaltyTierSet {
   tiers: LoyaltyTier[];
   /** Raised by every write: the optimistic lock of create-in-bulk. */
   revision: number;
-  /** The program's `loyalty_tiers_expiration` (lib/loyalties/tier-period.ts), kept here so a points change reads it with the tiers; absent = BALANCE. */
-  expiration?: TiersExpiration | null;
+  /** The program's `loyalty_tiers_expiration`, compiled (lib/loyalties/tier-period.ts tierRuleOf), kept here so a points change reads it with the tiers; absent = BALANCE. */
+  expiration?: TierRule | null;
 }
 
 type Range = Pick<LoyaltyTier, 'points'>;

@@ -105,7 +105,7 @@ describe('loyalty tiers by points collected in a period (loyalty_tiers_expiratio
     ]);
     // Spending does not undo what was collected: Gold stays though the balance falls to 50.
     await spend(150);
-    expect(await stored()).toMatchObject({ balance: 50, periodPoints: { period: '2026-M2', points: 200 }, tier: { id: gold, expires: '2026-02-28' } });
+    expect(await stored()).toMatchObject({ balance: 50, periodPoints: { period: '2026.1.1', points: 200 }, tier: { id: gold, expires: '2026-02-28' } });
     expect((await memberTiers()).map((t) => t.name)).toEqual(['Gold']);
 
     // March: February's Gold has expired and nothing was collected yet: no tier, before any write.
@@ -114,7 +114,7 @@ describe('loyalty tiers by points collected in a period (loyalty_tiers_expiratio
     await purchase();
     expect(await stored()).toMatchObject({
       balance: 150,
-      periodPoints: { period: '2026-M3', points: 100 },
+      periodPoints: { period: '2026.2.1', points: 100 },
       tier: { id: silver, expires: '2026-03-31' },
       tierChanges: 3,
     });
@@ -172,6 +172,6 @@ describe('loyalty tiers by points collected in a period (loyalty_tiers_expiratio
       expiration_date: { type: 'END_OF_PERIOD', extend: '' },
     });
     await Promise.all(Array.from({ length: 5 }, () => purchase()));
-    expect(await stored()).toMatchObject({ balance: 500, points: 500, periodPoints: { period: '2026-Y1', points: 500 }, tier: { id: gold }, tierChanges: 2 });
+    expect(await stored()).toMatchObject({ balance: 500, points: 500, periodPoints: { period: '2026.0.12', points: 500 }, tier: { id: gold }, tierChanges: 2 });
   });
 });

@@ -10,6 +10,7 @@ import {
   qualifyingPoints,
   rounded,
   type TiersExpiration,
+  tierRuleOf,
   withCollected,
   withTier,
 } from '../../../lib/loyalties/tier-period.js';
@@ -45,31 +46,33 @@ const card = (balance: number, extra: Partial<LoyaltyCard> = {}): LoyaltyCard =>
   subtractedPoints: 0,
   ...extra,
 });
-const cfg = (type: TiersExpiration['expiration_date']['type'], extra: Partial<TiersExpiration> = {}, extend = ''): TiersExpiration => ({
-  qualification_type: 'POINTS_IN_PERIOD',
-  qualification_period: 'MONTH',
-  start_date: { type: 'IMMEDIATE' },
-  expiration_date: { type, extend },
-  ...extra,
-});
+const cfg = (type: TiersExpiration['expiration_date']['type'], extra: Partial<TiersExpiration> = {}, extend = '') =>
+  tierRuleOf({
+    qualification_type: 'POINTS_IN_PERIOD',
+    qualification_period: 'MONTH',
+    start_date: { type: 'IMMEDIATE' },
+    expiration_date: { type, extend },
+    ...extra,
+  }) as NonNullable<ReturnType<typeof tierRuleOf>>;
 
 describe('periodOf', () => {
   it('names calendar periods and their first and last days, February of leap years included', () => {
-    expect(periodOf('2024-02-10', 'MONTH')).toEqual({ key: '2024-M2', start: '2024-02-01', end: '2024-02-29' });
-    expect(periodOf('2100-02-10', 'MONTH').end).toBe('2100-02-28');
-    expect(periodOf('2000-02-10', 'MONTH').end).toBe('2000-02-29');
-    expect(periodOf('2026-05-31', 'QUARTER')).toEqual({ key: '2026-Q2', start: '2026-04-01', end: '2026-06-30' });
-    expect(periodOf('2026-07-01', 'HALF_YEAR')).toEqual({ key: '2026-H2', start: '2026-07-01', end: '2026-12-31' });
-    expect(periodOf('2026-12-31', 'YEAR')).toEqual({ key: '2026-Y1', start: '2026-01-01', end: '2026-12-31' });
+    expect(periodOf('2024-02-10', 1)).toEqual({ key: '2024.1.1', start: '2024-02-01', end: '2024-02-29' });
+    expect(periodOf('2100-02-10', 1).end).toBe('2100-02-28');
+    expect(periodOf('2000-02-10', 1).end).toBe('2000-02-29');
+    expect(periodOf('2026-05-31', 3)).toEqual({ key: '2026.3.3', start: '2026-04-01', end: '2026-06-30' });
+    expect(periodOf('2026-07-01', 6)).toEqual({ key: '2026.6.6', start: '2026-07-01', end: '2026-12-31' });
+    expect(periodOf('2026-12-31', 12)).toEqual({ key: '2026.0.12', start: '2026-01-01', end: '2026-12-31' });
   });
 
   it('holds its day, spans its number of months, and the day after its end opens the next period (property)', () => {
     fc.assert(
-      fc.property(anyDay, fc.constantFrom(...PERIODS), (day, period) => {
+      fc.property(anyDay, fc.constantFrom(...PERIODS), (day, name) => {
+        const period = MONTHS[name];
         const p = periodOf(day, period);
         expect(p.start <= day && day <= p.end).toBe(true);
         expect(p.start.slice(8)).toBe('01');
-        expect(monthsBetween(p.start, p.end)).toBe(MONTHS[period] - 1);
+        expect(monthsBetween(p.start, p.end)).toBe(period - 1);
         expect(periodOf(p.start, period)).toEqual(p);
         expect(periodOf(p.end, period)).toEqual(p);
         const next = periodOf(nextDay(p.end), period);
@@ -124,9 +127,9 @@ describe('expiryFor', () => {
     fc.assert(
       fc.property(anyDay, fc.constantFrom(...PERIODS), (day, period) => {
         const end = expiryFor(cfg('END_OF_PERIOD', { qualification_period: period }), day) as string;
-        expect(end).toBe(periodOf(day, period).end);
+        expect(end).toBe(periodOf(day, MONTHS[period]).end);
         const next = expiryFor(cfg('END_OF_NEXT_PERIOD', { qualification_period: period }), day) as string;
-        expect(next).toBe(periodOf(nextDay(end), period).end);
+        expect(next).toBe(periodOf(nextDay(end), MONTHS[period]).end);
       }),
     );
   });
@@ -136,11 +139,11 @@ describe('qualifying points and the period counter', () => {
   it('counts what the lifetime total rose by in the current period, restarting when the period rolls', () => {
     const monthly = cfg('END_OF_PERIOD');
     const feb = withCollected(card(0), card(150), monthly, '2026-02-27');
-    expect(feb.periodPoints).toEqual({ period: '2026-M2', points: 150 });
+    expect(feb.periodPoints).toEqual({ period: '2026.1.1', points: 150 });
     const spent = withCollected(feb, { ...feb, balance: 20 }, monthly, '2026-02-28');
-    expect(spent.periodPoints).toEqual({ period: '2026-M2', points: 150 });
+    expect(spent.periodPoints).toEqual({ period: '2026.1.1', points: 150 });
     const march = withCollected(spent, { ...spent, points: 200, balance: 70 }, monthly, '2026-03-01');
-    expect(march.periodPoints).toEqual({ period: '2026-M3', points: 50 });
+    expect(march.periodPoints).toEqual({ period: '2026.2.1', points: 50 });
     expect(qualifyingPoints(march, monthly, '2026-03-15')).toBe(50);
     expect(qualifyingPoints(march, monthly, '2026-04-01')).toBe(0);
     expect(qualifyingPoints(march, undefined, '2026-04-01')).toBe(70);
@@ -154,7 +157,7 @@ describe('heldTier', () => {
   it('without settings, or with BALANCE_DROP, follows the qualifying points at once', () => {
     expect(heldTier(card(250), tiers, undefined, now('2026-02-10'))).toEqual({ id: 'gold', since: now('2026-02-10') });
     const wasGold = card(120, { tier: { id: 'gold', since: 't0' } });
-    expect(heldTier(wasGold, tiers, { ...cfg('BALANCE_DROP'), qualification_type: 'BALANCE' }, now('2026-02-10'))).toEqual({
+    expect(heldTier(wasGold, tiers, cfg('BALANCE_DROP', { qualification_type: 'BALANCE' }), now('2026-02-10'))).toEqual({
       id: 'silver',
       since: now('2026-02-10'),
     });
@@ -162,16 +165,16 @@ describe('heldTier', () => {
 
   it('holds a dated tier to its last day, then drops to what the new period gives', () => {
     const monthly = cfg('END_OF_PERIOD');
-    const gold = card(0, { periodPoints: { period: '2026-M2', points: 250 }, tier: { id: 'gold', since: 't0', expires: '2026-02-28' } });
+    const gold = card(0, { periodPoints: { period: '2026.1.1', points: 250 }, tier: { id: 'gold', since: 't0', expires: '2026-02-28' } });
     expect(heldTier(gold, tiers, monthly, now('2026-02-28'))).toEqual(gold.tier);
     expect(heldTier(gold, tiers, monthly, now('2026-03-01'))).toBeNull();
-    const silverInMarch = { ...gold, periodPoints: { period: '2026-M3', points: 120 } };
+    const silverInMarch = { ...gold, periodPoints: { period: '2026.2.1', points: 120 } };
     expect(heldTier(silverInMarch, tiers, monthly, now('2026-03-02'))).toEqual({ id: 'silver', since: now('2026-03-02'), expires: '2026-03-31' });
   });
 
   it('moves the date on when the tier is reached again in a later period, never back', () => {
     const later = cfg('END_OF_NEXT_PERIOD');
-    const gold = card(0, { periodPoints: { period: '2026-M3', points: 300 }, tier: { id: 'gold', since: 't0', expires: '2026-03-31' } });
+    const gold = card(0, { periodPoints: { period: '2026.2.1', points: 300 }, tier: { id: 'gold', since: 't0', expires: '2026-03-31' } });
     expect(heldTier(gold, tiers, later, now('2026-03-05'))).toEqual({ id: 'gold', since: 't0', expires: '2026-04-30' });
     const farther = { ...gold, tier: { id: 'gold', since: 't0', expires: '2026-12-31' } };
     expect(heldTier(farther, tiers, later, now('2026-03-05'))?.expires).toBe('2026-12-31');
@@ -179,7 +182,7 @@ describe('heldTier', () => {
 
   it('CUSTOM: dates the tier `extend` after the points fall (from the period’s first day when it rolled)', () => {
     const custom = { ...cfg('CUSTOM', {}, 'P1M') };
-    const gold = card(0, { periodPoints: { period: '2026-M2', points: 250 }, tier: { id: 'gold', since: 't0' } });
+    const gold = card(0, { periodPoints: { period: '2026.1.1', points: 250 }, tier: { id: 'gold', since: 't0' } });
     expect(heldTier(gold, tiers, custom, now('2026-02-20'))).toEqual({ id: 'gold', since: 't0', expires: null });
     expect(heldTier(gold, tiers, custom, now('2026-03-20'))).toEqual({ id: 'gold', since: 't0', expires: '2026-04-01' });
     expect(heldTier(gold, tiers, custom, now('2026-04-01'))?.expires).toBe('2026-04-01');
