@@ -126,11 +126,8 @@ export function heldTier(card: LoyaltyCard, tiers: readonly LoyaltyTier[], rule:
   const day = now.slice(0, 10);
   const earned = tierFor(qualifyingPoints(card, rule, day), tiers);
   const stored = card.tier;
-  const reached = (t: LoyaltyTier, expires?: string | null): HeldTier => ({
-    id: t.id,
-    since: stored?.id === t.id ? stored.since : now,
-    ...(expires !== undefined ? { expires } : {}),
-  });
+  // `expires` undefined (no date setting) is left out of the stored item (the client drops undefined values).
+  const reached = (t: LoyaltyTier, expires?: string | null): HeldTier => ({ id: t.id, since: stored?.id === t.id ? stored.since : now, expires });
   if (rule?.e === undefined) return earned && reached(earned);
   const until = expiryFor(rule, day);
   const kept = stored && !(stored.expires && stored.expires < day) ? tiers.find((t) => t.id === stored.id) : undefined;
