@@ -2193,7 +2193,7 @@ export const updateCampaignRoute = /* @__PURE__ */ route({
   success: [{ status: 200, description: 'The campaign as changed', body: 'Campaign', headers: ['X-Async-Action-Id'] }],
   idempotency: 'generic',
   description:
-    "A `discount` (discount vouchers) or `gift` (gift cards) changes the campaign's template and, through the async action CAMPAIGN.VOUCHERS_UPDATE named by the `X-Async-Action-Id` reply header, its vouchers that are not published or redeemed yet (none when the campaign has no vouchers). A loyalty program's `loyalty_tiers_expiration` and `options` are refused (400); a `protected` campaign answers 400 `resource_protected`.",
+    "A `discount` (discount vouchers) or `gift` (gift cards) changes the campaign's template and, through the async action CAMPAIGN.VOUCHERS_UPDATE named by the `X-Async-Action-Id` reply header, its vouchers that are not published or redeemed yet (none when the campaign has no vouchers). A loyalty program's `loyalty_tiers_expiration` sets how its members qualify for tiers (balance, or points collected in a calendar period) and when a tier expires (docs/decisions.md, Loyalty tiers by period); its `options` are refused (400); a `protected` campaign answers 400 `resource_protected`.",
   needs: { sendsTo: [JOBS_QUEUE] },
 });
 
@@ -2315,7 +2315,7 @@ export const listMemberLoyaltyTierRoute = /* @__PURE__ */ route({
   path: '/v1/loyalties/members/{memberId}/tiers',
   folder: 'loyalties',
   scopes: ['loyalties'],
-  summary: "List a loyalty card's tier (the one its balance is in; none below every tier)",
+  summary: "List a loyalty card's tier (the one its balance or its points collected in the period reach, or a higher one until its expiration date)",
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok('LoyaltyTierList', "The card's tier, with when it entered it")],
 });
@@ -2397,11 +2397,11 @@ export const updateLoyaltyProgramRoute = /* @__PURE__ */ route({
   path: '/v1/loyalties/{campaignId}',
   folder: 'loyalties',
   scopes: ['loyalties'],
-  summary: "Change a loyalty program's dates, validity, description, category, metadata and publication settings",
+  summary: "Change a loyalty program's dates, validity, description, category, metadata, publication settings and tier qualification",
   tag: 'Loyalties',
   success: [/* @__PURE__ */ ok('Campaign', 'The program as changed')],
   description:
-    'PUT /v1/campaigns/{campaignId} on a loyalty program; another type of campaign is 404. `loyalty_tiers_expiration` and `options` are refused (400); a `protected` program answers 400 `resource_protected`.',
+    'PUT /v1/campaigns/{campaignId} on a loyalty program; another type of campaign is 404. `loyalty_tiers_expiration` sets how members qualify for tiers (balance, or points collected in a calendar period) and when a tier expires; `options` is refused (400); a `protected` program answers 400 `resource_protected`.',
   idempotency: 'generic',
   // updateCampaign's port; a loyalty body has no `discount` or `gift`, so nothing is sent.
   needs: { sendsTo: [JOBS_QUEUE] },

@@ -38,6 +38,7 @@ export type CampaignChange = Partial<
     | 'active'
     | 'referralProgram'
     | 'voucher'
+    | 'loyaltyTiersExpiration'
   >
 >;
 

@@ -3,18 +3,20 @@ import { dateTime, isoDuration } from '../date-time.schema.js';
 import { queryBoolean } from '../http/query-params.js';
 import { metadataSchema } from '../metadata.schema.js';
 import { accessSettingsSchema } from '../not-built.schema.js';
+import { tiersExpirationSchema } from '../loyalties/tier.schema.js';
 import { MAX_CAMPAIGN_DESCRIPTION_LENGTH, referralProgramSchema } from './campaign.schema.js';
 import { discountSchema, giftSchema, validityDayOfWeekSchema, validityHoursSchema, validityTimeframeSchema } from './voucher-template.schema.js';
 
 const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
 
 /**
- * Fields of the reference's update bodies that would change a loyalty program's cards and tiers:
+ * Fields of the reference's update bodies that would change a loyalty program's cards:
  * accepted by the schema so that the service can refuse them with a message naming the field
  * (docs/decisions.md "Changing and deleting campaigns"). `discount` and `gift` are built
- * (docs/decisions.md "Changing a campaign's vouchers").
+ * (docs/decisions.md "Changing a campaign's vouchers"), and `loyalty_tiers_expiration`
+ * (docs/decisions.md "Loyalty tiers by period").
  */
-export const VOUCHER_CHANGING_FIELDS = ['loyalty_tiers_expiration', 'options'] as const;
+export const VOUCHER_CHANGING_FIELDS = ['options'] as const;
 
 /**
  * PUT /v1/campaigns/{campaignId}: the union of the reference's five update bodies (one per
@@ -42,7 +44,8 @@ export const updateCampaignBody = z.strictObject({
   discount: z.optional(discountSchema),
   /** GIFT_VOUCHERS: the template's and its unpublished, unredeemed cards' credits. */
   gift: z.optional(giftSchema),
-  loyalty_tiers_expiration: z.optional(z.unknown()),
+  /** LOYALTY_PROGRAM: how its members qualify for tiers and when a tier expires (null: by balance, as without it). */
+  loyalty_tiers_expiration: z.optional(z.nullable(tiersExpirationSchema)),
   options: z.optional(z.unknown()),
 });
 export type UpdateCampaignBody = z.output<typeof updateCampaignBody>;

@@ -13,6 +13,9 @@ import type { Runtime } from '../runtime.js';
 import { cachedMetadataSchema } from '../metadata-schemas/metadata-enforcement.js';
 import { checkMetadata } from '../metadata-schemas/metadata-check.js';
 import type { Campaign } from './campaign.js';
+import { type TiersExpiration, tierRuleOf } from '../loyalties/tier-period.js';
+import { setTierExpirationItem } from '../loyalties/tier.repo.js';
+import type { TiersExpirationBody } from '../loyalties/tier.schema.js';
 import { failCampaignVouchersDeletion } from './campaign-deletion.js';
 import { failCampaignVouchersUpdate } from './campaign-vouchers-update.js';
 import { type CampaignChange, changeCampaign, removeCampaign } from './campaign-lifecycle.repo.js';
@@ -45,6 +48,9 @@ function assertFieldsFit(campaign: Campaign, body: UpdateCampaignBody): void {
     const field = NOT_FOR_PROMOTION.find((f) => body[f] !== undefined);
     if (field) throw new InvalidPayloadError(`Property .${field} does not apply to a PROMOTION campaign`);
   }
+  if (body.loyalty_tiers_expiration !== undefined && campaign.campaignType !== 'LOYALTY_PROGRAM') {
+    throw new InvalidPayloadError(`Property .loyalty_tiers_expiration applies to a LOYALTY_PROGRAM campaign only, not to ${campaign.campaignType}`);
+  }
   if (body.referral_program !== undefined && campaign.campaignType !== 'REFERRAL_PROGRAM') {
     throw new InvalidPayloadError(`Property .referral_program applies to a REFERRAL_PROGRAM campaign only, not to ${campaign.campaignType}`);
   }
@@ -75,6 +81,7 @@ function changeOf(read: Campaign, body: UpdateCampaignBody): CampaignChange {
   if (body.join_once !== undefined) change.joinOnce = body.join_once;
   if (body.auto_join !== undefined) change.autoJoin = body.auto_join;
   if (body.type !== undefined) change.type = body.type;
+  if (body.loyalty_tiers_expiration !== undefined) change.loyaltyTiersExpiration = tiersExpirationOf(body.loyalty_tiers_expiration);
   const startDate = change.startDate !== undefined ? change.startDate : read.startDate;
   const expirationDate = change.expirationDate !== undefined ? change.expirationDate : read.expirationDate;
   if (startDate && expirationDate && expirationDate < startDate) throw new InvalidPayloadError('Property .expiration_date must not be before start_date');
@@ -96,6 +103,30 @@ function changeOf(read: Campaign, body: UpdateCampaignBody): CampaignChange {
     };
   }
   return change;
+}
+
+/** A `loyalty_tiers_expiration` as stored: the validated body without its nulls (null: none). */
+function tiersExpirationOf(body: TiersExpirationBody | null): TiersExpiration | null {
+  if (!body) return null;
+  const { rounding, ...rule } = body.expiration_date;
+  return {
+    qualification_type: body.qualification_type,
+    ...(body.qualification_period ? { qualification_period: body.qualification_period } : {}),
+    start_date: body.start_date,
+    expiration_date: {
+      ...rule,
+      ...(rounding
+        ? {
+            rounding: {
+              type: rounding.type,
+              ...(rounding.strategy ? { strategy: rounding.strategy } : {}),
+              ...(rounding.unit ? { unit: rounding.unit } : {}),
+              ...(rounding.value != null ? { value: rounding.value } : {}),
+            },
+          }
+        : {}),
+    },
+  };
 }
 
 /** What PUT /v1/campaigns/{campaignId} answers: the campaign as changed and, when its vouchers follow, the CAMPAIGN.VOUCHERS_UPDATE action. */
@@ -123,7 +154,7 @@ function onCurrentCampaign<T>(deps: Deps, projectId: string, idOrName: string, w
  * publication settings, AUTO_UPDATE ↔ STATIC, a referral program's settings, the vouchers'
  * `discount` or `gift`), with its list entry, in one transaction at the revision read
  * (campaign-lifecycle.repo.ts changeCampaign). Fields of another campaign type are refused (400),
- * as are a loyalty program's `loyalty_tiers_expiration` and `options`.
+ * as is a loyalty program's `options`; its `loyalty_tiers_expiration` is also set on its tier item in the same transaction.
  * A `discount` or `gift` on a campaign that has vouchers also writes, in that transaction (which
  * then holds only at the `vouchersCount` read), a CAMPAIGN.VOUCHERS_UPDATE async action with its
  * open-job marker, and puts its job on the queue (campaign-vouchers-update.ts): the campaign's
@@ -156,7 +187,9 @@ export async function updateCampaign(
       // The metadata as merged with the campaign's is what the schema must accept.
       if (change.metadata !== undefined) checkMetadata(metadataSchema, change.metadata);
       const action = change.voucher && read.vouchersCount > 0 ? plannedVouchersUpdate(deps, read, requestId, now) : null;
-      const extra = action ? [...items, ...asyncActionPuts(deps, action)] : items;
+      const extra = action ? [...items, ...asyncActionPuts(deps, action)] : [...items];
+      // The points changes read the setting from the program's tier item: both change in this transaction.
+      if (change.loyaltyTiersExpiration !== undefined) extra.push(setTierExpirationItem(deps, projectId, read.id, tierRuleOf(change.loyaltyTiersExpiration)));
       const { outcome, campaign } = await changeCampaign(deps, read, change, now, extra, { pinVouchersCount: change.voucher !== undefined });
       if (outcome === 'extra_failed') throw new ExtraItemsConflictError();
       return campaign ? { campaign, asyncAction: action } : RETRY;

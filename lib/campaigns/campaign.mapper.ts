@@ -84,6 +84,7 @@ export function toCampaignReply(c: Campaign): z.input<typeof campaignReplySchema
         }
       : {}),
     ...(c.referralProgram ? { referral_program: snakeize(c.referralProgram) } : {}),
+    ...(c.loyaltyTiersExpiration ? { loyalty_tiers_expiration: c.loyaltyTiersExpiration } : {}),
     auto_join: c.autoJoin,
     join_once: c.joinOnce,
     use_voucher_metadata_schema: c.useVoucherMetadataSchema,

@@ -1,3 +1,4 @@
+import { tiersExpirationSchema } from '../loyalties/tier.schema.js';
 import { listReply } from '../openapi/list-reply.js';
 import * as z from '../zod.js';
 import { categoryReplySchema } from '../categories/category.reply.js';
@@ -103,6 +104,7 @@ export const campaignReplySchema = z.strictObject({
   type: z.enum(['AUTO_UPDATE', 'STATIC', 'STANDALONE']),
   voucher: z.optional(campaignVoucherTemplateSchema),
   referral_program: z.optional(referralProgramSchema),
+  loyalty_tiers_expiration: z.optional(tiersExpirationSchema),
   auto_join: z.boolean(),
   join_once: z.boolean(),
   use_voucher_metadata_schema: z.boolean(),

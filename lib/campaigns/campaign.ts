@@ -1,3 +1,4 @@
+import type { TiersExpiration } from '../loyalties/tier-period.js';
 import type { Camelize } from '../case.js';
 import { InvalidCampaignError } from '../errors.js';
 import type { Category } from '../categories/category.js';
@@ -73,6 +74,8 @@ export interface Campaign extends Validity {
   /** Null for a promotion, which has tiers instead. */
   voucher: VoucherTemplate | null;
   referralProgram: ReferralProgram | null;
+  /** A loyalty program's `loyalty_tiers_expiration` (a copy rides on its tier item for the points changes); absent or null = none set. */
+  loyaltyTiersExpiration?: TiersExpiration | null;
   /** Null unless campaignType is PROMOTION. */
   promotionTiers: PromotionTier[] | null;
   autoJoin: boolean;

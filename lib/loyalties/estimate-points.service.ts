@@ -10,7 +10,8 @@ import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
 import type { EstimatePointsBody } from './estimate-points.schema.js';
 import { programEarnsAt } from './loyalty-earning.js';
 import { cardAsOf, findLoyaltyCampaign } from './loyalty.service.js';
-import { earnedPoints, tierFor } from './tier.js';
+import { earnedPoints } from './tier.js';
+import { cardTier } from './tier-period.js';
 import { programTiers } from './tier.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -53,9 +54,9 @@ export async function estimatePoints(deps: Deps, projectId: string, campaignRef:
     customerIdOf(deps, projectId, body.customer),
     programTiers(deps, projectId, campaign.id),
   ]);
-  const held = customerId !== null && tiers.length > 0 ? (await getHeldVoucher(deps, projectId, customerId, campaign.id)).voucher : null;
+  const held = customerId !== null && tiers.tiers.length > 0 ? (await getHeldVoucher(deps, projectId, customerId, campaign.id)).voucher : null;
   const card = held?.loyaltyCard ? (await cardAsOf(deps, held, now)).loyaltyCard : null;
-  const tier = card ? tierFor(card.balance, tiers) : null;
+  const tier = card ? cardTier(card, tiers, at) : null;
   const points = rules
     .filter((r) => r.event === ORDER_PAID_EVENT && ruleApplies(r, at))
     .reduce((sum, r) => sum + earnedPoints(orderPointsFor(r.loyalty, order), tier, r.id), 0);

@@ -1,17 +1,8 @@
 import type { LoyaltyCardTemplate } from '../campaigns/campaign.js';
+import { addDuration, daysIn, isoDate, type QualificationPeriod, rounded } from './tier-period.js';
 
 /** A loyalty program's (or an earning rule's) points expiration rules, camelCase. */
 export type ExpirationRules = NonNullable<LoyaltyCardTemplate['expirationRules']>;
-
-const pad = (n: number): string => String(n).padStart(2, '0');
-const isoDate = (year: number, month0: number, day: number): string => {
-  // Date.UTC normalises month overflow (month0 = 13 is February of the next year).
-  const d = new Date(Date.UTC(year, month0, day));
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-};
-const daysIn = (year: number, month0: number): number => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
-/** The last day of the month `month0` (may overflow into later years). */
-const endOfMonth = (year: number, month0: number): string => isoDate(year, month0 + 1, 0);
 
 /** Today's calendar date (UTC) as `YYYY-MM-DD`: buckets expiring before it are gone. */
 export const todayOf = (now: Date): string => now.toISOString().slice(0, 10);
@@ -28,30 +19,21 @@ export const todayOf = (now: Date): string => now.toISOString().slice(0, 10);
  */
 export function expiryOf(rules: ExpirationRules | null | undefined, now: Date): string | null {
   if (!rules) return null;
-  const year = now.getUTCFullYear();
-  const month0 = now.getUTCMonth();
+  const today = todayOf(now);
   if (rules.periodType === 'FIXED_DAY_OF_YEAR') {
     const m0 = (rules.fixedMonth ?? 12) - 1;
     const at = (y: number) => isoDate(y, m0, Math.min(rules.fixedDay ?? 31, daysIn(y, m0)));
-    return at(year) > todayOf(now) ? at(year) : at(year + 1);
+    const year = now.getUTCFullYear();
+    return at(year) > today ? at(year) : at(year + 1);
   }
-  const target = month0 + (rules.periodValue ?? 0);
-  const targetYear = year + Math.floor(target / 12);
-  const targetMonth0 = ((target % 12) + 12) % 12;
-  switch (rules.roundingType) {
-    case 'END_OF_MONTH':
-      return endOfMonth(targetYear, targetMonth0);
-    case 'END_OF_QUARTER':
-      return endOfMonth(targetYear, targetMonth0 - (targetMonth0 % 3) + 2);
-    case 'END_OF_HALF_YEAR':
-      return endOfMonth(targetYear, targetMonth0 < 6 ? 5 : 11);
-    case 'END_OF_YEAR':
-      return endOfMonth(targetYear, 11);
-    case 'PARTICULAR_MONTH': {
-      const wanted0 = Math.min(Math.max(rules.roundingValue ?? 12, 1), 12) - 1;
-      return endOfMonth(wanted0 >= targetMonth0 ? targetYear : targetYear + 1, wanted0);
-    }
-    default:
-      return isoDate(targetYear, targetMonth0, Math.min(now.getUTCDate(), daysIn(targetYear, targetMonth0)));
-  }
+  // The same month arithmetic and calendar rounding as the tiers' expiration (lib/loyalties/tier-period.ts).
+  const t = rules.roundingType;
+  return rounded(
+    addDuration(today, `P${rules.periodValue ?? 0}M`),
+    t === 'PARTICULAR_MONTH'
+      ? { type: 'CUSTOM', value: Math.min(Math.max(rules.roundingValue ?? 12, 1), 12) - 1 }
+      : t
+        ? { type: t.slice(7) as QualificationPeriod }
+        : undefined,
+  );
 }

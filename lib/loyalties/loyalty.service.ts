@@ -5,7 +5,7 @@ import { BadRequestError, InvalidExpirationDateError, NotEnoughPointsError, NotF
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import type { Runtime } from '../runtime.js';
-import type { Voucher } from '../vouchers/voucher.js';
+import type { LoyaltyCard, Voucher } from '../vouchers/voucher.js';
 import { getVoucherByCode } from '../vouchers/voucher.repo.js';
 import { loadVoucher } from '../vouchers/voucher.service.js';
 import { expiryOf, todayOf, type ExpirationRules } from './expiration.js';
@@ -15,7 +15,8 @@ import { putCardTransactionItem } from './card-transaction.repo.js';
 import { cardPlanItems, listCardBuckets } from './loyalty-card.repo.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
 import { expirationTransaction } from './points-expiry.js';
-import { type LoyaltyTier, tieredChange, tierFor, withTier } from './tier.js';
+import { tieredChange } from './tier.js';
+import { cardTier, type TierRules, withTier } from './tier-period.js';
 import { programTiers } from './tier.repo.js';
 import type { BalanceBody, PointsExpirationQuery } from './loyalty.schema.js';
 
@@ -97,7 +98,7 @@ export async function prepareCardChange(
   if (!voucher?.loyaltyCard) throw new NotFoundError('voucher', code);
   const [buckets, tiers] = await Promise.all([
     preread ? preread.buckets : listCardBuckets(deps, projectId, voucher.id),
-    voucher.campaignId ? programTiers(deps, projectId, voucher.campaignId) : [],
+    voucher.campaignId ? programTiers(deps, projectId, voucher.campaignId) : { tiers: [] },
   ]);
   if (activeBucketPoints(buckets) !== (voucher.loyaltyCard.bucketedPoints ?? 0)) return null;
   const state = { card: voucher.loyaltyCard, buckets };
@@ -105,16 +106,16 @@ export async function prepareCardChange(
   // Each bucket expired on the way costs two items (its update and its POINTS_EXPIRATION record).
   const maxExpiries = Math.max(1, Math.floor(maxBucketWrites / 2));
   // The tier the card is in as read decides what this change earns or costs; the commit holds only at that read.
-  const tiered = tieredChange(change, tierFor(state.card.balance, tiers));
+  const tiered = tieredChange(change, cardTier(state.card, tiers, now.toISOString()));
   let plan: CardPlan;
   try {
-    plan = tierPlan(planChange(state, tiered, today, maxExpiries), tiers, now);
+    plan = tierPlan(planChange(state, tiered, today, maxExpiries), state.card, tiers, now);
   } catch (error) {
     if (error instanceof InsufficientPointsError) throw new NotEnoughPointsError(code, tiered.kind === 'spend' ? tiered.points : 0, error.available, error);
     throw error;
   }
   if (plan.updates.length + plan.inserts.length + expiriesOf(plan) > maxBucketWrites) {
-    const settle = tierPlan(planChange(state, { kind: 'none' }, today, maxExpiries), tiers, now);
+    const settle = tierPlan(planChange(state, { kind: 'none' }, today, maxExpiries), state.card, tiers, now);
     if (settle.updates.length === 0) {
       throw new BadRequestError(
         'too_many_points_buckets',
@@ -128,8 +129,11 @@ export async function prepareCardChange(
   return { voucher, plan, change: tiered, items: [...cardPlanItems(deps, voucher, plan, now.toISOString()), ...expirationItems(deps, voucher, plan, now)] };
 }
 
-/** The plan with the card's tier field following its new balance (lib/loyalties/tier.ts withTier). */
-const tierPlan = (plan: CardPlan, tiers: readonly LoyaltyTier[], now: Date): CardPlan => ({ ...plan, card: withTier(plan.card, tiers, now.toISOString()) });
+/** The plan with the card's period counter and tier field following the change (lib/loyalties/tier-period.ts withTier). */
+const tierPlan = (plan: CardPlan, before: LoyaltyCard, rules: TierRules, now: Date): CardPlan => ({
+  ...plan,
+  card: withTier(before, plan.card, rules, now.toISOString()),
+});
 
 const expiriesOf = (plan: CardPlan): number => plan.updates.filter((u) => u.status === 'EXPIRED').length;
 

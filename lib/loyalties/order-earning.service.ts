@@ -1,6 +1,6 @@
 import type { Campaign } from '../campaigns/campaign.js';
+import { orderEarning } from '../db/entities.js';
 import { getCampaign } from '../campaigns/campaign.repo.js';
-import { order as orderEntity, orderEarning } from '../db/entities.js';
 import { MAX_TRANSACTION_ITEMS, RETRY, retryOnConflict, transact, type TransactItem } from '../db/transact.js';
 import { type EarningRule, ruleApplies } from '../earning-rules/earning-rule.js';
 import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
@@ -17,41 +17,29 @@ import { putCardTransactionItem } from './card-transaction.repo.js';
 import { expiryOf } from './expiration.js';
 import { programEarnsAt } from './loyalty-earning.js';
 import { prepareCardChange } from './loyalty.service.js';
-import { MAX_EARNINGS_PER_COMMIT, type OrderEarning, takeBackShares } from './order-earning.js';
+import { earningKey, MAX_EARNINGS_PER_COMMIT, ORDER_PAID_EVENT_TYPE, type OrderEarning, takeBackShares } from './order-earning.js';
+import { orderEarnings, orderStatusIs } from './pending-points.repo.js';
 import { newBucket, type PointsBucket } from './points-bucket.js';
 import { cancelOrderPendingPoints, holdPendingPoints } from './pending-points.service.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /** `details.event.type` of an order's accrual and of its take-back (the reference's customer event names). */
-export const ORDER_PAID_EVENT_TYPE = 'customer.order.paid';
+export { ORDER_PAID_EVENT_TYPE };
 export const ORDER_CANCELED_EVENT_TYPE = 'customer.order.canceled';
 
-/** An order's earnings, read consistently (one Query of the order's earnings partition). */
-export function listOrderEarnings(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, orderId: string): Promise<OrderEarning[]> {
-  return orderEarning.query(deps, { key: [projectId, orderId] }, { consistent: true });
-}
+/** An order's earnings, read consistently (one Query of the order's earnings partition; pending-points.repo.ts). */
+export const listOrderEarnings = orderEarnings;
 
-const earningKey = (voucherId: string, ruleId: string): string => `${voucherId}#${ruleId}`;
-
-/**
- * The check, inside every transaction that earns or takes back an order's points, that the stored
- * order still has the status the change is for. It orders a status change and the loyalty effects
+/*
+ * orderStatusIs (pending-points.repo.ts) is the check, inside every transaction that earns or takes back an order's points,
+ * that the stored order still has the status the change is for. It orders a status change and the loyalty effects
  * of another: an earning that commits after a CANCELED write (or a take-back after a PAID one)
  * fails here, so whichever status is written last, the card ends as that status says, and the
  * take-back that runs after a CANCELED write sees every earning committed before it.
  */
-function orderStillIs(deps: Pick<Runtime, 'tableName'>, order: Order, status: OrderStatus): TransactItem {
-  return {
-    ConditionCheck: {
-      TableName: deps.tableName,
-      Key: orderEntity.key(order.projectId, order.id),
-      ConditionExpression: '#status = :status',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status },
-    },
-  };
-}
+const orderStillIs = (deps: Pick<Runtime, 'tableName'>, order: Order, status: OrderStatus): TransactItem =>
+  orderStatusIs(deps, order.projectId, order.id, status);
 
 /** What one run of an order's earning or take-back did on the cards. */
 export interface EffectRun {

@@ -52,3 +52,9 @@ export function takeBackShares(earned: readonly number[], available: number): nu
     return take;
   });
 }
+
+/** `details.event.type` of an order's accrual and of its pending entries (the reference's customer event name). */
+export const ORDER_PAID_EVENT_TYPE = 'customer.order.paid';
+
+/** An earning's identity within its order: once per (card, rule). */
+export const earningKey = (voucherId: string, ruleId: string): string => `${voucherId}#${ruleId}`;

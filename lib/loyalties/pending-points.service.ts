@@ -12,7 +12,7 @@ import { putCardTransactionItem } from './card-transaction.repo.js';
 import type { ExpirationRules } from './expiration.js';
 import { expiryOf } from './expiration.js';
 import { findLoyaltyCampaign, findProgramMember, prepareCardChange } from './loyalty.service.js';
-import { MAX_EARNINGS_PER_COMMIT, type OrderEarning } from './order-earning.js';
+import { earningKey, MAX_EARNINGS_PER_COMMIT, ORDER_PAID_EVENT_TYPE, type OrderEarning } from './order-earning.js';
 import {
   activationDateOf,
   invalidPendingAmount,
@@ -32,11 +32,6 @@ export interface PendingRun {
   entries: number;
   superseded: boolean;
 }
-
-/** `details.event.type` of the order's pending entries (the reference's). */
-const ORDER_PAID_EVENT_TYPE = 'customer.order.paid';
-
-const earningKey = (voucherId: string, ruleId: string): string => `${voucherId}#${ruleId}`;
 
 /**
  * Holds the points of `order.paid` rules with `pending_points` for a card of a paid order: per

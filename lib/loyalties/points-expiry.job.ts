@@ -10,7 +10,7 @@ import { listCardBuckets } from './loyalty-card.repo.js';
 import { EXPIRY_SHARDS, expiresKeyOf, type PointsBucket } from './points-bucket.js';
 import { emptyReport, type ExpirySweepReport, isPastDue, MAX_WRITE_OFFS_PER_COMMIT, planCardWriteOff } from './points-expiry.js';
 import { dueBucketPages, getBucket, orphanWriteOffItem, writeOffItems } from './points-expiry.repo.js';
-import { withTier } from './tier.js';
+import { withTier } from './tier-period.js';
 import { programTiers } from './tier.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'logger'>;
@@ -99,12 +99,12 @@ async function writeOffCard(deps: Deps, due: PointsBucket[], today: string, now:
       if (alsoDue.length > 0) pending = [...pending, ...alsoDue].sort(byExpiry);
     }
     // Expiry lowers the balance: the card's tier follows in the same transaction (lib/loyalties/tier.ts).
-    const tiers = voucher.campaignId ? await programTiers(deps, projectId, voucher.campaignId) : [];
+    const tiers = voucher.campaignId ? await programTiers(deps, projectId, voucher.campaignId) : { tiers: [] };
     while (pending.length > 0) {
       const batch = pending.slice(0, MAX_WRITE_OFFS_PER_COMMIT);
       const writeOff = planCardWriteOff(card, batch, others, today, date, () => deps.ids.id('vtx'));
       const { records } = writeOff;
-      const plan = { ...writeOff.plan, card: withTier(writeOff.plan.card, tiers, date) };
+      const plan = { ...writeOff.plan, card: withTier(card, writeOff.plan.card, tiers, date) };
       const done = await transact(deps, writeOffItems(deps, { ...voucher, loyaltyCard: card }, plan, records, date));
       if (!done.ok) return RETRY;
       outcome.writtenOff += batch.length;

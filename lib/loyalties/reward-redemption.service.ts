@@ -29,7 +29,8 @@ import { newBucket } from './points-bucket.js';
 import { coinPayment, outOfStock, type RewardGiven, rewardPrice, spentPointsOf } from './reward-redemption.js';
 import { assignmentStillThereItem, campaignRewardAssignments, getRewards, programStillActiveItem, takeStockItem } from './reward-redemption.repo.js';
 import type { MemberRewardsQuery, RedeemRewardBody } from './reward-redemption.schema.js';
-import { tierFor, tierRewardPrice } from './tier.js';
+import { tierRewardPrice } from './tier.js';
+import { cardTier } from './tier-period.js';
 import { programTiers } from './tier.repo.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -459,7 +460,7 @@ export async function listMemberRewards(deps: Deps, projectId: string, memberId:
   const rewards = new Map((await getRewards(deps, projectId, [...new Set(assignments.map((a) => a.rewardId))])).map((r) => [r.id, r]));
   const balance = card.loyaltyCard?.balance ?? 0;
   // The card's tier prices its rewards: each assignment shows, and affordable_only compares, what this card would pay.
-  const tier = tierFor(balance, tiers);
+  const tier = card.loyaltyCard ? cardTier(card.loyaltyCard, tiers, deps.clock.now().toISOString()) : null;
   return assignments.flatMap((listed) => {
     const reward = rewards.get(listed.rewardId);
     if (!reward) return [];

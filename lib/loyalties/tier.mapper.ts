@@ -38,13 +38,27 @@ export const toLoyaltyTierListReply = (p: { tiers: LoyaltyTier[]; total: number 
   total: p.total,
 });
 
-/** A member's tier with `expiration` telling when the card entered it (no holder: left out, its `customer_id` is required). */
+/**
+ * A member's tier with `expiration`: when the card entered it (`created_at`, and its day as `start_date`) and,
+ * for a dated tier, the last day it holds (`expiration_date`). No holder: left out (its `customer_id` is required).
+ */
 export const toMemberTierListReply = (list: MemberTier[]): z.input<typeof loyaltyTierListReplySchema> => ({
   object: 'list',
   data_ref: 'data',
-  data: list.map(({ tier, card, since }) => ({
+  data: list.map(({ tier, card, since, expires }) => ({
     ...toLoyaltyTierReply(tier),
-    ...(card.holderId !== null ? { expiration: { customer_id: card.holderId, campaign_id: tier.campaignId, tier_id: tier.id, created_at: since } } : {}),
+    ...(card.holderId !== null
+      ? {
+          expiration: {
+            customer_id: card.holderId,
+            campaign_id: tier.campaignId,
+            tier_id: tier.id,
+            start_date: since.slice(0, 10),
+            ...(expires !== null ? { expiration_date: expires } : {}),
+            created_at: since,
+          },
+        }
+      : {}),
     object: 'loyalty_tier' as const,
   })),
   total: list.length,

@@ -26,12 +26,16 @@ export const loyaltyTierReplySchema = z.strictObject({
   rewards: z.record(z.string(), mapping),
   config: z.strictObject({ points: range }),
   points: range,
-  /** A member's tier only (list-member-loyalty-tier): when the card entered it. */
+  /** A member's tier only (list-member-loyalty-tier): when the card entered it and until when it holds. */
   expiration: z.optional(
     z.strictObject({
       customer_id: z.string(),
       campaign_id: z.string(),
       tier_id: z.string(),
+      /** The day the card entered the tier. */
+      start_date: z.string(),
+      /** The last day the tier holds whatever the points say (programs whose tiers expire by date). */
+      expiration_date: z.optional(z.string()),
       created_at: z.string(),
     }),
   ),

@@ -55,3 +55,48 @@ export const tierPageQuery = z.strictObject({
   page: z._default(queryInt(1, 100), 1),
 });
 export type TierPageQuery = z.output<typeof tierPageQuery>;
+
+const qualificationPeriod = z.enum(['MONTH', 'QUARTER', 'HALF_YEAR', 'YEAR']);
+const needsPeriod = (v: { qualification_type: string; qualification_period?: string | null | undefined; expiration_date: { type: string } }): boolean =>
+  v.qualification_type === 'POINTS_IN_PERIOD' || v.expiration_date.type === 'END_OF_PERIOD' || v.expiration_date.type === 'END_OF_NEXT_PERIOD';
+
+/**
+ * A loyalty program's `loyalty_tiers_expiration` (the reference's LoyaltyTiersExpirationAll; PUT of the
+ * program, both doors): lib/loyalties/tier-period.ts applies it. `start_date.type` NEXT_PERIOD is refused
+ * (a tier waiting for the next period is not built; ignoring it would grant tiers early).
+ */
+export const tiersExpirationSchema = z
+  .strictObject({
+    qualification_type: z.enum(['BALANCE', 'POINTS_IN_PERIOD']),
+    qualification_period: z.optional(z.nullable(qualificationPeriod)),
+    start_date: z.strictObject({
+      type: z.enum(['IMMEDIATE'], { error: 'must be IMMEDIATE: a tier that starts with the next period (NEXT_PERIOD) is not supported here' }),
+    }),
+    expiration_date: z.strictObject({
+      type: z.enum(['END_OF_PERIOD', 'END_OF_NEXT_PERIOD', 'BALANCE_DROP', 'CUSTOM']),
+      extend: z
+        .string()
+        .check(z.regex(/^(P(\d{1,3}Y)?(\d{1,4}M)?(\d{1,3}W)?(\d{1,5}D)?)?$/, 'must be an ISO 8601 duration in years, months, weeks or days (P3M, P1Y, P10D)')),
+      rounding: z.optional(
+        z.nullable(
+          z.strictObject({
+            type: z.enum(['MONTH', 'QUARTER', 'HALF_YEAR', 'YEAR', 'CUSTOM']),
+            strategy: z.optional(z.nullable(z.enum(['START', 'END']))),
+            unit: z.optional(z.nullable(z.literal('MONTH'))),
+            value: z.optional(z.nullable(z.int().check(z.minimum(0), z.maximum(11)))),
+          }),
+        ),
+      ),
+    }),
+  })
+  .check(
+    z.refine((v) => !needsPeriod(v) || (v.qualification_period ?? null) !== null, {
+      message: 'is required with POINTS_IN_PERIOD, END_OF_PERIOD and END_OF_NEXT_PERIOD',
+      path: ['qualification_period'],
+    }),
+    z.refine((v) => v.expiration_date.rounding?.type !== 'CUSTOM' || (v.expiration_date.rounding.value ?? null) !== null, {
+      message: 'is required when the rounding type is CUSTOM (0 = January … 11 = December)',
+      path: ['expiration_date', 'rounding', 'value'],
+    }),
+  );
+export type TiersExpirationBody = z.output<typeof tiersExpirationSchema>;

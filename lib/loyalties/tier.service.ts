@@ -7,7 +7,8 @@ import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { cardAsOf, findLoyaltyCampaign, findProgramMember } from './loyalty.service.js';
 import { campaignRewardAssignments, getRewards } from './reward-redemption.repo.js';
-import { type LoyaltyTier, rangesOverlap, type TierMapping, tierFor, tierRewardPrice, tierRuleLoyalty } from './tier.js';
+import { type LoyaltyTier, rangesOverlap, type TierMapping, tierRewardPrice, tierRuleLoyalty } from './tier.js';
+import { heldTier } from './tier-period.js';
 import { getTierSet, putTierSetItem } from './tier.repo.js';
 import { type CreateTiersBody, type ListTiersQuery, MAX_TIERS_PER_PROGRAM, type TierPageQuery } from './tier.schema.js';
 
@@ -111,26 +112,31 @@ export async function getLoyaltyTier(deps: Deps, projectId: string, campaignRef:
   return tier;
 }
 
-/** A member's tier with when the card entered it. */
+/** A member's tier with when the card entered it and, when dated, the last day it holds. */
 export interface MemberTier {
   tier: LoyaltyTier;
   card: Voucher;
   since: string;
+  expires: string | null;
 }
 
 /**
- * GET /v1/loyalties/members/{memberId}/tiers: the tier the card's balance (as of now: past-due
- * points left out) puts it in, or none. `since` is the time the card's points change moved it
- * there; a card whose last change came before the tier was created entered it with the tier.
+ * GET /v1/loyalties/members/{memberId}/tiers: the tier the card holds now (lib/loyalties/tier-period.ts
+ * heldTier on the card as of now, past-due points left out: a tier past its expiration date is
+ * dropped here even before the card's next write stores it), or none. `since` is the time the card's
+ * points change moved it there; a card whose last change came before the tier was created entered
+ * it with the tier.
  * @throws NotFoundError (voucher).
  */
 export async function listMemberLoyaltyTier(deps: Deps, projectId: string, memberId: string): Promise<MemberTier[]> {
   const { campaign, member } = await findProgramMember(deps, projectId, null, memberId);
-  const [card, set] = await Promise.all([cardAsOf(deps, member, deps.clock.now()), getTierSet(deps, projectId, campaign.id)]);
-  const tier = tierFor(card.loyaltyCard?.balance ?? 0, set.tiers);
-  if (!tier) return [];
+  const now = deps.clock.now();
+  const [card, set] = await Promise.all([cardAsOf(deps, member, now), getTierSet(deps, projectId, campaign.id)]);
+  const held = card.loyaltyCard ? heldTier(card.loyaltyCard, set.tiers, set.expiration, now.toISOString()) : null;
+  const tier = held ? set.tiers.find((t) => t.id === held.id) : undefined;
+  if (!held || !tier) return [];
   const stored = card.loyaltyCard?.tier;
-  return [{ tier, card, since: stored?.id === tier.id ? stored.since : tier.createdAt }];
+  return [{ tier, card, since: stored?.id === tier.id ? held.since : tier.createdAt, expires: held.expires ?? null }];
 }
 
 /**

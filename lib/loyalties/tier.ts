@@ -1,5 +1,5 @@
-import type { LoyaltyCard } from '../vouchers/voucher.js';
 import type { PointsChange } from './loyalty-card.js';
+import type { TierRule } from './tier-period.js';
 
 /** How a tier changes the points of an earning rule or the price of a reward (the reference's MappingPoints). */
 export type TierMapping = { type: 'MULTIPLY'; multiplier: number } | { type: 'CUSTOM'; points: number };
@@ -26,6 +26,8 @@ export interface LoyaltyTierSet {
   tiers: LoyaltyTier[];
   /** Raised by every write: the optimistic lock of create-in-bulk. */
   revision: number;
+  /** The program's `loyalty_tiers_expiration`, compiled (lib/loyalties/tier-period.ts tierRuleOf), kept here so a points change reads it with the tiers; absent = BALANCE. */
+  expiration?: TierRule | null;
 }
 
 type Range = Pick<LoyaltyTier, 'points'>;
@@ -63,18 +65,6 @@ export const earnedPoints = (points: number, tier: LoyaltyTier | null, ruleId: s
 /** What a reward priced `points` costs a member of `tier`: a mapping by reward id, else by assignment id. */
 export const tierRewardPrice = (points: number, tier: LoyaltyTier | null, rewardId: string, assignmentId?: string): number =>
   tier ? mappedPoints(points, tier.rewards[rewardId] ?? (assignmentId !== undefined ? tier.rewards[assignmentId] : undefined)) : points;
-
-/**
- * The card after a points change with its tier field: the tier of its new balance, `since` kept
- * while the tier stays, now when it changes (a new tier, or out of every tier: null). `tierChanges`
- * counts the changes the card's writes made.
- */
-export function withTier(after: LoyaltyCard, tiers: readonly LoyaltyTier[], now: string): LoyaltyCard {
-  const was = after.tier ?? null;
-  const tier = tierFor(after.balance, tiers);
-  if ((tier?.id ?? null) === (was?.id ?? null)) return after;
-  return { ...after, tier: tier ? { id: tier.id, since: now } : null, tierChanges: (after.tierChanges ?? 0) + 1 };
-}
 
 /**
  * A rule's `loyalty` as a member of a tier earns it (list-loyalty-tier-earning-rules): no mapping

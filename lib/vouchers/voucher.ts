@@ -24,8 +24,10 @@ export interface LoyaltyCard {
   bucketedPoints?: number;
   /** Raised by every points change; the optimistic lock of lib/loyalties. Absent = 0. */
   revision?: number;
-  /** The program tier its balance put it in at its last points change (lib/loyalties/tier.ts); absent or null = none. Not on the wire. */
-  tier?: { id: string; since: string } | null;
+  /** The program tier it held at its last points change (lib/loyalties/tier-period.ts), `expires` the last day it holds; absent or null = none. Not on the wire. */
+  tier?: { id: string; since: string; expires?: string | null } | null;
+  /** Points collected in the calendar period `period` names (lib/loyalties/tier-period.ts; POINTS_IN_PERIOD programs only). Not on the wire. */
+  periodPoints?: { period: string; points: number };
   /** Tier changes its points changes made. Absent = 0. Not on the wire. */
   tierChanges?: number;
 }

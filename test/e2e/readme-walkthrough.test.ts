@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('the README walkthrough', () => {
-  it('runs end to end as pasted: project, token, campaign, codes, a checkout and its refund, loyalty points, export and download, earning from an order and a reward', async () => {
+  it('runs end to end as pasted: project, token, campaign, codes, a checkout and its refund, loyalty points, export and download, earning from an order and a reward, pending points and a tier', async () => {
     for (const tool of ['curl', 'jq']) {
       await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
         throw new Error(`${tool} is needed by the README walkthrough (.ci/run installs it)`);
@@ -74,6 +74,11 @@ describe('the README walkthrough', () => {
     // Pending points: 20 held by the order (its 5 points from the order rule at once), then activated early.
     expect(stdout).toContain('"pending_points": 20');
     expect(stdout).toContain('"after_activation": 25');
+    // Tiers by points collected in the year: 150 collected make Silver, held to the year's end though 100 are spent.
+    expect(stdout).toContain('"tiers_by": "POINTS_IN_PERIOD"');
+    expect(stdout).toContain('"after_gift": 75');
+    expect(stdout).toContain('"tier": "Silver"');
+    expect(stdout).toMatch(/"until": "\d{4}-12-31"/);
     expect(runtime.contractViolations).toEqual([]);
   }, 180_000);
 });

@@ -64,4 +64,30 @@ describe('the official Voucherify SDK: loyalty tiers', () => {
     const rewards = await client.loyalties.listLoyaltyTierRewards(program.id, gold?.id as string);
     expect(rewards.data).toMatchObject([{ assignment: { id: assignment.id, parameters: { loyalty: { points: 60 } } }, object: 'loyalty_tier_reward' }]);
   });
+  it("sets the program's tier qualification with loyalties.update, and reads the member's dated tier", async () => {
+    const program = await client.loyalties.create({
+      name: 'SDK period club',
+      type: 'AUTO_UPDATE',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as never);
+    const updated = await client.loyalties.update({
+      id: program.id,
+      loyalty_tiers_expiration: {
+        qualification_type: 'POINTS_IN_PERIOD',
+        qualification_period: 'YEAR',
+        start_date: { type: 'IMMEDIATE' },
+        expiration_date: { type: 'END_OF_PERIOD', extend: 'P1M' },
+      },
+    } as Parameters<typeof client.loyalties.update>[0]);
+    expect(updated).toMatchObject({ loyalty_tiers_expiration: { qualification_type: 'POINTS_IN_PERIOD', qualification_period: 'YEAR' } });
+    const created = await client.loyalties.createTiers(program.id, [{ name: 'Gold', points: { from: 100 } }] as never);
+    const gold = (created as unknown as { id: string }[])[0];
+    const member = await client.loyalties.createMember(program.id, { customer: { source_id: 'sdk-period-ann' } });
+    await client.loyalties.addOrRemoveCardBalance(member.code, { points: 150 } as never, program.id);
+    await client.loyalties.addOrRemoveCardBalance(member.code, { points: -100 } as never, program.id);
+    const mine = await client.loyalties.listMemberLoyaltyTiers(member.code);
+    // Collected 150 this year: Gold though the balance is 50, until the end of January next year (the year's end + P1M).
+    const next = new Date().getUTCFullYear() + 1;
+    expect(mine.data).toMatchObject([{ id: gold?.id, expiration: { tier_id: gold?.id, expiration_date: `${next}-01-31` } }]);
+  });
 });

@@ -1,16 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PointsBucket } from '../../../lib/loyalties/points-bucket.js';
-import {
-  type LoyaltyTier,
-  mappedPoints,
-  rangesOverlap,
-  tieredChange,
-  tierFor,
-  tierRewardPrice,
-  tierRuleLoyalty,
-  withTier,
-} from '../../../lib/loyalties/tier.js';
+import { type LoyaltyTier, mappedPoints, rangesOverlap, tieredChange, tierFor, tierRewardPrice, tierRuleLoyalty } from '../../../lib/loyalties/tier.js';
+import { withTier } from '../../../lib/loyalties/tier-period.js';
 import type { LoyaltyCard } from '../../../lib/vouchers/voucher.js';
 
 const tier = (id: string, from: number, to: number | null, extra: Partial<LoyaltyTier> = {}): LoyaltyTier => ({
@@ -135,10 +127,10 @@ describe('withTier', () => {
 
   it('keeps the card as it is while its tier stays, and counts each change with its time', () => {
     const inSilver = card(150, { tier: { id: 'silver', since: 't0' }, tierChanges: 1 });
-    expect(withTier(inSilver, tiers, 't1')).toBe(inSilver);
-    expect(withTier({ ...inSilver, balance: 250 }, tiers, 't1')).toMatchObject({ tier: { id: 'gold', since: 't1' }, tierChanges: 2 });
-    expect(withTier({ ...inSilver, balance: 50 }, tiers, 't1')).toMatchObject({ tier: null, tierChanges: 2 });
-    expect(withTier(card(50), tiers, 't1')).toEqual(card(50));
+    expect(withTier(inSilver, inSilver, { tiers }, 't1')).toBe(inSilver);
+    expect(withTier(inSilver, { ...inSilver, balance: 250 }, { tiers }, 't1')).toMatchObject({ tier: { id: 'gold', since: 't1' }, tierChanges: 2 });
+    expect(withTier(inSilver, { ...inSilver, balance: 50 }, { tiers }, 't1')).toMatchObject({ tier: null, tierChanges: 2 });
+    expect(withTier(card(50), card(50), { tiers }, 't1')).toEqual(card(50));
   });
 
   it('changes the tier exactly when the balance crosses into another range (property)', () => {
@@ -148,7 +140,7 @@ describe('withTier', () => {
         let changes = 0;
         for (const [i, balance] of balances.entries()) {
           const before = c.tier?.id ?? null;
-          c = withTier({ ...c, balance }, ladderTiers, `t${i}`);
+          c = withTier(c, { ...c, balance }, { tiers: ladderTiers }, `t${i}`);
           const after = tierFor(balance, ladderTiers)?.id ?? null;
           if (before !== after) changes += 1;
           expect(c.tier?.id ?? null).toBe(after);
