@@ -47,6 +47,14 @@ const VOUCHER_OPS = [
 const inCampaign = (...fields: string[]): string[] => fields.flatMap((f) => [f, `campaigns[].${f}`, `campaign.${f}`]);
 
 const rules: readonly Rule[] = [
+  {
+    operations: CAMPAIGN_OPS,
+    location: 'response',
+    fields: ['*loyalty_tiers_expiration.start_date.type'],
+    kinds: ['enum'],
+    reason:
+      'A tier starts at once (IMMEDIATE); NEXT_PERIOD is refused by name on the update (docs/decisions.md "Loyalty tiers by period"), so no stored program replies with it',
+  },
   // PUT /v1/campaigns/{campaignId} (docs/decisions.md "Changing and deleting campaigns")
   {
     operations: ['update-campaign', 'update-loyalty-program'],

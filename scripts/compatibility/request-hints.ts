@@ -150,9 +150,21 @@ const perOperation: Record<string, CaseHints> = {
   'update-loyalty-program': {
     concurrency: 2,
     path: { campaignId: '$fresh.loyaltyCampaignId' },
-    values: { 'body.category_id': '$seed.categoryId', 'body.activity_duration_after_publishing': 'P24D' },
+    values: {
+      'body.category_id': '$seed.categoryId',
+      'body.activity_duration_after_publishing': 'P24D',
+      // A duration and a rounding the reference's prose describes (its schema gives no example).
+      'body.loyalty_tiers_expiration.expiration_date.extend': 'P3M',
+      'body.loyalty_tiers_expiration.expiration_date.rounding.type': 'MONTH',
+    },
     exclusive: [['body.category_id', 'body.category']],
-    companions: timeWindows('body.'),
+    // The period a points-in-period or end-of-period setting counts in, and the month a CUSTOM rounding names.
+    // A rounding means nothing without its type.
+    required: ['body.loyalty_tiers_expiration.qualification_period', 'body.loyalty_tiers_expiration.expiration_date.rounding.type'],
+    companions: {
+      ...timeWindows('body.'),
+      'body.loyalty_tiers_expiration.expiration_date.rounding.type="CUSTOM"': ['body.loyalty_tiers_expiration.expiration_date.rounding.value'],
+    },
   },
   'delete-loyalty-program': { path: { campaignId: '$fresh.loyaltyCampaignId' } },
   'get-campaign': { path: { campaignId: '$seed.discountCampaignId' } },
@@ -366,7 +378,9 @@ const perOperation: Record<string, CaseHints> = {
   'create-stacking-rules': { path: { projectId: '$fresh.projectId' } },
   'list-stacking-rules': { path: { projectId: '$seed.projectId' } },
   'get-stacking-rules': { path: { projectId: '$seed.projectId', stackingRulesId: '$seed.stackingRulesId' } },
-  'update-stacking-rules': { path: { projectId: '$seed.projectId', stackingRulesId: '$seed.stackingRulesId' } },
+  // One request at a time, in the check's order: what an earlier request stored (one category in the skip list) decides
+  // whether a later one (the same category redeemed anyway) is refused, so in parallel the outcome depended on timing.
+  'update-stacking-rules': { concurrency: 1, path: { projectId: '$seed.projectId', stackingRulesId: '$seed.stackingRulesId' } },
   'delete-stacking-rules': { path: { projectId: '$seed.stackingRulesProjectId', stackingRulesId: '$fresh.stackingRulesProjectStackingRulesId' } },
   'list-customers': {
     // One of email, city and name at a time; date bounds of the order's own field.

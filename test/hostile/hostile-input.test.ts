@@ -19,9 +19,10 @@ import {
   loadRoute,
   pathParamNames,
 } from '../support/hostile/route-harness.js';
+import { HOSTILE_RUNS } from '../support/hostile/runs.js';
 
 /** Cases per route: small in `npm test`, ≥ 1,000 in `npm run test:hostile`. */
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
+const RUNS = HOSTILE_RUNS;
 /**
  * The quick run in `npm test` replays one fixed seed, so CI is reproducible; the full run draws a new
  * seed each time to keep exploring (fast-check prints it with any counterexample; HOSTILE_SEED replays it).

@@ -27,9 +27,10 @@ import {
   type OwnTable,
   type RawReply,
 } from '../support/hostile/route-harness.js';
+import { HOSTILE_RUNS } from '../support/hostile/runs.js';
 
 /** Paths grown per route: a seeded few in `npm test`, every one in `npm run test:hostile` (HOSTILE_RUNS ≥ 100). */
-const FULL = Number(process.env.HOSTILE_RUNS ?? 25) >= 100;
+const FULL = HOSTILE_RUNS >= 100;
 const PATHS_PER_ROUTE = FULL ? Number.POSITIVE_INFINITY : 4;
 const SEED = 20261128;
 /** Bodies drawn per route to find one it accepts. */

@@ -23,9 +23,10 @@ import { createCampaignRoute, generateOauthTokenRoute, getProjectRoute, listProj
 import { campaignBodies } from '../../support/api.js';
 import { keyPairHeaders, managementHeaders, newProject } from '../../support/runtime.js';
 import { HOSTILE_MULTIPART_TYPE, hostileMultipartText } from '../../support/hostile/hostile-cases.js';
+import { HOSTILE_RUNS } from '../../support/hostile/runs.js';
 
 /** Generated bodies per route and credential (more in `npm run test:hostile`). */
-const BODIES = Math.max(8, Math.min(200, Math.floor(Number(process.env.HOSTILE_RUNS ?? 25) / 2)));
+const BODIES = Math.max(6, Math.min(200, Math.floor(HOSTILE_RUNS / 2)));
 
 let table: OwnTable;
 let a: ProjectFixture;
