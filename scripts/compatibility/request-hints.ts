@@ -337,7 +337,8 @@ const perOperation: Record<string, CaseHints> = {
   'create-metadata-schema': { path: { projectId: '$seed.projectId' }, unique: ['body.related_object'] },
   'list-metadata-schemas-1': { path: { projectId: '$seed.projectId' } },
   'get-metadata-schema-1': { path: { projectId: '$seed.projectId', metadataSchemaId: '$seed.metadataSchemaId' } },
-  'update-metadata-schema': { path: { projectId: '$seed.projectId', metadataSchemaId: '$seed.metadataSchemaId' } },
+  // One request at a time: each may change the seeded property's type, which decides the next one's refusal message.
+  'update-metadata-schema': { concurrency: 1, path: { projectId: '$seed.projectId', metadataSchemaId: '$seed.metadataSchemaId' } },
   'delete-metadata-schema': { path: { projectId: '$seed.projectId', metadataSchemaId: '$fresh.metadataSchemaId' } },
   'list-metadata-schemas': {},
   'get-metadata-schema': { path: { resource: '$seed.metadataSchemaResource' } },
