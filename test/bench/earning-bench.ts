@@ -16,14 +16,17 @@ const EARNED = 200;
 
 /**
  * The floor's copy of a transaction the subject sent (floorItems of item 10: the card's Update on
- * a twin card, new items under fresh keys), where a Put's condition on the item it replaced (the
- * order's revision) becomes "absent", as its fresh key is: the same check, one that holds.
+ * a twin card, new items under fresh keys). New items also go to index partitions of their own
+ * (else the floor's buckets would be the member's, in the card's buckets index the subject reads
+ * and checks against the card), and a Put's condition on the item it replaced (the order's
+ * revision) becomes "absent", as its fresh key is: the same check, one that holds.
  */
 function replayItems(items: readonly TransactItem[], cardKey: { PK: string; SK: string }, twinKey: { PK: string; SK: string }, run: number): TransactItem[] {
   return floorItems(items, cardKey, twinKey, `#floor${run}`).map((item) => {
-    if (!item.Put?.ConditionExpression) return item;
-    const { ConditionExpression: _c, ExpressionAttributeValues: _v, ExpressionAttributeNames: _n, ...put } = item.Put;
-    return { Put: { ...put, ConditionExpression: 'attribute_not_exists(PK)' } };
+    if (!item.Put) return item;
+    const { ConditionExpression: condition, ExpressionAttributeValues: _v, ExpressionAttributeNames: _n, ...put } = item.Put;
+    const Item = Object.fromEntries(Object.entries(put.Item ?? {}).map(([k, v]) => [k, /^GSI\d+PK$/.test(k) ? `${String(v)}#floor` : v]));
+    return { Put: { ...put, Item, ...(condition ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}) } };
   });
 }
 
