@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { lambdaContext, toApiGatewayEvent } from '../../infra/local/api-gateway-event.js';
 import type { Engines } from '../../infra/local/engines.js';
 import { createProject, type IssuedKeyPair } from '../../lib/app-keys/app-key.service.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import type { ApiHandler } from '../../lib/http/endpoint.js';
 import type { RouteDef } from '../../lib/api/route.js';
+import type { TransactItem } from '../../lib/db/transact.js';
 import { matchPath } from '../../lib/http/route-match.js';
 import { silentLogger } from '../../lib/logger.js';
 import { createRuntime, type Runtime } from '../../lib/runtime.js';
@@ -179,4 +180,40 @@ export async function interleaved(
     }
   }
   return out;
+}
+
+/**
+ * A floor made of calls a handler sent (recordCommands), sent again raw: round after round, each
+ * round's calls side by side, as the handler sent them. Reads go as recorded; a transaction goes
+ * through `transaction` (a copy that can be written again: fresh keys for new items, a twin for
+ * an optimistically locked one). Refuses any other kind of call, so a new kind of work in the
+ * handler shows up as an error here, not as a floor that grew with it.
+ */
+export function replayOf(
+  runtime: Runtime,
+  sent: readonly SentCommand[],
+  transaction: (items: TransactItem[], run: number) => TransactItem[] = () => {
+    throw new Error('this floor replays no transaction');
+  },
+): () => Promise<void> {
+  const { ddb } = runtime;
+  const rounds = [...new Set(sent.map((c) => c.round))].sort((a, b) => a - b).map((r) => sent.filter((c) => c.round === r));
+  let run = 0;
+  const commandOf = (c: SentCommand) => {
+    if (c.name === 'Get') return new GetCommand(c.input as never);
+    if (c.name === 'Query') return new QueryCommand(c.input as never);
+    if (c.name === 'BatchGet') return new BatchGetCommand(c.input as never);
+    if (c.name === 'TransactWrite')
+      return new TransactWriteCommand({
+        ...(c.input as Record<string, unknown>),
+        TransactItems: transaction(c.input.TransactItems as TransactItem[], run) as never,
+      });
+    throw new Error(`the floor cannot replay a ${c.name}`);
+  };
+  const other = sent.find((c) => !['Get', 'Query', 'BatchGet', 'TransactWrite'].includes(c.name));
+  if (other) throw new Error(`the floor cannot replay a ${other.name}`);
+  return async () => {
+    run += 1;
+    for (const round of rounds) await Promise.all(round.map((c) => ddb.send(commandOf(c) as never)));
+  };
 }

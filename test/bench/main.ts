@@ -20,6 +20,8 @@ import { benchRedemption } from './redemption-bench.js';
 import { benchRequests } from './requests-bench.js';
 import { benchRewardRedemption } from './reward-bench.js';
 import { benchPointsExpiry } from './expiry-bench.js';
+import { benchOrderEarning } from './earning-bench.js';
+import { benchCollectionRule, benchSegmentRule } from './rules-bench.js';
 import { LAST_ITEM, parseBenchArgs } from './stats.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -95,6 +97,9 @@ try {
     if (wanted(10)) await attempt(10, 'Reward redemption', () => benchRewardRedemption(ctx));
     if (wanted(11)) await attempt(11, 'Qualifications', () => benchQualifications(ctx));
     if (wanted(12)) await attempt(12, 'Points expiry', () => benchPointsExpiry(ctx));
+    if (wanted(13)) await attempt(13, 'Validation against product collections', () => benchCollectionRule(ctx));
+    if (wanted(14)) await attempt(14, 'Earning on order.paid', () => benchOrderEarning(ctx));
+    if (wanted(15)) await attempt(15, 'Validation against a segment', () => benchSegmentRule(ctx));
   }
 } finally {
   await engines?.stop();

@@ -22,7 +22,7 @@ import { median, ms, percentile } from './stats.js';
  * items get fresh keys. Conditions cost the same whichever holds, so the floor writes what the
  * subject writes.
  */
-function floorItems(items: readonly TransactItem[], cardKey: ItemKey, twinKey: ItemKey, suffix: string): TransactItem[] {
+export function floorItems(items: readonly TransactItem[], cardKey: ItemKey, twinKey: ItemKey, suffix: string): TransactItem[] {
   return withFreshPutKeys(items, suffix).map((item) => {
     const u = item.Update;
     if (!u || u.Key?.PK !== cardKey.PK || u.Key?.SK !== cardKey.SK) return item;
