@@ -1,3 +1,4 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { makeHandler as makeExportJobsWorker } from '../../functions/workers/export-jobs-worker.js';
 import { makeHandler as makeJobsWorker } from '../../functions/workers/jobs-worker.js';
@@ -28,4 +29,22 @@ export function makeJobWorkers(ports: Ports = {}): (event: SQSEvent, context: Co
     }
     return { batchItemFailures: failures };
   };
+}
+
+/**
+ * `ddb`, aborting `controller` once its `after`-th TransactWriteItems has committed: a job stopped
+ * (Ctrl-C, or a crash) between two of its checkpointed chunks.
+ */
+export function stoppingAfterTransactions(ddb: DynamoDBDocumentClient, controller: AbortController, after: number): DynamoDBDocumentClient {
+  let count = 0;
+  return new Proxy(ddb, {
+    get(target, prop, receiver) {
+      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
+      return async (command: { constructor: { name: string } }) => {
+        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
+        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
+        return result;
+      };
+    },
+  });
 }

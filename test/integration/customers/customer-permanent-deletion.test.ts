@@ -14,6 +14,7 @@ import { campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../
 import { createOwnTable, type OwnTable } from '../../support/hostile/route-harness.js';
 import { keyPairHeaders, newProject } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
+import { stoppingAfterTransactions } from '../../support/job-workers.js';
 
 /**
  * POST /v1/customers/{customerId}/permanent-deletion (lib/customers/customer-erasure.*): the
@@ -44,20 +45,6 @@ async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: Dyn
   const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
   const worker = makeWorker({ runtime: { ...jobRuntime, ddb: options.ddb ?? jobRuntime.ddb }, ...(options.stop ? { stop: options.stop } : {}) });
   return worker({ Records: records }, lambdaContext('jobs-worker'));
-}
-
-function stoppingAfterTransactions(controller: AbortController, after: number): DynamoDBDocumentClient {
-  let count = 0;
-  return new Proxy(jobRuntime.ddb, {
-    get(target, prop, receiver) {
-      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
-      return async (command: { constructor: { name: string } }) => {
-        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
-        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
-        return result;
-      };
-    },
-  });
 }
 
 /** Erin's personal values: every one must be gone from the table after the job. */
@@ -251,7 +238,7 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     expect((await api.call('customer-permanently-deletion', { params: { customerId }, json: {} })).status).toBe(200);
     const [job] = jobs.sent.splice(0);
     const stop = new AbortController();
-    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(stop, 2), receives: 3 });
+    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(jobRuntime.ddb, stop, 2), receives: 3 });
     expect(reply.batchItemFailures).toHaveLength(1);
     const stopped = await getCustomerErasure(runtime, projectId, customerId);
     expect(stopped?.status).toBe('IN_PROGRESS');

@@ -18,6 +18,7 @@ import { campaignApi, campaignBodies, newCampaign, RecordingJobQueue } from '../
 import { createOwnTable, type OwnTable } from '../../support/hostile/route-harness.js';
 import { keyPairHeaders, newProject } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
+import { stoppingAfterTransactions } from '../../support/job-workers.js';
 
 /**
  * Crash safety of CAMPAIGN.VOUCHERS_DELETE (lib/campaigns/campaign-deletion.ts), as the generation
@@ -45,20 +46,6 @@ async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: Dyn
   const worker = makeWorker({ runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb }, ...(options.stop ? { stop: options.stop } : {}) });
   const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
   return worker({ Records: records }, lambdaContext('jobs-worker'));
-}
-
-function stoppingAfterTransactions(controller: AbortController, after: number): DynamoDBDocumentClient {
-  let count = 0;
-  return new Proxy(runtime.ddb, {
-    get(target, prop, receiver) {
-      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
-      return async (command: { constructor: { name: string } }) => {
-        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
-        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
-        return result;
-      };
-    },
-  });
 }
 
 /** A campaign with `count` vouchers, deleted (to the bin unless `force`): its deletion job is in `jobs.sent`. */
@@ -96,7 +83,7 @@ describe('the CAMPAIGN.VOUCHERS_DELETE job', () => {
     const [job] = jobs.sent.splice(0);
     const stop = new AbortController();
     // The last delivery: a failure would mark the action FAILED, a stop must not.
-    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(stop, 2), receives: 3 });
+    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(runtime.ddb, stop, 2), receives: 3 });
     expect(reply.batchItemFailures).toHaveLength(1);
     const stopped = await getAsyncAction(runtime, projectId, actionId);
     expect(stopped?.status).toBe('IN_PROGRESS');

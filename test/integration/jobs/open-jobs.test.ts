@@ -23,7 +23,7 @@ import { createOwnTable, type OwnTable } from '../../support/hostile/route-harne
 import { engines, newProject } from '../../support/runtime.js';
 import { seedBuckets } from '../../support/seed-buckets.js';
 import { sqsRecord } from '../../support/sqs-record.js';
-import { makeJobWorkers as makeWorker } from '../../support/job-workers.js';
+import { makeJobWorkers as makeWorker, stoppingAfterTransactions } from '../../support/job-workers.js';
 
 /**
  * Open-job markers (lib/jobs/open-job.ts), the start-up reconcile that re-enqueues open jobs
@@ -67,19 +67,6 @@ async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: Dyn
 }
 
 /** The table client, raising `controller` once `after` transactions have been written (the job's checkpoints). */
-function stoppingAfterTransactions(controller: AbortController, after: number): DynamoDBDocumentClient {
-  let count = 0;
-  return new Proxy(runtime.ddb, {
-    get(target, prop, receiver) {
-      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
-      return async (command: { constructor: { name: string } }) => {
-        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
-        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
-        return result;
-      };
-    },
-  });
-}
 
 async function generation(count: number) {
   const pair = await newProject(runtime);
@@ -218,7 +205,7 @@ describe('the stop signal (Ctrl-C of the local runtime)', { timeout: 240_000 }, 
     const stop = new AbortController();
     const [job] = jobs.sent.splice(0);
     // The third delivery of three: a failure here would mark the action FAILED; a stop must not.
-    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(stop, 3), receives: 3 });
+    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(runtime.ddb, stop, 3), receives: 3 });
     expect(reply.batchItemFailures).toHaveLength(1);
     const stopped = await getAsyncAction(runtime, projectId, actionId);
     expect(stopped).toMatchObject({ status: 'IN_PROGRESS', doneCount: 3 * 48 });

@@ -16,6 +16,7 @@ import { RecordingJobQueue } from '../../support/api.js';
 import { createOwnTable, type OwnTable } from '../../support/hostile/route-harness.js';
 import { managementHeaders, newManagementKey } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
+import { stoppingAfterTransactions } from '../../support/job-workers.js';
 
 /**
  * DELETE /management/v1/projects/{projectId} removes the project's data with the
@@ -42,20 +43,6 @@ async function work(jobs: JobMessage[], options: { stop?: AbortSignal; ddb?: Dyn
   const worker = makeWorker({ runtime: { ...runtime, ddb: options.ddb ?? runtime.ddb }, ...(options.stop ? { stop: options.stop } : {}) });
   const records: SQSRecord[] = jobs.map((job) => sqsRecord(JSON.stringify(job), options.receives ?? 1));
   return worker({ Records: records }, lambdaContext('jobs-worker'));
-}
-
-function stoppingAfterTransactions(controller: AbortController, after: number): DynamoDBDocumentClient {
-  let count = 0;
-  return new Proxy(runtime.ddb, {
-    get(target, prop, receiver) {
-      if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
-      return async (command: { constructor: { name: string } }) => {
-        const result = await (target.send as (c: unknown) => Promise<unknown>)(command);
-        if (command.constructor.name === 'TransactWriteCommand' && ++count === after) controller.abort();
-        return result;
-      };
-    },
-  });
 }
 
 /** A project made through the Management API with a few customers and `seeded` more items put directly (volume). */
@@ -109,7 +96,7 @@ describe("removing a deleted project's data", () => {
     const before = (await leftovers(doomed.projectId)).length;
     const stop = new AbortController();
     // The last delivery: a failure would mark the removal FAILED, a stop must not.
-    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(stop, 3), receives: 3 });
+    const reply = await work([job as JobMessage], { stop: stop.signal, ddb: stoppingAfterTransactions(runtime.ddb, stop, 3), receives: 3 });
     expect(reply.batchItemFailures).toHaveLength(1);
     const stopped = await getTombstone(runtime, doomed.projectId);
     expect(stopped?.status).toBe('IN_PROGRESS');
