@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/support/long-first-sequencer.js';
 
 /*
  * Two projects: `unit` (test/unit: no network, no engines, no Java) and `integration` (everything else: integration,
@@ -10,6 +11,7 @@ export default defineConfig({
     testTimeout: 60_000,
     // Two workers on CI's 2 cores: integration files mostly wait on DynamoDB Local, so two overlap (835 s → 575 s, decision "Two test workers").
     maxWorkers: 2,
+    sequence: { sequencer: LongFirstSequencer },
     hookTimeout: 120_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [

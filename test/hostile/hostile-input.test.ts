@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileCases } from '../support/hostile/hostile-cases.js';
-import { credentialHeaders, seedProject } from '../support/hostile/project-fixture.js';
+import { credentialHeaders, type SeededProjectTables, seededProjectTables } from '../support/hostile/project-fixture.js';
 import { MAX_BODY_BYTES } from '../../lib/http/request.js';
 import { MAX_JSON_DEPTH } from '../../lib/http/json-text.js';
 import { addVouchersToCampaignRoute } from '../../lib/api/routes.js';
@@ -11,7 +11,6 @@ import {
   allRoutes,
   contractViolation,
   dotSegmentCodeIn,
-  createOwnTable,
   defaultExtras,
   fillPath,
   handlerFor,
@@ -41,16 +40,22 @@ const stats: RouteStats[] = [];
 /** What Object.prototype holds before any case: a request that adds to it has polluted every object of the process. */
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).join();
 
+/** The seeded project every test starts from, in a table of its own (seeded once, copied per route). */
+let seeded: SeededProjectTables;
+beforeAll(async () => {
+  seeded = await seededProjectTables('H');
+}, 120_000);
+
 afterAll(() => {
   if (process.env.HOSTILE_REPORT) writeFileSync(process.env.HOSTILE_REPORT, JSON.stringify({ runsPerRoute: RUNS, seed: SEED ?? null, routes: stats }, null, 2));
 });
 
 describe('oversized bodies on every route of the route table', () => {
   it('answers 413 with the error object to a body over 1 MiB on every route, whatever its method, and stores nothing', async () => {
-    const table = await createOwnTable('oversized');
+    const table = await seeded.fresh('oversized');
     try {
       const runtime = table.runtime();
-      const fixture = await seedProject(runtime, 'O');
+      const { fixture } = seeded;
       const before = await table.snapshot(fixture.pair.project_id);
       for (const route of allRoutes) {
         const mod = await loadRoute(route);
@@ -130,10 +135,10 @@ const bodyCases: BodyCase[] = [
 
 describe('deep nesting, lone surrogates and dot-segment codes on every route of the route table (issue 20)', () => {
   it('answers each with a 4xx error object (400 with the bound or the field named where the route reads that part), never a 5xx, and stores nothing', async () => {
-    const table = await createOwnTable('bodies');
+    const table = await seeded.fresh('bodies');
     try {
       const runtime = table.runtime();
-      const fixture = await seedProject(runtime, 'B');
+      const { fixture } = seeded;
       const before = await table.snapshot(fixture.pair.project_id);
       let sent = 0;
       for (const route of allRoutes) {
@@ -186,10 +191,10 @@ describe('hostile input on every route of the route table', () => {
       `answers ${RUNS} broken requests to ${route.method} ${route.path} (${route.operationId}) with a success or a 4xx error object, never a 5xx, and writes nothing when it fails`,
       async () => {
         const started = Date.now();
-        const table = await createOwnTable('hostile');
+        const table = await seeded.fresh('hostile');
         try {
           const runtime = table.runtime();
-          const fixture = await seedProject(runtime, 'H');
+          const { fixture } = seeded;
           const mod = await loadRoute(route);
           const handler = handlerFor(route, mod, runtime, defaultExtras());
           const projectId = fixture.pair.project_id;

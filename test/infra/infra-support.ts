@@ -85,7 +85,20 @@ export interface PolicyStatementJson {
   Resource: unknown;
 }
 
-const resourcesOf = (template: Template, type: string): Record<string, Resource> => template.findResources(type) as Record<string, Resource>;
+const resourcesByTemplate = new WeakMap<Template, Map<string, ReturnType<Template['findResources']>>>();
+/**
+ * `template.findResources(type)`, read once per template: `findResources` matches and copies the whole template on
+ * every call, and the stack tests ask for the same types once per function (~290 per region), which made the
+ * stateless-stack file the suite's fourth-longest (issue 34). Callers only read what this returns.
+ */
+export const findResourcesOnce = (template: Template, type: string): ReturnType<Template['findResources']> => {
+  let byType = resourcesByTemplate.get(template);
+  if (!byType) resourcesByTemplate.set(template, (byType = new Map()));
+  let found = byType.get(type);
+  if (!found) byType.set(type, (found = template.findResources(type)));
+  return found;
+};
+const resourcesOf = (template: Template, type: string): Record<string, Resource> => findResourcesOnce(template, type) as Record<string, Resource>;
 
 /** `{ "Fn::GetAtt": [id, "Arn"] }` or `{ Ref: id }` → id. */
 function logicalIdOf(value: unknown): string | undefined {

@@ -30,6 +30,7 @@ import {
   DYNAMODB_WRITE_ACTIONS,
   flattenedTemplate,
   functionOfHandler,
+  findResourcesOnce,
   nestedStacksOf,
   resourceCountOf,
   type PolicyStatementJson,
@@ -79,7 +80,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   it('builds one function per route and per worker with the house defaults', () => {
     for (const route of [...routes, routeNotFoundRoute]) functionOfHandler(template, route.handler);
     template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length + scheduledWorkers.length + streamWorkers.length);
-    const functions = template.findResources('AWS::Lambda::Function');
+    const functions = findResourcesOnce(template, 'AWS::Lambda::Function');
     for (const [id, fn] of Object.entries(functions)) {
       expect(fn.Properties, id).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -91,7 +92,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       });
       expect(fn.Properties.Environment.Variables.AWS_REGION, id).toBeUndefined();
     }
-    const logGroups = Object.values(template.findResources('AWS::Logs::LogGroup'));
+    const logGroups = Object.values(findResourcesOnce(template, 'AWS::Logs::LogGroup'));
     for (const group of logGroups) expect(group.Properties.RetentionInDays).toBe(infraConfig.logRetentionDays);
   });
 
@@ -111,7 +112,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   });
 
   it('shares an execution role only between routes whose grants are the same, and gives workers one each', () => {
-    const roleOf = (handler: string): unknown => template.findResources('AWS::Lambda::Function')[functionOfHandler(template, handler)]?.Properties?.Role;
+    const roleOf = (handler: string): unknown => findResourcesOnce(template, 'AWS::Lambda::Function')[functionOfHandler(template, handler)]?.Properties?.Role;
     const grantSet = (r: (typeof routes)[number]): string =>
       JSON.stringify([r.access, r.access === 'read' && r.auth !== 'none', r.needs.bucket ?? null, [...r.needs.sendsTo].sort()]);
     const byRole = new Map<string, Set<string>>();
@@ -127,7 +128,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
   });
 
   it('names the table and its indexes in every DynamoDB grant, never a wildcard', () => {
-    for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
+    for (const policy of Object.values(findResourcesOnce(template, 'AWS::IAM::Policy'))) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         const actions: string[] = [statement.Action].flat();
         if (!actions.some((a) => a.startsWith('dynamodb:'))) continue;
@@ -187,7 +188,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
 
   it('gives every job kind a queue with exactly one worker and one dead-letter consumer, each fed by one event source', () => {
     const queueIdOf = (queue: IQueue) => stacks.stateful.getLogicalId(queue.node.defaultChild as CfnElement);
-    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    const mappings = Object.values(findResourcesOnce(template, 'AWS::Lambda::EventSourceMapping'));
     for (const kind of Object.values(jobKinds)) {
       const pair = stacks.stateful.queues.get(kind.queue);
       if (!pair) throw new Error(`no queue ${kind.queue}`);
@@ -209,7 +210,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     for (const worker of workers) {
       const fn = functionOfHandler(template, worker.handler);
       const statements = roleStatementsOfFunction(template, fn);
-      const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+      const variables = findResourcesOnce(template, 'AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
       const hasBucket = worker === exportJobsWorker;
       expect(allowedActions(statements, ['s3:PutObject']).length > 0, worker.name).toBe(hasBucket);
       expect('BUCKET_NAME' in variables, worker.name).toBe(hasBucket);
@@ -234,7 +235,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         BatchSize: deadLetterWorker.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
-      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      const mappings = Object.values(findResourcesOnce(template, 'AWS::Lambda::EventSourceMapping')).filter(
         (m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fn }),
       );
       expect(mappings).toHaveLength(1);
@@ -258,7 +259,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       expect(allowedActions(unconditioned, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem']);
       expect(allowedActions(statements, [...DYNAMODB_WRITE_ACTIONS, 'dynamodb:Scan'])).toEqual(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
       expect(allowedActions(statements, ['dynamodb:GetItem'])).toEqual(['dynamodb:GetItem']);
-      const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+      const variables = findResourcesOnce(template, 'AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
       expect(Object.keys(variables).sort()).toEqual(['CLUSTER', queueUrlVariables(jobs).deadLetter, 'NODE_OPTIONS', 'TABLE_NAME'].sort());
       template.hasResourceProperties('AWS::Lambda::Function', {
         Timeout: deadLetterWorker.timeoutSeconds,
@@ -293,7 +294,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       'dynamodb:UpdateItem',
     ]);
     expect(allowedActions(statements, ['dynamodb:Scan', 's3:PutObject', 'sqs:SendMessage'])).toEqual([]);
-    const variables = template.findResources('AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
+    const variables = findResourcesOnce(template, 'AWS::Lambda::Function')[fn]?.Properties.Environment.Variables as Record<string, unknown>;
     expect(Object.keys(variables).sort()).toEqual(['CLUSTER', 'NODE_OPTIONS', 'TABLE_NAME']);
   });
 
@@ -337,7 +338,7 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.anyValue() },
       });
     }
-    for (const stage of Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))) {
+    for (const stage of Object.values(findResourcesOnce(template, 'AWS::ApiGatewayV2::Stage'))) {
       const format = JSON.parse(stage.Properties.AccessLogSettings.Format) as Record<string, string>;
       expect(format.requestId).toBe('$context.requestId');
       expect(Object.values(format).filter((v) => /header|authorization|querystring/i.test(v))).toEqual([]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from '../../../lib/zod.js';
 import { lambdaContext, toApiGatewayEvent, type HttpRequestParts } from '../../../infra/local/api-gateway-event.js';
@@ -194,6 +194,10 @@ export interface OwnTable {
   snapshot(projectId: string): Promise<string[]>;
   /** Every item of the table, serialised (for secrets-in-clear checks). */
   scanAll(): Promise<string[]>;
+  /** Every item of the table as stored, to copy into another table. */
+  items(): Promise<Record<string, unknown>[]>;
+  /** Writes `items` as they are (BatchWrite, 25 at a time). */
+  load(items: readonly Record<string, unknown>[]): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -203,8 +207,8 @@ export async function createOwnTable(prefix: string): Promise<OwnTable> {
   const client = new DynamoDBClient({ region: e.region, endpoint: e.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(client, tableName);
   const doc = createDocumentClient({ region: e.region, endpoint: e.dynamoEndpoint });
-  const scan = async (filter?: { expression: string; values: Record<string, unknown> }): Promise<string[]> => {
-    const out: string[] = [];
+  const rawScan = async (filter?: { expression: string; values: Record<string, unknown> }): Promise<Record<string, unknown>[]> => {
+    const out: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const res = await doc.send(
@@ -215,11 +219,13 @@ export async function createOwnTable(prefix: string): Promise<OwnTable> {
           ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values } : {}),
         }),
       );
-      for (const item of res.Items ?? []) out.push(JSON.stringify(item, Object.keys(item).sort()));
+      out.push(...(res.Items ?? []));
       start = res.LastEvaluatedKey;
     } while (start);
-    return out.sort();
+    return out;
   };
+  const scan = async (filter?: { expression: string; values: Record<string, unknown> }): Promise<string[]> =>
+    (await rawScan(filter)).map((item) => JSON.stringify(item, Object.keys(item).sort())).sort();
   return {
     tableName,
     runtime: (options = {}) =>
@@ -229,6 +235,20 @@ export async function createOwnTable(prefix: string): Promise<OwnTable> {
       ),
     snapshot: (projectId) => scan({ expression: 'begins_with(PK, :p) OR projectId = :id', values: { ':p': `P#${projectId}`, ':id': projectId } }),
     scanAll: () => scan(),
+    items: () => rawScan(),
+    load: async (items) => {
+      const chunks: Record<string, unknown>[][] = [];
+      for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+      await Promise.all(
+        chunks.map(async (chunk) => {
+          let pending: { PutRequest: { Item: Record<string, unknown> } }[] = chunk.map((Item) => ({ PutRequest: { Item } }));
+          while (pending.length > 0) {
+            const res = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+            pending = (res.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+          }
+        }),
+      );
+    },
     drop: async () => {
       await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       client.destroy();
