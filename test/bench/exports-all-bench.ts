@@ -36,6 +36,7 @@ import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.re
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands } from './context.js';
 import type { ExportChildArgs, FloorPlan } from './exports-all-child.js';
 import { cloneWithIds, exportSizes, growth, rate } from './flow-helpers.js';
+import { childFlags } from './flow-helpers.js';
 import { check, type Check, type Section } from './report.js';
 import { discountBody } from './requests-bench.js';
 import { mib, perSecond, ratio } from './stats.js';
@@ -66,7 +67,7 @@ interface ChildResult {
 }
 
 async function child(args: ExportChildArgs): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(args)], {
+  const { stdout } = await run(process.execPath, [...childFlags(), '--import', 'tsx', CHILD, JSON.stringify(args)], {
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     maxBuffer: 1 << 20,
     timeout: 900_000,

@@ -2,7 +2,7 @@
  * One measurement of item 20 in a process of its own, so its memory is the worker's alone:
  * `worker` runs an export job (any exported object) as the export jobs worker does, sampling RSS and heap;
  * `floor` sends the reads the rows cannot be had without (a `FloorPlan`: the same partition or index
- * in Query pages of 1000, and where that index holds keys only, a BatchGetItem of each 100 keys),
+ * in Query pages of 1000, and where that index holds keys only, a BatchGetItem of each 100 keys, side by side),
  * then one upload of the file the worker wrote. Prints one JSON line. Started by exports-all-bench.ts.
  */
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -55,17 +55,21 @@ const followKey = (follow: 'customer' | 'publication' | 'order', item: Record<st
   return order.key(args.projectId, String(item.orderId)) as Key;
 };
 
+/** The items at `keys`, 100 keys a BatchGetItem, a page's BatchGetItems side by side. */
 async function batchGet(keys: Key[]): Promise<number> {
-  let items = 0;
-  for (const batch of chunked(keys, 100)) {
-    let pending: Key[] = batch;
-    while (pending.length > 0) {
-      const res = await ddb.send(new BatchGetCommand({ RequestItems: { [args.tableName]: { Keys: pending, ConsistentRead: true } } }));
-      items += res.Responses?.[args.tableName]?.length ?? 0;
-      pending = (res.UnprocessedKeys?.[args.tableName]?.Keys ?? []) as Key[];
-    }
-  }
-  return items;
+  const counts = await Promise.all(
+    chunked(keys, 100).map(async (batch) => {
+      let items = 0;
+      let pending: Key[] = batch;
+      while (pending.length > 0) {
+        const res = await ddb.send(new BatchGetCommand({ RequestItems: { [args.tableName]: { Keys: pending, ConsistentRead: true } } }));
+        items += res.Responses?.[args.tableName]?.length ?? 0;
+        pending = (res.UnprocessedKeys?.[args.tableName]?.Keys ?? []) as Key[];
+      }
+      return items;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 async function floorReads(plan: FloorPlan): Promise<number> {

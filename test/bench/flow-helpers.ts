@@ -10,15 +10,14 @@ type Item = Record<string, unknown>;
  */
 export function cloneWithIds(items: readonly Item[], ids: readonly string[], suffix: string): Item[] {
   if (ids.length === 0) throw new Error('cloneWithIds needs the ids to rename');
-  // Longest first, so an id that contains another is renamed whole.
-  const ordered = [...ids].sort((a, b) => b.length - a.length);
   return items
-    .filter((item) => ordered.some((id) => `${String(item.PK)}\u0000${String(item.SK)}`.includes(id)))
-    .map((item) => {
-      let text = JSON.stringify(item);
-      for (const id of ordered) text = text.split(id).join(`${id}${suffix}`);
-      return JSON.parse(text) as Item;
-    });
+    .filter((item) => ids.some((id) => `${String(item.PK)}\u0000${String(item.SK)}`.includes(id)))
+    .map((item) =>
+      renamed(
+        item,
+        ids.map((id) => [id, `${id}${suffix}`] as const),
+      ),
+    );
 }
 
 /** The exported objects of item 20 and the sizes (rows) each is exported at: one of them ten times the others'. */
@@ -43,14 +42,30 @@ export const rate = (count: number, ms: number): number => (ms > 0 ? (count * 10
 
 /**
  * A copy of `value` (a transaction's items, as JSON) with every occurrence of each `from` text
- * replaced by its `to`, longest `from` first: a floor's write aimed at its own twin of what the
+ * replaced by its `to` in one pass, the longest `from` first where several match: a floor's write aimed at its own twin of what the
  * handler wrote (another voucher, another customer). The input is not changed.
  */
 export function renamed<T>(value: T, pairs: ReadonlyArray<readonly [from: string, to: string]>): T {
-  let text = JSON.stringify(value);
-  for (const [from, to] of [...pairs].sort((a, b) => b[0].length - a[0].length)) {
-    if (from === '') throw new Error('renamed: an empty text cannot be replaced');
-    text = text.split(from).join(to);
-  }
-  return JSON.parse(text) as T;
+  if (pairs.some(([from]) => from === '')) throw new Error('renamed: an empty text cannot be replaced');
+  if (pairs.length === 0) return structuredClone(value);
+  const to = new Map(pairs);
+  // One pass, longest first at each position: a text that contains another is replaced whole, and nothing is replaced twice.
+  const pattern = new RegExp(
+    [...to.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((from) => from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  return JSON.parse(JSON.stringify(value).replace(pattern, (m) => to.get(m) ?? m)) as T;
 }
+
+/**
+ * Node flags of the children of items 20 and 22: `--expose-gc` (item 22 measures what the heap keeps
+ * after a collection), plus BENCH_CHILD_FLAGS split on spaces, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * to profile the workers.
+ */
+export const childFlags = (env: Readonly<Record<string, string | undefined>> = process.env): string[] => [
+  '--expose-gc',
+  ...(env.BENCH_CHILD_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+];
