@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunked, cloneWithIds, exportSizes, growth, rate, renamed } from '../../bench/flow-helpers.js';
+import { childFlags, chunked, cloneWithIds, exportSizes, growth, rate, renamed } from '../../bench/flow-helpers.js';
 
 describe('cloneWithIds', () => {
   const items = [
@@ -72,5 +72,12 @@ describe('sizes and rates', () => {
       }),
     );
     expect(() => chunked([1], 0)).toThrow();
+  });
+});
+
+describe('childFlags', () => {
+  it('exposes the GC and adds BENCH_CHILD_FLAGS split on spaces', () => {
+    expect(childFlags({})).toEqual(['--expose-gc']);
+    expect(childFlags({ BENCH_CHILD_FLAGS: ' --cpu-prof  --cpu-prof-dir=/tmp/p ' })).toEqual(['--expose-gc', '--cpu-prof', '--cpu-prof-dir=/tmp/p']);
   });
 });
