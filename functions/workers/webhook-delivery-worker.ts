@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { deliverMessage, type DeliveryPorts, settles } from '../../lib/events-out/delivery.js';
+import { batchReads, deliverMessage, type DeliveryPorts, settles } from '../../lib/events-out/delivery.js';
 import { deliveryKey } from '../../lib/events-out/outbox.js';
 import type { DeliveryMessage } from '../../lib/events-out/out-event.js';
 import { containerWebhookQueue } from '../../lib/events-out/webhook-queue.js';
@@ -16,7 +16,8 @@ export interface DeliveryWorkerPorts extends Ports {
 }
 
 /**
- * The webhooks queue's worker: one delivery attempt per message, side by side (lib/events-out/delivery.ts).
+ * The webhooks queue's worker: one delivery attempt per message, side by side, the batch's webhooks
+ * and projects read once each (lib/events-out/delivery.ts `batchReads`).
  * A message that cannot be read is dropped (logged); one whose attempt threw (the table or queue
  * failed) is reported failed and received again.
  */
@@ -31,6 +32,7 @@ export const makeHandler = ({ runtime, delivery, onSettled }: DeliveryWorkerPort
       ...(delivery?.schedule ? { schedule: delivery.schedule } : {}),
     };
     const failures: { itemIdentifier: string }[] = [];
+    const reads = batchReads(rt);
     await Promise.all(
       event.Records.map(async (record) => {
         let message: DeliveryMessage;
@@ -42,7 +44,7 @@ export const makeHandler = ({ runtime, delivery, onSettled }: DeliveryWorkerPort
           return;
         }
         try {
-          const result = await deliverMessage(rt, ports, message);
+          const result = await deliverMessage(rt, ports, message, reads);
           if (settles(result)) onSettled?.(deliveryKey(message.event.id, message.webhookId));
         } catch (error) {
           rt.logger.warn('webhook delivery threw', { messageId: record.messageId, error: (error as Error).message });

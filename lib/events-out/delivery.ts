@@ -3,6 +3,8 @@ import { getProject } from '../projects/project.repo.js';
 import type { Runtime } from '../runtime.js';
 import { DEFAULT_RETRY_SCHEDULE, nextAttempt, type RetrySchedule } from '../webhooks/retry-schedule.js';
 import type { Resolve, TargetPolicy } from '../webhooks/target-guard.js';
+import type { Project } from '../projects/project.js';
+import type { Webhook } from '../webhooks/webhook.js';
 import { getWebhook } from '../webhooks/webhook.repo.js';
 import { type SendLimits, sendWebhook } from '../webhooks/webhook-sender.js';
 import { type DeliveryMessage, webhookPayload } from './out-event.js';
@@ -28,16 +30,51 @@ export type DeliveryResult = 'delivered' | 'retrying' | 'waiting' | 'dead-letter
 /** Whether a result ends the delivery (nothing of it is queued any more). */
 export const settles = (result: DeliveryResult): boolean => result === 'delivered' || result === 'dead-lettered' || result === 'dropped';
 
+/** How a delivery reads its webhook and its project's secret. */
+export interface DeliveryReads {
+  webhook(projectId: string, webhookId: string): Promise<Webhook | null>;
+  project(projectId: string): Promise<Project | null>;
+}
+
+/**
+ * Reads shared by the messages of one batch: each webhook and project is read once however many of
+ * the batch's events it concerns (a batch is received at one moment, so each is still read as it is
+ * now). Ten GetItem pairs per batch of one receiver's events were most of the worker's work
+ * (docs/benchmarks.md item 22). A failed read is not kept: the messages that needed it fail and are received again.
+ */
+export function batchReads(deps: Pick<Runtime, 'ddb' | 'tableName'>): DeliveryReads {
+  const webhooks = new Map<string, Promise<Webhook | null>>();
+  const projects = new Map<string, Promise<Project | null>>();
+  const once = <T>(memo: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => {
+    let found = memo.get(key);
+    if (!found) {
+      found = read();
+      memo.set(key, found);
+      found.catch(() => memo.delete(key));
+    }
+    return found;
+  };
+  return {
+    webhook: (projectId, webhookId) => once(webhooks, `${projectId}\u0000${webhookId}`, () => getWebhook(deps, projectId, webhookId)),
+    project: (projectId) => once(projects, projectId, () => getProject(deps, projectId)),
+  };
+}
+
 /**
  * One delivery attempt of one event to one webhook: the webhook and the project's secret are read
- * as they are now (a target changed since the event is where it goes), the target is checked
+ * as they are now (through `reads`: once per batch) (a target changed since the event is where it goes), the target is checked
  * again by the guard (DNS may have changed) and the signed payload POSTed (webhook-sender.ts). A
  * failure is re-enqueued after the retry schedule's delay; an SQS delay is at most 15 minutes, so a
  * longer one goes out with `dueAt` and is re-delayed until then without an attempt. Past the
  * schedule's bound the message goes to the dead-letter queue (its alarm tells the operator).
  * @throws Error only when the queue or the table fails (the message is then received again).
  */
-export async function deliverMessage(deps: Deps, ports: DeliveryPorts, message: DeliveryMessage): Promise<DeliveryResult> {
+export async function deliverMessage(
+  deps: Deps,
+  ports: DeliveryPorts,
+  message: DeliveryMessage,
+  reads: DeliveryReads = batchReads(deps),
+): Promise<DeliveryResult> {
   const now = deps.clock.now().getTime();
   if (message.dueAt !== undefined) {
     const waitSeconds = Math.ceil((Date.parse(message.dueAt) - now) / 1000);
@@ -49,7 +86,7 @@ export async function deliverMessage(deps: Deps, ports: DeliveryPorts, message: 
     }
   }
   const { event, webhookId } = message;
-  const [webhook, project] = await Promise.all([getWebhook(deps, event.projectId, webhookId), getProject(deps, event.projectId)]);
+  const [webhook, project] = await Promise.all([reads.webhook(event.projectId, webhookId), reads.project(event.projectId)]);
   if (!webhook?.active || !webhook.events.includes(event.type) || !project) {
     deps.logger.info('webhook delivery dropped', {
       event: event.id,

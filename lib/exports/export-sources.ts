@@ -42,8 +42,14 @@ export interface RowSource {
   pages(ascending: boolean): AsyncIterable<Cells[]>;
 }
 
-/** Entries read per Query page (a BatchGetItem reads at most 100 keys). */
-const PAGE_SIZE = 100;
+/**
+ * Items (or keys) read per Query page. A page of keys is then read 100 keys a BatchGetItem (its
+ * limit), the page's BatchGetItems side by side: pages of 100 made two sequential round trips per
+ * 100 rows, half the worker's time (docs/benchmarks.md, item 20). DynamoDB ends a page at 1 MB anyway.
+ */
+const PAGE_SIZE = 1000;
+/** Keys one BatchGetItem reads at most. */
+const BATCH_GET_KEYS = 100;
 
 const text = (v: string | number | boolean | null | undefined): string => (v === null || v === undefined ? '' : String(v));
 const json = (v: unknown): string => (v === null || v === undefined ? '' : JSON.stringify(v));
@@ -80,10 +86,12 @@ async function* indexKeyPages(deps: Deps, partition: string, ascending: boolean)
   } while (start);
 }
 
-/** The items at `keys`, in the keys' order; items gone since their entry was read are left out. */
+/** The items at `keys` (read BATCH_GET_KEYS at a time, side by side), in the keys' order; items gone since their entry was read are left out. */
 async function inOrder<T>(keys: ItemKey[], read: (keys: ItemKey[]) => Promise<T[]>, keyOf: (value: T) => string): Promise<T[]> {
   if (keys.length === 0) return [];
-  const byKey = new Map((await read(keys)).map((v) => [keyOf(v), v]));
+  const batches: ItemKey[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) batches.push(keys.slice(i, i + BATCH_GET_KEYS));
+  const byKey = new Map((await Promise.all(batches.map(read))).flat().map((v) => [keyOf(v), v]));
   return keys.flatMap((k) => byKey.get(k.PK) ?? []);
 }
 

@@ -11,6 +11,7 @@ import { benchBulkGeneration } from './bulk-bench.js';
 import { benchBundles } from './bundles-bench.js';
 import type { BenchContext } from './context.js';
 import { benchExport } from './export-bench.js';
+import { benchExportsAll } from './exports-all-bench.js';
 import { benchListing } from './listing-bench.js';
 import { benchVoucherListing } from './voucher-listing-bench.js';
 import { benchOAuth } from './oauth-bench.js';
@@ -23,6 +24,7 @@ import { benchPointsExpiry } from './expiry-bench.js';
 import { benchOrderEarning } from './earning-bench.js';
 import { benchCollectionRule, benchSegmentRule } from './rules-bench.js';
 import { LAST_ITEM, parseBenchArgs } from './stats.js';
+import { benchOutboxCost, benchWebhookDelivery } from './webhooks-bench.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -100,6 +102,9 @@ try {
     if (wanted(13)) await attempt(13, 'Validation against product collections', () => benchCollectionRule(ctx));
     if (wanted(14)) await attempt(14, 'Earning on order.paid', () => benchOrderEarning(ctx));
     if (wanted(15)) await attempt(15, 'Validation against a segment', () => benchSegmentRule(ctx));
+    if (wanted(20)) await attempt(20, 'Exports of every object', () => benchExportsAll(ctx));
+    if (wanted(21)) await attempt(21, 'Outbox cost on redemption and publication', () => benchOutboxCost(ctx));
+    if (wanted(22)) await attempt(22, 'Webhook delivery rate', () => benchWebhookDelivery(ctx));
   }
 } finally {
   await engines?.stop();

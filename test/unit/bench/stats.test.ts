@@ -13,7 +13,8 @@ describe('benchmark arguments', () => {
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown argument --fast/);
     expect(() => parseBenchArgs(['--out'])).toThrow(/--out needs a value/);
     expect(() => parseBenchArgs(['--out', '--quick'])).toThrow(/--out needs a value/);
-    expect(() => parseBenchArgs(['--only', '16'])).toThrow(/1 to 15/);
+    expect(() => parseBenchArgs(['--only', '23'])).toThrow(/1 to 22/);
+    expect(parseBenchArgs(['--only', '20,21,22']).only).toEqual([20, 21, 22]);
   });
 });
 
