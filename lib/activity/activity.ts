@@ -30,6 +30,45 @@ export interface CustomerActivityRecord {
   joined?: string;
 }
 
+/** One redeemable of a failed request, with its verdict (its error key and message when INAPPLICABLE). */
+export interface FailedRedeemable {
+  object: 'voucher' | 'promotion_tier';
+  /** The code or promotion tier id as the request named it. */
+  id: string;
+  status: 'APPLICABLE' | 'INAPPLICABLE' | 'SKIPPED';
+  key?: string;
+  message?: string;
+}
+
+/**
+ * A validation or a redemption that failed for a stored customer (docs/decisions.md "Activity":
+ * failures): one PutItem on the failure path only, in the customer's event partition beside the
+ * records of its writes, so the activity reads both with one Query. No copy of the customer: the
+ * event shows the customer the list read.
+ */
+export interface CustomerFailureRecord {
+  /** `valid_…` or `r_…`: the id the event's validation or redemption shows (a failed redemption is no redemption object: GET /v1/redemptions/{id} is 404). */
+  id: string;
+  projectId: string;
+  customerId: string;
+  createdAt: string;
+  failed: 'validation' | 'redemption';
+  /** The failure: the reference's failure code (the refused redeemable's error key) and its message. */
+  code: string;
+  message: string;
+  redeemables: FailedRedeemable[];
+  /** The redeemable the failure names, with its voucher's id when it was read. */
+  subject: { object: 'voucher' | 'promotion_tier'; id: string; voucherId: string | null } | null;
+  campaignId: string | null;
+  campaignType: CampaignType | null;
+  trackingId: string | null;
+  sessionKey: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** An item of the customer's activity records: a write's record or a failure's. */
+export type ActivityRecord = CustomerActivityRecord | CustomerFailureRecord;
+
 /** The reference's event types this deployment lists (CustomerActivity.type; MemberActivity.type is a subset). */
 export const ACTIVITY_TYPES = [
   'customer.created',
@@ -46,6 +85,8 @@ export const ACTIVITY_TYPES = [
   'customer.voucher.loyalty_card.points_transferred',
   'customer.voucher.loyalty_card.points_expired',
   'customer.loyalty.updated',
+  'customer.validation.failed',
+  'customer.redemption.failed',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -105,7 +146,7 @@ export function campaignTypeOfRedemption(r: Redemption): CampaignType | null {
 /**
  * A redemption's activity type; null for a stacked redemption's parent, which only groups its
  * children (each child is the redemption of one redeemable, as the reference's events are).
- * Failed redemptions are not stored (their error reply is the record), so none is listed.
+ * A failed redemption is no redemption item: it is a failure record (lib/activity/failure.ts), listed by its own source.
  */
 export function redemptionActivityType(r: Redemption): ActivityType | null {
   if (r.relatedObjectType === 'redemption' || r.result !== 'SUCCESS') return null;

@@ -1,7 +1,9 @@
+import { failureRecordOf } from '../activity/failure.js';
+import { recordFailure } from '../activity/failure.repo.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { redeemReward } from '../loyalties/reward-redemption.service.js';
 import type { Redemption } from './redemption.js';
-import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
+import { InvalidPayloadError, RedeemableInapplicableError, RedemptionRefusedError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
@@ -16,7 +18,7 @@ import { type CommittedRedemption, CountsMovedError, commitRedemption } from './
 import { assertRedemptionHasValue } from './redemption-value.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints' | 'logger'>;
 
 /**
  * What a redemption refuses before writing anything: in ALL mode (the default) any redeemable not
@@ -78,6 +80,8 @@ export async function redeemStackedDiscounts<R>(
  * A retry with the key gets the first reply even when the redeemables are used up since. An order
  * left PAID earns by the `order.paid` earning rules after the commit (lib/loyalties/order-earning.service.ts).
  * A body naming a promotion stack redeems the stack's tiers, all or none (expandPromotionStack).
+ * A refusal (inapplicable, or a race lost at commit) of a customer stored before the request puts
+ * the customer's `customer.redemption.failed` record (lib/activity/failure.repo.ts) before it is thrown.
  * @throws BadRequestError `invalid_amount` for a request stating zero value (assertRedemptionHasValue);
  *   RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
@@ -117,6 +121,27 @@ async function evaluateAndCommit<R>(
   // After the key's record was looked at: a retry of a stack's redemption gets its first reply even once the stack is gone.
   const request = await expandPromotionStack(deps, projectId, body);
   const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
+  try {
+    return await commitEvaluated(deps, projectId, request, evaluation, idempotency, reply, requestId);
+  } catch (error) {
+    // A refusal of a stored customer's redemption is its `customer.redemption.failed`: one PutItem, on this path only.
+    if (error instanceof RedeemableInapplicableError || error instanceof RedemptionRefusedError) {
+      const refusal = error instanceof RedemptionRefusedError ? { key: error.key, message: error.details ?? error.message } : null;
+      await recordFailure(deps, failureRecordOf(evaluation, 'redemption', deps.ids.id('r'), refusal));
+    }
+    throw error;
+  }
+}
+
+async function commitEvaluated<R>(
+  deps: Deps,
+  projectId: string,
+  request: StackedBody,
+  evaluation: Evaluation,
+  idempotency: IdempotencyScope | null,
+  reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
+  requestId?: string,
+): Promise<Committed<R>> {
   assertRedeemable(evaluation, requestId);
   const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
   const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
