@@ -115,15 +115,11 @@ export function recordSource(deps: Deps, customer: Customer, w: ActivityWindow, 
     (records) =>
       records.flatMap((r): ActivityEvent[] => {
         if ('failed' in r) {
-          const { type, data } = failureEvent(r, (simple ??= toSimpleCustomerReply(customer)));
           return [
             {
               key: activityKey(r.createdAt, 'a', recordEventId(r.id, 0)),
-              type,
               createdAt: r.createdAt,
-              campaignId: r.campaignId,
-              campaignType: r.campaignType,
-              data,
+              ...failureEvent(r, (simple ??= toSimpleCustomerReply(customer))),
             },
           ];
         }

@@ -30,21 +30,28 @@ export interface CustomerActivityRecord {
   joined?: string;
 }
 
-/** One redeemable of a failed request, with its verdict (its error key and message when INAPPLICABLE). */
+/** One redeemable of a failed request as evaluated: its verdict, and what its event shows of it. */
 export interface FailedRedeemable {
   object: 'voucher' | 'promotion_tier';
   /** The code or promotion tier id as the request named it. */
   id: string;
   status: 'APPLICABLE' | 'INAPPLICABLE' | 'SKIPPED';
-  key?: string;
-  message?: string;
+  /** Its error key (INAPPLICABLE) or skip key (SKIPPED). */
+  key?: string | null;
+  /** The failing validation rule's own message. */
+  rule?: string | null;
+  voucherId?: string;
+  campaignId?: string | null;
+  voucherType?: VoucherType;
+  referral?: boolean;
 }
 
 /**
  * A validation or a redemption that failed for a stored customer (docs/decisions.md "Activity":
  * failures): one PutItem on the failure path only, in the customer's event partition beside the
- * records of its writes, so the activity reads both with one Query. No copy of the customer: the
- * event shows the customer the list read.
+ * records of its writes, so the activity reads both with one Query. What it was answered with is
+ * worked out on read (lib/activity/failure-event.ts), so the checkout's bundles carry little. No
+ * copy of the customer: the event shows the customer the list read.
  */
 export interface CustomerFailureRecord {
   /** `valid_…` or `r_…`: the id the event's validation or redemption shows (a failed redemption is no redemption object: GET /v1/redemptions/{id} is 404). */
@@ -53,16 +60,12 @@ export interface CustomerFailureRecord {
   customerId: string;
   createdAt: string;
   failed: 'validation' | 'redemption';
-  /** The failure: the reference's failure code (the refused redeemable's error key) and its message. */
-  code: string;
-  message: string;
+  /** A redemption refused at commit (a race lost): that refusal; null: the first INAPPLICABLE redeemable's error. */
+  refusal: { key: string; message: string } | null;
+  /** Every redeemable, in application order. */
   redeemables: FailedRedeemable[];
-  /** The redeemable the failure names, with its voucher's id when it was read. */
-  subject: { object: 'voucher' | 'promotion_tier'; id: string; voucherId: string | null } | null;
-  campaignId: string | null;
-  campaignType: CampaignType | null;
   trackingId: string | null;
-  sessionKey: string | null;
+  sessionKey?: string;
   metadata: Record<string, unknown>;
 }
 

@@ -3526,7 +3526,8 @@ export const listMemberActivity1Route = /* @__PURE__ */ route({
  * The official SDK's `loyalties.getMemberActivities` (deprecated for listMemberActivity) calls `…/activities`, a path the
  * reference does not have: served as the `…/activity` rows above (issue 37; docs/decisions.md "Activity").
  */
-const memberActivitiesText = `The path the official SDK's deprecated \`loyalties.getMemberActivities\` calls: the same list as \`…/activity\`. ${activityQueryText}`;
+const memberActivitiesText =
+  "The path the official SDK's deprecated `loyalties.getMemberActivities` calls: the same list as `…/activity`. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`).";
 
 export const getMemberActivitiesRoute = /* @__PURE__ */ route({
   operationId: 'get-member-activities',

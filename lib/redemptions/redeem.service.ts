@@ -1,9 +1,8 @@
-import { failureRecordOf } from '../activity/failure.js';
-import { recordFailure } from '../activity/failure.repo.js';
+import { recordRefusal } from '../activity/failure.repo.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { redeemReward } from '../loyalties/reward-redemption.service.js';
 import type { Redemption } from './redemption.js';
-import { InvalidPayloadError, RedeemableInapplicableError, RedemptionRefusedError } from '../errors.js';
+import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
 import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
@@ -122,44 +121,29 @@ async function evaluateAndCommit<R>(
   const request = await expandPromotionStack(deps, projectId, body);
   const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
   try {
-    return await commitEvaluated(deps, projectId, request, evaluation, idempotency, reply, requestId);
+    assertRedeemable(evaluation, requestId);
+    const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
+    const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
+    const plan = toRedemptionPlan(
+      evaluation,
+      { parentRedemptionId: deps.ids.id('r'), redemptionIds: applicable.map(() => deps.ids.id('r')), newOrderId: deps.ids.id('ord') },
+      evaluation.date,
+      customer ? { id: customer.id, sourceId: customer.sourceId } : null,
+    );
+    // The reply of what was written is built once: recorded with the key in the commit's transaction, and returned.
+    // A retried commit writes a new `committed` (re-planned from a fresh read), so it gets a reply of its own.
+    let built: { for: CommittedRedemption; reply: R } | undefined;
+    const replyOf = (committed: CommittedRedemption): R => {
+      if (built?.for !== committed) built = { for: committed, reply: reply(committed, evaluation) };
+      return built.reply;
+    };
+    const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
+    // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
+    if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
+    return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
   } catch (error) {
     // A refusal of a stored customer's redemption is its `customer.redemption.failed`: one PutItem, on this path only.
-    if (error instanceof RedeemableInapplicableError || error instanceof RedemptionRefusedError) {
-      const refusal = error instanceof RedemptionRefusedError ? { key: error.key, message: error.details ?? error.message } : null;
-      await recordFailure(deps, failureRecordOf(evaluation, 'redemption', deps.ids.id('r'), refusal));
-    }
+    await recordRefusal(deps, evaluation, error);
     throw error;
   }
-}
-
-async function commitEvaluated<R>(
-  deps: Deps,
-  projectId: string,
-  request: StackedBody,
-  evaluation: Evaluation,
-  idempotency: IdempotencyScope | null,
-  reply: (committed: CommittedRedemption, evaluation: Evaluation) => R,
-  requestId?: string,
-): Promise<Committed<R>> {
-  assertRedeemable(evaluation, requestId);
-  const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
-  const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
-  const plan = toRedemptionPlan(
-    evaluation,
-    { parentRedemptionId: deps.ids.id('r'), redemptionIds: applicable.map(() => deps.ids.id('r')), newOrderId: deps.ids.id('ord') },
-    evaluation.date,
-    customer ? { id: customer.id, sourceId: customer.sourceId } : null,
-  );
-  // The reply of what was written is built once: recorded with the key in the commit's transaction, and returned.
-  // A retried commit writes a new `committed` (re-planned from a fresh read), so it gets a reply of its own.
-  let built: { for: CommittedRedemption; reply: R } | undefined;
-  const replyOf = (committed: CommittedRedemption): R => {
-    if (built?.for !== committed) built = { for: committed, reply: reply(committed, evaluation) };
-    return built.reply;
-  };
-  const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
-  // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
-  if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
-  return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { failureRecordOf } from '../activity/failure.js';
 import { recordFailure } from '../activity/failure.repo.js';
 import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
@@ -404,6 +403,6 @@ export async function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock
           return (await writeSessionHolds(deps, projectId, evaluation.session.key, holds)) ? evaluation : RETRY;
         });
   // A failed validation of a stored customer is the customer's `customer.validation.failed`: one PutItem, never on success.
-  if (!evaluation.valid) await recordFailure(deps, failureRecordOf(evaluation, 'validation', deps.ids.id('valid'), null));
+  if (!evaluation.valid) await recordFailure(deps, evaluation, 'validation');
   return evaluation;
 }

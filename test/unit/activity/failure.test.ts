@@ -37,20 +37,23 @@ const verdict = fc.record({
 });
 
 describe('failure records', () => {
-  it('keeps every verdict in order, and names the first INAPPLICABLE redeemable with its code and message', () => {
+  it('keeps every verdict in order, and fails with the first INAPPLICABLE redeemable, named with its campaign', () => {
     fc.assert(
       fc.property(fc.array(verdict, { minLength: 1, maxLength: 8 }), (verdicts) => {
         const record = failureRecordOf(evaluation(verdicts), 'validation', 'valid_1', null);
         if (!record) throw new Error('a stored customer has a record');
         expect(record.redeemables.map((r) => [r.id, r.status])).toEqual(verdicts.map((v, i) => [`R-${i}`, v.status]));
         const first = verdicts.findIndex((v) => v.status === 'INAPPLICABLE');
-        expect(record.code).toBe(first >= 0 ? verdicts[first]?.key : 'resource_not_found');
-        expect(record.subject?.id).toBe(`R-${Math.max(first, 0)}`);
-        const { type, data } = failureEvent(record, { id: 'cust_1', object: 'customer' });
+        const { type, data, campaignType } = failureEvent(record, { id: 'cust_1', object: 'customer' });
         expect(type).toBe('customer.validation.failed');
+        expect(campaignType).toBe(verdicts[Math.max(first, 0)]?.tier ? 'PROMOTION' : 'DISCOUNT_COUPONS');
         const v = data.validation as Record<string, unknown[]>;
         expect(v.inapplicable_redeemables?.length).toBe(verdicts.filter((x) => x.status === 'INAPPLICABLE').length);
         expect(v.redeemables?.length).toBe(verdicts.filter((x) => x.status === 'APPLICABLE').length);
+        // A redemption of the same verdicts fails with the first INAPPLICABLE redeemable's key, as its reply does.
+        const failed = failureEvent({ ...record, failed: 'redemption' }, {});
+        expect((failed.data.redemption as { failure_code: string }).failure_code).toBe(first >= 0 ? verdicts[first]?.key : 'resource_not_found');
+        expect(failed.data[verdicts[Math.max(first, 0)]?.tier ? 'promotion_tier' : 'voucher']).toMatchObject({ id: expect.any(String) });
         expect(v.skipped_redeemables?.length).toBe(verdicts.filter((x) => x.status === 'SKIPPED').length);
       }),
     );
@@ -59,9 +62,8 @@ describe('failure records', () => {
   it('gives a redemption refused at commit the refusal it was answered with, and a customer not stored no record', () => {
     const e = evaluation([{ status: 'APPLICABLE', key: 'resource_not_found', tier: false }]);
     const record = failureRecordOf(e, 'redemption', 'r_1', { key: 'quantity_exceeded', message: 'The voucher R-0 has no use left' });
-    expect(record).toMatchObject({ code: 'quantity_exceeded', campaignType: 'DISCOUNT_COUPONS', campaignId: 'camp_1' });
-    const { type, data } = failureEvent(record as NonNullable<typeof record>, { id: 'cust_1' });
-    expect(type).toBe('customer.redemption.failed');
+    const { type, data, campaignId, campaignType } = failureEvent(record as NonNullable<typeof record>, { id: 'cust_1' });
+    expect([type, campaignId, campaignType]).toEqual(['customer.redemption.failed', 'camp_1', 'DISCOUNT_COUPONS']);
     expect(data.redemption).toMatchObject({
       id: 'r_1',
       result: 'FAILURE',
