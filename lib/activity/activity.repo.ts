@@ -32,6 +32,7 @@ import {
   timeOfKey,
   transactionActivityType,
 } from './activity.js';
+import { failureEvent } from './failure-event.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -102,13 +103,26 @@ async function* eventsOf<T>(
   }
 }
 
-/** A customer's own records (created, updated, segments entered and left), each expanded into its events. */
-export function recordSource(deps: Deps, projectId: string, customerId: string, w: ActivityWindow, keep: Keep): AsyncGenerator<ActivityEvent> {
-  const pages = customerActivity.queryPages(deps, { key: [projectId, customerId] }, queryOptions(w, `${ACTIVITY_SORT_PREFIX}#`, true));
+/**
+ * A customer's own records, each expanded into its events: its writes' (created, updated, segments
+ * entered and left) and its failed validations and redemptions (one event each, showing `customer`).
+ */
+export function recordSource(deps: Deps, customer: Customer, w: ActivityWindow, keep: Keep): AsyncGenerator<ActivityEvent> {
+  const pages = customerActivity.queryPages(deps, { key: [customer.projectId, customer.id] }, queryOptions(w, `${ACTIVITY_SORT_PREFIX}#`, true));
+  let simple: Record<string, unknown> | undefined;
   return eventsOf(
     pages,
     (records) =>
-      records.flatMap((r) => {
+      records.flatMap((r): ActivityEvent[] => {
+        if ('failed' in r) {
+          return [
+            {
+              key: activityKey(r.createdAt, 'a', recordEventId(r.id, 0)),
+              createdAt: r.createdAt,
+              ...failureEvent(r, (simple ??= toSimpleCustomerReply(customer))),
+            },
+          ];
+        }
         const events = recordEvents(r).map(
           (e): ActivityEvent => ({
             key: activityKey(r.createdAt, 'a', recordEventId(r.id, e.n)),

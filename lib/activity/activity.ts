@@ -30,6 +30,48 @@ export interface CustomerActivityRecord {
   joined?: string;
 }
 
+/** One redeemable of a failed request as evaluated: its verdict, and what its event shows of it. */
+export interface FailedRedeemable {
+  object: 'voucher' | 'promotion_tier';
+  /** The code or promotion tier id as the request named it. */
+  id: string;
+  status: 'APPLICABLE' | 'INAPPLICABLE' | 'SKIPPED';
+  /** Its error key (INAPPLICABLE) or skip key (SKIPPED). */
+  key?: string | null;
+  /** The failing validation rule's own message. */
+  rule?: string | null;
+  voucherId?: string;
+  campaignId?: string | null;
+  voucherType?: VoucherType;
+  referral?: boolean;
+}
+
+/**
+ * A validation or a redemption that failed for a stored customer (docs/decisions.md "Activity":
+ * failures): one PutItem on the failure path only, in the customer's event partition beside the
+ * records of its writes, so the activity reads both with one Query. What it was answered with is
+ * worked out on read (lib/activity/failure-event.ts), so the checkout's bundles carry little. No
+ * copy of the customer: the event shows the customer the list read.
+ */
+export interface CustomerFailureRecord {
+  /** `valid_…` or `r_…`: the id the event's validation or redemption shows (a failed redemption is no redemption object: GET /v1/redemptions/{id} is 404). */
+  id: string;
+  projectId: string;
+  customerId: string;
+  createdAt: string;
+  failed: 'validation' | 'redemption';
+  /** A redemption refused at commit (a race lost): that refusal; null: the first INAPPLICABLE redeemable's error. */
+  refusal: { key: string; message: string } | null;
+  /** Every redeemable, in application order. */
+  redeemables: FailedRedeemable[];
+  trackingId: string | null;
+  sessionKey?: string;
+  metadata: Record<string, unknown>;
+}
+
+/** An item of the customer's activity records: a write's record or a failure's. */
+export type ActivityRecord = CustomerActivityRecord | CustomerFailureRecord;
+
 /** The reference's event types this deployment lists (CustomerActivity.type; MemberActivity.type is a subset). */
 export const ACTIVITY_TYPES = [
   'customer.created',
@@ -46,6 +88,8 @@ export const ACTIVITY_TYPES = [
   'customer.voucher.loyalty_card.points_transferred',
   'customer.voucher.loyalty_card.points_expired',
   'customer.loyalty.updated',
+  'customer.validation.failed',
+  'customer.redemption.failed',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -105,7 +149,7 @@ export function campaignTypeOfRedemption(r: Redemption): CampaignType | null {
 /**
  * A redemption's activity type; null for a stacked redemption's parent, which only groups its
  * children (each child is the redemption of one redeemable, as the reference's events are).
- * Failed redemptions are not stored (their error reply is the record), so none is listed.
+ * A failed redemption is no redemption item: it is a failure record (lib/activity/failure.ts), listed by its own source.
  */
 export function redemptionActivityType(r: Redemption): ActivityType | null {
   if (r.relatedObjectType === 'redemption' || r.result !== 'SUCCESS') return null;

@@ -265,4 +265,6 @@ export const routePaths: readonly RoutePath[] = [
   { method: 'GET', path: '/v1/customers/{customerId}/activities' },
   { method: 'GET', path: '/v1/loyalties/members/{memberId}/activity' },
   { method: 'GET', path: '/v1/loyalties/{campaignId}/members/{memberId}/activity' },
+  { method: 'GET', path: '/v1/loyalties/members/{memberId}/activities' },
+  { method: 'GET', path: '/v1/loyalties/{campaignId}/members/{memberId}/activities' },
 ];

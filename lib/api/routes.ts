@@ -3522,6 +3522,37 @@ export const listMemberActivity1Route = /* @__PURE__ */ route({
   description: activityQueryText,
 });
 
+/*
+ * The official SDK's `loyalties.getMemberActivities` (deprecated for listMemberActivity) calls `…/activities`, a path the
+ * reference does not have: served as the `…/activity` rows above (issue 37; docs/decisions.md "Activity").
+ */
+const memberActivitiesText =
+  "The path the official SDK's deprecated `loyalties.getMemberActivities` calls: the same list as `…/activity`. Newest first (`order=-created_at`, the default) or oldest first (`created_at`); `starting_after_id` continues after an event id (`more_starting_after`).";
+
+export const getMemberActivitiesRoute = /* @__PURE__ */ route({
+  operationId: 'get-member-activities',
+  method: 'GET',
+  path: '/v1/loyalties/members/{memberId}/activities',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List what happened to a loyalty card, newest first (the SDK's older path of the member activity)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('ActivityList', "One page of the card's activity")],
+  description: memberActivitiesText,
+});
+
+export const getMemberActivities1Route = /* @__PURE__ */ route({
+  operationId: 'get-member-activities-1',
+  method: 'GET',
+  path: '/v1/loyalties/{campaignId}/members/{memberId}/activities',
+  folder: 'loyalties',
+  scopes: ['loyalties'],
+  summary: "List what happened to a program's loyalty card, newest first (the SDK's older path of the member activity)",
+  tag: 'Loyalties',
+  success: [/* @__PURE__ */ ok('ActivityList', "One page of the card's activity")],
+  description: memberActivitiesText,
+});
+
 export const routes: readonly RouteDef[] = [
   generateOauthTokenRoute,
   introspectOauthTokenRoute,
@@ -3785,4 +3816,6 @@ export const routes: readonly RouteDef[] = [
   listCustomerActivitiesRoute,
   listMemberActivityRoute,
   listMemberActivity1Route,
+  getMemberActivitiesRoute,
+  getMemberActivities1Route,
 ];

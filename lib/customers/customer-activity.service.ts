@@ -34,6 +34,7 @@ interface Filters {
 /** Which source can give an event of a type: a `type` filter reads only that source. */
 function sourceOfType(type: string): 'record' | 'custom' | 'redemption' | 'publication' | 'card' {
   if (type === 'customer.created' || type === 'customer.updated' || type.startsWith('customer.segment.')) return 'record';
+  if (type.startsWith('customer.validation.') || type === 'customer.redemption.failed') return 'record';
   if (type === 'customer.custom_event') return 'custom';
   if (type.startsWith('customer.redemption.')) return 'redemption';
   if (type.startsWith('customer.publication.')) return 'publication';
@@ -41,7 +42,8 @@ function sourceOfType(type: string): 'record' | 'custom' | 'redemption' | 'publi
 }
 
 /**
- * One page of a customer's activity: the customer's own records (created, updated, segments) and
+ * One page of a customer's activity: the customer's own records (created, updated, segments,
+ * failed validations and redemptions) and
  * custom events (one Query of its event partition each), its redemptions and rollbacks (one Query
  * of the redemptions' customer index), its publications (its publication list view, then the
  * page's publications by key) and the transactions of each loyalty card it holds (the holder index,
@@ -61,7 +63,8 @@ async function customerActivityPage(deps: Deps, projectId: string, ref: string, 
     (f.type === null || sourceOfType(f.type) === source) && !(campaignless && (f.campaignId !== null || f.campaignType !== null));
   if (emptyWindow(w)) return { events: [], hasMore: false };
   const sources: AsyncIterator<ActivityEvent>[] = [];
-  if (reads('record', true)) sources.push(recordSource(deps, projectId, customer.id, w, keep));
+  // Failure records name a campaign: the records are read under a campaign filter too.
+  if (reads('record')) sources.push(recordSource(deps, customer, w, keep));
   if (reads('custom', true)) sources.push(customEventSource(deps, customer, w, keep));
   if (reads('redemption')) sources.push(customerRedemptionSource(deps, customer, w, keep));
   if (reads('publication')) sources.push(customerPublicationSource(deps, customer, w, keep));

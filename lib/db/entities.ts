@@ -1,5 +1,5 @@
 import type { AppKey } from '../app-keys/app-key.js';
-import type { CustomerActivityRecord } from '../activity/activity.js';
+import type { ActivityRecord } from '../activity/activity.js';
 import type { AsyncAction } from '../async-actions/async-action.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import type { Campaign, CampaignCounter, CampaignListEntry } from '../campaigns/campaign.js';
@@ -767,10 +767,12 @@ export const customEvent = /* @__PURE__ */ entity<CustomEvent>('custom_event', 1
   .from((e) => ({ key: [e.projectId, e.customerId, e.createdAt, e.id] }));
 /**
  * What a customer write did (created, updated, segments entered and left: lib/activity/activity.ts),
- * put in the write's own transaction, in the customer's event partition by time beside its custom
- * events, so the customer's activity reads it with one Query. Kept as long as the customer's events.
+ * put in the write's own transaction, or a validation or redemption that failed for the customer
+ * (put alone, on the failure path: lib/activity/failure.repo.ts), in the customer's event partition
+ * by time beside its custom events, so the customer's activity reads it with one Query. Kept as
+ * long as the customer's events.
  */
-export const customerActivity = /* @__PURE__ */ entity<CustomerActivityRecord>('customer_activity', 1)
+export const customerActivity = /* @__PURE__ */ entity<ActivityRecord>('customer_activity', 1)
   .key(
     (projectId: string, customerId: string) => tenant(projectId, 'CUSTOMER', customerId, 'EVENTS'),
     (createdAt: string, recordId: string) => path(ACTIVITY_SORT_PREFIX, createdAt, recordId),

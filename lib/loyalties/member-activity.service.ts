@@ -35,3 +35,11 @@ export async function listMemberActivity(
   ];
   return mergePage(sources, q.limit, descending);
 }
+
+/**
+ * GET /v1/loyalties/members/{memberId}/activities and GET /v1/loyalties/{campaignId}/members/{memberId}/activities:
+ * the paths the official SDK's deprecated `loyalties.getMemberActivities` calls (the reference has
+ * no such operation), answered as their `…/activity` twins (docs/decisions.md "Activity").
+ * @throws as listMemberActivity.
+ */
+export const getMemberActivities: typeof listMemberActivity = (...args) => listMemberActivity(...args);

@@ -8,7 +8,7 @@ import { redeemDiscounts } from './redeem.service.js';
 import type { Redemption } from './redemption.js';
 import type { CommittedRedemption } from './redemption.repo.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints' | 'logger'>;
 
 /** What an old call's reply is made of: the one redemption of its redeemable (a child of the stacked store's parent), and the evaluation. */
 export type SingleRedemptionReply<R> = (redemption: Redemption, evaluation: Evaluation) => R;

@@ -1,3 +1,4 @@
+import { recordRefusal } from '../activity/failure.repo.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { redeemReward } from '../loyalties/reward-redemption.service.js';
 import type { Redemption } from './redemption.js';
@@ -16,7 +17,7 @@ import { type CommittedRedemption, CountsMovedError, commitRedemption } from './
 import { assertRedemptionHasValue } from './redemption-value.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints' | 'logger'>;
 
 /**
  * What a redemption refuses before writing anything: in ALL mode (the default) any redeemable not
@@ -78,6 +79,8 @@ export async function redeemStackedDiscounts<R>(
  * A retry with the key gets the first reply even when the redeemables are used up since. An order
  * left PAID earns by the `order.paid` earning rules after the commit (lib/loyalties/order-earning.service.ts).
  * A body naming a promotion stack redeems the stack's tiers, all or none (expandPromotionStack).
+ * A refusal (inapplicable, or a race lost at commit) of a customer stored before the request puts
+ * the customer's `customer.redemption.failed` record (lib/activity/failure.repo.ts) before it is thrown.
  * @throws BadRequestError `invalid_amount` for a request stating zero value (assertRedemptionHasValue);
  *   RedeemableInapplicableError; RedemptionRefusedError when a race is lost at commit; as
  *   evaluateRedeemables and commitRedemption.
@@ -117,24 +120,30 @@ async function evaluateAndCommit<R>(
   // After the key's record was looked at: a retry of a stack's redemption gets its first reply even once the stack is gone.
   const request = await expandPromotionStack(deps, projectId, body);
   const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
-  assertRedeemable(evaluation, requestId);
-  const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
-  const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
-  const plan = toRedemptionPlan(
-    evaluation,
-    { parentRedemptionId: deps.ids.id('r'), redemptionIds: applicable.map(() => deps.ids.id('r')), newOrderId: deps.ids.id('ord') },
-    evaluation.date,
-    customer ? { id: customer.id, sourceId: customer.sourceId } : null,
-  );
-  // The reply of what was written is built once: recorded with the key in the commit's transaction, and returned.
-  // A retried commit writes a new `committed` (re-planned from a fresh read), so it gets a reply of its own.
-  let built: { for: CommittedRedemption; reply: R } | undefined;
-  const replyOf = (committed: CommittedRedemption): R => {
-    if (built?.for !== committed) built = { for: committed, reply: reply(committed, evaluation) };
-    return built.reply;
-  };
-  const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
-  // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
-  if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
-  return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
+  try {
+    assertRedeemable(evaluation, requestId);
+    const customer = request.customer ? await upsertCustomer(deps, projectId, request.customer) : null;
+    const applicable = evaluation.redeemables.filter((r) => r.status === 'APPLICABLE');
+    const plan = toRedemptionPlan(
+      evaluation,
+      { parentRedemptionId: deps.ids.id('r'), redemptionIds: applicable.map(() => deps.ids.id('r')), newOrderId: deps.ids.id('ord') },
+      evaluation.date,
+      customer ? { id: customer.id, sourceId: customer.sourceId } : null,
+    );
+    // The reply of what was written is built once: recorded with the key in the commit's transaction, and returned.
+    // A retried commit writes a new `committed` (re-planned from a fresh read), so it gets a reply of its own.
+    let built: { for: CommittedRedemption; reply: R } | undefined;
+    const replyOf = (committed: CommittedRedemption): R => {
+      if (built?.for !== committed) built = { for: committed, reply: reply(committed, evaluation) };
+      return built.reply;
+    };
+    const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
+    // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
+    if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
+    return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
+  } catch (error) {
+    // A refusal of a stored customer's redemption is its `customer.redemption.failed`: one PutItem, on this path only.
+    await recordRefusal(deps, evaluation, error);
+    throw error;
+  }
 }

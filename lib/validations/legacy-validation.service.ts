@@ -5,7 +5,7 @@ import type { ValidatePromotionTierBody, ValidateVoucherBody } from './legacy-va
 import type { StackedRedeemableInput, StackedRequest } from './validation.schema.js';
 import { validateStackedDiscounts } from './validation.service.js';
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints'>;
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'ids' | 'clock' | 'readHints' | 'logger'>;
 
 /** A stacked evaluation of exactly one redeemable, and that redeemable. */
 export interface SingleEvaluation {

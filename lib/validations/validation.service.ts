@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { recordFailure } from '../activity/failure.repo.js';
 import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import type { Customer } from '../customers/customer.js';
@@ -386,16 +387,22 @@ export function trackingIdOf(projectId: string, request: Pick<StackedRequest, 't
  * APPLICABLE voucher with a redemption limit and the gift credits it takes, written in one
  * transaction conditioned on the vouchers being as read; a lost race evaluates again (and then
  * sees the winner's hold).
- * A body naming a promotion stack is evaluated as its tiers (expandPromotionStack).
+ * A body naming a promotion stack is evaluated as its tiers (expandPromotionStack). An invalid
+ * evaluation for a stored customer puts its activity record (lib/activity/failure.repo.ts).
  * @throws as evaluateRedeemables and expandPromotionStack; ConflictRetryError when the vouchers keep changing.
  */
-export async function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock'>, projectId: string, body: StackedBody): Promise<Evaluation> {
+export async function validateStackedDiscounts(deps: Deps & Pick<Runtime, 'clock' | 'logger'>, projectId: string, body: StackedBody): Promise<Evaluation> {
   const request = await expandPromotionStack(deps, projectId, body);
-  if (request.session === undefined) return evaluateRedeemables(deps, projectId, request, deps.clock);
-  return retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
-    const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
-    const holds = sessionHoldsOf(evaluation, Date.parse(evaluation.date));
-    if (evaluation.session === null || holds.length === 0) return evaluation;
-    return (await writeSessionHolds(deps, projectId, evaluation.session.key, holds)) ? evaluation : RETRY;
-  });
+  const evaluation =
+    request.session === undefined
+      ? await evaluateRedeemables(deps, projectId, request, deps.clock)
+      : await retryOnConflict('Too many concurrent validations holding these vouchers', async () => {
+          const evaluation = await evaluateRedeemables(deps, projectId, request, deps.clock);
+          const holds = sessionHoldsOf(evaluation, Date.parse(evaluation.date));
+          if (evaluation.session === null || holds.length === 0) return evaluation;
+          return (await writeSessionHolds(deps, projectId, evaluation.session.key, holds)) ? evaluation : RETRY;
+        });
+  // A failed validation of a stored customer is the customer's `customer.validation.failed`: one PutItem, never on success.
+  if (!evaluation.valid) await recordFailure(deps, evaluation, 'validation');
+  return evaluation;
 }

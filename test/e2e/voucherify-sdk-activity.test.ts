@@ -7,7 +7,7 @@ import { testRuntime } from '../support/runtime.js';
 let runtime: OwnLocalRuntime;
 let client: ReturnType<typeof VoucherifyServerSide>;
 
-/** The official SDK's activity calls (customers.listActivity, customers.listActivities, loyalties.listMemberActivity), against the whole local runtime. */
+/** The official SDK's activity calls (customers.listActivity, customers.listActivities, loyalties.listMemberActivity and getMemberActivities), against the whole local runtime. */
 beforeAll(async () => {
   runtime = await startLocalWithOwnQueue('sdk-activity');
   const pair = await createProject(testRuntime(), 'sdk activity project');
@@ -51,5 +51,24 @@ describe('the official Voucherify SDK: customer and loyalty member activity', ()
     expect(card.data.map((e) => e.type)).toEqual(['customer.publication.succeeded', 'customer.voucher.loyalty_card.points_added']);
     const byCode = (await client.loyalties.listMemberActivity(null, code)) as unknown as Page;
     expect(byCode.data).toHaveLength(2);
+  });
+
+  it("answers the deprecated loyalties.getMemberActivities on its `…/activities` paths with the card's activity", async () => {
+    const program = (await client.campaigns.create({
+      name: 'Sdk activities club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      vouchers_count: 1,
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    } as never)) as { id: string };
+    await client.customers.create({ source_id: 'sdk-activities', name: 'Old Path' });
+    const published = await client.distributions.publications.create({ customer: { source_id: 'sdk-activities' }, campaign: { name: 'Sdk activities club' } });
+    const code = (published as { voucher: { code: string } }).voucher.code;
+    await client.loyalties.addOrRemoveCardBalance(code, { points: 5 } as never);
+
+    const newestFirst = ['customer.voucher.loyalty_card.points_added', 'customer.publication.succeeded'];
+    const byProgram = (await client.loyalties.getMemberActivities(program.id, code)) as unknown as Page;
+    expect(byProgram.data.map((e) => e.type)).toEqual(newestFirst);
+    const byCode = (await client.loyalties.getMemberActivities(null as never, code)) as unknown as Page;
+    expect(byCode.data.map((e) => e.id)).toEqual(byProgram.data.map((e) => e.id));
   });
 });
