@@ -149,7 +149,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
   name: 'outbox-stream-worker',
   handler: 'functions/workers/outbox-stream-worker.ts',
   // Kept in step with lib/events-out/change-events.ts EVENT_ENTITIES (test/unit/events-out checks it).
-  entities: ['redemption', 'publication', 'customer', 'voucher', 'card_transaction'],
+  entities: ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points'],
   batchSize: 100,
   timeoutSeconds: 60,
   retryAttempts: 10,

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
+import { toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
+import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
 import { toVoucherReply } from '../vouchers/voucher.mapper.js';
 import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
+import type { PendingPointsStatus } from '../loyalties/pending-points.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { WebhookEvent } from '../webhooks/webhook.js';
@@ -18,7 +21,7 @@ import type { ItemChange, OutEvent } from './out-event.js';
  */
 
 /** The entities whose changes make events: the stream consumer's filter (infra and the local poller) keeps only these. */
-export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction'] as const;
+export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points'] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
 export const EMITTED_EVENTS: readonly WebhookEvent[] = [
@@ -39,6 +42,18 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'voucher.loyalty_card.points_expired',
   'voucher.gift.transaction.created',
   'voucher.gift.balance_aded',
+  'campaign.created',
+  'campaign.updated',
+  'campaign.deleted',
+  'campaign.enabled',
+  'campaign.disabled',
+  'campaign.vouchers.generation.started',
+  'campaign.vouchers.generation.completed',
+  'campaign.vouchers.generation.failed',
+  'voucher.loyalty_card.pending_points.aded',
+  'voucher.loyalty_card.pending_points.updated',
+  'voucher.loyalty_card.pending_points.activated',
+  'voucher.loyalty_card.pending_points.canceled',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -118,6 +133,56 @@ function customerEvents(change: ItemChange): OutEvent[] {
   return [];
 }
 
+const GENERATION_ENDS: Partial<Record<string, WebhookEvent>> = { DONE: 'campaign.vouchers.generation.completed', FAILED: 'campaign.vouchers.generation.failed' };
+const CAMPAIGN_CHANGES = { update: 'campaign.updated', enable: 'campaign.enabled', disable: 'campaign.disabled' } as const;
+
+function campaignEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.campaign.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.campaign.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after) {
+    const object = toCampaignReply(after);
+    const events = [make('campaign.created', after.projectId, after.createdAt, object, after.id)];
+    if (after.vouchersGenerationStatus === 'IN_PROGRESS') events.push(make('campaign.vouchers.generation.started', after.projectId, after.createdAt, object, after.id));
+    return events;
+  }
+  if (change.kind === 'REMOVE' && before)
+    return [make('campaign.deleted', before.projectId, change.at ?? before.updatedAt ?? before.createdAt, toCampaignReply(before), before.id)];
+  if (!after || !before || after.id !== before.id) return [];
+  // PUT, enable and disable raise `revision` and say which they were (`lastChange`); voucher counts, tiers and statuses raise neither.
+  if ((after.revision ?? 0) !== (before.revision ?? 0)) {
+    const at = after.updatedAt ?? after.createdAt;
+    const type = CAMPAIGN_CHANGES[after.lastChange ?? 'update'];
+    return [make(type, after.projectId, at, toCampaignReply(after), after.id, after.revision)];
+  }
+  const ended = after.vouchersGenerationStatus !== before.vouchersGenerationStatus ? GENERATION_ENDS[after.vouchersGenerationStatus] : undefined;
+  // A status write stamps no time: the stream record's is when it happened.
+  return ended ? [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)] : [];
+}
+
+const PENDING_EVENTS: Partial<Record<PendingPointsStatus, WebhookEvent>> = {
+  PENDING: 'voucher.loyalty_card.pending_points.aded',
+  ACTIVATED: 'voucher.loyalty_card.pending_points.activated',
+  CANCELED: 'voucher.loyalty_card.pending_points.canceled',
+};
+
+/**
+ * An entry is put PENDING (added), adjusted in place (updated), and ended by a move: the PENDING
+ * item's removal and, in the same transaction, a put of the ACTIVATED or CANCELED item, which is
+ * the event's record (the removal sends nothing).
+ */
+function pendingPointsEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'INSERT' && change.newItem) {
+    const p = entities.pendingPoints.fromItem(change.newItem);
+    const type = PENDING_EVENTS[p.status];
+    return type ? [make(type, p.projectId, p.status === 'PENDING' ? p.createdAt : p.updatedAt, toPendingPointsReply(p), p.id)] : [];
+  }
+  if (change.kind !== 'MODIFY' || !change.newItem || !change.oldItem) return [];
+  const after = entities.pendingPoints.fromItem(change.newItem);
+  const before = entities.pendingPoints.fromItem(change.oldItem);
+  if (after.status !== 'PENDING' || after.points === before.points) return [];
+  return [make('voucher.loyalty_card.pending_points.updated', after.projectId, after.updatedAt, toPendingPointsReply(after), after.id, after.updatedAt, before.points, after.points)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -137,6 +202,10 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return voucherEvents(change);
     case 'customer':
       return customerEvents(change);
+    case 'campaign':
+      return campaignEvents(change);
+    case 'pending_points':
+      return pendingPointsEvents(change);
     default:
       return [];
   }

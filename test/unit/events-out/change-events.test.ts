@@ -3,6 +3,8 @@ import { outboxStreamWorker } from '../../../lib/api/workers.js';
 import * as entities from '../../../lib/db/entities.js';
 import { EMITTED_EVENTS, EVENT_ENTITIES, eventsOfChange } from '../../../lib/events-out/change-events.js';
 import { WEBHOOK_EVENTS } from '../../../lib/webhooks/webhook.js';
+import type { Campaign } from '../../../lib/campaigns/campaign.js';
+import { pendingEntry } from '../../support/pending-points.js';
 
 const customer = (over: Record<string, unknown> = {}) =>
   entities.customer.toItem({
@@ -42,5 +44,101 @@ describe('the outbox mapping (item changes → webhook events)', () => {
   it('sends nothing for items of other entities or for a customer update (the reference has no customer.updated)', () => {
     expect(eventsOfChange({ kind: 'MODIFY', newItem: customer({ name: 'Bea' }), oldItem: customer() })).toEqual([]);
     expect(eventsOfChange({ kind: 'INSERT', newItem: { PK: 'x', SK: 'y', entity: 'rate_limit_window' }, oldItem: null })).toEqual([]);
+  });
+});
+
+const campaign = (over: Partial<Campaign> = {}) =>
+  entities.campaign.toItem({
+    id: 'camp_1',
+    projectId: 'p1',
+    name: 'Coupons',
+    description: null,
+    campaignType: 'DISCOUNT_COUPONS',
+    type: 'AUTO_UPDATE',
+    voucher: null,
+    referralProgram: null,
+    promotionTiers: null,
+    autoJoin: false,
+    joinOnce: false,
+    useVoucherMetadataSchema: false,
+    activityDurationAfterPublishing: null,
+    vouchersCount: 0,
+    active: true,
+    metadata: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: null,
+    creationStatus: 'DONE',
+    vouchersGenerationStatus: 'DONE',
+    protected: false,
+    category: null,
+    startDate: null,
+    expirationDate: null,
+    validityTimeframe: null,
+    validityDayOfWeek: null,
+    validityHours: null,
+    ...over,
+  });
+
+const types = (events: { type: string }[]) => events.map((e) => e.type);
+
+describe('campaign events', () => {
+  const changed = (over: Partial<Campaign>) => campaign({ updatedAt: '2026-01-02T00:00:00.000Z', revision: 1, ...over });
+
+  it('created (and generation started when vouchers are being generated), deleted', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: campaign(), oldItem: null }))).toEqual(['campaign.created']);
+    const generating = campaign({ creationStatus: 'IN_PROGRESS', vouchersGenerationStatus: 'IN_PROGRESS' });
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: generating, oldItem: null }))).toEqual(['campaign.created', 'campaign.vouchers.generation.started']);
+    const deleted = eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: campaign(), at: '2026-01-03T00:00:00.000Z' });
+    expect(deleted.map((e) => [e.type, e.createdAt])).toEqual([['campaign.deleted', '2026-01-03T00:00:00.000Z']]);
+    expect((deleted[0]?.data.object as { id: string; object: string }).object).toBe('campaign');
+  });
+
+  it('names a change by the request that made it, one event per revision, and nothing for counters or tiers', () => {
+    const enable = eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'enable' }) });
+    expect(types(enable)).toEqual(['campaign.enabled']);
+    // Enabling an enabled campaign is still an enable; the next revision is another event.
+    const again = eventsOfChange({ kind: 'MODIFY', oldItem: changed({ lastChange: 'enable' }), newItem: changed({ lastChange: 'enable', revision: 2 }) });
+    expect(types(again)).toEqual(['campaign.enabled']);
+    expect(again[0]?.id).not.toBe(enable[0]?.id);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'disable', active: false }) }))).toEqual([
+      'campaign.disabled',
+    ]);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'update', description: 'x' }) }))).toEqual([
+      'campaign.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 4 }) })).toEqual([]);
+  });
+
+  it('generation completed or failed when the generation status ends', () => {
+    const inProgress = campaign({ creationStatus: 'IN_PROGRESS', vouchersGenerationStatus: 'IN_PROGRESS' });
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: inProgress, newItem: campaign({ vouchersCount: 5 }) }))).toEqual([
+      'campaign.vouchers.generation.completed',
+    ]);
+    const failed = campaign({ creationStatus: 'FAILED', vouchersGenerationStatus: 'FAILED' });
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: inProgress, newItem: failed }))).toEqual(['campaign.vouchers.generation.failed']);
+  });
+});
+
+describe('pending points events', () => {
+  const card = { projectId: 'p1', voucherId: 'v_1', code: 'CARD', campaignId: 'camp_1' };
+  const entry = pendingEntry(card, { id: 'lopp_1' });
+  const item = (over: Parameters<typeof pendingEntry>[1] = {}) => entities.pendingPoints.toItem({ ...entry, ...over });
+
+  it('added, updated on a change of points, activated and canceled by the put of the ended entry; its removal sends nothing', () => {
+    const added = eventsOfChange({ kind: 'INSERT', newItem: item(), oldItem: null });
+    expect(types(added)).toEqual(['voucher.loyalty_card.pending_points.aded']);
+    expect(added[0]?.data.object).toMatchObject({ id: 'lopp_1', voucher_id: 'v_1', points: 10 });
+    const later = '2026-02-10T13:00:00.000Z';
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: item(), newItem: item({ points: 7, updatedAt: later }) }))).toEqual([
+      'voucher.loyalty_card.pending_points.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: item(), newItem: item({ updatedAt: later }) })).toEqual([]);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: item({ status: 'ACTIVATED', updatedAt: later }), oldItem: null }))).toEqual([
+      'voucher.loyalty_card.pending_points.activated',
+    ]);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: item({ status: 'CANCELED', updatedAt: later }), oldItem: null }))).toEqual([
+      'voucher.loyalty_card.pending_points.canceled',
+    ]);
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: item() })).toEqual([]);
   });
 });

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getProject } from '../../../lib/projects/project.repo.js';
+import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
+import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
+import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
+import { verifySignature } from '../../../lib/webhooks/signature.js';
+import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
+import { apiClient } from '../../support/api-client.js';
+import { keyPairHeaders, newProject } from '../../support/runtime.js';
+import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
+
+/*
+ * Campaign events through the real outbox (the table stream of DynamoDB Local, the stream poller,
+ * the webhooks queue and the delivery worker) to a receiver on loopback: one event per committed
+ * change, none for a refused one.
+ */
+
+const SCHEDULE = { firstDelaySeconds: 1, maxDelaySeconds: 1, giveUpAfterSeconds: 30 };
+const CAMPAIGN_EVENTS: WebhookEvent[] = [
+  'campaign.created',
+  'campaign.updated',
+  'campaign.deleted',
+  'campaign.enabled',
+  'campaign.disabled',
+  'campaign.vouchers.generation.started',
+  'campaign.vouchers.generation.completed',
+  'campaign.vouchers.generation.failed',
+];
+
+let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  pipeline = await startWebhookPipeline(SCHEDULE);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await pipeline.stop();
+});
+
+interface Event {
+  id: string;
+  type: string;
+  project_id: string;
+  data: { object: { id: string; name: string; active: boolean; object: string; vouchers_generation_status: string } };
+}
+const bodyOf = (r: Received) => JSON.parse(r.body) as Event;
+
+async function projectWithWebhook() {
+  const keys = await newProject(pipeline.runtime);
+  await createWebhook(pipeline.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, {
+    target_url: receiver.url,
+    events: CAMPAIGN_EVENTS,
+  });
+  const jobs = new RecordingJobQueue();
+  const project = await getProject(pipeline.runtime, keys.project_id);
+  return { keys, jobs, secret: project?.webhookToken ?? '', api: apiClient({ runtime: pipeline.runtime, jobs }, keyPairHeaders(keys)) };
+}
+
+/** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
+async function eventsOf(projectId: string, count: number): Promise<Event[]> {
+  const mine = () => receiver.received.filter((r) => bodyOf(r).project_id === projectId);
+  await eventually(() => mine().length >= count, 30_000, `${count} events`);
+  await new Promise((r) => setTimeout(r, 1500));
+  return mine().map(bodyOf);
+}
+
+describe('campaign webhook events', () => {
+  it('sends one signed event per committed change (create, generation, PUT, disable, enable, delete) and none for refused ones', async () => {
+    const { api, jobs, secret, keys } = await projectWithWebhook();
+    const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Hooks'), vouchers_count: 3 } });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const id = made.json.id as string;
+    await jobs.deliver(pipeline.runtime);
+    // Refused: a second campaign of the same name, a PUT whose dates are wrong, an unknown campaign.
+    expect((await api.call('create-campaign', { json: campaignBodies.DISCOUNT_COUPONS('Hooks') })).status).toBe(409);
+    const badPut = await api.call('update-campaign', {
+      params: { campaignId: id },
+      json: { start_date: '2026-05-01T00:00:00Z', expiration_date: '2026-04-01T00:00:00Z' },
+    });
+    expect(badPut.status).toBe(400);
+    expect((await api.call('disable-campaign', { params: { campaignId: 'camp_none' } })).status).toBe(404);
+    expect((await api.call('update-campaign', { params: { campaignId: id }, json: { description: 'Spring' } })).status).toBe(200);
+    expect((await api.call('disable-campaign', { params: { campaignId: id } })).status).toBe(200);
+    expect((await api.call('enable-campaign', { params: { campaignId: id } })).status).toBe(200);
+    expect((await api.call('delete-campaign', { params: { campaignId: id } })).status).toBe(202);
+
+    const events = await eventsOf(keys.project_id, 7);
+    expect(events.map((e) => e.type).sort()).toEqual(
+      [
+        'campaign.created',
+        'campaign.vouchers.generation.started',
+        'campaign.vouchers.generation.completed',
+        'campaign.updated',
+        'campaign.disabled',
+        'campaign.enabled',
+        'campaign.deleted',
+      ].sort(),
+    );
+    expect(new Set(events.map((e) => e.id)).size).toBe(7);
+    expect(events.every((e) => e.data.object.id === id && e.data.object.object === 'campaign')).toBe(true);
+    const byType = new Map(events.map((e) => [e.type, e.data.object]));
+    expect(byType.get('campaign.disabled')?.active).toBe(false);
+    expect(byType.get('campaign.enabled')?.active).toBe(true);
+    expect(byType.get('campaign.vouchers.generation.completed')?.vouchers_generation_status).toBe('DONE');
+    const one = receiver.received.find((r) => bodyOf(r).project_id === keys.project_id);
+    expect(one && verifySignature(one.body, secret, String(one.headers['x-voucherify-signature']))).toBe(true);
+  }, 60_000);
+
+  it('counted: 12 parallel enables and disables of one campaign send exactly the events of the changes that committed', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const made = await api.call('create-campaign', { json: campaignBodies.DISCOUNT_COUPONS('Race') });
+    expect(made.status).toBe(200);
+    const id = made.json.id as string;
+    const ops = Array.from({ length: 12 }, (_, n) => (n % 2 === 0 ? 'enable-campaign' : 'disable-campaign'));
+    const replies = await Promise.all(ops.map((op) => api.call(op, { params: { campaignId: id } })));
+    const won = ops.filter((_, n) => replies[n]?.status === 200);
+    // Every refusal is a named 409 (the retries ran out), never a 5xx; each win is one revision.
+    expect(replies.filter((r) => r.status !== 200).every((r) => r.status === 409)).toBe(true);
+    expect(won.length).toBeGreaterThan(0);
+    const events = await eventsOf(keys.project_id, 1 + won.length);
+    const changes = events.filter((e) => e.type !== 'campaign.created');
+    expect(changes).toHaveLength(won.length);
+    expect(changes.filter((e) => e.type === 'campaign.enabled')).toHaveLength(won.filter((op) => op === 'enable-campaign').length);
+    expect(changes.filter((e) => e.type === 'campaign.disabled')).toHaveLength(won.filter((op) => op === 'disable-campaign').length);
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  }, 60_000);
+});
