@@ -133,7 +133,10 @@ function customerEvents(change: ItemChange): OutEvent[] {
   return [];
 }
 
-const GENERATION_ENDS: Partial<Record<string, WebhookEvent>> = { DONE: 'campaign.vouchers.generation.completed', FAILED: 'campaign.vouchers.generation.failed' };
+const GENERATION_ENDS: Partial<Record<string, WebhookEvent>> = {
+  DONE: 'campaign.vouchers.generation.completed',
+  FAILED: 'campaign.vouchers.generation.failed',
+};
 const CAMPAIGN_CHANGES = { update: 'campaign.updated', enable: 'campaign.enabled', disable: 'campaign.disabled' } as const;
 
 function campaignEvents(change: ItemChange): OutEvent[] {
@@ -142,7 +145,8 @@ function campaignEvents(change: ItemChange): OutEvent[] {
   if (change.kind === 'INSERT' && after) {
     const object = toCampaignReply(after);
     const events = [make('campaign.created', after.projectId, after.createdAt, object, after.id)];
-    if (after.vouchersGenerationStatus === 'IN_PROGRESS') events.push(make('campaign.vouchers.generation.started', after.projectId, after.createdAt, object, after.id));
+    if (after.vouchersGenerationStatus === 'IN_PROGRESS')
+      events.push(make('campaign.vouchers.generation.started', after.projectId, after.createdAt, object, after.id));
     return events;
   }
   if (change.kind === 'REMOVE' && before)
@@ -180,7 +184,18 @@ function pendingPointsEvents(change: ItemChange): OutEvent[] {
   const after = entities.pendingPoints.fromItem(change.newItem);
   const before = entities.pendingPoints.fromItem(change.oldItem);
   if (after.status !== 'PENDING' || after.points === before.points) return [];
-  return [make('voucher.loyalty_card.pending_points.updated', after.projectId, after.updatedAt, toPendingPointsReply(after), after.id, after.updatedAt, before.points, after.points)];
+  return [
+    make(
+      'voucher.loyalty_card.pending_points.updated',
+      after.projectId,
+      after.updatedAt,
+      toPendingPointsReply(after),
+      after.id,
+      after.updatedAt,
+      before.points,
+      after.points,
+    ),
+  ];
 }
 
 /** The events one item change makes (none for most changes). */

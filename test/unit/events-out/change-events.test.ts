@@ -90,7 +90,7 @@ describe('campaign events', () => {
     expect(types(eventsOfChange({ kind: 'INSERT', newItem: generating, oldItem: null }))).toEqual(['campaign.created', 'campaign.vouchers.generation.started']);
     const deleted = eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: campaign(), at: '2026-01-03T00:00:00.000Z' });
     expect(deleted.map((e) => [e.type, e.createdAt])).toEqual([['campaign.deleted', '2026-01-03T00:00:00.000Z']]);
-    expect((deleted[0]?.data.object as { id: string; object: string }).object).toBe('campaign');
+    expect(deleted[0]?.data).toMatchObject({ object: { id: 'camp_1', object: 'campaign' } });
   });
 
   it('names a change by the request that made it, one event per revision, and nothing for counters or tiers', () => {
