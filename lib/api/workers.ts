@@ -149,7 +149,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
   name: 'outbox-stream-worker',
   handler: 'functions/workers/outbox-stream-worker.ts',
   // Kept in step with lib/events-out/change-events.ts EVENT_ENTITIES (test/unit/events-out checks it).
-  entities: ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points'],
+  entities: ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points', 'earning_rule'],
   batchSize: 100,
   timeoutSeconds: 60,
   retryAttempts: 10,

@@ -3,6 +3,7 @@ import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
 import { toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
+import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
@@ -21,7 +22,7 @@ import type { ItemChange, OutEvent } from './out-event.js';
  */
 
 /** The entities whose changes make events: the stream consumer's filter (infra and the local poller) keeps only these. */
-export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points'] as const;
+export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points', 'earning_rule'] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
 export const EMITTED_EVENTS: readonly WebhookEvent[] = [
@@ -54,6 +55,11 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'voucher.loyalty_card.pending_points.updated',
   'voucher.loyalty_card.pending_points.activated',
   'voucher.loyalty_card.pending_points.canceled',
+  'campaign.earning_rule.assigned',
+  'campaign.earning_rule.updated',
+  'campaign.earning_rule.enabled',
+  'campaign.earning_rule.disabled',
+  'campaign.earning_rule.deleted',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -198,6 +204,24 @@ function pendingPointsEvents(change: ItemChange): OutEvent[] {
   ];
 }
 
+/**
+ * Only its owner's requests change a rule (each stamps `updatedAt`): every MODIFY is one, and one that
+ * switches `active` is an enable or disable. Two changes in one millisecond keep distinct ids by the
+ * stamp they replaced.
+ */
+function earningRuleEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.earningRule.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.earningRule.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after) return [make('campaign.earning_rule.assigned', after.projectId, after.createdAt, toEarningRuleReply(after), after.id)];
+  if (change.kind === 'REMOVE' && before)
+    return [make('campaign.earning_rule.deleted', before.projectId, change.at ?? before.updatedAt ?? before.createdAt, toEarningRuleReply(before), before.id)];
+  if (!after || !before) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  const type: WebhookEvent =
+    after.active === before.active ? 'campaign.earning_rule.updated' : after.active ? 'campaign.earning_rule.enabled' : 'campaign.earning_rule.disabled';
+  return [make(type, after.projectId, at, toEarningRuleReply(after), after.id, at, before.updatedAt)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -221,6 +245,8 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return campaignEvents(change);
     case 'pending_points':
       return pendingPointsEvents(change);
+    case 'earning_rule':
+      return earningRuleEvents(change);
     default:
       return [];
   }

@@ -25,6 +25,11 @@ const CAMPAIGN_EVENTS: WebhookEvent[] = [
   'campaign.vouchers.generation.started',
   'campaign.vouchers.generation.completed',
   'campaign.vouchers.generation.failed',
+  'campaign.earning_rule.assigned',
+  'campaign.earning_rule.updated',
+  'campaign.earning_rule.enabled',
+  'campaign.earning_rule.disabled',
+  'campaign.earning_rule.deleted',
 ];
 
 let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
@@ -124,5 +129,32 @@ describe('campaign webhook events', () => {
     expect(changes.filter((e) => e.type === 'campaign.enabled')).toHaveLength(won.filter((op) => op === 'enable-campaign').length);
     expect(changes.filter((e) => e.type === 'campaign.disabled')).toHaveLength(won.filter((op) => op === 'disable-campaign').length);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  }, 60_000);
+
+  it('earning rules: assigned, updated, disabled, enabled, deleted, once each; none for refused changes', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const club = await api.call('create-campaign', {
+      json: { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', type: 'AUTO_UPDATE', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } },
+    });
+    expect(club.status).toBe(200);
+    const made = await api.call('create-earning-rule', {
+      params: { campaignId: 'Club' },
+      json: [{ event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, source: { banner: 'Paid' } }],
+    });
+    expect(made.status).toBe(200);
+    const ruleId = ((made.json as unknown as { id: string }[])[0] ?? { id: '' }).id;
+    const rule = { campaignId: 'Club', earningRuleId: ruleId };
+    const refused = [
+      await api.call('update-earning-rule', { params: rule, json: { start_date: '2026-05-01T00:00:00Z', expiration_date: '2026-04-01T00:00:00Z' } }),
+      await api.call('enable-earning-rule', { params: { campaignId: 'Club', earningRuleId: 'ern_none' } }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 404]);
+    expect((await api.call('update-earning-rule', { params: rule, json: { source: { banner: 'Paid orders' } } })).status).toBe(200);
+    expect((await api.call('disable-earning-rule', { params: rule })).status).toBe(200);
+    expect((await api.call('enable-earning-rule', { params: rule })).status).toBe(200);
+    expect((await api.call('delete-earning-rule', { params: rule })).status).toBe(204);
+    const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type.startsWith('campaign.earning_rule.'));
+    expect(events.map((e) => e.type).sort()).toEqual(['assigned', 'updated', 'disabled', 'enabled', 'deleted'].map((t) => `campaign.earning_rule.${t}`).sort());
+    expect(events.every((e) => e.data.object.id === ruleId)).toBe(true);
   }, 60_000);
 });

@@ -142,3 +142,39 @@ describe('pending points events', () => {
     expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: item() })).toEqual([]);
   });
 });
+
+describe('earning rule events', () => {
+  const rule = (over: Record<string, unknown> = {}) =>
+    entities.earningRule.toItem({
+      id: 'ern_1',
+      projectId: 'p1',
+      campaignId: 'camp_1',
+      event: 'order.paid',
+      customEventSchemaId: null,
+      loyalty: { type: 'FIXED', points: 10 },
+      banner: null,
+      active: true,
+      startDate: null,
+      expirationDate: null,
+      expirationRules: null,
+      metadata: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      ...over,
+    } as never);
+  const t1 = '2026-01-02T00:00:00.000Z';
+
+  it('assigned, updated, enabled/disabled by the switch of active, deleted; two changes in one millisecond keep distinct ids', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: rule(), oldItem: null }))).toEqual(['campaign.earning_rule.assigned']);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ banner: 'x', updatedAt: t1 }) }))).toEqual([
+      'campaign.earning_rule.updated',
+    ]);
+    const off = eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ active: false, updatedAt: t1 }) });
+    expect(types(off)).toEqual(['campaign.earning_rule.disabled']);
+    const on = eventsOfChange({ kind: 'MODIFY', oldItem: rule({ active: false, updatedAt: t1 }), newItem: rule({ updatedAt: t1 }) });
+    expect(types(on)).toEqual(['campaign.earning_rule.enabled']);
+    const offAgain = eventsOfChange({ kind: 'MODIFY', oldItem: rule({ updatedAt: t1 }), newItem: rule({ active: false, updatedAt: t1 }) });
+    expect(offAgain[0]?.id).not.toBe(off[0]?.id);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: rule(), newItem: null }))).toEqual(['campaign.earning_rule.deleted']);
+  });
+});
