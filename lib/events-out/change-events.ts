@@ -7,6 +7,7 @@ import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
+import { toAssignmentReply, toValidationRuleReply } from '../validation-rules/validation-rule.mapper.js';
 import { toVoucherReply } from '../vouchers/voucher.mapper.js';
 import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
@@ -22,7 +23,18 @@ import type { ItemChange, OutEvent } from './out-event.js';
  */
 
 /** The entities whose changes make events: the stream consumer's filter (infra and the local poller) keeps only these. */
-export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction', 'campaign', 'pending_points', 'earning_rule'] as const;
+export const EVENT_ENTITIES = [
+  'redemption',
+  'publication',
+  'customer',
+  'voucher',
+  'card_transaction',
+  'campaign',
+  'pending_points',
+  'earning_rule',
+  'validation_rule',
+  'validation_rule_assignment',
+] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
 export const EMITTED_EVENTS: readonly WebhookEvent[] = [
@@ -60,6 +72,11 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'campaign.earning_rule.enabled',
   'campaign.earning_rule.disabled',
   'campaign.earning_rule.deleted',
+  'business_validation_rule.created',
+  'business_validation_rule.updated',
+  'business_validation_rule.deleted',
+  'business_validation_rule.assignment.created',
+  'business_validation_rule.assignment.deleted',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -222,6 +239,35 @@ function earningRuleEvents(change: ItemChange): OutEvent[] {
   return [make(type, after.projectId, at, toEarningRuleReply(after), after.id, at, before.updatedAt)];
 }
 
+/** A validation rule item keeps no project id: its key starts with it (`P#<projectId>#VRULE#…`). */
+const projectOfKey = (item: Item): string => String(item.PK).split('#')[1] ?? '';
+
+/** The reference's "business validation rules" are its validation rules: a PUT raises `revision`; assignments move only `assignmentsCount`. */
+function validationRuleEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'INSERT' && change.newItem) {
+    const r = entities.validationRule.fromItem(change.newItem);
+    return [make('business_validation_rule.created', projectOfKey(change.newItem), r.createdAt, toValidationRuleReply(r), r.id)];
+  }
+  if (change.kind === 'REMOVE' && change.oldItem) {
+    const r = entities.validationRule.fromItem(change.oldItem);
+    return [make('business_validation_rule.deleted', projectOfKey(change.oldItem), change.at ?? r.updatedAt ?? r.createdAt, toValidationRuleReply(r), r.id)];
+  }
+  if (!change.newItem || !change.oldItem) return [];
+  const after = entities.validationRule.fromItem(change.newItem);
+  if (after.revision === entities.validationRule.fromItem(change.oldItem).revision) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  return [make('business_validation_rule.updated', projectOfKey(change.newItem), at, toValidationRuleReply(after), after.id, after.revision)];
+}
+
+function assignmentEvents(change: ItemChange): OutEvent[] {
+  const item = change.kind === 'INSERT' ? change.newItem : change.kind === 'REMOVE' ? change.oldItem : null;
+  if (!item) return [];
+  const a = entities.validationRuleAssignment.fromItem(item);
+  return change.kind === 'INSERT'
+    ? [make('business_validation_rule.assignment.created', projectOfKey(item), a.createdAt, toAssignmentReply(a), a.id)]
+    : [make('business_validation_rule.assignment.deleted', projectOfKey(item), change.at ?? a.createdAt, toAssignmentReply(a), a.id)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -247,6 +293,10 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return pendingPointsEvents(change);
     case 'earning_rule':
       return earningRuleEvents(change);
+    case 'validation_rule':
+      return validationRuleEvents(change);
+    case 'validation_rule_assignment':
+      return assignmentEvents(change);
     default:
       return [];
   }

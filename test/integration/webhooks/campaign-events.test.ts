@@ -30,6 +30,11 @@ const CAMPAIGN_EVENTS: WebhookEvent[] = [
   'campaign.earning_rule.enabled',
   'campaign.earning_rule.disabled',
   'campaign.earning_rule.deleted',
+  'business_validation_rule.created',
+  'business_validation_rule.updated',
+  'business_validation_rule.deleted',
+  'business_validation_rule.assignment.created',
+  'business_validation_rule.assignment.deleted',
 ];
 
 let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
@@ -156,5 +161,36 @@ describe('campaign webhook events', () => {
     const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type.startsWith('campaign.earning_rule.'));
     expect(events.map((e) => e.type).sort()).toEqual(['assigned', 'updated', 'disabled', 'enabled', 'deleted'].map((t) => `campaign.earning_rule.${t}`).sort());
     expect(events.every((e) => e.data.object.id === ruleId)).toBe(true);
+  }, 60_000);
+
+  it('validation rules and their assignments: created, updated, deleted, once each; none for refused changes', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const campaign = await api.call('create-campaign', { json: campaignBodies.DISCOUNT_COUPONS('Ruled') });
+    expect(campaign.status).toBe(200);
+    const rule = await api.call('create-validation-rules', { json: { name: 'Big orders', rules: {} } });
+    expect(rule.status, JSON.stringify(rule.json)).toBe(200);
+    const ruleId = rule.json.id as string;
+    const onRule = { validationRuleId: ruleId };
+    const assigned = await api.call('create-validation-rule-assignment', {
+      params: onRule,
+      json: { related_object_type: 'campaign', related_object_id: campaign.json.id },
+    });
+    expect(assigned.status).toBe(200);
+    const refused = [
+      await api.call('create-validation-rule-assignment', { params: onRule, json: { related_object_type: 'campaign', related_object_id: 'camp_none' } }),
+      await api.call('delete-validation-rules', { params: onRule }),
+      await api.call('update-validation-rule', { params: { validationRuleId: 'val_none' }, json: { name: 'x' } }),
+    ];
+    expect(refused.map((r) => r.status >= 400 && r.status < 500)).toEqual([true, true, true]);
+    expect((await api.call('update-validation-rule', { params: onRule, json: { name: 'Bigger orders' } })).status).toBe(200);
+    const unassigned = await api.call('delete-validation-rule-assignment', { params: { ...onRule, assignmentId: assigned.json.id as string } });
+    expect(unassigned.status).toBe(204);
+    expect((await api.call('delete-validation-rules', { params: onRule })).status).toBe(204);
+    const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type.startsWith('business_validation_rule.'));
+    expect(events.map((e) => e.type).sort()).toEqual(
+      ['created', 'updated', 'deleted', 'assignment.created', 'assignment.deleted'].map((t) => `business_validation_rule.${t}`).sort(),
+    );
+    const updated = events.find((e) => e.type === 'business_validation_rule.updated');
+    expect(updated?.data.object).toMatchObject({ id: ruleId, name: 'Bigger orders' });
   }, 60_000);
 });

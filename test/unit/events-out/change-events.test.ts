@@ -178,3 +178,40 @@ describe('earning rule events', () => {
     expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: rule(), newItem: null }))).toEqual(['campaign.earning_rule.deleted']);
   });
 });
+
+describe('validation rule events (the reference names them business_validation_rule.*)', () => {
+  const rule = (over: Record<string, unknown> = {}) =>
+    entities.validationRule.toItem(
+      {
+        id: 'val_1',
+        name: 'Big',
+        rules: { logic: '', conditions: {} },
+        error: null,
+        applicableTo: { excluded: [], included: [], includedAll: false },
+        type: 'basic',
+        contextType: 'global',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: null,
+        revision: 0,
+        assignmentsCount: 0,
+        ...over,
+      } as never,
+      'p1',
+    );
+  const assignment = entities.validationRuleAssignment.toItem(
+    { id: 'asgm_1', ruleId: 'val_1', relatedObjectType: 'campaign', relatedObjectId: 'camp_1', createdAt: '2026-01-01T00:00:00.000Z' },
+    'p1',
+  );
+
+  it('created, updated per revision, deleted, with the project from the key; an assignment count change sends nothing', () => {
+    const created = eventsOfChange({ kind: 'INSERT', newItem: rule(), oldItem: null });
+    expect(created.map((e) => [e.type, e.projectId])).toEqual([['business_validation_rule.created', 'p1']]);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ name: 'Bigger', revision: 1 }) }))).toEqual([
+      'business_validation_rule.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ assignmentsCount: 1 }) })).toEqual([]);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: rule(), newItem: null }))).toEqual(['business_validation_rule.deleted']);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: assignment, oldItem: null }))).toEqual(['business_validation_rule.assignment.created']);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: assignment, newItem: null }))).toEqual(['business_validation_rule.assignment.deleted']);
+  });
+});
