@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
-import { toCampaignReply } from '../campaigns/campaign.mapper.js';
+import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
 import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
@@ -10,6 +10,7 @@ import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
 import { toAssignmentReply, toValidationRuleReply } from '../validation-rules/validation-rule.mapper.js';
 import { toVoucherReply } from '../vouchers/voucher.mapper.js';
 import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
+import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { PendingPointsStatus } from '../loyalties/pending-points.js';
 import type { Redemption } from '../redemptions/redemption.js';
@@ -67,6 +68,11 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'voucher.loyalty_card.pending_points.updated',
   'voucher.loyalty_card.pending_points.activated',
   'voucher.loyalty_card.pending_points.canceled',
+  'campaign.promotion_tier.created',
+  'campaign.promotion_tier.updated',
+  'campaign.promotion_tier.enabled',
+  'campaign.promotion_tier.disabled',
+  'campaign.promotion_tier.deleted',
   'campaign.earning_rule.assigned',
   'campaign.earning_rule.updated',
   'campaign.earning_rule.enabled',
@@ -183,7 +189,33 @@ function campaignEvents(change: ItemChange): OutEvent[] {
   }
   const ended = after.vouchersGenerationStatus !== before.vouchersGenerationStatus ? GENERATION_ENDS[after.vouchersGenerationStatus] : undefined;
   // A status write stamps no time: the stream record's is when it happened.
-  return ended ? [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)] : [];
+  if (ended) return [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)];
+  return tierEvents(change, before, after);
+}
+
+/**
+ * A promotion's tiers live in its campaign item's list; a tier's own writes (add, change, enable,
+ * disable, delete) change that list alone, each one tier, stamping its `updatedAt`. The event is the
+ * difference of the two lists. Tiers made with the campaign are in its `campaign.created`.
+ */
+function tierEvents(change: ItemChange, before: Campaign, after: Campaign): OutEvent[] {
+  const was = new Map((before.promotionTiers ?? []).map((t) => [t.id, t]));
+  const is = new Set((after.promotionTiers ?? []).map((t) => t.id));
+  const events: OutEvent[] = [];
+  const tierEvent = (type: WebhookEvent, at: string, tier: PromotionTier, ...idParts: (string | null)[]) =>
+    make(type, after.projectId, at, tierReply(after, tier), tier.id, ...idParts);
+  for (const tier of after.promotionTiers ?? []) {
+    const old = was.get(tier.id);
+    if (!old) events.push(tierEvent('campaign.promotion_tier.created', tier.createdAt, tier));
+    else if (old.updatedAt !== tier.updatedAt) {
+      const at = tier.updatedAt ?? tier.createdAt;
+      const type: WebhookEvent =
+        old.active === tier.active ? 'campaign.promotion_tier.updated' : tier.active ? 'campaign.promotion_tier.enabled' : 'campaign.promotion_tier.disabled';
+      events.push(tierEvent(type, at, tier, at, old.updatedAt));
+    }
+  }
+  for (const [id, tier] of was) if (!is.has(id)) events.push(tierEvent('campaign.promotion_tier.deleted', change.at ?? tier.updatedAt ?? tier.createdAt, tier));
+  return events;
 }
 
 const PENDING_EVENTS: Partial<Record<PendingPointsStatus, WebhookEvent>> = {

@@ -25,6 +25,11 @@ const CAMPAIGN_EVENTS: WebhookEvent[] = [
   'campaign.vouchers.generation.started',
   'campaign.vouchers.generation.completed',
   'campaign.vouchers.generation.failed',
+  'campaign.promotion_tier.created',
+  'campaign.promotion_tier.updated',
+  'campaign.promotion_tier.enabled',
+  'campaign.promotion_tier.disabled',
+  'campaign.promotion_tier.deleted',
   'campaign.earning_rule.assigned',
   'campaign.earning_rule.updated',
   'campaign.earning_rule.enabled',
@@ -192,5 +197,27 @@ describe('campaign webhook events', () => {
     );
     const updated = events.find((e) => e.type === 'business_validation_rule.updated');
     expect(updated?.data.object).toMatchObject({ id: ruleId, name: 'Bigger orders' });
+  }, 60_000);
+
+  it('promotion tiers: created, updated, disabled, enabled, deleted, once each (the tier, not the campaign); none for refused changes', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const promo = await api.call('create-campaign', { json: campaignBodies.PROMOTION('Promo') });
+    expect(promo.status).toBe(200);
+    const added = await api.call('add-promotion-tier-to-campaign', {
+      params: { campaignId: promo.json.id as string },
+      json: { name: 'Tier C', action: { discount: { type: 'PERCENT', percent_off: 5 } } },
+    });
+    expect(added.status, JSON.stringify(added.json)).toBe(200);
+    const tier = { promotionTierId: added.json.id as string };
+    expect((await api.call('update-promotion-tier', { params: { promotionTierId: 'promo_none' }, json: { banner: 'x' } })).status).toBe(404);
+    expect((await api.call('update-promotion-tier', { params: tier, json: { banner: 'Five off' } })).status).toBe(200);
+    expect((await api.call('disable-promotion-tier', { params: tier })).status).toBe(200);
+    expect((await api.call('enable-promotion-tier', { params: tier })).status).toBe(200);
+    expect((await api.call('delete-promotion-tier', { params: tier })).status).toBe(204);
+    const events = await eventsOf(keys.project_id, 6);
+    expect(events.map((e) => e.type).sort()).toEqual(
+      ['campaign.created', ...['created', 'updated', 'disabled', 'enabled', 'deleted'].map((t) => `campaign.promotion_tier.${t}`)].sort(),
+    );
+    expect(events.filter((e) => e.type.startsWith('campaign.promotion_tier.')).every((e) => e.data.object.id === tier.promotionTierId)).toBe(true);
   }, 60_000);
 });

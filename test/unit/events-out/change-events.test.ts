@@ -215,3 +215,39 @@ describe('validation rule events (the reference names them business_validation_r
     expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: assignment, newItem: null }))).toEqual(['business_validation_rule.assignment.deleted']);
   });
 });
+
+describe('promotion tier events (the difference of the campaign item tier lists)', () => {
+  const tier = (id: string, over: Record<string, unknown> = {}) =>
+    ({
+      id,
+      name: id,
+      banner: null,
+      discount: null,
+      metadata: {},
+      active: true,
+      hierarchy: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      startDate: null,
+      expirationDate: null,
+      validityTimeframe: null,
+      validityDayOfWeek: null,
+      validityHours: null,
+      ...over,
+    }) as never;
+  const promo = (tiers: unknown[]) => campaign({ campaignType: 'PROMOTION', promotionTiers: tiers as never });
+  const t1 = '2026-01-02T00:00:00.000Z';
+
+  it('created, updated, disabled, enabled, deleted, one per changed tier; the others send nothing', () => {
+    const a = tier('promo_a');
+    const change = (before: unknown[], after: unknown[]) => types(eventsOfChange({ kind: 'MODIFY', oldItem: promo(before), newItem: promo(after) }));
+    expect(change([a], [a, tier('promo_b')])).toEqual(['campaign.promotion_tier.created']);
+    expect(change([a], [tier('promo_a', { banner: 'x', updatedAt: t1 })])).toEqual(['campaign.promotion_tier.updated']);
+    expect(change([a], [tier('promo_a', { active: false, updatedAt: t1 })])).toEqual(['campaign.promotion_tier.disabled']);
+    expect(change([tier('promo_a', { active: false, updatedAt: t1 })], [tier('promo_a', { updatedAt: '2026-01-03T00:00:00.000Z' })])).toEqual([
+      'campaign.promotion_tier.enabled',
+    ]);
+    expect(change([a, tier('promo_b')], [a])).toEqual(['campaign.promotion_tier.deleted']);
+    expect(change([a], [a])).toEqual([]);
+  });
+});
