@@ -160,6 +160,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
     'earning_rule',
     'validation_rule',
     'validation_rule_assignment',
+    'reward_assignment',
   ],
   batchSize: 100,
   timeoutSeconds: 60,

@@ -7,6 +7,7 @@ import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
+import { toRewardAssignmentReply } from '../rewards/reward.mapper.js';
 import { toAssignmentReply, toValidationRuleReply } from '../validation-rules/validation-rule.mapper.js';
 import { toVoucherReply } from '../vouchers/voucher.mapper.js';
 import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
@@ -35,6 +36,7 @@ export const EVENT_ENTITIES = [
   'earning_rule',
   'validation_rule',
   'validation_rule_assignment',
+  'reward_assignment',
 ] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
@@ -78,6 +80,9 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'campaign.earning_rule.enabled',
   'campaign.earning_rule.disabled',
   'campaign.earning_rule.deleted',
+  'campaign.reward.assignment.created',
+  'campaign.reward.assignment.updated',
+  'campaign.reward.assignment.deleted',
   'business_validation_rule.created',
   'business_validation_rule.updated',
   'business_validation_rule.deleted',
@@ -300,6 +305,27 @@ function assignmentEvents(change: ItemChange): OutEvent[] {
     : [make('business_validation_rule.assignment.deleted', projectOfKey(item), change.at ?? a.createdAt, toAssignmentReply(a), a.id)];
 }
 
+/** A reward on a campaign (`reward_assignment`; its `reward_assignment_pair` copy sends nothing): only a PUT of its points changes it. */
+function rewardAssignmentEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.rewardAssignment.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.rewardAssignment.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after)
+    return [make('campaign.reward.assignment.created', after.projectId, after.createdAt, toRewardAssignmentReply(after), after.id)];
+  if (change.kind === 'REMOVE' && before)
+    return [
+      make(
+        'campaign.reward.assignment.deleted',
+        before.projectId,
+        change.at ?? before.updatedAt ?? before.createdAt,
+        toRewardAssignmentReply(before),
+        before.id,
+      ),
+    ];
+  if (!after || !before) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  return [make('campaign.reward.assignment.updated', after.projectId, at, toRewardAssignmentReply(after), after.id, at, before.updatedAt, after.points)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -325,6 +351,8 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return pendingPointsEvents(change);
     case 'earning_rule':
       return earningRuleEvents(change);
+    case 'reward_assignment':
+      return rewardAssignmentEvents(change);
     case 'validation_rule':
       return validationRuleEvents(change);
     case 'validation_rule_assignment':

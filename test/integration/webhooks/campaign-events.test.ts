@@ -30,6 +30,9 @@ const CAMPAIGN_EVENTS: WebhookEvent[] = [
   'campaign.promotion_tier.enabled',
   'campaign.promotion_tier.disabled',
   'campaign.promotion_tier.deleted',
+  'campaign.reward.assignment.created',
+  'campaign.reward.assignment.updated',
+  'campaign.reward.assignment.deleted',
   'campaign.earning_rule.assigned',
   'campaign.earning_rule.updated',
   'campaign.earning_rule.enabled',
@@ -219,5 +222,29 @@ describe('campaign webhook events', () => {
       ['campaign.created', ...['created', 'updated', 'disabled', 'enabled', 'deleted'].map((t) => `campaign.promotion_tier.${t}`)].sort(),
     );
     expect(events.filter((e) => e.type.startsWith('campaign.promotion_tier.')).every((e) => e.data.object.id === tier.promotionTierId)).toBe(true);
+  }, 60_000);
+
+  it('reward assignments: created, updated, deleted, once each; none for refused changes', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const club = await api.call('create-campaign', { json: campaignBodies.LOYALTY_PROGRAM('Club') });
+    expect(club.status).toBe(200);
+    const reward = await api.call('create-reward', {
+      json: { name: 'Coins', type: 'COIN', parameters: { coin: { exchange_ratio: 900, points_ratio: 8000 } } },
+    });
+    expect(reward.status, JSON.stringify(reward.json)).toBe(200);
+    const rewardId = reward.json.id as string;
+    const assign = (campaign: string) =>
+      api.call('create-reward-assignment', { params: { rewardId }, json: { campaign, parameters: { loyalty: { points: 39 } } } });
+    const assigned = await assign(club.json.id as string);
+    expect(assigned.status, JSON.stringify(assigned.json)).toBe(200);
+    // Refused: the same pair again, an unknown campaign.
+    expect((await assign(club.json.id as string)).status).toBeGreaterThanOrEqual(400);
+    expect((await assign('camp_none')).status).toBeGreaterThanOrEqual(400);
+    const ref = { rewardId, assignmentId: assigned.json.id as string };
+    expect((await api.call('update-reward-assignment', { params: ref, json: { parameters: { loyalty: { points: 45 } } } })).status).toBe(200);
+    expect((await api.call('delete-reward-assignment', { params: ref })).status).toBe(204);
+    const events = (await eventsOf(keys.project_id, 4)).filter((e) => e.type.startsWith('campaign.reward.'));
+    expect(events.map((e) => e.type).sort()).toEqual(['created', 'deleted', 'updated'].map((t) => `campaign.reward.assignment.${t}`));
+    expect(events.every((e) => e.data.object.id === ref.assignmentId)).toBe(true);
   }, 60_000);
 });

@@ -251,3 +251,27 @@ describe('promotion tier events (the difference of the campaign item tier lists)
     expect(change([a], [a])).toEqual([]);
   });
 });
+
+describe('reward assignment events', () => {
+  const a = (over: Record<string, unknown> = {}) =>
+    entities.rewardAssignment.toItem({
+      id: 'rewa_1',
+      projectId: 'p1',
+      rewardId: 'rew_1',
+      campaignId: 'camp_1',
+      points: 10,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      ...over,
+    });
+
+  it('created, updated, deleted; its pair copy sends nothing', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: a(), oldItem: null }))).toEqual(['campaign.reward.assignment.created']);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: a(), newItem: a({ points: 12, updatedAt: '2026-01-02T00:00:00.000Z' }) }))).toEqual([
+      'campaign.reward.assignment.updated',
+    ]);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: a(), newItem: null }))).toEqual(['campaign.reward.assignment.deleted']);
+    const pair = entities.rewardAssignmentPair.toItem(entities.rewardAssignment.fromItem(a()));
+    expect(eventsOfChange({ kind: 'INSERT', newItem: pair, oldItem: null })).toEqual([]);
+  });
+});
