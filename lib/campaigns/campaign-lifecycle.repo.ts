@@ -39,6 +39,7 @@ export type CampaignChange = Partial<
     | 'referralProgram'
     | 'voucher'
     | 'loyaltyTiersExpiration'
+    | 'lastChange'
   >
 >;
 

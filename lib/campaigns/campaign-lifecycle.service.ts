@@ -181,6 +181,7 @@ export async function updateCampaign(
     onCurrentCampaign(deps, projectId, idOrName, async (read) => {
       const change: CampaignChange = {
         ...changeOf(read, body),
+        lastChange: 'update',
         ...(categoryRef ? { category } : {}),
         ...(referralProgram !== undefined ? { referralProgram } : {}),
       };
@@ -222,7 +223,12 @@ function plannedVouchersUpdate(deps: Pick<Runtime, 'ids'>, read: Campaign, reque
  */
 export async function setCampaignActive(deps: Deps, projectId: string, idOrName: string, active: boolean): Promise<Campaign> {
   const now = deps.clock.now().toISOString();
-  return onCurrentCampaign(deps, projectId, idOrName, async (read) => (await changeCampaign(deps, read, { active }, now)).campaign ?? RETRY);
+  return onCurrentCampaign(
+    deps,
+    projectId,
+    idOrName,
+    async (read) => (await changeCampaign(deps, read, { active, lastChange: active ? 'enable' : 'disable' }, now)).campaign ?? RETRY,
+  );
 }
 
 /** POST /v1/campaigns/{campaignId}/enable (see setCampaignActive). */

@@ -105,6 +105,12 @@ export interface Campaign extends Validity {
    * of two racing writes of one campaign the second re-reads. Absent (= 0) on campaigns never changed.
    */
   revision?: number;
+  /**
+   * Which request made the change at `revision` (PUT, enable, disable): the outbox reads it to name
+   * the webhook event (campaign.updated, .enabled, .disabled), as setting the state a campaign
+   * already has is still an enable. Absent on campaigns never changed (and on older changes: update).
+   */
+  lastChange?: 'update' | 'enable' | 'disable';
   creationStatus: CampaignStatus;
   vouchersGenerationStatus: CampaignStatus;
   protected: boolean;

@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
+import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
+import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
+import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
+import { toRewardAssignmentReply } from '../rewards/reward.mapper.js';
+import { toAssignmentReply, toValidationRuleReply } from '../validation-rules/validation-rule.mapper.js';
 import { toVoucherReply } from '../vouchers/voucher.mapper.js';
 import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js';
+import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
+import type { PendingPointsStatus } from '../loyalties/pending-points.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { WebhookEvent } from '../webhooks/webhook.js';
@@ -18,7 +25,19 @@ import type { ItemChange, OutEvent } from './out-event.js';
  */
 
 /** The entities whose changes make events: the stream consumer's filter (infra and the local poller) keeps only these. */
-export const EVENT_ENTITIES = ['redemption', 'publication', 'customer', 'voucher', 'card_transaction'] as const;
+export const EVENT_ENTITIES = [
+  'redemption',
+  'publication',
+  'customer',
+  'voucher',
+  'card_transaction',
+  'campaign',
+  'pending_points',
+  'earning_rule',
+  'validation_rule',
+  'validation_rule_assignment',
+  'reward_assignment',
+] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
 export const EMITTED_EVENTS: readonly WebhookEvent[] = [
@@ -39,6 +58,36 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'voucher.loyalty_card.points_expired',
   'voucher.gift.transaction.created',
   'voucher.gift.balance_aded',
+  'campaign.created',
+  'campaign.updated',
+  'campaign.deleted',
+  'campaign.enabled',
+  'campaign.disabled',
+  'campaign.vouchers.generation.started',
+  'campaign.vouchers.generation.completed',
+  'campaign.vouchers.generation.failed',
+  'voucher.loyalty_card.pending_points.aded',
+  'voucher.loyalty_card.pending_points.updated',
+  'voucher.loyalty_card.pending_points.activated',
+  'voucher.loyalty_card.pending_points.canceled',
+  'campaign.promotion_tier.created',
+  'campaign.promotion_tier.updated',
+  'campaign.promotion_tier.enabled',
+  'campaign.promotion_tier.disabled',
+  'campaign.promotion_tier.deleted',
+  'campaign.earning_rule.assigned',
+  'campaign.earning_rule.updated',
+  'campaign.earning_rule.enabled',
+  'campaign.earning_rule.disabled',
+  'campaign.earning_rule.deleted',
+  'campaign.reward.assignment.created',
+  'campaign.reward.assignment.updated',
+  'campaign.reward.assignment.deleted',
+  'business_validation_rule.created',
+  'business_validation_rule.updated',
+  'business_validation_rule.deleted',
+  'business_validation_rule.assignment.created',
+  'business_validation_rule.assignment.deleted',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -118,6 +167,165 @@ function customerEvents(change: ItemChange): OutEvent[] {
   return [];
 }
 
+const GENERATION_ENDS: Partial<Record<string, WebhookEvent>> = {
+  DONE: 'campaign.vouchers.generation.completed',
+  FAILED: 'campaign.vouchers.generation.failed',
+};
+const CAMPAIGN_CHANGES = { update: 'campaign.updated', enable: 'campaign.enabled', disable: 'campaign.disabled' } as const;
+
+function campaignEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.campaign.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.campaign.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after) {
+    const object = toCampaignReply(after);
+    const events = [make('campaign.created', after.projectId, after.createdAt, object, after.id)];
+    if (after.vouchersGenerationStatus === 'IN_PROGRESS')
+      events.push(make('campaign.vouchers.generation.started', after.projectId, after.createdAt, object, after.id));
+    return events;
+  }
+  if (change.kind === 'REMOVE' && before)
+    return [make('campaign.deleted', before.projectId, change.at ?? before.updatedAt ?? before.createdAt, toCampaignReply(before), before.id)];
+  if (!after || !before || after.id !== before.id) return [];
+  // PUT, enable and disable raise `revision` and say which they were (`lastChange`); voucher counts, tiers and statuses raise neither.
+  if ((after.revision ?? 0) !== (before.revision ?? 0)) {
+    const at = after.updatedAt ?? after.createdAt;
+    const type = CAMPAIGN_CHANGES[after.lastChange ?? 'update'];
+    return [make(type, after.projectId, at, toCampaignReply(after), after.id, after.revision)];
+  }
+  const ended = after.vouchersGenerationStatus !== before.vouchersGenerationStatus ? GENERATION_ENDS[after.vouchersGenerationStatus] : undefined;
+  // A status write stamps no time: the stream record's is when it happened.
+  if (ended) return [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)];
+  return tierEvents(change, before, after);
+}
+
+/**
+ * A promotion's tiers live in its campaign item's list; a tier's own writes (add, change, enable,
+ * disable, delete) change that list alone, each one tier, stamping its `updatedAt`. The event is the
+ * difference of the two lists. Tiers made with the campaign are in its `campaign.created`.
+ */
+function tierEvents(change: ItemChange, before: Campaign, after: Campaign): OutEvent[] {
+  const was = new Map((before.promotionTiers ?? []).map((t) => [t.id, t]));
+  const is = new Set((after.promotionTiers ?? []).map((t) => t.id));
+  const events: OutEvent[] = [];
+  const tierEvent = (type: WebhookEvent, at: string, tier: PromotionTier, ...idParts: (string | null)[]) =>
+    make(type, after.projectId, at, tierReply(after, tier), tier.id, ...idParts);
+  for (const tier of after.promotionTiers ?? []) {
+    const old = was.get(tier.id);
+    if (!old) events.push(tierEvent('campaign.promotion_tier.created', tier.createdAt, tier));
+    else if (old.updatedAt !== tier.updatedAt) {
+      const at = tier.updatedAt ?? tier.createdAt;
+      const type: WebhookEvent =
+        old.active === tier.active ? 'campaign.promotion_tier.updated' : tier.active ? 'campaign.promotion_tier.enabled' : 'campaign.promotion_tier.disabled';
+      events.push(tierEvent(type, at, tier, at, old.updatedAt));
+    }
+  }
+  for (const [id, tier] of was) if (!is.has(id)) events.push(tierEvent('campaign.promotion_tier.deleted', change.at ?? tier.updatedAt ?? tier.createdAt, tier));
+  return events;
+}
+
+const PENDING_EVENTS: Partial<Record<PendingPointsStatus, WebhookEvent>> = {
+  PENDING: 'voucher.loyalty_card.pending_points.aded',
+  ACTIVATED: 'voucher.loyalty_card.pending_points.activated',
+  CANCELED: 'voucher.loyalty_card.pending_points.canceled',
+};
+
+/**
+ * An entry is put PENDING (added), adjusted in place (updated), and ended by a move: the PENDING
+ * item's removal and, in the same transaction, a put of the ACTIVATED or CANCELED item, which is
+ * the event's record (the removal sends nothing).
+ */
+function pendingPointsEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'INSERT' && change.newItem) {
+    const p = entities.pendingPoints.fromItem(change.newItem);
+    const type = PENDING_EVENTS[p.status];
+    return type ? [make(type, p.projectId, p.status === 'PENDING' ? p.createdAt : p.updatedAt, toPendingPointsReply(p), p.id)] : [];
+  }
+  if (change.kind !== 'MODIFY' || !change.newItem || !change.oldItem) return [];
+  const after = entities.pendingPoints.fromItem(change.newItem);
+  const before = entities.pendingPoints.fromItem(change.oldItem);
+  if (after.status !== 'PENDING' || after.points === before.points) return [];
+  return [
+    make(
+      'voucher.loyalty_card.pending_points.updated',
+      after.projectId,
+      after.updatedAt,
+      toPendingPointsReply(after),
+      after.id,
+      after.updatedAt,
+      before.points,
+      after.points,
+    ),
+  ];
+}
+
+/**
+ * Only its owner's requests change a rule (each stamps `updatedAt`): every MODIFY is one, and one that
+ * switches `active` is an enable or disable. Two changes in one millisecond keep distinct ids by the
+ * stamp they replaced.
+ */
+function earningRuleEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.earningRule.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.earningRule.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after) return [make('campaign.earning_rule.assigned', after.projectId, after.createdAt, toEarningRuleReply(after), after.id)];
+  if (change.kind === 'REMOVE' && before)
+    return [make('campaign.earning_rule.deleted', before.projectId, change.at ?? before.updatedAt ?? before.createdAt, toEarningRuleReply(before), before.id)];
+  if (!after || !before) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  const type: WebhookEvent =
+    after.active === before.active ? 'campaign.earning_rule.updated' : after.active ? 'campaign.earning_rule.enabled' : 'campaign.earning_rule.disabled';
+  return [make(type, after.projectId, at, toEarningRuleReply(after), after.id, at, before.updatedAt)];
+}
+
+/** A validation rule item keeps no project id: its key starts with it (`P#<projectId>#VRULE#…`). */
+const projectOfKey = (item: Item): string => String(item.PK).split('#')[1] ?? '';
+
+/** The reference's "business validation rules" are its validation rules: a PUT raises `revision`; assignments move only `assignmentsCount`. */
+function validationRuleEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'INSERT' && change.newItem) {
+    const r = entities.validationRule.fromItem(change.newItem);
+    return [make('business_validation_rule.created', projectOfKey(change.newItem), r.createdAt, toValidationRuleReply(r), r.id)];
+  }
+  if (change.kind === 'REMOVE' && change.oldItem) {
+    const r = entities.validationRule.fromItem(change.oldItem);
+    return [make('business_validation_rule.deleted', projectOfKey(change.oldItem), change.at ?? r.updatedAt ?? r.createdAt, toValidationRuleReply(r), r.id)];
+  }
+  if (!change.newItem || !change.oldItem) return [];
+  const after = entities.validationRule.fromItem(change.newItem);
+  if (after.revision === entities.validationRule.fromItem(change.oldItem).revision) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  return [make('business_validation_rule.updated', projectOfKey(change.newItem), at, toValidationRuleReply(after), after.id, after.revision)];
+}
+
+function assignmentEvents(change: ItemChange): OutEvent[] {
+  const item = change.kind === 'INSERT' ? change.newItem : change.kind === 'REMOVE' ? change.oldItem : null;
+  if (!item) return [];
+  const a = entities.validationRuleAssignment.fromItem(item);
+  return change.kind === 'INSERT'
+    ? [make('business_validation_rule.assignment.created', projectOfKey(item), a.createdAt, toAssignmentReply(a), a.id)]
+    : [make('business_validation_rule.assignment.deleted', projectOfKey(item), change.at ?? a.createdAt, toAssignmentReply(a), a.id)];
+}
+
+/** A reward on a campaign (`reward_assignment`; its `reward_assignment_pair` copy sends nothing): only a PUT of its points changes it. */
+function rewardAssignmentEvents(change: ItemChange): OutEvent[] {
+  const after = change.newItem ? entities.rewardAssignment.fromItem(change.newItem) : null;
+  const before = change.oldItem ? entities.rewardAssignment.fromItem(change.oldItem) : null;
+  if (change.kind === 'INSERT' && after)
+    return [make('campaign.reward.assignment.created', after.projectId, after.createdAt, toRewardAssignmentReply(after), after.id)];
+  if (change.kind === 'REMOVE' && before)
+    return [
+      make(
+        'campaign.reward.assignment.deleted',
+        before.projectId,
+        change.at ?? before.updatedAt ?? before.createdAt,
+        toRewardAssignmentReply(before),
+        before.id,
+      ),
+    ];
+  if (!after || !before) return [];
+  const at = after.updatedAt ?? after.createdAt;
+  return [make('campaign.reward.assignment.updated', after.projectId, at, toRewardAssignmentReply(after), after.id, at, before.updatedAt, after.points)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -137,6 +345,18 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return voucherEvents(change);
     case 'customer':
       return customerEvents(change);
+    case 'campaign':
+      return campaignEvents(change);
+    case 'pending_points':
+      return pendingPointsEvents(change);
+    case 'earning_rule':
+      return earningRuleEvents(change);
+    case 'reward_assignment':
+      return rewardAssignmentEvents(change);
+    case 'validation_rule':
+      return validationRuleEvents(change);
+    case 'validation_rule_assignment':
+      return assignmentEvents(change);
     default:
       return [];
   }

@@ -3,6 +3,8 @@ import { outboxStreamWorker } from '../../../lib/api/workers.js';
 import * as entities from '../../../lib/db/entities.js';
 import { EMITTED_EVENTS, EVENT_ENTITIES, eventsOfChange } from '../../../lib/events-out/change-events.js';
 import { WEBHOOK_EVENTS } from '../../../lib/webhooks/webhook.js';
+import type { Campaign } from '../../../lib/campaigns/campaign.js';
+import { pendingEntry } from '../../support/pending-points.js';
 
 const customer = (over: Record<string, unknown> = {}) =>
   entities.customer.toItem({
@@ -42,5 +44,234 @@ describe('the outbox mapping (item changes → webhook events)', () => {
   it('sends nothing for items of other entities or for a customer update (the reference has no customer.updated)', () => {
     expect(eventsOfChange({ kind: 'MODIFY', newItem: customer({ name: 'Bea' }), oldItem: customer() })).toEqual([]);
     expect(eventsOfChange({ kind: 'INSERT', newItem: { PK: 'x', SK: 'y', entity: 'rate_limit_window' }, oldItem: null })).toEqual([]);
+  });
+});
+
+const campaign = (over: Partial<Campaign> = {}) =>
+  entities.campaign.toItem({
+    id: 'camp_1',
+    projectId: 'p1',
+    name: 'Coupons',
+    description: null,
+    campaignType: 'DISCOUNT_COUPONS',
+    type: 'AUTO_UPDATE',
+    voucher: null,
+    referralProgram: null,
+    promotionTiers: null,
+    autoJoin: false,
+    joinOnce: false,
+    useVoucherMetadataSchema: false,
+    activityDurationAfterPublishing: null,
+    vouchersCount: 0,
+    active: true,
+    metadata: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: null,
+    creationStatus: 'DONE',
+    vouchersGenerationStatus: 'DONE',
+    protected: false,
+    category: null,
+    startDate: null,
+    expirationDate: null,
+    validityTimeframe: null,
+    validityDayOfWeek: null,
+    validityHours: null,
+    ...over,
+  });
+
+const types = (events: { type: string }[]) => events.map((e) => e.type);
+
+describe('campaign events', () => {
+  const changed = (over: Partial<Campaign>) => campaign({ updatedAt: '2026-01-02T00:00:00.000Z', revision: 1, ...over });
+
+  it('created (and generation started when vouchers are being generated), deleted', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: campaign(), oldItem: null }))).toEqual(['campaign.created']);
+    const generating = campaign({ creationStatus: 'IN_PROGRESS', vouchersGenerationStatus: 'IN_PROGRESS' });
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: generating, oldItem: null }))).toEqual(['campaign.created', 'campaign.vouchers.generation.started']);
+    const deleted = eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: campaign(), at: '2026-01-03T00:00:00.000Z' });
+    expect(deleted.map((e) => [e.type, e.createdAt])).toEqual([['campaign.deleted', '2026-01-03T00:00:00.000Z']]);
+    expect(deleted[0]?.data).toMatchObject({ object: { id: 'camp_1', object: 'campaign' } });
+  });
+
+  it('names a change by the request that made it, one event per revision, and nothing for counters or tiers', () => {
+    const enable = eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'enable' }) });
+    expect(types(enable)).toEqual(['campaign.enabled']);
+    // Enabling an enabled campaign is still an enable; the next revision is another event.
+    const again = eventsOfChange({ kind: 'MODIFY', oldItem: changed({ lastChange: 'enable' }), newItem: changed({ lastChange: 'enable', revision: 2 }) });
+    expect(types(again)).toEqual(['campaign.enabled']);
+    expect(again[0]?.id).not.toBe(enable[0]?.id);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'disable', active: false }) }))).toEqual([
+      'campaign.disabled',
+    ]);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: changed({ lastChange: 'update', description: 'x' }) }))).toEqual([
+      'campaign.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 4 }) })).toEqual([]);
+  });
+
+  it('generation completed or failed when the generation status ends', () => {
+    const inProgress = campaign({ creationStatus: 'IN_PROGRESS', vouchersGenerationStatus: 'IN_PROGRESS' });
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: inProgress, newItem: campaign({ vouchersCount: 5 }) }))).toEqual([
+      'campaign.vouchers.generation.completed',
+    ]);
+    const failed = campaign({ creationStatus: 'FAILED', vouchersGenerationStatus: 'FAILED' });
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: inProgress, newItem: failed }))).toEqual(['campaign.vouchers.generation.failed']);
+  });
+});
+
+describe('pending points events', () => {
+  const card = { projectId: 'p1', voucherId: 'v_1', code: 'CARD', campaignId: 'camp_1' };
+  const entry = pendingEntry(card, { id: 'lopp_1' });
+  const item = (over: Parameters<typeof pendingEntry>[1] = {}) => entities.pendingPoints.toItem({ ...entry, ...over });
+
+  it('added, updated on a change of points, activated and canceled by the put of the ended entry; its removal sends nothing', () => {
+    const added = eventsOfChange({ kind: 'INSERT', newItem: item(), oldItem: null });
+    expect(types(added)).toEqual(['voucher.loyalty_card.pending_points.aded']);
+    expect(added[0]?.data.object).toMatchObject({ id: 'lopp_1', voucher_id: 'v_1', points: 10 });
+    const later = '2026-02-10T13:00:00.000Z';
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: item(), newItem: item({ points: 7, updatedAt: later }) }))).toEqual([
+      'voucher.loyalty_card.pending_points.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: item(), newItem: item({ updatedAt: later }) })).toEqual([]);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: item({ status: 'ACTIVATED', updatedAt: later }), oldItem: null }))).toEqual([
+      'voucher.loyalty_card.pending_points.activated',
+    ]);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: item({ status: 'CANCELED', updatedAt: later }), oldItem: null }))).toEqual([
+      'voucher.loyalty_card.pending_points.canceled',
+    ]);
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: item() })).toEqual([]);
+  });
+});
+
+describe('earning rule events', () => {
+  const rule = (over: Record<string, unknown> = {}) =>
+    entities.earningRule.toItem({
+      id: 'ern_1',
+      projectId: 'p1',
+      campaignId: 'camp_1',
+      event: 'order.paid',
+      customEventSchemaId: null,
+      loyalty: { type: 'FIXED', points: 10 },
+      banner: null,
+      active: true,
+      startDate: null,
+      expirationDate: null,
+      expirationRules: null,
+      metadata: {},
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      ...over,
+    } as never);
+  const t1 = '2026-01-02T00:00:00.000Z';
+
+  it('assigned, updated, enabled/disabled by the switch of active, deleted; two changes in one millisecond keep distinct ids', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: rule(), oldItem: null }))).toEqual(['campaign.earning_rule.assigned']);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ banner: 'x', updatedAt: t1 }) }))).toEqual([
+      'campaign.earning_rule.updated',
+    ]);
+    const off = eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ active: false, updatedAt: t1 }) });
+    expect(types(off)).toEqual(['campaign.earning_rule.disabled']);
+    const on = eventsOfChange({ kind: 'MODIFY', oldItem: rule({ active: false, updatedAt: t1 }), newItem: rule({ updatedAt: t1 }) });
+    expect(types(on)).toEqual(['campaign.earning_rule.enabled']);
+    const offAgain = eventsOfChange({ kind: 'MODIFY', oldItem: rule({ updatedAt: t1 }), newItem: rule({ active: false, updatedAt: t1 }) });
+    expect(offAgain[0]?.id).not.toBe(off[0]?.id);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: rule(), newItem: null }))).toEqual(['campaign.earning_rule.deleted']);
+  });
+});
+
+describe('validation rule events (the reference names them business_validation_rule.*)', () => {
+  const rule = (over: Record<string, unknown> = {}) =>
+    entities.validationRule.toItem(
+      {
+        id: 'val_1',
+        name: 'Big',
+        rules: { logic: '', conditions: {} },
+        error: null,
+        applicableTo: { excluded: [], included: [], includedAll: false },
+        type: 'basic',
+        contextType: 'global',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: null,
+        revision: 0,
+        assignmentsCount: 0,
+        ...over,
+      } as never,
+      'p1',
+    );
+  const assignment = entities.validationRuleAssignment.toItem(
+    { id: 'asgm_1', ruleId: 'val_1', relatedObjectType: 'campaign', relatedObjectId: 'camp_1', createdAt: '2026-01-01T00:00:00.000Z' },
+    'p1',
+  );
+
+  it('created, updated per revision, deleted, with the project from the key; an assignment count change sends nothing', () => {
+    const created = eventsOfChange({ kind: 'INSERT', newItem: rule(), oldItem: null });
+    expect(created.map((e) => [e.type, e.projectId])).toEqual([['business_validation_rule.created', 'p1']]);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ name: 'Bigger', revision: 1 }) }))).toEqual([
+      'business_validation_rule.updated',
+    ]);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: rule(), newItem: rule({ assignmentsCount: 1 }) })).toEqual([]);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: rule(), newItem: null }))).toEqual(['business_validation_rule.deleted']);
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: assignment, oldItem: null }))).toEqual(['business_validation_rule.assignment.created']);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: assignment, newItem: null }))).toEqual(['business_validation_rule.assignment.deleted']);
+  });
+});
+
+describe('promotion tier events (the difference of the campaign item tier lists)', () => {
+  const tier = (id: string, over: Record<string, unknown> = {}) =>
+    ({
+      id,
+      name: id,
+      banner: null,
+      discount: null,
+      metadata: {},
+      active: true,
+      hierarchy: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      startDate: null,
+      expirationDate: null,
+      validityTimeframe: null,
+      validityDayOfWeek: null,
+      validityHours: null,
+      ...over,
+    }) as never;
+  const promo = (tiers: unknown[]) => campaign({ campaignType: 'PROMOTION', promotionTiers: tiers as never });
+  const t1 = '2026-01-02T00:00:00.000Z';
+
+  it('created, updated, disabled, enabled, deleted, one per changed tier; the others send nothing', () => {
+    const a = tier('promo_a');
+    const change = (before: unknown[], after: unknown[]) => types(eventsOfChange({ kind: 'MODIFY', oldItem: promo(before), newItem: promo(after) }));
+    expect(change([a], [a, tier('promo_b')])).toEqual(['campaign.promotion_tier.created']);
+    expect(change([a], [tier('promo_a', { banner: 'x', updatedAt: t1 })])).toEqual(['campaign.promotion_tier.updated']);
+    expect(change([a], [tier('promo_a', { active: false, updatedAt: t1 })])).toEqual(['campaign.promotion_tier.disabled']);
+    expect(change([tier('promo_a', { active: false, updatedAt: t1 })], [tier('promo_a', { updatedAt: '2026-01-03T00:00:00.000Z' })])).toEqual([
+      'campaign.promotion_tier.enabled',
+    ]);
+    expect(change([a, tier('promo_b')], [a])).toEqual(['campaign.promotion_tier.deleted']);
+    expect(change([a], [a])).toEqual([]);
+  });
+});
+
+describe('reward assignment events', () => {
+  const a = (over: Record<string, unknown> = {}) =>
+    entities.rewardAssignment.toItem({
+      id: 'rewa_1',
+      projectId: 'p1',
+      rewardId: 'rew_1',
+      campaignId: 'camp_1',
+      points: 10,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: null,
+      ...over,
+    });
+
+  it('created, updated, deleted; its pair copy sends nothing', () => {
+    expect(types(eventsOfChange({ kind: 'INSERT', newItem: a(), oldItem: null }))).toEqual(['campaign.reward.assignment.created']);
+    expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: a(), newItem: a({ points: 12, updatedAt: '2026-01-02T00:00:00.000Z' }) }))).toEqual([
+      'campaign.reward.assignment.updated',
+    ]);
+    expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: a(), newItem: null }))).toEqual(['campaign.reward.assignment.deleted']);
+    const pair = entities.rewardAssignmentPair.toItem(entities.rewardAssignment.fromItem(a()));
+    expect(eventsOfChange({ kind: 'INSERT', newItem: pair, oldItem: null })).toEqual([]);
   });
 });
