@@ -13,7 +13,7 @@ export const sourceId = z.string().check(
   z.refine((s) => Buffer.byteLength(s) <= MAX_SOURCE_ID_BYTES, `must not exceed ${MAX_SOURCE_ID_BYTES} bytes`),
 );
 
-const calendarDate = z.iso.date();
+const calendarDate = z.isoDate();
 const text = (max: number) => z.string().check(z.maxLength(max));
 
 const addressSchema = z.strictObject({

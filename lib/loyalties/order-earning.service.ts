@@ -8,7 +8,7 @@ import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
 import { orderPointsFor } from '../earning-rules/order-points.js';
 import { AppError, NotEnoughPointsError } from '../errors.js';
 import type { Order, OrderStatus } from '../orders/order.js';
-import { createPublication } from '../publications/publication.service.js';
+import { joinProgram } from '../publications/publication.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
@@ -63,7 +63,7 @@ async function cardOf(deps: Deps, order: Order, customerId: string, campaign: Ca
   if (held.voucher?.loyaltyCard) return held.voucher;
   if (!campaign.autoJoin) return null;
   try {
-    const published = await createPublication(deps, order.projectId, { campaign: campaign.id, customer: { id: customerId }, joinOnce: true }, null, 1);
+    const published = await joinProgram(deps, order.projectId, campaign.id, customerId);
     return published.value.voucher?.loyaltyCard ? published.value.voucher : null;
   } catch (error) {
     if (error instanceof AppError) return null;

@@ -6,7 +6,7 @@ import { RETRY, retryOnConflict, type TransactItem, transact } from '../db/trans
 import { BadRequestError, InvalidPayloadError, NotEnoughPointsError, NotFoundError, RedemptionRefusedError, RewardOutOfStockError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { commitOnce, type Committed, recordedReply } from '../idempotency/idempotency.service.js';
-import { createPublication } from '../publications/publication.service.js';
+import { publishUnderSourceId } from '../publications/publication.service.js';
 import type { Order, OrderRedemption } from '../orders/order.js';
 import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
 import { calculate, type OrderCalculation } from '../redemptions/calculator.js';
@@ -356,13 +356,7 @@ async function rewardVoucher(deps: Deps, projectId: string, r: Redemption, campa
     const held = await getHeldVoucher(deps, projectId, customerId, campaign.campaignId);
     if (held.voucher) return held.voucher;
   }
-  const published = await createPublication(
-    deps,
-    projectId,
-    { campaign: campaign.campaignId, customer: { id: customerId }, sourceId: r.id, joinOnce: false },
-    null,
-    1,
-  );
+  const published = await publishUnderSourceId(deps, projectId, campaign.campaignId, customerId, r.id);
   if (!published.value.voucher) throw new Error(`Publication for redemption ${r.id} gave no voucher`);
   return published.value.voucher;
 }

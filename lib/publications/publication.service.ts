@@ -104,9 +104,13 @@ async function resolve(deps: Deps, projectId: string, source: Source): Promise<T
     const campaign = voucher.campaignId ? await campaignRepo.getCampaign(deps, projectId, voucher.campaignId) : null;
     return { kind: 'voucher', voucher, campaign };
   }
-  const campaign = await loadCampaign(deps, projectId, source.ref);
+  return resolveCampaign(deps, projectId, source.ref, source.count);
+}
+
+async function resolveCampaign(deps: Deps, projectId: string, ref: string, count: number): Promise<Target> {
+  const campaign = await loadCampaign(deps, projectId, ref);
   if (!campaign.voucher) throw new InvalidCampaignError(`Campaign ${campaign.name} is a ${campaign.campaignType} and has no vouchers to publish`);
-  return { kind: 'campaign', campaign: campaign as VoucherCampaign, count: source.count };
+  return { kind: 'campaign', campaign: campaign as VoucherCampaign, count };
 }
 
 /**
@@ -282,6 +286,73 @@ export async function createPublication(
   }
   const source = sourceOf(request, maxCount);
   const target = await resolve(deps, projectId, source);
+  const busy = `Too many concurrent publications for ${source.kind === 'voucher' ? `voucher ${source.code}` : `campaign ${source.ref}`}`;
+  return publish(deps, projectId, request, target, idempotency, now, busy, EVERY_PATH);
+}
+
+/**
+ * Order earning's auto-join (lib/loyalties/order-earning.service.ts): one card of the program `campaignId` published
+ * to the customer `customerId`, join-once, without `source_id` or Idempotency-Key. The same publication as
+ * createPublication with `{ campaign: campaignId, customer: { id: customerId }, joinOnce: true }` and a count of 1,
+ * through a path that leaves out what such a request never reaches (a named code, a known `source_id`, a top-up of
+ * the pool for a large count), so the checkout's bundles do not carry them (docs/benchmarks.md "Redemption bundles
+ * under 340 KiB").
+ * @throws as createPublication.
+ */
+export async function joinProgram(deps: Deps, projectId: string, campaignId: string, customerId: string): Promise<Committed<PublicationResult>> {
+  const now = deps.clock.now();
+  const target = await resolveCampaign(deps, projectId, campaignId, 1);
+  const request: PublicationRequest = { campaign: campaignId, customer: { id: customerId }, joinOnce: true };
+  return publish(deps, projectId, request, target, null, now, `Too many concurrent publications for campaign ${campaignId}`, CAMPAIGN_PATH);
+}
+
+/**
+ * A reward's voucher (lib/loyalties/reward-redemption.service.ts): one voucher of `campaignId` published to the
+ * customer `customerId` under `sourceId`, as createPublication would with `{ campaign: campaignId, customer: { id:
+ * customerId }, sourceId, joinOnce: false }` and a count of 1, without the paths such a request never reaches.
+ * @throws as createPublication.
+ */
+export async function publishUnderSourceId(
+  deps: Deps,
+  projectId: string,
+  campaignId: string,
+  customerId: string,
+  sourceId: string,
+): Promise<Committed<PublicationResult>> {
+  const now = deps.clock.now();
+  const target = await resolveCampaign(deps, projectId, campaignId, 1);
+  const request: PublicationRequest = { campaign: campaignId, customer: { id: customerId }, sourceId, joinOnce: false };
+  return publish(deps, projectId, request, target, null, now, `Too many concurrent publications for campaign ${campaignId}`, SOURCE_ID_PATH);
+}
+
+/**
+ * The paths of a publication that only some requests reach, passed in by the caller that can reach them, so a
+ * bundle whose caller never does leaves them out (esbuild keeps whatever a kept function names).
+ */
+interface RarePaths {
+  /** A `source_id` already known (the request has one). */
+  bySourceId?: typeof existingBySourceId;
+  /** A voucher named by its code (the request names one). */
+  named?: { reread: typeof voucherOrNull; plan: typeof namedPlan };
+  /** More vouchers than one transaction can generate (a count above 1). */
+  topUp?: typeof generateVouchers;
+}
+
+const EVERY_PATH: RarePaths = { bySourceId: existingBySourceId, named: { reread: voucherOrNull, plan: namedPlan }, topUp: generateVouchers };
+const CAMPAIGN_PATH: RarePaths = {};
+const SOURCE_ID_PATH: RarePaths = { bySourceId: existingBySourceId };
+
+/** The attempts of one publication of `target` (createPublication's, after its source is resolved). */
+async function publish(
+  deps: Deps,
+  projectId: string,
+  request: PublicationRequest,
+  target: Target,
+  idempotency: IdempotencyScope | null,
+  now: Date,
+  busy: string,
+  paths: RarePaths,
+): Promise<Committed<PublicationResult>> {
   const campaign = target.campaign;
   const joinOnce = request.joinOnce || campaign?.joinOnce === true;
   if (joinOnce && target.kind === 'campaign' && target.count > 1) throw tooMany(1, ' to a customer in a join-once campaign');
@@ -289,69 +360,65 @@ export async function createPublication(
   const publisher = new Publisher(deps, projectId, request, customer, now);
   let named = target.kind === 'voucher' ? target.voucher : null;
 
-  return retryOnConflict(
-    `Too many concurrent publications for ${source.kind === 'voucher' ? `voucher ${source.code}` : `campaign ${source.ref}`}`,
-    async (attempt) => {
-      if (request.sourceId !== undefined) {
-        const known = await existingBySourceId(deps, projectId, request.sourceId, customer);
-        if (known) return { value: known, replayed: false };
+  return retryOnConflict(busy, async (attempt) => {
+    if (request.sourceId !== undefined && paths.bySourceId) {
+      const known = await paths.bySourceId(deps, projectId, request.sourceId, customer);
+      if (known) return { value: known, replayed: false };
+    }
+    // The pool is read beside the held voucher (one round trip); a join-once customer who holds one wastes that read.
+    const [held] = await Promise.all([
+      campaign ? getHeldVoucher(deps, projectId, customer.id, campaign.id) : null,
+      target.kind === 'campaign' ? publisher.prefetch(target.campaign, target.count) : undefined,
+    ]);
+    if (joinOnce && campaign && held?.voucher) {
+      if (named && named.code !== held.voucher.code) {
+        throw cannotPublish(`Voucher cannot be published. Customer already joined program: it holds voucher ${held.voucher.code} of campaign ${campaign.name}`);
       }
-      // The pool is read beside the held voucher (one round trip); a join-once customer who holds one wastes that read.
-      const [held] = await Promise.all([
-        campaign ? getHeldVoucher(deps, projectId, customer.id, campaign.id) : null,
-        target.kind === 'campaign' ? publisher.prefetch(target.campaign, target.count) : undefined,
-      ]);
-      if (joinOnce && campaign && held?.voucher) {
-        if (named && named.code !== held.voucher.code) {
-          throw cannotPublish(
-            `Voucher cannot be published. Customer already joined program: it holds voucher ${held.voucher.code} of campaign ${campaign.name}`,
-          );
-        }
-        const given = held.publicationId ? await repo.getPublication(deps, projectId, held.publicationId) : null;
-        if (held.publicationId && !given) throw new Error(`Held voucher ${held.voucher.id} names publication ${held.publicationId}, which is missing`);
-        if (given) return { value: { publication: given, customer, voucher: given.vouchers.length === 1 ? held.voucher : null }, replayed: false };
-      }
+      const given = held.publicationId ? await repo.getPublication(deps, projectId, held.publicationId) : null;
+      if (held.publicationId && !given) throw new Error(`Held voucher ${held.voucher.id} names publication ${held.publicationId}, which is missing`);
+      if (given) return { value: { publication: given, customer, voucher: given.vouchers.length === 1 ? held.voucher : null }, replayed: false };
+    }
 
-      let plan: Plan;
-      if (joinOnce && campaign && held?.voucher) {
-        plan = adoptionPlan(deps, publisher, held.voucher, campaign);
-      } else if (target.kind === 'voucher') {
-        if (attempt > 0) named = await voucherOrNull(deps, projectId, target.voucher.code);
-        if (!named) throw new NotFoundError('voucher', source.kind === 'voucher' ? source.code : '');
-        plan = namedPlan(deps, publisher, named);
-      } else {
-        const planned = await campaignPlan(deps, publisher, target.campaign, target.count);
-        if (planned === RETRY) return RETRY;
-        plan = planned;
-      }
-      if (campaign && !held?.voucher && plan.vouchers[0]) {
-        plan.items.push(putHeldVoucherItem(deps, plan.vouchers[0], held?.staleVoucherId ?? null, publisher.id));
-      }
-      const publication = publisher.publication(plan.vouchers);
-      plan.publicationAt = plan.items.length;
-      const generic = plan.vouchers.length === 1 && plan.vouchers[0] && isGenericCode(plan.vouchers[0]) ? plan.vouchers[0].id : null;
-      plan.items.push(...repo.publicationItems(deps, publication, generic));
-      // The campaign's summary figures (get-campaign-summary): this publication, and the vouchers it generated.
-      if (campaign) {
-        const created = plan.vouchers.filter((v) => [...plan.generated.values()].includes(v.code));
-        const delta = { publications: 1, publicationsSucceeded: 1, ...(created.length > 0 ? createdVouchersDelta(created) : {}) };
-        plan.items.push(...summaryCounterUpdates(deps, projectId, campaign.id, publisher.at, delta));
-      }
+    let plan: Plan;
+    if (joinOnce && campaign && held?.voucher) {
+      plan = adoptionPlan(deps, publisher, held.voucher, campaign);
+    } else if (target.kind === 'voucher') {
+      if (!paths.named) throw new Error('A publication of a named voucher needs its path (createPublication)');
+      if (attempt > 0) named = await paths.named.reread(deps, projectId, target.voucher.code);
+      if (!named) throw new NotFoundError('voucher', request.voucher ?? '');
+      plan = paths.named.plan(deps, publisher, named);
+    } else {
+      const planned = await campaignPlan(deps, publisher, target.campaign, target.count, paths.topUp);
+      if (planned === RETRY) return RETRY;
+      plan = planned;
+    }
+    if (campaign && !held?.voucher && plan.vouchers[0]) {
+      plan.items.push(putHeldVoucherItem(deps, plan.vouchers[0], held?.staleVoucherId ?? null, publisher.id));
+    }
+    const publication = publisher.publication(plan.vouchers);
+    plan.publicationAt = plan.items.length;
+    const generic = plan.vouchers.length === 1 && plan.vouchers[0] && isGenericCode(plan.vouchers[0]) ? plan.vouchers[0].id : null;
+    plan.items.push(...repo.publicationItems(deps, publication, generic));
+    // The campaign's summary figures (get-campaign-summary): this publication, and the vouchers it generated.
+    if (campaign) {
+      const created = plan.vouchers.filter((v) => [...plan.generated.values()].includes(v.code));
+      const delta = { publications: 1, publicationsSucceeded: 1, ...(created.length > 0 ? createdVouchersDelta(created) : {}) };
+      plan.items.push(...summaryCounterUpdates(deps, projectId, campaign.id, publisher.at, delta));
+    }
 
-      const result: PublicationResult = { publication, customer, voucher: plan.vouchers.length === 1 ? (plan.vouchers[0] ?? null) : null };
-      const outcome = await commitOnce(deps, idempotency, plan.items, result, now);
-      if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
-      if (!('failed' in outcome)) return RETRY;
-      if (outcome.failed.includes(plan.publicationAt)) throw new Error(`Publication id ${publisher.id} is already taken`);
-      if (outcome.failed.includes(plan.campaignCounterAt)) throw new NotFoundError('campaign', campaign?.id ?? '');
-      const lost = outcome.failed.flatMap((i) => plan.updates.get(i) ?? []);
-      if (lost.length > 0 && target.kind === 'campaign') await publisher.lose(lost);
-      publisher.codesTaken(outcome.failed.flatMap((i) => plan.generated.get(i) ?? []));
-      // Anything else (the voucher published or changed meanwhile, the held voucher or source id
-      // taken by a concurrent publication): read again and re-plan.
-      return RETRY;
-    },
-  );
+    const result: PublicationResult = { publication, customer, voucher: plan.vouchers.length === 1 ? (plan.vouchers[0] ?? null) : null };
+    const outcome = await commitOnce(deps, idempotency, plan.items, result, now);
+    if (outcome.ok) return { value: outcome.reply, replayed: outcome.replayed };
+    if (!('failed' in outcome)) return RETRY;
+    if (outcome.failed.includes(plan.publicationAt)) throw new Error(`Publication id ${publisher.id} is already taken`);
+    if (outcome.failed.includes(plan.campaignCounterAt)) throw new NotFoundError('campaign', campaign?.id ?? '');
+    const lost = outcome.failed.flatMap((i) => plan.updates.get(i) ?? []);
+    if (lost.length > 0 && target.kind === 'campaign') await publisher.lose(lost);
+    publisher.codesTaken(outcome.failed.flatMap((i) => plan.generated.get(i) ?? []));
+    // Anything else (the voucher published or changed meanwhile, the held voucher or source id
+    // taken by a concurrent publication): read again and re-plan.
+    return RETRY;
+  });
 }
 
 /**
@@ -427,7 +494,13 @@ function adoptionPlan(deps: Deps, publisher: Publisher, v: Voucher, campaign: Ca
  * @returns RETRY after such a top-up of the pool.
  * @throws BadRequestError `no_voucher_suitable_for_publication`.
  */
-async function campaignPlan(deps: Deps, publisher: Publisher, campaign: VoucherCampaign, count: number): Promise<Plan | typeof RETRY> {
+async function campaignPlan(
+  deps: Deps,
+  publisher: Publisher,
+  campaign: VoucherCampaign,
+  count: number,
+  topUp: RarePaths['topUp'],
+): Promise<Plan | typeof RETRY> {
   const picked = await publisher.pick(campaign, count);
   const short = count - picked.length;
   if (short > 0 && campaign.type !== 'AUTO_UPDATE') {
@@ -435,10 +508,11 @@ async function campaignPlan(deps: Deps, publisher: Publisher, campaign: VoucherC
   }
   const room = MAX_TRANSACTION_ITEMS - FIXED_ITEMS;
   if (picked.length + 2 * short > room) {
+    if (!topUp) throw new Error('A publication of this many vouchers needs its top-up path (createPublication)');
     // With p vouchers picked, the other count − p generated need 2 items each: p ≥ 2·count − room fits.
-    const topUp = 2 * count - room - picked.length;
+    const missing = 2 * count - room - picked.length;
     try {
-      publisher.addCandidates(await generateVouchers(deps, campaign, topUp, { category: campaign.category }));
+      publisher.addCandidates(await topUp(deps, campaign, missing, { category: campaign.category }));
     } catch (error) {
       if (error instanceof CodeSpaceExhaustedError) throw noneSuitable(`Couldn't create new vouchers for publication: ${error.details ?? error.message}`);
       throw error;
