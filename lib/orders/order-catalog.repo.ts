@@ -1,5 +1,5 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { collectionMember, product, productSource, sku, skuRef, skuSource } from '../db/entities.js';
+import { catalogGone, collectionMember, product, productSource, sku, skuRef, skuSource } from '../db/entities.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
@@ -16,7 +16,8 @@ export type Lookup = <T>(e: { fromItem(item: Item): T }, key: ItemKey) => T | nu
  * One step of reading the catalog a request's lines need, by key only: what is known from the reads
  * so far (`lookup`), and the keys still to read. A line is looked up when it has no price, or `all`
  * (a rule of the request names a collection: membership needs the line's catalog ids); ids first (product, SKU pointer, source-id reservations), then what they point to,
- * then each line's memberships in `collections`. Called again after every round until no key is left:
+ * then each line's memberships in `collections`; and beside them, whether the product or SKU ids of
+ * lines that a rule targets by id (`targeted`) were deleted. Called again after every round until no key is left:
  * at most three rounds, each one BatchGetItem with the caller's other keys.
  */
 export function walkCatalog(
@@ -25,6 +26,7 @@ export function walkCatalog(
   all: boolean,
   collections: readonly string[],
   lookup: Lookup,
+  targeted: ReadonlySet<string> = new Set(),
 ): { keys: ItemKey[]; catalog: Catalog } {
   const c = emptyCatalog();
   const keys: ItemKey[] = [];
@@ -45,6 +47,7 @@ export function walkCatalog(
   };
   const ids: string[] = [];
   for (const r of lines) {
+    for (const id of [r.productId, r.skuId]) if (id !== null && targeted.has(id) && get(catalogGone, catalogGone.key(projectId, id))) c.gone.add(id);
     if (r.priced && !all) continue;
     if (r.skuId !== null) {
       const at = get(skuRef, skuRef.key(projectId, r.skuId));

@@ -4,7 +4,7 @@ import type { OrderItem } from '../../../lib/orders/order.js';
 import { type Catalog, emptyCatalog, inCollection, lineRefOf, memberKey, withCatalog } from '../../../lib/orders/order-catalog.js';
 import { walkCatalog } from '../../../lib/orders/order-catalog.repo.js';
 import type { Product, Sku } from '../../../lib/products/product.js';
-import { ruleCollections, itemMatches, ruleOrderItem } from '../../../lib/validation-rules/rule-evaluation.js';
+import { ruleTargetIds, itemMatches, ruleOrderItem } from '../../../lib/validation-rules/rule-evaluation.js';
 import { coveredLines } from '../../../lib/validations/applicable-to.js';
 
 const product = (id: string, price: number | null, more: Partial<Product> = {}): Product => ({
@@ -142,7 +142,7 @@ describe('collections in rules', () => {
     );
   });
 
-  it('ruleCollections names every collection of applicable_to and order.items.* once', () => {
+  it('ruleTargetIds names every collection of applicable_to and order.items.* once', () => {
     const rules = [
       {
         applicableTo: {
@@ -169,7 +169,27 @@ describe('collections in rules', () => {
         },
       },
     ];
-    expect(ruleCollections(rules).sort()).toEqual(['pc_a', 'pc_b']);
+    expect(ruleTargetIds(rules).collections.sort()).toEqual(['pc_a', 'pc_b']);
+    expect([...ruleTargetIds(rules).items]).toEqual(['p1']);
+  });
+
+  it('a line naming a deleted product or SKU keeps no id or source id a target could match', () => {
+    const line = {
+      productId: 'prod_gone',
+      skuId: 'sku_live',
+      relatedObject: 'product' as const,
+      sourceId: 'sock',
+      quantity: 1,
+      price: 200,
+      amount: null,
+      product: null,
+      sku: { id: 'sku_live', sourceId: 'sock-red' },
+    };
+    const item = ruleOrderItem(line, undefined, (id) => id === 'prod_gone');
+    expect([item.productId, item.productSourceId, item.skuId, item.skuSourceId]).toEqual([null, null, 'sku_live', 'sock-red']);
+    expect(itemMatches(item, { object: 'product', id: 'prod_gone' })).toBe(false);
+    expect(itemMatches(item, { object: 'product', source_id: 'sock' })).toBe(false);
+    expect(itemMatches(ruleOrderItem(line), { object: 'product', id: 'prod_gone' })).toBe(true);
   });
 });
 
