@@ -1,5 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { catalogGone, collectionMember, product, productSource, sku, skuRef, skuSource } from '../db/entities.js';
+import { catalogGone, collectionMember, product, productCollection, productSource, sku, skuRef, skuSource } from '../db/entities.js';
+import { isMemberAt } from '../product-collections/product-collection.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
@@ -45,34 +46,52 @@ export function walkCatalog(
     if (s !== undefined) c.skus.set(id, s);
     readProduct(productId);
   };
-  const ids: string[] = [];
+  // The product and SKU ids whose memberships count: final once no pointer or reservation is left to read.
+  const ids = new Set<string>();
+  let settled = true;
+  const see = (...xs: (string | null | undefined)[]) => {
+    for (const x of xs) if (x) ids.add(x);
+  };
   for (const r of lines) {
     for (const id of [r.productId, r.skuId]) if (id !== null && targeted.has(id) && get(catalogGone, catalogGone.key(projectId, id))) c.gone.add(id);
+    see(r.productId, r.skuId);
     if (r.priced && !all) continue;
     if (r.skuId !== null) {
       const at = get(skuRef, skuRef.key(projectId, r.skuId));
+      if (at === undefined) settled = false;
       if (at === null) c.skus.set(r.skuId, null);
-      else if (at) readSku(r.skuId, at.productId);
+      else if (at) {
+        see(at.productId);
+        readSku(r.skuId, at.productId);
+      }
     } else if (r.skuSourceId !== null) {
       const at = get(skuSource, skuSource.key(projectId, r.skuSourceId));
-      if (at !== undefined) c.skuSources.set(r.skuSourceId, at?.skuId ?? null);
-      if (at) readSku(at.skuId, at.productId);
+      if (at === undefined) settled = false;
+      else c.skuSources.set(r.skuSourceId, at?.skuId ?? null);
+      if (at) {
+        see(at.skuId, at.productId);
+        readSku(at.skuId, at.productId);
+      }
     }
     if (r.productId !== null) readProduct(r.productId);
     else if (r.productSourceId !== null && r.skuId === null && r.skuSourceId === null) {
       const at = get(productSource, productSource.key(projectId, r.productSourceId));
-      if (at !== undefined) c.productSources.set(r.productSourceId, at?.productId ?? null);
-      if (at) readProduct(at.productId);
+      if (at === undefined) settled = false;
+      else c.productSources.set(r.productSourceId, at?.productId ?? null);
+      if (at) {
+        see(at.productId);
+        readProduct(at.productId);
+      }
     }
   }
-  if (collections.length > 0) {
-    for (const [id, p] of c.products) if (p) ids.push(id);
-    for (const [id, s] of c.skus) if (s) ids.push(id);
-    for (const r of lines) for (const id of [r.productId, r.skuId]) if (id !== null && !ids.includes(id)) ids.push(id);
+  // Every membership of a collection is asked in one round with the collection item: the generation
+  // read with them says which member items count, so a filter change is seen whole or not at all.
+  if (settled) {
     for (const collectionId of collections) {
+      const col = get(productCollection, productCollection.key(projectId, collectionId));
       for (const id of ids) {
         const m = get(collectionMember, collectionMember.key(projectId, collectionId, id));
-        if (m !== undefined) c.members.set(memberKey(collectionId, id), m !== null);
+        if (m !== undefined && col !== undefined) c.members.set(memberKey(collectionId, id), m !== null && isMemberAt(m, col?.gen ?? 0));
       }
     }
   }
