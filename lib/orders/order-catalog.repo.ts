@@ -99,17 +99,23 @@ export function walkCatalog(
 }
 
 /**
- * The catalog the lines need (walkCatalog), read in rounds of consistent BatchGetItems (≤ 100 keys
- * each) until nothing is left: for the order routes, which read nothing else of the kind.
+ * The catalog the lines need (walkCatalog), and their memberships in `collections`, read in rounds
+ * of consistent BatchGetItems (≤ 100 keys each) until nothing is left: for the order routes and an
+ * order's earning, which read nothing else of the kind.
  */
-export async function readCatalog(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, lines: readonly LineRef[]): Promise<Catalog> {
+export async function readCatalog(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+  lines: readonly LineRef[],
+  collections: readonly string[] = [],
+): Promise<Catalog> {
   const items = new Map<string, Item | null>();
   const lookup: Lookup = (e, key) => {
     const item = items.get(keyString(key));
     return item === undefined ? undefined : item === null ? null : e.fromItem(item);
   };
   for (;;) {
-    const { keys, catalog } = walkCatalog(projectId, lines, false, [], lookup);
+    const { keys, catalog } = walkCatalog(projectId, lines, false, collections, lookup);
     const fresh = [...new Map(keys.map((k) => [keyString(k), k])).entries()];
     if (fresh.length === 0) return catalog;
     for (const [id] of fresh) items.set(id, null);
