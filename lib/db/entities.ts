@@ -483,6 +483,17 @@ export const skuRef = /* @__PURE__ */ entity<{ productId: string }>('sku_ref', 1
     () => 'SKU',
   )
   .apart();
+/**
+ * What is left of a deleted product or SKU (by its id, `prod_...` or `sku_...`): written in its
+ * delete's transaction and never removed (ids are never reused), so a line that still sends the id
+ * is told from an id the catalog never had and no rule target matches it (docs/decisions.md).
+ */
+export const catalogGone = /* @__PURE__ */ entity<{ object: 'product' | 'sku' }>('catalog_gone', 1)
+  .key(
+    (projectId: string, id: string) => tenant(projectId, 'CATALOG_GONE', id),
+    () => 'CATALOG_GONE',
+  )
+  .apart();
 /** Reserves a SKU `source_id` in its project; holds the SKU's id and its product's. */
 export const skuSource = /* @__PURE__ */ entity<{ skuId: string; productId: string }>('sku_source', 1)
   .key(

@@ -36,11 +36,12 @@ export const proportionalLoyalty = z.strictObject({
 
 const ratio = { every: z.int().check(z.minimum(1), z.maximum(1_000_000_000)), points };
 
-/** The products and SKUs an item-based rule counts (a product collection does not exist here). */
-const itemTarget = z.strictObject({ object: z.enum(['product', 'sku']), id: z.string().check(z.minLength(1), z.maxLength(1000)) });
+/** The products, SKUs and product collections an item-based rule counts. */
+const itemObject = z.enum(['products_collection', 'product', 'sku']);
+const itemTarget = z.strictObject({ object: itemObject, id: z.string().check(z.minLength(1), z.maxLength(1000)) });
 const itemsRatio = z.strictObject({
   ...ratio,
-  object: z.optional(z.enum(['product', 'sku'])),
+  object: z.optional(itemObject),
   id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
   applicable_to: z.optional(z.array(itemTarget).check(z.maxLength(100))),
 });

@@ -14,10 +14,24 @@ export const MAX_POINTS_PER_RULE = 1_000_000_000;
 /** What a rule reads of an order. */
 export type EarningOrder = Pick<Order, 'amount' | 'items' | 'metadata' | 'calculation'>;
 
-/** A product or SKU an item-based rule counts. */
+/** A product, SKU or product collection an item-based rule counts. */
 export interface ItemTarget {
-  object: 'product' | 'sku';
+  object: 'product' | 'sku' | 'products_collection';
   id: string;
+}
+
+/** Whether a line (by its catalog ids) is in a collection, as read for the order (lib/orders/order-catalog.ts `inCollection`); absent: in none. */
+export type InCollection = (ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean;
+
+/** The product collections the order-item rules of `loyalties` name. */
+export function earningCollections(loyalties: readonly EarningRuleLoyalty[]): string[] {
+  const ids = new Set<string>();
+  for (const l of loyalties) {
+    if (l.type !== 'PROPORTIONAL' || !('orderItems' in l)) continue;
+    const r = 'quantity' in l.orderItems ? l.orderItems.quantity : 'amount' in l.orderItems ? l.orderItems.amount : l.orderItems.subtotalAmount;
+    for (const t of targetsOf(r)) if (t.object === 'products_collection') ids.add(t.id);
+  }
+  return [...ids];
 }
 
 /**
@@ -32,23 +46,40 @@ export function ratioPoints(value: unknown, every: number, points: number): numb
 }
 
 /** The targets a rule names: its `applicable_to`, else its `object` + `id`; none means every item counts. */
-export function targetsOf(ratio: { object?: 'product' | 'sku' | undefined; id?: string | undefined; applicableTo?: ItemTarget[] | undefined }): ItemTarget[] {
+export function targetsOf(ratio: {
+  object?: ItemTarget['object'] | undefined;
+  id?: string | undefined;
+  applicableTo?: ItemTarget[] | undefined;
+}): ItemTarget[] {
   if (ratio.applicableTo && ratio.applicableTo.length > 0) return ratio.applicableTo;
   return ratio.object !== undefined && ratio.id !== undefined ? [{ object: ratio.object, id: ratio.id }] : [];
 }
 
-/** Whether a line is one of `targets`: a product by `product_id`, `product.id` or `product.source_id`; a SKU likewise. */
-export function itemMatches(item: Pick<OrderItem, 'productId' | 'skuId' | 'product' | 'sku'>, targets: readonly ItemTarget[]): boolean {
+/**
+ * Whether a line is one of `targets`: a product by `product_id`, `product.id` or `product.source_id`;
+ * a SKU likewise; a collection when the line's product or SKU is in it (`inCollection`).
+ */
+export function itemMatches(
+  item: Pick<OrderItem, 'productId' | 'skuId' | 'product' | 'sku'>,
+  targets: readonly ItemTarget[],
+  inCollection?: InCollection,
+): boolean {
   if (targets.length === 0) return true;
+  const ids = { productId: item.productId ?? item.product?.id ?? null, skuId: item.skuId ?? item.sku?.id ?? null };
   return targets.some((t) =>
-    t.object === 'product'
-      ? t.id === item.productId || t.id === item.product?.id || t.id === item.product?.sourceId
-      : t.id === item.skuId || t.id === item.sku?.id || t.id === item.sku?.sourceId,
+    t.object === 'products_collection'
+      ? inCollection?.(ids, t.id) === true
+      : t.object === 'product'
+        ? t.id === item.productId || t.id === item.product?.id || t.id === item.product?.sourceId
+        : t.id === item.skuId || t.id === item.sku?.id || t.id === item.sku?.sourceId,
   );
 }
 
-const lineMatches = (line: LineCalculation, targets: readonly ItemTarget[]): boolean =>
-  targets.length === 0 || targets.some((t) => (t.object === 'product' ? t.id === line.productId : t.id === line.skuId));
+const lineMatches = (line: LineCalculation, targets: readonly ItemTarget[], inCollection?: InCollection): boolean =>
+  targets.length === 0 ||
+  targets.some((t) =>
+    t.object === 'products_collection' ? inCollection?.(line, t.id) === true : t.object === 'product' ? t.id === line.productId : t.id === line.skuId,
+  );
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
@@ -59,11 +90,12 @@ const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b
  *   order's last redemption's discounts (the amount when it was never redeemed);
  * - ORDER_METADATA: by the numeric metadata `property` (none when absent or not a number);
  * - ORDER_ITEMS_QUANTITY / ORDER_ITEMS_AMOUNT: by the quantity / amount (before discounts) of the
- *   lines of the rule's products and SKUs; ORDER_ITEMS_SUBTOTAL_AMOUNT: by those lines' amount after
+ *   lines of the rule's products, SKUs and collections (`inCollection`: the memberships read for the
+ *   order; without it no line is in a collection); ORDER_ITEMS_SUBTOTAL_AMOUNT: by those lines' amount after
  *   discounts (the last redemption's line figures; the amount when it was never redeemed);
  * - CUSTOM_EVENT_METADATA: none (a custom event rule never reads an order).
  */
-export function orderPointsFor(loyalty: EarningRuleLoyalty, order: EarningOrder): number {
+export function orderPointsFor(loyalty: EarningRuleLoyalty, order: EarningOrder, inCollection?: InCollection): number {
   if (loyalty.type === 'FIXED') return loyalty.points;
   switch (loyalty.calculationType) {
     case 'ORDER_AMOUNT':
@@ -79,19 +111,19 @@ export function orderPointsFor(loyalty: EarningRuleLoyalty, order: EarningOrder)
     case 'ORDER_ITEMS_QUANTITY': {
       const r = loyalty.orderItems.quantity;
       const targets = targetsOf(r);
-      return ratioPoints(sum(order.items.filter((i) => itemMatches(i, targets)).map((i) => i.quantity ?? 0)), r.every, r.points);
+      return ratioPoints(sum(order.items.filter((i) => itemMatches(i, targets, inCollection)).map((i) => i.quantity ?? 0)), r.every, r.points);
     }
     case 'ORDER_ITEMS_AMOUNT': {
       const r = loyalty.orderItems.amount;
       const targets = targetsOf(r);
-      return ratioPoints(sum(order.items.filter((i) => itemMatches(i, targets)).map((i) => i.amount ?? 0)), r.every, r.points);
+      return ratioPoints(sum(order.items.filter((i) => itemMatches(i, targets, inCollection)).map((i) => i.amount ?? 0)), r.every, r.points);
     }
     case 'ORDER_ITEMS_SUBTOTAL_AMOUNT': {
       const r = loyalty.orderItems.subtotalAmount;
       const targets = targetsOf(r);
       const value = order.calculation
-        ? sum(order.calculation.items.filter((l) => lineMatches(l, targets)).map((l) => l.subtotalAmount))
-        : sum(order.items.filter((i) => itemMatches(i, targets)).map((i) => i.amount ?? 0));
+        ? sum(order.calculation.items.filter((l) => lineMatches(l, targets, inCollection)).map((l) => l.subtotalAmount))
+        : sum(order.items.filter((i) => itemMatches(i, targets, inCollection)).map((i) => i.amount ?? 0));
       return ratioPoints(value, r.every, r.points);
     }
     default:

@@ -1,9 +1,12 @@
 import { getCustomerIdBySourceId } from '../customers/customer.repo.js';
 import { orderPointsFor, type EarningOrder } from '../earning-rules/order-points.js';
+import { orderMemberships } from './earning-memberships.js';
 import { listEarningRulesOfCampaign } from '../earning-rules/earning-rule.repo.js';
 import { ruleApplies } from '../earning-rules/earning-rule.js';
 import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
 import { itemsAmount, orderItemOf } from '../orders/order-lines.js';
+import { lineRefOf, withCatalog } from '../orders/order-catalog.js';
+import { readCatalog } from '../orders/order-catalog.repo.js';
 import { getOrder } from '../orders/order.service.js';
 import type { Runtime } from '../runtime.js';
 import { getHeldVoucher } from '../vouchers/voucher-holder.repo.js';
@@ -28,11 +31,14 @@ async function customerIdOf(deps: Deps, projectId: string, customer: EstimatePoi
   return null;
 }
 
-/** The order to estimate: inline when it has amount or items, else the stored order its `id` or `source_id` names. */
+/** The order to estimate: inline when it has amount or items (lines with the catalog's values), else the stored order its `id` or `source_id` names. */
 async function orderOf(deps: Deps, projectId: string, order: EstimatePointsBody['order']): Promise<EarningOrder> {
   const ref = order?.id ?? order?.source_id;
   if (order && order.amount === undefined && order.items === undefined && ref !== undefined) return getOrder(deps, projectId, ref);
-  const items = order?.items?.map(orderItemOf) ?? [];
+  const sent = order?.items?.map(orderItemOf) ?? [];
+  // Lines take the catalog's values, as an order written with them would.
+  const catalog = await readCatalog(deps, projectId, sent.map(lineRefOf));
+  const items = sent.map((i, n) => withCatalog(i, catalog, n));
   return { amount: order?.amount ?? itemsAmount(items), items, metadata: order?.metadata ?? {} };
 }
 
@@ -57,8 +63,8 @@ export async function estimatePoints(deps: Deps, projectId: string, campaignRef:
   const held = customerId !== null && tiers.tiers.length > 0 ? (await getHeldVoucher(deps, projectId, customerId, campaign.id)).voucher : null;
   const card = held?.loyaltyCard ? (await cardAsOf(deps, held, now)).loyaltyCard : null;
   const tier = card ? cardTier(card, tiers, at) : null;
-  const points = rules
-    .filter((r) => r.event === ORDER_PAID_EVENT && ruleApplies(r, at))
-    .reduce((sum, r) => sum + earnedPoints(orderPointsFor(r.loyalty, order), tier, r.id), 0);
+  const earning = rules.filter((r) => r.event === ORDER_PAID_EVENT && ruleApplies(r, at));
+  const memberships = await orderMemberships(deps, projectId, order.items, earning);
+  const points = earning.reduce((sum, r) => sum + earnedPoints(orderPointsFor(r.loyalty, order, memberships), tier, r.id), 0);
   return estimate(points);
 }

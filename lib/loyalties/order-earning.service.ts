@@ -6,6 +6,7 @@ import { type EarningRule, ruleApplies } from '../earning-rules/earning-rule.js'
 import { listEarningRulesOfEvent } from '../earning-rules/earning-rule.repo.js';
 import { ORDER_PAID_EVENT } from '../earning-rules/order-paid-event.js';
 import { orderPointsFor } from '../earning-rules/order-points.js';
+import { orderMemberships } from './earning-memberships.js';
 import { AppError, NotEnoughPointsError } from '../errors.js';
 import type { Order, OrderStatus } from '../orders/order.js';
 import { joinProgram } from '../publications/publication.service.js';
@@ -97,6 +98,7 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
   const at = now.toISOString();
   const rules = (await listEarningRulesOfEvent(deps, order.projectId, ORDER_PAID_EVENT)).filter((r) => r.customEventSchemaId === null && ruleApplies(r, at));
   if (rules.length === 0) return NOTHING;
+  const memberships = await orderMemberships(deps, order.projectId, order.items, rules);
   let run = NOTHING;
   const byCampaign = new Map<string, EarningRule[]>();
   for (const r of rules) byCampaign.set(r.campaignId, [...(byCampaign.get(r.campaignId) ?? []), r]);
@@ -104,7 +106,7 @@ export async function earnFromPaidOrder(deps: Deps, order: Order): Promise<Effec
   for (const [campaignId, campaignRules] of byCampaign) {
     const campaign = await getCampaign(deps, order.projectId, campaignId);
     if (!campaign || !programEarnsAt(campaign, at)) continue;
-    const giving = campaignRules.map((rule) => ({ rule, points: orderPointsFor(rule.loyalty, order) })).filter((g) => g.points > 0);
+    const giving = campaignRules.map((rule) => ({ rule, points: orderPointsFor(rule.loyalty, order, memberships) })).filter((g) => g.points > 0);
     if (giving.length === 0) continue;
     const card = await cardOf(deps, order, customerId, campaign);
     if (!card) continue;

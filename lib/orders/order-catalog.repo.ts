@@ -1,5 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { collectionMember, product, productSource, sku, skuRef, skuSource } from '../db/entities.js';
+import { catalogGone, collectionMember, product, productCollection, productSource, sku, skuRef, skuSource } from '../db/entities.js';
+import { isMemberAt } from '../product-collections/product-collection.js';
 import type { Item, ItemKey } from '../db/entity.js';
 import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
@@ -16,7 +17,8 @@ export type Lookup = <T>(e: { fromItem(item: Item): T }, key: ItemKey) => T | nu
  * One step of reading the catalog a request's lines need, by key only: what is known from the reads
  * so far (`lookup`), and the keys still to read. A line is looked up when it has no price, or `all`
  * (a rule of the request names a collection: membership needs the line's catalog ids); ids first (product, SKU pointer, source-id reservations), then what they point to,
- * then each line's memberships in `collections`. Called again after every round until no key is left:
+ * then each line's memberships in `collections`; and beside them, whether the product or SKU ids of
+ * lines that a rule targets by id (`targeted`) were deleted. Called again after every round until no key is left:
  * at most three rounds, each one BatchGetItem with the caller's other keys.
  */
 export function walkCatalog(
@@ -25,6 +27,7 @@ export function walkCatalog(
   all: boolean,
   collections: readonly string[],
   lookup: Lookup,
+  targeted: ReadonlySet<string> = new Set(),
 ): { keys: ItemKey[]; catalog: Catalog } {
   const c = emptyCatalog();
   const keys: ItemKey[] = [];
@@ -43,33 +46,52 @@ export function walkCatalog(
     if (s !== undefined) c.skus.set(id, s);
     readProduct(productId);
   };
-  const ids: string[] = [];
+  // The product and SKU ids whose memberships count: final once no pointer or reservation is left to read.
+  const ids = new Set<string>();
+  let settled = true;
+  const see = (...xs: (string | null | undefined)[]) => {
+    for (const x of xs) if (x) ids.add(x);
+  };
   for (const r of lines) {
+    for (const id of [r.productId, r.skuId]) if (id !== null && targeted.has(id) && get(catalogGone, catalogGone.key(projectId, id))) c.gone.add(id);
+    see(r.productId, r.skuId);
     if (r.priced && !all) continue;
     if (r.skuId !== null) {
       const at = get(skuRef, skuRef.key(projectId, r.skuId));
+      if (at === undefined) settled = false;
       if (at === null) c.skus.set(r.skuId, null);
-      else if (at) readSku(r.skuId, at.productId);
+      else if (at) {
+        see(at.productId);
+        readSku(r.skuId, at.productId);
+      }
     } else if (r.skuSourceId !== null) {
       const at = get(skuSource, skuSource.key(projectId, r.skuSourceId));
-      if (at !== undefined) c.skuSources.set(r.skuSourceId, at?.skuId ?? null);
-      if (at) readSku(at.skuId, at.productId);
+      if (at === undefined) settled = false;
+      else c.skuSources.set(r.skuSourceId, at?.skuId ?? null);
+      if (at) {
+        see(at.skuId, at.productId);
+        readSku(at.skuId, at.productId);
+      }
     }
     if (r.productId !== null) readProduct(r.productId);
     else if (r.productSourceId !== null && r.skuId === null && r.skuSourceId === null) {
       const at = get(productSource, productSource.key(projectId, r.productSourceId));
-      if (at !== undefined) c.productSources.set(r.productSourceId, at?.productId ?? null);
-      if (at) readProduct(at.productId);
+      if (at === undefined) settled = false;
+      else c.productSources.set(r.productSourceId, at?.productId ?? null);
+      if (at) {
+        see(at.productId);
+        readProduct(at.productId);
+      }
     }
   }
-  if (collections.length > 0) {
-    for (const [id, p] of c.products) if (p) ids.push(id);
-    for (const [id, s] of c.skus) if (s) ids.push(id);
-    for (const r of lines) for (const id of [r.productId, r.skuId]) if (id !== null && !ids.includes(id)) ids.push(id);
+  // Every membership of a collection is asked in one round with the collection item: the generation
+  // read with them says which member items count, so a filter change is seen whole or not at all.
+  if (settled) {
     for (const collectionId of collections) {
+      const col = get(productCollection, productCollection.key(projectId, collectionId));
       for (const id of ids) {
         const m = get(collectionMember, collectionMember.key(projectId, collectionId, id));
-        if (m !== undefined) c.members.set(memberKey(collectionId, id), m !== null);
+        if (m !== undefined && col !== undefined) c.members.set(memberKey(collectionId, id), m !== null && isMemberAt(m, col?.gen ?? 0));
       }
     }
   }
@@ -77,17 +99,23 @@ export function walkCatalog(
 }
 
 /**
- * The catalog the lines need (walkCatalog), read in rounds of consistent BatchGetItems (≤ 100 keys
- * each) until nothing is left: for the order routes, which read nothing else of the kind.
+ * The catalog the lines need (walkCatalog), and their memberships in `collections`, read in rounds
+ * of consistent BatchGetItems (≤ 100 keys each) until nothing is left: for the order routes and an
+ * order's earning, which read nothing else of the kind.
  */
-export async function readCatalog(deps: Pick<Runtime, 'ddb' | 'tableName'>, projectId: string, lines: readonly LineRef[]): Promise<Catalog> {
+export async function readCatalog(
+  deps: Pick<Runtime, 'ddb' | 'tableName'>,
+  projectId: string,
+  lines: readonly LineRef[],
+  collections: readonly string[] = [],
+): Promise<Catalog> {
   const items = new Map<string, Item | null>();
   const lookup: Lookup = (e, key) => {
     const item = items.get(keyString(key));
     return item === undefined ? undefined : item === null ? null : e.fromItem(item);
   };
   for (;;) {
-    const { keys, catalog } = walkCatalog(projectId, lines, false, [], lookup);
+    const { keys, catalog } = walkCatalog(projectId, lines, false, collections, lookup);
     const fresh = [...new Map(keys.map((k) => [keyString(k), k])).entries()];
     if (fresh.length === 0) return catalog;
     for (const [id] of fresh) items.set(id, null);

@@ -36,9 +36,18 @@ export interface Catalog {
   productSources: Map<string, string | null>;
   skuSources: Map<string, string | null>;
   members: Map<string, boolean>;
+  /** Ids of deleted products and SKUs that lines name (read for the ids a rule targets): no target matches them. */
+  gone: Set<string>;
 }
 
-export const emptyCatalog = (): Catalog => ({ products: new Map(), skus: new Map(), productSources: new Map(), skuSources: new Map(), members: new Map() });
+export const emptyCatalog = (): Catalog => ({
+  products: new Map(),
+  skus: new Map(),
+  productSources: new Map(),
+  skuSources: new Map(),
+  members: new Map(),
+  gone: new Set(),
+});
 
 export const memberKey = (collectionId: string, memberId: string): string => `${collectionId}\u0000${memberId}`;
 

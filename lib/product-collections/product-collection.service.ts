@@ -6,6 +6,7 @@ import { matchesCollectionFilter } from './collection-filter.js';
 import {
   type CollectionFilter,
   type CollectionMember,
+  isMemberAt,
   MAX_COLLECTIONS_PER_PROJECT,
   MAX_SCANNED_PRODUCTS,
   type ProductCollection,
@@ -149,28 +150,40 @@ export async function putProductCollection(deps: Deps, projectId: string, id: st
   if (body.filter !== undefined && read.type === 'STATIC') {
     throw new InvalidPayloadError('A STATIC collection has no filter; its products are picked by id');
   }
+  const gen = read.gen ?? 0;
   const next: ProductCollection = { ...read, name: body.name ?? read.name, filter: body.filter ?? read.filter };
+  let leaving: string[] = [];
   if (body.filter !== undefined) {
+    // The next generation is marked beside the current one (joiners `since`, leavers `until`), then
+    // the collection's `gen` moves in one write: a validation reads the generation with the member
+    // items, so it sees the old membership whole or the new one whole.
+    next.gen = gen + 1;
     const now = deps.clock.now().toISOString();
     const [matching, current] = await Promise.all([matchingProducts(deps, projectId, body.filter), repo.allMembers(deps, projectId, id)]);
     const want = new Set(matching.map((p) => p.id));
-    await repo.putMembers(
-      deps,
-      projectId,
-      matching.map((p) => autoMember(id, p, now)),
-    );
+    const members = new Map(current.filter((m) => isMemberAt(m, gen)).map((m) => [m.id, m]));
+    leaving = [...members.keys()].filter((m) => !want.has(m));
     await repo.deleteMembers(
       deps,
       projectId,
       id,
-      current.filter((m) => !want.has(m.id)).map((m) => m.id),
+      current.filter((m) => !members.has(m.id) && !want.has(m.id)).map((m) => m.id),
     );
+    await repo.putMembers(deps, projectId, [
+      ...matching.map((p) => {
+        const m = members.get(p.id);
+        return m ? { ...m, until: undefined } : { ...autoMember(id, p, now), since: gen + 1 };
+      }),
+      ...leaving.map((m) => ({ ...(members.get(m) as CollectionMember), until: gen + 1 })),
+    ]);
   }
   await retryOnConflict(`Too many concurrent writes of collection ${id}`, async () => {
     const outcome = await repo.replaceCollection(deps, projectId, next);
     if (outcome === false) throw new NotFoundError('products_collection', id);
     return outcome === true ? undefined : RETRY;
   });
+  // The leavers' items go once the new generation, which does not count them, is the collection's.
+  await repo.deleteMembers(deps, projectId, id, leaving);
   return withMembers(deps, projectId, next);
 }
 
@@ -210,8 +223,11 @@ export interface CollectionEntryPage {
  * @throws NotFoundError.
  */
 export async function listProductsInCollection(deps: ReadDeps, projectId: string, id: string, q: ListProductsInCollectionQuery): Promise<CollectionEntryPage> {
-  await collectionOf(deps, projectId, id);
-  const { items, total } = await repo.memberPage(deps, projectId, id, (q.page - 1) * q.limit, q.limit);
+  const collection = await collectionOf(deps, projectId, id);
+  const page = await repo.memberPage(deps, projectId, id, (q.page - 1) * q.limit, q.limit);
+  // During a filter change, the next generation's joiners are not members yet.
+  const items = page.items.filter((m) => isMemberAt(m, collection.gen ?? 0));
+  const total = page.total;
   const productIds = [...new Set(items.map((m) => m.productId))];
   const skuRefs = items.filter((m) => m.object === 'sku').map((m) => ({ productId: m.productId, id: m.id }));
   const [products, skus] = await Promise.all([repo.getProducts(deps, projectId, productIds), repo.getSkus(deps, projectId, skuRefs)]);

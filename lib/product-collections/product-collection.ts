@@ -17,6 +17,8 @@ export interface ProductCollection {
   /** AUTO_UPDATE only. */
   filter: CollectionFilter | null;
   createdAt: string;
+  /** The membership generation (absent: 0): a filter change marks its members for the next one, then moves this in one write. */
+  gen?: number | undefined;
 }
 
 /** A product or SKU in a collection: one item in the collection's partition, keyed by the member's id. */
@@ -28,7 +30,15 @@ export interface CollectionMember {
   /** The product itself, or the SKU's product. */
   productId: string;
   createdAt: string;
+  /** A member from this generation of its collection on (absent: from any): joined by a filter change not yet made. */
+  since?: number | undefined;
+  /** A member before this generation only (absent: still): left by a filter change. */
+  until?: number | undefined;
 }
+
+/** Whether the member item counts at the collection's generation `gen` (docs/decisions.md "A collection changing while a validation reads it"). */
+export const isMemberAt = (m: Pick<CollectionMember, 'since' | 'until'>, gen: number): boolean =>
+  (m.since ?? 0) <= gen && (m.until === undefined || gen < m.until);
 
 /**
  * Collections per project. Every product write reads the project's collections and puts its

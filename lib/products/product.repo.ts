@@ -1,7 +1,7 @@
 import { binEntryPut } from '../bin/bin.repo.js';
 import type { BinEntry } from '../bin/bin-entry.js';
 import { countAdd } from '../db/counters.js';
-import { product as productEntity, productCounter, productSource, SKU_SORT_PREFIX, sku as skuEntity, skuRef, skuSource } from '../db/entities.js';
+import { catalogGone, product as productEntity, productCounter, productSource, SKU_SORT_PREFIX, sku as skuEntity, skuRef, skuSource } from '../db/entities.js';
 import { queryPage } from '../db/query-page.js';
 import { transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
@@ -184,6 +184,7 @@ function skuRemoval(deps: TableDeps, projectId: string, sku: StoredSku, bin: Bin
       },
     },
     { Delete: { TableName: deps.tableName, Key: skuRef.key(projectId, sku.id) } },
+    { Put: { TableName: deps.tableName, Item: catalogGone.toItem({ object: 'sku' }, projectId, sku.id) } },
     ...(sku.sourceId
       ? [
           {
@@ -207,8 +208,8 @@ export async function removeSku(deps: Deps, projectId: string, sku: StoredSku, b
   return 'failed' in outcome ? 'changed' : 'conflict';
 }
 
-/** SKUs removed per transaction when their product is deleted: four items each at most, with the product's own update. */
-export const SKUS_PER_REMOVAL = 24;
+/** SKUs removed per transaction when their product is deleted: five items each at most, with the product's own update. */
+export const SKUS_PER_REMOVAL = 19;
 
 /**
  * Deletes some SKUs of a product that is still at `product`'s revision, and lowers its count, in
@@ -240,6 +241,7 @@ export async function removeProduct(deps: Deps, projectId: string, product: Stor
       },
     },
     countAdd(deps, productCounter, productCounter.key(projectId), -1),
+    { Put: { TableName: deps.tableName, Item: catalogGone.toItem({ object: 'product' }, projectId, product.id) } },
     ...(product.sourceId
       ? [
           {

@@ -495,17 +495,22 @@ export function countRange(rules: readonly Pick<ValidationRule, 'id' | 'rules' |
   return { min: min ?? null, max: max === undefined ? null : max - 1 };
 }
 
-/** The product collections the rules of a request name (in `applicable_to` or an `order.items.*` condition). */
-export function ruleCollections(rules: readonly Pick<ValidationRule, 'rules' | 'applicableTo'>[]): string[] {
+/**
+ * The ids the rules of a request name (in `applicable_to` or an `order.items.*` condition): of
+ * product collections (`collections`), or of products and SKUs (`items`: a line naming one is asked
+ * whether it was deleted).
+ */
+export function ruleTargetIds(rules: readonly Pick<ValidationRule, 'rules' | 'applicableTo'>[]): { collections: string[]; items: Set<string> } {
   const ids = new Set<string>();
+  const items = new Set<string>();
   const see = (t: ConditionValue) => {
-    if (!isScalar(t) && t.object === 'products_collection' && t.id) ids.add(t.id);
+    if (!isScalar(t) && t.id) (t.object === 'products_collection' ? ids : items).add(t.id);
   };
   for (const r of rules) {
     [...r.applicableTo.included, ...r.applicableTo.excluded].forEach(see);
     for (const c of Object.values(r.rules.conditions)) if (ITEM_NAMES.has(c.name)) Object.values(c.conditions).flat().forEach(see);
   }
-  return [...ids];
+  return { collections: [...ids], items };
 }
 
 /** An order line as a rule sees it, from the order's stored line (lib/orders/order.ts). */
@@ -522,12 +527,17 @@ export function ruleOrderItem(
     sku: { id?: string; sourceId?: string } | null;
   },
   inCollection?: (ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean,
+  gone?: (id: string) => boolean,
 ): RuleOrderItem {
-  const ids = { productId: item.productId ?? item.product?.id ?? null, skuId: item.skuId ?? item.sku?.id ?? null };
+  // A deleted product or SKU is nothing a target can name: the line keeps none of its ids or source ids.
+  const live = (id: string | null | undefined) => (id != null && gone?.(id) !== true ? id : null);
+  const productId = item.productId ?? item.product?.id ?? null;
+  const skuId = item.skuId ?? item.sku?.id ?? null;
+  const ids = { productId: live(productId), skuId: live(skuId) };
   return {
     ...ids,
-    productSourceId: item.product?.sourceId ?? (item.relatedObject !== 'sku' ? item.sourceId : null),
-    skuSourceId: item.sku?.sourceId ?? (item.relatedObject === 'sku' ? item.sourceId : null),
+    productSourceId: ids.productId === productId ? (item.product?.sourceId ?? (item.relatedObject !== 'sku' ? item.sourceId : null)) : null,
+    skuSourceId: ids.skuId === skuId ? (item.sku?.sourceId ?? (item.relatedObject === 'sku' ? item.sourceId : null)) : null,
     quantity: item.quantity,
     price: item.price,
     amount: item.amount ?? (item.price !== null && item.quantity !== null ? item.price * item.quantity : null),

@@ -85,6 +85,8 @@ export interface RuleInputs {
   campaignId: string | null;
   /** Whether a line (by its catalog ids) is in a collection, as the request read the memberships once for every rule. */
   inCollection?: ((ids: { productId: string | null; skuId: string | null }, collectionId: string) => boolean) | undefined;
+  /** Whether a line's product or SKU id is of one deleted (no target matches it). */
+  gone?: ((id: string) => boolean) | undefined;
 }
 
 /**
@@ -94,7 +96,7 @@ export interface RuleInputs {
  */
 export function judgeRules(input: RuleInputs): RuleVerdict {
   if (input.rules.length === 0) return { ok: true, lines: undefined, countedAs: null, campaignBound: null };
-  const items = input.order.items.map((i) => ruleOrderItem(i, input.inCollection));
+  const items = input.order.items.map((i) => ruleOrderItem(i, input.inCollection, input.gone));
   const own = input.customer ? (input.counts[counterName(input.ownId)] ?? 0) : null;
   // A standalone voucher is its own campaign for `redemption.count.per_campaign`.
   const inCampaign = input.customer ? (input.counts[counterName(input.campaignId ?? input.ownId)] ?? 0) : null;

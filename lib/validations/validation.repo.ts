@@ -7,7 +7,7 @@ import { itemKeyString, keyString } from '../db/key-string.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import type { Order } from '../orders/order.js';
 import type { Runtime } from '../runtime.js';
-import { ruleCollections, ruleNeeds } from '../validation-rules/rule-evaluation.js';
+import { ruleNeeds, ruleTargetIds } from '../validation-rules/rule-evaluation.js';
 import { type Catalog, type LineRef, lineRefOf } from '../orders/order-catalog.js';
 import { walkCatalog } from '../orders/order-catalog.repo.js';
 import type { ValidationRule } from '../validation-rules/validation-rule.js';
@@ -293,12 +293,12 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
     if (unknown) for (const id of hints.recentCampaigns(projectId)) campaigns.add(id);
     for (const id of campaigns) objects.add(id);
     const keys: ItemKey[] = [...campaigns].map((id) => entities.campaign.key(projectId, id));
-    const counters = [...objects].some((id) =>
-      (cache?.objects.get(id) ?? []).some((ruleId) => {
-        const rule = cache?.rules.get(ruleId);
-        return rule !== undefined && ruleNeeds([rule]).counters;
-      }),
-    );
+    const copied = [...objects].flatMap((id) => (cache?.objects.get(id) ?? []).flatMap((ruleId) => cache?.rules.get(ruleId) ?? []));
+    const counters = ruleNeeds(copied).counters;
+    // Whether the lines' targeted ids were deleted, asked in this round rather than after the rules'.
+    const targeted = copied.length > 0 && wants.lines ? ruleTargetIds(copied).items : new Set<string>();
+    for (const r of targeted.size > 0 ? (wants.lines ?? []) : [])
+      for (const id of [r.productId, r.skuId]) if (id !== null && targeted.has(id)) keys.push(entities.catalogGone.key(projectId, id));
     const guessedOrderId = orderSourceId !== null ? hints.orderOfSourceId(projectId, orderSourceId) : undefined;
     const guessedCustomerId = customerSourceId !== null ? hints.customerOfSourceId(projectId, customerSourceId) : undefined;
     if (guessedOrderId !== undefined) keys.push(entities.order.key(projectId, guessedOrderId));
@@ -311,13 +311,13 @@ export async function readForValidation(deps: Deps, projectId: string, wants: Va
 
   /** The lines' catalog as read so far, and what is left to read: lines without a price, and every line when a rule names a collection. */
   const catalogOf = (rules: readonly ValidationRule[]) => {
-    const collections = ruleCollections(rules);
+    const { collections, items } = ruleTargetIds(rules);
     const all = collections.length > 0;
     const orderId = known().orderId;
     const stored =
       wants.lines || !all ? null : (read(entities.order, orderKey) ?? (orderId !== null ? read(entities.order, entities.order.key(projectId, orderId)) : null));
     const lines = wants.lines ?? (stored ? stored.items.map((i) => ({ ...lineRefOf(i), priced: true })) : []);
-    return walkCatalog(projectId, lines, all, collections, (e, key) => (asked.has(keyString(key)) ? read(e, key) : undefined));
+    return walkCatalog(projectId, lines, all, collections, (e, key) => (asked.has(keyString(key)) ? read(e, key) : undefined), items);
   };
 
   const asked = new Set<string>();

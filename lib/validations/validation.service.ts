@@ -274,6 +274,7 @@ function judged(ctx: RequestContext, validity: RedeemableErrorKey | null, ownId:
     ownId,
     campaignId,
     inCollection: ctx.inCollection,
+    gone: (id) => reads.catalog.gone.has(id),
   });
   if (!verdict.ok) return { errorKey: verdict.key, lines: null, ruleMessage: verdict.message, countedAs: null, campaignBound: null };
   // An item discount whose rules leave it no line of this order has nothing to apply to.

@@ -176,6 +176,56 @@ describe('product collections in validation rules', () => {
     expect(onlyGone).toMatchObject({ status: 'INAPPLICABLE', result: { error: { key: 'order_rules_violated' } } });
   });
 
+  it('a product or SKU rule naming a deleted product never matches a line that still sends its id; an id the catalog never had still matches', async () => {
+    const { api, ok, voucher, validate, shop } = await setup();
+    const { shoe, sock, hat, redSock, acme } = await shop();
+    await voucher('SOCK50', {
+      applicable_to: {
+        included: [
+          { object: 'product', id: sock.id },
+          { object: 'sku', id: redSock.id },
+          { object: 'products_collection', id: acme.id },
+          { object: 'product', id: 'prod_not_in_catalog' },
+        ],
+        excluded: [],
+      },
+    });
+    await voucher('NEEDSSOCK', { rules: { 1: { name: 'order.items.any', conditions: { $is: [{ object: 'product', id: sock.id }] } } } });
+    const cart = {
+      items: [
+        { product_id: sock.id, source_id: 'sock', related_object: 'product', quantity: 1, price: 200 },
+        { sku_id: redSock.id, quantity: 1, price: 300 },
+        { product_id: shoe.id, quantity: 1 },
+        { product_id: hat.id, quantity: 1 },
+        { product_id: 'prod_not_in_catalog', quantity: 1, price: 80 },
+      ],
+    };
+    const before = await validate('SOCK50', cart);
+    expect(before.order?.items?.map((i) => i.discount_amount ?? 0)).toEqual([100, 150, 500, 0, 40]);
+    expect((await validate('NEEDSSOCK', { items: [{ product_id: sock.id, quantity: 1, price: 200 }] })).status).toBe('APPLICABLE');
+
+    // Deleted to the bin (its SKU with it): a line sending its id (and price) is matched by nothing, every time.
+    expect((await api.call('delete-product', { params: { productId: sock.id } })).status).toBe(204);
+    for (let n = 0; n < 2; n += 1) {
+      const after = await validate('SOCK50', cart);
+      expect(after.status).toBe('APPLICABLE');
+      expect(after.order?.items?.map((i) => i.discount_amount ?? 0)).toEqual([0, 0, 500, 0, 40]);
+      const only = await validate('NEEDSSOCK', { items: [{ product_id: sock.id, quantity: 1, price: 200 }] });
+      expect(only).toMatchObject({ status: 'INAPPLICABLE', result: { error: { key: 'order_rules_violated' } } });
+    }
+    // Deleted for good (force): the same.
+    const boot = await ok('create-product', { json: { name: 'Boot', price: 900 } });
+    await voucher('BOOT50', { applicable_to: { included: [{ object: 'product', id: boot.id }], excluded: [] } });
+    expect((await api.call('delete-product', { params: { productId: boot.id }, query: 'force=true' })).status).toBe(204);
+    const gone = await validate('BOOT50', {
+      items: [
+        { product_id: boot.id, quantity: 1, price: 900 },
+        { product_id: shoe.id, quantity: 1 },
+      ],
+    });
+    expect(gone).toMatchObject({ status: 'INAPPLICABLE', result: { error: { key: 'order_rules_violated' } } });
+  });
+
   it('a redemption discounts the collection’s lines at catalog prices and stores the order with them', async () => {
     const { api, ok, voucher, shop } = await setup();
     const { shoe, hat, acme } = await shop();

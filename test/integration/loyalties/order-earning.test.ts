@@ -74,15 +74,6 @@ describe('order.paid earning rules', () => {
     };
     expect((await loyalty.createEarningRules('Club', [metadataRule])).json.key).toBe('invalid_payload');
     expect((await loyalty.createEarningRules('Club', [{ ...fixed(1), custom_event: { schema_id: 'ms_1' } }])).json.key).toBe('invalid_payload');
-    const collection = {
-      event: 'order.paid',
-      loyalty: {
-        type: 'PROPORTIONAL',
-        calculation_type: 'ORDER_ITEMS_AMOUNT',
-        order_items: { amount: { every: 1, points: 1, object: 'products_collection', id: 'pc_1' } },
-      },
-    };
-    expect((await loyalty.createEarningRules('Club', [collection])).status).toBe(400);
   });
 });
 

@@ -164,4 +164,29 @@ describe('readForValidation with the container’s read hints', () => {
     expect(batches.count()).toBe(2);
     expect([...reads.validationRules.values()].every((rules) => rules.length === 0)).toBe(true);
   });
+
+  it('asks whether the lines’ targeted products were deleted in the first round once warm, and only for ids a rule targets', async () => {
+    const { runtime, api, ok, projectId, sale, batches } = await setup();
+    const boot = await ok('create-product', { json: { name: 'Boot', price: 900 } });
+    const rule = await ok('create-validation-rules', {
+      json: { name: 'Boots', rules: {}, applicable_to: { included: [{ object: 'product', id: boot.id }], excluded: [] } },
+    });
+    await ok('create-validation-rule-assignment', {
+      params: { validationRuleId: rule.id },
+      json: { related_object_type: 'campaign', related_object_id: sale },
+    });
+    const line = (productId: string) => ({ productId, skuId: null, productSourceId: null, skuSourceId: null, priced: true });
+    const request = wants(['SALE-1'], { lines: [line(boot.id as string), line('prod_other')] });
+    batches.count();
+    const cold = await readForValidation(runtime, projectId, request);
+    // Voucher → campaign and its assignments → the rule → whether its targeted line's product was deleted.
+    expect(batches.count()).toBe(4);
+    expect(cold.catalog.gone.size).toBe(0);
+    await readForValidation(runtime, projectId, request);
+    expect(batches.count()).toBe(1);
+    expect((await api.call('delete-product', { params: { productId: boot.id as string } })).status).toBe(204);
+    batches.count();
+    expect([...(await readForValidation(runtime, projectId, request)).catalog.gone]).toEqual([boot.id]);
+    expect(batches.count()).toBe(1);
+  });
 });

@@ -95,6 +95,7 @@ const layouts: [string, Item, { PK: string; SK: string; GSI1PK?: string; GSI1SK?
   ['segment', e.segment.toItem(never({ id: 'seg_1' }), P), { PK: 'P#p1#SEGMENTS', SK: 'seg_1' }],
   ['sku', e.sku.toItem(never({ ...id('sku_1'), productId: 'prod_1' }), P), { PK: 'P#p1#PRODUCT#prod_1', SK: 'SKU#sku_1' }],
   ['sku_ref', e.skuRef.toItem({ productId: 'prod_1' }, P, 'sku_1'), { PK: 'P#p1#SKU#sku_1', SK: 'SKU' }],
+  ['catalog_gone', e.catalogGone.toItem({ object: 'product' }, P, 'prod_1'), { PK: 'P#p1#CATALOG_GONE#prod_1', SK: 'CATALOG_GONE' }],
   ['product_collection', e.productCollection.toItem(never(id('pc_1')), P), { PK: 'P#p1#PRODUCT_COLLECTIONS', SK: 'COLLECTION#pc_1' }],
   ['product_collection_counter', e.productCollectionCounter.toItem({ count: 1 }, P), { PK: 'P#p1', SK: 'PRODUCT_COLLECTION_COUNTER' }],
   [

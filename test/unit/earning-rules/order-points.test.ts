@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EarningRuleLoyalty } from '../../../lib/earning-rules/earning-rule.js';
-import { type EarningOrder, itemMatches, MAX_POINTS_PER_RULE, orderPointsFor, ratioPoints } from '../../../lib/earning-rules/order-points.js';
+import {
+  type EarningOrder,
+  earningCollections,
+  itemMatches,
+  MAX_POINTS_PER_RULE,
+  orderPointsFor,
+  ratioPoints,
+} from '../../../lib/earning-rules/order-points.js';
 import type { OrderItem } from '../../../lib/orders/order.js';
 
 const item = (fields: Partial<OrderItem>): OrderItem => ({
@@ -135,5 +142,24 @@ describe('itemMatches', () => {
     expect(itemMatches(item({ product: { id: 'p1' } }), [{ object: 'product', id: 'p1' }])).toBe(true);
     expect(itemMatches(item({ sku: { sourceId: 's1' } }), [{ object: 'sku', id: 's1' }])).toBe(true);
     expect(itemMatches(item({ productId: 'x' }), [{ object: 'sku', id: 'x' }])).toBe(false);
+  });
+
+  it('matches a collection when the line’s product or SKU is in it as read, and never without a read', () => {
+    const members = new Set(['pc_a:p1', 'pc_a:s2']);
+    const inCollection = (ids: { productId: string | null; skuId: string | null }, c: string) =>
+      members.has(`${c}:${ids.productId}`) || members.has(`${c}:${ids.skuId}`);
+    const pc = [{ object: 'products_collection' as const, id: 'pc_a' }];
+    expect(itemMatches(item({ productId: 'p1' }), pc, inCollection)).toBe(true);
+    expect(itemMatches(item({ sku: { id: 's2' } }), pc, inCollection)).toBe(true);
+    expect(itemMatches(item({ productId: 'p3' }), pc, inCollection)).toBe(false);
+    expect(itemMatches(item({ productId: 'p1' }), pc)).toBe(false);
+    const quantity: EarningRuleLoyalty = {
+      type: 'PROPORTIONAL',
+      calculationType: 'ORDER_ITEMS_QUANTITY',
+      orderItems: { quantity: { every: 1, points: 2, object: 'products_collection', id: 'pc_a' } },
+    };
+    const o = order({ items: [item({ productId: 'p1', quantity: 3 }), item({ productId: 'p3', quantity: 5 })] });
+    expect(orderPointsFor(quantity, o, inCollection)).toBe(6);
+    expect(earningCollections([quantity, amountRule(1, 1)])).toEqual(['pc_a']);
   });
 });

@@ -2,9 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OrderItem } from '../../../lib/orders/order.js';
 import { type Catalog, emptyCatalog, inCollection, lineRefOf, memberKey, withCatalog } from '../../../lib/orders/order-catalog.js';
+import { collectionMember, productCollection, skuRef } from '../../../lib/db/entities.js';
+import type { Item, ItemKey } from '../../../lib/db/entity.js';
+import { keyString } from '../../../lib/db/key-string.js';
 import { walkCatalog } from '../../../lib/orders/order-catalog.repo.js';
 import type { Product, Sku } from '../../../lib/products/product.js';
-import { ruleCollections, itemMatches, ruleOrderItem } from '../../../lib/validation-rules/rule-evaluation.js';
+import { ruleTargetIds, itemMatches, ruleOrderItem } from '../../../lib/validation-rules/rule-evaluation.js';
 import { coveredLines } from '../../../lib/validations/applicable-to.js';
 
 const product = (id: string, price: number | null, more: Partial<Product> = {}): Product => ({
@@ -142,7 +145,7 @@ describe('collections in rules', () => {
     );
   });
 
-  it('ruleCollections names every collection of applicable_to and order.items.* once', () => {
+  it('ruleTargetIds names every collection of applicable_to and order.items.* once', () => {
     const rules = [
       {
         applicableTo: {
@@ -169,7 +172,27 @@ describe('collections in rules', () => {
         },
       },
     ];
-    expect(ruleCollections(rules).sort()).toEqual(['pc_a', 'pc_b']);
+    expect(ruleTargetIds(rules).collections.sort()).toEqual(['pc_a', 'pc_b']);
+    expect([...ruleTargetIds(rules).items]).toEqual(['p1']);
+  });
+
+  it('a line naming a deleted product or SKU keeps no id or source id a target could match', () => {
+    const line = {
+      productId: 'prod_gone',
+      skuId: 'sku_live',
+      relatedObject: 'product' as const,
+      sourceId: 'sock',
+      quantity: 1,
+      price: 200,
+      amount: null,
+      product: null,
+      sku: { id: 'sku_live', sourceId: 'sock-red' },
+    };
+    const item = ruleOrderItem(line, undefined, (id) => id === 'prod_gone');
+    expect([item.productId, item.productSourceId, item.skuId, item.skuSourceId]).toEqual([null, null, 'sku_live', 'sock-red']);
+    expect(itemMatches(item, { object: 'product', id: 'prod_gone' })).toBe(false);
+    expect(itemMatches(item, { object: 'product', source_id: 'sock' })).toBe(false);
+    expect(itemMatches(ruleOrderItem(line), { object: 'product', id: 'prod_gone' })).toBe(true);
   });
 });
 
@@ -184,7 +207,50 @@ describe('walkCatalog (what a request reads, by key only)', () => {
     const refs = [lineRefOf(line({ productId: 'p1' }))];
     expect(walkCatalog('proj', refs, false, [], none).keys).toHaveLength(1);
     const withRules = walkCatalog('proj', [lineRefOf(line({ productId: 'p1', price: 5 }))], true, ['pc_a', 'pc_b'], none).keys;
-    // The product, and its membership in each collection.
-    expect(withRules).toHaveLength(3);
+    // The product, and each collection with the line's membership in it.
+    expect(withRules).toHaveLength(5);
+  });
+
+  it('asks for a collection with all the memberships it needs in one round, once the SKU pointers are read, and counts members of its generation only', () => {
+    const store = new Map<string, Item>([
+      [keyString(skuRef.key('proj', 's1')), skuRef.toItem({ productId: 'p1' }, 'proj', 's1')],
+      [
+        keyString(productCollection.key('proj', 'pc_a')),
+        productCollection.toItem({ id: 'pc_a', name: 'A', type: 'AUTO_UPDATE', filter: null, createdAt: '', gen: 1 }, 'proj'),
+      ],
+      ...(
+        [
+          ['p1', { until: 1 }],
+          ['p2', { since: 1 }],
+          ['p3', { since: 2 }],
+          ['p4', {}],
+        ] as const
+      ).map(([id, marks]): [string, Item] => [
+        keyString(collectionMember.key('proj', 'pc_a', id)),
+        collectionMember.toItem({ collectionId: 'pc_a', id, object: 'product', productId: id, createdAt: '', ...marks }, 'proj'),
+      ]),
+    ]);
+    const asked = new Set<string>();
+    const lookup = (<T>(e: { fromItem(item: Item): T }, key: ItemKey) => {
+      const id = keyString(key);
+      if (!asked.has(id)) return undefined;
+      const item = store.get(id);
+      return item ? e.fromItem(item) : null;
+    }) as Parameters<typeof walkCatalog>[4];
+    const refs = ['s1', 'p2', 'p3', 'p4'].map((id) => lineRefOf(line(id.startsWith('s') ? { skuId: id, price: 1 } : { productId: id, price: 1 })));
+    const rounds: string[][] = [];
+    for (;;) {
+      const { keys, catalog } = walkCatalog('proj', refs, true, ['pc_a'], lookup);
+      if (keys.length === 0) {
+        expect(['p1', 'p2', 'p3', 'p4'].map((id) => inCollection(catalog, { productId: id, skuId: null }, 'pc_a'))).toEqual([false, true, false, true]);
+        break;
+      }
+      rounds.push(keys.map((k) => k.PK.split('#')[2] as string));
+      for (const k of keys) asked.add(keyString(k));
+    }
+    // The SKU pointer (and the other lines' products), then the SKU, its product, the collection and every membership.
+    expect(rounds[0]).not.toContain('PRODUCT_COLLECTIONS');
+    expect(rounds[1]?.filter((k) => k === 'PRODUCT_COLLECTIONS' || k === 'PRODUCT_COLLECTION')).toHaveLength(1 + 5);
+    expect(rounds).toHaveLength(2);
   });
 });
