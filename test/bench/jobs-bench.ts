@@ -48,8 +48,14 @@ import { mib, perSecond, ratio } from './stats.js';
 
 /** Rows one request may carry: MAX_BULK_ROWS and MAX_IMPORT_VOUCHERS. */
 const ROWS_PER_REQUEST = 1000;
-/** Jobs run at once (Lambda runs one job an invocation and scales out by concurrency). */
-export const JOBS_AT_ONCE = 4;
+/**
+ * Jobs run at once: one, as one Lambda runs them (one job an invocation). Lambda may run several,
+ * but jobs of one project (one campaign) all move the same counter item in every transaction
+ * (the project's product or customer count, the campaign's vouchers_count), so side by side they
+ * conflict and retry: 10 import jobs into one campaign 4 at a time took longer than one after the
+ * other would have (docs/benchmarks.md, "Items 16–19").
+ */
+const JOBS_AT_ONCE = 1;
 
 class KeptJobs implements JobQueue {
   readonly sent: JobMessage[] = [];
