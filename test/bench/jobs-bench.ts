@@ -14,12 +14,7 @@ import { makeHandler as makeImportProducts } from '../../functions/imports/impor
 import { makeHandler as makeImportVouchersToCampaign } from '../../functions/imports/import-vouchers-to-campaign-using-csv.js';
 import { makeHandler as makeJobsWorker } from '../../functions/workers/jobs-worker.js';
 import { lambdaContext, toApiGatewayEvent } from '../../infra/local/api-gateway-event.js';
-import {
-  createCampaignRoute,
-  importProductsUsingCsvRoute,
-  importVouchersToCampaignUsingCsvRoute,
-  updateCustomersInBulkRoute,
-} from '../../lib/api/routes.js';
+import { createCampaignRoute, importProductsUsingCsvRoute, importVouchersToCampaignUsingCsvRoute, updateCustomersInBulkRoute } from '../../lib/api/routes.js';
 import type { RouteDef } from '../../lib/api/route.js';
 import { getAsyncAction } from '../../lib/async-actions/async-action.repo.js';
 import type { AsyncAction } from '../../lib/async-actions/async-action.js';
@@ -30,16 +25,7 @@ import { matchPath } from '../../lib/http/route-match.js';
 import type { JobMessage, JobQueue } from '../../lib/jobs/job.js';
 import type { Runtime } from '../../lib/runtime.js';
 import { getVoucherByCode, voucherPutItems } from '../../lib/vouchers/voucher.repo.js';
-import {
-  batchPut,
-  type BenchContext,
-  benchRuntime,
-  invokeOk,
-  keyPairHeaders,
-  newBenchProject,
-  recordCommands,
-  timed,
-} from './context.js';
+import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject, recordCommands, timed } from './context.js';
 import { runJobs } from './job-runner.js';
 import { callCounts, growth, perUnit, rekeyed, storedItems } from './job-floor.js';
 import { check, type Check, type Section } from './report.js';
@@ -84,7 +70,11 @@ async function postCsv(handler: ApiHandler, route: RouteDef, path: string, heade
 }
 
 /** The async actions' outcome: all DONE, rows done and rows failed (with the first failure's reason). */
-async function outcomeOf(runtime: Runtime, projectId: string, ids: readonly string[]): Promise<{ done: number; failed: number; notDone: number; reason: string }> {
+async function outcomeOf(
+  runtime: Runtime,
+  projectId: string,
+  ids: readonly string[],
+): Promise<{ done: number; failed: number; notDone: number; reason: string }> {
   const actions = await Promise.all(ids.map((id) => getAsyncAction(runtime, projectId, id)));
   const failures = actions.flatMap((a) => a?.import?.failed ?? []);
   return {
@@ -130,7 +120,8 @@ async function benchUpserts(ctx: BenchContext, spec: UpsertSpec): Promise<Sectio
   ctx.progress(`${n}. ${count} ${spec.unit} in ${Math.ceil(count / ROWS_PER_REQUEST)} requests`);
   const ids: string[] = [];
   const [requestMs] = await timed(async () => {
-    for (let from = 0; from < count; from += ROWS_PER_REQUEST) ids.push(await spec.send(runtime, headers, jobs, 'run', from, Math.min(count, from + ROWS_PER_REQUEST)));
+    for (let from = 0; from < count; from += ROWS_PER_REQUEST)
+      ids.push(await spec.send(runtime, headers, jobs, 'run', from, Math.min(count, from + ROWS_PER_REQUEST)));
   });
   const queued = jobs.sent.splice(0);
   const atOnce = Math.min(JOBS_AT_ONCE, queued.length);
@@ -173,7 +164,18 @@ async function benchUpserts(ctx: BenchContext, spec: UpsertSpec): Promise<Sectio
           format: (x) => (x === 0 ? '0' : `${x} (done ${outcome.done}, failed ${outcome.failed}, not DONE ${outcome.notDone}: ${outcome.reason.slice(0, 80)})`),
         }),
       ],
-      details: { count, requests: ids.length, jobsAtOnce: atOnce, requestMs, workerMs, floorMs, storedItems: items.length, calls: counts, workerRate, floorRate },
+      details: {
+        count,
+        requests: ids.length,
+        jobsAtOnce: atOnce,
+        requestMs,
+        workerMs,
+        floorMs,
+        storedItems: items.length,
+        calls: counts,
+        workerRate,
+        floorRate,
+      },
       notes: [
         `requests ${(requestMs / 1000).toFixed(1)} s; worker ${(workerMs / 1000).toFixed(1)} s (${queued.length} jobs, ${atOnce} at once); floor ${(floorMs / 1000).toFixed(1)} s for ${items.length} items (${(items.length / count).toFixed(2)} a row), ${lanes} lane(s)`,
         `the worker's calls per row: ${perUnit(counts, count)}`,
@@ -193,7 +195,8 @@ export function benchProductImport(ctx: BenchContext): Promise<Section[]> {
     send: (runtime, headers, jobs, tag, from, to) => {
       importer ??= makeImportProducts({ runtime, jobs });
       const lines = ['name,source_id,price,color'];
-      for (let i = from; i < to; i += 1) lines.push(`Product ${tag} ${i},prod-${tag}-${String(i).padStart(6, '0')},${100 + (i % 9000)},${['red', 'green', 'blue'][i % 3] ?? ''}`);
+      for (let i = from; i < to; i += 1)
+        lines.push(`Product ${tag} ${i},prod-${tag}-${String(i).padStart(6, '0')},${100 + (i % 9000)},${['red', 'green', 'blue'][i % 3] ?? ''}`);
       return postCsv(importer, importProductsUsingCsvRoute, '/v1/products/importCSV', headers, `${lines.join('\n')}\n`);
     },
   });
@@ -210,7 +213,12 @@ export function benchCustomerUpserts(ctx: BenchContext): Promise<Section[]> {
       bulk ??= makeUpdateCustomersInBulk({ runtime, jobs });
       const json = Array.from({ length: to - from }, (_, k) => {
         const i = from + k;
-        return { source_id: `cust-${tag}-${String(i).padStart(6, '0')}`, name: `Customer ${i}`, email: `c${i}.${tag}@example.com`, metadata: { tier: i % 2 === 0 ? 'gold' : 'silver' } };
+        return {
+          source_id: `cust-${tag}-${String(i).padStart(6, '0')}`,
+          name: `Customer ${i}`,
+          email: `c${i}.${tag}@example.com`,
+          metadata: { tier: i % 2 === 0 ? 'gold' : 'silver' },
+        };
       });
       const reply = await invokeOk(bulk, updateCustomersInBulkRoute, { path: '/v1/customers/bulk/async', headers, json }, 202);
       return reply.async_action_id as string;
@@ -259,7 +267,15 @@ export async function benchVoucherImport(ctx: BenchContext): Promise<Section[]> 
   const createCampaign = makeCreateCampaign({ runtime, jobs });
   const importCsv = makeImportVouchersToCampaign({ runtime, jobs });
   const checks: Check[] = [];
-  const results: Array<{ size: number; child: ChildResult; floorMs: number; atOnce: number; requestMs: number; outcome: Awaited<ReturnType<typeof outcomeOf>>; stored: number }> = [];
+  const results: Array<{
+    size: number;
+    child: ChildResult;
+    floorMs: number;
+    atOnce: number;
+    requestMs: number;
+    outcome: Awaited<ReturnType<typeof outcomeOf>>;
+    stored: number;
+  }> = [];
   for (const size of sizes) {
     const campaign = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody(`Import ${size}`) });
     const floorCampaign = await invokeOk(createCampaign, createCampaignRoute, { path: '/v1/campaigns', headers, json: discountBody(`Import floor ${size}`) });
@@ -286,7 +302,12 @@ export async function benchVoucherImport(ctx: BenchContext): Promise<Section[]> 
     const floorItems: Record<string, unknown>[] = [];
     for (let i = 0; i < size; i += 1) {
       const code = `FLR${size}-${String(i).padStart(6, '0')}`;
-      for (const put of voucherPutItems(runtime, floorCampaign.id as string, { ...template, id: `v_flr${String(i).padStart(7, '0')}${template.id.slice(12)}`, code, campaignId: floorCampaign.id as string })) {
+      for (const put of voucherPutItems(runtime, floorCampaign.id as string, {
+        ...template,
+        id: `v_flr${String(i).padStart(7, '0')}${template.id.slice(12)}`,
+        code,
+        campaignId: floorCampaign.id as string,
+      })) {
         if (put.Put?.Item) floorItems.push(put.Put.Item);
       }
     }
@@ -355,7 +376,9 @@ export async function benchVoucherImport(ctx: BenchContext): Promise<Section[]> 
             `${r.size.toLocaleString('en-US')} codes: requests ${(r.requestMs / 1000).toFixed(1)} s, worker ${(r.child.ms / 1000).toFixed(1)} s (${r.atOnce} jobs at once), floor ${(r.floorMs / 1000).toFixed(1)} s; RSS ${mib(r.child.rssBefore)} → peak ${mib(r.child.peakRss)}, heap ${mib(r.child.heapBefore)} → peak ${mib(r.child.peakHeap)} (growth ${mib(growth(r.child.peakHeap, r.child.heapBefore))})`,
         ),
         ...(small && large
-          ? [`peak RSS ${ratio(large.child.peakRss / small.child.peakRss)}, heap growth ${ratio(growth(large.child.peakHeap, large.child.heapBefore) / Math.max(1, growth(small.child.peakHeap, small.child.heapBefore)))} from ${small.size} to ${large.size} codes`]
+          ? [
+              `peak RSS ${ratio(large.child.peakRss / small.child.peakRss)}, heap growth ${ratio(growth(large.child.peakHeap, large.child.heapBefore) / Math.max(1, growth(small.child.peakHeap, small.child.heapBefore)))} from ${small.size} to ${large.size} codes`,
+            ]
           : []),
       ],
       seconds: (Date.now() - started) / 1000,

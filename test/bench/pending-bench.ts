@@ -181,7 +181,11 @@ async function rawActivations(runtime: Runtime, seeded: Seeded, date: string): P
                     points: entry.points,
                     total: after.points,
                     balance: after.balance,
-                    details: { event: { id: entry.details.event.id, type: entry.details.event.type }, earningRule: entry.details.earningRule, order: entry.details.order },
+                    details: {
+                      event: { id: entry.details.event.id, type: entry.details.event.type },
+                      earningRule: entry.details.earningRule,
+                      order: entry.details.order,
+                    },
                     createdAt: at,
                   }),
                 ] as never,
@@ -217,7 +221,11 @@ export async function benchPendingActivation(ctx: BenchContext): Promise<Section
     headers,
     json: { name: 'Bench pending club', campaign_type: 'LOYALTY_PROGRAM', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } },
   });
-  const sample = await invokeOk(makeAddVouchers({ runtime }), addVouchersToCampaignRoute, { path: `/v1/campaigns/${program.id as string}/vouchers`, headers, json: {} });
+  const sample = await invokeOk(makeAddVouchers({ runtime }), addVouchersToCampaignRoute, {
+    path: `/v1/campaigns/${program.id as string}/vouchers`,
+    headers,
+    json: {},
+  });
   const template = await getVoucherByCode(runtime, pair.project_id, sample.code as string);
   if (!template) throw new Error('template card not found');
   const half = Math.floor(count / 2);
@@ -266,7 +274,14 @@ export async function benchPendingActivation(ctx: BenchContext): Promise<Section
           direction: 'min',
           format: perSecond,
         }),
-        check({ name: 'entries activated minus seeded', measured: Math.abs(report.activated - before - count), unit: 'entries', target: '0', bound: 0, format: String }),
+        check({
+          name: 'entries activated minus seeded',
+          measured: Math.abs(report.activated - before - count),
+          unit: 'entries',
+          target: '0',
+          bound: 0,
+          format: String,
+        }),
         check({ name: 'index entries still due after the run', measured: left, unit: 'entries', target: '0', bound: 0, format: String }),
       ],
       details: { count, workerMs, floorMs: floorA + floorB, floorWritten: writtenA + writtenB, report, otherDueBefore: before, calls: counts },

@@ -27,11 +27,15 @@ async function setup() {
     { event: 'order.paid', loyalty: { type: 'FIXED', points: 10 }, source: { banner: 'Paid' }, pending_points: { period_type: 'DAY', period_value: 1 } },
   ]);
   expect(rules.status).toBe(200);
-  const member = (await api.call('add-member', { params: { campaignId: 'Club' }, json: { customer: { source_id: 'ann' } } })).json as { id: string; code: string };
+  const member = (await api.call('add-member', { params: { campaignId: 'Club' }, json: { customer: { source_id: 'ann' } } })).json as {
+    id: string;
+    code: string;
+  };
   expect((await api.call('create-order', { json: { amount: 1000, customer: { source_id: 'ann' }, status: 'PAID' } })).status).toBe(200);
   const listed = (await api.call('list-member-pending-points', { params: { memberId: member.code } })).json as { data: { id: string }[] };
   const entryId = listed.data[0]?.id ?? '';
-  const card = async () => ((await api.call('get-member', { params: { memberId: member.code } })).json as { loyalty_card: { balance: number; pending_points: number } }).loyalty_card;
+  const card = async () =>
+    ((await api.call('get-member', { params: { memberId: member.code } })).json as { loyalty_card: { balance: number; pending_points: number } }).loyalty_card;
   return { clock, runtime, pair, api, member, entryId, card };
 }
 
@@ -54,7 +58,9 @@ describe('the pending points worker reads the entry from the due index', () => {
     const { runtime, pair, api, member, entryId, card } = await setup();
     const stale = await getPendingEntry(runtime, pair.project_id, member.id, entryId);
     if (!stale) throw new Error('no entry');
-    expect((await api.call('adjust-member-pending-points', { params: { memberId: member.code, pendingPointsId: entryId }, json: { points: 5 } })).status).toBe(200);
+    expect((await api.call('adjust-member-pending-points', { params: { memberId: member.code, pendingPointsId: entryId }, json: { points: 5 } })).status).toBe(
+      200,
+    );
     const done = await activatePendingEntry(runtime, stale, null, stale);
     expect(done.value.points).toBe(15);
     expect(await card()).toMatchObject({ balance: 15, pending_points: 0 });

@@ -29,7 +29,13 @@ describe('storedItems', () => {
 describe('rekeyed', () => {
   it('replaces the id in every string, keys and nested values included, and keeps the rest', () => {
     const item = { PK: 'P#proj_1#PRODUCT#x', SK: 'proj_1', n: 5, list: ['proj_1', 2], map: { a: 'in proj_1 too', b: null, c: true } };
-    expect(rekeyed(item, 'proj_1', 'proj_2')).toEqual({ PK: 'P#proj_2#PRODUCT#x', SK: 'proj_2', n: 5, list: ['proj_2', 2], map: { a: 'in proj_2 too', b: null, c: true } });
+    expect(rekeyed(item, 'proj_1', 'proj_2')).toEqual({
+      PK: 'P#proj_2#PRODUCT#x',
+      SK: 'proj_2',
+      n: 5,
+      list: ['proj_2', 2],
+      map: { a: 'in proj_2 too', b: null, c: true },
+    });
   });
 
   it('leaves its input unchanged and refuses an empty id', () => {
