@@ -167,11 +167,18 @@ export async function activatePendingEntry(
   deps: Deps,
   ref: { projectId: string; voucherId: string; id: string },
   idempotency: IdempotencyScope | null = null,
+  /**
+   * The entry as the caller read it already (the worker: the due index, which projects every
+   * attribute), used on the first try instead of reading it again: the transaction holds only
+   * while the entry is PENDING with these points, and a failed try reads the table.
+   */
+  read: PendingPoints | null = null,
 ): Promise<Committed<Activation>> {
   const now = deps.clock.now();
   const at = now.toISOString();
-  return retryOnConflict(`Too many concurrent changes to pending points ${ref.id}`, async () => {
-    const entry = await pendingEntryFor(deps, ref.projectId, ref.voucherId, ref.id, 'activated');
+  return retryOnConflict(`Too many concurrent changes to pending points ${ref.id}`, async (attempt) => {
+    const entry =
+      attempt === 0 && read?.status === 'PENDING' && read.id === ref.id ? read : await pendingEntryFor(deps, ref.projectId, ref.voucherId, ref.id, 'activated');
     const prepared = await prepareCardChange(
       deps,
       entry.projectId,

@@ -206,14 +206,19 @@ export async function runVoucherImport(
       assertGeneratesVouchers(found);
       campaign = found;
     }
+    const chunkAt = (index: number) => importChunk.get(deps, importChunk.key(projectId, asyncActionId, index));
+    // The next chunk is read beside the action's re-read (one round a chunk less); a failed or stale read-ahead is read again.
+    let ahead: { index: number; read: ReturnType<typeof chunkAt> } | null = null;
     for (;;) {
       const progress = action.import;
       if (!progress) throw new Error(`Async action ${asyncActionId} is no import`);
       if (progress.chunksDone >= progress.chunks) break;
       stopIfAsked(deps.signal, `Import ${asyncActionId}`);
-      const chunk = await importChunk.get(deps, importChunk.key(projectId, asyncActionId, progress.chunksDone));
-      if (!chunk) throw new Error(`Chunk ${progress.chunksDone} of import ${asyncActionId} is missing`);
-      await importChunkAt(deps, action, campaign, progress.chunksDone, chunk.vouchers);
+      const index = progress.chunksDone;
+      const chunk = (ahead?.index === index ? await ahead.read : null) ?? (await chunkAt(index));
+      if (!chunk) throw new Error(`Chunk ${index} of import ${asyncActionId} is missing`);
+      await importChunkAt(deps, action, campaign, index, chunk.vouchers);
+      ahead = index + 1 < progress.chunks ? { index: index + 1, read: chunkAt(index + 1).catch(() => null) } : null;
       const fresh = await getAsyncAction(deps, projectId, asyncActionId);
       if (fresh?.status !== 'IN_PROGRESS') return fresh;
       action = fresh;

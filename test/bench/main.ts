@@ -23,6 +23,8 @@ import { benchRewardRedemption } from './reward-bench.js';
 import { benchPointsExpiry } from './expiry-bench.js';
 import { benchOrderEarning } from './earning-bench.js';
 import { benchCollectionRule, benchSegmentRule } from './rules-bench.js';
+import { benchCustomerUpserts, benchProductImport, benchVoucherImport } from './jobs-bench.js';
+import { benchPendingActivation } from './pending-bench.js';
 import { LAST_ITEM, parseBenchArgs } from './stats.js';
 import { benchOutboxCost, benchWebhookDelivery } from './webhooks-bench.js';
 
@@ -102,6 +104,10 @@ try {
     if (wanted(13)) await attempt(13, 'Validation against product collections', () => benchCollectionRule(ctx));
     if (wanted(14)) await attempt(14, 'Earning on order.paid', () => benchOrderEarning(ctx));
     if (wanted(15)) await attempt(15, 'Validation against a segment', () => benchSegmentRule(ctx));
+    if (wanted(16)) await attempt(16, 'Product import', () => benchProductImport(ctx));
+    if (wanted(17)) await attempt(17, 'Customer bulk upserts', () => benchCustomerUpserts(ctx));
+    if (wanted(18)) await attempt(18, 'Pending points activation', () => benchPendingActivation(ctx));
+    if (wanted(19)) await attempt(19, 'Voucher CSV import', () => benchVoucherImport(ctx));
     if (wanted(20)) await attempt(20, 'Exports of every object', () => benchExportsAll(ctx));
     if (wanted(21)) await attempt(21, 'Outbox cost on redemption and publication', () => benchOutboxCost(ctx));
     if (wanted(22)) await attempt(22, 'Webhook delivery rate', () => benchWebhookDelivery(ctx));
