@@ -18,10 +18,11 @@ export interface ExportFileLinks {
 export interface ExportFileReader extends ExportFileLinks {
   /**
    * The file's bytes when it holds at most `maxBytes`; null when it is larger, having read no
-   * more of it than needed to know (its Content-Length, or the first `maxBytes` + 1 bytes).
-   * @throws Error when the file cannot be read (missing object, storage failure).
+   * more of it than needed to know (its Content-Length, or the first `maxBytes` + 1 bytes);
+   * 'missing' when the key holds no file (removed by the bucket's lifecycle rule, or by hand).
+   * @throws Error when the file cannot be read (storage failure).
    */
-  readUpTo(key: string, maxBytes: number): Promise<Buffer | null>;
+  readUpTo(key: string, maxBytes: number): Promise<Buffer | null | 'missing'>;
   /**
    * Removes the file (DELETE /v1/exports/{exportId}), by a presigned DELETE: no S3 client in the bundle.
    * A key that holds none is not an error.

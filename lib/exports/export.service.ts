@@ -274,6 +274,8 @@ export async function downloadExport(
     throw new NotFoundError('export', exportId, `Export ${exportId} has no file yet: its status is ${record.status}, and its file exists once it is DONE`);
   }
   const bytes = await deps.files.readUpTo(record.objectKey, inlineMaxBytes);
+  // The bucket's lifecycle rule removes files the export item outlives: the file is gone, not the server broken.
+  if (bytes === 'missing') throw new NotFoundError('export', exportId, `Export ${exportId} has no file any more: export files are kept for a limited time`);
   if (bytes) {
     const text = bytes.toString('utf8');
     // What the reply carries is the JSON-escaped text, so that is what must fit.

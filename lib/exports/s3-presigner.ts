@@ -82,6 +82,10 @@ export function createS3Presigner(config: Pick<Config, 'region' | 'bucketName' |
     // Signed at the wall clock's time, not the domain clock's: S3 judges the URL's validity by its own.
     readUpTo: async (key, maxBytes) => {
       const res = await fetch(await presignGet(key, READ_URL_SECONDS, new Date()));
+      if (res.status === 404) {
+        await res.body?.cancel();
+        return 'missing';
+      }
       if (!res.ok || !res.body) {
         await res.body?.cancel();
         throw new Error(`Export file ${key} could not be read: S3 answered ${res.status}`);

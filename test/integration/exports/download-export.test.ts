@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppKey, deleteAppKey, type IssuedKeyPair, setKeyIpAllowList, setKeyPermissions, setKeyStatus } from '../../../lib/app-keys/app-key.service.js';
@@ -140,6 +140,24 @@ describe('download-export: the file in the reply, or a redirect above the bound'
       expect(reply.text, way).toBe(made.csv);
     }
     expect(INLINE_DOWNLOAD_MAX_BYTES).toBe(5 * 1024 * 1024);
+  });
+
+  it('answers 404 with the error object, not a 500, when the file is gone and the export item is not (the bucket lifecycle rule)', async () => {
+    const runtime = testRuntime({ clock: systemClock });
+    const api = client(runtime);
+    const pair = await newProject(runtime);
+    const made = await doneExport(runtime, api, pair, keyPairHeaders(pair));
+    await s3.send(new DeleteObjectCommand({ Bucket: engines().bucketName, Key: exportObjectKey(pair.project_id, made.id) }));
+    for (const options of [{ token: made.token }, { headers: keyPairHeaders(pair) }]) {
+      const reply = await download(api, made.id, options);
+      expect(errorOf(reply)).toEqual({
+        status: 404,
+        code: 404,
+        key: 'not_found',
+        message: 'Resource not found',
+        details: `Export ${made.id} has no file any more: export files are kept for a limited time`,
+      });
+    }
   });
 
   it('redirects a file above the bound with 302 to a presigned URL valid 5 minutes that serves the same bytes, and measures the bound on the escaped reply', async () => {

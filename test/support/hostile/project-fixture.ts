@@ -1,4 +1,6 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as r from '../../../lib/api/routes.js';
+import { LOCAL_S3_CREDENTIALS } from '../../../lib/exports/s3-presigner.js';
 import type { IssuedKeyPair } from '../../../lib/app-keys/app-key.service.js';
 import type { ExportFiles } from '../../../lib/exports/export-files.js';
 import { createS3ExportFiles } from '../../../lib/exports/s3-export-files.js';
@@ -335,25 +337,35 @@ export const credentialHeaders = (route: RouteDef, fixture: ProjectFixture): Rec
 /** One seeded project, handed out again and again as a table of its own (see `seededProjectTables`). */
 export interface SeededProjectTables {
   fixture: ProjectFixture;
-  /** A new table holding exactly the seeded items: the same ids, credentials and export file. */
+  /** A new table holding exactly the seeded items (the same ids and credentials), and the export's file put back. */
   fresh(prefix: string): Promise<OwnTable>;
 }
 
 /**
  * Seeds `tag`'s project once and copies it into a new table per use. Seeding is about 40 requests, a job and an
- * export (~1 s warm); a copy is one CreateTable and six BatchWrites (~50 ms), so the per-route suites pay the
- * seeding once per file instead of once per route. The export file lives in the shared bucket, so copies share it.
+ * export (~1 s warm); a copy is one CreateTable, six BatchWrites and one PutObject (~50 ms), so the per-route suites
+ * pay the seeding once per file instead of once per route. The export's file lives in the shared bucket, where a
+ * route that deletes exports removes it: each copy puts it back, so every route finds the project as seeded.
  */
 export async function seededProjectTables(tag: string): Promise<SeededProjectTables> {
   const seeded = await createOwnTable(`seed-${tag.toLowerCase()}`);
+  const e = engines();
+  const s3 = new S3Client({ region: e.region, endpoint: e.s3Endpoint, forcePathStyle: true, credentials: LOCAL_S3_CREDENTIALS });
   try {
     const fixture = await seedProject(seeded.runtime(), tag);
     const items = await seeded.items();
+    const fileKey = `exports/${fixture.pair.project_id}/${fixture.exportId}.csv`;
+    const file = await s3.send(new GetObjectCommand({ Bucket: e.bucketName, Key: fileKey }));
+    const fileBody = await file.Body?.transformToByteArray();
+    if (!fileBody) throw new Error(`the fixture's export file ${fileKey} is missing`);
     return {
       fixture,
       fresh: async (prefix) => {
         const table = await createOwnTable(prefix);
-        await table.load(items);
+        await Promise.all([
+          table.load(items),
+          s3.send(new PutObjectCommand({ Bucket: e.bucketName, Key: fileKey, Body: fileBody, ContentType: file.ContentType ?? 'text/csv' })),
+        ]);
         return table;
       },
     };
