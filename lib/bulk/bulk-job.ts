@@ -9,6 +9,7 @@ import type { JobRunner } from '../jobs/job-worker.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { Runtime } from '../runtime.js';
 import { chunkImport } from '../vouchers/voucher-import-chunks.js';
+import { applyUpsertChunk, CHUNKED_TYPES } from './bulk-chunks.js';
 import { applyBulkRow } from './bulk-rows.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -92,15 +93,20 @@ export async function runBulkUpdate(
     if (!chunk) throw new Error(`Chunk ${index} of bulk action ${asyncActionId} is missing`);
     const failed: ImportFailure[] = [];
     let done = 0;
-    for (const row of chunk.rows) {
-      try {
-        await applyBulkRow(deps, projectId, action.type as BulkActionType, row);
-        done += 1;
-      } catch (error) {
-        if (!(error instanceof AppError) || error instanceof ConflictRetryError) throw error;
-        failed.push(failureOf(row, error));
+    if (CHUNKED_TYPES.has(action.type as BulkActionType)) {
+      const outcome = await applyUpsertChunk(deps, projectId, action.type as BulkActionType, chunk.rows);
+      done = outcome.done;
+      failed.push(...outcome.failed.map(({ row, error }) => failureOf(row, error)));
+    } else
+      for (const row of chunk.rows) {
+        try {
+          await applyBulkRow(deps, projectId, action.type as BulkActionType, row);
+          done += 1;
+        } catch (error) {
+          if (!(error instanceof AppError) || error instanceof ConflictRetryError) throw error;
+          failed.push(failureOf(row, error));
+        }
       }
-    }
     const read = action;
     await retryOnConflict(`Too many concurrent writes to bulk action ${asyncActionId}`, async () => {
       const outcome = await transact(deps, [importProgressItem(deps, read, index, done, failed, deps.clock.now().toISOString())]);
