@@ -36,6 +36,8 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids' | 'metadataSchem
 export interface ChunkOutcome {
   done: number;
   failed: { row: BulkRow; error: AppError }[];
+  /** The chunk's checkpoint was written with its rows (or by another run): the caller writes none. */
+  checkpointed: boolean;
 }
 
 /** Bulk action types whose chunks are applied by applyUpsertChunk. */
@@ -68,84 +70,105 @@ async function existingKeys(deps: Pick<Runtime, 'ddb' | 'tableName'>, keys: read
   return found;
 }
 
-/** A row that makes a new resource: its position in the chunk, its writes (the reservation first, when it has a source id). */
+/**
+ * A row that makes a new resource: its position in the chunk; its own writes (the reservation
+ * first when it has a source id, conditioned); its count adds (unconditioned `ADD #count :delta`,
+ * merged with the other rows' adds on the same item: a transaction may name an item once).
+ */
 interface NewRow {
   index: number;
   reserved: boolean;
-  items: TransactItem[];
+  own: TransactItem[];
+  adds: TransactItem[];
 }
 
-/**
- * Count adds (`ADD #count :delta`) on one item merged into one (a transaction may name an item
- * once): customers of one transaction often share a count shard.
- */
-function mergedCounts(items: readonly TransactItem[]): TransactItem[] {
-  const out: TransactItem[] = [];
-  const adds = new Map<string, TransactItem>();
-  for (const item of items) {
+const isCountAdd = (item: TransactItem): boolean =>
+  item.Update?.UpdateExpression?.includes('ADD #count :delta') === true && item.Update.ConditionExpression === undefined;
+
+/** A new row of `items`: the count adds set apart from its own writes. */
+const newRow = (index: number, reserved: boolean, items: TransactItem[]): NewRow => ({
+  index,
+  reserved,
+  own: items.filter((i) => !isCountAdd(i)),
+  adds: items.filter(isCountAdd),
+});
+
+/** Count adds on one item summed into one. */
+function mergedAdds(adds: readonly TransactItem[]): TransactItem[] {
+  const byKey = new Map<string, TransactItem>();
+  for (const item of adds) {
     const u = item.Update;
-    if (!u?.UpdateExpression?.includes('ADD #count :delta') || u.ConditionExpression !== undefined) {
-      out.push(item);
-      continue;
-    }
+    if (!u) continue;
     const key = keyString(u.Key as unknown as ItemKey);
-    const seen = adds.get(key)?.Update;
-    if (seen?.ExpressionAttributeValues) {
-      seen.ExpressionAttributeValues[':delta'] = (seen.ExpressionAttributeValues[':delta'] as number) + (u.ExpressionAttributeValues?.[':delta'] as number);
-      continue;
-    }
-    const copy: TransactItem = { Update: { ...u, ExpressionAttributeValues: { ...u.ExpressionAttributeValues } } };
-    adds.set(key, copy);
-    out.push(copy);
+    const seen = byKey.get(key)?.Update?.ExpressionAttributeValues;
+    const delta = u.ExpressionAttributeValues?.[':delta'] as number;
+    if (seen) seen[':delta'] = (seen[':delta'] as number) + delta;
+    else byKey.set(key, { Update: { ...u, ExpressionAttributeValues: { ...u.ExpressionAttributeValues } } });
   }
-  return out;
+  return [...byKey.values()];
+}
+
+/** What insertRows came to: rows whose reservation was taken meanwhile (updates now); whether the closing item was written, or was refused (`elsewhere`: another run counted the chunk). */
+interface Inserted {
+  taken: number[];
+  closed: boolean | 'elsewhere';
 }
 
 /**
- * Writes the new rows, as many a transaction as fit with `extra(rows)` (the counters), one
- * transaction after another (they share the counters). A row whose reservation is taken
- * meanwhile is left out and returned: it is an update now.
+ * Writes the new rows, as many a transaction as fit, one transaction after another (they share
+ * the counters), the rows' own writes first and their count adds (with `extra(pack)`) merged
+ * after. `closing` (the chunk's checkpoint), when given, joins the last transaction as long as no
+ * row turned into an update. A row whose reservation is taken meanwhile is left out and returned.
  * @throws ConflictRetryError, Error (an id taken: not a row's fault).
  */
-async function insertRows(deps: Deps, rows: NewRow[], extra: (rows: NewRow[]) => TransactItem[], what: string): Promise<number[]> {
-  const taken: number[] = [];
+async function insertRows(
+  deps: Deps,
+  rows: NewRow[],
+  extra: (rows: NewRow[]) => TransactItem[],
+  what: string,
+  closing: (() => TransactItem) | null,
+): Promise<Inserted> {
+  const result: Inserted = { taken: [], closed: false };
+  const sizeOf = (pack: NewRow[]) => pack.reduce((n, r) => n + r.own.length, 0) + mergedAdds([...pack.flatMap((r) => r.adds), ...extra(pack)]).length + 1;
   let rest = rows;
   while (rest.length > 0) {
     let pack: NewRow[] = [];
-    let size = 0;
     for (const row of rest) {
-      // Room for the counters: one per transaction for products, at most one a view's shard for customers (merged).
-      if (pack.length > 0 && size + row.items.length + extra([...pack, row]).length > MAX_TRANSACTION_ITEMS) break;
+      if (pack.length > 0 && sizeOf([...pack, row]) > MAX_TRANSACTION_ITEMS) break;
       pack.push(row);
-      size += row.items.length;
     }
     rest = rest.slice(pack.length);
     await retryOnConflict(`Too many concurrent writes of ${what}`, async () => {
-      if (pack.length === 0) return undefined;
-      const items = mergedCounts([...pack.flatMap((r) => r.items), ...extra(pack)]);
+      const close = closing && rest.length === 0 && result.taken.length === 0 ? closing() : null;
+      if (pack.length === 0 && !close) return undefined;
+      const own = pack.flatMap((r) => r.own);
+      const items = [...own, ...(pack.length > 0 ? mergedAdds([...pack.flatMap((r) => r.adds), ...extra(pack)]) : []), ...(close ? [close] : [])];
       const outcome = await transact(deps, items);
-      if (outcome.ok) return undefined;
+      if (outcome.ok) {
+        if (close) result.closed = true;
+        return undefined;
+      }
       if (!('failed' in outcome)) return RETRY;
-      // Map failed conditions back to their rows: a reservation taken moves its row to the updates; anything else is not a row's doing.
-      const starts: number[] = [];
+      if (close && outcome.failed.includes(items.length - 1)) {
+        result.closed = 'elsewhere';
+        return undefined;
+      }
+      // A failed reservation (a row's first own item) moves its row to the updates; anything else is not a row's doing.
+      const lost = new Set<number>();
       let at = 0;
       for (const r of pack) {
-        starts.push(at);
-        at += r.items.length;
+        for (const f of outcome.failed)
+          if (f >= at && f < at + r.own.length && (f !== at || !r.reserved)) throw new Error(`A new ${what} could not be written: its id is taken`);
+        if (r.reserved && outcome.failed.includes(at)) lost.add(r.index);
+        at += r.own.length;
       }
-      const lost = new Set<number>();
-      for (const f of outcome.failed) {
-        const i = starts.findIndex((s, k) => f >= s && f < s + (pack[k]?.items.length ?? 0));
-        const row = pack[i];
-        if (!row?.reserved || f !== starts[i]) throw new Error(`A new ${what} could not be written: its id is taken`);
-        lost.add(row.index);
-      }
-      taken.push(...lost);
+      result.taken.push(...lost);
       pack = pack.filter((r) => !lost.has(r.index));
       return RETRY;
     });
+    if (result.closed === 'elsewhere') return result;
   }
-  return taken;
+  return result;
 }
 
 /** Runs `apply` on the rows of `indexes`: rows of one key one after another in chunk order, keys side by side (ROWS_AT_ONCE). */
@@ -170,11 +193,19 @@ function rowFailure(outcome: ChunkOutcome, row: BulkRow, error: unknown): void {
 
 /**
  * Applies a chunk of product or customer upserts (CHUNKED_TYPES). Every row obeys what the
- * single request does (metadata schema, `id` must exist, one resource per source id).
+ * single request does (metadata schema, `id` must exist, one resource per source id). When every
+ * row makes a new resource, `checkpoint` (the chunk's, given the outcome) is written in the
+ * transaction of the last rows: one round trip less a chunk.
  * @throws ConflictRetryError, Error: transient (the chunk is applied again, its rows as updates).
  */
-export async function applyUpsertChunk(deps: Deps, projectId: string, type: BulkActionType, rows: readonly BulkRow[]): Promise<ChunkOutcome> {
-  const outcome: ChunkOutcome = { done: 0, failed: [] };
+export async function applyUpsertChunk(
+  deps: Deps,
+  projectId: string,
+  type: BulkActionType,
+  rows: readonly BulkRow[],
+  checkpoint?: (outcome: ChunkOutcome) => TransactItem,
+): Promise<ChunkOutcome> {
+  const outcome: ChunkOutcome = { done: 0, failed: [], checkpointed: false };
   const products = type === 'PRODUCTS.IMPORT_CSV' || type === 'PRODUCTS.BULK_UPDATE';
   const object = products ? 'product' : 'customer';
   const bodies = rows.map((r) => r.body as { id?: string; source_id?: string; metadata?: Record<string, unknown> | null });
@@ -210,17 +241,27 @@ export async function applyUpsertChunk(deps: Deps, projectId: string, type: Bulk
       const { id: _id, source_id: _s, ...fields } = body as CreateProductBody;
       const p: StoredProduct = newProduct(deps, sourceId ?? null, fields);
       const items = [...newProductItems(deps, projectId, p), ...membershipWritesAmong(deps, projectId, autos, null, plainProduct(p), p.createdAt)];
-      fresh.push({ index: i, reserved: sourceId !== undefined, items });
+      fresh.push(newRow(i, sourceId !== undefined, items));
     } else {
       const c: Customer = newCustomerAmong(deps, projectId, sourceId ?? null, customerFieldsOf(body as CustomerInput), segments ?? []);
-      fresh.push({ index: i, reserved: sourceId !== undefined, items: newCustomerItems(deps, c, deps.ids.id('act')) });
+      fresh.push(newRow(i, sourceId !== undefined, newCustomerItems(deps, c, deps.ids.id('act'))));
     }
   }
   const counters = (pack: NewRow[]): TransactItem[] => (products ? [productCounterAdd(deps, projectId, pack.length)] : []);
-  // A customer's count adds are in its own items (sharded by its id); merged per transaction by mergedCounts.
-  const taken = new Set(await insertRows(deps, fresh, counters, `${object}s of project ${projectId}`));
+  // Every row makes a new resource (or failed its check): the checkpoint can go with the last of their writes.
+  const allNew = fresh.length > 0 && fresh.length + failedAt.size === rows.length;
+  const early = [...failedAt.entries()].sort((a, b) => a[0] - b[0]);
+  const closing =
+    checkpoint && allNew
+      ? () => checkpoint({ done: fresh.length, failed: early.map(([i, error]) => ({ row: rows[i] as BulkRow, error: error as AppError })), checkpointed: true })
+      : null;
+  if (closing) for (const [i, error] of early) rowFailure({ done: 0, failed: [], checkpointed: false }, rows[i] as BulkRow, error);
+  const written = await insertRows(deps, fresh, counters, `${object}s of project ${projectId}`, closing);
+  if (written.closed === 'elsewhere') return { done: 0, failed: [], checkpointed: true };
+  const taken = new Set(written.taken);
   const inserted = new Set(fresh.map((r) => r.index).filter((i) => !taken.has(i)));
   outcome.done += inserted.size;
+  outcome.checkpointed = written.closed === true;
 
   const others = rows.flatMap((_, i) => (inserted.has(i) || failedAt.has(i) ? [] : [i]));
   const keyOf = (i: number) => {

@@ -48,18 +48,23 @@ function racedAfterReads(ddb: DynamoDBDocumentClient, before: () => Promise<void
   });
 }
 
-/** A table client whose first chunk checkpoint never answers: the process died after the chunk's rows were written. */
-function killedAtFirstCheckpoint(ddb: DynamoDBDocumentClient) {
+/**
+ * A table client whose first transaction carrying a chunk checkpoint never answers: the process
+ * died there, before the write (`lands` false) or after it reached the table (`lands` true).
+ */
+function killedAtFirstCheckpoint(ddb: DynamoDBDocumentClient, lands: boolean) {
   let reached = false;
   const proxy = new Proxy(ddb, {
     get(target, prop, receiver) {
       if (prop !== 'send') return Reflect.get(target, prop, receiver) as unknown;
-      return (command: { constructor: { name: string }; input?: unknown }) => {
+      return async (command: { constructor: { name: string }; input?: unknown }) => {
+        const send = () => (target.send as (c: unknown) => Promise<unknown>)(command);
         if (command.constructor.name === 'TransactWriteCommand' && JSON.stringify(command.input).includes('#imp.chunksDone = :k')) {
+          if (lands) await send();
           reached = true;
           return new Promise(() => undefined);
         }
-        return (target.send as (c: unknown) => Promise<unknown>)(command);
+        return send();
       };
     },
   });
@@ -132,19 +137,36 @@ describe('product bulk upserts a chunk at a time', () => {
 
   it('resumes after dying between a chunk written and its checkpoint: redelivered twice at once, each product made and counted once', async () => {
     const { api, projectId, send, work, action } = await setup();
-    const rows = Array.from({ length: 40 }, (_, i) => ({ source_id: `k${i}`, name: `K ${i}` }));
+    // k0 exists: the first chunk is not all new, so its checkpoint is a write of its own after the rows.
+    expect((await api.call('create-product', { json: { source_id: 'k0', name: 'Before' } })).status).toBe(200);
+    const rows = Array.from({ length: 60 }, (_, i) => ({ source_id: `k${i}`, name: `K ${i}` }));
     const { id, job } = await send('update-products-in-bulk', rows);
-    const killed = killedAtFirstCheckpoint(runtime.ddb);
+    const killed = killedAtFirstCheckpoint(runtime.ddb, false);
     void work(job, killed.ddb);
     for (let i = 0; i < 200 && !killed.reached(); i += 1) await sleep(50);
     expect(await getAsyncAction(runtime, projectId, id)).toMatchObject({ status: 'IN_PROGRESS', import: { chunksDone: 0 } });
-    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(25);
+    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(49);
     const reruns = await Promise.all([work(job), work(job)]);
     for (const r of reruns) expect(r.batchItemFailures).toEqual([]);
-    expect(await action(id)).toMatchObject({ status: 'DONE', result: { done_count: 40, failed_count: 0 } });
-    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(40);
+    expect(await action(id)).toMatchObject({ status: 'DONE', result: { done_count: 60, failed_count: 0 } });
+    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(60);
     const listed = (await api.call('list-products', { query: 'limit=100' })).json.products as { source_id: string }[];
-    expect(new Set(listed.map((p) => p.source_id)).size).toBe(listed.length);
+    expect(new Set(listed.map((p) => p.source_id)).size).toBe(60);
+  }, 30_000);
+
+  it('resumes after dying once a chunk of new products and its checkpoint (one transaction) landed unanswered', async () => {
+    const { api, projectId, send, work, action } = await setup();
+    const rows = Array.from({ length: 60 }, (_, i) => ({ source_id: `n${i}`, name: `N ${i}` }));
+    const { id, job } = await send('update-products-in-bulk', rows);
+    const killed = killedAtFirstCheckpoint(runtime.ddb, true);
+    void work(job, killed.ddb);
+    for (let i = 0; i < 200 && !killed.reached(); i += 1) await sleep(50);
+    expect(await getAsyncAction(runtime, projectId, id)).toMatchObject({ status: 'IN_PROGRESS', doneCount: 49, import: { chunksDone: 1 } });
+    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(49);
+    const reruns = await Promise.all([work(job), work(job)]);
+    for (const r of reruns) expect(r.batchItemFailures).toEqual([]);
+    expect(await action(id)).toMatchObject({ status: 'DONE', result: { done_count: 60, failed_count: 0 } });
+    expect((await api.call('list-products', { query: 'limit=1' })).json.total).toBe(60);
   }, 30_000);
 });
 
