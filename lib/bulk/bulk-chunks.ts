@@ -171,6 +171,38 @@ async function insertRows(
   return result;
 }
 
+/**
+ * The new rows in groups that share no count item (rows that add to one item, e.g. one customer
+ * count shard, stay in one group), small groups joined up to a transaction's size: the groups'
+ * transactions can run side by side without cancelling each other.
+ */
+function independentGroups(rows: readonly NewRow[]): NewRow[][] {
+  const components: { rows: NewRow[]; keys: Set<string> }[] = [];
+  for (const row of rows) {
+    const keys = new Set(row.adds.map((a) => keyString(a.Update?.Key as unknown as ItemKey)));
+    const joined = { rows: [row], keys };
+    for (let i = components.length - 1; i >= 0; i -= 1) {
+      const c = components[i];
+      if (c && [...c.keys].some((k) => keys.has(k))) {
+        joined.rows.unshift(...c.rows);
+        for (const k of c.keys) joined.keys.add(k);
+        components.splice(i, 1);
+      }
+    }
+    components.push(joined);
+  }
+  const groups: { rows: NewRow[]; size: number }[] = [];
+  for (const c of components) {
+    const size = c.rows.reduce((n, r) => n + r.own.length, 0) + c.keys.size;
+    const fit = groups.find((g) => g.size + size < MAX_TRANSACTION_ITEMS);
+    if (fit) {
+      fit.rows.push(...c.rows);
+      fit.size += size;
+    } else groups.push({ rows: [...c.rows], size });
+  }
+  return groups.map((g) => g.rows.sort((a, b) => a.index - b.index));
+}
+
 /** Runs `apply` on the rows of `indexes`: rows of one key one after another in chunk order, keys side by side (ROWS_AT_ONCE). */
 async function byKey(indexes: readonly number[], keyOf: (index: number) => string, apply: (index: number) => Promise<void>): Promise<void> {
   const lanes = new Map<string, number[]>();
@@ -251,17 +283,19 @@ export async function applyUpsertChunk(
   // Every row makes a new resource (or failed its check): the checkpoint can go with the last of their writes.
   const allNew = fresh.length > 0 && fresh.length + failedAt.size === rows.length;
   const early = [...failedAt.entries()].sort((a, b) => a[0] - b[0]);
+  // Products share the project's counter: one transaction after another. Customers' count shards part them into groups written side by side.
+  const groups = products ? [fresh] : independentGroups(fresh);
   const closing =
-    checkpoint && allNew
+    checkpoint && allNew && groups.length === 1
       ? () => checkpoint({ done: fresh.length, failed: early.map(([i, error]) => ({ row: rows[i] as BulkRow, error: error as AppError })), checkpointed: true })
       : null;
   if (closing) for (const [i, error] of early) rowFailure({ done: 0, failed: [], checkpointed: false }, rows[i] as BulkRow, error);
-  const written = await insertRows(deps, fresh, counters, `${object}s of project ${projectId}`, closing);
-  if (written.closed === 'elsewhere') return { done: 0, failed: [], checkpointed: true };
-  const taken = new Set(written.taken);
+  const written = await Promise.all(groups.map((group) => insertRows(deps, group, counters, `${object}s of project ${projectId}`, closing)));
+  if (written.some((w) => w.closed === 'elsewhere')) return { done: 0, failed: [], checkpointed: true };
+  const taken = new Set(written.flatMap((w) => w.taken));
   const inserted = new Set(fresh.map((r) => r.index).filter((i) => !taken.has(i)));
   outcome.done += inserted.size;
-  outcome.checkpointed = written.closed === true;
+  outcome.checkpointed = written.some((w) => w.closed === true);
 
   const others = rows.flatMap((_, i) => (inserted.has(i) || failedAt.has(i) ? [] : [i]));
   const keyOf = (i: number) => {
