@@ -75,7 +75,7 @@ async function existingKeys(deps: Pick<Runtime, 'ddb' | 'tableName'>, keys: read
  * first when it has a source id, conditioned); its count adds (unconditioned `ADD #count :delta`,
  * merged with the other rows' adds on the same item: a transaction may name an item once).
  */
-interface NewRow {
+export interface NewRow {
   index: number;
   reserved: boolean;
   own: TransactItem[];
@@ -86,7 +86,7 @@ const isCountAdd = (item: TransactItem): boolean =>
   item.Update?.UpdateExpression?.includes('ADD #count :delta') === true && item.Update.ConditionExpression === undefined;
 
 /** A new row of `items`: the count adds set apart from its own writes. */
-const newRow = (index: number, reserved: boolean, items: TransactItem[]): NewRow => ({
+export const newRow = (index: number, reserved: boolean, items: TransactItem[]): NewRow => ({
   index,
   reserved,
   own: items.filter((i) => !isCountAdd(i)),
@@ -94,7 +94,7 @@ const newRow = (index: number, reserved: boolean, items: TransactItem[]): NewRow
 });
 
 /** Count adds on one item summed into one. */
-function mergedAdds(adds: readonly TransactItem[]): TransactItem[] {
+export function mergedAdds(adds: readonly TransactItem[]): TransactItem[] {
   const byKey = new Map<string, TransactItem>();
   for (const item of adds) {
     const u = item.Update;
@@ -176,7 +176,7 @@ async function insertRows(
  * count shard, stay in one group), small groups joined up to a transaction's size: the groups'
  * transactions can run side by side without cancelling each other.
  */
-function independentGroups(rows: readonly NewRow[]): NewRow[][] {
+export function independentGroups(rows: readonly NewRow[]): NewRow[][] {
   const components: { rows: NewRow[]; keys: Set<string> }[] = [];
   for (const row of rows) {
     const keys = new Set(row.adds.map((a) => keyString(a.Update?.Key as unknown as ItemKey)));
@@ -298,9 +298,11 @@ export async function applyUpsertChunk(
   outcome.checkpointed = written.some((w) => w.closed === true);
 
   const others = rows.flatMap((_, i) => (inserted.has(i) || failedAt.has(i) ? [] : [i]));
+  // A row naming an `id` may name the resource another row names by source id: with any such row, all go in file order.
+  const byId = others.some((i) => bodies[i]?.id !== undefined);
   const keyOf = (i: number) => {
     const b = bodies[i];
-    return b?.id !== undefined ? `id:${b.id}` : b?.source_id !== undefined ? `source:${b.source_id}` : `row:${i}`;
+    return byId ? 'in order' : b?.source_id !== undefined ? `source:${b.source_id}` : `row:${i}`;
   };
   await byKey(others, keyOf, async (i) => {
     const row = rows[i] as BulkRow;
