@@ -9,12 +9,21 @@ import type { JobRunner } from '../jobs/job-worker.js';
 import { stopIfAsked } from '../jobs/job-stop.js';
 import type { Runtime } from '../runtime.js';
 import { chunkImport } from '../vouchers/voucher-import-chunks.js';
+import { applyUpsertChunk, CHUNKED_TYPES } from './bulk-chunks.js';
 import { applyBulkRow } from './bulk-rows.js';
+
+/** A chunk item of a bulk action. */
+type BulkChunkItem = { rows: BulkRow[] };
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 
 /** Rows per chunk: one checkpoint per chunk, so a redelivery repeats at most this many (idempotent) row writes. */
 const ROWS_PER_CHUNK = 25;
+/**
+ * Rows per chunk of a product upsert: a new product is two items (its reservation and itself), so
+ * 49 of them, the project's counter and the checkpoint make one transaction (lib/bulk/bulk-chunks.ts).
+ */
+const PRODUCT_ROWS_PER_CHUNK = 49;
 /** JSON bytes of one chunk item: well under DynamoDB's 400 KB item limit. */
 const MAX_CHUNK_BYTES = 300_000;
 
@@ -32,7 +41,11 @@ export async function enqueueBulk(
   requestId: string,
   failedAlready: readonly ImportFailure[] = [],
 ): Promise<AsyncAction> {
-  const chunks = chunkImport(rows, ROWS_PER_CHUNK, MAX_CHUNK_BYTES);
+  const chunks = chunkImport(
+    rows,
+    type === 'PRODUCTS.IMPORT_CSV' || type === 'PRODUCTS.BULK_UPDATE' ? PRODUCT_ROWS_PER_CHUNK : ROWS_PER_CHUNK,
+    MAX_CHUNK_BYTES,
+  );
   const now = deps.clock.now().toISOString();
   const action = newAsyncAction(
     {
@@ -80,33 +93,55 @@ export async function runBulkUpdate(
   projectId: string,
   asyncActionId: string,
 ): Promise<AsyncAction | null> {
-  let action = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
+  let action: AsyncAction | null = await startAsyncAction(deps, projectId, asyncActionId, deps.clock.now().toISOString());
   if (!action) return getAsyncAction(deps, projectId, asyncActionId);
+  let ahead: { index: number; chunk: BulkChunkItem } | null = null;
   for (;;) {
     const progress = action.import;
     if (!progress) throw new Error(`Async action ${asyncActionId} has no rows`);
     if (progress.chunksDone >= progress.chunks) break;
     stopIfAsked(deps.signal, `Bulk action ${asyncActionId}`);
     const index = progress.chunksDone;
-    const chunk = await bulkChunk.get(deps, bulkChunk.key(projectId, asyncActionId, index));
+    // Chunk items never change once the action exists: one read ahead is as good as one now.
+    const chunk = ahead?.index === index ? ahead.chunk : await bulkChunk.get(deps, bulkChunk.key(projectId, asyncActionId, index));
     if (!chunk) throw new Error(`Chunk ${index} of bulk action ${asyncActionId} is missing`);
     const failed: ImportFailure[] = [];
     let done = 0;
-    for (const row of chunk.rows) {
-      try {
-        await applyBulkRow(deps, projectId, action.type as BulkActionType, row);
-        done += 1;
-      } catch (error) {
-        if (!(error instanceof AppError) || error instanceof ConflictRetryError) throw error;
-        failed.push(failureOf(row, error));
+    const read: AsyncAction = action;
+    const type = read.type as BulkActionType;
+    const progressItem = (n: number, f: ImportFailure[]) => importProgressItem(deps, read, index, n, f, deps.clock.now().toISOString());
+    let checkpointed = false;
+    if (CHUNKED_TYPES.has(type)) {
+      const outcome = await applyUpsertChunk(deps, projectId, type, chunk.rows, (o) =>
+        progressItem(
+          o.done,
+          o.failed.map(({ row, error }) => failureOf(row, error)),
+        ),
+      );
+      done = outcome.done;
+      checkpointed = outcome.checkpointed;
+      failed.push(...outcome.failed.map(({ row, error }) => failureOf(row, error)));
+    } else
+      for (const row of chunk.rows) {
+        try {
+          await applyBulkRow(deps, projectId, type, row);
+          done += 1;
+        } catch (error) {
+          if (!(error instanceof AppError) || error instanceof ConflictRetryError) throw error;
+          failed.push(failureOf(row, error));
+        }
       }
-    }
-    const read = action;
-    await retryOnConflict(`Too many concurrent writes to bulk action ${asyncActionId}`, async () => {
-      const outcome = await transact(deps, [importProgressItem(deps, read, index, done, failed, deps.clock.now().toISOString())]);
-      return outcome.ok || 'failed' in outcome ? true : RETRY;
-    });
-    const fresh = await getAsyncAction(deps, projectId, asyncActionId);
+    if (!checkpointed)
+      await retryOnConflict(`Too many concurrent writes to bulk action ${asyncActionId}`, async () => {
+        const outcome = await transact(deps, [progressItem(done, failed)]);
+        return outcome.ok || 'failed' in outcome ? true : RETRY;
+      });
+    const following: number | null = index + 1 < progress.chunks ? index + 1 : null;
+    const nextRead: Promise<BulkChunkItem | null> =
+      following === null ? Promise.resolve(null) : bulkChunk.get(deps, bulkChunk.key(projectId, asyncActionId, following)).catch(() => null);
+    const fresh: AsyncAction | null = await getAsyncAction(deps, projectId, asyncActionId);
+    const next = await nextRead;
+    ahead = following !== null && next ? { index: following, chunk: next } : null;
     if (fresh?.status !== 'IN_PROGRESS') return fresh;
     action = fresh;
   }

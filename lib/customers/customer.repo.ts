@@ -71,24 +71,32 @@ function unchangedSince(read: Customer): { ConditionExpression: string; Expressi
 }
 
 /**
+ * The writes of a new customer: the claim of its source id first (when it has one, put if absent),
+ * the customer (put if absent), its list entries and counts, and its activity (`activityId`).
+ */
+export function newCustomerItems(deps: Deps, customer: Customer, activityId: string): TransactItem[] {
+  const sourceId = customer.sourceId;
+  return [
+    ...(sourceId !== null ? [put(deps, sourceIdItem({ ...customer, sourceId }), 'attribute_not_exists(PK)')] : []),
+    put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
+    ...listItems(deps, null, customer),
+    activityItem(deps, activityId, customer, null),
+  ];
+}
+
+/**
  * Writes a new customer, claims its source id (when it has one), lists it (entries and counts)
  * and records its activity (`activityId`: created, segments entered), in one transaction.
  * @returns false when the source id is already claimed (by a concurrent writer): nothing is written.
  */
 export function insertCustomer(deps: Deps, customer: Customer, activityId: string): Promise<boolean> {
   const sourceId = customer.sourceId;
-  const claim = sourceId !== null ? [put(deps, sourceIdItem({ ...customer, sourceId }), 'attribute_not_exists(PK)')] : [];
-  const items = [
-    ...claim,
-    put(deps, customerEntity.toItem(customer), 'attribute_not_exists(PK)'),
-    ...listItems(deps, null, customer),
-    activityItem(deps, activityId, customer, null),
-  ];
+  const items = newCustomerItems(deps, customer, activityId);
   return retryOnConflict(`Too many concurrent writes of customer ${sourceId ?? customer.id}`, async () => {
     const outcome = await transact(deps, items);
     if (outcome.ok) return true;
     if (!('failed' in outcome)) return RETRY;
-    if (claim.length > 0 && outcome.failed.includes(0)) return false;
+    if (sourceId !== null && outcome.failed.includes(0)) return false;
     throw new Error(`Customer id ${customer.id} is already taken`);
   });
 }

@@ -6,6 +6,7 @@ import { enforceMetadata } from '../metadata-schemas/metadata-enforcement.js';
 import type { Customer, CustomerFields, CustomerLoyaltyCard, CustomerRedemptionSummary } from './customer.js';
 import { heldLoyaltyCards } from '../vouchers/voucher-holder.repo.js';
 import { membershipOf, projectSegments } from '../segments/segment-membership.js';
+import type { Segment } from '../segments/segment.js';
 import { customerFieldsOf } from './customer.mapper.js';
 import * as repo from './customer.repo.js';
 import { ALL_CUSTOMERS, type ViewField, viewOf } from './customer-views.js';
@@ -81,6 +82,11 @@ export async function getCustomer(
 
 /** A new customer of `sourceId` (null: anonymous) with the fields sent and the auto-update segments it passes, not written yet. */
 async function newCustomer(deps: Deps, projectId: string, sourceId: string | null, fields: CustomerFields): Promise<Customer> {
+  return newCustomerAmong(deps, projectId, sourceId, fields, await projectSegments(deps, projectId));
+}
+
+/** As newCustomer, with the project's segments already read (a bulk chunk reads them once for its rows). */
+export function newCustomerAmong(deps: Deps, projectId: string, sourceId: string | null, fields: CustomerFields, segments: readonly Segment[]): Customer {
   const customer: Customer = {
     id: deps.ids.id('cust'),
     projectId,
@@ -98,7 +104,7 @@ async function newCustomer(deps: Deps, projectId: string, sourceId: string | nul
     revision: 0,
     listed: true,
   };
-  const segmentIds = membershipOf(customer, await projectSegments(deps, projectId));
+  const segmentIds = membershipOf(customer, segments);
   return segmentIds.length > 0 ? { ...customer, segmentIds } : customer;
 }
 

@@ -28,21 +28,40 @@ const memberDelete = (deps: Pick<Runtime, 'tableName'>, projectId: string, colle
   Delete: { TableName: deps.tableName, Key: collectionMember.key(projectId, collectionId, memberId) },
 });
 
-/**
- * The membership writes of a product write, for the product's transaction: a Put in every
- * AUTO_UPDATE collection whose filter the product now matches, a Delete in each it matched before
- * and no longer does (at most one item per collection).
- */
-export async function autoMembershipWrites(deps: Deps, projectId: string, before: Product | null, after: Product, now: string): Promise<TransactItem[]> {
-  const autos = (await projectCollections(deps, projectId)).flatMap((c) =>
-    c.type === 'AUTO_UPDATE' && c.filter ? [{ id: c.id, filter: c.filter as CollectionFilter }] : [],
-  );
+/** A collection's filter, for the ones that follow product writes. */
+export interface AutoCollection {
+  id: string;
+  filter: CollectionFilter;
+}
+
+/** The AUTO_UPDATE collections among the project's collections, with their filters. */
+export const autoCollectionsOf = (collections: readonly ProductCollection[]): AutoCollection[] =>
+  collections.flatMap((c) => (c.type === 'AUTO_UPDATE' && c.filter ? [{ id: c.id, filter: c.filter as CollectionFilter }] : []));
+
+/** As autoMembershipWrites, from AUTO_UPDATE collections already read (a bulk chunk reads them once for its rows). */
+export function membershipWritesAmong(
+  deps: Pick<Runtime, 'tableName'>,
+  projectId: string,
+  autos: readonly AutoCollection[],
+  before: Product | null,
+  after: Product,
+  now: string,
+): TransactItem[] {
   if (autos.length === 0) return [];
   const { join, leave } = membershipChanges(autos, before, after);
   return [
     ...join.map((collectionId) => memberPut(deps, projectId, { collectionId, id: after.id, object: 'product', productId: after.id, createdAt: now })),
     ...leave.map((collectionId) => memberDelete(deps, projectId, collectionId, after.id)),
   ];
+}
+
+/**
+ * The membership writes of a product write, for the product's transaction: a Put in every
+ * AUTO_UPDATE collection whose filter the product now matches, a Delete in each it matched before
+ * and no longer does (at most one item per collection).
+ */
+export async function autoMembershipWrites(deps: Deps, projectId: string, before: Product | null, after: Product, now: string): Promise<TransactItem[]> {
+  return membershipWritesAmong(deps, projectId, autoCollectionsOf(await projectCollections(deps, projectId)), before, after, now);
 }
 
 /**

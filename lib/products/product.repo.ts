@@ -87,17 +87,24 @@ function productPut(deps: TableDeps, projectId: string, next: StoredProduct, rea
   };
 }
 
+/** The writes of a new product: its `source_id` reservation first (put if absent, when it has one), then the product (put if absent). */
+export function newProductItems(deps: TableDeps, projectId: string, product: StoredProduct): TransactItem[] {
+  return [
+    ...(product.sourceId ? [productSource.putIfAbsent(deps, { productId: product.id }, projectId, product.sourceId)] : []),
+    productPut(deps, projectId, product, null),
+  ];
+}
+
+/** `delta` added to the project's product counter. */
+export const productCounterAdd = (deps: TableDeps, projectId: string, delta: number): TransactItem =>
+  countAdd(deps, productCounter, productCounter.key(projectId), delta);
+
 /**
  * Writes a new product, its `source_id` reservation and +1 on the project's product counter, in
  * one transaction, with `extra` (its collection memberships). 'source_taken' when a concurrent request reserved the source id first.
  */
 export async function insertProduct(deps: Deps, projectId: string, product: StoredProduct, extra: TransactItem[] = []): Promise<CatalogWriteOutcome> {
-  const items: TransactItem[] = [
-    ...(product.sourceId ? [productSource.putIfAbsent(deps, { productId: product.id }, projectId, product.sourceId)] : []),
-    productPut(deps, projectId, product, null),
-    countAdd(deps, productCounter, productCounter.key(projectId), 1),
-    ...extra,
-  ];
+  const items: TransactItem[] = [...newProductItems(deps, projectId, product), productCounterAdd(deps, projectId, 1), ...extra];
   const outcome = await transact(deps, items);
   if (outcome.ok) return 'ok';
   if (!('failed' in outcome)) return 'conflict';

@@ -83,6 +83,26 @@ async function applySkuFields(deps: Deps, projectId: string, read: StoredSku, fi
   return (await repo.replaceSku(deps, projectId, read, written)) === 'ok' ? plainSku(written) : RETRY;
 }
 
+/** A new product (`prod_…`) of `sourceId` with the fields sent, not written yet. */
+export function newProduct(deps: Pick<Runtime, 'clock' | 'ids'>, sourceId: string | null, fields: ProductFields): StoredProduct {
+  return withProductFields(
+    {
+      id: deps.ids.id('prod'),
+      sourceId,
+      name: null,
+      price: null,
+      attributes: [],
+      metadata: {},
+      imageUrl: null,
+      createdAt: deps.clock.now().toISOString(),
+      updatedAt: null,
+      revision: 0,
+      skuCount: 0,
+    },
+    fields,
+  );
+}
+
 /**
  * POST /v1/products: the reference's upsert. `id` names an existing product, which gets the fields
  * sent (its `source_id` is then ignored); a `source_id` already reserved updates its product the
@@ -108,22 +128,7 @@ export async function createProduct(deps: Deps & Pick<Runtime, 'metadataSchemaCa
         return read ? applyProductFields(deps, projectId, read, fields) : RETRY;
       }
     }
-    const product: StoredProduct = withProductFields(
-      {
-        id: deps.ids.id('prod'),
-        sourceId: sourceId ?? null,
-        name: null,
-        price: null,
-        attributes: [],
-        metadata: {},
-        imageUrl: null,
-        createdAt: deps.clock.now().toISOString(),
-        updatedAt: null,
-        revision: 0,
-        skuCount: 0,
-      },
-      fields,
-    );
+    const product = newProduct(deps, sourceId ?? null, fields);
     const memberships = await autoMembershipWrites(deps, projectId, null, plainProduct(product), product.createdAt);
     return (await repo.insertProduct(deps, projectId, product, memberships)) === 'ok' ? plainProduct(product) : RETRY;
   });
