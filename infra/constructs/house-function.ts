@@ -45,6 +45,8 @@ export interface HouseFunctionProps {
   role?: IRole;
   /** Where its bundle comes from (default `appBundles`). */
   bundles?: HandlerBundles;
+  /** V8 flags added to `NODE_OPTIONS` (a worker's heap bounds: lib/api/workers.ts `heapFlags`). */
+  nodeFlags?: readonly string[];
 }
 
 /**
@@ -128,7 +130,7 @@ export class HouseFunction extends LambdaFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: { ...props.environment, NODE_OPTIONS: ['--enable-source-maps', ...(props.nodeFlags ?? [])].join(' ') },
     });
     this.handlerFile = props.handlerFile;
     (this.node.defaultChild as CfnFunction).addMetadata(HANDLER_METADATA_KEY, props.handlerFile);

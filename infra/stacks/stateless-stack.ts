@@ -13,7 +13,15 @@ import { RouteTableApi } from '../constructs/http-api.js';
 import { acknowledgeWildcards } from '../constructs/nag-acknowledgements.js';
 import { grantTableAccess } from '../constructs/table-access.js';
 import { queueNamed, queueUrlVariables } from '../../lib/api/resources.js';
-import { consumedQueueName, type ScheduledWorkerDef, scheduledWorkers, type StreamWorkerDef, streamWorkers, type WorkerDef } from '../../lib/api/workers.js';
+import {
+  consumedQueueName,
+  heapFlags,
+  type ScheduledWorkerDef,
+  scheduledWorkers,
+  type StreamWorkerDef,
+  streamWorkers,
+  type WorkerDef,
+} from '../../lib/api/workers.js';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { OPEN_JOB_PARTITION_PREFIX } from '../../lib/jobs/open-job.js';
@@ -207,6 +215,7 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: config.api.memorySizeMb,
       logGroup: this.functionLogs,
+      nodeFlags: heapFlags(worker),
     });
     const access = worker.table ?? 'write';
     grantTableAccess(stateful.table, fn, access);

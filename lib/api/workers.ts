@@ -32,7 +32,18 @@ export interface WorkerDef {
   needs: ResourceNeeds;
   /** It sends to its own queue's dead-letter queue itself (a delivery given up after its retry bound): the stack grants it and sets the URL. */
   sendsToDeadLetter?: true;
+  /**
+   * V8's heap bounds for the function (`NODE_OPTIONS`), where the runtime's own (old space 90 % and
+   * semi-space 5 % of the function's memory) would let a long streaming job's heap grow with the
+   * work: V8 collects lazily while there is room, so resident memory follows the rows, not what
+   * the job keeps.
+   */
+  heap?: { maxOldSpaceMiB: number; maxSemiSpaceMiB: number };
 }
+
+/** The `NODE_OPTIONS` flags of a worker's `heap`, or none. */
+export const heapFlags = (worker: Pick<WorkerDef, 'heap'>): string[] =>
+  worker.heap ? [`--max-old-space-size=${worker.heap.maxOldSpaceMiB}`, `--max-semi-space-size=${worker.heap.maxSemiSpaceMiB}`] : [];
 
 /**
  * The name of the queue a worker reads: its queue, or that queue's dead-letter queue.
@@ -74,6 +85,11 @@ export const exportJobsWorker: WorkerDef = {
   timeoutSeconds: 300,
   summary: 'Runs the export jobs: writes export files (points expiration) to the export bucket',
   needs: { bucket: 'write', sendsTo: [], env: [] },
+  // An export holds one page of rows and one upload part at a time (about 20 MiB kept after a GC at
+  // 100,000 rows): 128 MiB of old space is six times that, and the 100,000-row voucher export
+  // finished with 64 (docs/benchmarks.md item 20). A small semi-space keeps the young generation's
+  // garbage from piling up between scavenges.
+  heap: { maxOldSpaceMiB: 128, maxSemiSpaceMiB: 4 },
 };
 
 /**

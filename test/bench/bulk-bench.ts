@@ -32,7 +32,7 @@ class KeptJobs implements JobQueue {
  * (49 × [Put voucher if absent + Put id ref if absent] + progress checkpoint + campaign count),
  * written back to back with codes made up in advance, nothing else.
  */
-async function rawInserts(runtime: Runtime, template: Voucher, action: AsyncAction, count: number, tag: string): Promise<number> {
+export async function rawInserts(runtime: Runtime, template: Voucher, action: AsyncAction, count: number, tag: string): Promise<number> {
   const [t] = await timed(async () => {
     let done = action.doneCount;
     for (let written = 0; written < count; ) {
@@ -56,6 +56,31 @@ async function rawInserts(runtime: Runtime, template: Voucher, action: AsyncActi
   return t;
 }
 
+/** A started generation action on `campaignId`, whose checkpoint the floor's transactions move as the worker's do. */
+export async function startedFloorAction(runtime: Runtime, projectId: string, campaignId: string, requested: number): Promise<AsyncAction> {
+  const now = new Date().toISOString();
+  const floorAction: AsyncAction = {
+    id: `aa_benchfloor${Date.now()}${randomBytes(2).toString('hex')}`,
+    projectId,
+    type: 'CAMPAIGN.VOUCHERS_GENERATE',
+    status: 'ENQUEUED',
+    requestId: 'bench',
+    campaignId,
+    requested,
+    doneCount: 0,
+    campaignCreation: false,
+    overrides: { category: null },
+    failure: null,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+  };
+  await insertAsyncAction(runtime, floorAction);
+  const started = await startAsyncAction(runtime, projectId, floorAction.id, now);
+  if (!started) throw new Error('floor action did not start');
+  return started;
+}
+
 /** Item 4: bulk generation of N codes through the jobs worker beside raw conditional inserts. */
 export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]> {
   const started = Date.now();
@@ -74,26 +99,7 @@ export async function benchBulkGeneration(ctx: BenchContext): Promise<Section[]>
   const sample = await invokeOk(addVouchers, addVouchersToCampaignRoute, { path: `/v1/campaigns/${floorCampaign.id as string}/vouchers`, headers, json: {} });
   const template = await getVoucherByCode(runtime, p, sample.code as string);
   if (!template) throw new Error('template voucher not found');
-  const now = new Date().toISOString();
-  const floorAction: AsyncAction = {
-    id: `aa_benchfloor${Date.now()}`,
-    projectId: p,
-    type: 'CAMPAIGN.VOUCHERS_GENERATE',
-    status: 'ENQUEUED',
-    requestId: 'bench',
-    campaignId: floorCampaign.id as string,
-    requested: count + Math.min(2000, count / 5),
-    doneCount: 0,
-    campaignCreation: false,
-    overrides: { category: null },
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-  };
-  await insertAsyncAction(runtime, floorAction);
-  const startedAction = await startAsyncAction(runtime, p, floorAction.id, now);
-  if (!startedAction) throw new Error('floor action did not start');
+  const startedAction = await startedFloorAction(runtime, p, floorCampaign.id as string, count + Math.min(2000, count / 5));
 
   ctx.progress('4. warming up the write path (discarded)');
   await rawInserts(runtime, template, startedAction, Math.min(2000, count / 5), 'w');

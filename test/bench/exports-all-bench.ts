@@ -37,6 +37,7 @@ import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, ne
 import type { ExportChildArgs, FloorPlan } from './exports-all-child.js';
 import { cloneWithIds, exportSizes, growth, rate } from './flow-helpers.js';
 import { childFlags } from './flow-helpers.js';
+import { exportJobsWorker, heapFlags } from '../../lib/api/workers.js';
 import { check, type Check, type Section } from './report.js';
 import { discountBody } from './requests-bench.js';
 import { mib, perSecond, ratio } from './stats.js';
@@ -70,12 +71,20 @@ interface ChildResult {
 /** Old-space cap (MiB) of the extra run of the largest export: far below what holding its rows would take (as item 5). */
 const CAPPED_OLD_SPACE_MIB = 64;
 
+/**
+ * A child process with the export worker's heap bounds (lib/api/workers.ts `heap`, the function's
+ * NODE_OPTIONS in the stack), so its memory is what the deployed function's would be; `nodeFlags` come after and win.
+ */
 async function child(args: ExportChildArgs, nodeFlags: string[] = []): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, [...childFlags(), ...nodeFlags, '--import', 'tsx', CHILD, JSON.stringify(args)], {
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    maxBuffer: 1 << 20,
-    timeout: 900_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [...childFlags(), ...heapFlags(exportJobsWorker), ...nodeFlags, '--import', 'tsx', CHILD, JSON.stringify(args)],
+    {
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      maxBuffer: 1 << 20,
+      timeout: 900_000,
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
 }
 

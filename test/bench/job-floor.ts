@@ -63,3 +63,75 @@ export function perUnit(counts: Record<string, number>, per: number): string {
 
 /** Growth over a baseline (peak − before), never below 0: a process's memory taken by the work itself. */
 export const growth = (peak: number, before: number): number => Math.max(0, peak - before);
+
+type Expression = { ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
+
+/** `op` without its condition, keeping only the names and values its other expressions still use (DynamoDB refuses unused ones). */
+function withoutCondition<T extends Expression & Record<string, unknown>>(op: T): T {
+  const { ConditionExpression: _dropped, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...rest } = op;
+  const used = Object.values(rest)
+    .filter((v): v is string => typeof v === 'string')
+    .join(' ');
+  const keep = <V>(map: Record<string, V> | undefined): Record<string, V> | undefined => {
+    const kept = Object.entries(map ?? {}).filter(([token]) => new RegExp(`${token}(?![\\w])`).test(used));
+    return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+  };
+  const n = keep(names);
+  const v = keep(values);
+  return { ...rest, ...(n ? { ExpressionAttributeNames: n } : {}), ...(v ? { ExpressionAttributeValues: v } : {}) } as T;
+}
+
+/** A Put's "only if absent" condition: the one condition a re-keyed copy (new keys) meets as the original did. */
+const onlyIfAbsent = (condition: string | undefined): boolean => condition !== undefined && /^attribute_not_exists\(\s*[#\w]+\s*\)$/.test(condition.trim());
+
+/**
+ * The writes a job cannot avoid, taken from what it sent (items 16 and 17): each of its
+ * transactions again, re-keyed to the project `to` (`rekeyed`), in the rounds they went out in
+ * (a round's transactions side by side), with the same items and the same "put only if absent"
+ * conditions that make a row exactly once. Other conditions (on the job's checkpoint, an
+ * optimistic lock) are dropped, as they hold on the job's items and not on the copies;
+ * ConditionChecks are reads and go. Writes outside transactions (PutItem, BatchWriteItem) are
+ * returned as `loose` items for BatchWriteItem. Reads are not part of it: they are the job's own.
+ */
+export function transactionFloor(
+  calls: readonly (RecordedCall & { round?: number })[],
+  from: string,
+  to: string,
+): { rounds: Record<string, unknown>[][][]; loose: Record<string, unknown>[] } {
+  const byRound = new Map<number, Record<string, unknown>[][]>();
+  const loose: Record<string, unknown>[] = [];
+  calls.forEach((call, index) => {
+    if (call.name !== 'TransactWrite') {
+      loose.push(...storedItems([call]).map((item) => rekeyed(item, from, to)));
+      return;
+    }
+    const items: Record<string, unknown>[] = [];
+    for (const entry of (call.input.TransactItems ?? []) as Record<string, Expression & Record<string, unknown>>[]) {
+      const [kind, op] = Object.entries(entry)[0] ?? [];
+      if (!kind || !op || kind === 'ConditionCheck') continue;
+      const copy = rekeyed(op, from, to) as Expression & Record<string, unknown>;
+      items.push({ [kind]: kind === 'Put' && onlyIfAbsent(op.ConditionExpression) ? copy : withoutCondition(copy) });
+    }
+    if (items.length === 0) return;
+    const round = call.round ?? index;
+    byRound.set(round, [...(byRound.get(round) ?? []), items]);
+  });
+  return { rounds: [...byRound.entries()].sort(([a], [b]) => a - b).map(([, list]) => list), loose };
+}
+
+/**
+ * The keys of the items a job's transactions update, once each, in first-seen order. The floor
+ * copies these items to its project before it starts, so its updates meet the attributes they add
+ * to or append to, as the job's did (an update of `#n + :d` on a missing item is refused).
+ */
+export function updatedKeys(calls: readonly RecordedCall[]): Record<string, unknown>[] {
+  const seen = new Map<string, Record<string, unknown>>();
+  for (const call of calls) {
+    if (call.name !== 'TransactWrite') continue;
+    for (const entry of (call.input.TransactItems ?? []) as { Update?: { Key?: Record<string, unknown> } }[]) {
+      const key = entry.Update?.Key;
+      if (key) seen.set(JSON.stringify(key), key);
+    }
+  }
+  return [...seen.values()];
+}

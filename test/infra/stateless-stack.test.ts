@@ -13,6 +13,7 @@ import {
   consumedQueueName,
   exportJobsDeadLetterWorker,
   exportJobsWorker,
+  heapFlags,
   jobsDeadLetterWorker,
   jobsWorker,
   pointsExpiryWorker,
@@ -81,17 +82,21 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
     for (const route of [...routes, routeNotFoundRoute]) functionOfHandler(template, route.handler);
     template.resourceCountIs('AWS::Lambda::Function', routes.length + 1 + workers.length + scheduledWorkers.length + streamWorkers.length);
     const functions = findResourcesOnce(template, 'AWS::Lambda::Function');
+    const exportWorker = functionOfHandler(template, exportJobsWorker.handler);
     for (const [id, fn] of Object.entries(functions)) {
+      // Only the export worker bounds its heap (lib/api/workers.ts `heap`): the others keep the runtime's.
+      const nodeOptions = id === exportWorker ? `--enable-source-maps ${heapFlags(exportJobsWorker).join(' ')}` : '--enable-source-maps';
       expect(fn.Properties, id).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.stringMatching(/Logs/) } },
-        Environment: { Variables: { CLUSTER: label, NODE_OPTIONS: '--enable-source-maps', TABLE_NAME: expect.anything() } },
+        Environment: { Variables: { CLUSTER: label, NODE_OPTIONS: nodeOptions, TABLE_NAME: expect.anything() } },
       });
       expect(fn.Properties.Environment.Variables.AWS_REGION, id).toBeUndefined();
     }
+    expect(heapFlags(exportJobsWorker)).toEqual(['--max-old-space-size=128', '--max-semi-space-size=4']);
     const logGroups = Object.values(findResourcesOnce(template, 'AWS::Logs::LogGroup'));
     for (const group of logGroups) expect(group.Properties.RetentionInDays).toBe(infraConfig.logRetentionDays);
   });
