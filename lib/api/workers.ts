@@ -33,10 +33,9 @@ export interface WorkerDef {
   /** It sends to its own queue's dead-letter queue itself (a delivery given up after its retry bound): the stack grants it and sets the URL. */
   sendsToDeadLetter?: true;
   /**
-   * V8's heap bounds for the function (`NODE_OPTIONS`), where the runtime's own (old space 90 % and
-   * semi-space 5 % of the function's memory) would let a long streaming job's heap grow with the
-   * work: V8 collects lazily while there is room, so resident memory follows the rows, not what
-   * the job keeps.
+   * V8's heap bounds for the function (`NODE_OPTIONS`), where the defaults (sized from the
+   * function's memory) would let a long streaming job's heap grow with the work: V8 collects
+   * lazily while there is room, so resident memory follows the rows, not what the job keeps.
    */
   heap?: { maxOldSpaceMiB: number; maxSemiSpaceMiB: number };
 }
