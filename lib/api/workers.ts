@@ -161,6 +161,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
     'validation_rule',
     'validation_rule_assignment',
     'reward_assignment',
+    'loyalty_tier_set',
   ],
   batchSize: 100,
   timeoutSeconds: 60,

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
 import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
 import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
+import { toLoyaltyTierReply } from '../loyalties/tier.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
 import { toRewardAssignmentReply } from '../rewards/reward.mapper.js';
@@ -14,6 +16,7 @@ import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js
 import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { PendingPointsStatus } from '../loyalties/pending-points.js';
+import type { LoyaltyTier } from '../loyalties/tier.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { WebhookEvent } from '../webhooks/webhook.js';
@@ -37,6 +40,7 @@ export const EVENT_ENTITIES = [
   'validation_rule',
   'validation_rule_assignment',
   'reward_assignment',
+  'loyalty_tier_set',
 ] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
@@ -88,6 +92,9 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'business_validation_rule.deleted',
   'business_validation_rule.assignment.created',
   'business_validation_rule.assignment.deleted',
+  'campaign.loyalty_tier.created',
+  'campaign.loyalty_tier.updated',
+  'campaign.loyalty_tier.deleted',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -326,6 +333,31 @@ function rewardAssignmentEvents(change: ItemChange): OutEvent[] {
   return [make('campaign.reward.assignment.updated', after.projectId, at, toRewardAssignmentReply(after), after.id, at, before.updatedAt, after.points)];
 }
 
+/**
+ * A program's tiers are one item (`loyalty_tier_set`), with its tier expiration setting; each write
+ * raises `revision`. The events are the difference of the two tier lists (a new id: created; a gone
+ * id: deleted; a tier whose stored value changed: updated), so a write of the expiration setting alone
+ * sends none. A set removed whole goes with its program, whose `campaign.deleted` reports it.
+ */
+function loyaltyTierEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'REMOVE' || !change.newItem) return [];
+  const after = entities.loyaltyTierSet.fromItem(change.newItem);
+  const before = change.oldItem ? entities.loyaltyTierSet.fromItem(change.oldItem) : null;
+  const was = new Map((before?.tiers ?? []).map((t) => [t.id, t]));
+  const is = new Set(after.tiers.map((t) => t.id));
+  const tierEvent = (type: WebhookEvent, when: string, tier: LoyaltyTier, ...idParts: (string | number)[]) =>
+    make(type, after.projectId, when, toLoyaltyTierReply(tier), tier.id, ...idParts);
+  const events: OutEvent[] = [];
+  for (const tier of after.tiers) {
+    const old = was.get(tier.id);
+    if (!old) events.push(tierEvent('campaign.loyalty_tier.created', tier.createdAt, tier));
+    else if (!isDeepStrictEqual(old, tier))
+      events.push(tierEvent('campaign.loyalty_tier.updated', tier.updatedAt ?? change.at ?? tier.createdAt, tier, after.revision));
+  }
+  for (const [id, tier] of was) if (!is.has(id)) events.push(tierEvent('campaign.loyalty_tier.deleted', change.at ?? tier.updatedAt ?? tier.createdAt, tier));
+  return events;
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -357,6 +389,8 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return validationRuleEvents(change);
     case 'validation_rule_assignment':
       return assignmentEvents(change);
+    case 'loyalty_tier_set':
+      return loyaltyTierEvents(change);
     default:
       return [];
   }

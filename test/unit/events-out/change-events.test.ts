@@ -4,6 +4,7 @@ import * as entities from '../../../lib/db/entities.js';
 import { EMITTED_EVENTS, EVENT_ENTITIES, eventsOfChange } from '../../../lib/events-out/change-events.js';
 import { WEBHOOK_EVENTS } from '../../../lib/webhooks/webhook.js';
 import type { Campaign } from '../../../lib/campaigns/campaign.js';
+import type { LoyaltyTier } from '../../../lib/loyalties/tier.js';
 import { pendingEntry } from '../../support/pending-points.js';
 
 const customer = (over: Record<string, unknown> = {}) =>
@@ -273,5 +274,45 @@ describe('reward assignment events', () => {
     expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: a(), newItem: null }))).toEqual(['campaign.reward.assignment.deleted']);
     const pair = entities.rewardAssignmentPair.toItem(entities.rewardAssignment.fromItem(a()));
     expect(eventsOfChange({ kind: 'INSERT', newItem: pair, oldItem: null })).toEqual([]);
+  });
+});
+
+describe('loyalty tier events (the difference of the program tier set lists)', () => {
+  const tier = (id: string, over: Record<string, unknown> = {}): LoyaltyTier => ({
+    id,
+    campaignId: 'camp_1',
+    name: id,
+    points: { from: 0, to: null },
+    earningRules: {},
+    rewards: {},
+    metadata: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: null,
+    ...over,
+  });
+  const set = (tiers: LoyaltyTier[], over: Record<string, unknown> = {}) =>
+    entities.loyaltyTierSet.toItem({ projectId: 'p1', campaignId: 'camp_1', tiers, revision: 1, ...over });
+  const change = (before: LoyaltyTier[] | null, after: LoyaltyTier[], over: Record<string, unknown> = {}) =>
+    eventsOfChange({ kind: before ? 'MODIFY' : 'INSERT', oldItem: before ? set(before) : null, newItem: set(after, { revision: 2, ...over }) });
+
+  it('created, updated, deleted, one per changed tier; the expiration setting and the others send nothing', () => {
+    const a = tier('ltr_a');
+    expect(types(change(null, [a, tier('ltr_b')]))).toEqual(['campaign.loyalty_tier.created', 'campaign.loyalty_tier.created']);
+    expect(types(change([a], [a, tier('ltr_b')]))).toEqual(['campaign.loyalty_tier.created']);
+    expect(types(change([a], [tier('ltr_a', { name: 'Gold', updatedAt: '2026-01-02T00:00:00.000Z' })]))).toEqual(['campaign.loyalty_tier.updated']);
+    expect(types(change([a, tier('ltr_b')], [a]))).toEqual(['campaign.loyalty_tier.deleted']);
+    expect(change([a], [a], { expiration: { qualification: 'POINTS_IN_PERIOD' } })).toEqual([]);
+    expect(change(null, [])).toEqual([]);
+    // A set removed whole goes with its program: campaign.deleted reports it.
+    expect(eventsOfChange({ kind: 'REMOVE', oldItem: set([a]), newItem: null })).toEqual([]);
+  });
+
+  it('compares tiers by value, not by the order of their stored keys; the payload is the tier as GET shows it', () => {
+    const a = tier('ltr_a', { points: { from: 1, to: 9 } });
+    const reordered = { ...a, points: { to: 9, from: 1 } };
+    expect(change([a], [reordered])).toEqual([]);
+    const [made] = change(null, [a]);
+    expect(made?.data).toMatchObject({ object: { id: 'ltr_a', object: 'loyalty_tier', campaign_id: 'camp_1', points: { from: 1, to: 9 } } });
+    expect(made?.projectId).toBe('p1');
   });
 });

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
+import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
+import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
+import { campaignBodies } from '../../support/api.js';
+import { apiClient } from '../../support/api-client.js';
+import { keyPairHeaders, newProject } from '../../support/runtime.js';
+import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
+
+/*
+ * Loyalty tier, promotion stack and voucher publication events through the real outbox (DynamoDB
+ * Local's table stream, the stream poller, the webhooks queue, the delivery worker) to a loopback
+ * receiver: one event per committed change, none for a refused one.
+ */
+
+const SCHEDULE = { firstDelaySeconds: 1, maxDelaySeconds: 1, giveUpAfterSeconds: 30 };
+const EVENTS: WebhookEvent[] = [
+  'campaign.created',
+  'campaign.updated',
+  'campaign.loyalty_tier.created',
+  'campaign.loyalty_tier.updated',
+  'campaign.loyalty_tier.deleted',
+  'campaign.promotion_stack.created',
+  'campaign.promotion_stack.updated',
+  'publication.succeeded',
+  'voucher.published',
+];
+
+let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  pipeline = await startWebhookPipeline(SCHEDULE);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await pipeline.stop();
+});
+
+interface Event {
+  id: string;
+  type: string;
+  project_id: string;
+  data: { object: Record<string, unknown> } & Record<string, unknown>;
+}
+const bodyOf = (r: Received) => JSON.parse(r.body) as Event;
+
+async function projectWithWebhook() {
+  const keys = await newProject(pipeline.runtime);
+  await createWebhook(pipeline.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, {
+    target_url: receiver.url,
+    events: EVENTS,
+  });
+  return { keys, api: apiClient({ runtime: pipeline.runtime }, keyPairHeaders(keys)) };
+}
+
+/** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
+async function eventsOf(projectId: string, count: number): Promise<Event[]> {
+  const mine = () => receiver.received.filter((r) => bodyOf(r).project_id === projectId);
+  await eventually(() => mine().length >= count, 30_000, `${count} events`);
+  await new Promise((r) => setTimeout(r, 1500));
+  return mine().map(bodyOf);
+}
+
+describe('loyalty tier events', () => {
+  it('one campaign.loyalty_tier.created per tier made; none for a PUT of the expiration setting alone, nor for a refused creation', async () => {
+    const { api, keys } = await projectWithWebhook();
+    expect((await api.call('create-campaign', { json: campaignBodies.LOYALTY_PROGRAM('Club') })).status).toBe(200);
+    const first = await api.call('create-in-bulk-loyalty-tiers', {
+      params: { campaignId: 'Club' },
+      json: [
+        { name: 'Silver', points: { from: 100, to: 199 } },
+        { name: 'Gold', points: { from: 200, to: 499 } },
+      ],
+    });
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    const expiration = {
+      qualification_type: 'POINTS_IN_PERIOD',
+      qualification_period: 'QUARTER',
+      start_date: { type: 'IMMEDIATE' },
+      expiration_date: { type: 'END_OF_PERIOD', extend: '' },
+    };
+    const put = await api.call('update-loyalty-program', { params: { campaignId: 'Club' }, json: { loyalty_tiers_expiration: expiration } });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    // Refused: a range that overlaps Gold's.
+    const overlapping = await api.call('create-in-bulk-loyalty-tiers', { params: { campaignId: 'Club' }, json: [{ name: 'Bad', points: { from: 300 } }] });
+    expect(overlapping.status).toBe(400);
+    const second = await api.call('create-in-bulk-loyalty-tiers', { params: { campaignId: 'Club' }, json: [{ name: 'Platinum', points: { from: 500 } }] });
+    expect(second.status).toBe(200);
+    const events = await eventsOf(keys.project_id, 5);
+    expect(events.map((e) => e.type).sort()).toEqual(
+      ['campaign.created', 'campaign.updated', 'campaign.loyalty_tier.created', 'campaign.loyalty_tier.created', 'campaign.loyalty_tier.created'].sort(),
+    );
+    const tiers = events.filter((e) => e.type === 'campaign.loyalty_tier.created').map((e) => e.data.object);
+    expect(tiers.map((t) => t.name).sort()).toEqual(['Gold', 'Platinum', 'Silver']);
+    expect(tiers.every((t) => t.object === 'loyalty_tier')).toBe(true);
+    expect(new Set(events.map((e) => e.id)).size).toBe(5);
+  }, 60_000);
+});
