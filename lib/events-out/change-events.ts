@@ -92,6 +92,7 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'business_validation_rule.deleted',
   'business_validation_rule.assignment.created',
   'business_validation_rule.assignment.deleted',
+  'voucher.published',
   'campaign.loyalty_tier.created',
   'campaign.loyalty_tier.updated',
   'campaign.loyalty_tier.deleted',
@@ -358,6 +359,32 @@ function loyaltyTierEvents(change: ItemChange): OutEvent[] {
   return events;
 }
 
+/**
+ * A publication is written once, never changed: `publication.succeeded` for it and, in the same
+ * record, `voucher.published` for each voucher it gave. The voucher is what the publication keeps of
+ * it (the summary of a single voucher, the id and code of each of several), with the publication and
+ * its customer beside it as Voucherify's event data carries them.
+ */
+function publicationEvents(item: Item): OutEvent[] {
+  const p = entities.publication.fromItem(item);
+  const publication = toPublicationListItemReply(p);
+  const summary = 'voucher' in publication ? publication.voucher : null;
+  const published = p.vouchers.map((v): OutEvent => {
+    const voucher = {
+      ...summary,
+      id: v.id,
+      code: v.code,
+      object: 'voucher',
+      type: p.voucherType,
+      campaign_id: p.campaignId,
+      is_referral_code: p.isReferralCode,
+    };
+    const event = make('voucher.published', p.projectId, p.createdAt, voucher, p.id, v.id);
+    return { ...event, data: { ...event.data, publication, customer: publication.customer } };
+  });
+  return [make('publication.succeeded', p.projectId, p.createdAt, publication, p.id), ...published];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -366,11 +393,7 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
     case 'redemption':
       return change.kind === 'INSERT' && change.newItem ? redemptionEvents(change.newItem) : [];
     case 'publication':
-      if (change.kind !== 'INSERT' || !change.newItem) return [];
-      {
-        const p = entities.publication.fromItem(change.newItem);
-        return [make('publication.succeeded', p.projectId, p.createdAt, toPublicationListItemReply(p), p.id)];
-      }
+      return change.kind === 'INSERT' && change.newItem ? publicationEvents(change.newItem) : [];
     case 'card_transaction':
       return change.kind === 'INSERT' && change.newItem ? transactionEvents(change.newItem) : [];
     case 'voucher':

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
 import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
-import { campaignBodies } from '../../support/api.js';
+import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
 import { keyPairHeaders, newProject } from '../../support/runtime.js';
 import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
@@ -51,7 +51,8 @@ async function projectWithWebhook() {
     target_url: receiver.url,
     events: EVENTS,
   });
-  return { keys, api: apiClient({ runtime: pipeline.runtime }, keyPairHeaders(keys)) };
+  const jobs = new RecordingJobQueue();
+  return { keys, jobs, api: apiClient({ runtime: pipeline.runtime, jobs }, keyPairHeaders(keys)) };
 }
 
 /** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
@@ -95,5 +96,36 @@ describe('loyalty tier events', () => {
     expect(tiers.map((t) => t.name).sort()).toEqual(['Gold', 'Platinum', 'Silver']);
     expect(tiers.every((t) => t.object === 'loyalty_tier')).toBe(true);
     expect(new Set(events.map((e) => e.id)).size).toBe(5);
+  }, 60_000);
+});
+
+describe('voucher.published', () => {
+  it('one per voucher a publication gives, beside its publication.succeeded; none for a refused publication', async () => {
+    const { api, keys, jobs } = await projectWithWebhook();
+    const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Pubs'), vouchers_count: 3 } });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    await jobs.deliver(pipeline.runtime);
+    const single = await api.call('create-publication', { json: { customer: { source_id: 'ann' }, campaign: { name: 'Pubs' } } });
+    expect(single.status, JSON.stringify(single.json)).toBe(200);
+    const pair = await api.call('create-publication', { json: { customer: { source_id: 'bob' }, campaign: { name: 'Pubs', count: 2 } } });
+    expect(pair.status, JSON.stringify(pair.json)).toBe(200);
+    // Refused: an unknown voucher, an unknown campaign.
+    expect((await api.call('create-publication', { json: { customer: { source_id: 'cy' }, campaign: { name: 'None' } } })).status).toBe(404);
+    expect((await api.call('create-publication', { json: { customer: { source_id: 'cy' }, voucher: 'NOPE' } })).status).toBe(404);
+    const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type !== 'campaign.created');
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'publication.succeeded',
+      'publication.succeeded',
+      'voucher.published',
+      'voucher.published',
+      'voucher.published',
+    ]);
+    const published = events.filter((e) => e.type === 'voucher.published');
+    const singleId = single.json.id as string;
+    const ofSingle = published.find((e) => (e.data.publication as { id: string }).id === singleId);
+    expect(ofSingle?.data.object).toMatchObject({ object: 'voucher', code: (single.json.voucher as { code: string }).code, campaign: 'Pubs' });
+    expect(ofSingle?.data.customer).toMatchObject({ source_id: 'ann', object: 'customer' });
+    const ofPair = published.filter((e) => (e.data.publication as { id: string }).id === pair.json.id).map((e) => e.data.object.code);
+    expect(ofPair.sort()).toEqual([...(pair.json.vouchers as string[])].sort());
   }, 60_000);
 });

@@ -316,3 +316,59 @@ describe('loyalty tier events (the difference of the program tier set lists)', (
     expect(made?.projectId).toBe('p1');
   });
 });
+
+describe('publication events', () => {
+  const holder = entities.customer.fromItem(customer());
+  const publication = (over: Record<string, unknown> = {}) =>
+    entities.publication.toItem({
+      id: 'pub_1',
+      projectId: 'p1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      customerId: 'cust_1',
+      customer: holder,
+      metadata: {},
+      channel: 'API',
+      sourceId: null,
+      campaignId: 'camp_1',
+      voucherType: 'DISCOUNT_VOUCHER',
+      isReferralCode: false,
+      vouchers: [{ id: 'v_1', code: 'A1' }],
+      voucher: {
+        code: 'A1',
+        campaignName: 'Coupons',
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: 'PERCENT', percentOff: 10 },
+        gift: null,
+        loyaltyCard: null,
+        isReferralCode: false,
+      },
+      ...over,
+    } as never);
+
+  it('publication.succeeded and a voucher.published per voucher given, with the publication and its customer', () => {
+    const one = eventsOfChange({ kind: 'INSERT', newItem: publication(), oldItem: null });
+    expect(types(one)).toEqual(['publication.succeeded', 'voucher.published']);
+    expect(one[1]?.data).toMatchObject({
+      object: { id: 'v_1', code: 'A1', object: 'voucher', campaign: 'Coupons', campaign_id: 'camp_1', type: 'DISCOUNT_VOUCHER', discount: { percent_off: 10 } },
+      publication: { id: 'pub_1', object: 'publication' },
+      customer: { id: 'cust_1', object: 'customer' },
+    });
+    const several = eventsOfChange({
+      kind: 'INSERT',
+      newItem: publication({
+        voucher: null,
+        vouchers: [
+          { id: 'v_1', code: 'A1' },
+          { id: 'v_2', code: 'A2' },
+        ],
+      }),
+      oldItem: null,
+    });
+    expect(types(several)).toEqual(['publication.succeeded', 'voucher.published', 'voucher.published']);
+    expect(several.slice(1).map((e) => (e.data.object as { code: string }).code)).toEqual(['A1', 'A2']);
+    expect(new Set(several.map((e) => e.id)).size).toBe(3);
+    // Read twice, the same ids; a publication is never changed or sent again.
+    expect(eventsOfChange({ kind: 'INSERT', newItem: publication(), oldItem: null }).map((e) => e.id)).toEqual(one.map((e) => e.id));
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: publication() })).toEqual([]);
+  });
+});
