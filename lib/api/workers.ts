@@ -162,6 +162,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
     'validation_rule_assignment',
     'reward_assignment',
     'loyalty_tier_set',
+    'promotion_stack',
   ],
   batchSize: 100,
   timeoutSeconds: 60,

@@ -5,6 +5,7 @@ import { ENTITY_ATTR } from '../db/table.js';
 import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
 import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
+import { toPromotionStackReply } from '../promotion-stacks/promotion-stack.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
 import { toLoyaltyTierReply } from '../loyalties/tier.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
@@ -41,6 +42,7 @@ export const EVENT_ENTITIES = [
   'validation_rule_assignment',
   'reward_assignment',
   'loyalty_tier_set',
+  'promotion_stack',
 ] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
@@ -96,6 +98,8 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'campaign.loyalty_tier.created',
   'campaign.loyalty_tier.updated',
   'campaign.loyalty_tier.deleted',
+  'campaign.promotion_stack.created',
+  'campaign.promotion_stack.updated',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -385,6 +389,21 @@ function publicationEvents(item: Item): OutEvent[] {
   return [make('publication.succeeded', p.projectId, p.createdAt, publication, p.id), ...published];
 }
 
+/**
+ * A stack is created, and changed only by its PUT (raising `revision`). Its reply names its category,
+ * which the stack item copies when it is written, so nothing is read here. The reference has no
+ * `campaign.promotion_stack.deleted`: a removal sends nothing.
+ */
+function promotionStackEvents(change: ItemChange): OutEvent[] {
+  if (!change.newItem) return [];
+  const after = entities.promotionStack.fromItem(change.newItem);
+  const object = toPromotionStackReply({ stack: after, category: after.category ?? null });
+  const projectId = projectOfKey(change.newItem);
+  if (change.kind === 'INSERT') return [make('campaign.promotion_stack.created', projectId, after.createdAt, object, after.id)];
+  if (!change.oldItem || entities.promotionStack.fromItem(change.oldItem).revision === after.revision) return [];
+  return [make('campaign.promotion_stack.updated', projectId, after.updatedAt ?? change.at ?? after.createdAt, object, after.id, after.revision)];
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -414,6 +433,8 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return assignmentEvents(change);
     case 'loyalty_tier_set':
       return loyaltyTierEvents(change);
+    case 'promotion_stack':
+      return promotionStackEvents(change);
     default:
       return [];
   }

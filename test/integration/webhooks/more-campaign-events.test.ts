@@ -129,3 +129,40 @@ describe('voucher.published', () => {
     expect(ofPair.sort()).toEqual([...(pair.json.vouchers as string[])].sort());
   }, 60_000);
 });
+
+describe('promotion stack events', () => {
+  it('created and updated, once each, naming the category as written; none for a refused change or a deletion', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const promo = await api.call('create-campaign', { json: campaignBodies.PROMOTION('Stacked') });
+    expect(promo.status, JSON.stringify(promo.json)).toBe(200);
+    const tierIds = ((promo.json.promotion as { tiers: { id: string }[] }).tiers ?? []).map((t) => t.id);
+    const category = await api.call('create-category', { json: { name: 'Weekend', hierarchy: 1 } });
+    expect(category.status).toBe(200);
+    const made = await api.call('create-promotion-stack', {
+      params: { campaignId: 'Stacked' },
+      json: { name: 'Both', tiers: { ids: tierIds, hierarchy_mode: 'MANUAL' }, category_id: category.json.id },
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const stack = { campaignId: 'Stacked', stackId: made.json.id as string };
+    // Refused: a tier the campaign lacks, an unknown stack.
+    expect((await api.call('update-promotion-stack', { params: stack, json: { tiers: { ids: ['promo_none'] } } })).status).toBe(404);
+    expect((await api.call('update-promotion-stack', { params: { ...stack, stackId: 'stack_none' }, json: { name: 'x' } })).status).toBe(404);
+    expect((await api.call('update-promotion-stack', { params: stack, json: { name: 'First only', tiers: { ids: tierIds.slice(0, 1) } } })).status).toBe(200);
+    expect((await api.call('delete-promotion-stack', { params: stack })).status).toBe(204);
+    const events = (await eventsOf(keys.project_id, 3)).filter((e) => e.type.startsWith('campaign.promotion_stack.'));
+    expect(events.map((e) => e.type).sort()).toEqual(['campaign.promotion_stack.created', 'campaign.promotion_stack.updated']);
+    const byType = new Map(events.map((e) => [e.type, e.data.object]));
+    expect(byType.get('campaign.promotion_stack.created')).toMatchObject({
+      id: stack.stackId,
+      name: 'Both',
+      object: 'promotion_stack',
+      category_id: category.json.id,
+      categories: [{ id: category.json.id, name: 'Weekend' }],
+    });
+    expect(byType.get('campaign.promotion_stack.updated')).toMatchObject({
+      name: 'First only',
+      tiers: { ids: tierIds.slice(0, 1) },
+      categories: [{ name: 'Weekend' }],
+    });
+  }, 60_000);
+});

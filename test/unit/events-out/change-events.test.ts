@@ -372,3 +372,42 @@ describe('publication events', () => {
     expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: publication() })).toEqual([]);
   });
 });
+
+describe('promotion stack events', () => {
+  const weekend = { id: 'pc_1', name: 'Weekend', hierarchy: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: null };
+  const stack = (over: Record<string, unknown> = {}) =>
+    entities.promotionStack.toItem(
+      {
+        id: 'stack_1',
+        campaignId: 'camp_1',
+        name: 'Both',
+        tierIds: ['promo_a', 'promo_b'],
+        hierarchyMode: 'MANUAL',
+        categoryId: 'pc_1',
+        category: weekend,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: null,
+        revision: 0,
+        ...over,
+      } as never,
+      'p1',
+    );
+
+  it('created, updated per PUT (revision), the category from the copy on the item; a removal sends nothing', () => {
+    const [made] = eventsOfChange({ kind: 'INSERT', newItem: stack(), oldItem: null });
+    expect(made).toMatchObject({ type: 'campaign.promotion_stack.created', projectId: 'p1' });
+    expect(made?.data).toMatchObject({
+      object: { id: 'stack_1', object: 'promotion_stack', category_id: 'pc_1', categories: [{ id: 'pc_1', name: 'Weekend' }] },
+    });
+    const put = (revision: number) => stack({ name: 'One', revision, updatedAt: `2026-01-0${revision + 1}T00:00:00.000Z` });
+    const first = eventsOfChange({ kind: 'MODIFY', oldItem: stack(), newItem: put(1) });
+    const second = eventsOfChange({ kind: 'MODIFY', oldItem: put(1), newItem: put(2) });
+    expect(types([...first, ...second])).toEqual(['campaign.promotion_stack.updated', 'campaign.promotion_stack.updated']);
+    expect(first[0]?.id).not.toBe(second[0]?.id);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: put(1), newItem: put(1) })).toEqual([]);
+    expect(eventsOfChange({ kind: 'REMOVE', oldItem: stack(), newItem: null })).toEqual([]);
+    // A stack written before the copy existed names its category by id only.
+    const [older] = eventsOfChange({ kind: 'INSERT', newItem: stack({ category: undefined }), oldItem: null });
+    expect(older?.data).toMatchObject({ object: { category_id: 'pc_1', categories: [] } });
+  });
+});
