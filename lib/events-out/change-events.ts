@@ -95,6 +95,7 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'business_validation_rule.assignment.created',
   'business_validation_rule.assignment.deleted',
   'voucher.published',
+  'campaign.vouchers.aded',
   'campaign.loyalty_tier.created',
   'campaign.loyalty_tier.updated',
   'campaign.loyalty_tier.deleted',
@@ -207,6 +208,12 @@ function campaignEvents(change: ItemChange): OutEvent[] {
   const ended = after.vouchersGenerationStatus !== before.vouchersGenerationStatus ? GENERATION_ENDS[after.vouchersGenerationStatus] : undefined;
   // A status write stamps no time: the stream record's is when it happened.
   if (ended) return [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)];
+  // The transaction whose vouchers complete an addition records it on the campaign with the count it moves.
+  const added = after.lastAddition;
+  if (added && added.id !== before.lastAddition?.id) {
+    const event = make('campaign.vouchers.aded', after.projectId, added.at, toCampaignReply(after), after.id, added.id);
+    return [{ ...event, data: { ...event.data, count: added.count } }];
+  }
   return tierEvents(change, before, after);
 }
 

@@ -24,6 +24,7 @@ const EVENTS: WebhookEvent[] = [
   'campaign.promotion_stack.updated',
   'publication.succeeded',
   'voucher.published',
+  'campaign.vouchers.aded',
 ];
 
 let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
@@ -164,5 +165,28 @@ describe('promotion stack events', () => {
       tiers: { ids: tierIds.slice(0, 1) },
       categories: [{ name: 'Weekend' }],
     });
+  }, 60_000);
+});
+
+describe('campaign.vouchers.aded', () => {
+  it('one per addition to an existing campaign (one voucher, one with a code, several by job) with its count; none at creation nor for a refused one', async () => {
+    const { api, keys, jobs } = await projectWithWebhook();
+    const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Grows'), vouchers_count: 2 } });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    await jobs.deliver(pipeline.runtime);
+    const campaignId = made.json.id as string;
+    expect((await api.call('add-vouchers-to-campaign', { params: { campaignId }, json: {} })).status).toBe(200);
+    const withCode = await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId, code: 'GROW-1' }, json: {} });
+    expect(withCode.status, JSON.stringify(withCode.json)).toBe(200);
+    const bulk = await api.call('add-vouchers-to-campaign', { params: { campaignId }, query: 'vouchers_count=3', json: {} });
+    expect(bulk.status, JSON.stringify(bulk.json)).toBe(202);
+    await jobs.deliver(pipeline.runtime);
+    // Refused: the code again.
+    expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId, code: 'GROW-1' }, json: {} })).status).toBe(409);
+    const events = (await eventsOf(keys.project_id, 4)).filter((e) => e.type === 'campaign.vouchers.aded');
+    expect(events.map((e) => e.data.count).sort()).toEqual([1, 1, 3]);
+    expect(events.every((e) => e.data.object.id === campaignId)).toBe(true);
+    const last = events.find((e) => e.data.count === 3);
+    expect(last?.data.object.vouchers_count).toBe(7);
   }, 60_000);
 });

@@ -110,6 +110,23 @@ describe('campaign events', () => {
     expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 4 }) })).toEqual([]);
   });
 
+  it('campaign.vouchers.aded once per addition recorded on the campaign, with its count; counts alone send nothing', () => {
+    const addition = { id: 'aa_1', count: 3, at: '2026-01-02T00:00:00.000Z' };
+    const added = eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 3, lastAddition: addition }) });
+    expect(added.map((e) => [e.type, e.createdAt])).toEqual([['campaign.vouchers.aded', addition.at]]);
+    expect(added[0]?.data).toMatchObject({ object: { id: 'camp_1', object: 'campaign' }, count: 3 });
+    // Another count move (a publication generating a code) keeps the record: no event.
+    const later = campaign({ vouchersCount: 4, lastAddition: addition });
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign({ vouchersCount: 3, lastAddition: addition }), newItem: later })).toEqual([]);
+    const next = eventsOfChange({
+      kind: 'MODIFY',
+      oldItem: later,
+      newItem: campaign({ vouchersCount: 5, lastAddition: { ...addition, id: 'vadd_2', count: 1 } }),
+    });
+    expect(types(next)).toEqual(['campaign.vouchers.aded']);
+    expect(next[0]?.id).not.toBe(added[0]?.id);
+  });
+
   it('generation completed or failed when the generation status ends', () => {
     const inProgress = campaign({ creationStatus: 'IN_PROGRESS', vouchersGenerationStatus: 'IN_PROGRESS' });
     expect(types(eventsOfChange({ kind: 'MODIFY', oldItem: inProgress, newItem: campaign({ vouchersCount: 5 }) }))).toEqual([
