@@ -163,6 +163,7 @@ export const outboxStreamWorker: StreamWorkerDef = {
     'reward_assignment',
     'loyalty_tier_set',
     'promotion_stack',
+    'referral_conversion',
   ],
   batchSize: 100,
   timeoutSeconds: 60,

@@ -43,6 +43,7 @@ export const EVENT_ENTITIES = [
   'reward_assignment',
   'loyalty_tier_set',
   'promotion_stack',
+  'referral_conversion',
 ] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
@@ -101,6 +102,8 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'campaign.loyalty_tier.deleted',
   'campaign.promotion_stack.created',
   'campaign.promotion_stack.updated',
+  'customer.rewarded',
+  'customer.rewarded.loyalty_points',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -411,6 +414,31 @@ function promotionStackEvents(change: ItemChange): OutEvent[] {
   return [make('campaign.promotion_stack.updated', projectId, after.updatedAt ?? change.at ?? after.createdAt, object, after.id, after.revision)];
 }
 
+/**
+ * A referral conversion that granted the referee a reward records it (`reward`) in the grant's own
+ * transaction: `customer.rewarded`, and `customer.rewarded.loyalty_points` too for points. The data
+ * names the rewarded customer, the card or gift voucher and its parent campaign by id, the change
+ * (`balance`), the referral code and the custom event that converted it; nothing is read.
+ */
+function conversionEvents(item: Item): OutEvent[] {
+  const c = entities.referralConversion.fromItem(item);
+  const r = c.reward;
+  if (!r) return [];
+  const customer = { id: c.refereeId, object: 'customer' };
+  const data = {
+    object: customer,
+    customer,
+    holder: customer,
+    voucher: { id: r.voucherId, code: r.code, object: 'voucher', campaign_id: r.campaignId, type: r.type },
+    campaign: { id: r.campaignId, object: 'campaign' },
+    balance: r.type === 'LOYALTY_CARD' ? { points: r.amount } : { amount: r.amount },
+    referral: { id: c.id, code: c.code, campaign_id: c.campaignId, referrer_id: c.referrerId },
+    custom_event: { id: c.eventId, type: c.eventType },
+  };
+  const types: WebhookEvent[] = r.type === 'LOYALTY_CARD' ? ['customer.rewarded', 'customer.rewarded.loyalty_points'] : ['customer.rewarded'];
+  return types.map((type) => ({ ...make(type, c.projectId, c.createdAt, customer, c.id), data }));
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -442,6 +470,8 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return loyaltyTierEvents(change);
     case 'promotion_stack':
       return promotionStackEvents(change);
+    case 'referral_conversion':
+      return change.kind === 'INSERT' && change.newItem ? conversionEvents(change.newItem) : [];
     default:
       return [];
   }

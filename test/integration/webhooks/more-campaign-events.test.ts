@@ -25,6 +25,8 @@ const EVENTS: WebhookEvent[] = [
   'publication.succeeded',
   'voucher.published',
   'campaign.vouchers.aded',
+  'customer.rewarded',
+  'customer.rewarded.loyalty_points',
 ];
 
 let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
@@ -188,5 +190,53 @@ describe('campaign.vouchers.aded', () => {
     expect(events.every((e) => e.data.object.id === campaignId)).toBe(true);
     const last = events.find((e) => e.data.count === 3);
     expect(last?.data.object.vouchers_count).toBe(7);
+  }, 60_000);
+});
+
+describe('customer.rewarded', () => {
+  it('a referee reward of points sends customer.rewarded and .loyalty_points once, from the conversion that granted it; a repeated conversion sends none', async () => {
+    const { api, keys } = await projectWithWebhook();
+    const schema = await api.call('create-custom-event-schema', { json: { name: 'user_subscribed', schema: { properties: {} } } });
+    expect(schema.status).toBe(200);
+    const club = await api.call('create-campaign', {
+      json: {
+        name: 'Club',
+        campaign_type: 'LOYALTY_PROGRAM',
+        voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: { prefix: 'CLUB-' } },
+      },
+    });
+    expect(club.status).toBe(200);
+    const friends = await api.call('create-campaign', {
+      json: {
+        ...campaignBodies.REFERRAL_PROGRAM('Friends'),
+        referral_program: {
+          conversion_event_type: 'custom_event',
+          custom_event: { name: 'user_subscribed' },
+          referee_reward: { related_object_parent: { id: club.json.id }, type: 'LOYALTY_CARD', amount: 150 },
+        },
+      },
+    });
+    expect(friends.status, JSON.stringify(friends.json)).toBe(200);
+    expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId: 'Friends', code: 'REF-1' }, json: {} })).status).toBe(200);
+    const track = (sourceId: string) =>
+      api.call('track-custom-event', {
+        json: { event: 'user_subscribed', customer: { source_id: sourceId }, referral: { code: 'REF-1', referrer_id: 'rita' } },
+      });
+    expect((await api.call('track-custom-event', { json: { event: 'user_subscribed', customer: { source_id: 'rita' } } })).status).toBe(200);
+    expect((await track('ann')).status).toBe(200);
+    // The same referee again converts nothing and grants nothing.
+    expect((await track('ann')).status).toBe(200);
+    const rewarded = async () => receiver.received.map(bodyOf).filter((e) => e.project_id === keys.project_id && e.type.startsWith('customer.rewarded'));
+    await eventually(async () => (await rewarded()).length >= 2, 30_000, 'rewarded events');
+    await new Promise((r) => setTimeout(r, 1500));
+    const events = await rewarded();
+    expect(events.map((e) => e.type).sort()).toEqual(['customer.rewarded', 'customer.rewarded.loyalty_points']);
+    expect(events[0]?.data).toMatchObject({
+      balance: { points: 150 },
+      campaign: { id: club.json.id },
+      referral: { code: 'REF-1' },
+      voucher: { object: 'voucher' },
+    });
+    expect(String((events[0]?.data.voucher as { code?: string } | undefined)?.code)).toMatch(/^CLUB-/);
   }, 60_000);
 });

@@ -428,3 +428,38 @@ describe('promotion stack events', () => {
     expect(older?.data).toMatchObject({ object: { category_id: 'pc_1', categories: [] } });
   });
 });
+
+describe('referee reward events', () => {
+  const conversion = (over: Record<string, unknown> = {}) =>
+    entities.referralConversion.toItem({
+      id: 'rcnv_1',
+      projectId: 'p1',
+      campaignId: 'camp_ref',
+      code: 'REF-1',
+      voucherId: 'v_ref',
+      referrerId: 'cust_rita',
+      refereeId: 'cust_ann',
+      eventId: 'evcus_1',
+      eventType: 'user_subscribed',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      ...over,
+    } as never);
+  const reward = { type: 'LOYALTY_CARD', amount: 150, campaignId: 'camp_club', voucherId: 'v_card', code: 'CLUB-1' };
+
+  it('customer.rewarded (and .loyalty_points for points) from a conversion that granted a reward; none without one', () => {
+    const points = eventsOfChange({ kind: 'INSERT', newItem: conversion({ reward }), oldItem: null });
+    expect(types(points)).toEqual(['customer.rewarded', 'customer.rewarded.loyalty_points']);
+    expect(points[0]?.data).toMatchObject({
+      object: { id: 'cust_ann', object: 'customer' },
+      voucher: { id: 'v_card', code: 'CLUB-1' },
+      balance: { points: 150 },
+      custom_event: { id: 'evcus_1' },
+    });
+    expect(points[0]?.id).not.toBe(points[1]?.id);
+    const credits = eventsOfChange({ kind: 'INSERT', newItem: conversion({ reward: { ...reward, type: 'GIFT_VOUCHER' } }), oldItem: null });
+    expect(types(credits)).toEqual(['customer.rewarded']);
+    expect(credits[0]?.data).toMatchObject({ balance: { amount: 150 } });
+    expect(eventsOfChange({ kind: 'INSERT', newItem: conversion(), oldItem: null })).toEqual([]);
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: conversion({ reward }) })).toEqual([]);
+  });
+});
