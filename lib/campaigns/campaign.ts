@@ -63,6 +63,13 @@ export interface PromotionTier extends Validity {
   updatedAt: string | null;
 }
 
+/** One addition of vouchers to an existing campaign: its id (the request's, or its async action's), how many, when it completed. */
+export interface VoucherAddition {
+  id: string;
+  count: number;
+  at: string;
+}
+
 export interface Campaign extends Validity {
   id: string;
   projectId: string;
@@ -111,6 +118,11 @@ export interface Campaign extends Validity {
    * already has is still an enable. Absent on campaigns never changed (and on older changes: update).
    */
   lastChange?: 'update' | 'enable' | 'disable';
+  /**
+   * The last addition of vouchers to the campaign after its creation (POST /v1/campaigns/{campaignId}/vouchers[/{code}]),
+   * set by the transaction whose vouchers complete it: the record of its `campaign.vouchers.aded` event. Never in a reply.
+   */
+  lastAddition?: VoucherAddition;
   creationStatus: CampaignStatus;
   vouchersGenerationStatus: CampaignStatus;
   protected: boolean;

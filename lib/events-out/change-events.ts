@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
 import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
 import { toCustomerReply } from '../customers/customer.mapper.js';
 import { toEarningRuleReply } from '../earning-rules/earning-rule.mapper.js';
+import { toPromotionStackReply } from '../promotion-stacks/promotion-stack.mapper.js';
 import { toPendingPointsReply } from '../loyalties/pending-points.mapper.js';
+import { toLoyaltyTierReply } from '../loyalties/tier.mapper.js';
 import { toPublicationListItemReply } from '../publications/publication.mapper.js';
 import { toRedemptionReply } from '../redemptions/redemption.mapper.js';
 import { toRewardAssignmentReply } from '../rewards/reward.mapper.js';
@@ -14,6 +17,7 @@ import { toVoucherTransactionReply } from '../vouchers/voucher-balance.mapper.js
 import type { Campaign, PromotionTier } from '../campaigns/campaign.js';
 import type { CardTransaction } from '../loyalties/card-transaction.js';
 import type { PendingPointsStatus } from '../loyalties/pending-points.js';
+import type { LoyaltyTier } from '../loyalties/tier.js';
 import type { Redemption } from '../redemptions/redemption.js';
 import type { Voucher } from '../vouchers/voucher.js';
 import type { WebhookEvent } from '../webhooks/webhook.js';
@@ -37,6 +41,9 @@ export const EVENT_ENTITIES = [
   'validation_rule',
   'validation_rule_assignment',
   'reward_assignment',
+  'loyalty_tier_set',
+  'promotion_stack',
+  'referral_conversion',
 ] as const;
 
 /** The reference's event names this deployment sends; a webhook may name others (they are kept, and never sent). */
@@ -88,6 +95,15 @@ export const EMITTED_EVENTS: readonly WebhookEvent[] = [
   'business_validation_rule.deleted',
   'business_validation_rule.assignment.created',
   'business_validation_rule.assignment.deleted',
+  'voucher.published',
+  'campaign.vouchers.aded',
+  'campaign.loyalty_tier.created',
+  'campaign.loyalty_tier.updated',
+  'campaign.loyalty_tier.deleted',
+  'campaign.promotion_stack.created',
+  'campaign.promotion_stack.updated',
+  'customer.rewarded',
+  'customer.rewarded.loyalty_points',
 ];
 
 /** `evt_` and 32 hex digits of a hash of what identifies the event: the same change always gets the same id. */
@@ -195,6 +211,12 @@ function campaignEvents(change: ItemChange): OutEvent[] {
   const ended = after.vouchersGenerationStatus !== before.vouchersGenerationStatus ? GENERATION_ENDS[after.vouchersGenerationStatus] : undefined;
   // A status write stamps no time: the stream record's is when it happened.
   if (ended) return [make(ended, after.projectId, change.at ?? after.updatedAt ?? after.createdAt, toCampaignReply(after), after.id)];
+  // The transaction whose vouchers complete an addition records it on the campaign with the count it moves.
+  const added = after.lastAddition;
+  if (added && added.id !== before.lastAddition?.id) {
+    const event = make('campaign.vouchers.aded', after.projectId, added.at, toCampaignReply(after), after.id, added.id);
+    return [{ ...event, data: { ...event.data, count: added.count } }];
+  }
   return tierEvents(change, before, after);
 }
 
@@ -326,6 +348,97 @@ function rewardAssignmentEvents(change: ItemChange): OutEvent[] {
   return [make('campaign.reward.assignment.updated', after.projectId, at, toRewardAssignmentReply(after), after.id, at, before.updatedAt, after.points)];
 }
 
+/**
+ * A program's tiers are one item (`loyalty_tier_set`), with its tier expiration setting; each write
+ * raises `revision`. The events are the difference of the two tier lists (a new id: created; a gone
+ * id: deleted; a tier whose stored value changed: updated), so a write of the expiration setting alone
+ * sends none. A set removed whole goes with its program, whose `campaign.deleted` reports it.
+ */
+function loyaltyTierEvents(change: ItemChange): OutEvent[] {
+  if (change.kind === 'REMOVE' || !change.newItem) return [];
+  const after = entities.loyaltyTierSet.fromItem(change.newItem);
+  const before = change.oldItem ? entities.loyaltyTierSet.fromItem(change.oldItem) : null;
+  const was = new Map((before?.tiers ?? []).map((t) => [t.id, t]));
+  const is = new Set(after.tiers.map((t) => t.id));
+  const tierEvent = (type: WebhookEvent, when: string, tier: LoyaltyTier, ...idParts: (string | number)[]) =>
+    make(type, after.projectId, when, toLoyaltyTierReply(tier), tier.id, ...idParts);
+  const events: OutEvent[] = [];
+  for (const tier of after.tiers) {
+    const old = was.get(tier.id);
+    if (!old) events.push(tierEvent('campaign.loyalty_tier.created', tier.createdAt, tier));
+    else if (!isDeepStrictEqual(old, tier))
+      events.push(tierEvent('campaign.loyalty_tier.updated', tier.updatedAt ?? change.at ?? tier.createdAt, tier, after.revision));
+  }
+  for (const [id, tier] of was) if (!is.has(id)) events.push(tierEvent('campaign.loyalty_tier.deleted', change.at ?? tier.updatedAt ?? tier.createdAt, tier));
+  return events;
+}
+
+/**
+ * A publication is written once, never changed: `publication.succeeded` for it and, in the same
+ * record, `voucher.published` for each voucher it gave. The voucher is what the publication keeps of
+ * it (the summary of a single voucher, the id and code of each of several), with the publication and
+ * its customer beside it as Voucherify's event data carries them.
+ */
+function publicationEvents(item: Item): OutEvent[] {
+  const p = entities.publication.fromItem(item);
+  const publication = toPublicationListItemReply(p);
+  const summary = 'voucher' in publication ? publication.voucher : null;
+  const published = p.vouchers.map((v): OutEvent => {
+    const voucher = {
+      ...summary,
+      id: v.id,
+      code: v.code,
+      object: 'voucher',
+      type: p.voucherType,
+      campaign_id: p.campaignId,
+      is_referral_code: p.isReferralCode,
+    };
+    const event = make('voucher.published', p.projectId, p.createdAt, voucher, p.id, v.id);
+    return { ...event, data: { ...event.data, publication, customer: publication.customer } };
+  });
+  return [make('publication.succeeded', p.projectId, p.createdAt, publication, p.id), ...published];
+}
+
+/**
+ * A stack is created, and changed only by its PUT (raising `revision`). Its reply names its category,
+ * which the stack item copies when it is written, so nothing is read here. The reference has no
+ * `campaign.promotion_stack.deleted`: a removal sends nothing.
+ */
+function promotionStackEvents(change: ItemChange): OutEvent[] {
+  if (!change.newItem) return [];
+  const after = entities.promotionStack.fromItem(change.newItem);
+  const object = toPromotionStackReply({ stack: after, category: after.category ?? null });
+  const projectId = projectOfKey(change.newItem);
+  if (change.kind === 'INSERT') return [make('campaign.promotion_stack.created', projectId, after.createdAt, object, after.id)];
+  if (!change.oldItem || entities.promotionStack.fromItem(change.oldItem).revision === after.revision) return [];
+  return [make('campaign.promotion_stack.updated', projectId, after.updatedAt ?? change.at ?? after.createdAt, object, after.id, after.revision)];
+}
+
+/**
+ * A referral conversion that granted the referee a reward records it (`reward`) in the grant's own
+ * transaction: `customer.rewarded`, and `customer.rewarded.loyalty_points` too for points. The data
+ * names the rewarded customer, the card or gift voucher and its parent campaign by id, the change
+ * (`balance`), the referral code and the custom event that converted it; nothing is read.
+ */
+function conversionEvents(item: Item): OutEvent[] {
+  const c = entities.referralConversion.fromItem(item);
+  const r = c.reward;
+  if (!r) return [];
+  const customer = { id: c.refereeId, object: 'customer' };
+  const data = {
+    object: customer,
+    customer,
+    holder: customer,
+    voucher: { id: r.voucherId, code: r.code, object: 'voucher', campaign_id: r.campaignId, type: r.type },
+    campaign: { id: r.campaignId, object: 'campaign' },
+    balance: r.type === 'LOYALTY_CARD' ? { points: r.amount } : { amount: r.amount },
+    referral: { id: c.id, code: c.code, campaign_id: c.campaignId, referrer_id: c.referrerId },
+    custom_event: { id: c.eventId, type: c.eventType },
+  };
+  const types: WebhookEvent[] = r.type === 'LOYALTY_CARD' ? ['customer.rewarded', 'customer.rewarded.loyalty_points'] : ['customer.rewarded'];
+  return types.map((type) => ({ ...make(type, c.projectId, c.createdAt, customer, c.id), data }));
+}
+
 /** The events one item change makes (none for most changes). */
 export function eventsOfChange(change: ItemChange): OutEvent[] {
   const item = change.newItem ?? change.oldItem;
@@ -334,11 +447,7 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
     case 'redemption':
       return change.kind === 'INSERT' && change.newItem ? redemptionEvents(change.newItem) : [];
     case 'publication':
-      if (change.kind !== 'INSERT' || !change.newItem) return [];
-      {
-        const p = entities.publication.fromItem(change.newItem);
-        return [make('publication.succeeded', p.projectId, p.createdAt, toPublicationListItemReply(p), p.id)];
-      }
+      return change.kind === 'INSERT' && change.newItem ? publicationEvents(change.newItem) : [];
     case 'card_transaction':
       return change.kind === 'INSERT' && change.newItem ? transactionEvents(change.newItem) : [];
     case 'voucher':
@@ -357,6 +466,12 @@ export function eventsOfChange(change: ItemChange): OutEvent[] {
       return validationRuleEvents(change);
     case 'validation_rule_assignment':
       return assignmentEvents(change);
+    case 'loyalty_tier_set':
+      return loyaltyTierEvents(change);
+    case 'promotion_stack':
+      return promotionStackEvents(change);
+    case 'referral_conversion':
+      return change.kind === 'INSERT' && change.newItem ? conversionEvents(change.newItem) : [];
     default:
       return [];
   }

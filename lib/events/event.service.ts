@@ -10,6 +10,7 @@ import { putCardTransactionItem } from '../loyalties/card-transaction.repo.js';
 import { prepareCardChange } from '../loyalties/loyalty.service.js';
 import type { PointsBucket } from '../loyalties/points-bucket.js';
 import { RefereeRewardIssuer } from '../referrals/referee-reward-issuer.js';
+import { withGrantedReward } from '../referrals/referral.repo.js';
 import { conversionItems, planReferral } from '../referrals/referral.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Voucher } from '../vouchers/voucher.js';
@@ -102,6 +103,15 @@ export async function trackCustomEvent(
     const extra: TransactItem[] = [];
     if (converting && rewards && referral) {
       const writes = await rewards.writes(event.customerId, referral.referrerId);
+      // The conversion records what it granted, in the same transaction: the record of `customer.rewarded`.
+      const { type, amount, parent } = rewards.reward;
+      items[conversionAt] = withGrantedReward(items[conversionAt] as TransactItem, {
+        type,
+        amount,
+        campaignId: parent.id,
+        voucherId: writes.voucher.id,
+        code: writes.voucher.code,
+      });
       if (writes.kind === 'points') {
         const change = cardChanges.get(writes.code) ?? { buckets: [], records: [] };
         change.buckets.push(writes.bucket);

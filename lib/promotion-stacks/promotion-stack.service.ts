@@ -75,6 +75,7 @@ export async function createPromotionStack(deps: Deps, projectId: string, campai
     tierIds: body.tiers.ids,
     hierarchyMode: 'MANUAL',
     categoryId: category?.id ?? null,
+    category,
     createdAt: deps.clock.now().toISOString(),
     updatedAt: null,
     revision: 0,
@@ -153,20 +154,20 @@ export async function updatePromotionStack(
     if (body.tiers) checkTiers(campaign, body.tiers.ids);
     const categoryId = body.category_id === undefined ? read.categoryId : body.category_id;
     // A category sent is checked; one kept as it was may have gone since (the reply then shows none).
-    const category = body.category_id === undefined ? null : await categoryNamed(deps, projectId, categoryId);
+    // Read before the write (not after it, for the reply) so the stack's copy is the category as it is now.
+    const category =
+      body.category_id !== undefined ? await categoryNamed(deps, projectId, categoryId) : categoryId ? await getCategory(deps, projectId, categoryId) : null;
     const next: PromotionStack = {
       ...read,
       name: body.name ?? read.name,
       tierIds: body.tiers?.ids ?? read.tierIds,
       categoryId,
+      category,
       updatedAt: deps.clock.now().toISOString(),
       revision: read.revision + 1,
     };
     const outcome = await repo.replaceStack(deps, projectId, read, next);
-    if (outcome !== 'ok') return RETRY;
-    if (body.category_id !== undefined) return { stack: next, category };
-    const [shown] = await withCategories(deps, projectId, [next]);
-    return shown ?? { stack: next, category: null };
+    return outcome === 'ok' ? { stack: next, category } : RETRY;
   });
 }
 

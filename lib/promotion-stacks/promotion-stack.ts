@@ -1,3 +1,5 @@
+import type { Category } from '../categories/category.js';
+
 /**
  * A promotion stack: an ordered set of one PROMOTION campaign's tiers that a validation or a
  * redemption applies together, in the stack's order (`hierarchy_mode` MANUAL, the reference's only one).
@@ -10,6 +12,11 @@ export interface PromotionStack {
   tierIds: string[];
   hierarchyMode: 'MANUAL';
   categoryId: string | null;
+  /**
+   * A copy of that category as it was when the stack was last written, for the stack's webhook events
+   * (lib/events-out), which read nothing; replies show the category as it is now. Absent on stacks written before.
+   */
+  category?: Category | null;
   createdAt: string;
   updatedAt: string | null;
   /** Optimistic lock: raised by every change; a change holds only while the stack is as read. */

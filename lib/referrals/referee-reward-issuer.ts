@@ -21,9 +21,10 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
  * the caller adds to that card's points change, with any earning of the same event), or
  * complete transaction items (credits on a held gift voucher; a new voucher published to them).
  */
-export type RewardWrites =
+export type RewardWrites = { voucher: Pick<Voucher, 'id' | 'code'> } & (
   | { kind: 'points'; code: string; bucket: PointsBucket }
-  | { kind: 'items'; items: TransactItem[] /** A loyalty card published with the points: the caller records its POINTS_ACCRUAL. */; newCard?: Voucher };
+  | { kind: 'items'; items: TransactItem[] /** A loyalty card published with the points: the caller records its POINTS_ACCRUAL. */; newCard?: Voucher }
+);
 
 /** Positions in a publication's items (see RefereeRewardIssuer.writes). */
 const NEW_VOUCHER = 0;
@@ -63,8 +64,9 @@ export class RefereeRewardIssuer {
     const held = await getHeldVoucher(this.deps, parent.projectId, refereeId, parent.id);
     const at = this.now.toISOString();
     if (held.voucher) {
-      if (type === 'LOYALTY_CARD') return { kind: 'points', code: held.voucher.code, bucket: this.bucketFor(held.voucher) };
-      return { kind: 'items', items: [creditGiftItem(this.deps, held.voucher, amount, at)] };
+      const { id, code } = held.voucher;
+      if (type === 'LOYALTY_CARD') return { voucher: { id, code }, kind: 'points', code, bucket: this.bucketFor(held.voucher) };
+      return { voucher: { id, code }, kind: 'items', items: [creditGiftItem(this.deps, held.voucher, amount, at)] };
     }
     const voucher: Voucher = { ...newVoucher(this.deps, parent, this.code(), { category: null }), holderId: refereeId, referrerId, publishCount: 1 };
     const extra: TransactItem[] = [];
@@ -76,6 +78,7 @@ export class RefereeRewardIssuer {
       voucher.gift = { ...voucher.gift, amount: voucher.gift.amount + amount, balance: voucher.gift.balance + amount };
     }
     return {
+      voucher: { id: voucher.id, code: voucher.code },
       kind: 'items',
       items: [
         ...voucherPutItems(this.deps, parent.id, voucher),

@@ -14,4 +14,18 @@ export interface ReferralConversion {
   eventId: string;
   eventType: string;
   createdAt: string;
+  /**
+   * The referee reward this conversion granted, in the same transaction (absent: none): the record of
+   * the `customer.rewarded` webhook events. `campaignId` is the reward's parent campaign.
+   */
+  reward?: GrantedReward;
+}
+
+/** What a referee got: points on a loyalty card or credits on a gift voucher of the parent campaign. */
+export interface GrantedReward {
+  type: 'LOYALTY_CARD' | 'GIFT_VOUCHER';
+  amount: number;
+  campaignId: string;
+  voucherId: string;
+  code: string;
 }

@@ -1,7 +1,7 @@
 import { CONVERSION_SORT_PREFIX, referralConversion, voucher } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
-import type { ReferralConversion } from './referral-conversion.js';
+import type { GrantedReward, ReferralConversion } from './referral-conversion.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName'>;
 
@@ -12,6 +12,10 @@ export function conversionExists(deps: Deps, projectId: string, campaignId: stri
 
 /** The transaction item recording a conversion; its condition fails when the referee already converted the code. */
 export const putConversionItem = (deps: Deps, c: ReferralConversion): TransactItem => referralConversion.putIfAbsent(deps, c);
+
+/** The conversion's Put (putConversionItem) with the reward it grants in the same transaction. */
+export const withGrantedReward = (item: TransactItem, reward: GrantedReward): TransactItem =>
+  item.Put ? { Put: { ...item.Put, Item: { ...item.Put.Item, reward } } } : item;
 
 /**
  * The transaction item raising the code's `referralConversions` counter; its condition fails when

@@ -112,7 +112,12 @@ export async function runVoucherGeneration(deps: Deps & { signal?: AbortSignal }
       const guard = progressItem(deps, action, action.doneCount, n, deps.clock.now().toISOString());
       try {
         // Pinned to the revision read: a batch built from a template that a PUT changed meanwhile is not written.
-        await generateVouchers(deps, campaign, n, action.overrides, guard, [], { pinRevision: true });
+        // The last batch of an addition (not of a campaign's creation) records it on the campaign, for its webhook event.
+        const completes = !action.campaignCreation && action.doneCount + n === action.requested;
+        await generateVouchers(deps, campaign, n, action.overrides, guard, [], {
+          pinRevision: true,
+          ...(completes ? { addition: { id: action.id, count: action.requested } } : {}),
+        });
         action = { ...action, doneCount: action.doneCount + n };
       } catch (error) {
         if (error instanceof CampaignChangedError) {

@@ -157,6 +157,7 @@ export async function addVoucherWithSpecificCodeToCampaign(
         active: body.active,
       },
       items,
+      { id: deps.ids.id('vadd'), count: 1 },
     ),
   );
 }

@@ -1,4 +1,4 @@
-import type { Discount, GiftTemplate, LoyaltyCardTemplate, Validity, VoucherCampaign, VoucherTemplate } from '../campaigns/campaign.js';
+import type { Discount, GiftTemplate, LoyaltyCardTemplate, Validity, VoucherAddition, VoucherCampaign, VoucherTemplate } from '../campaigns/campaign.js';
 import type { Category } from '../categories/category.js';
 import { RETRY, retryOnConflict, type TransactItem } from '../db/transact.js';
 import { CodeSpaceExhaustedError, DuplicateError, InvalidPayloadError, NotFoundError } from '../errors.js';
@@ -186,7 +186,7 @@ export async function generateVouchers(
    * `pinRevision`: every transaction holds only while the campaign is at the revision of `campaign`
    * (its template: discount, gift); otherwise CampaignChangedError, with nothing of that batch written.
    */
-  options: { pinRevision?: boolean } = {},
+  options: { pinRevision?: boolean; addition?: Omit<VoucherAddition, 'at'> } = {},
 ): Promise<Voucher[]> {
   if (guard && count > MAX_VOUCHERS_PER_TRANSACTION) throw new Error(`A guarded generation holds at most ${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
   const config = o.codeConfig ?? campaign.voucher.codeConfig;
@@ -211,7 +211,9 @@ export async function generateVouchers(
           pending.push(newVoucher(deps, campaign, code, o));
         }
         const pin = options.pinRevision ? (campaign.revision ?? 0) : undefined;
-        const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending, pin);
+        // The batch that completes an addition records it on the campaign (its webhook event).
+        const addition = made.length + pending.length >= count ? options.addition : undefined;
+        const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, pending, guard, extraPending, pin, addition);
         if (outcome.kind === 'ok') return;
         if (outcome.kind === 'campaign_changed') throw new CampaignChangedError(campaign.id);
         if (outcome.kind === 'conflict') return RETRY;
@@ -238,10 +240,12 @@ export function addVoucherWithCode(
   o: VoucherOverrides,
   /** Written in the voucher's transaction (a new category's items); see insertVouchers. */
   extra: readonly TransactItem[] = [],
+  /** The addition this voucher makes, recorded on the campaign (insertVouchers). */
+  addition?: Omit<VoucherAddition, 'at'>,
 ): Promise<Voucher> {
   const voucher = newVoucher(deps, campaign, code, o);
   return retryOnConflict(`Too many concurrent additions to campaign ${campaign.id}`, async () => {
-    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher], undefined, extra);
+    const outcome = await insertVouchers(deps, campaign.projectId, campaign.id, [voucher], undefined, extra, undefined, addition);
     if (outcome.kind === 'ok') return voucher;
     if (outcome.kind === 'codes_taken') throw new DuplicateError('voucher', `Duplicated voucher exists with code ${code}`, code);
     if (outcome.kind === 'campaign_missing') throw new NotFoundError('campaign', campaign.id);

@@ -13,6 +13,7 @@ import { queryAll } from '../db/query.js';
 import { tableDesign } from '../db/table.js';
 import { ExtraItemsConflictError, MAX_TRANSACTION_ITEMS, transact, type TransactItem } from '../db/transact.js';
 import type { Runtime } from '../runtime.js';
+import type { VoucherAddition } from '../campaigns/campaign.js';
 import { createdVouchersDelta } from '../campaigns/campaign-summary.js';
 import { summaryCounterUpdates } from '../campaigns/campaign-summary.repo.js';
 import type { Voucher } from './voucher.js';
@@ -51,18 +52,26 @@ export function voucherPutItems(deps: Deps, campaignId: string, voucher: Voucher
  * with `pinRevision`, when the campaign is no longer at that revision (absent = 0): the vouchers
  * were built from a template that may have changed since (campaign-lifecycle.repo.ts changeCampaign).
  */
-export const countVouchersItem = (deps: Deps, projectId: string, campaignId: string, n: number, pinRevision?: number): TransactItem => ({
+export const countVouchersItem = (
+  deps: Deps,
+  projectId: string,
+  campaignId: string,
+  n: number,
+  pinRevision?: number,
+  /** The record of an addition to the campaign (its webhook event's), set with the count it moves. */
+  addition?: VoucherAddition,
+): TransactItem => ({
   Update: {
     TableName: deps.tableName,
     Key: campaign.key(projectId, campaignId),
-    UpdateExpression: 'ADD vouchersCount :n, vouchersInserted :n',
+    UpdateExpression: `${addition ? 'SET lastAddition = :add ' : ''}ADD vouchersCount :n, vouchersInserted :n`,
     ConditionExpression:
       pinRevision === undefined
         ? 'attribute_exists(PK)'
         : pinRevision === 0
           ? 'attribute_exists(PK) AND attribute_not_exists(revision)'
           : 'attribute_exists(PK) AND revision = :rev',
-    ExpressionAttributeValues: { ':n': n, ...(pinRevision ? { ':rev': pinRevision } : {}) },
+    ExpressionAttributeValues: { ':n': n, ...(pinRevision ? { ':rev': pinRevision } : {}), ...(addition ? { ':add': addition } : {}) },
   },
 });
 
@@ -113,6 +122,8 @@ export async function insertVouchers(
   extra: readonly TransactItem[] = [],
   /** Hold only while the campaign is at this revision (countVouchersItem). */
   pinRevision?: number,
+  /** These vouchers complete an addition to the campaign: recorded on it, dated as they are (countVouchersItem). */
+  addition?: Omit<VoucherAddition, 'at'>,
 ): Promise<InsertOutcome> {
   if (vouchers.length === 0 || vouchers.length > MAX_VOUCHERS_PER_TRANSACTION) {
     throw new Error(`insertVouchers takes 1..${MAX_VOUCHERS_PER_TRANSACTION} vouchers`);
@@ -122,7 +133,7 @@ export async function insertVouchers(
   // No condition: it never fails the insert, and counts only when the insert commits.
   items.push(...summaryCounterUpdates(deps, projectId, campaignId, (vouchers[0] as Voucher).createdAt, createdVouchersDelta(vouchers)));
   const extraFrom = items.push(...extra) - extra.length;
-  items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length, pinRevision));
+  items.push(countVouchersItem(deps, projectId, campaignId, vouchers.length, pinRevision, addition && { ...addition, at: (vouchers[0] as Voucher).createdAt }));
   const outcome = await transact(deps, items);
   if (outcome.ok) return { kind: 'ok' };
   if (!('failed' in outcome)) return { kind: 'conflict' };

@@ -62,8 +62,9 @@ export async function addVouchersToCampaign(
     if (count > 1) {
       return { kind: 'async', action: await enqueueVoucherGeneration(deps, campaign, count, overrides, { requestId, campaignCreation: false }, items) };
     }
-    if (body.code !== undefined) return { kind: 'voucher', voucher: await addVoucherWithCode(deps, campaign, body.code, overrides, items) };
-    const [voucher] = await generateVouchers(deps, campaign, 1, overrides, undefined, items);
+    const addition = { id: deps.ids.id('vadd'), count: 1 };
+    if (body.code !== undefined) return { kind: 'voucher', voucher: await addVoucherWithCode(deps, campaign, body.code, overrides, items, addition) };
+    const [voucher] = await generateVouchers(deps, campaign, 1, overrides, undefined, items, { addition });
     if (!voucher) throw new Error('Generating one voucher produced none');
     return { kind: 'voucher', voucher };
   });

@@ -4,6 +4,7 @@ import * as entities from '../../../lib/db/entities.js';
 import { EMITTED_EVENTS, EVENT_ENTITIES, eventsOfChange } from '../../../lib/events-out/change-events.js';
 import { WEBHOOK_EVENTS } from '../../../lib/webhooks/webhook.js';
 import type { Campaign } from '../../../lib/campaigns/campaign.js';
+import type { LoyaltyTier } from '../../../lib/loyalties/tier.js';
 import { pendingEntry } from '../../support/pending-points.js';
 
 const customer = (over: Record<string, unknown> = {}) =>
@@ -107,6 +108,23 @@ describe('campaign events', () => {
       'campaign.updated',
     ]);
     expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 4 }) })).toEqual([]);
+  });
+
+  it('campaign.vouchers.aded once per addition recorded on the campaign, with its count; counts alone send nothing', () => {
+    const addition = { id: 'aa_1', count: 3, at: '2026-01-02T00:00:00.000Z' };
+    const added = eventsOfChange({ kind: 'MODIFY', oldItem: campaign(), newItem: campaign({ vouchersCount: 3, lastAddition: addition }) });
+    expect(added.map((e) => [e.type, e.createdAt])).toEqual([['campaign.vouchers.aded', addition.at]]);
+    expect(added[0]?.data).toMatchObject({ object: { id: 'camp_1', object: 'campaign' }, count: 3 });
+    // Another count move (a publication generating a code) keeps the record: no event.
+    const later = campaign({ vouchersCount: 4, lastAddition: addition });
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: campaign({ vouchersCount: 3, lastAddition: addition }), newItem: later })).toEqual([]);
+    const next = eventsOfChange({
+      kind: 'MODIFY',
+      oldItem: later,
+      newItem: campaign({ vouchersCount: 5, lastAddition: { ...addition, id: 'vadd_2', count: 1 } }),
+    });
+    expect(types(next)).toEqual(['campaign.vouchers.aded']);
+    expect(next[0]?.id).not.toBe(added[0]?.id);
   });
 
   it('generation completed or failed when the generation status ends', () => {
@@ -273,5 +291,175 @@ describe('reward assignment events', () => {
     expect(types(eventsOfChange({ kind: 'REMOVE', oldItem: a(), newItem: null }))).toEqual(['campaign.reward.assignment.deleted']);
     const pair = entities.rewardAssignmentPair.toItem(entities.rewardAssignment.fromItem(a()));
     expect(eventsOfChange({ kind: 'INSERT', newItem: pair, oldItem: null })).toEqual([]);
+  });
+});
+
+describe('loyalty tier events (the difference of the program tier set lists)', () => {
+  const tier = (id: string, over: Record<string, unknown> = {}): LoyaltyTier => ({
+    id,
+    campaignId: 'camp_1',
+    name: id,
+    points: { from: 0, to: null },
+    earningRules: {},
+    rewards: {},
+    metadata: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: null,
+    ...over,
+  });
+  const set = (tiers: LoyaltyTier[], over: Record<string, unknown> = {}) =>
+    entities.loyaltyTierSet.toItem({ projectId: 'p1', campaignId: 'camp_1', tiers, revision: 1, ...over });
+  const change = (before: LoyaltyTier[] | null, after: LoyaltyTier[], over: Record<string, unknown> = {}) =>
+    eventsOfChange({ kind: before ? 'MODIFY' : 'INSERT', oldItem: before ? set(before) : null, newItem: set(after, { revision: 2, ...over }) });
+
+  it('created, updated, deleted, one per changed tier; the expiration setting and the others send nothing', () => {
+    const a = tier('ltr_a');
+    expect(types(change(null, [a, tier('ltr_b')]))).toEqual(['campaign.loyalty_tier.created', 'campaign.loyalty_tier.created']);
+    expect(types(change([a], [a, tier('ltr_b')]))).toEqual(['campaign.loyalty_tier.created']);
+    expect(types(change([a], [tier('ltr_a', { name: 'Gold', updatedAt: '2026-01-02T00:00:00.000Z' })]))).toEqual(['campaign.loyalty_tier.updated']);
+    expect(types(change([a, tier('ltr_b')], [a]))).toEqual(['campaign.loyalty_tier.deleted']);
+    expect(change([a], [a], { expiration: { qualification: 'POINTS_IN_PERIOD' } })).toEqual([]);
+    expect(change(null, [])).toEqual([]);
+    // A set removed whole goes with its program: campaign.deleted reports it.
+    expect(eventsOfChange({ kind: 'REMOVE', oldItem: set([a]), newItem: null })).toEqual([]);
+  });
+
+  it('compares tiers by value, not by the order of their stored keys; the payload is the tier as GET shows it', () => {
+    const a = tier('ltr_a', { points: { from: 1, to: 9 } });
+    const reordered = { ...a, points: { to: 9, from: 1 } };
+    expect(change([a], [reordered])).toEqual([]);
+    const [made] = change(null, [a]);
+    expect(made?.data).toMatchObject({ object: { id: 'ltr_a', object: 'loyalty_tier', campaign_id: 'camp_1', points: { from: 1, to: 9 } } });
+    expect(made?.projectId).toBe('p1');
+  });
+});
+
+describe('publication events', () => {
+  const holder = entities.customer.fromItem(customer());
+  const publication = (over: Record<string, unknown> = {}) =>
+    entities.publication.toItem({
+      id: 'pub_1',
+      projectId: 'p1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      customerId: 'cust_1',
+      customer: holder,
+      metadata: {},
+      channel: 'API',
+      sourceId: null,
+      campaignId: 'camp_1',
+      voucherType: 'DISCOUNT_VOUCHER',
+      isReferralCode: false,
+      vouchers: [{ id: 'v_1', code: 'A1' }],
+      voucher: {
+        code: 'A1',
+        campaignName: 'Coupons',
+        type: 'DISCOUNT_VOUCHER',
+        discount: { type: 'PERCENT', percentOff: 10 },
+        gift: null,
+        loyaltyCard: null,
+        isReferralCode: false,
+      },
+      ...over,
+    } as never);
+
+  it('publication.succeeded and a voucher.published per voucher given, with the publication and its customer', () => {
+    const one = eventsOfChange({ kind: 'INSERT', newItem: publication(), oldItem: null });
+    expect(types(one)).toEqual(['publication.succeeded', 'voucher.published']);
+    expect(one[1]?.data).toMatchObject({
+      object: { id: 'v_1', code: 'A1', object: 'voucher', campaign: 'Coupons', campaign_id: 'camp_1', type: 'DISCOUNT_VOUCHER', discount: { percent_off: 10 } },
+      publication: { id: 'pub_1', object: 'publication' },
+      customer: { id: 'cust_1', object: 'customer' },
+    });
+    const several = eventsOfChange({
+      kind: 'INSERT',
+      newItem: publication({
+        voucher: null,
+        vouchers: [
+          { id: 'v_1', code: 'A1' },
+          { id: 'v_2', code: 'A2' },
+        ],
+      }),
+      oldItem: null,
+    });
+    expect(types(several)).toEqual(['publication.succeeded', 'voucher.published', 'voucher.published']);
+    expect(several.slice(1).map((e) => (e.data.object as { code: string }).code)).toEqual(['A1', 'A2']);
+    expect(new Set(several.map((e) => e.id)).size).toBe(3);
+    // Read twice, the same ids; a publication is never changed or sent again.
+    expect(eventsOfChange({ kind: 'INSERT', newItem: publication(), oldItem: null }).map((e) => e.id)).toEqual(one.map((e) => e.id));
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: publication() })).toEqual([]);
+  });
+});
+
+describe('promotion stack events', () => {
+  const weekend = { id: 'pc_1', name: 'Weekend', hierarchy: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: null };
+  const stack = (over: Record<string, unknown> = {}) =>
+    entities.promotionStack.toItem(
+      {
+        id: 'stack_1',
+        campaignId: 'camp_1',
+        name: 'Both',
+        tierIds: ['promo_a', 'promo_b'],
+        hierarchyMode: 'MANUAL',
+        categoryId: 'pc_1',
+        category: weekend,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: null,
+        revision: 0,
+        ...over,
+      } as never,
+      'p1',
+    );
+
+  it('created, updated per PUT (revision), the category from the copy on the item; a removal sends nothing', () => {
+    const [made] = eventsOfChange({ kind: 'INSERT', newItem: stack(), oldItem: null });
+    expect(made).toMatchObject({ type: 'campaign.promotion_stack.created', projectId: 'p1' });
+    expect(made?.data).toMatchObject({
+      object: { id: 'stack_1', object: 'promotion_stack', category_id: 'pc_1', categories: [{ id: 'pc_1', name: 'Weekend' }] },
+    });
+    const put = (revision: number) => stack({ name: 'One', revision, updatedAt: `2026-01-0${revision + 1}T00:00:00.000Z` });
+    const first = eventsOfChange({ kind: 'MODIFY', oldItem: stack(), newItem: put(1) });
+    const second = eventsOfChange({ kind: 'MODIFY', oldItem: put(1), newItem: put(2) });
+    expect(types([...first, ...second])).toEqual(['campaign.promotion_stack.updated', 'campaign.promotion_stack.updated']);
+    expect(first[0]?.id).not.toBe(second[0]?.id);
+    expect(eventsOfChange({ kind: 'MODIFY', oldItem: put(1), newItem: put(1) })).toEqual([]);
+    expect(eventsOfChange({ kind: 'REMOVE', oldItem: stack(), newItem: null })).toEqual([]);
+    // A stack written before the copy existed names its category by id only.
+    const [older] = eventsOfChange({ kind: 'INSERT', newItem: stack({ category: undefined }), oldItem: null });
+    expect(older?.data).toMatchObject({ object: { category_id: 'pc_1', categories: [] } });
+  });
+});
+
+describe('referee reward events', () => {
+  const conversion = (over: Record<string, unknown> = {}) =>
+    entities.referralConversion.toItem({
+      id: 'rcnv_1',
+      projectId: 'p1',
+      campaignId: 'camp_ref',
+      code: 'REF-1',
+      voucherId: 'v_ref',
+      referrerId: 'cust_rita',
+      refereeId: 'cust_ann',
+      eventId: 'evcus_1',
+      eventType: 'user_subscribed',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      ...over,
+    } as never);
+  const reward = { type: 'LOYALTY_CARD', amount: 150, campaignId: 'camp_club', voucherId: 'v_card', code: 'CLUB-1' };
+
+  it('customer.rewarded (and .loyalty_points for points) from a conversion that granted a reward; none without one', () => {
+    const points = eventsOfChange({ kind: 'INSERT', newItem: conversion({ reward }), oldItem: null });
+    expect(types(points)).toEqual(['customer.rewarded', 'customer.rewarded.loyalty_points']);
+    expect(points[0]?.data).toMatchObject({
+      object: { id: 'cust_ann', object: 'customer' },
+      voucher: { id: 'v_card', code: 'CLUB-1' },
+      balance: { points: 150 },
+      custom_event: { id: 'evcus_1' },
+    });
+    expect(points[0]?.id).not.toBe(points[1]?.id);
+    const credits = eventsOfChange({ kind: 'INSERT', newItem: conversion({ reward: { ...reward, type: 'GIFT_VOUCHER' } }), oldItem: null });
+    expect(types(credits)).toEqual(['customer.rewarded']);
+    expect(credits[0]?.data).toMatchObject({ balance: { amount: 150 } });
+    expect(eventsOfChange({ kind: 'INSERT', newItem: conversion(), oldItem: null })).toEqual([]);
+    expect(eventsOfChange({ kind: 'REMOVE', newItem: null, oldItem: conversion({ reward }) })).toEqual([]);
   });
 });
