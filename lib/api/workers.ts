@@ -72,7 +72,7 @@ export const exportJobsWorker: WorkerDef = {
   batchSize: 1,
   // An export streams its pages into a multipart upload; the same bound as the jobs worker (visibility timeout 6x).
   timeoutSeconds: 300,
-  summary: 'Runs the export jobs: writes export files (points expiration) to the export bucket',
+  summary: "Runs the export jobs (writes export files to the export bucket) and customers' permanent deletions (the table, then the export files)",
   needs: { bucket: 'write', sendsTo: [], env: [] },
 };
 
