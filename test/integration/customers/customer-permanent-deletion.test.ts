@@ -96,7 +96,21 @@ const EXPORTS_WITH_CUSTOMERS: Json[] = [
   {
     exported_object: 'customer',
     parameters: {
-      fields: ['id', 'name', 'email', 'source_id', 'phone', 'description', 'birthdate', 'address_city', 'address_line_1', 'address_postal_code', 'address_country', 'metadata', 'created_at'],
+      fields: [
+        'id',
+        'name',
+        'email',
+        'source_id',
+        'phone',
+        'description',
+        'birthdate',
+        'address_city',
+        'address_line_1',
+        'address_postal_code',
+        'address_country',
+        'metadata',
+        'created_at',
+      ],
     },
   },
   { exported_object: 'customer', parameters: { fields: ['name', 'source_id'] } },
@@ -209,7 +223,11 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     const exportIds = await exportsOf(api, jobs, EXPORTS_WITH_CUSTOMERS);
     const [untied] = await exportsOf(api, jobs, [UNTIED_EXPORT]);
     const filesBefore = await Promise.all(exportIds.map(async (id) => (await fileOf(projectId, id)) ?? ''));
-    for (const [i, csv] of filesBefore.entries()) expect(values.some((v) => csv.includes(v)), `export ${i} before`).toBe(true);
+    for (const [i, csv] of filesBefore.entries())
+      expect(
+        values.some((v) => csv.includes(v)),
+        `export ${i} before`,
+      ).toBe(true);
     expect(filesBefore[0]).toContain('bob@shop.example');
     expect(await fileOf(projectId, untied as string)).toContain(person.name);
 
@@ -242,7 +260,10 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     for (const [i, id] of exportIds.entries()) {
       const csv = (await fileOf(projectId, id)) ?? '';
       const was = filesBefore[i] ?? '';
-      expect(values.filter((v) => csv.includes(v)), `export ${i} (${id}) after:\n${csv}`).toEqual([]);
+      expect(
+        values.filter((v) => csv.includes(v)),
+        `export ${i} (${id}) after:\n${csv}`,
+      ).toEqual([]);
       expect(lines(csv)).toHaveLength(lines(was).length);
       const untouched = lines(was).filter((l) => !l.includes(customerId) && !values.some((v) => l.includes(v)));
       expect(lines(csv)).toEqual(expect.arrayContaining(untouched));
@@ -458,7 +479,10 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
       let text = '';
       for (let i = 0; i < 1000; i += 1) {
         const n = chunk * 1000 + i;
-        text += n === 10_500 ? `${customerId},${person.name},${person.email},${person.source_id}\r\n` : `cust_other${n},"Other, ${n}",other${n}@shop.example,src-${n}\r\n`;
+        text +=
+          n === 10_500
+            ? `${customerId},${person.name},${person.email},${person.source_id}\r\n`
+            : `cust_other${n},"Other, ${n}",other${n}@shop.example,src-${n}\r\n`;
       }
       await upload.write(Buffer.from(text));
     }

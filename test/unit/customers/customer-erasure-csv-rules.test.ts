@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileErasurePlan, redactCsvRow, rowHoldsPersonal, rowNamesCustomer } from '../../../lib/customers/customer-erasure-csv.rules.js';
 import type { PersonalData } from '../../../lib/customers/customer-erasure.rules.js';
+import { DEFAULT_CSV_LIMITS, parseCsv } from '../../../lib/imports/csv.js';
 
 const p: PersonalData = {
   customerId: 'cust_erin1',
@@ -64,5 +65,11 @@ describe('how an erasure treats an export file', () => {
     expect(rowHoldsPersonal(['Erin Example', 'x'], p)).toBe(true);
     expect(rowHoldsPersonal(['o_1', '{"a":["Oliwa"]}'], p)).toBe(true);
     expect(rowHoldsPersonal(['o_1', '{"a":"Gdansk"}'], p)).toBe(false);
+  });
+
+  it("reads a one-column file's empty cell as a row (keepEmptyLines), so a rewrite keeps the row count", () => {
+    const text = 'name\r\nAnn\r\n\r\nBob\r\n';
+    expect(parseCsv(text, { ...DEFAULT_CSV_LIMITS, keepEmptyLines: true }).map((r) => r.fields)).toEqual([['name'], ['Ann'], [''], ['Bob']]);
+    expect(parseCsv(text).map((r) => r.fields)).toEqual([['name'], ['Ann'], ['Bob']]);
   });
 });
