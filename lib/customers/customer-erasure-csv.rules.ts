@@ -63,6 +63,19 @@ export function rowNamesCustomer(cells: readonly string[], p: PersonalData): boo
   return cells.some((c) => c.includes(p.customerId) || tying.includes(c));
 }
 
+/**
+ * In a customer export, whether the row is the customer itself (its `id`, or its source id, email
+ * or phone in those columns), not another customer whose metadata names it.
+ */
+function isCustomersOwnRow(header: readonly string[], cells: readonly string[], p: PersonalData): boolean {
+  const tying = p.identifying ?? [];
+  return header.some((column, i) => {
+    const cell = cells[i] ?? '';
+    if (column === 'id') return cell === p.customerId;
+    return (column === 'source_id' || column === 'email' || column === 'phone') && tying.includes(cell);
+  });
+}
+
 const looksLikeJson = (s: string): boolean => (s.startsWith('{') && s.endsWith('}')) || (s.startsWith('[') && s.endsWith(']'));
 
 /** A JSON cell with the customer's personal strings (and customer-shaped maps) removed; the same text when nothing changed. */
@@ -83,10 +96,11 @@ function redactJsonCell(cell: string, p: PersonalData): string {
  */
 export function redactCsvRow(object: ExportedObject, header: readonly string[], cells: readonly string[], p: PersonalData): string[] | null {
   if (!rowNamesCustomer(cells, p)) return null;
+  const own = object === 'customer' && isCustomersOwnRow(header, cells, p);
   let changed = false;
   const out = cells.map((cell, i) => {
     let next = cell;
-    if (object === 'customer' && CUSTOMER_PERSONAL_COLUMNS.has(header[i] ?? '')) next = '';
+    if (own && CUSTOMER_PERSONAL_COLUMNS.has(header[i] ?? '')) next = '';
     else if (p.values.includes(cell)) next = '';
     else if (looksLikeJson(cell)) next = redactJsonCell(cell, p);
     if (next !== cell) changed = true;

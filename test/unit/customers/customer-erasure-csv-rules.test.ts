@@ -33,6 +33,13 @@ describe('how an erasure treats an export file', () => {
   it("leaves another customer's row alone, even where it shares a value with the customer", () => {
     const bob = ['cust_bob', 'Bob', 'bob@shop.example', 'bob', 'Oliwa', '{"favourite":"blue-gnomes"}', '2026-01-01T00:00:00.000Z'];
     expect(redactCsvRow('customer', customerHeader, bob, p)).toBeNull();
+    // Bob's metadata names the customer (a referral): only that copy goes, Bob's own fields stay.
+    const referred = ['cust_bob', 'Bob', 'bob@shop.example', 'bob', 'Sopot', '{"referred_by":{"id":"cust_erin1","name":"Erin Example"}}', '2026-01-01'];
+    expect(redactCsvRow('customer', customerHeader, referred, p)).toEqual([
+      ...referred.slice(0, 5),
+      '{"referred_by":{"id":"cust_erin1","name":null}}',
+      '2026-01-01',
+    ]);
   });
 
   it("anonymises a redemption or order row of the customer as the table's copies: equal cells emptied, JSON cells cleaned, ids kept", () => {
