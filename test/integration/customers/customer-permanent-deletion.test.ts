@@ -466,7 +466,7 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     expect(await fileOf(projectId, exportId)).toBe(csv);
   });
 
-  it('a large file (20,000 rows, 1.3 MB) is rewritten streamed, in parts, with every row kept', async () => {
+  it('a large file (20,000 rows, 1.3 MB) is rewritten streamed, in parts, with every row kept; stopped mid-file (Ctrl-C) it stays as it was until the next run', async () => {
     const { projectId, api, jobs } = await shop(2);
     const person = erin('3307');
     const customerId = (await api.call('create-customer', { json: person })).json.id as string;
@@ -488,7 +488,10 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
     }
     await upload.complete();
     expect((await api.call('customer-permanently-deletion', { params: { customerId }, json: {} })).status).toBe(200);
+    const [job] = jobs.sent.splice(0) as [JobMessage];
+    const original = await fileOf(projectId, exportId as string);
     let writes = 0;
+    const stop = new AbortController();
     const counting: ExportFiles = {
       ...files,
       upload: async (k, options) => {
@@ -497,19 +500,25 @@ describe('POST /v1/customers/{customerId}/permanent-deletion', () => {
           ...real,
           write: (chunk) => {
             writes += 1;
+            if (writes === 2) stop.abort();
             return real.write(chunk);
           },
         };
       },
     };
+    // Ctrl-C after the second part: the job stops at its next write, the upload is abandoned, the old file stays whole.
+    expect((await work([job], { files: counting, stop: stop.signal })).batchItemFailures).toHaveLength(1);
+    expect(await fileOf(projectId, exportId as string)).toBe(original);
+    expect(await getCustomerErasure(runtime, projectId, customerId)).toMatchObject({ status: 'IN_PROGRESS', walkEndedAt: expect.any(String) });
+    writes = 100;
     const started = Date.now();
-    expect((await work(jobs.sent.splice(0), { files: counting })).batchItemFailures).toEqual([]);
+    expect((await work([job], { files: counting })).batchItemFailures).toEqual([]);
     const took = Date.now() - started;
     const csv = (await fileOf(projectId, exportId as string)) ?? '';
     expect(lines(csv)).toHaveLength(20_001);
     expect(csv).toContain(`\r\n${customerId},,,\r\n`);
     expect(personalValues(person).filter((v) => csv.includes(v))).toEqual([]);
     expect(csv).toContain('cust_other19999,"Other, 19999",other19999@shop.example,src-19999\r\n');
-    expect(writes, `rewritten in ${took} ms`).toBeGreaterThan(4);
+    expect(writes - 100, `rewritten in ${took} ms`).toBeGreaterThan(4);
   });
 });
