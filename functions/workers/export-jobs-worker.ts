@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { EXPORT_JOBS_QUEUE, queueNamed } from '../../lib/api/resources.js';
+import { runEraseCustomerJob } from '../../lib/customers/customer-erasure.job.js';
 import { runExportJob, runPointsExpirationExportJob } from '../../lib/exports/points-expiration-export.job.js';
 import { containerExportFiles } from '../../lib/exports/s3-export-files.js';
 import type { Ports } from '../../lib/http/endpoint.js';
@@ -13,11 +14,13 @@ const { maxReceiveCount } = queueNamed(EXPORT_JOBS_QUEUE);
 const runners: JobRunners<typeof EXPORT_JOBS_QUEUE> = {
   'export-points-expiration': runPointsExpirationExportJob,
   export: runExportJob,
+  // A customer's erasure reaches the export files too, so it runs where the S3 client is.
+  'erase-customer': runEraseCustomerJob,
 };
 
 /**
- * The export-jobs worker: writes export files (`files`: the export bucket, built on the first
- * export job), so it alone of the workers carries the S3 client. `stop`: the local runtime's
+ * The export-jobs worker: writes export files, and erases customers, whose last stage rewrites
+ * them (`files`: the export bucket, built on the first job that uses it), so it alone of the workers carries the S3 client. `stop`: the local runtime's
  * shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, files = containerExportFiles, stop }: Ports = {}) =>

@@ -10,7 +10,6 @@ import { runUpdateCampaignVouchersJob } from '../../lib/campaigns/campaign-vouch
 import { runImportVouchersJob } from '../../lib/vouchers/voucher-import-job.js';
 import { runBulkUpdateJob } from '../../lib/bulk/bulk-job.js';
 import { runRemoveProjectDataJob } from '../../lib/projects/project-data-removal.js';
-import { runEraseCustomerJob } from '../../lib/customers/customer-erasure.job.js';
 
 const { maxReceiveCount } = queueNamed(JOBS_QUEUE);
 
@@ -22,11 +21,10 @@ const runners: JobRunners<typeof JOBS_QUEUE> = {
   'update-campaign-vouchers': runUpdateCampaignVouchersJob,
   'bulk-update': runBulkUpdateJob,
   'remove-project-data': runRemoveProjectDataJob,
-  'erase-customer': runEraseCustomerJob,
 };
 
 /**
- * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers, a changed campaign's vouchers, a deleted project's data, a customer's erasure). No S3 or SQS
+ * The jobs-queue worker: the jobs that need only the table (bulk voucher generation, voucher imports, a deleted campaign's vouchers, a changed campaign's vouchers, a deleted project's data). No S3 or SQS
  * client in its bundle. `stop`: the local runtime's shutdown signal (jobs stop at their next checkpoint).
  */
 export const makeHandler = ({ runtime, stop }: Ports = {}) =>

@@ -1146,8 +1146,8 @@ export const customerPermanentlyDeletionRoute = /* @__PURE__ */ route({
   tag: 'Customers',
   success: [/* @__PURE__ */ ok('CustomersPermanentDeletionCreateResponseBody', 'The permanent deletion and its status (IN_PROGRESS until the job ends)')],
   description:
-    'The customer is gone from the reply on; a job on the jobs queue anonymises every copy of its personal data (publications, redemptions, orders, idempotency records) and deletes its events, then the status is DONE.',
-  needs: { sendsTo: [JOBS_QUEUE] },
+    "The customer is gone from the reply on; a job on the export jobs queue anonymises every copy of its personal data (publications, redemptions, orders, idempotency records) and deletes its events, then rewrites the project's export files without it, then the status is DONE.",
+  needs: { sendsTo: [EXPORT_JOBS_QUEUE] },
 });
 
 export const listCustomerSegmentsRoute = /* @__PURE__ */ route({

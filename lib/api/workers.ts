@@ -82,7 +82,7 @@ export const exportJobsWorker: WorkerDef = {
   batchSize: 1,
   // An export streams its pages into a multipart upload; the same bound as the jobs worker (visibility timeout 6x).
   timeoutSeconds: 300,
-  summary: 'Runs the export jobs: writes export files (points expiration) to the export bucket',
+  summary: "Runs the export jobs (writes export files to the export bucket) and customers' permanent deletions (the table, then the export files)",
   needs: { bucket: 'write', sendsTo: [], env: [] },
   // An export holds one page of rows and one upload part at a time (about 20 MiB kept after a GC at
   // 100,000 rows): 128 MiB of old space is six times that, and the 100,000-row voucher export

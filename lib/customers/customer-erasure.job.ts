@@ -3,21 +3,25 @@ import * as entities from '../db/entities.js';
 import type { Item } from '../db/entity.js';
 import { updateStatusWith } from '../db/status-update.js';
 import type { TransactItem } from '../db/transact.js';
+import type { ExportFiles } from '../exports/export-files.js';
 import type { JobRunner } from '../jobs/job-worker.js';
 import { openJobDelete } from '../jobs/open-job.repo.js';
 import { type ItemPlan, runWalk, WALK_END, WALK_START, type WalkState } from '../projects/project-walk.js';
 import type { Runtime } from '../runtime.js';
 import { keyHoldsPersonal, namesCustomer, redact } from './customer-erasure.rules.js';
+import { canRead, eraseExportFiles } from './customer-erasure-files.js';
 import { type CustomerErasure, ERASURE_SETTLE_MS, erasureKey, getCustomerErasure } from './customer-erasure.service.js';
 
 /**
- * The `erase-customer` job (customer-erasure.service.ts starts it): walks the project's items
- * (lib/projects/project-walk.ts), deletes the customer's partitions (events, counters) and
- * anonymises every other item that names the customer (customer-erasure.rules.ts), chunk by chunk
- * with its checkpoint, until a pass changes nothing; then the erasure is DONE and forgets the values it looked for.
+ * The `erase-customer` job (customer-erasure.service.ts starts it; on the export jobs queue, whose
+ * worker has the export bucket): walks the project's items (lib/projects/project-walk.ts), deletes
+ * the customer's partitions (events, counters) and anonymises every other item that names the
+ * customer (customer-erasure.rules.ts), chunk by chunk with its checkpoint, until a pass changes
+ * nothing; then rewrites the project's export files without the customer (customer-erasure-files.ts);
+ * then the erasure is DONE and forgets the values it looked for.
  */
 
-type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock'> & { signal?: AbortSignal | undefined };
+type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'logger'> & { signal?: AbortSignal | undefined; files?: ExportFiles | undefined };
 
 /** Table items read per Scan page. */
 const ERASURE_PAGE = 500;
@@ -100,45 +104,70 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
 
 /**
  * Runs (or resumes) a customer's erasure; safe to run any number of times, even at once. Waits
- * until ERASURE_SETTLE_MS after the request first (by `deps.clock`).
+ * until ERASURE_SETTLE_MS after the request first (by `deps.clock`), walks the table, then
+ * erases the project's export files (customer-erasure-files.ts, with `deps.files`); DONE only
+ * after both.
  * @returns the erasure as it ends; null when none was asked.
- * @throws JobStoppedError; Error (transient: the message is retried).
+ * @throws JobStoppedError; Error (transient: the message is retried; also when `deps.files` cannot read files).
  */
 export async function runCustomerErasure(deps: Deps, projectId: string, customerId: string): Promise<CustomerErasure | null> {
-  const erasure = await getCustomerErasure(deps, projectId, customerId);
+  let erasure = await getCustomerErasure(deps, projectId, customerId);
   if (erasure?.status !== 'IN_PROGRESS') return erasure;
-  const wait = Date.parse(erasure.createdAt) + ERASURE_SETTLE_MS - deps.clock.now().getTime();
-  if (wait > 0) await sleep(wait, deps.signal);
   const key = erasureKey(projectId, customerId);
-  await runWalk(
+  if (!erasure.walkEndedAt) {
+    const wait = Date.parse(erasure.createdAt) + ERASURE_SETTLE_MS - deps.clock.now().getTime();
+    if (wait > 0) await sleep(wait, deps.signal);
+    const subject = erasure;
+    await runWalk(
+      deps,
+      {
+        projectId,
+        subjectKey: key,
+        evaluate: ERASURE_PAGE,
+        maxPasses: MAX_PASSES,
+        what: `Erasure of customer ${customerId}`,
+        plan: async (item) => planErasure(deps, subject, item),
+        reread: async () => {
+          const fresh = await getCustomerErasure(deps, projectId, customerId);
+          return fresh?.status === 'IN_PROGRESS' && !fresh.walkEndedAt ? walkStateOf(fresh) : null;
+        },
+        // The walk's end is the file stage's start: the status stays IN_PROGRESS, the values it looks for stay.
+        finish: async (state) => {
+          const now = deps.clock.now().toISOString();
+          await updateStatusWith(
+            deps,
+            entities.customerErasure,
+            key,
+            {
+              set: 'SET walkEndedAt = :now, updatedAt = :now',
+              condition: '#s = :open AND walkCursor = :end AND walkPass = :pass AND attribute_not_exists(walkEndedAt)',
+              values: { ':open': 'IN_PROGRESS', ':end': WALK_END, ':pass': state.walkPass, ':now': now },
+            },
+            [],
+            `The erasure of customer ${customerId} is busy`,
+          );
+        },
+      },
+      walkStateOf(erasure),
+    );
+    erasure = await getCustomerErasure(deps, projectId, customerId);
+    if (erasure?.status !== 'IN_PROGRESS' || !erasure.walkEndedAt) return erasure;
+  }
+  const files = deps.files;
+  if (!canRead(files)) throw new Error(`The erasure of customer ${customerId} reaches export files: it needs the export jobs worker's file store`);
+  const ended = await eraseExportFiles({ ...deps, files }, erasure);
+  if (!ended) return getCustomerErasure(deps, projectId, customerId);
+  await updateStatusWith(
     deps,
+    entities.customerErasure,
+    key,
     {
-      projectId,
-      subjectKey: key,
-      evaluate: ERASURE_PAGE,
-      maxPasses: MAX_PASSES,
-      what: `Erasure of customer ${customerId}`,
-      plan: async (item) => planErasure(deps, erasure, item),
-      reread: async () => {
-        const fresh = await getCustomerErasure(deps, projectId, customerId);
-        return fresh?.status === 'IN_PROGRESS' ? walkStateOf(fresh) : null;
-      },
-      finish: async (state) => {
-        await updateStatusWith(
-          deps,
-          entities.customerErasure,
-          key,
-          {
-            set: 'SET #s = :done, updatedAt = :now REMOVE walkCursor, walkPass, walkChanged, personal',
-            condition: '#s = :open AND walkCursor = :end AND walkPass = :pass',
-            values: { ':done': 'DONE', ':open': 'IN_PROGRESS', ':end': WALK_END, ':pass': state.walkPass, ':now': deps.clock.now().toISOString() },
-          },
-          [openJobDelete(deps, projectId, customerId)],
-          `The erasure of customer ${customerId} is busy`,
-        );
-      },
+      set: 'SET #s = :done, updatedAt = :now REMOVE walkCursor, walkPass, walkChanged, filesCursor, personal',
+      condition: '#s = :open AND attribute_exists(walkEndedAt)',
+      values: { ':done': 'DONE', ':open': 'IN_PROGRESS', ':now': deps.clock.now().toISOString() },
     },
-    walkStateOf(erasure),
+    [openJobDelete(deps, projectId, customerId)],
+    `The erasure of customer ${customerId} is busy`,
   );
   return getCustomerErasure(deps, projectId, customerId);
 }
@@ -179,5 +208,5 @@ export async function customerErasureState(
   return erasure && { open: erasure.status === 'IN_PROGRESS', updatedAt: erasure.updatedAt ?? erasure.createdAt };
 }
 
-/** The `erase-customer` job's runner on the jobs queue. */
+/** The `erase-customer` job's runner on the export jobs queue. */
 export const runEraseCustomerJob: JobRunner<'erase-customer'> = async (deps, job) => (await runCustomerErasure(deps, job.projectId, job.customerId)) !== null;

@@ -13,6 +13,11 @@ import type { Customer } from './customer.js';
 export interface PersonalData {
   customerId: string;
   values: string[];
+  /**
+   * The values that tell the customer apart in an export file row without its id (source id,
+   * email, phone). Absent on erasures started before export files were reached.
+   */
+  identifying?: string[];
 }
 
 /** Personal fields of a customer object, in stored (camelCase) and wire (snake_case) spelling. */
@@ -33,7 +38,8 @@ const stringsOf = (value: unknown, into: string[]): void => {
 export function personalDataOf(c: Customer): PersonalData {
   const values: string[] = [];
   stringsOf([c.sourceId, c.name, c.email, c.phone, c.birthdate, c.description, c.address, c.metadata], values);
-  return { customerId: c.id, values: [...new Set(values)].filter((v) => v !== c.id) };
+  const identifying = [c.sourceId, c.email, c.phone].filter((v): v is string => typeof v === 'string' && v.length > 0 && v !== c.id);
+  return { customerId: c.id, values: [...new Set(values)].filter((v) => v !== c.id), identifying };
 }
 
 /** Whether a stored item (its attributes as read, binary parts decoded to text by the caller) names the customer. */

@@ -43,6 +43,13 @@ export interface CustomerErasure extends Partial<WalkState> {
   personal?: PersonalData;
   failure?: string | null;
   updatedAt?: string;
+  /** When the table walk ended: the export-file stage (customer-erasure-files.ts) then runs; exports created later are left alone. */
+  walkEndedAt?: string;
+  /** The export-file stage's checkpoint: `<createdAt>#<exportId>` of the last export it finished. */
+  filesCursor?: string;
+  /** Export files rewritten without the customer's data, and files deleted (rows that cannot be told apart). */
+  filesRewritten?: number;
+  filesDeleted?: number;
 }
 
 /**

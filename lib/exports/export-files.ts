@@ -39,4 +39,14 @@ export interface ExportFiles extends ExportFileLinks {
   upload(key: string, options: { contentType: string; downloadName: string }): Promise<FileUpload>;
   /** Removes the file; a key that holds none is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * The file's bytes as a stream, read piece by piece (a customer's erasure rewrites files this
+   * way: memory holds a piece, never the file); 'missing' when the key holds no file. Optional:
+   * only the export lane's store, which erasures need, has it.
+   * @throws Error when the file cannot be read.
+   */
+  read?(key: string): Promise<AsyncIterable<Uint8Array> | 'missing'>;
 }
+
+/** An export files store that reads files too (the S3 one). */
+export type ReadableExportFiles = ExportFiles & Required<Pick<ExportFiles, 'read'>>;

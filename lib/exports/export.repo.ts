@@ -59,6 +59,18 @@ export const failExportRecord = (deps: Deps, projectId: string, exportId: string
   });
 
 /**
+ * Records that a customer's permanent deletion deleted a DONE export's file (the status stays DONE;
+ * a download answers 404 saying why).
+ * @returns null when the export is not DONE (deleted meanwhile).
+ */
+export const markExportFileErased = (deps: Deps, projectId: string, exportId: string, now: string) =>
+  update(deps, projectId, exportId, 'SET fileErasedAt = :now, updatedAt = :now', '#s = :done', { ':done': 'DONE', ':now': now });
+
+/** Every export of the project, oldest first, a page at a time (GSI1: eventually consistent). */
+export const exportPages = (deps: Deps, projectId: string): AsyncGenerator<Export[]> =>
+  exportRecord.queryPages(deps, { index: [projectId] }, { ascending: true });
+
+/**
  * A page of the project's exports by creation (GSI1; eventually consistent: one made a moment ago
  * may be missing), reading `skip + take + 1` entries at most.
  */

@@ -273,6 +273,9 @@ export async function downloadExport(
   if (record.status !== 'DONE') {
     throw new NotFoundError('export', exportId, `Export ${exportId} has no file yet: its status is ${record.status}, and its file exists once it is DONE`);
   }
+  if (record.fileErasedAt) {
+    throw new NotFoundError('export', exportId, `Export ${exportId} has no file any more: a customer's permanent deletion deleted it`);
+  }
   const bytes = await deps.files.readUpTo(record.objectKey, inlineMaxBytes);
   // The bucket's lifecycle rule removes files the export item outlives: the file is gone, not the server broken.
   if (bytes === 'missing') throw new NotFoundError('export', exportId, `Export ${exportId} has no file any more: export files are kept for a limited time`);

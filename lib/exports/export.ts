@@ -80,6 +80,11 @@ export interface Export {
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
+  /**
+   * When a customer's permanent deletion deleted the file (its rows could not be told apart:
+   * docs/decisions.md "Customer permanent deletion"); absent otherwise. The export stays DONE.
+   */
+  fileErasedAt?: string | null;
 }
 
 /** The export file's object key: one per export, so a rerun overwrites rather than adds a file. */

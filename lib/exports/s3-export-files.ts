@@ -3,13 +3,15 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Config } from '../config.js';
 import { defaultConfig } from '../runtime.js';
-import type { ExportFiles, FileUpload } from './export-files.js';
+import type { FileUpload, ReadableExportFiles } from './export-files.js';
 import { createS3Presigner, LOCAL_S3_CREDENTIALS } from './s3-presigner.js';
 
 /** S3's smallest part but the last. */
@@ -26,7 +28,7 @@ export interface S3ExportFilesOptions {
  * presigned GET URLs (s3-presigner.ts).
  * @throws Error at construction when the configuration names no bucket (BUCKET_NAME).
  */
-export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>, options: S3ExportFilesOptions = {}): ExportFiles {
+export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName' | 's3Endpoint'>, options: S3ExportFilesOptions = {}): ReadableExportFiles {
   const bucket = config.bucketName;
   if (!bucket) throw new Error('Invalid configuration: BUCKET_NAME is required by a function that reads or writes export files');
   const partBytes = options.partBytes ?? MIN_PART_BYTES;
@@ -92,15 +94,27 @@ export function createS3ExportFiles(config: Pick<Config, 'region' | 'bucketName'
       // S3 answers 204 for a key that holds nothing, so a repeated delete succeeds.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
+    read: async (key) => {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (!res.Body) throw new Error(`S3 returned no body for ${key}`);
+        // In Node the body is a Readable: an async iterable of Buffers.
+        return res.Body as unknown as AsyncIterable<Uint8Array>;
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return 'missing';
+        throw error;
+      }
+    },
     presignGet: links.presignGet,
   };
 }
 
-let containerFiles: ExportFiles | undefined;
+let containerFiles: ReadableExportFiles | undefined;
 
 /** The export files of this container, built from its configuration on first use. */
-export const containerExportFiles: ExportFiles = {
+export const containerExportFiles: ReadableExportFiles = {
   upload: (key, options) => (containerFiles ??= createS3ExportFiles(defaultConfig())).upload(key, options),
   delete: (key) => (containerFiles ??= createS3ExportFiles(defaultConfig())).delete(key),
   presignGet: (key, seconds, now) => (containerFiles ??= createS3ExportFiles(defaultConfig())).presignGet(key, seconds, now),
+  read: (key) => (containerFiles ??= createS3ExportFiles(defaultConfig())).read(key),
 };

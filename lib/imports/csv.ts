@@ -28,6 +28,8 @@ export interface CsvLimits {
   maxFieldChars: number;
   /** Fields one record may hold. */
   maxFields: number;
+  /** Keep an empty line as a record of one empty field (a one-column file's empty cell) instead of skipping it. */
+  keepEmptyLines?: boolean;
 }
 
 export const DEFAULT_CSV_LIMITS: CsvLimits = { maxFieldChars: 100_000, maxFields: 1000 };
@@ -64,7 +66,7 @@ export function createCsvParser(limits: CsvLimits = DEFAULT_CSV_LIMITS): CsvPars
   const endRecord = () => {
     endField();
     // An empty line is no record (one empty field and nothing else).
-    if (!(fields.length === 1 && fields[0] === '')) out.push({ line: recordLine, fields });
+    if (limits.keepEmptyLines === true || !(fields.length === 1 && fields[0] === '')) out.push({ line: recordLine, fields });
     fields = [];
   };
   const addChar = (c: string) => {

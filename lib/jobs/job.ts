@@ -32,7 +32,8 @@ export const jobKinds = {
   'update-campaign-vouchers': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'bulk-update': { queue: JOBS_QUEUE, subject: 'asyncActionId', logField: 'async_action_id' },
   'remove-project-data': { queue: JOBS_QUEUE, subject: 'projectId', logField: 'project_id' },
-  'erase-customer': { queue: JOBS_QUEUE, subject: 'customerId', logField: 'customer_id' },
+  // On the export lane: after the table it rewrites the project's export files (S3).
+  'erase-customer': { queue: EXPORT_JOBS_QUEUE, subject: 'customerId', logField: 'customer_id' },
 } as const satisfies { [T in JobType]: { queue: QueueName; subject: keyof JobMessageOf<T> & string; logField: string } };
 
 /** The kinds whose messages go on `queue`. */
