@@ -18,19 +18,33 @@ if (!target) {
   process.exit(2);
 }
 const bundle = await bundleTarget(target);
-const output = Object.values(bundle.metafile.outputs).find((o) => o.entryPoint !== undefined);
-if (!output) throw new Error('esbuild wrote no entry point');
+// A handler with lazy chunks: the entry and the chunks it imports statically load at cold start, the others when taken.
+const lazyFiles = new Set(bundle.chunks.filter((c) => c.lazy).map((c) => c.file));
+const outputs = Object.entries(bundle.metafile.outputs).filter(([key]) => key.endsWith('.mjs'));
+if (!outputs.some(([, o]) => o.entryPoint !== undefined)) throw new Error('esbuild wrote no entry point');
+const isLazy = (key: string): boolean => lazyFiles.has(key.slice(key.lastIndexOf('/') + 1));
 
 const ownerOf = (path: string): string => {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path.slice(path.lastIndexOf('node_modules/')));
   return match?.[1] ?? path;
 };
 const kib = (n: number): string => `${(n / 1024).toFixed(1).padStart(7)} KiB`;
-const byOwner = new Map<string, number>();
-for (const [path, input] of Object.entries(output.inputs)) byOwner.set(ownerOf(path), (byOwner.get(ownerOf(path)) ?? 0) + input.bytesInOutput);
+const byOwnerOf = (lazy: boolean): Map<string, number> => {
+  const byOwner = new Map<string, number>();
+  for (const [key, output] of outputs) {
+    if (isLazy(key) !== lazy) continue;
+    for (const [path, input] of Object.entries(output.inputs)) byOwner.set(ownerOf(path), (byOwner.get(ownerOf(path)) ?? 0) + input.bytesInOutput);
+  }
+  return byOwner;
+};
 
-console.log(`${target.label}: ${target.handler}, ${kib(bundle.bytes).trim()} minified`);
-for (const [owner, bytes] of [...byOwner].sort((a, b) => b[1] - a[1])) if (bytes >= 512) console.log(`${kib(bytes)}  ${owner}`);
+const lazyNote = bundle.lazyBytes > 0 ? ` at cold start, + ${kib(bundle.lazyBytes).trim()} in lazy chunks` : '';
+console.log(`${target.label}: ${target.handler}, ${kib(bundle.bytes).trim()} minified${lazyNote}`);
+for (const [owner, bytes] of [...byOwnerOf(false)].sort((a, b) => b[1] - a[1])) if (bytes >= 512) console.log(`${kib(bytes)}  ${owner}`);
+if (bundle.lazyBytes > 0) {
+  console.log('Lazy chunks (loaded when a path that import()s them is taken):');
+  for (const [owner, bytes] of [...byOwnerOf(true)].sort((a, b) => b[1] - a[1])) if (bytes >= 512) console.log(`${kib(bytes)}  ${owner}`);
+}
 
 if (why) {
   // Breadth-first from the module up its importers to the handler: the shortest chain that keeps it in.

@@ -7,18 +7,17 @@
  *
  *   npx tsx scripts/cold-start-ab.ts <old-tree> <rounds> old.ts=new.ts ...
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { importMs } from '../test/bench/bundles-bench.js';
 import { median } from '../test/bench/stats.js';
-import { bundleEntry } from './bundles.js';
+import { bundleEntry, writePackage } from './bundles.js';
 
 async function bundle(root: string, entry: string, dir: string, name: string): Promise<{ file: string; bytes: number }> {
-  const { js } = await bundleEntry(entry, root);
-  const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, js);
-  return { file, bytes: js.byteLength };
+  const built = await bundleEntry(entry, root);
+  // A package of its own per bundle: a handler with lazy chunks imports them from beside its entry.
+  return { file: writePackage(join(dir, name), built), bytes: built.bytes };
 }
 
 const [oldRoot = '', roundsArg = '15', ...pairs] = process.argv.slice(2);

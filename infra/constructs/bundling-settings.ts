@@ -65,6 +65,10 @@ export const lambdaExternalModules = [
   // (lambdaExternalModulesFor); `npm run bundle-sizes` fails a bundle that statically imports
   // any module left out.
   EVENT_STREAMS,
+  // The SDK's browser user-agent parser, `import()`ed only where `window` exists. A build without splitting drops
+  // the unreached call with its module; a build with lazy chunks (LAZY_CHUNK_HANDLERS) would keep it as a 34 KiB
+  // chunk nothing loads.
+  'bowser',
 ] as const;
 
 /** The modules left out of a function's bundle: all of lambdaExternalModules, but the event-stream serde where S3 is used. */
@@ -77,25 +81,26 @@ export const API_BUNDLE_LIMIT_BYTES = 400 * 1024;
 
 /**
  * What an API handler's bundle should stay within: 85 % of its limit, so that shared changes have headroom
- * (issue 34). `npm run bundle-sizes` fails a handler over it unless it is named below.
+ * (issue 34). `npm run bundle-sizes` fails every handler over it, with no exception; for a handler with lazy chunks,
+ * what counts is what its cold start loads (LAZY_CHUNK_HANDLERS).
  */
 export const API_BUNDLE_TARGET_BYTES = Math.floor(0.85 * API_BUNDLE_LIMIT_BYTES);
 
 /**
- * The handlers over the target today (the checkout's redemption doors: order earning and the reward path are reachable
- * from them and are what keeps them over; docs/benchmarks.md "Redemption bundles under 340 KiB"), held to the limit
- * alone until they are brought under it. The list only shrinks: `npm run bundle-sizes` fails a handler named here
- * that is back under the target, so it is removed, and fails any other handler over the target, so none is added,
- * except another door to an engine already named (the client-side redemption shares POST /v1/redemptions' engine, and
- * comes under the target with it).
+ * The handlers built with lazily loaded chunks: each in an esbuild build of its own with `splitting`, so that a path a
+ * request takes only sometimes, `await import()`ed in lib/, becomes a chunk file in the function's own package and is
+ * loaded when taken, not at cold start (docs/decisions.md "Lazy chunks on the redemption doors"). The others are
+ * built together without splitting, where an `import()` is inlined into the one file. `npm run bundle-sizes` holds
+ * such a handler's entry and the chunks it imports statically (what a cold start loads) to the 85 % target, all of
+ * its files together to the limit, and fails a handler named here whose build makes no lazy chunk.
  */
-export const API_BUNDLES_OVER_TARGET: readonly string[] = [
+export const LAZY_CHUNK_HANDLERS: readonly string[] = [
+  // Order earning after a PAID order (lib/redemptions/order-earning.lazy.ts), and the loyalty reward (reward.lazy.ts).
   'functions/redemptions/redeem-stacked-discounts.ts',
-  'functions/redemptions/redeem-voucher.ts',
-  'functions/redemptions/redeem-promotion.ts',
-  // The client-side doors to POST /v1/redemptions' and redeem-voucher's engines: their bundles plus the client key's check.
   'functions/redemptions/redeem-stacked-discounts-client-side.ts',
+  'functions/redemptions/redeem-voucher.ts',
   'functions/redemptions/redeem-voucher-client-side.ts',
+  'functions/redemptions/redeem-promotion.ts',
 ];
 
 /** A queue worker's minified bundle must stay below this. */

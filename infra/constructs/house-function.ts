@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import type { LogRetentionDays } from '../config.js';
 import { bundleTargets } from './bundle-targets.js';
 import { lambdaExternalModulesFor } from './bundling-settings.js';
-import { BUNDLE_FILE, type BundleRequest, HandlerBundles, MAP_FILE } from './handler-bundles.js';
+import { BUNDLE_FILE, type BundleRequest, HandlerBundles, hasLazyChunks, MAP_FILE } from './handler-bundles.js';
 
 /** The repository root: handler paths in the route table are relative to it. */
 export const repoRoot = join(import.meta.dirname, '..', '..');
@@ -47,11 +47,13 @@ export interface HouseFunctionProps {
   bundles?: HandlerBundles;
   /** V8 flags added to `NODE_OPTIONS` (a worker's heap bounds: lib/api/workers.ts `heapFlags`). */
   nodeFlags?: readonly string[];
+  /** Whether its package has lazy chunks beside `index.mjs` (default: as LAZY_CHUNK_HANDLERS in bundling-settings.ts says). */
+  lazyChunks?: boolean;
 }
 
 /**
- * A function's package as a CDK asset: the folder holding its bundle and source map, taken from the
- * one build of `bundles` by CDK's local bundling hook. The asset hash is the hash of that output,
+ * A function's package as a CDK asset: the folder holding its bundle and source map (and its lazy chunks with
+ * theirs, when it has some), taken from the one build of `bundles` by CDK's local bundling hook. The asset hash is the hash of that output,
  * so a function redeploys exactly when its bundle changes; CDK stages each distinct bundle once per
  * synthesis, and skips staging (and the build) for stacks it does not bundle.
  */
@@ -63,10 +65,16 @@ export function prebuiltCode(bundles: HandlerBundles, request: BundleRequest): C
     local: {
       handler: request.handler,
       external: lambdaExternalModulesFor(request),
+      lazyChunks: hasLazyChunks(request),
       tryBundle(outputDir: string): boolean {
         const bundle = bundles.get(request);
         writeFileSync(join(outputDir, BUNDLE_FILE), bundle.js);
         writeFileSync(join(outputDir, MAP_FILE), bundle.map);
+        // Beside the entry, which imports them by relative URL (`./<chunk>.mjs`), as Lambda loads it from /var/task.
+        for (const chunk of bundle.chunks) {
+          writeFileSync(join(outputDir, chunk.file), chunk.js);
+          writeFileSync(join(outputDir, `${chunk.file}.map`), chunk.map);
+        }
         return true;
       },
     } as NonNullable<BundlingOptions['local']>,
@@ -120,7 +128,11 @@ export class HouseFunction extends LambdaFunction {
     const { logGroup } = props;
     const role = props.role ?? functionRole(scope, `${id}Role`, `Runs ${props.handlerFile}`, logGroup);
     super(scope, id, {
-      code: prebuiltCode(props.bundles ?? appBundles, { handler: props.handlerFile, usesS3: props.usesS3 }),
+      code: prebuiltCode(props.bundles ?? appBundles, {
+        handler: props.handlerFile,
+        usesS3: props.usesS3,
+        ...(props.lazyChunks === undefined ? {} : { lazyChunks: props.lazyChunks }),
+      }),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,

@@ -1,11 +1,9 @@
 import { recordRefusal } from '../activity/failure.repo.js';
 import { upsertCustomer } from '../customers/customer.service.js';
-import { redeemReward } from '../loyalties/reward-redemption.service.js';
 import type { Redemption } from './redemption.js';
 import { InvalidPayloadError, RedeemableInapplicableError } from '../errors.js';
 import type { IdempotencyScope } from '../idempotency/idempotency-scope.js';
 import { type Committed, recordedReply } from '../idempotency/idempotency.service.js';
-import { earnFromPaidOrder } from '../loyalties/order-earning.service.js';
 import type { Runtime } from '../runtime.js';
 import type { Evaluation } from '../validations/evaluation.js';
 import { redeemableError } from '../validations/redeemable-error.js';
@@ -55,6 +53,8 @@ export async function redeemStackedDiscounts<R>(
     if (request.redeemables.length > 1) {
       throw new InvalidPayloadError('A loyalty card with a `reward` is redeemed alone: send it as the only redeemable of POST /v1/redemptions');
     }
+    // Loaded when taken (docs/decisions.md "Lazy chunks on the redemption doors"): the reward path is a chunk of its own.
+    const { redeemReward } = await import('./reward.lazy.js');
     const done = await redeemReward(
       deps,
       projectId,
@@ -139,11 +139,20 @@ async function evaluateAndCommit<R>(
     };
     const outcome = await commitRedemption(deps, plan, idempotency ? { idempotency: { scope: idempotency, reply: replyOf } } : {});
     // A redemption that leaves its order PAID earns by the order.paid rules (once per order: order-earning.service.ts).
-    if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromPaidOrder(deps, outcome.value.order);
+    if (!outcome.replayed && outcome.value.order.status === 'PAID') await earnFromOrder(deps, outcome.value.order);
     return outcome.replayed ? { value: outcome.reply, replayed: true } : { value: replyOf(outcome.value), replayed: false };
   } catch (error) {
     // A refusal of a stored customer's redemption is its `customer.redemption.failed`: one PutItem, on this path only.
     await recordRefusal(deps, evaluation, error);
     throw error;
   }
+}
+
+/**
+ * Order earning, loaded only for an order the redemption leaves PAID: a lazily loaded chunk of the redemption doors'
+ * packages (docs/decisions.md "Lazy chunks on the redemption doors"), so their cold start does not pay for it.
+ */
+async function earnFromOrder(deps: Deps, order: CommittedRedemption['order']): Promise<void> {
+  const { earnFromPaidOrder } = await import('./order-earning.lazy.js');
+  await earnFromPaidOrder(deps, order);
 }

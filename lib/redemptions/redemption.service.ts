@@ -12,6 +12,7 @@ import type { Voucher } from '../vouchers/voucher.js';
 import { loadVoucher } from '../vouchers/voucher.service.js';
 import { REDEMPTION_FILTER_FIELDS, type Redemption, type RedemptionFilterField } from './redemption.js';
 import * as repo from './redemption.repo.js';
+import { writeRollback } from './rollback.repo.js';
 import type { ListRedemptionsQuery, RollbackBody, RollbackQuery } from './redemption.schema.js';
 
 type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
@@ -239,7 +240,7 @@ export interface StackedRollback {
 
 /**
  * Rolls back `target` (a child alone, or a parent with every child still SUCCEEDED) in one
- * transaction (lib/redemptions/redemption.repo.ts `writeRollback`), re-reading and retrying lost races.
+ * transaction (lib/redemptions/rollback.repo.ts `writeRollback`), re-reading and retrying lost races.
  * @throws AlreadyRolledBackError, ConflictRetryError.
  */
 /** @throws NotFoundError when `target` is itself a rollback, AlreadyRolledBackError when it was rolled back. */
@@ -287,7 +288,7 @@ async function rollBack(
       else extra.push(...refund);
     }
     if (lagging) continue;
-    const outcome = await repo.writeRollback(deps, { undo, parent, order, date, skipVouchers, extra });
+    const outcome = await writeRollback(deps, { undo, parent, order, date, skipVouchers, extra });
     if (outcome.outcome === 'ok') {
       const written = order && parent ? await orderEntity.get(deps, orderEntity.key(projectId, order.id)) : null;
       return parent

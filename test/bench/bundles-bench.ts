@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundleAll, bundledPackages, bundleEntry, bundleLimitOf } from '../../scripts/bundles.js';
+import { type Bundle, bundleAll, bundledPackages, bundleEntry, bundleLimitOf, packageBytes, writePackage } from '../../scripts/bundles.js';
 import type { BenchContext } from './context.js';
 import { check, type Check, type Section } from './report.js';
 import { kib, median, ms, ratio } from './stats.js';
@@ -50,7 +50,8 @@ export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress
     sizeChecks.push(
       check({
         name: `${b.kind} ${b.handler.replace(/^functions\//, '')}`,
-        measured: b.bytes,
+        // The whole package against the limit: lazy chunks too (scripts/bundle-sizes.ts holds the cold part to 85 %).
+        measured: packageBytes(b),
         unit: 'bytes',
         target: `≤ ${kib(limit)}`,
         bound: limit,
@@ -83,6 +84,7 @@ export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress
         kind: b.kind,
         label: b.label,
         bytes: b.bytes,
+        lazyBytes: b.lazyBytes,
         mapBytes: b.mapBytes,
         usesS3: b.usesS3,
         usesSqs: b.usesSqs,
@@ -102,16 +104,10 @@ export async function benchBundles(ctx: Pick<BenchContext, 'options' | 'progress
   const dir = mkdtempSync(join(tmpdir(), 'promo-bench-bundles-'));
   try {
     const files = new Map<string, string>();
-    const write = (name: string, js: Uint8Array): string => {
-      const folder = join(dir, name.replace(/[^A-Za-z0-9]+/g, '_'));
-      const file = join(folder, 'index.mjs');
-      // Each bundle in its own folder, as in a Lambda package: no node_modules beside it.
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(file, js);
-      return file;
-    };
-    files.set('baseline', write('baseline', baseline.js));
-    for (const b of bundles) files.set(b.handler, write(b.handler, b.js));
+    // Each package in its own folder (with its chunks, for a handler with lazy chunks), as in Lambda: no node_modules beside it.
+    const write = (name: string, bundle: Pick<Bundle, 'js' | 'chunks'>): string => writePackage(join(dir, name.replace(/[^A-Za-z0-9]+/g, '_')), bundle);
+    files.set('baseline', write('baseline', baseline));
+    for (const b of bundles) files.set(b.handler, write(b.handler, b));
     const samples = new Map<string, number[]>([...files.keys()].map((k) => [k, []]));
     for (let round = 0; round < runs; round += 1) {
       ctx.progress(`2. cold-start proxy: round ${round + 1}/${runs} (${files.size} fresh node processes)`);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,10 @@ writeFileSync(join(root, 'package.json'), '{"type":"module"}');
 mkdirSync(join(root, 'functions'));
 writeHandler(handlerA, 'a');
 writeHandler(handlerB, 'b');
+// A handler with a path taken only sometimes, `import()`ed: built with lazy chunks, that path is a file of its own.
+const handlerLazy = 'functions/lazy.ts';
+writeFileSync(join(root, handlerLazy), `export const handler = async (event) => (event.rare ? (await import('./rare.js')).rare(event.rare) : 'common');\n`);
+writeFileSync(join(root, 'functions/rare.ts'), `export const rare = (n: number): string => 'rare path '.concat(String(n * 2));\n`);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -50,6 +54,7 @@ function synth(handlers: readonly BundleRequest[], options: { bundling?: boolean
         memorySize: 1024,
         logGroup,
         bundles,
+        ...(h.lazyChunks === undefined ? {} : { lazyChunks: h.lazyChunks }),
       });
     });
     return stack;
@@ -141,4 +146,39 @@ describe('HouseFunction packages (one esbuild build per synthesis)', () => {
     });
     expect(Number(out)).toBeGreaterThan(17 * 1024 * 1024);
   }, 120_000);
+
+  it('packages a handler with lazy chunks with its chunk files, and the built entry loads the lazy path from beside it', () => {
+    const lazy: BundleRequest = { handler: handlerLazy, usesS3: false, lazyChunks: true };
+    const { bundles, outdir, keys } = synth([...requests, lazy]);
+    // Still one esbuild process for the whole app: the handler with lazy chunks is one more build in it.
+    expect(bundles.builds).toBe(1);
+    const [eu, us] = [...keys.values()];
+    expect(eu).toEqual(us);
+    const dir = assetDirOf(outdir, eu?.get(handlerLazy) ?? '');
+    const files = readdirSync(dir).sort();
+    const chunk = files.find((f) => /^rare-\w+\.mjs$/.test(f));
+    expect(chunk, files.join(', ')).toBeDefined();
+    expect(files).toEqual(['index.mjs', 'index.mjs.map', chunk, `${chunk}.map`].sort());
+    const built = bundles.get(lazy);
+    expect(built.chunks.map((c) => ({ file: c.file, lazy: c.lazy }))).toEqual([{ file: chunk, lazy: true }]);
+    expect(readFileSync(join(dir, chunk ?? '')).equals(Buffer.from(built.chunks[0]?.js ?? new Uint8Array()))).toBe(true);
+    // The other functions' packages hold no chunk: their builds did not split.
+    for (const h of requests) expect(readdirSync(assetDirOf(outdir, eu?.get(h.handler) ?? '')).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+
+    // The built files, not the source: the asset folder is copied where nothing else is, and run in a fresh Node.
+    const alone = mkdtempSync(join(tmpdir(), 'promo-handler-bundles-lazy-'));
+    for (const f of files) writeFileSync(join(alone, f), readFileSync(join(dir, f)));
+    const script = `const { handler } = await import(${JSON.stringify(`file://${join(alone, 'index.mjs')}`)});
+      process.stdout.write(JSON.stringify([await handler({}), await handler({ rare: 21 })]));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: alone, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual(['common', 'rare path 42']);
+    // Without its chunk, the entry still loads and serves the common path; the rare one needs the file.
+    rmSync(join(alone, chunk ?? ''));
+    const without = `const { handler } = await import(${JSON.stringify(`file://${join(alone, 'index.mjs')}`)});
+      process.stdout.write(await handler({}));
+      await handler({ rare: 1 }).then(() => process.stdout.write(' rare'), () => process.stdout.write(' no rare'));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', without], { cwd: alone, encoding: 'utf8' })).toBe('common no rare');
+    rmSync(alone, { recursive: true, force: true });
+    rmSync(outdir, { recursive: true, force: true });
+  });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '../../../infra/local/api-gateway-event.js';
-import { bundleEntry, staticExternalImports } from '../../../scripts/bundles.js';
+import { bundleEntry, staticExternalImports, writePackage } from '../../../scripts/bundles.js';
 import { apiClient } from '../../support/api-client.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
@@ -23,12 +23,25 @@ const folder = mkdtempSync(join(tmpdir(), 'deployed-bundle-'));
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** Bundles `handler` with the deployed settings, then invokes it once in a fresh Node process on the test engines. */
+const stackedDoor = 'functions/redemptions/redeem-stacked-discounts.ts';
+
+type Built = Awaited<ReturnType<typeof bundleEntry>>;
+const built = new Map<string, Promise<Built>>();
+/** The deployed bundle of a handler (with its lazy chunks, for one of LAZY_CHUNK_HANDLERS), built once per file. */
+const bundleOf = (handler: string): Promise<Built> => {
+  const bundle = built.get(handler) ?? bundleEntry(handler);
+  built.set(handler, bundle);
+  return bundle;
+};
+
+/**
+ * Bundles `handler` with the deployed settings, writes its package (index.mjs and its chunks) to a folder of its own,
+ * then invokes it once in a fresh Node process on the test engines.
+ */
 async function invokeBundled(handler: string, event: unknown): Promise<{ statusCode: number; body: string }> {
-  const bundle = await bundleEntry(handler);
-  const file = join(folder, `${handler.replace(/\W+/g, '-')}.mjs`);
-  writeFileSync(file, bundle.js);
-  const eventFile = join(folder, 'event.json');
+  const bundle = await bundleOf(handler);
+  const file = writePackage(join(folder, handler.replace(/\W+/g, '-')), bundle);
+  const eventFile = join(folder, `event-${handler.replace(/\W+/g, '-')}.json`);
   writeFileSync(eventFile, JSON.stringify(event));
   const e = engines();
   const script = [
@@ -82,12 +95,73 @@ describe('the deployed bundle of POST /v1/redemptions, run alone', () => {
       headers: { ...keyPairHeaders(pair), 'content-type': 'application/json' },
       body: JSON.stringify({ redeemables: [{ object: 'voucher', id: 'BUNDLE-CARD', reward: { id: rewardId } }] }),
     });
-    const reply = await invokeBundled('functions/redemptions/redeem-stacked-discounts.ts', event);
+    const reply = await invokeBundled(stackedDoor, event);
 
     expect(reply.statusCode, reply.body).toBe(200);
     expect(JSON.parse(reply.body)).toMatchObject({ redemptions: [{ result: 'SUCCESS', reward: { id: rewardId } }] });
     const card = await api.call('get-voucher', { params: { code: 'BUNDLE-CARD' } });
     expect(card.json.loyalty_card).toMatchObject({ balance: 50 });
+  }, 120_000);
+});
+
+describe('the lazy chunks of POST /v1/redemptions (LAZY_CHUNK_HANDLERS), from the built files', () => {
+  it('keeps order earning and the reward path in lazy chunks beside index.mjs, which imports them by relative URL', async () => {
+    const bundle = await bundleOf(stackedDoor);
+    const lazy = bundle.chunks.filter((c) => c.lazy).map((c) => c.file);
+    expect(lazy).toEqual(expect.arrayContaining([expect.stringMatching(/^order-earning\.lazy-\w+\.mjs$/), expect.stringMatching(/^reward\.lazy-\w+\.mjs$/)]));
+    const entry = new TextDecoder().decode(bundle.js);
+    for (const file of lazy.filter((f) => f.includes('.lazy-'))) expect(entry).toContain(`import("./${file}")`);
+    for (const chunk of bundle.chunks) expect(staticExternalImports(chunk.js, bundle.external), chunk.file).toEqual([]);
+  }, 120_000);
+
+  it('loads without its lazy chunks (cold start reads only the entry and its static chunks)', async () => {
+    const bundle = await bundleOf(stackedDoor);
+    const file = writePackage(join(folder, 'cold-only'), { js: bundle.js, chunks: bundle.chunks.filter((c) => !c.lazy) });
+    const script = `const m = await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof m.handler);`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: folder,
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', TABLE_NAME: 'x', CLUSTER: 'api', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    });
+    expect(stdout).toBe('function');
+  }, 120_000);
+
+  it('earns by the order.paid rules when a redemption leaves its order PAID (the order earning chunk)', async () => {
+    const runtime = testRuntime();
+    const pair = await newProject(runtime);
+    const api = apiClient({ runtime }, keyPairHeaders(pair));
+    const campaigns = campaignApi(runtime, pair);
+    await newCampaign(campaigns, {
+      name: 'Earning club',
+      campaign_type: 'LOYALTY_PROGRAM',
+      type: 'AUTO_UPDATE',
+      voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } },
+    });
+    const rule = { event: 'order.paid', loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 1000, points: 1 } } } };
+    expect((await loyaltyApi(runtime, pair).createEarningRules('Earning club', [rule])).status).toBe(200);
+    const member = await api.call('add-member', { params: { campaignId: 'Earning club' }, json: { customer: { source_id: 'bundle-ann' } } });
+    expect(member.status).toBe(200);
+    expect(
+      (await api.call('create-voucher', { params: { code: 'BUNDLE-TEN' }, json: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } }))
+        .status,
+    ).toBe(200);
+
+    const event = toApiGatewayEvent({
+      method: 'POST',
+      rawPath: '/v1/redemptions',
+      rawQueryString: '',
+      headers: { ...keyPairHeaders(pair), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redeemables: [{ object: 'voucher', id: 'BUNDLE-TEN' }],
+        customer: { source_id: 'bundle-ann' },
+        order: { source_id: 'bundle-order', status: 'PAID', items: [{ product_id: 'shoe', quantity: 1, price: 4_000 }] },
+      }),
+    });
+    const reply = await invokeBundled(stackedDoor, event);
+
+    expect(reply.statusCode, reply.body).toBe(200);
+    const card = await api.call('get-member', { params: { memberId: (member.json as { code: string }).code } });
+    expect((card.json as { loyalty_card: { balance: number } }).loyalty_card.balance).toBe(4);
   }, 120_000);
 });
 
