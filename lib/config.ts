@@ -1,27 +1,35 @@
 import { type QueueName, queueUrlVariables, resources } from './api/resources.js';
 import * as z from './zod.js';
 
+/*
+ * Leaves shared by several variables: every handler builds this schema at load (in Lambda it also parses it there), each
+ * zod instance costs a few µs, and one instance checks any number of fields (44 instances before, docs/benchmarks.md
+ * "Cold start: schemas built and never parsed").
+ */
+const nonEmpty = z.string().check(z.minLength(1));
+const optionalUrl = z.optional(z.url());
+
 const envSchema = z.object({
-  TABLE_NAME: z.string().check(z.minLength(1)),
-  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'eu-central-1'),
+  TABLE_NAME: nonEmpty,
+  AWS_REGION: z._default(nonEmpty, 'eu-central-1'),
   /** Set only by the local runtime and tests; in AWS the SDK's default endpoint is right. */
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  DYNAMODB_ENDPOINT: optionalUrl,
   /** The cluster label of this deployment: api, us1, as1. */
-  CLUSTER: z._default(z.string().check(z.minLength(1)), 'api'),
+  CLUSTER: z._default(nonEmpty, 'api'),
   LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error']), 'info'),
   /** The job queues (`JOBS_QUEUE_URL`, `EXPORT_JOBS_QUEUE_URL`, one per `resources.queues`); set only on the functions that enqueue on them (routes' `sendsTo`). */
-  ...Object.fromEntries(resources.queues.map((q) => [queueUrlVariables(q).queue, z.optional(z.url())])),
+  ...Object.fromEntries(resources.queues.map((q) => [queueUrlVariables(q).queue, optionalUrl])),
   /** Set only by the local runtime and tests, like DYNAMODB_ENDPOINT. */
-  SQS_ENDPOINT: z.optional(z.url()),
+  SQS_ENDPOINT: optionalUrl,
   /** The export bucket; set only on the functions with bucket access (routes / workers with `bucket`). */
-  BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  BUCKET_NAME: z.optional(nonEmpty),
   /** Set only by the local runtime and tests (s3rver), like DYNAMODB_ENDPOINT. */
-  S3_ENDPOINT: z.optional(z.url()),
+  S3_ENDPOINT: optionalUrl,
   /** Base URL of this region's download cluster, for export `result.url`; set on the export endpoints. */
-  DOWNLOAD_BASE_URL: z.optional(z.url()),
+  DOWNLOAD_BASE_URL: optionalUrl,
   /** Requests a project may send per rate-limit window, across all containers; 0 turns the limit off. (Plain regexes: z.coerce would add 2 KiB to every bundle.) */
   /** The webhooks dead-letter queue; set only on the webhook delivery worker (it dead-letters a delivery past its retry bound itself). */
-  WEBHOOKS_DLQ_URL: z.optional(z.url()),
+  WEBHOOKS_DLQ_URL: optionalUrl,
   /** `local` on the local runtime only: webhooks may use http: and loopback addresses (lib/webhooks/target-guard.ts). */
   WEBHOOK_TARGETS: z._default(z.enum(['public', 'local']), 'public'),
   RATE_LIMIT_REQUESTS: z._default(z.string().check(z.regex(/^\d{1,9}$/, 'a whole number')), '6000'),
