@@ -17,7 +17,13 @@ describe('configuration variables that share a check', () => {
 
   it('applies each default on its own and keeps the URLs as given', () => {
     const config = loadConfig({ TABLE_NAME: 't', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', SQS_ENDPOINT: 'http://127.0.0.1:9324' });
-    expect(config).toMatchObject({ tableName: 't', region: 'eu-central-1', cluster: 'api', dynamoDbEndpoint: 'http://127.0.0.1:8000', sqsEndpoint: 'http://127.0.0.1:9324' });
+    expect(config).toMatchObject({
+      tableName: 't',
+      region: 'eu-central-1',
+      cluster: 'api',
+      dynamoDbEndpoint: 'http://127.0.0.1:8000',
+      sqsEndpoint: 'http://127.0.0.1:9324',
+    });
     expect(config.s3Endpoint).toBeUndefined();
     expect(loadConfig({ TABLE_NAME: 't', AWS_REGION: 'us-east-1', CLUSTER: 'us1' })).toMatchObject({ region: 'us-east-1', cluster: 'us1' });
   });
