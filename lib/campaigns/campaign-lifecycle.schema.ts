@@ -18,12 +18,13 @@ const nameSchema = z.string().check(z.minLength(1), z.maxLength(200));
  */
 export const VOUCHER_CHANGING_FIELDS = ['options'] as const;
 
-/**
- * PUT /v1/campaigns/{campaignId}: the union of the reference's five update bodies (one per
- * campaign type, told apart by the stored campaign, not by the body). The service refuses fields
- * the campaign's type does not have.
+/*
+ * The update fields every campaign type has, before and after those of the voucher-giving types: PUT
+ * /v1/loyalties/{campaignId} takes them alone (loyalty-program-lifecycle.schema.ts). A `z.omit` of
+ * updateCampaignBody built the discount, gift and referral schemas at load to drop them
+ * (docs/benchmarks.md "Cold start: schemas built and never parsed").
  */
-export const updateCampaignBody = z.strictObject({
+export const updateFieldsOfEveryType = {
   description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_CAMPAIGN_DESCRIPTION_LENGTH)))),
   start_date: z.optional(z.nullable(dateTime)),
   expiration_date: z.optional(z.nullable(dateTime)),
@@ -39,14 +40,26 @@ export const updateCampaignBody = z.strictObject({
   join_once: z.optional(z.boolean()),
   auto_join: z.optional(z.boolean()),
   type: z.optional(z.enum(['AUTO_UPDATE', 'STATIC'])),
+};
+export const updateFieldsOfEveryTypeAfter = {
+  /** LOYALTY_PROGRAM: how its members qualify for tiers and when a tier expires (null: by balance, as without it). */
+  loyalty_tiers_expiration: z.optional(z.nullable(tiersExpirationSchema)),
+  options: z.optional(z.unknown()),
+};
+
+/**
+ * PUT /v1/campaigns/{campaignId}: the union of the reference's five update bodies (one per
+ * campaign type, told apart by the stored campaign, not by the body). The service refuses fields
+ * the campaign's type does not have.
+ */
+export const updateCampaignBody = z.strictObject({
+  ...updateFieldsOfEveryType,
   referral_program: z.optional(referralProgramSchema),
   /** DISCOUNT_COUPONS and REFERRAL_PROGRAM (discount vouchers): the template's and its unpublished, unredeemed vouchers' discount. */
   discount: z.optional(discountSchema),
   /** GIFT_VOUCHERS: the template's and its unpublished, unredeemed cards' credits. */
   gift: z.optional(giftSchema),
-  /** LOYALTY_PROGRAM: how its members qualify for tiers and when a tier expires (null: by balance, as without it). */
-  loyalty_tiers_expiration: z.optional(z.nullable(tiersExpirationSchema)),
-  options: z.optional(z.unknown()),
+  ...updateFieldsOfEveryTypeAfter,
 });
 export type UpdateCampaignBody = z.output<typeof updateCampaignBody>;
 

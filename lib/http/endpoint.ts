@@ -97,10 +97,14 @@ interface ApiContext extends Context {
   api: Invocation;
 }
 
-const noQuery = z.strictObject({});
-/** Built once: a schema is costly to build (~6 µs) and these never change. */
-const anyParams = z.object({});
-const anyBody = z.unknown();
+/**
+ * What a request is checked with when its route declares no schema of that part. Built once, on first use: most
+ * handlers declare their own query, params and body and never parse with these, and each zod schema (each kind's
+ * first use most) costs at load (docs/benchmarks.md "Cold start: schemas built and never parsed").
+ */
+const buildFallbacks = () => ({ noQuery: z.strictObject({}), anyParams: z.object({}), anyBody: z.unknown() });
+let fallbacks: ReturnType<typeof buildFallbacks> | undefined;
+const fallbackSchemas = () => (fallbacks ??= buildFallbacks());
 const bootLogger = createLogger('error');
 /**
  * The reply is written this long before Lambda would kill the function, so a caller gets the
@@ -364,10 +368,10 @@ function build<S extends EndpointSchemas, R>(
                 .map((k) => `${pathName(k.path).slice(0, 200)} (${k.reason})`)
                 .join(', '),
             });
-          const query = validate(schemas.query ?? noQuery, rawQuery, 'query', ignored('query'));
-          const params = validate(schemas.params ?? anyParams, rawParams, 'params');
+          const query = validate(schemas.query ?? fallbackSchemas().noQuery, rawQuery, 'query', ignored('query'));
+          const params = validate(schemas.params ?? fallbackSchemas().anyParams, rawParams, 'params');
           const bodySource = route.body === 'form' ? 'form' : 'json';
-          const body = validate(schemas.body ?? anyBody, rawBody, bodySource, ignored(bodySource));
+          const body = validate(schemas.body ?? fallbackSchemas().anyBody, rawBody, bodySource, ignored(bodySource));
           return { ok: true, rawQuery, rawBody, query, params, body };
         } catch (error) {
           return { ok: false, error };

@@ -1,7 +1,7 @@
 import * as z from '../zod.js';
 import { stringConditions } from '../filter-conditions.schema.js';
 import { nestQuery } from '../http/query-params.js';
-import { stackedRequestFields } from './validation.schema.js';
+import { stackedCustomerField, stackedMetadataField, stackedOrderField } from './validation.schema.js';
 
 /*
  * The legacy POST /v1/promotions/validation (the reference's 6_req_validate_promotion): a cart with
@@ -10,9 +10,9 @@ import { stackedRequestFields } from './validation.schema.js';
 
 /** `options.expand` (`category`) is accepted: the tiers are listed with what the engine read. */
 export const validatePromotionsBody = z.strictObject({
-  customer: stackedRequestFields.customer,
-  order: stackedRequestFields.order,
-  metadata: stackedRequestFields.metadata,
+  customer: stackedCustomerField,
+  order: stackedOrderField,
+  metadata: stackedMetadataField,
   options: z.optional(z.strictObject({ expand: z.optional(z.array(z.literal('category')).check(z.maxLength(1))) })),
 });
 export type ValidatePromotionsBody = z.output<typeof validatePromotionsBody>;

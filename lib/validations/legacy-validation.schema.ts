@@ -1,6 +1,6 @@
 import * as z from '../zod.js';
 import { refusedField } from '../not-built.schema.js';
-import { stackedRequestFields } from './validation.schema.js';
+import { stackedCustomerField, stackedMetadataField, stackedOrderField, stackedSessionField, stackedTrackingIdField } from './validation.schema.js';
 
 /*
  * The single-code validation calls older clients still use (POST /v1/vouchers/{code}/validate,
@@ -21,11 +21,11 @@ export const validatePromotionTierParams = z.strictObject({ promotionTierId: id 
  * (`category`) is accepted, the reply always names the voucher's categories through the engine.
  */
 export const validateVoucherBody = z.strictObject({
-  order: stackedRequestFields.order,
-  customer: stackedRequestFields.customer,
-  session: stackedRequestFields.session,
-  tracking_id: stackedRequestFields.tracking_id,
-  metadata: stackedRequestFields.metadata,
+  order: stackedOrderField,
+  customer: stackedCustomerField,
+  session: stackedSessionField,
+  tracking_id: stackedTrackingIdField,
+  metadata: stackedMetadataField,
   gift: z.optional(z.strictObject({ credits: z.optional(credits) })),
   options: z.optional(z.strictObject({ expand: z.optional(z.array(z.literal('category')).check(z.maxLength(1))) })),
   // The loyalty-card branch: dropped, a reward asked for would turn into a plain use of the card.
@@ -35,8 +35,8 @@ export type ValidateVoucherBody = z.output<typeof validateVoucherBody>;
 
 /** POST /v1/promotions/tiers/{promotionTierId}/validation (the reference's 6_req_validate_promotion_tier). */
 export const validatePromotionTierBody = z.strictObject({
-  order: stackedRequestFields.order,
-  customer: stackedRequestFields.customer,
-  metadata: stackedRequestFields.metadata,
+  order: stackedOrderField,
+  customer: stackedCustomerField,
+  metadata: stackedMetadataField,
 });
 export type ValidatePromotionTierBody = z.output<typeof validatePromotionTierBody>;

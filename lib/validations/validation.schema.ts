@@ -49,14 +49,26 @@ export const sessionInput = z.strictObject({
 });
 export type SessionInput = z.output<typeof sessionInput>;
 
+/*
+ * Each shared field is its own declaration: the single-code bodies (legacy-validation.schema.ts,
+ * legacy-promotions.schema.ts) read some of them, and reading one property of the object below would
+ * build all of them at load, the redeemables' unions included (docs/benchmarks.md "Cold start: schemas
+ * built and never parsed").
+ */
+export const stackedOrderField = z.optional(createOrderBody);
+export const stackedCustomerField = z.optional(customerInput);
+export const stackedSessionField = z.optional(sessionInput);
+export const stackedTrackingIdField = z.optional(z.string().check(z.minLength(1), z.maxLength(1000)));
+export const stackedMetadataField = z.optional(metadataSchema);
+
 /** The fields validation and redemption share (the reference's StackableValidateRedeemBase). */
 export const stackedRequestFields = {
   redeemables: z.array(requestedRedeemableInput).check(z.minLength(1), z.maxLength(30)),
-  order: z.optional(createOrderBody),
-  customer: z.optional(customerInput),
-  session: z.optional(sessionInput),
-  tracking_id: z.optional(z.string().check(z.minLength(1), z.maxLength(1000))),
-  metadata: z.optional(metadataSchema),
+  order: stackedOrderField,
+  customer: stackedCustomerField,
+  session: stackedSessionField,
+  tracking_id: stackedTrackingIdField,
+  metadata: stackedMetadataField,
 };
 
 /** POST /v1/validations. `options.expand` is accepted; the reply always carries the order and the redeemables' details. */
