@@ -29,7 +29,7 @@ async function createFileTable(stream: boolean): Promise<string> {
 }
 
 /**
- * A table of this test file's own (made on first use; vitest loads this module once per file), for a
+ * A table of this test file's own (made on first use; forgotten between files by test/support/per-file.ts), for a
  * file whose tests Scan to count what they wrote: on the suite's shared table such a Scan reads every
  * other test's items, took tens of seconds and slowed the whole engine for the other workers.
  */
@@ -42,6 +42,12 @@ export function fileTableName(): Promise<string> {
 export function streamedFileTableName(): Promise<string> {
   streamedFileTable ??= createFileTable(true);
   return streamedFileTable;
+}
+
+/** Forgets this file's tables, so the next file makes its own (the integration project shares modules between files: test/support/per-file.ts). */
+export function forgetFileTables(): void {
+  fileTable = undefined;
+  streamedFileTable = undefined;
 }
 
 /** A runtime on the test engines; pass a ManualClock to move time, a table name for a table of the test's own (made by the caller). */
