@@ -231,6 +231,8 @@ export class StatelessStack extends Stack {
     }
     this.grantResources(fn, worker.needs);
     this.addResourceEnvironment(fn, worker.needs);
+    // The base table only: a walk never reads an index.
+    if (worker.scansTable) fn.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Scan'], resources: [stateful.table.tableArn] }));
     if (worker.sendsToDeadLetter) {
       pair.deadLetter.grantSendMessages(fn);
       fn.addEnvironment(urlVariables.deadLetter, pair.deadLetter.queueUrl);
@@ -312,6 +314,10 @@ export class StatelessStack extends Stack {
     if (needs.bucket) {
       const actions = needs.bucket === 'write' ? ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] : ['s3:GetObject'];
       grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [stateful.exportBucket.arnForObjects('*')] }));
+      // With ListBucket, a GetObject of a file the lifecycle rule removed answers 404 (NoSuchKey), not 403: the jobs that
+      // rewrite or read old files (a customer's erasure) tell a gone file from a refused one.
+      if (needs.bucket === 'write')
+        grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stateful.exportBucket.bucketArn] }));
       const bucketId = Stack.of(stateful.exportBucket).getLogicalId(stateful.exportBucket.node.defaultChild as CfnElement);
       const scope = grantee instanceof HouseFunction ? (grantee.role ?? grantee) : grantee;
       acknowledgeWildcards(scope, [

@@ -38,6 +38,11 @@ export interface WorkerDef {
    * lazily while there is room, so resident memory follows the rows, not what the job keeps.
    */
   heap?: { maxOldSpaceMiB: number; maxSemiSpaceMiB: number };
+  /**
+   * It walks a project's items with Scan (removing a project's data, erasing a customer: DynamoDB
+   * cannot Query a key prefix across partitions), so the stack grants `dynamodb:Scan` on the table.
+   */
+  scansTable?: true;
 }
 
 /** The `NODE_OPTIONS` flags of a worker's `heap`, or none. */
@@ -71,6 +76,8 @@ export const jobsWorker: WorkerDef = {
     'Runs the jobs that need only the table: bulk voucher generation, imports, and the vouchers of a deleted or changed campaign (CAMPAIGN.VOUCHERS_GENERATE, _IMPORT, _DELETE, _UPDATE; VOUCHERS.IMPORT)',
   // No bucket: its bundle carries no S3 client, which is what keeps its cold start near the baseline.
   needs: { bucket: null, sendsTo: [], env: [] },
+  // remove-project-data walks the project's items.
+  scansTable: true,
 };
 
 /** The export jobs queue's worker: the job kinds that write export files, and so the only worker with the S3 client. */
@@ -89,6 +96,8 @@ export const exportJobsWorker: WorkerDef = {
   // finished with 64 (docs/benchmarks.md item 20). A small semi-space keeps the young generation's
   // garbage from piling up between scavenges.
   heap: { maxOldSpaceMiB: 128, maxSemiSpaceMiB: 4 },
+  // erase-customer walks the project's items for the customer's copies.
+  scansTable: true,
 };
 
 /**

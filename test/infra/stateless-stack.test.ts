@@ -141,8 +141,9 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
         if (actions.every((a) => a === 'dynamodb:ListStreams' || a.startsWith('xray:'))) continue;
         if (actions.every((a) => ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].includes(a))) continue;
         expect(JSON.stringify(statement.Resource), JSON.stringify(actions)).not.toContain('*');
-        // The counter and marker grants name the table only: UpdateItem and DeleteItem have no use for an index.
-        if (!isRateLimitCounterGrant(statement) && !isOpenJobMarkerGrant(statement)) {
+        // The counter and marker grants name the table only: UpdateItem and DeleteItem have no use for an index; so does a walk's Scan.
+        const tableScan = actions.length === 1 && actions[0] === 'dynamodb:Scan';
+        if (!isRateLimitCounterGrant(statement) && !isOpenJobMarkerGrant(statement) && !tableScan) {
           for (const index of ['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5']) expect(JSON.stringify(statement.Resource)).toContain(`/index/${index}`);
         }
       }
@@ -221,6 +222,24 @@ describe.each(clusters)('stateless stack of $label', ({ label, stacks }) => {
       expect('BUCKET_NAME' in variables, worker.name).toBe(hasBucket);
     }
     expect(jobsWorker.needs.bucket).toBeNull();
+  });
+
+  it('lets the workers that walk a project (project removal, customer erasure) Scan the base table, and no other function', () => {
+    const functions = Object.keys(findResourcesOnce(template, 'AWS::Lambda::Function'));
+    const scanners = new Set([jobsWorker, exportJobsWorker].map((w) => functionOfHandler(template, w.handler)));
+    for (const fn of functions) {
+      const scans = roleStatementsOfFunction(template, fn).filter((st) => [st.Action].flat().includes('dynamodb:Scan'));
+      expect(scans.length > 0, fn).toBe(scanners.has(fn));
+      for (const st of scans) expect(JSON.stringify(st.Resource), fn).not.toContain('/index/');
+    }
+    expect(workers.filter((w) => w.scansTable).map((w) => w.name)).toEqual([jobsWorker.name, exportJobsWorker.name]);
+  });
+
+  it('lets the export bucket writers list it, so a file the lifecycle rule removed reads as missing (404), not refused', () => {
+    const statements = roleStatementsOfFunction(template, functionOfHandler(template, exportJobsWorker.handler));
+    expect(allowedActions(statements, ['s3:ListBucket'])).toEqual(['s3:ListBucket']);
+    const list = statements.find((st) => [st.Action].flat().includes('s3:ListBucket'));
+    expect(JSON.stringify(list?.Resource)).not.toContain('/*');
   });
 
   it.each([jobsDeadLetterWorker, exportJobsDeadLetterWorker])(
