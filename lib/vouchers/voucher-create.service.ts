@@ -116,9 +116,11 @@ async function createVoucherWith(deps: Deps, projectId: string, body: CreateVouc
   return withCategory(deps, projectId, { name: body.category, id: body.category_id }, async ({ category, items }) => {
     const o = voucherOverridesOf(body, category);
     if (campaign) {
-      if (code !== undefined) return addVoucherWithCode(deps, campaign, code, o, items);
+      // A voucher made in a campaign is an addition to it (campaign.vouchers.aded), as through the campaign's own routes.
+      const addition = { id: deps.ids.id('vadd'), count: 1 };
+      if (code !== undefined) return addVoucherWithCode(deps, campaign, code, o, items, addition);
       const config = resolveCodeConfig(codeConfigInput, campaign.voucher.codeConfig);
-      const [made] = await generateVouchers(deps, campaign, 1, { ...o, codeConfig: codeConfigInput ? config : undefined }, undefined, items);
+      const [made] = await generateVouchers(deps, campaign, 1, { ...o, codeConfig: codeConfigInput ? config : undefined }, undefined, items, { addition });
       if (!made) throw new Error('Generating one voucher produced none');
       return made;
     }

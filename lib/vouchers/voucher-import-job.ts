@@ -164,8 +164,12 @@ async function importChunkAt(
         const outcome = await transact(deps, [guard]);
         return outcome.ok ? true : 'failed' in outcome ? false : RETRY;
       }
+      // The last chunk completes the import: its transaction records the addition on the campaign (campaign.vouchers.aded),
+      // counting every voucher the import wrote. An import whose last chunk writes none records none.
+      const last = index === (action.import?.chunks ?? 0) - 1;
+      const addition = last ? { id: action.id, count: action.doneCount + vouchers.length } : undefined;
       const outcome = campaign
-        ? await insertVouchers(deps, action.projectId, campaign.id, vouchers, guard)
+        ? await insertVouchers(deps, action.projectId, campaign.id, vouchers, guard, [], undefined, addition)
         : await insertStandaloneVouchers(deps, vouchers, guard);
       if (outcome.kind === 'ok') return true;
       if (outcome.kind === 'conflict') return RETRY;

@@ -171,7 +171,7 @@ describe('promotion stack events', () => {
 });
 
 describe('campaign.vouchers.aded', () => {
-  it('one per addition to an existing campaign (one voucher, one with a code, several by job) with its count; none at creation nor for a refused one', async () => {
+  it('one per addition to an existing campaign (one voucher, one with a code, several by job, POST /v1/vouchers naming it, an import) with its count; none at creation nor for a refused one', async () => {
     const { api, keys, jobs } = await projectWithWebhook();
     const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Grows'), vouchers_count: 2 } });
     expect(made.status, JSON.stringify(made.json)).toBe(200);
@@ -185,11 +185,21 @@ describe('campaign.vouchers.aded', () => {
     await jobs.deliver(pipeline.runtime);
     // Refused: the code again.
     expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId, code: 'GROW-1' }, json: {} })).status).toBe(409);
-    const events = (await eventsOf(keys.project_id, 4)).filter((e) => e.type === 'campaign.vouchers.aded');
-    expect(events.map((e) => e.data.count).sort()).toEqual([1, 1, 3]);
+    // POST /v1/vouchers naming the campaign adds one; an import adds what it wrote (a taken code fails, not counted).
+    const one = await api.call('generate-random-code', { json: { campaign_id: campaignId } });
+    expect(one.status, JSON.stringify(one.json)).toBe(200);
+    const imported = await api.call('import-vouchers-to-campaign', {
+      params: { campaignId },
+      json: [{ code: 'IMP-1' }, { code: 'IMP-2' }, { code: 'GROW-1' }],
+    });
+    expect(imported.status, JSON.stringify(imported.json)).toBe(202);
+    await jobs.deliver(pipeline.runtime);
+    const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type === 'campaign.vouchers.aded');
+    expect(events.map((e) => e.data.count).sort()).toEqual([1, 1, 1, 2, 3]);
     expect(events.every((e) => e.data.object.id === campaignId)).toBe(true);
     const last = events.find((e) => e.data.count === 3);
     expect(last?.data.object.vouchers_count).toBe(7);
+    expect(events.find((e) => e.data.count === 2)?.data.object.vouchers_count).toBe(10);
   }, 60_000);
 });
 
