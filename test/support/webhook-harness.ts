@@ -15,7 +15,10 @@ const pipelineLogger = process.env.WEBHOOK_TEST_LOG ? createLogger('debug') : si
 import type { Runtime } from '../../lib/runtime.js';
 import type { RetrySchedule } from '../../lib/webhooks/retry-schedule.js';
 import { LOCAL_TARGET_POLICY } from '../../lib/webhooks/target-policy.js';
-import { engines, streamedFileTableName, testRuntime } from './runtime.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { WebhookEvent } from '../../lib/webhooks/webhook.js';
+import { createWebhook } from '../../lib/webhooks/webhook.service.js';
+import { engines, newProject, type ProjectKeys, streamedFileTableName, testRuntime } from './runtime.js';
 
 /** One request a receiver got. */
 export interface Received {
@@ -130,4 +133,50 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A test file's webhook scenario: the pipeline and a loopback receiver, started before its tests
+ * and stopped after them; a new project whose webhook takes `events` to the receiver; and the
+ * events one project got (those `match` keeps), once `count` are in and 1.5 s passed with no
+ * more (so a test also sees an event that should not have been sent).
+ */
+export function webhookScenario<E extends { project_id: string }>(events: WebhookEvent[], schedule: RetrySchedule) {
+  let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>> | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  beforeAll(async () => {
+    pipeline = await startWebhookPipeline(schedule);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await pipeline?.stop();
+  });
+  const started = () => {
+    if (!pipeline || !receiver) throw new Error('the webhook scenario starts in beforeAll');
+    return { pipeline, receiver };
+  };
+  const bodyOf = (r: Received) => JSON.parse(r.body) as E;
+  return {
+    get runtime(): Runtime {
+      return started().pipeline.runtime;
+    },
+    async subscribedProject(): Promise<ProjectKeys> {
+      const { pipeline: p, receiver: r } = started();
+      const keys = await newProject(p.runtime);
+      await createWebhook(p.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, { target_url: r.url, events });
+      return keys;
+    },
+    /** The requests the receiver got for one project's events, as they came (body, headers). */
+    requestsOf(projectId: string): Received[] {
+      return started().receiver.received.filter((x) => bodyOf(x).project_id === projectId);
+    },
+    async eventsOf(projectId: string, count: number, match: (event: E) => boolean = () => true): Promise<E[]> {
+      const { receiver: r } = started();
+      const mine = () => r.received.map(bodyOf).filter((e) => e.project_id === projectId && match(e));
+      await eventually(() => mine().length >= count, 30_000, `${count} events`);
+      await new Promise((done) => setTimeout(done, 1500));
+      return mine();
+    },
+  };
 }

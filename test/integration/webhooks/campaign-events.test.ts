@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getProject } from '../../../lib/projects/project.repo.js';
-import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
-import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
 import { verifySignature } from '../../../lib/webhooks/signature.js';
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
-import { keyPairHeaders, newProject } from '../../support/runtime.js';
-import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
+import { keyPairHeaders } from '../../support/runtime.js';
+import { webhookScenario } from '../../support/webhook-harness.js';
 
 /*
  * Campaign events through the real outbox (the table stream of DynamoDB Local, the stream poller,
@@ -45,42 +43,20 @@ const CAMPAIGN_EVENTS: WebhookEvent[] = [
   'business_validation_rule.assignment.deleted',
 ];
 
-let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  pipeline = await startWebhookPipeline(SCHEDULE);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await pipeline.stop();
-});
-
 interface Event {
   id: string;
   type: string;
   project_id: string;
   data: { object: { id: string; name: string; active: boolean; object: string; vouchers_generation_status: string } };
 }
-const bodyOf = (r: Received) => JSON.parse(r.body) as Event;
+const hooks = webhookScenario<Event>(CAMPAIGN_EVENTS, SCHEDULE);
+const { eventsOf } = hooks;
 
 async function projectWithWebhook() {
-  const keys = await newProject(pipeline.runtime);
-  await createWebhook(pipeline.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, {
-    target_url: receiver.url,
-    events: CAMPAIGN_EVENTS,
-  });
+  const keys = await hooks.subscribedProject();
   const jobs = new RecordingJobQueue();
-  const project = await getProject(pipeline.runtime, keys.project_id);
-  return { keys, jobs, secret: project?.webhookToken ?? '', api: apiClient({ runtime: pipeline.runtime, jobs }, keyPairHeaders(keys)) };
-}
-
-/** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
-async function eventsOf(projectId: string, count: number): Promise<Event[]> {
-  const mine = () => receiver.received.filter((r) => bodyOf(r).project_id === projectId);
-  await eventually(() => mine().length >= count, 30_000, `${count} events`);
-  await new Promise((r) => setTimeout(r, 1500));
-  return mine().map(bodyOf);
+  const project = await getProject(hooks.runtime, keys.project_id);
+  return { keys, jobs, secret: project?.webhookToken ?? '', api: apiClient({ runtime: hooks.runtime, jobs }, keyPairHeaders(keys)) };
 }
 
 describe('campaign webhook events', () => {
@@ -89,7 +65,7 @@ describe('campaign webhook events', () => {
     const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Hooks'), vouchers_count: 3 } });
     expect(made.status, JSON.stringify(made.json)).toBe(200);
     const id = made.json.id as string;
-    await jobs.deliver(pipeline.runtime);
+    await jobs.deliver(hooks.runtime);
     // Refused: a second campaign of the same name, a PUT whose dates are wrong, an unknown campaign.
     expect((await api.call('create-campaign', { json: campaignBodies.DISCOUNT_COUPONS('Hooks') })).status).toBe(409);
     const badPut = await api.call('update-campaign', {
@@ -121,7 +97,7 @@ describe('campaign webhook events', () => {
     expect(byType.get('campaign.disabled')?.active).toBe(false);
     expect(byType.get('campaign.enabled')?.active).toBe(true);
     expect(byType.get('campaign.vouchers.generation.completed')?.vouchers_generation_status).toBe('DONE');
-    const one = receiver.received.find((r) => bodyOf(r).project_id === keys.project_id);
+    const [one] = hooks.requestsOf(keys.project_id);
     expect(one && verifySignature(one.body, secret, String(one.headers['x-voucherify-signature']))).toBe(true);
   }, 60_000);
 

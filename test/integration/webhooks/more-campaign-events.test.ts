@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
+import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
-import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
 import { campaignBodies, RecordingJobQueue } from '../../support/api.js';
 import { apiClient } from '../../support/api-client.js';
-import { keyPairHeaders, newProject } from '../../support/runtime.js';
-import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
+import { keyPairHeaders } from '../../support/runtime.js';
+import { webhookScenario } from '../../support/webhook-harness.js';
 
 /*
  * Loyalty tier, promotion stack and voucher publication events through the real outbox (DynamoDB
@@ -29,41 +27,19 @@ const EVENTS: WebhookEvent[] = [
   'customer.rewarded.loyalty_points',
 ];
 
-let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  pipeline = await startWebhookPipeline(SCHEDULE);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await pipeline.stop();
-});
-
 interface Event {
   id: string;
   type: string;
   project_id: string;
   data: { object: Record<string, unknown> } & Record<string, unknown>;
 }
-const bodyOf = (r: Received) => JSON.parse(r.body) as Event;
+const hooks = webhookScenario<Event>(EVENTS, SCHEDULE);
+const { eventsOf } = hooks;
 
 async function projectWithWebhook() {
-  const keys = await newProject(pipeline.runtime);
-  await createWebhook(pipeline.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, {
-    target_url: receiver.url,
-    events: EVENTS,
-  });
+  const keys = await hooks.subscribedProject();
   const jobs = new RecordingJobQueue();
-  return { keys, jobs, api: apiClient({ runtime: pipeline.runtime, jobs }, keyPairHeaders(keys)) };
-}
-
-/** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
-async function eventsOf(projectId: string, count: number): Promise<Event[]> {
-  const mine = () => receiver.received.filter((r) => bodyOf(r).project_id === projectId);
-  await eventually(() => mine().length >= count, 30_000, `${count} events`);
-  await new Promise((r) => setTimeout(r, 1500));
-  return mine().map(bodyOf);
+  return { keys, jobs, api: apiClient({ runtime: hooks.runtime, jobs }, keyPairHeaders(keys)) };
 }
 
 describe('loyalty tier events', () => {
@@ -107,7 +83,7 @@ describe('voucher.published', () => {
     const { api, keys, jobs } = await projectWithWebhook();
     const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Pubs'), vouchers_count: 3 } });
     expect(made.status, JSON.stringify(made.json)).toBe(200);
-    await jobs.deliver(pipeline.runtime);
+    await jobs.deliver(hooks.runtime);
     const single = await api.call('create-publication', { json: { customer: { source_id: 'ann' }, campaign: { name: 'Pubs' } } });
     expect(single.status, JSON.stringify(single.json)).toBe(200);
     const pair = await api.call('create-publication', { json: { customer: { source_id: 'bob' }, campaign: { name: 'Pubs', count: 2 } } });
@@ -175,14 +151,14 @@ describe('campaign.vouchers.aded', () => {
     const { api, keys, jobs } = await projectWithWebhook();
     const made = await api.call('create-campaign', { json: { ...campaignBodies.DISCOUNT_COUPONS('Grows'), vouchers_count: 2 } });
     expect(made.status, JSON.stringify(made.json)).toBe(200);
-    await jobs.deliver(pipeline.runtime);
+    await jobs.deliver(hooks.runtime);
     const campaignId = made.json.id as string;
     expect((await api.call('add-vouchers-to-campaign', { params: { campaignId }, json: {} })).status).toBe(200);
     const withCode = await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId, code: 'GROW-1' }, json: {} });
     expect(withCode.status, JSON.stringify(withCode.json)).toBe(200);
     const bulk = await api.call('add-vouchers-to-campaign', { params: { campaignId }, query: 'vouchers_count=3', json: {} });
     expect(bulk.status, JSON.stringify(bulk.json)).toBe(202);
-    await jobs.deliver(pipeline.runtime);
+    await jobs.deliver(hooks.runtime);
     // Refused: the code again.
     expect((await api.call('add-voucher-with-specific-code-to-campaign', { params: { campaignId, code: 'GROW-1' }, json: {} })).status).toBe(409);
     // POST /v1/vouchers naming the campaign adds one; an import adds what it wrote (a taken code fails, not counted).
@@ -193,7 +169,7 @@ describe('campaign.vouchers.aded', () => {
       json: [{ code: 'IMP-1' }, { code: 'IMP-2' }, { code: 'GROW-1' }],
     });
     expect(imported.status, JSON.stringify(imported.json)).toBe(202);
-    await jobs.deliver(pipeline.runtime);
+    await jobs.deliver(hooks.runtime);
     const events = (await eventsOf(keys.project_id, 6)).filter((e) => e.type === 'campaign.vouchers.aded');
     expect(events.map((e) => e.data.count).sort()).toEqual([1, 1, 1, 2, 3]);
     expect(events.every((e) => e.data.object.id === campaignId)).toBe(true);
@@ -236,10 +212,7 @@ describe('customer.rewarded', () => {
     expect((await track('ann')).status).toBe(200);
     // The same referee again converts nothing and grants nothing.
     expect((await track('ann')).status).toBe(200);
-    const rewarded = async () => receiver.received.map(bodyOf).filter((e) => e.project_id === keys.project_id && e.type.startsWith('customer.rewarded'));
-    await eventually(async () => (await rewarded()).length >= 2, 30_000, 'rewarded events');
-    await new Promise((r) => setTimeout(r, 1500));
-    const events = await rewarded();
+    const events = await eventsOf(keys.project_id, 2, (e) => e.type.startsWith('customer.rewarded'));
     expect(events.map((e) => e.type).sort()).toEqual(['customer.rewarded', 'customer.rewarded.loyalty_points']);
     expect(events[0]?.data).toMatchObject({
       balance: { points: 150 },

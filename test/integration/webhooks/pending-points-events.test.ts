@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../lib/clock.js';
 import { activateDuePendingPoints } from '../../../lib/loyalties/pending-points.job.js';
-import { LOCAL_TARGET_POLICY } from '../../../lib/webhooks/target-policy.js';
 import type { WebhookEvent } from '../../../lib/webhooks/webhook.js';
-import { createWebhook } from '../../../lib/webhooks/webhook.service.js';
 import { apiClient } from '../../support/api-client.js';
-import { keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
-import { eventually, type Received, startReceiver, startWebhookPipeline } from '../../support/webhook-harness.js';
+import { keyPairHeaders, testRuntime } from '../../support/runtime.js';
+import { webhookScenario } from '../../support/webhook-harness.js';
 
 /*
  * Loyalty pending points events through the real outbox (table stream, stream poller, webhooks
@@ -24,32 +22,18 @@ const PENDING_EVENTS: WebhookEvent[] = [
 ];
 const DAY = 86_400_000;
 
-let pipeline: Awaited<ReturnType<typeof startWebhookPipeline>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  pipeline = await startWebhookPipeline(SCHEDULE);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await pipeline.stop();
-});
-
 interface Event {
   id: string;
   type: string;
   project_id: string;
   data: { object: { id: string; voucher_id: string; order_id: string; points: number } };
 }
-const bodyOf = (r: Received) => JSON.parse(r.body) as Event;
+const hooks = webhookScenario<Event>(PENDING_EVENTS, SCHEDULE);
+const { eventsOf } = hooks;
 
 async function program() {
-  const keys = await newProject(pipeline.runtime);
-  await createWebhook(pipeline.runtime, { policy: LOCAL_TARGET_POLICY, resolve: async () => ['127.0.0.1'] }, keys.project_id, {
-    target_url: receiver.url,
-    events: PENDING_EVENTS,
-  });
-  const api = apiClient({ runtime: pipeline.runtime }, keyPairHeaders(keys));
+  const keys = await hooks.subscribedProject();
+  const api = apiClient({ runtime: hooks.runtime }, keyPairHeaders(keys));
   const club = await api.call('create-campaign', {
     json: { name: 'Club', campaign_type: 'LOYALTY_PROGRAM', type: 'AUTO_UPDATE', voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 } } },
   });
@@ -76,14 +60,6 @@ async function program() {
   return { keys, api, pendingMember };
 }
 
-/** The events of one project the receiver got, once `count` are in and a second has passed with no more. */
-async function eventsOf(projectId: string, count: number): Promise<Event[]> {
-  const mine = () => receiver.received.filter((r) => bodyOf(r).project_id === projectId);
-  await eventually(() => mine().length >= count, 30_000, `${count} events`);
-  await new Promise((r) => setTimeout(r, 1500));
-  return mine().map(bodyOf);
-}
-
 const pairsOf = (events: Event[]) => events.map((e) => `${e.type} ${e.data.object.id}`).sort();
 
 describe('loyalty pending points webhook events', () => {
@@ -108,7 +84,7 @@ describe('loyalty pending points webhook events', () => {
     ];
     expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400]);
     // The worker, two days on, activates what is still due: dan's entry only.
-    const later = testRuntime({ tableName: pipeline.runtime.tableName, clock: new ManualClock(Date.now() + 3 * DAY) });
+    const later = testRuntime({ tableName: hooks.runtime.tableName, clock: new ManualClock(Date.now() + 3 * DAY) });
     expect((await activateDuePendingPoints(later, { projectId: keys.project_id })).activated).toBe(1);
 
     const events = await eventsOf(keys.project_id, 4 + 1 + 4);
@@ -151,7 +127,7 @@ describe('loyalty pending points webhook events', () => {
   it('counted: 3 worker runs at once over 4 due entries send exactly 4 activated events', async () => {
     const { keys, pendingMember } = await program();
     const members = [await pendingMember('hal'), await pendingMember('ida'), await pendingMember('jon'), await pendingMember('kim')];
-    const later = testRuntime({ tableName: pipeline.runtime.tableName, clock: new ManualClock(Date.now() + 3 * DAY) });
+    const later = testRuntime({ tableName: hooks.runtime.tableName, clock: new ManualClock(Date.now() + 3 * DAY) });
     const runs = await Promise.all([1, 2, 3].map(() => activateDuePendingPoints(later, { projectId: keys.project_id })));
     expect(runs.reduce((n, r) => n + r.activated, 0)).toBe(4);
     const events = await eventsOf(keys.project_id, 8);
