@@ -268,7 +268,7 @@ export async function startLocal(options: StartLocalOptions): Promise<LocalRunti
       cleanups.push(() => sqsClient.destroy());
       if (resume) {
         // Each open job goes back on its kind's queue (lib/jobs/job.ts `jobKinds`), where its worker polls.
-        const jobs = createSqsJobQueue({ region: engines.region, queueUrls: engines.queueUrls, sqsEndpoint: engines.sqsEndpoint }, sqsClient);
+        const jobs = createSqsJobQueue({ region: engines.region, queueUrls: engines.queueUrls, sqsEndpoint: engines.sqsEndpoint });
         const report = await resumeOpenJobs({ ddb, tableName: engines.tableName, logger }, jobs);
         if (report.resumed.length + report.cleared.length + report.failed.length > 0) {
           logger.info('open jobs resumed', { resumed: report.resumed.length, cleared: report.cleared.length, failed: report.failed.length });

@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { net } from '../builtins.js';
 
 /**
  * Parses one CIDR (or a bare address, meaning a single host).
@@ -7,7 +7,7 @@ import { BlockList, isIP } from 'node:net';
 export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
   const [address = '', prefixText, extra] = text.trim().split('/');
   if (extra !== undefined) return null;
-  const version = isIP(address);
+  const version = net().isIP(address);
   if (version === 0) return null;
   const family = version === 4 ? 'ipv4' : 'ipv6';
   const max = version === 4 ? 32 : 128;
@@ -25,10 +25,10 @@ export function parseCidr(text: string): { address: string; prefix: number; fami
 export function ipAllowed(cidrs: readonly string[] | null, ip: string | undefined): boolean {
   if (!cidrs || cidrs.length === 0) return true;
   if (!ip) return false;
-  const normalized = ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
-  const family = isIP(normalized);
+  const normalized = ip.startsWith('::ffff:') && net().isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  const family = net().isIP(normalized);
   if (family === 0) return false;
-  const list = new BlockList();
+  const list = new (net().BlockList)();
   for (const cidr of cidrs) {
     const parsed = parseCidr(cidr);
     if (parsed) list.addSubnet(parsed.address, parsed.prefix, parsed.family);

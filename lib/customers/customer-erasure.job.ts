@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import * as entities from '../db/entities.js';
 import type { Item } from '../db/entity.js';
 import { updateStatusWith } from '../db/status-update.js';
@@ -51,7 +51,7 @@ export function planErasure(deps: Pick<Runtime, 'tableName'>, erasure: CustomerE
   if (ownPartition(pk, erasure.projectId, erasure.customerId)) {
     return { writes: [deleteOf(deps, item)], tally: item.entity === 'custom_event' ? { events: 1 } : { customerEvents: 1 } };
   }
-  const gz = item.replyGz instanceof Uint8Array ? gunzipSync(item.replyGz).toString('utf8') : null;
+  const gz = item.replyGz instanceof Uint8Array ? zlib().gunzipSync(item.replyGz).toString('utf8') : null;
   const text = JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? null : v instanceof Set ? [...v] : v)) + (gz ?? '');
   if (!namesCustomer(text, personal)) return null;
   const tally: Record<string, number> = item.entity === 'order' ? { orders: 1 } : { customerEvents: 1 };
@@ -64,7 +64,7 @@ export function planErasure(deps: Pick<Runtime, 'tableName'>, erasure: CustomerE
     let next: unknown;
     if (attribute === 'replyGz' && gz !== null) {
       const cleaned = redact(gz, personal);
-      next = cleaned === gz ? value : cleaned === null ? null : gzipSync(Buffer.from(String(cleaned), 'utf8'));
+      next = cleaned === gz ? value : cleaned === null ? null : zlib().gzipSync(Buffer.from(String(cleaned), 'utf8'));
     } else next = redact(value, personal);
     if (next === value) continue;
     const i = sets.length;

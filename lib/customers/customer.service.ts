@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { util } from '../builtins.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
 import { InvalidPayloadError, InvalidQueryParamsError, NotFoundError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -17,7 +17,7 @@ type Deps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'ids'>;
 type DirectWriteDeps = Deps & Pick<Runtime, 'metadataSchemaCache'>;
 
 // Key order is not compared: DynamoDB maps come back in an order of their own.
-const same = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
+const same = (a: unknown, b: unknown): boolean => util().isDeepStrictEqual(a, b);
 
 /** Fields of `wanted` whose value differs from the customer's. */
 function changes(customer: Customer, wanted: CustomerFields): CustomerFields {

@@ -1,6 +1,6 @@
 import { TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../builtins.js';
 import { ConflictRetryError, InvalidPayloadError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Item, ItemKey } from './entity.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
+import { util } from '../builtins.js';
 import * as entities from '../db/entities.js';
 import { ENTITY_ATTR } from '../db/table.js';
 import { tierReply, toCampaignReply } from '../campaigns/campaign.mapper.js';
@@ -366,7 +366,7 @@ function loyaltyTierEvents(change: ItemChange): OutEvent[] {
   for (const tier of after.tiers) {
     const old = was.get(tier.id);
     if (!old) events.push(tierEvent('campaign.loyalty_tier.created', tier.createdAt, tier));
-    else if (!isDeepStrictEqual(old, tier))
+    else if (!util().isDeepStrictEqual(old, tier))
       events.push(tierEvent('campaign.loyalty_tier.updated', tier.updatedAt ?? change.at ?? tier.createdAt, tier, after.revision));
   }
   for (const [id, tier] of was) if (!is.has(id)) events.push(tierEvent('campaign.loyalty_tier.deleted', change.at ?? tier.updatedAt ?? tier.createdAt, tier));

@@ -1,6 +1,6 @@
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Sha256 } from '../aws/sha256.js';
 import type { Config } from '../config.js';
 import { defaultConfig } from '../runtime.js';
 import type { ExportFileLinks, ExportFileReader } from './export-files.js';
@@ -10,24 +10,6 @@ const READ_URL_SECONDS = 60;
 
 /** s3rver knows only its built-in account (and does not check SigV4 signatures, only their expiry). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: SourceData): Buffer | string =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
-
-/** SHA-256 / HMAC-SHA-256 over node:crypto, in the shape the signer takes. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 /**
  * SigV4 query-presigned GET URLs of export files, without the S3 client (the download handler's

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import { toEpochSeconds } from '../clock.js';
 import { type IdempotencyRecord, idempotencyRecord } from '../db/entities.js';
 import type { TransactItem } from '../db/transact.js';
@@ -52,12 +52,12 @@ function recordItem(
 function replyFields(reply: unknown): Pick<IdempotencyRecord, 'replyText' | 'replyGz'> {
   const text: string | undefined = JSON.stringify(reply);
   if (text === undefined) return {};
-  return Buffer.byteLength(text) > COMPRESS_ABOVE_BYTES ? { replyGz: gzipSync(text) } : { replyText: text };
+  return Buffer.byteLength(text) > COMPRESS_ABOVE_BYTES ? { replyGz: zlib().gzipSync(text) } : { replyText: text };
 }
 
 /** The transactional reply a record holds (its text parsed; a record written before text was kept holds it as a map). */
 export function recordedReplyOf(record: IdempotencyRecord): unknown {
-  if (record.replyGz !== undefined) return JSON.parse(gunzipSync(record.replyGz).toString('utf8')) as unknown;
+  if (record.replyGz !== undefined) return JSON.parse(zlib().gunzipSync(record.replyGz).toString('utf8')) as unknown;
   if (record.replyText !== undefined) return JSON.parse(record.replyText) as unknown;
   return record.reply;
 }

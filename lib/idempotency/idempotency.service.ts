@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import { toEpochSeconds } from '../clock.js';
 import { transact, type TransactItem, type TransactOutcome } from '../db/transact.js';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../errors.js';
@@ -97,12 +97,12 @@ function storedReply(reply: ReplayableReply): StoredReply {
   return {
     statusCode: reply.statusCode,
     ...(reply.headers ? { headers: reply.headers } : {}),
-    ...(text !== undefined ? (compress ? { bodyGz: gzipSync(text) } : { body: text }) : {}),
+    ...(text !== undefined ? (compress ? { bodyGz: zlib().gzipSync(text) } : { body: text }) : {}),
   };
 }
 
 function replayOf(stored: StoredReply): ReplayableReply {
-  const text = stored.bodyGz ? gunzipSync(stored.bodyGz).toString('utf8') : stored.body;
+  const text = stored.bodyGz ? zlib().gunzipSync(stored.bodyGz).toString('utf8') : stored.body;
   return {
     statusCode: stored.statusCode,
     headers: { ...stored.headers, [REPLAYED_HEADER]: 'true' },

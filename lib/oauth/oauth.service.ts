@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { hashSecret } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import { parseScopeString, permissionAllowsScope, SCOPES, type Scope } from '../auth/scopes.js';
+import { sleep } from '../builtins.js';
 import { toEpochSeconds } from '../clock.js';
 import { BadRequestError, ConflictRetryError, OAuthTokenNotFoundError, TooManyTokensError } from '../errors.js';
 import { getAppKey } from '../app-keys/app-key.repo.js';

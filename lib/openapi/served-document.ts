@@ -1,4 +1,4 @@
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import type * as z from '../zod.js';
 import { compressedOpenApiDocument } from './compressed-document.js';
 import type { openApiDocumentReplySchema } from './document.reply.js';
@@ -10,12 +10,14 @@ import type { openApiDocumentReplySchema } from './document.reply.js';
 
 /** What `npm run openapi` writes to compressed-document.ts for a document text. */
 export function compressDocument(text: string): string {
-  return brotliCompressSync(Buffer.from(text, 'utf8'), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).toString('base64');
+  return zlib()
+    .brotliCompressSync(Buffer.from(text, 'utf8'), { params: { [zlib().constants.BROTLI_PARAM_QUALITY]: 11 } })
+    .toString('base64');
 }
 
 /** The text that compressed-document.ts holds. */
 export function decompressDocument(base64: string): string {
-  return brotliDecompressSync(Buffer.from(base64, 'base64')).toString('utf8');
+  return zlib().brotliDecompressSync(Buffer.from(base64, 'base64')).toString('utf8');
 }
 
 type OpenApiDocument = z.input<typeof openApiDocumentReplySchema>;

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { util } from '../builtins.js';
 import { upsertCustomer } from '../customers/customer.service.js';
 import { MAX_ORDER_BYTES, storedBytes } from '../db/item-size.js';
 import { RETRY, retryOnConflict } from '../db/transact.js';
@@ -66,7 +66,7 @@ async function applyChanges(deps: Deps, read: Order, wanted: OrderFields, ref: s
     if (attempt > 0) current = await repo.getOrder(deps, read.projectId, read.id);
     if (!current) throw new NotFoundError('order', ref);
     const from = current;
-    const diff = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !isDeepStrictEqual(from[k as keyof Order], v)));
+    const diff = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => !util().isDeepStrictEqual(from[k as keyof Order], v)));
     if (Object.keys(diff).length === 0) return current;
     const at = deps.clock.now().toISOString();
     const next = markLoyaltyDue(current, { ...current, ...diff, updatedAt: at, revision: current.revision + 1 }, at);

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { zlib } from '../builtins.js';
 import { encode } from 'uqr';
 
 /*
@@ -110,7 +110,7 @@ export function toPng(grid: ModuleGrid, scale: number): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(lines))),
+    chunk('IDAT', zlib().deflateSync(Buffer.concat(lines))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
+import { net } from '../builtins.js';
 
 /**
  * Where a webhook may be sent (issue 40 "Safety"). A target names a host; what is checked is every
@@ -39,12 +40,13 @@ const LOOPBACK: readonly [string, number, 'ipv4' | 'ipv6'][] = [
 ];
 
 const listOf = (ranges: readonly [string, number, 'ipv4' | 'ipv6'][]): BlockList => {
-  const list = new BlockList();
+  const list = new (net().BlockList)();
   for (const [address, prefix, family] of ranges) list.addSubnet(address, prefix, family);
   return list;
 };
-const forbidden = listOf(FORBIDDEN);
-const loopback = listOf(LOOPBACK);
+let lists: { forbidden: BlockList; loopback: BlockList } | undefined;
+/** Built on the first check: `node:net` is loaded when a target is first judged, not with the module. */
+const rangeLists = () => (lists ??= { forbidden: listOf(FORBIDDEN), loopback: listOf(LOOPBACK) });
 
 /** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address (`::ffff:10.0.0.1`), which reaches that IPv4 host. */
 function embeddedIpv4(address: string): string | undefined {
@@ -69,12 +71,12 @@ export const CLOUD_TARGET_POLICY: TargetPolicy = { allowHttp: false, allowLoopba
 
 /** Why an address may not be reached under `policy`, or null when it may. */
 export function addressRefusal(address: string, policy: TargetPolicy): string | null {
-  const family = isIP(address);
+  const family = net().isIP(address);
   if (family === 0) return `${address} is not an IP address`;
   const v4 = family === 6 ? embeddedIpv4(address) : undefined;
   const [ip, type] = v4 ? [v4, 'ipv4' as const] : [address, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
-  if (policy.allowLoopback && loopback.check(ip, type)) return null;
-  return forbidden.check(ip, type) ? `${address} is a private, loopback, link-local, metadata or reserved address` : null;
+  if (policy.allowLoopback && rangeLists().loopback.check(ip, type)) return null;
+  return rangeLists().forbidden.check(ip, type) ? `${address} is a private, loopback, link-local, metadata or reserved address` : null;
 }
 
 /** A target URL that may be stored, or why not. Checks what the text alone can tell (scheme, credentials, literal addresses). */
@@ -90,7 +92,7 @@ export function targetUrlRefusal(text: string, policy: TargetPolicy): string | n
   if (url.username !== '' || url.password !== '') return 'must not carry credentials';
   if (url.hostname === '') return 'must name a host';
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) !== 0) return addressRefusal(host, policy);
+  if (net().isIP(host) !== 0) return addressRefusal(host, policy);
   // Names that resolve to loopback on every machine, refused before any lookup.
   if (!policy.allowLoopback && (host === 'localhost' || host.endsWith('.localhost'))) return 'must not name a loopback host';
   return null;
@@ -122,7 +124,7 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, resolve: Res
   const refusal = targetUrlRefusal(url.href, policy);
   if (refusal) throw new TargetRefused(refusal);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (isIP(host) !== 0) return [host];
+  if (net().isIP(host) !== 0) return [host];
   let addresses: string[];
   try {
     addresses = await resolve(host);

@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { dns } from '../builtins.js';
 import { defaultConfig } from '../runtime.js';
 import { boundedResolve, CLOUD_TARGET_POLICY, type Resolve, type TargetPolicy } from './target-guard.js';
 
@@ -13,6 +13,6 @@ export const RESOLVE_TIMEOUT_MS = 3000;
 
 /** Every address a host resolves to (the system resolver, as the connection would use), within RESOLVE_TIMEOUT_MS. */
 export const systemResolve: Resolve = boundedResolve(
-  async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address),
+  async (host) => (await dns().lookup(host, { all: true, verbatim: true })).map((a) => a.address),
   RESOLVE_TIMEOUT_MS,
 );

@@ -1,6 +1,7 @@
+import { net } from '../builtins.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { type Resolve, resolveTarget, type TargetPolicy } from './target-guard.js';
 import { SIGNATURE_HEADER, signBody } from './signature.js';
 
@@ -48,7 +49,7 @@ export async function sendWebhook(delivery: Delivery, deps: { policy: TargetPoli
   }
   const [address] = addresses;
   if (address === undefined) return { kind: 'refused', reason: 'no address' };
-  const family = isIP(address);
+  const family = net().isIP(address);
   // The checked address, whatever the socket asks for: one answer, or a list of one for happy-eyeballs connects.
   const pinned = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options.all) callback(null, [{ address, family }]);
