@@ -41,8 +41,8 @@ export function instrument(js: string): string {
   const out = ['globalThis.__census = []; globalThis.__censusModule = "(start)";'];
   let hooked = false;
   for (const line of js.split('\n')) {
-    const module = MODULE_COMMENT.exec(line)?.[1];
-    if (module) out.push(`globalThis.__censusModule = ${JSON.stringify(module.replace(/^(?:\.\.\/)+(?:[\w.-]+\/)?/, ''))};`);
+    const module = moduleOpenedBy(line);
+    if (module) out.push(`globalThis.__censusModule = ${JSON.stringify(module)};`);
     out.push(line);
     if (line === ZOD_INIT) {
       out.push('    globalThis.__census.push([inst, globalThis.__censusModule]);');
@@ -77,37 +77,54 @@ for (const [inst, module] of globalThis.__census) {
 }
 process.stdout.write(JSON.stringify(byModule));`;
 
+/**
+ * Some handlers (repository-relative paths) bundled as they deploy but unminified, so that esbuild's `// <module path>`
+ * comments say where each module starts: the bundles' texts, in the handlers' order.
+ */
+export async function unminifiedBundles(handlers: readonly string[], dir: string): Promise<string[]> {
+  const external = lambdaExternalModulesFor({ usesS3: false });
+  const result = await build({
+    absWorkingDir: repoRoot,
+    entryPoints: handlers.map((h, i) => ({ in: join(repoRoot, h), out: `h${i}` })),
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: false,
+    write: false,
+    platform: 'node',
+    target: houseBundling.target,
+    format: houseBundling.format,
+    minify: false,
+    mainFields: [...houseBundling.mainFields],
+    banner: { js: houseBundling.banner },
+    alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(repoRoot, to)])),
+    external,
+    logLevel: 'error',
+    plugins: [pureSchemaDeclarations(), sdkFileShimsPlugin({ usesS3: !external.includes(EVENT_STREAMS_MODULE) })],
+  });
+  return handlers.map((handler, i) => {
+    const output = result.outputFiles.find((f) => f.path === join(dir, `h${i}.mjs`));
+    if (!output) throw new Error(`esbuild produced no bundle for ${handler}`);
+    return output.text;
+  });
+}
+
+/** The module a `// <path>` comment of an unminified bundle opens (npm packages by name), or undefined. */
+export function moduleOpenedBy(line: string): string | undefined {
+  const module = MODULE_COMMENT.exec(line)?.[1];
+  return module?.replace(/^(?:\.\.\/)+(?:[\w.-]+\/)?/, '');
+}
+
 /** The census of some handlers (repository-relative paths), one fresh node each. */
 export async function census(handlers: readonly string[]): Promise<Census[]> {
-  const external = lambdaExternalModulesFor({ usesS3: false });
   const dir = mkdtempSync(join(tmpdir(), 'cold-census-'));
   try {
-    const result = await build({
-      absWorkingDir: repoRoot,
-      entryPoints: handlers.map((h, i) => ({ in: join(repoRoot, h), out: `h${i}` })),
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      splitting: false,
-      write: false,
-      platform: 'node',
-      target: houseBundling.target,
-      format: houseBundling.format,
-      minify: false,
-      mainFields: [...houseBundling.mainFields],
-      banner: { js: houseBundling.banner },
-      alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(repoRoot, to)])),
-      external,
-      logLevel: 'error',
-      plugins: [pureSchemaDeclarations(), sdkFileShimsPlugin({ usesS3: !external.includes(EVENT_STREAMS_MODULE) })],
-    });
+    const texts = await unminifiedBundles(handlers, dir);
     const probe = join(dir, 'probe.mjs');
     writeFileSync(probe, PROBE);
     return handlers.map((handler, i) => {
-      const output = result.outputFiles.find((f) => f.path === join(dir, `h${i}.mjs`));
-      if (!output) throw new Error(`esbuild produced no bundle for ${handler}`);
       const file = join(dir, `h${i}.census.mjs`);
-      writeFileSync(file, instrument(output.text));
+      writeFileSync(file, instrument(texts[i] ?? ''));
       const byModule = JSON.parse(
         execFileSync(process.execPath, [probe, `file://${file}`], { env: LAMBDA_LIKE_ENV, maxBuffer: 16 * 1024 * 1024 }).toString(),
       ) as Census['byModule'];
