@@ -13,9 +13,10 @@ const stringConditions = stringConditionsOf(200);
 export type StringConditions = z.output<typeof stringConditions>;
 
 const days = z.pipe(z.string().check(z.regex(/^\d{1,5}$/, 'must be a number of days')), z.transform(Number));
+const instant = z.optional(z.iso.datetime({ offset: true }));
 const dateConditions = z.strictObject({
-  $after: z.optional(z.iso.datetime({ offset: true })),
-  $before: z.optional(z.iso.datetime({ offset: true })),
+  $after: instant,
+  $before: instant,
   $has_value: z.optional(flag),
   $is_unknown: z.optional(flag),
   $more_than: z.optional(days),
@@ -28,25 +29,31 @@ const field = <T extends z.ZodMiniType>(conditions: T) =>
     conditions: conditions.check(z.refine((c) => Object.keys(c as object).length > 0, 'needs at least one operator')),
   });
 
+// One instance per kind of field, shared by the fields of that kind: each copy would cost its construction at load.
+const stringField = z.optional(field(stringConditions));
+const dateField = z.optional(field(dateConditions));
+const typeList = list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC']));
+const trueOrFalse = z.optional(z.enum(['TRUE', 'FALSE']));
+
 const weekday = z.pipe(z.string().check(z.regex(/^[0-6]$/, 'must be a day 0 to 6')), z.transform(Number));
 
 export const campaignFiltersSchema = z.strictObject({
   junction: z.optional(z.enum(['and', 'or', 'AND', 'OR'])),
-  campaigns: z.optional(field(stringConditions)),
-  campaigns_id: z.optional(field(stringConditions)),
-  campaign_status: z.optional(field(stringConditions)),
-  voucher_type: z.optional(field(stringConditions)),
-  categories: z.optional(field(stringConditions)),
-  category_ids: z.optional(field(stringConditions)),
+  campaigns: stringField,
+  campaigns_id: stringField,
+  campaign_status: stringField,
+  voucher_type: stringField,
+  categories: stringField,
+  category_ids: stringField,
   type: z.optional(
     field(
       z.strictObject({
-        $in: z.optional(list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC']))),
-        $not_in: z.optional(list(z.enum(['AUTO_UPDATE', 'BULK', 'STANDALONE', 'STATIC']))),
+        $in: z.optional(typeList),
+        $not_in: z.optional(typeList),
       }),
     ),
   ),
-  is_referral_code: z.optional(field(z.strictObject({ $is: z.optional(z.enum(['TRUE', 'FALSE'])), $is_not: z.optional(z.enum(['TRUE', 'FALSE'])) }))),
+  is_referral_code: z.optional(field(z.strictObject({ $is: trueOrFalse, $is_not: trueOrFalse }))),
   active: z.optional(field(z.strictObject({ $enabled: z.optional(flag), $disabled: z.optional(flag), $expired: z.optional(flag), $active: z.optional(flag) }))),
   status: z.optional(
     field(
@@ -59,10 +66,10 @@ export const campaignFiltersSchema = z.strictObject({
       }),
     ),
   ),
-  created_date: z.optional(field(dateConditions)),
-  updated_at: z.optional(field(dateConditions)),
-  start_date: z.optional(field(dateConditions)),
-  expiration_date: z.optional(field(dateConditions)),
+  created_date: dateField,
+  updated_at: dateField,
+  start_date: dateField,
+  expiration_date: dateField,
   validity_day_of_week: z.optional(field(z.strictObject({ $is: list(weekday) }))),
 });
 export type CampaignFilters = z.output<typeof campaignFiltersSchema>;
