@@ -3,13 +3,12 @@ import * as entities from '../db/entities.js';
 import type { Item } from '../db/entity.js';
 import { updateStatusWith } from '../db/status-update.js';
 import type { TransactItem } from '../db/transact.js';
-import type { ExportFiles } from '../exports/export-files.js';
+import { canRead, type ExportFiles } from '../exports/export-files.js';
 import type { JobRunner } from '../jobs/job-worker.js';
 import { openJobDelete } from '../jobs/open-job.repo.js';
 import { type ItemPlan, runWalk, WALK_END, WALK_START, type WalkState } from '../projects/project-walk.js';
 import type { Runtime } from '../runtime.js';
 import { keyHoldsPersonal, namesCustomer, redact } from './customer-erasure.rules.js';
-import { canRead, eraseExportFiles } from './customer-erasure-files.js';
 import { type CustomerErasure, ERASURE_SETTLE_MS, erasureKey, getCustomerErasure } from './customer-erasure.service.js';
 
 /**
@@ -111,6 +110,10 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
  * @throws JobStoppedError; Error (transient: the message is retried; also when `deps.files` cannot read files).
  */
 export async function runCustomerErasure(deps: Deps, projectId: string, customerId: string): Promise<CustomerErasure | null> {
+  // The file stage is a lazy chunk of the worker's package: its load starts now and overlaps the walk's reads.
+  const fileStage = import('./customer-erasure-files.lazy.js');
+  // Awaited only by the file stage; a run that ends before it must not leave a rejection unhandled.
+  fileStage.catch(() => undefined);
   let erasure = await getCustomerErasure(deps, projectId, customerId);
   if (erasure?.status !== 'IN_PROGRESS') return erasure;
   const key = erasureKey(projectId, customerId);
@@ -155,6 +158,7 @@ export async function runCustomerErasure(deps: Deps, projectId: string, customer
   }
   const files = deps.files;
   if (!canRead(files)) throw new Error(`The erasure of customer ${customerId} reaches export files: it needs the export jobs worker's file store`);
+  const { eraseExportFiles } = await fileStage;
   const ended = await eraseExportFiles({ ...deps, files }, erasure);
   if (!ended) return getCustomerErasure(deps, projectId, customerId);
   await updateStatusWith(
