@@ -101,8 +101,8 @@ export const LAZY_CHUNK_HANDLERS: readonly string[] = [
   'functions/redemptions/redeem-voucher.ts',
   'functions/redemptions/redeem-voucher-client-side.ts',
   'functions/redemptions/redeem-promotion.ts',
-  // The S3 client with lib/exports/s3-export-files.ts (functions/workers/export-jobs-worker.ts) and the erasure's
-  // file stage (lib/customers/customer-erasure-files.lazy.ts): loaded by the first job, not at cold start.
+  // The S3 client, an export's rows and a customer's erasure (lib/exports/export-lane.lazy.ts): loaded by the first
+  // job, not at cold start.
   'functions/workers/export-jobs-worker.ts',
 ];
 

@@ -11,7 +11,7 @@ export interface LazyExportFiles extends ReadableExportFiles {
 }
 
 /**
- * The export files store of `load` (the export jobs worker passes an `import()` of s3-export-files.ts, which esbuild
+ * The export files store of `load` (the export jobs worker passes an `import()` of export-lane.lazy.ts, which esbuild
  * makes a lazy chunk with the S3 client: functions/workers/export-jobs-worker.ts), loaded once. A load that fails is
  * forgotten, so the next call tries again instead of failing every job of the container.
  */

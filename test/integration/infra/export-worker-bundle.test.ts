@@ -22,8 +22,8 @@ const run = promisify(execFile);
 
 /**
  * The export jobs worker as it deploys (LAZY_CHUNK_HANDLERS): `index.mjs` and the chunks it imports statically load at
- * cold start; the S3 client with lib/exports/s3-export-files.ts, and the erasure's file stage, are lazy chunks the
- * first job loads (docs/decisions.md "Worker cold start"). The package runs from a folder with no node_modules above
+ * cold start; the S3 client with lib/exports/s3-export-files.ts, an export's rows and the erasure are the lazy chunk
+ * (lib/exports/export-lane.lazy.ts) the first job loads (docs/decisions.md "Worker cold start"). The package runs from a folder with no node_modules above
  * it, so a chunk missing from it, or a left-out module it imports, fails the job.
  */
 const worker = 'functions/workers/export-jobs-worker.ts';
@@ -33,9 +33,9 @@ let bundle: Built;
 let table: OwnTable;
 let runtime: Runtime;
 
-/** Modules that only the S3 path needs: none of them may be in what a cold start loads. */
-const S3_PATH =
-  /node_modules\/@aws-sdk\/(?:client-s3|middleware-sdk-s3|xml-builder|signature-v4-multi-region)\/|lib\/exports\/s3-(?:export-files|presigner)\.ts$|lib\/customers\/customer-erasure-files\.ts$/;
+/** Modules of the lazy paths only (the S3 client, an export's rows, the erasure): none may be in what a cold start loads. */
+const LAZY_PATHS =
+  /node_modules\/@aws-sdk\/(?:client-s3|middleware-sdk-s3|xml-builder|signature-v4-multi-region)\/|lib\/exports\/(?:s3-export-files|s3-presigner|export-rows|export-sources|external-sort)\.ts$|lib\/customers\/customer-erasure(?:-files|\.job)\.ts$/;
 
 beforeAll(async () => {
   bundle = await bundleEntry(worker, undefined, { usesS3: true });
@@ -95,24 +95,24 @@ async function invoke(jobs: unknown[]): Promise<{ batchItemFailures: unknown[] }
 }
 
 describe('the export jobs worker’s package (LAZY_CHUNK_HANDLERS)', () => {
-  it('keeps the S3 client and the erasure’s file stage in lazy chunks, which index.mjs imports by relative URL', () => {
+  it('keeps the S3 client, an export’s rows and the erasure in one lazy chunk, which index.mjs imports by relative URL', () => {
     const lazy = bundle.chunks.filter((c) => c.lazy).map((c) => c.file);
-    const s3Chunk = lazy.find((f) => /^s3-export-files-\w+\.mjs$/.test(f));
-    const erasureChunk = lazy.find((f) => /^customer-erasure-files\.lazy-\w+\.mjs$/.test(f));
-    expect(s3Chunk, lazy.join(', ')).toBeDefined();
-    expect(erasureChunk, lazy.join(', ')).toBeDefined();
-    const entry = new TextDecoder().decode(bundle.js);
-    expect(entry).toContain(`import("./${s3Chunk}")`);
-    expect(entry).toContain(`import("./${erasureChunk}")`);
+    const lane = lazy.find((f) => /^export-lane\.lazy-\w+\.mjs$/.test(f));
+    expect(lane, lazy.join(', ')).toBeDefined();
+    expect(new TextDecoder().decode(bundle.js)).toContain(`import("./${lane}")`);
 
     const outputs = outputsByLoad(bundle);
     const coldInputs = outputs.cold.flatMap((key) => Object.keys(bundle.metafile.outputs[key]?.inputs ?? {}));
     expect(coldInputs.length).toBeGreaterThan(0);
-    expect(coldInputs.filter((input) => S3_PATH.test(input))).toEqual([]);
-    const s3Output = outputs.lazy.find((key) => key.endsWith(`/${s3Chunk}`)) ?? '';
-    expect(Object.keys(bundle.metafile.outputs[s3Output]?.inputs ?? {}).some((input) => input.includes('node_modules/@aws-sdk/client-s3/'))).toBe(true);
-    // What a cold start loads is well under the whole package (424 KiB in one file before the split).
-    expect(bundle.bytes).toBeLessThan(300 * 1024);
+    expect(coldInputs.filter((input) => LAZY_PATHS.test(input))).toEqual([]);
+    const laneInputs = Object.keys(bundle.metafile.outputs[outputs.lazy.find((key) => key.endsWith(`/${lane}`)) ?? '']?.inputs ?? {});
+    expect(laneInputs.some((input) => input.includes('node_modules/@aws-sdk/client-s3/'))).toBe(true);
+    expect(laneInputs).toEqual(
+      expect.arrayContaining(['lib/exports/export-rows.ts', 'lib/customers/customer-erasure.job.ts', 'lib/customers/customer-erasure-files.ts']),
+    );
+    // What a cold start loads: well under the whole package (424 KiB in one file before), in few files (each costs).
+    expect(bundle.bytes).toBeLessThan(250 * 1024);
+    expect(outputs.cold.length).toBeLessThanOrEqual(4);
     for (const chunk of bundle.chunks) expect(staticExternalImports(chunk.js, bundle.external), chunk.file).toEqual([]);
   });
 
@@ -127,7 +127,7 @@ describe('the export jobs worker’s package (LAZY_CHUNK_HANDLERS)', () => {
     expect(stdout).toBe('function');
   });
 
-  it('writes an export file through its S3 chunk, then erases a customer from it through the erasure’s chunk', async () => {
+  it('writes an export file through its lazy chunk, then erases a customer from it the same way', async () => {
     const pair = await newProject(runtime);
     const jobs = new RecordingJobQueue();
     const api = apiClient({ runtime, jobs }, keyPairHeaders(pair));
