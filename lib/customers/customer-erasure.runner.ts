@@ -4,9 +4,8 @@ import { getCustomerErasure } from './customer-erasure.service.js';
 /**
  * The `erase-customer` runner of the export jobs worker: the job's code (customer-erasure.job.ts) is in that worker's
  * lazy chunk (lib/exports/export-lane.lazy.ts), whose load (begun by the worker) goes on during the job's first read,
- * the erasure item. An erasure
- * that is not IN_PROGRESS (done, failed, or never asked) needs no more: it is answered without the chunk, as
- * runCustomerErasure would answer it.
+ * the erasure item. An erasure that is not IN_PROGRESS (done, failed, or never asked) needs no more: it is answered
+ * without the chunk, as runCustomerErasure would answer it.
  */
 export const runEraseCustomerJob: JobRunner<'erase-customer'> = async (deps, job) => {
   const code = import('../exports/export-lane.lazy.js');
