@@ -116,6 +116,20 @@ describe('the export jobs worker’s package (LAZY_CHUNK_HANDLERS)', () => {
     for (const chunk of bundle.chunks) expect(staticExternalImports(chunk.js, bundle.external), chunk.file).toEqual([]);
   });
 
+  it('is reached by no other worker: their job closers and message handling import none of the lazy module', async () => {
+    // Built without splitting, a bundle that reached an `import()` of the lane would inline it, S3 client and all.
+    for (const other of ['functions/workers/jobs-worker.ts', 'functions/workers/export-jobs-dead-letter-worker.ts']) {
+      // What went into its output (the metafile's inputs also list modules reached and tree-shaken to nothing).
+      const inputs = Object.values((await bundleEntry(other)).metafile.outputs).flatMap((o) =>
+        Object.entries(o.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+      );
+      expect(
+        inputs.filter((input) => input.endsWith('lib/exports/export-lane.lazy.ts') || LAZY_PATHS.test(input)),
+        other,
+      ).toEqual([]);
+    }
+  }, 120_000);
+
   it('loads without its lazy chunks (cold start reads only the entry and its static chunks)', async () => {
     const file = writePackage(join(folder, 'cold-only'), { js: bundle.js, chunks: bundle.chunks.filter((c) => !c.lazy) });
     const script = `const m = await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(typeof m.handler);`;
