@@ -101,6 +101,9 @@ export const LAZY_CHUNK_HANDLERS: readonly string[] = [
   'functions/redemptions/redeem-voucher.ts',
   'functions/redemptions/redeem-voucher-client-side.ts',
   'functions/redemptions/redeem-promotion.ts',
+  // The S3 client, an export's rows and a customer's erasure (lib/exports/export-lane.lazy.ts): loaded by the first
+  // job, not at cold start.
+  'functions/workers/export-jobs-worker.ts',
 ];
 
 /** A queue worker's minified bundle must stay below this. */

@@ -113,8 +113,9 @@ function buildOptions(group: BuildGroup, root: string): BuildOptions & { write: 
     alias: Object.fromEntries(Object.entries(houseBundling.alias).map(([from, to]) => [from, join(root, to)])),
     external,
     logLevel: houseBundling.logLevel,
-    // Unread schema declarations are left out (pure-schemas.ts); SDK files on paths Lambda never takes are replaced (sdk-file-shims.ts).
-    plugins: [pureSchemaDeclarations(), sdkFileShimsPlugin({ usesS3: !external.includes(EVENT_STREAMS_MODULE) })],
+    // Unread schema declarations are left out (pure-schemas.ts); SDK files on paths Lambda never takes are replaced (sdk-file-shims.ts);
+    // with splitting, SDK modules import from defining files, not index modules, so the entry reaches no lazy path's files (direct-barrel-imports.ts).
+    plugins: [pureSchemaDeclarations(), sdkFileShimsPlugin({ usesS3: !external.includes(EVENT_STREAMS_MODULE), directBarrels: splitting })],
   };
 }
 

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Plugin } from 'esbuild';
+import { directBarrelImports, SDK_ES_FILE } from './direct-barrel-imports.js';
 
 export interface SdkFileShim {
   /** The replaced file, from `node_modules/` on. */
@@ -176,30 +177,38 @@ export const resolveParamsForS3 = absent;
 export const SDK_PAGINATOR = /node_modules[\\/]@aws-sdk[\\/][^\\/]+[\\/]dist-es[\\/]pagination[\\/]\w+Paginator\.js$/;
 export const purePaginator = (source: string): string => source.replace(/= createPaginator\(/g, '= /* @__PURE__ */ createPaginator(');
 
-/** The esbuild plugin that loads the replacements in place of the files named above. */
-export function sdkFileShimsPlugin({ usesS3 }: { usesS3: boolean }, shims: readonly SdkFileShim[] = sdkFileShims): Plugin {
+/**
+ * The esbuild plugin that loads the replacements in place of the files named above. `directBarrels` (the builds with
+ * lazy chunks): every SDK module it loads, replaced or not, imports names from their defining files rather than from
+ * index modules (direct-barrel-imports.ts).
+ */
+export function sdkFileShimsPlugin(
+  { usesS3, directBarrels = false }: { usesS3: boolean; directBarrels?: boolean },
+  shims: readonly SdkFileShim[] = sdkFileShims,
+): Plugin {
   if (!usesS3) shims = [...shims, s3EndpointCustomizationShim];
   const byFile = new Map(shims.map((s) => [s.file, s]));
   const filter = new RegExp(`node_modules[\\\\/](?:${shims.map((s) => escapeRegExp(s.file).replace(/\//g, '[\\\\/]')).join('|')})$`);
   return {
     name: 'sdk-file-shims',
     setup(build) {
-      build.onLoad({ filter }, (args) => {
+      const rewrite = directBarrels ? directBarrelImports(build) : async (source: string) => source;
+      build.onLoad({ filter }, async (args) => {
         const file = args.path.split(/[\\/]/).join('/');
         const shim = byFile.get(file.slice(file.lastIndexOf('node_modules/') + 'node_modules/'.length));
         if (!shim) return undefined;
-        return { contents: shim.contents, loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: await rewrite(shim.contents, args.path), loader: 'js', resolveDir: dirname(args.path) };
       });
       build.onLoad({ filter: DYNAMODB_SCHEMAS }, async (args) => {
         const nodeModules = args.path.slice(0, args.path.search(/[\\/]@aws-sdk[\\/]client-dynamodb[\\/]/));
         return {
-          contents: withoutUnusedErrors(await readFile(args.path, 'utf8'), dynamoErrorsThrown(nodeModules)),
+          contents: await rewrite(withoutUnusedErrors(await readFile(args.path, 'utf8'), dynamoErrorsThrown(nodeModules)), args.path),
           loader: 'js',
           resolveDir: dirname(args.path),
         };
       });
       build.onLoad({ filter: SDK_PAGINATOR }, async (args) => ({
-        contents: purePaginator(await readFile(args.path, 'utf8')),
+        contents: await rewrite(purePaginator(await readFile(args.path, 'utf8')), args.path),
         loader: 'js',
         resolveDir: dirname(args.path),
       }));
@@ -207,6 +216,13 @@ export function sdkFileShimsPlugin({ usesS3 }: { usesS3: boolean }, shims: reado
         const { version } = JSON.parse(await readFile(args.path, 'utf8')) as { version: string };
         return { contents: JSON.stringify({ version }), loader: 'json' };
       });
+      // Last: any other SDK module, only rewritten.
+      if (directBarrels)
+        build.onLoad({ filter: SDK_ES_FILE }, async (args) => ({
+          contents: await rewrite(await readFile(args.path, 'utf8'), args.path),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        }));
     },
   };
 }

@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_CONFLICT_ATTEMPTS } from '../db/transact.js';
 import { csvRow } from '../exports/csv.js';
 import type { Export } from '../exports/export.js';
-import type { ExportFiles, ReadableExportFiles } from '../exports/export-files.js';
+import type { ReadableExportFiles } from '../exports/export-files.js';
 import { exportPages, getExport, markExportFileErased } from '../exports/export.repo.js';
 import { runExport } from '../exports/points-expiration-export.js';
 import { createCsvParser } from '../imports/csv.js';
@@ -29,9 +29,6 @@ export type FilesDeps = Pick<Runtime, 'ddb' | 'tableName' | 'clock' | 'logger'> 
   signal?: AbortSignal | undefined;
   sort?: { chunkRows?: number; tmpDir?: string };
 };
-
-/** Whether a store can read files back (the S3 one can; test doubles of the export writer may not). */
-export const canRead = (files: ExportFiles | undefined): files is ReadableExportFiles => typeof files?.read === 'function';
 
 /** Records read from a file: a field may be long (JSON metadata), and a one-column file's empty cell is a row. */
 const CSV_LIMITS = { maxFieldChars: 10_000_000, maxFields: 10_000, keepEmptyLines: true };

@@ -3,13 +3,11 @@ import * as entities from '../db/entities.js';
 import type { Item } from '../db/entity.js';
 import { updateStatusWith } from '../db/status-update.js';
 import type { TransactItem } from '../db/transact.js';
-import type { ExportFiles } from '../exports/export-files.js';
-import type { JobRunner } from '../jobs/job-worker.js';
+import { canRead, type ExportFiles } from '../exports/export-files.js';
 import { openJobDelete } from '../jobs/open-job.repo.js';
 import { type ItemPlan, runWalk, WALK_END, WALK_START, type WalkState } from '../projects/project-walk.js';
 import type { Runtime } from '../runtime.js';
 import { keyHoldsPersonal, namesCustomer, redact } from './customer-erasure.rules.js';
-import { canRead, eraseExportFiles } from './customer-erasure-files.js';
 import { type CustomerErasure, ERASURE_SETTLE_MS, erasureKey, getCustomerErasure } from './customer-erasure.service.js';
 
 /**
@@ -106,12 +104,22 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
  * Runs (or resumes) a customer's erasure; safe to run any number of times, even at once. Waits
  * until ERASURE_SETTLE_MS after the request first (by `deps.clock`), walks the table, then
  * erases the project's export files (customer-erasure-files.ts, with `deps.files`); DONE only
- * after both.
+ * after both. `read`: the erasure as its caller already started reading it (customer-erasure.runner.ts), instead of a
+ * read of its own.
  * @returns the erasure as it ends; null when none was asked.
  * @throws JobStoppedError; Error (transient: the message is retried; also when `deps.files` cannot read files).
  */
-export async function runCustomerErasure(deps: Deps, projectId: string, customerId: string): Promise<CustomerErasure | null> {
-  let erasure = await getCustomerErasure(deps, projectId, customerId);
+export async function runCustomerErasure(
+  deps: Deps,
+  projectId: string,
+  customerId: string,
+  read?: Promise<CustomerErasure | null>,
+): Promise<CustomerErasure | null> {
+  // The file stage is a lazy chunk of the worker's package: its load starts now and overlaps the walk's reads.
+  const fileStage = import('../exports/export-lane.lazy.js');
+  // Awaited only by the file stage; a run that ends before it must not leave a rejection unhandled.
+  fileStage.catch(() => undefined);
+  let erasure = await (read ?? getCustomerErasure(deps, projectId, customerId));
   if (erasure?.status !== 'IN_PROGRESS') return erasure;
   const key = erasureKey(projectId, customerId);
   if (!erasure.walkEndedAt) {
@@ -155,6 +163,7 @@ export async function runCustomerErasure(deps: Deps, projectId: string, customer
   }
   const files = deps.files;
   if (!canRead(files)) throw new Error(`The erasure of customer ${customerId} reaches export files: it needs the export jobs worker's file store`);
+  const { eraseExportFiles } = await fileStage;
   const ended = await eraseExportFiles({ ...deps, files }, erasure);
   if (!ended) return getCustomerErasure(deps, projectId, customerId);
   await updateStatusWith(
@@ -171,42 +180,3 @@ export async function runCustomerErasure(deps: Deps, projectId: string, customer
   );
   return getCustomerErasure(deps, projectId, customerId);
 }
-
-/**
- * Marks the erasure FAILED with a reason (its marker deleted), unless it is final already. The
- * personal values it looks for stay on it, so that running it again by hand can finish.
- * @returns true when this call moved it.
- */
-export async function failCustomerErasure(
-  deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>,
-  projectId: string,
-  customerId: string,
-  reason: string,
-): Promise<boolean> {
-  const moved = await updateStatusWith(
-    deps,
-    entities.customerErasure,
-    erasureKey(projectId, customerId),
-    {
-      set: 'SET #s = :failed, failure = :reason, updatedAt = :now',
-      condition: '#s = :open',
-      values: { ':failed': 'FAILED', ':open': 'IN_PROGRESS', ':reason': reason, ':now': deps.clock.now().toISOString() },
-    },
-    [openJobDelete(deps, projectId, customerId)],
-    `The erasure of customer ${customerId} is busy`,
-  );
-  return moved !== null;
-}
-
-/** The erasure's job state for the closers: open while IN_PROGRESS. */
-export async function customerErasureState(
-  deps: Pick<Runtime, 'ddb' | 'tableName'>,
-  projectId: string,
-  customerId: string,
-): Promise<{ open: boolean; updatedAt: string } | null> {
-  const erasure = await getCustomerErasure(deps, projectId, customerId);
-  return erasure && { open: erasure.status === 'IN_PROGRESS', updatedAt: erasure.updatedAt ?? erasure.createdAt };
-}
-
-/** The `erase-customer` job's runner on the export jobs queue. */
-export const runEraseCustomerJob: JobRunner<'erase-customer'> = async (deps, job) => (await runCustomerErasure(deps, job.projectId, job.customerId)) !== null;

@@ -50,3 +50,6 @@ export interface ExportFiles extends ExportFileLinks {
 
 /** An export files store that reads files too (the S3 one). */
 export type ReadableExportFiles = ExportFiles & Required<Pick<ExportFiles, 'read'>>;
+
+/** Whether a store can read files back (the S3 one can; test doubles of the export writer may not). */
+export const canRead = (files: ExportFiles | undefined): files is ReadableExportFiles => typeof files?.read === 'function';

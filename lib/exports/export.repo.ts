@@ -98,3 +98,11 @@ export async function deleteExportRecord(deps: Deps, projectId: string, exportId
   await deps.ddb.send(new DeleteCommand({ TableName: deps.tableName, Key: openJobKey(projectId, exportId) }));
   return exportRecord.fromItem(res.Attributes);
 }
+
+/**
+ * Marks an export ERROR with the reason, unless it is already final.
+ * @returns true when this call moved the export to ERROR; false when it was final or missing.
+ */
+export async function failExport(deps: Pick<Runtime, 'ddb' | 'tableName' | 'clock'>, projectId: string, exportId: string, reason: string): Promise<boolean> {
+  return (await failExportRecord(deps, projectId, exportId, reason, deps.clock.now().toISOString())) !== null;
+}

@@ -2,9 +2,9 @@ import { failAsyncAction, getAsyncAction } from '../async-actions/async-action.r
 import { failCampaignVouchersDeletion } from '../campaigns/campaign-deletion.js';
 import { failCampaignVouchersUpdate } from '../campaigns/campaign-vouchers-update.js';
 import { getExport } from '../exports/export.repo.js';
-import { failExport } from '../exports/points-expiration-export.js';
+import { failExport } from '../exports/export.repo.js';
 import type { Runtime } from '../runtime.js';
-import { customerErasureState, failCustomerErasure } from '../customers/customer-erasure.job.js';
+import { customerErasureState, failCustomerErasure } from '../customers/customer-erasure.closers.js';
 import { failProjectDataRemoval, projectDataRemovalState } from '../projects/project-data-removal.js';
 import { failGeneration } from '../vouchers/bulk-generation.js';
 import { failImport } from '../vouchers/voucher-import-job.js';

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import * as z from '../zod.js';
 import { EXPORT_ID } from '../exports/export.js';
 import type { ExportFiles } from '../exports/export-files.js';
-import { failExport } from '../exports/points-expiration-export.js';
+import { failExport } from '../exports/export.repo.js';
 import { childLogger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { failGeneration } from '../vouchers/bulk-generation.js';

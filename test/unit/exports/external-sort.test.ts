@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PointsExpirationField } from '../../../lib/exports/export.js';
 import { externalSort } from '../../../lib/exports/external-sort.js';
-import { rowComparator } from '../../../lib/exports/points-expiration-export.js';
+import { rowComparator } from '../../../lib/exports/export-rows.js';
 
 interface Row {
   key: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { API_BUNDLE_LIMIT_BYTES, API_BUNDLE_TARGET_BYTES, LAZY_CHUNK_HANDLERS } from '../../../infra/constructs/bundling-settings.js';
-import { routes } from '../../../lib/api/routes.js';
+import { bundleTargets } from '../../../infra/constructs/bundle-targets.js';
 import { lazyChunkBreach, packageBytes, targetBreach } from '../../../scripts/bundles.js';
 
 describe('the 85 % bundle target (issue 34)', () => {
@@ -30,8 +30,8 @@ describe('the 85 % bundle target (issue 34)', () => {
     expect(lazyChunkBreach({ handler: 'functions/x/plain.ts', lazyBytes: 0 })).toBeNull();
   });
 
-  it('names only handlers of the route table for lazy chunks', () => {
-    const handlers = new Set(routes.map((r) => r.handler));
+  it('names only deployed handlers (the route and worker tables) for lazy chunks', () => {
+    const handlers = new Set(bundleTargets().map((t) => t.handler));
     for (const handler of LAZY_CHUNK_HANDLERS) expect(handlers.has(handler), handler).toBe(true);
   });
 });
