@@ -11,6 +11,7 @@ import { bucketItem } from '../../lib/loyalties/points-bucket.repo.js';
 import { batchPut, type BenchContext, benchRuntime, invokeOk, keyPairHeaders, newBenchProject } from './context.js';
 import { check, type Check, type Section } from './report.js';
 import { mib, perSecond, ratio } from './stats.js';
+import { exportJobsWorker, heapFlags } from '../../lib/api/workers.js';
 
 const run = promisify(execFile);
 const CHILD = join(import.meta.dirname, 'export-child.ts');
@@ -57,8 +58,12 @@ interface ChildResult {
   peakHeap: number;
 }
 
+/**
+ * A child process with the export worker's heap bounds (lib/api/workers.ts `heap`, the function's NODE_OPTIONS in the
+ * stack), as item 20's, so its memory is what the deployed function's would be; `nodeFlags` come after and win.
+ */
 async function child(args: Record<string, unknown>, nodeFlags: string[] = []): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, [...nodeFlags, '--import', 'tsx', CHILD, JSON.stringify(args)], {
+  const { stdout } = await run(process.execPath, [...heapFlags(exportJobsWorker), ...nodeFlags, '--import', 'tsx', CHILD, JSON.stringify(args)], {
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     maxBuffer: 1 << 20,
     timeout: 900_000,
