@@ -26,6 +26,8 @@ export interface Bundle extends BundleTarget {
   mapBytes: number;
   /** The minified entry module itself. */
   js: Uint8Array;
+  /** Its source map (`index.mjs.map` beside it). */
+  map: Uint8Array;
   /** The chunk files beside it (infra/constructs/handler-bundles.ts), none unless built with lazy chunks. */
   chunks: BundleChunk[];
   metafile: Metafile;
@@ -53,7 +55,7 @@ export const packageBytes = (bundle: { bytes: number; lazyBytes: number }): numb
 
 export const bundleLimitOf = (target: Pick<BundleTarget, 'kind'>): number => (target.kind === 'api' ? API_BUNDLE_LIMIT_BYTES : WORKER_BUNDLE_LIMIT_BYTES);
 
-type Measured = Pick<Bundle, 'bytes' | 'lazyBytes' | 'mapBytes' | 'js' | 'chunks' | 'metafile' | 'external'>;
+type Measured = Pick<Bundle, 'bytes' | 'lazyBytes' | 'mapBytes' | 'js' | 'map' | 'chunks' | 'metafile' | 'external'>;
 
 const sum = (ns: number[]): number => ns.reduce((a, b) => a + b, 0);
 
@@ -62,6 +64,7 @@ const measured = (b: BuiltBundle): Measured => ({
   lazyBytes: sum(b.chunks.filter((c) => c.lazy).map((c) => c.js.byteLength)),
   mapBytes: b.map.byteLength + sum(b.chunks.map((c) => c.map.byteLength)),
   js: b.js,
+  map: b.map,
   chunks: b.chunks,
   metafile: b.metafile,
   external: b.external,

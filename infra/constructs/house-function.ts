@@ -47,8 +47,20 @@ export interface HouseFunctionProps {
   bundles?: HandlerBundles;
   /** V8 flags added to `NODE_OPTIONS` (a worker's heap bounds: lib/api/workers.ts `heapFlags`). */
   nodeFlags?: readonly string[];
+  /**
+   * Whether stack traces are mapped to the sources at run time (`--enable-source-maps`; default true). It costs every
+   * cold start 2–5 ms (the source map is read and parsed at load): the API functions go without it and their logged
+   * stacks are mapped afterwards with `scripts/map-stack.ts` (docs/decisions.md "Source-mapped stacks").
+   */
+  sourceMapStacks?: boolean;
   /** Whether its package has lazy chunks beside `index.mjs` (default: as LAZY_CHUNK_HANDLERS in bundling-settings.ts says). */
   lazyChunks?: boolean;
+}
+
+/** `NODE_OPTIONS` of a function, or nothing when it has no flag. */
+function nodeOptions(props: Pick<HouseFunctionProps, 'nodeFlags' | 'sourceMapStacks'>): { NODE_OPTIONS?: string } {
+  const flags = [...((props.sourceMapStacks ?? true) ? ['--enable-source-maps'] : []), ...(props.nodeFlags ?? [])];
+  return flags.length > 0 ? { NODE_OPTIONS: flags.join(' ') } : {};
 }
 
 /**
@@ -142,7 +154,7 @@ export class HouseFunction extends LambdaFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role,
-      environment: { ...props.environment, NODE_OPTIONS: ['--enable-source-maps', ...(props.nodeFlags ?? [])].join(' ') },
+      environment: { ...props.environment, ...nodeOptions(props) },
     });
     this.handlerFile = props.handlerFile;
     (this.node.defaultChild as CfnFunction).addMetadata(HANDLER_METADATA_KEY, props.handlerFile);

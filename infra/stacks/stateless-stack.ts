@@ -152,6 +152,8 @@ export class StatelessStack extends Stack {
       memorySize: config.api.memorySizeMb,
       logGroup: this.functionLogs,
       role: this.routeRole(route),
+      // A request waits for its function's cold start: stacks are mapped afterwards (scripts/map-stack.ts).
+      sourceMapStacks: false,
     });
     this.addResourceEnvironment(fn, route.needs);
     this.functions.set(route.operationId, fn);
