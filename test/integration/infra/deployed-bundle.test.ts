@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { apiClient } from '../../support/api-client.js';
 import { campaignApi, newCampaign } from '../../support/api.js';
 import { loyaltyApi } from '../../support/loyalty-api.js';
 import { rewardApi } from '../../support/rewards-api.js';
+import { invokeBuiltPackage } from '../../support/built-package.js';
 import { engines, keyPairHeaders, newProject, testRuntime } from '../../support/runtime.js';
 
 const run = promisify(execFile);
@@ -41,33 +42,7 @@ const bundleOf = (handler: string): Promise<Built> => {
 async function invokeBundled(handler: string, event: unknown): Promise<{ statusCode: number; body: string }> {
   const bundle = await bundleOf(handler);
   const file = writePackage(join(folder, handler.replace(/\W+/g, '-')), bundle);
-  const eventFile = join(folder, `event-${handler.replace(/\W+/g, '-')}.json`);
-  writeFileSync(eventFile, JSON.stringify(event));
-  const e = engines();
-  const script = [
-    `import { readFileSync } from 'node:fs';`,
-    `const { handler } = await import(${JSON.stringify(`file://${file}`)});`,
-    `const event = JSON.parse(readFileSync(${JSON.stringify(eventFile)}, 'utf8'));`,
-    `const context = { awsRequestId: 'bundle-test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 20000 };`,
-    `const reply = await handler(event, context);`,
-    `process.stdout.write(JSON.stringify(reply));`,
-  ].join('\n');
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: folder,
-    timeout: 60_000,
-    env: {
-      PATH: process.env.PATH ?? '',
-      AWS_REGION: e.region,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      TABLE_NAME: e.tableName,
-      DYNAMODB_ENDPOINT: e.dynamoEndpoint,
-      CLUSTER: 'api',
-      LOG_LEVEL: 'error',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
-  });
-  return JSON.parse(stdout) as { statusCode: number; body: string };
+  return invokeBuiltPackage(file, event, { folder, remainingMs: 20_000, env: { TABLE_NAME: engines().tableName, CLUSTER: 'api' } });
 }
 
 describe('the deployed bundle of POST /v1/redemptions, run alone', () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { bundleEntry, staticExternalImports, writePackage } from '../../../scrip
 import { apiClient } from '../../support/api-client.js';
 import { RecordingJobQueue } from '../../support/api.js';
 import { createOwnTable, type OwnTable } from '../../support/hostile/route-harness.js';
+import { invokeBuiltPackage } from '../../support/built-package.js';
 import { engines, keyPairHeaders, newProject } from '../../support/runtime.js';
 import { sqsRecord } from '../../support/sqs-record.js';
 
@@ -65,33 +66,12 @@ function outputsByLoad(b: Built): { cold: string[]; lazy: string[] } {
 /** Runs the built package's handler once, in a fresh Node process, on an SQS batch of `jobs`. */
 async function invoke(jobs: unknown[]): Promise<{ batchItemFailures: unknown[] }> {
   const file = writePackage(join(folder, 'package'), bundle);
-  const eventFile = join(folder, 'event.json');
-  writeFileSync(eventFile, JSON.stringify({ Records: jobs.map((j) => sqsRecord(JSON.stringify(j))) }));
   const e = engines();
-  const script = [
-    `import { readFileSync } from 'node:fs';`,
-    `const { handler } = await import(${JSON.stringify(`file://${file}`)});`,
-    `const event = JSON.parse(readFileSync(${JSON.stringify(eventFile)}, 'utf8'));`,
-    `const context = { awsRequestId: 'bundle-test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 60000 };`,
-    `process.stdout.write(JSON.stringify(await handler(event, context)));`,
-  ].join('\n');
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: folder,
-    timeout: 60_000,
-    env: {
-      PATH: process.env.PATH ?? '',
-      AWS_REGION: e.region,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      TABLE_NAME: table.tableName,
-      DYNAMODB_ENDPOINT: e.dynamoEndpoint,
-      BUCKET_NAME: e.bucketName,
-      S3_ENDPOINT: e.s3Endpoint,
-      LOG_LEVEL: 'error',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
-  });
-  return JSON.parse(stdout) as { batchItemFailures: unknown[] };
+  return invokeBuiltPackage(
+    file,
+    { Records: jobs.map((j) => sqsRecord(JSON.stringify(j))) },
+    { folder, remainingMs: 60_000, env: { TABLE_NAME: table.tableName, BUCKET_NAME: e.bucketName, S3_ENDPOINT: e.s3Endpoint } },
+  );
 }
 
 describe('the export jobs worker’s package (LAZY_CHUNK_HANDLERS)', () => {
