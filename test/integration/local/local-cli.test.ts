@@ -8,7 +8,6 @@ import { repoRoot } from '../../../infra/local/start-local.js';
 
 // `npm start` end to end: the real entry point in its own process, as a developer runs it.
 
-const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
 const main = join(repoRoot, 'infra', 'local', 'main.ts');
 const children: ChildProcess[] = [];
 const tempDirs: string[] = [];
@@ -20,7 +19,10 @@ interface Run {
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv, detached = false): Run {
-  const child = spawn(tsx, [main, ...args], { cwd: repoRoot, env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
+  // What `npm start` runs (package.json: `exec node --import tsx infra/local/main.ts`): the started PID is the runtime's.
+  // Not the tsx CLI, whose signal relay gives its child 30 ms to report a signal and then SIGKILLs it: under load a
+  // stop by SIGTERM to it skipped the runtime's cleanup.
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: repoRoot, env, detached, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -98,7 +100,7 @@ describe('npm start (infra/local/main.ts)', () => {
     // Each start reuses the folder of the one before; each is stopped a different way.
     it.each([
       ['Ctrl-C (SIGINT to the whole process group)', 'SIGINT', 'group'],
-      ['SIGTERM to the tsx process', 'SIGTERM', 'tsx'],
+      ['SIGTERM to the started PID', 'SIGTERM', 'started'],
       ['SIGHUP to the runtime process', 'SIGHUP', 'runtime'],
     ] as const)('keeps the dev key and data across restarts and stops every engine on %s', async (_, signal, target) => {
       const started = run([], env, true);
@@ -139,7 +141,7 @@ describe('npm start (infra/local/main.ts)', () => {
 
       const pid = started.child.pid ?? 0;
       if (target === 'group') process.kill(-pid, signal);
-      else process.kill(target === 'tsx' ? pid : Number(runtime.pid), signal);
+      else process.kill(target === 'started' ? pid : Number(runtime.pid), signal);
       await started.exited;
       await waitFor(() => (processesMentioning(dataDir).length === 0 ? true : undefined), 'every process on the data folder to end', 10_000);
       expect(existsSync(runtimeFile)).toBe(false);
