@@ -7,7 +7,7 @@ import { lambdaContext } from '../../infra/local/api-gateway-event.js';
 import { toSqsRecord } from '../../infra/local/sqs-poller.js';
 import { addVouchersToCampaignRoute, createCampaignRoute } from '../../lib/api/routes.js';
 import { getAsyncAction, insertAsyncAction, progressItem, startAsyncAction } from '../../lib/async-actions/async-action.repo.js';
-import type { AsyncAction } from '../../lib/async-actions/async-action.js';
+import { type AsyncAction, newAsyncAction } from '../../lib/async-actions/async-action.js';
 import { createDocumentClient } from '../../lib/db/client.js';
 import { tableDesign } from '../../lib/db/table.js';
 import { keys } from '../../lib/db/keys.js';
@@ -59,22 +59,17 @@ export async function rawInserts(runtime: Runtime, template: Voucher, action: As
 /** A started generation action on `campaignId`, whose checkpoint the floor's transactions move as the worker's do. */
 export async function startedFloorAction(runtime: Runtime, projectId: string, campaignId: string, requested: number): Promise<AsyncAction> {
   const now = new Date().toISOString();
-  const floorAction: AsyncAction = {
-    id: `aa_benchfloor${Date.now()}${randomBytes(2).toString('hex')}`,
-    projectId,
-    type: 'CAMPAIGN.VOUCHERS_GENERATE',
-    status: 'ENQUEUED',
-    requestId: 'bench',
-    campaignId,
-    requested,
-    doneCount: 0,
-    campaignCreation: false,
-    overrides: { category: null },
-    failure: null,
-    createdAt: now,
-    updatedAt: now,
-    finishedAt: null,
-  };
+  const floorAction = newAsyncAction(
+    {
+      id: `aa_benchfloor${Date.now()}${randomBytes(2).toString('hex')}`,
+      projectId,
+      type: 'CAMPAIGN.VOUCHERS_GENERATE',
+      requestId: 'bench',
+      campaignId,
+      requested,
+    },
+    now,
+  );
   await insertAsyncAction(runtime, floorAction);
   const started = await startAsyncAction(runtime, projectId, floorAction.id, now);
   if (!started) throw new Error('floor action did not start');
