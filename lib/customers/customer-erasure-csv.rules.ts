@@ -1,5 +1,5 @@
 import type { ExportedObject } from '../exports/export.js';
-import { type PersonalData, redact } from './customer-erasure.rules.js';
+import { looksLikeJson, type PersonalData, redactJsonText } from './customer-erasure.rules.js';
 
 /**
  * How a customer's erasure treats one export file (I/O-free; the stage that reads and writes the
@@ -76,20 +76,6 @@ function isCustomersOwnRow(header: readonly string[], cells: readonly string[], 
   });
 }
 
-const looksLikeJson = (s: string): boolean => (s.startsWith('{') && s.endsWith('}')) || (s.startsWith('[') && s.endsWith(']'));
-
-/** A JSON cell with the customer's personal strings (and customer-shaped maps) removed; the same text when nothing changed. */
-function redactJsonCell(cell: string, p: PersonalData): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cell) as unknown;
-  } catch {
-    return cell;
-  }
-  const cleaned = redact(parsed, p);
-  return cleaned === parsed ? cell : JSON.stringify(cleaned);
-}
-
 /**
  * One data row of an export file with the customer's personal data removed.
  * @returns the new cells, or null when the row is not the customer's or holds nothing to remove.
@@ -102,7 +88,7 @@ export function redactCsvRow(object: ExportedObject, header: readonly string[], 
     let next = cell;
     if (own && CUSTOMER_PERSONAL_COLUMNS.has(header[i] ?? '')) next = '';
     else if (p.values.includes(cell)) next = '';
-    else if (looksLikeJson(cell)) next = redactJsonCell(cell, p);
+    else if (looksLikeJson(cell)) next = redactJsonText(cell, p);
     if (next !== cell) changed = true;
     return next;
   });
@@ -111,5 +97,5 @@ export function redactCsvRow(object: ExportedObject, header: readonly string[], 
 
 /** Whether any cell of a row (a JSON cell's strings included) is one of the customer's personal values: what `scan` looks for. */
 export function rowHoldsPersonal(cells: readonly string[], p: PersonalData): boolean {
-  return cells.some((cell) => p.values.includes(cell) || (looksLikeJson(cell) && redactJsonCell(cell, p) !== cell));
+  return cells.some((cell) => p.values.includes(cell) || (looksLikeJson(cell) && redactJsonText(cell, p) !== cell));
 }

@@ -48,7 +48,20 @@ export const namesCustomer = (text: string, p: PersonalData): boolean => text.in
 /** Whether a key attribute holds a personal value (such an item cannot be anonymised in place: it is deleted). */
 export const keyHoldsPersonal = (key: string, p: PersonalData): boolean => p.values.some((v) => key.includes(v));
 
-const looksLikeJson = (s: string): boolean => (s.startsWith('{') && s.endsWith('}')) || (s.startsWith('[') && s.endsWith(']'));
+/** Whether a text may be a JSON object or array (stored metadata, an export's JSON cell). */
+export const looksLikeJson = (s: string): boolean => (s.startsWith('{') && s.endsWith('}')) || (s.startsWith('[') && s.endsWith(']'));
+
+/** A JSON text with the customer's personal data removed; the same text when it is not JSON or nothing changed. */
+export function redactJsonText(text: string, p: PersonalData): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+  const cleaned = redact(parsed, p);
+  return cleaned === parsed ? text : JSON.stringify(cleaned);
+}
 
 /**
  * The value with the customer's personal data removed; the same reference when nothing changed
@@ -57,17 +70,7 @@ const looksLikeJson = (s: string): boolean => (s.startsWith('{') && s.endsWith('
 export function redact(value: unknown, p: PersonalData): unknown {
   if (typeof value === 'string') {
     if (p.values.includes(value)) return null;
-    if (looksLikeJson(value) && value.includes(p.customerId)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(value) as unknown;
-      } catch {
-        return value;
-      }
-      const cleaned = redact(parsed, p);
-      return cleaned === parsed ? value : JSON.stringify(cleaned);
-    }
-    return value;
+    return looksLikeJson(value) && value.includes(p.customerId) ? redactJsonText(value, p) : value;
   }
   if (Array.isArray(value)) {
     let changed = false;
