@@ -134,7 +134,13 @@ export function createSqsSender(options: SqsSenderOptions): (queueUrl: string, b
       throw new SqsSendError('NetworkError', err instanceof Error ? err.message : String(err), undefined, true);
     }
     if (reply.status < 200 || reply.status >= 300) throw errorOf(reply);
-    const sent = JSON.parse(reply.text) as { MessageId?: unknown; MD5OfMessageBody?: unknown };
+    let sent: { MessageId?: unknown; MD5OfMessageBody?: unknown };
+    try {
+      sent = JSON.parse(reply.text) as typeof sent;
+    } catch {
+      // A 2xx that is not SQS's JSON (a proxy's page): whether the message was taken is unknown, so it is not sent again.
+      throw new SqsSendError('InvalidReply', `a ${reply.status} reply that is not JSON: ${reply.text.slice(0, 200)}`, reply.status, false);
+    }
     // What the SDK's SQS middleware checks: SQS received the body that was sent.
     if (sent.MD5OfMessageBody !== md5Hex(body)) {
       throw new SqsSendError('InvalidChecksum', `MD5 of the message body does not match (SQS says ${String(sent.MD5OfMessageBody)})`, reply.status, false);

@@ -144,6 +144,12 @@ describe('SQS SendMessage without the SDK client', () => {
     await expect(sender(fake.url)(`${fake.url}/000000000000/q`, 'job')).rejects.toMatchObject({ code: 'InvalidChecksum' });
   });
 
+  it('fails with a named error, once, on a 2xx reply that is not JSON', async () => {
+    const fake = await fakeSqs([() => ({ status: 200, body: '<html>proxy</html>' })]);
+    await expect(sender(fake.url)(`${fake.url}/000000000000/q`, 'job')).rejects.toMatchObject({ code: 'InvalidReply', retryable: false });
+    expect(fake.seen).toHaveLength(1);
+  });
+
   it('sends to the queue URL origin when no endpoint is configured (the SDK default)', async () => {
     const fake = await fakeSqs([ok]);
     const send = createSqsSender({ region: 'eu-central-1', credentials: CREDENTIALS, maxAttempts: 1 });
