@@ -1,4 +1,5 @@
 import type { ExportedObject } from '../exports/export.js';
+import { EXPORTERS } from '../exports/exporters.js';
 import { looksLikeJson, type PersonalData, redactJsonText } from './customer-erasure.rules.js';
 
 /**
@@ -11,23 +12,14 @@ import { looksLikeJson, type PersonalData, redactJsonText } from './customer-era
  * personal column. Other rows, the columns and the row count stay as they were.
  */
 
-/** Columns of a customer export that are the customer's personal fields (emptied whole in its row). */
-const CUSTOMER_PERSONAL_COLUMNS: ReadonlySet<string> = new Set([
-  'name',
-  'description',
-  'email',
-  'source_id',
-  'address_city',
-  'address_state',
-  'address_line_1',
-  'address_line_2',
-  'address_country',
-  'address_postal_code',
-  'phone',
-  'birthday',
-  'birthdate',
-  'metadata',
-]);
+/** The columns of a customer export that are not personal: the customer's id and its dates. */
+const CUSTOMER_RECORD_COLUMNS: readonly string[] = ['id', 'created_at', 'updated_at'];
+
+/**
+ * Columns of a customer export that are the customer's personal fields (emptied whole in its row): every column the
+ * export offers but its id and dates, so a column added to the export is erased until it is named here as not personal.
+ */
+const CUSTOMER_PERSONAL_COLUMNS: ReadonlySet<string> = new Set(EXPORTERS.customer.fields.filter((f) => !CUSTOMER_RECORD_COLUMNS.includes(f)));
 
 /**
  * Per exported object: the columns that may hold a personal value, and those that tie a row to
